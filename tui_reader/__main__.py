@@ -1,0 +1,3 @@
+from tui_reader.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,41 @@
+"""A paper: one abstract with what the reader derives from it."""
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tui_reader.core.headline import headline_for
+from tui_reader.core.links import extract_links
+from tui_reader.core.text import normalise
+
+ID_LENGTH = 12
+
+
+def paper_id(abstract: str) -> str:
+    """A short, stable hash of the normalised abstract.
+
+    Twelve hex digits (48 bits) keep the chance of any collision under 0.2% at a million papers.
+    """
+    digest = hashlib.sha256(normalise(abstract).encode("utf-8")).hexdigest()
+    return digest[:ID_LENGTH]
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    id: str
+    abstract: str
+    collection: str
+    source: Path
+    headline: str
+    links: tuple[str, ...] = field(default=())
+
+    @classmethod
+    def from_abstract(cls, abstract: str, collection: str, source: Path) -> "Paper":
+        return cls(
+            id=paper_id(abstract),
+            abstract=abstract,
+            collection=collection,
+            source=source,
+            headline=headline_for(abstract),
+            links=tuple(extract_links(abstract)),
+        )

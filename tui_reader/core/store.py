@@ -1,0 +1,41 @@
+"""The papers of this session, in load order and by id."""
+
+from collections.abc import Iterator, Sequence
+
+from tui_reader.core.paper import Paper
+
+
+class PaperStore(Sequence[Paper]):
+    """An ordered, read-only collection of papers, also indexed by paper id."""
+
+    def __init__(self, papers: Sequence[Paper], collections: Sequence[str] = ()) -> None:
+        self._papers = list(papers)
+        self._positions = {paper.id: index for index, paper in enumerate(self._papers)}
+        self.collections = list(collections)
+
+    def __len__(self) -> int:
+        return len(self._papers)
+
+    def __getitem__(self, index: int) -> Paper:  # type: ignore[override]
+        return self._papers[index]
+
+    def __iter__(self) -> Iterator[Paper]:
+        return iter(self._papers)
+
+    def __contains__(self, paper_id: object) -> bool:
+        return paper_id in self._positions
+
+    def get(self, paper_id: str) -> Paper | None:
+        position = self._positions.get(paper_id)
+        return None if position is None else self._papers[position]
+
+    def position(self, paper_id: str) -> int:
+        """The paper's place in load order; KeyError when it is not in the store."""
+        return self._positions[paper_id]
+
+    @property
+    def title(self) -> str:
+        """How the header names what is open: the collection, or how many there are."""
+        if len(self.collections) == 1:
+            return self.collections[0]
+        return f"{len(self.collections)} collections" if self.collections else "No papers"

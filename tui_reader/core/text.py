@@ -1,0 +1,30 @@
+"""Cleaning and normalising paper text, which is data and never markup."""
+
+import re
+import unicodedata
+
+# C0 and C1 control characters (ESC, BEL, OSC introducers, DEL...) and the bidirectional
+# overrides that can reorder what a terminal shows. Tabs and newlines are whitespace and
+# are collapsed by `squash_whitespace` instead.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_WHITESPACE = re.compile(r"\s+")
+
+
+def strip_controls(text: str) -> str:
+    """Remove terminal control characters, keeping tabs and newlines."""
+    return _CONTROL.sub("", text)
+
+
+def squash_whitespace(text: str) -> str:
+    """Collapse every run of whitespace (tabs, newlines, non-breaking spaces) to one space."""
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def clean(text: str) -> str:
+    """Paper text as the reader keeps it: no control characters, single spaces."""
+    return squash_whitespace(strip_controls(text))
+
+
+def normalise(text: str) -> str:
+    """The form of an abstract that identifies it: compatibility-normalised, clean."""
+    return clean(unicodedata.normalize("NFKC", text))

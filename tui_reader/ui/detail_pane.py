@@ -1,0 +1,53 @@
+"""The detail pane: the whole of the paper under the cursor."""
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.widgets import Static
+
+from tui_reader.core.paper import Paper
+
+
+def paper_content(paper: Paper) -> Content:
+    """A paper as the detail pane shows it; its text is data and never parsed as markup."""
+    parts: list[Content | str | tuple[str, str]] = [
+        (paper.headline, "bold"),
+        "\n",
+        (f"{paper.collection} · {paper.source.name}", "dim"),
+        "\n",
+        (f"id {paper.id}", "dim"),
+        "\n\n",
+        paper.abstract,
+    ]
+    if paper.links:
+        parts += ["\n\n", ("Links", "bold")]
+        for number, link in enumerate(paper.links, 1):
+            parts += ["\n", (f"{number:>2} ", "dim"), (link, "underline")]
+    return Content.assemble(*parts)
+
+
+class DetailPane(VerticalScroll):
+    """Shows one paper, wrapped to the pane, scrolling when it is longer."""
+
+    BINDINGS = [
+        Binding("j", "scroll_down", "Scroll down", show=False),
+        Binding("k", "scroll_up", "Scroll up", show=False),
+        Binding("g", "scroll_home", "Top", show=False),
+        Binding("G", "scroll_end", "Bottom", show=False),
+        Binding("escape,enter", "leave", "Back to the list", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="detail-body")
+
+    def action_leave(self) -> None:
+        self.screen.focus_previous()
+
+    def show(self, paper: Paper | None, empty_message: str = "No paper selected") -> None:
+        body = self.query_one("#detail-body", Static)
+        if paper is None:
+            body.update(Content.styled(empty_message, "dim italic"))
+        else:
+            body.update(paper_content(paper))
+        self.scroll_home(animate=False)

@@ -1,0 +1,162 @@
+"""The paper list: one row per paper, drawing only the rows on screen (Textual's Line API)."""
+
+from collections.abc import Sequence
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from tui_reader.core.paper import Paper
+
+
+class PaperList(ScrollView, can_focus=True):
+    """A scrolling list of papers with a cursor."""
+
+    DEFAULT_CSS = """
+    PaperList {
+        background: $surface;
+        overflow-x: hidden;
+    }
+    PaperList > .paper-list--cursor {
+        background: $block-cursor-blurred-background;
+        color: $block-cursor-blurred-foreground;
+        text-style: $block-cursor-blurred-text-style;
+    }
+    PaperList:focus > .paper-list--cursor {
+        background: $block-cursor-background;
+        color: $block-cursor-foreground;
+        text-style: $block-cursor-text-style;
+    }
+    PaperList > .paper-list--empty {
+        color: $text-muted;
+        text-style: italic;
+    }
+    """
+    COMPONENT_CLASSES = {"paper-list--cursor", "paper-list--empty"}
+    BINDINGS = [
+        Binding("down,j", "cursor_down", "Next paper", show=False),
+        Binding("up,k", "cursor_up", "Previous paper", show=False),
+        Binding("home,g", "first", "First paper", show=False),
+        Binding("end,G", "last", "Last paper", show=False),
+        Binding("pagedown", "page_down", "Page down", show=False),
+        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("enter", "open", "Read", show=False),
+    ]
+
+    cursor: reactive[int] = reactive(0, always_update=True, init=False)
+
+    class CursorMoved(Message):
+        """The cursor is on another paper (None when the list is empty)."""
+
+        def __init__(self, paper: Paper | None) -> None:
+            super().__init__()
+            self.paper = paper
+
+    class Opened(Message):
+        """The reader asked to read the paper under the cursor."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._papers: Sequence[Paper] = ()
+        self.empty_message = "No papers"
+
+    @property
+    def papers(self) -> Sequence[Paper]:
+        return self._papers
+
+    @property
+    def current(self) -> Paper | None:
+        """The paper under the cursor."""
+        return self._papers[self.cursor] if self._papers else None
+
+    def show(self, papers: Sequence[Paper], empty_message: str = "No papers") -> None:
+        """Show these papers, keeping the cursor on the same paper when it is still among them."""
+        current = self.current
+        self._papers = papers
+        self.empty_message = empty_message
+        self.virtual_size = Size(self.size.width, len(papers))
+        position = 0
+        if current is not None:
+            position = next((i for i, p in enumerate(papers) if p.id == current.id), 0)
+        if position == 0:
+            self.scroll_to(y=0, animate=False)
+        self.cursor = position
+        self.refresh()
+
+    def validate_cursor(self, cursor: int) -> int:
+        return max(0, min(cursor, len(self._papers) - 1))
+
+    def watch_cursor(self, cursor: int) -> None:
+        self._scroll_to_cursor()
+        self.refresh()
+        self.post_message(self.CursorMoved(self.current))
+
+    def _scroll_to_cursor(self) -> None:
+        height = self.scrollable_content_region.height
+        if self.cursor < self.scroll_offset.y:
+            self.scroll_to(y=self.cursor, animate=False, immediate=True)
+        elif height and self.cursor >= self.scroll_offset.y + height:
+            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
+
+    def on_resize(self) -> None:
+        self.virtual_size = Size(self.size.width, len(self._papers))
+        self._scroll_to_cursor()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        index = self.scroll_offset.y + y
+        base = self.rich_style
+        if not self._papers:
+            if y != 0:
+                return Strip.blank(width, base)
+            style = base + self.get_component_rich_style("paper-list--empty")
+            return self._strip(f" {self.empty_message}", style, width)
+        if index >= len(self._papers):
+            return Strip.blank(width, base)
+        style = base
+        if index == self.cursor:
+            style = base + self.get_component_rich_style("paper-list--cursor")
+        return self._strip(f" {self._papers[index].headline}", style, width)
+
+    def _strip(self, text: str, style: Style, width: int) -> Strip:
+        row = Text(text, no_wrap=True)
+        row.truncate(width, overflow="ellipsis")
+        row.stylize(style)
+        return Strip(row.render(self.app.console)).crop_extend(0, width, style)
+
+    def action_cursor_down(self) -> None:
+        self.cursor += 1
+
+    def action_cursor_up(self) -> None:
+        self.cursor -= 1
+
+    def action_first(self) -> None:
+        self.cursor = 0
+
+    def action_last(self) -> None:
+        self.cursor = len(self._papers) - 1
+
+    def action_page_down(self) -> None:
+        self.cursor += max(1, self.scrollable_content_region.height - 1)
+
+    def action_page_up(self) -> None:
+        self.cursor -= max(1, self.scrollable_content_region.height - 1)
+
+    def action_open(self) -> None:
+        if self.current is not None:
+            self.post_message(self.Opened())
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is not None and self._papers:
+            row = self.scroll_offset.y + offset.y
+            if row < len(self._papers):
+                self.cursor = row
+                if event.chain == 2:
+                    self.post_message(self.Opened())
