@@ -38,9 +38,9 @@ def read_text(path: Path) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise LoadError(
-            path, f"is not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start})"
-        ) from None
+        line = data.count(b"\n", 0, error.start) + 1
+        problem = f"is not UTF-8 text (byte 0x{data[error.start]:02x} on line {line})"
+        raise LoadError(path, problem) from None
 
 
 def seed_files(path: Path) -> list[Path]:

@@ -65,6 +65,9 @@ class PaperList(ScrollView, can_focus=True):
         super().__init__(id=id)
         self._papers: Sequence[Paper] = ()
         self.empty_message = "No papers"
+        # The paper the reader last chose: the cursor returns to it whenever it is shown again,
+        # even after a keystroke of the filter had left it out.
+        self._chosen_id: str | None = None
 
     @property
     def papers(self) -> Sequence[Paper]:
@@ -76,14 +79,13 @@ class PaperList(ScrollView, can_focus=True):
         return self._papers[self.cursor] if self._papers else None
 
     def show(self, papers: Sequence[Paper], empty_message: str = "No papers") -> None:
-        """Show these papers, keeping the cursor on the same paper when it is still among them."""
-        current = self.current
+        """Show these papers, keeping the cursor on the chosen paper when it is among them."""
         self._papers = papers
         self.empty_message = empty_message
         self.virtual_size = Size(self.size.width, len(papers))
         position = 0
-        if current is not None:
-            position = next((i for i, p in enumerate(papers) if p.id == current.id), 0)
+        if self._chosen_id is not None:
+            position = next((i for i, p in enumerate(papers) if p.id == self._chosen_id), 0)
         if position == 0:
             self.scroll_to(y=0, animate=False)
         self.cursor = position
@@ -130,23 +132,29 @@ class PaperList(ScrollView, can_focus=True):
         row.stylize(style)
         return Strip(row.render(self.app.console)).crop_extend(0, width, style)
 
+    def choose(self, position: int) -> None:
+        """Move the cursor at the reader's request."""
+        self.cursor = position
+        if self.current is not None:
+            self._chosen_id = self.current.id
+
     def action_cursor_down(self) -> None:
-        self.cursor += 1
+        self.choose(self.cursor + 1)
 
     def action_cursor_up(self) -> None:
-        self.cursor -= 1
+        self.choose(self.cursor - 1)
 
     def action_first(self) -> None:
-        self.cursor = 0
+        self.choose(0)
 
     def action_last(self) -> None:
-        self.cursor = len(self._papers) - 1
+        self.choose(len(self._papers) - 1)
 
     def action_page_down(self) -> None:
-        self.cursor += max(1, self.scrollable_content_region.height - 1)
+        self.choose(self.cursor + max(1, self.scrollable_content_region.height - 1))
 
     def action_page_up(self) -> None:
-        self.cursor -= max(1, self.scrollable_content_region.height - 1)
+        self.choose(self.cursor - max(1, self.scrollable_content_region.height - 1))
 
     def action_open(self) -> None:
         if self.current is not None:
@@ -157,6 +165,6 @@ class PaperList(ScrollView, can_focus=True):
         if offset is not None and self._papers:
             row = self.scroll_offset.y + offset.y
             if row < len(self._papers):
-                self.cursor = row
+                self.choose(row)
                 if event.chain == 2:
                     self.post_message(self.Opened())

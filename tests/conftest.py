@@ -1,0 +1,28 @@
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tui_reader.core.loading import load_paths
+from tui_reader.core.store import PaperStore
+
+SEEDS = Path(__file__).resolve().parent.parent / "seeds"
+
+
+@pytest.fixture
+def seed_store() -> PaperStore:
+    loaded = load_paths([SEEDS])
+    return PaperStore(loaded.papers, loaded.collections)
+
+
+@pytest.fixture
+def write_seed(tmp_path: Path) -> Callable[..., Path]:
+    """Write a seed-format file from a header and abstracts; returns its path."""
+
+    def write(*abstracts: str, header: str | None = "Test Papers", name: str = "test.txt") -> Path:
+        paragraphs = ([header] if header is not None else []) + list(abstracts)
+        path = tmp_path / name
+        path.write_text("\n\n".join(paragraphs) + "\n", encoding="utf-8")
+        return path
+
+    return write

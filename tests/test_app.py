@@ -1,0 +1,211 @@
+"""The reader driven as a user would, through Pilot."""
+
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.content import Content
+from textual.widgets import Input, Static
+
+from tui_reader.core.loading import load_paths
+from tui_reader.core.store import PaperStore
+from tui_reader.ui.app import ReaderApp
+from tui_reader.ui.detail_pane import DetailPane
+from tui_reader.ui.help_screen import HelpScreen
+from tui_reader.ui.paper_list import PaperList
+
+HOSTILE = [
+    "Masked tokens [CLS] and [MASK] with closing [/b] tags must show as typed.",
+    "A theme variable [$accent] and [bold red]markup[/] stay literal text.",
+    "An escape \x1b]52;c;aGk=\x07 tries to set the clipboard, \x1b[2J clears the screen.",
+]
+
+
+def rows(app: ReaderApp) -> list[str]:
+    """The text of the list's visible rows, blank rows dropped."""
+    paper_list = app.query_one(PaperList)
+    lines = (paper_list.render_line(y) for y in range(paper_list.size.height))
+    texts = ("".join(segment.text for segment in line).strip() for line in lines)
+    return [text for text in texts if text]
+
+
+def detail(app: ReaderApp) -> str:
+    content = app.query_one("#detail-body", Static).content
+    assert isinstance(content, Content)
+    return content.plain
+
+
+def store_from(path: Path) -> PaperStore:
+    loaded = load_paths([path])
+    return PaperStore(loaded.papers, loaded.collections)
+
+
+async def type_filter(pilot, text: str) -> None:
+    await pilot.press("slash", *text)
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_starts_with_every_paper_and_the_first_in_the_detail_pane(seed_store) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(80, 24)):
+        assert app.title == "ICML 2026 Papers"
+        assert app.sub_title == "38 of 38 papers"
+        assert rows(app)[0].startswith("LOAM: LLM-based design")
+        text = detail(app)
+        assert text.startswith("LOAM: LLM-based design of Observation and Action Models")
+        assert "ICML 2026 Papers · 000_5072d7e6c177d376.txt" in text
+        assert "id 28f1d9d7a354" in text
+        assert seed_store[0].abstract in text
+        assert app.focused is app.query_one(PaperList)
+
+
+async def test_typing_filters_fuzzily_and_ranks(seed_store) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_filter(pilot, "difusion tabular")
+        assert app.sub_title == "1 of 38 papers"
+        assert rows(app) == ["AugMask: a plug-and-play train…"]
+        assert detail(app).startswith("AugMask: a plug-and-play")
+
+
+async def test_empty_result_says_so_and_escape_clears(seed_store) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_filter(pilot, "qqqzzzxx")
+        assert app.sub_title == "0 of 38 papers"
+        assert rows(app) == ["No papers match “qqqzzzxx”"]
+        assert detail(app) == "No papers match “qqqzzzxx”"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.query_one(Input).value == ""
+        assert app.sub_title == "38 of 38 papers"
+        await pilot.press("escape")
+        assert app.focused is app.query_one(PaperList)
+
+
+async def test_cursor_keys_move_and_the_detail_pane_follows(seed_store) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        paper_list = app.query_one(PaperList)
+        await pilot.press("j", "j", "down")
+        assert paper_list.cursor == 3
+        assert detail(app).startswith(seed_store[3].headline)
+        await pilot.press("k", "up")
+        assert paper_list.cursor == 1
+        await pilot.press("G")
+        assert paper_list.cursor == 37
+        assert detail(app).startswith(seed_store[37].headline)
+        assert paper_list.scroll_offset.y > 0
+        assert rows(app)[-1].startswith("LaST₀")
+        await pilot.press("g")
+        assert paper_list.cursor == 0 and paper_list.scroll_offset.y == 0
+        await pilot.press("pagedown")
+        page = paper_list.cursor
+        assert page >= 10
+        await pilot.press("pageup")
+        assert paper_list.cursor == 0
+
+
+async def test_cursor_stays_on_its_paper_while_the_filter_changes(seed_store) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        paper_list = app.query_one(PaperList)
+        augmask = next(i for i, p in enumerate(seed_store) if p.headline.startswith("AugMask"))
+        for _ in range(augmask):
+            await pilot.press("j")
+        # "d" alone does not match AugMask: the cursor leaves it, then comes back.
+        await type_filter(pilot, "diffusion")
+        assert paper_list.current is seed_store[augmask]
+        assert len(paper_list.papers) > 1
+        await type_filter(pilot, " zzzqqq")
+        assert paper_list.current is None
+        await pilot.press("escape")
+        await pilot.pause()
+        assert paper_list.current is seed_store[augmask]
+
+
+async def test_enter_and_tab_move_between_filter_list_and_detail(seed_store) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        filter_input, paper_list = app.query_one(Input), app.query_one(PaperList)
+        detail_pane = app.query_one(DetailPane)
+        await pilot.press("slash")
+        assert app.focused is filter_input
+        await pilot.press("enter")
+        assert app.focused is paper_list
+        await pilot.press("enter")
+        assert app.focused is detail_pane
+        await pilot.press("j", "j", "j")
+        assert detail_pane.scroll_offset.y == 3
+        await pilot.press("escape")
+        assert app.focused is paper_list
+        await pilot.press("tab")
+        assert app.focused is detail_pane
+        await pilot.press("tab")
+        assert app.focused is filter_input
+        await pilot.press("shift+tab")
+        assert app.focused is detail_pane
+
+
+async def test_mouse_click_moves_the_cursor(seed_store) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        paper_list = app.query_one(PaperList)
+        await pilot.click(PaperList, offset=(3, 4))
+        assert paper_list.cursor == 4
+        assert detail(app).startswith(seed_store[4].headline)
+        await pilot.double_click(PaperList, offset=(3, 2))
+        assert paper_list.cursor == 2
+        assert app.focused is app.query_one(DetailPane)
+
+
+async def test_help_lists_every_key_and_closes(seed_store) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = app.screen.query_one(Static).content
+        assert isinstance(text, Content)
+        for key in ("/", "?", "q", "j", "k", "g", "G", "pgdn", "pgup", "enter", "esc", "tab"):
+            assert f"\n{key}" in text.plain or f" {key} " in text.plain, key
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_q_quits_but_types_in_the_filter(seed_store) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_filter(pilot, "q")
+        assert app.query_one(Input).value == "q"
+        await pilot.press("enter", "q")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_hostile_text_is_shown_literally(write_seed: Callable[..., Path]) -> None:
+    store = store_from(write_seed(*HOSTILE, header="[b]Hostile[/b] [$accent]"))
+    app = ReaderApp(store)
+    async with app.run_test(size=(160, 30)) as pilot:
+        assert app.title == "[b]Hostile[/b] [$accent]"
+        shown = rows(app)
+        assert shown[0].startswith("Masked tokens [CLS] and [MASK] with closing [/b]")
+        assert shown[1].startswith("A theme variable [$accent] and [bold red]markup[/]")
+        assert shown[2].startswith("An escape ]52;c;aGk= tries")
+        assert HOSTILE[0] in detail(app)
+        await pilot.press("j")
+        assert HOSTILE[1] in detail(app)
+        spans = app.query_one("#detail-body", Static).content.spans
+        assert all(str(span.style) in {"bold", "dim"} for span in spans)
+        await pilot.press("j")
+        text = detail(app)
+        assert "\x1b" not in text and "\x07" not in text
+        assert "]52;c;aGk= tries to set the clipboard, [2J clears" in text
+        await type_filter(pilot, "[/b]")
+        assert app.sub_title == "1 of 3 papers"
+
+
+async def test_wide_terminal_shows_full_headlines(seed_store) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(200, 50)):
+        assert rows(app)[0] == "LOAM: LLM-based design of Observation and Action Models"
+        assert len(rows(app)) == 38
