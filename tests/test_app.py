@@ -3,6 +3,7 @@
 from collections.abc import Callable
 from pathlib import Path
 
+from textual import events
 from textual.content import Content
 from textual.widgets import Input, Static
 
@@ -209,3 +210,16 @@ async def test_wide_terminal_shows_full_headlines(seed_store) -> None:
     async with app.run_test(size=(200, 50)):
         assert rows(app)[0] == "LOAM: LLM-based design of Observation and Action Models"
         assert len(rows(app)) == 38
+
+
+async def test_keys_typed_in_one_burst_all_reach_the_filter_and_the_list(seed_store) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key, character in [("slash", "/"), *[(c, c) for c in "tabular"], ("enter", None)]:
+            app.post_message(events.Key(key, character))
+        app.post_message(events.Key("j", "j"))
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        # Had "/" or Enter waited for the focus to move, letters or "j" would be lost or typed.
+        assert app.query_one(Input).value == "tabular"
+        assert app.focused is app.query_one(PaperList)

@@ -6,6 +6,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.widget import Widget
 from textual.widgets import Footer, Header, Input
 
 from tui_reader.core.paper import Paper
@@ -50,7 +51,10 @@ class ReaderApp(App[None]):
     CSS_PATH = bundled("styles") / "app.tcss"
     TITLE = "tui-reader"
     BINDINGS = [
-        Binding("slash", "focus_filter", "Filter"),
+        # Priority bindings act as soon as the key arrives, so that keys typed in the same
+        # burst ("/dif", "diffusion<Enter>j") land in the pane they were meant for.
+        Binding("slash", "focus_filter", "Filter", priority=True),
+        Binding("enter", "leave_filter", "To the list", show=False, priority=True),
         Binding("question_mark", "help", "Keys"),
         Binding("q", "quit", "Quit"),
         Binding("tab", "app.focus_next", "Next pane", show=False),
@@ -76,7 +80,7 @@ class ReaderApp(App[None]):
     def on_mount(self) -> None:
         self.title = self.store.title
         self._show(self.store, "")
-        self.query_one(PaperList).focus()
+        self._focus(PaperList)
         self._build_index()
 
     @work(thread=True, exclusive=True, group="index")
@@ -117,16 +121,27 @@ class ReaderApp(App[None]):
         empty = self.query_one(PaperList).empty_message
         self.query_one(DetailPane).show(event.paper, empty)
 
-    @on(Input.Submitted, "#filter")
-    def _filter_submitted(self) -> None:
-        self.query_one(PaperList).focus()
-
     @on(PaperList.Opened)
     def _open(self) -> None:
-        self.query_one(DetailPane).focus()
+        self._focus(DetailPane)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("focus_filter", "leave_filter"):
+            if len(self.screen_stack) > 1:
+                return False
+            in_filter = isinstance(self.focused, FilterInput)
+            return in_filter if action == "leave_filter" else not in_filter
+        return True
+
+    def _focus(self, pane: type[Widget]) -> None:
+        # Widget.focus() defers the change; setting the screen's focus takes effect at once.
+        self.screen.set_focus(self.query_one(pane))
 
     def action_focus_filter(self) -> None:
-        self.query_one(FilterInput).focus()
+        self._focus(FilterInput)
+
+    def action_leave_filter(self) -> None:
+        self._focus(PaperList)
 
     def action_help(self) -> None:
         keys: KeyTable = [
