@@ -167,7 +167,7 @@ async def test_help_lists_every_key_and_closes(seed_store) -> None:
         assert isinstance(app.screen, HelpScreen)
         text = app.screen.query_one(Static).content
         assert isinstance(text, Content)
-        for key in ("/", "?", "q", "j", "k", "g", "G", "pgdn", "pgup", "enter", "esc", "tab"):
+        for key in ("/", "?", "q", "j", "k", "g", "G", "pgdn", "pgup", "⏎", "esc", "tab"):
             assert f"\n{key}" in text.plain or f" {key} " in text.plain, key
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)

@@ -54,7 +54,7 @@ class ReaderApp(App[None]):
         # Priority bindings act as soon as the key arrives, so that keys typed in the same
         # burst ("/dif", "diffusion<Enter>j") land in the pane they were meant for.
         Binding("slash", "focus_filter", "Filter", priority=True),
-        Binding("enter", "leave_filter", "To the list", show=False, priority=True),
+        Binding("enter", "leave_filter", show=False, priority=True),
         Binding("question_mark", "help", "Keys"),
         Binding("q", "quit", "Quit"),
         Binding("tab", "app.focus_next", "Next pane", show=False),
@@ -148,7 +148,7 @@ class ReaderApp(App[None]):
             ("Anywhere", _keys(self.BINDINGS, self)),
             ("Paper list", _keys(PaperList.BINDINGS, self)),
             ("Detail pane", [*_keys(DetailPane.BINDINGS, self), ("↑ ↓ pgup pgdn", "Scroll")]),
-            ("Filter", [*_keys(FilterInput.BINDINGS, self), ("enter", "To the list")]),
+            ("Filter", _keys([Binding("enter", "", "To the list"), *FilterInput.BINDINGS], self)),
             ("Mouse", [("click", "Choose a paper or pane"), ("double-click", "Read the paper")]),
         ]
         self.push_screen(HelpScreen(keys))

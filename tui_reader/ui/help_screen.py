@@ -18,13 +18,14 @@ class HelpScreen(ModalScreen[None]):
         align: center middle;
     }
     HelpScreen > VerticalScroll {
-        width: auto;
-        max-width: 90%;
+        width: 64;
+        max-width: 100%;
         height: auto;
-        max-height: 90%;
+        max-height: 100%;
         border: round $primary;
         background: $panel;
         padding: 0 2;
+        scrollbar-size-vertical: 1;
     }
     """
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close help")]
