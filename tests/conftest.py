@@ -9,6 +9,15 @@ from tui_reader.core.store import PaperStore
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 
 
+@pytest.fixture(autouse=True)
+def private_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test, and every command it runs, uses a library of its own, never the user's."""
+    path = tmp_path / "library" / "library.json"
+    path.parent.mkdir()
+    monkeypatch.setenv("TUI_READER_LIBRARY", str(path))
+    return path
+
+
 @pytest.fixture
 def seed_store() -> PaperStore:
     loaded = load_paths([SEEDS])

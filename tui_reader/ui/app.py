@@ -6,16 +6,27 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.notifications import SeverityLevel
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Input
 
+from tui_reader.core.library import Library, LibraryError, normalise_tag
 from tui_reader.core.paper import Paper
+from tui_reader.core.query import parse_query
 from tui_reader.core.search import SearchIndex
 from tui_reader.core.store import PaperStore
 from tui_reader.resources import bundled
 from tui_reader.ui.detail_pane import DetailPane
+from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen
 from tui_reader.ui.help_screen import HelpScreen, KeyTable
+from tui_reader.ui.note_editor import NoteEditor
 from tui_reader.ui.paper_list import PaperList
+from tui_reader.ui.tag_editor import tag_edit, tag_prompt
+from tui_reader.ui.tags_screen import TagAction, TagsScreen
+
+READ_AFTER = 1.5  # seconds a paper stays in the detail pane before it counts as read
+RELOAD_EVERY = 2.0  # seconds between looks for changes another program saved
 
 
 class FilterInput(Input):
@@ -55,33 +66,53 @@ class ReaderApp(App[None]):
         # burst ("/dif", "diffusion<Enter>j") land in the pane they were meant for.
         Binding("slash", "focus_filter", "Filter", priority=True),
         Binding("enter", "leave_filter", show=False, priority=True),
+        Binding("b", "bookmark", "Bookmark"),
+        Binding("t", "edit_tags", "Tags"),
+        Binding("n", "edit_note", "Note"),
+        Binding("r", "toggle_read", "Read/unread", show=False),
+        Binding("T", "tags_view", "All tags", show=False),
+        Binding("u", "undo", "Undo"),
         Binding("question_mark", "help", "Keys"),
         Binding("q", "quit", "Quit"),
         Binding("tab", "app.focus_next", "Next pane", show=False),
         Binding("shift+tab", "app.focus_previous", "Previous pane", show=False),
     ]
+    _PAPER_ACTIONS = ("bookmark", "edit_tags", "edit_note", "toggle_read")  # need a paper
 
-    def __init__(self, store: PaperStore) -> None:
+    def __init__(
+        self, store: PaperStore, library: Library | None = None, messages: Sequence[str] = ()
+    ) -> None:
         super().__init__()
         self.store = store
+        self.library = library or Library(None)
+        self._messages = list(messages)
         self._index: SearchIndex | None = None
         self._query = ""
+        self._read_timer: Timer | None = None
+        self._save_failing = False
+        self._shown_count = len(store)
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield FilterInput(
-            placeholder="Filter papers: type words, / to come back, Escape to clear", id="filter"
+            placeholder="Filter: words, #tag, !#tag, is:bookmarked, is:unread, has:note",
+            id="filter",
         )
         with Horizontal(id="panes"):
-            yield PaperList(id="papers")
-            yield DetailPane(id="detail")
+            yield PaperList(self.library, id="papers")
+            yield DetailPane(self.library, id="detail")
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = self.store.title
         self._show(self.store, "")
         self._focus(PaperList)
+        for message in self._messages:
+            self.notify(message, title="Library", severity="error", timeout=30, markup=False)
         self._build_index()
+        self.set_interval(RELOAD_EVERY, self._look_for_outside_changes)
+
+    # Filtering
 
     @work(thread=True, exclusive=True, group="index")
     def _build_index(self) -> None:
@@ -90,22 +121,28 @@ class ReaderApp(App[None]):
 
     def _index_ready(self, index: SearchIndex) -> None:
         self._index = index
-        if self._query:
+        if self._query.strip():
             self._search(self._query)
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
         self._query = event.value
-        if not event.value.strip():
+        self._refilter()
+
+    def _refilter(self) -> None:
+        if not self._query.strip():
             self.workers.cancel_group(self, "search")
             self._show(self.store, "")
         elif self._index is not None:
-            self._search(event.value)
+            self._search(self._query)
 
     @work(thread=True, exclusive=True, group="search")
     def _search(self, query: str) -> None:
         assert self._index is not None
-        papers = self._index.search(query)
+        parsed = parse_query(query)
+        papers = self._index.search(parsed.text)
+        if parsed.states:
+            papers = [p for p in papers if parsed.keeps(self.library, p.id)]
         self.call_from_thread(self._show, papers, query)
 
     def _show(self, papers: Sequence[Paper], query: str) -> None:
@@ -114,16 +151,87 @@ class ReaderApp(App[None]):
             return
         message = f"No papers match “{query.strip()}”" if query.strip() else "No papers"
         self.query_one(PaperList).show(papers, message)
-        self.sub_title = f"{len(papers):,} of {len(self.store):,} papers"
+        self._shown_count = len(papers)
+        self._update_header()
+
+    def _update_header(self) -> None:
+        marked = len(self.query_one(PaperList).marked)
+        count = f"{self._shown_count:,} of {len(self.store):,} papers"
+        self.sub_title = f"{count} · {marked:,} marked" if marked else count
+
+    # Following the cursor
 
     @on(PaperList.CursorMoved)
     def _cursor_moved(self, event: PaperList.CursorMoved) -> None:
         empty = self.query_one(PaperList).empty_message
         self.query_one(DetailPane).show(event.paper, empty)
+        if self._read_timer is not None:
+            self._read_timer.stop()
+        if event.paper is not None and not self.library.is_read(event.paper.id):
+            self._read_timer = self.set_timer(READ_AFTER, self._mark_current_read)
 
-    @on(PaperList.Opened)
-    def _open(self) -> None:
-        self._focus(DetailPane)
+    def _mark_current_read(self) -> None:
+        paper = self.query_one(PaperList).current
+        if paper is not None and self.library.set_read([paper.id], True):
+            self._library_changed(refilter=False)
+
+    @on(PaperList.MarksChanged)
+    def _marks_changed(self) -> None:
+        self._update_header()
+
+    # The user's library
+
+    def _targets(self) -> list[str]:
+        """The marked papers (in store order) or else the one under the cursor."""
+        paper_list = self.query_one(PaperList)
+        if paper_list.marked:
+            return [p.id for p in self.store if p.id in paper_list.marked]
+        return [paper_list.current.id] if paper_list.current is not None else []
+
+    def _library_changed(self, refilter: bool = True) -> None:
+        """Redraw what the library shows, filter again on state, and save."""
+        self._redraw_library_state()
+        if refilter and parse_query(self._query).states:
+            self._refilter()
+        self._save()
+
+    def _redraw_library_state(self) -> None:
+        paper_list = self.query_one(PaperList)
+        paper_list.refresh_rows()
+        self.query_one(DetailPane).show(paper_list.current, paper_list.empty_message)
+
+    @work(thread=True, group="save")
+    def _save(self) -> None:
+        try:
+            messages = self.library.save()
+        except LibraryError as error:
+            self.call_from_thread(self._save_failed, str(error))
+        else:
+            self.call_from_thread(self._saved, messages)
+
+    def _saved(self, messages: list[str]) -> None:
+        for message in messages:
+            self._tell(message, "error")
+        if self._save_failing:
+            self._save_failing = False
+            self._tell(f"Saved again to {self.library.path}")
+        self._redraw_library_state()
+
+    def _save_failed(self, problem: str) -> None:
+        if not self._save_failing:
+            self._save_failing = True
+            self._tell(
+                f"Changes cannot be saved ({problem}); they are kept for this session.", "warning"
+            )
+
+    @work(thread=True, exclusive=True, group="reload")
+    def _look_for_outside_changes(self) -> None:
+        if self.library.reload_if_changed():
+            self.call_from_thread(self._redraw_library_state)
+
+    def _tell(self, message: str, severity: SeverityLevel = "information") -> None:
+        timeout = 20 if severity != "information" else 4
+        self.notify(message, severity=severity, timeout=timeout, markup=False)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("focus_filter", "leave_filter"):
@@ -131,11 +239,108 @@ class ReaderApp(App[None]):
                 return False
             in_filter = isinstance(self.focused, FilterInput)
             return in_filter if action == "leave_filter" else not in_filter
+        if action in self._PAPER_ACTIONS or action in ("undo", "tags_view"):
+            if len(self.screen_stack) > 1:
+                return False
+            if action in self._PAPER_ACTIONS:
+                return bool(self._targets())
         return True
+
+    def action_bookmark(self) -> None:
+        targets = self._targets()
+        value = not all(self.library.is_bookmarked(i) for i in targets)
+        self.library.set_bookmarked(targets, value)
+        self._library_changed()
+
+    def action_toggle_read(self) -> None:
+        targets = self._targets()
+        self.library.set_read(targets, not all(self.library.is_read(i) for i in targets))
+        if self._read_timer is not None:
+            self._read_timer.stop()
+        self._library_changed()
+
+    def action_edit_tags(self) -> None:
+        targets = self._targets()
+        current = self.library.tags(targets[0]) if len(targets) == 1 else None
+        if current is None:
+            title = f"Tags for the {len(targets)} marked papers"
+        else:
+            title = f"Tags of {self._headline(targets[0])}"
+
+        def apply(text: str | None) -> None:
+            if text is not None:
+                edit = tag_edit(text, current)
+                if self.library.change_tags(targets, edit.add, edit.remove):
+                    self._library_changed()
+
+        prompt = tag_prompt(title, current, list(self.library.tag_counts()))
+        self.push_screen(prompt, apply)
+
+    def action_edit_note(self) -> None:
+        paper = self.query_one(PaperList).current
+        if paper is None:
+            return
+
+        def apply(text: str | None) -> None:
+            if text is not None and self.library.set_note(paper.id, text.rstrip()):
+                self._library_changed()
+
+        title = f"Note on {self._headline(paper.id)}"
+        self.push_screen(NoteEditor(title, self.library.note(paper.id)), apply)
+
+    def action_undo(self) -> None:
+        undone = self.library.undo()
+        if undone is None:
+            self._tell("Nothing to undo")
+            return
+        self._tell(f"Undone: {undone}")
+        self._library_changed()
+
+    def action_tags_view(self) -> None:
+        self.push_screen(TagsScreen(self.library.tag_counts()), self._tag_action)
+
+    def _tag_action(self, action: TagAction | None) -> None:
+        if action is None:
+            return
+        tag = action.tag
+        if action.kind == "filter":
+            self.query_one(FilterInput).value = f"#{tag}"
+            self._focus(PaperList)
+        elif action.kind == "rename":
+
+            def check(text: str) -> str | None:
+                new = normalise_tag(text)
+                return None if new and new != tag else "Type a new tag: a word; - _ . / + allowed"
+
+            def rename(text: str | None) -> None:
+                if text is not None and self.library.rename_tag(tag, text):
+                    self._tell(f"Renamed #{tag} to #{normalise_tag(text)} (u undoes)")
+                    self._library_changed()
+
+            self.push_screen(PromptScreen(f"Rename #{tag} to", tag, check=check), rename)
+        elif action.kind == "delete":
+            count = self.library.tag_counts().get(tag, 0)
+
+            def delete(yes: bool | None) -> None:
+                if yes and self.library.delete_tag(tag):
+                    self._tell(f"Deleted #{tag} from {count} papers (u undoes)")
+                    self._library_changed()
+
+            self.push_screen(ConfirmScreen(f"Delete #{tag} from {count} papers?"), delete)
+
+    def _headline(self, paper_id: str) -> str:
+        paper = self.store.get(paper_id)
+        return f"“{paper.headline}”" if paper is not None else paper_id
+
+    # Moving around
 
     def _focus(self, pane: type[Widget]) -> None:
         # Widget.focus() defers the change; setting the screen's focus takes effect at once.
         self.screen.set_focus(self.query_one(pane))
+
+    @on(PaperList.Opened)
+    def _open(self) -> None:
+        self._focus(DetailPane)
 
     def action_focus_filter(self) -> None:
         self._focus(FilterInput)

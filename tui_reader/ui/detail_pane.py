@@ -6,20 +6,28 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
 
 
-def paper_content(paper: Paper) -> Content:
+def paper_content(paper: Paper, library: Library) -> Content:
     """A paper as the detail pane shows it; its text is data and never parsed as markup."""
+    state = ["★ bookmarked" if library.is_bookmarked(paper.id) else ""]
+    state.append("read" if library.is_read(paper.id) else "unread")
+    state += [f"#{tag}" for tag in library.tags(paper.id)]
     parts: list[Content | str | tuple[str, str]] = [
         (paper.headline, "bold"),
         "\n",
         (f"{paper.collection} · {paper.source.name}", "dim"),
         "\n",
         (f"id {paper.id}", "dim"),
+        "\n",
+        ("  ".join(item for item in state if item), "italic"),
         "\n\n",
         paper.abstract,
     ]
+    if note := library.note(paper.id):
+        parts += ["\n\n", ("Note", "bold"), "\n", note]
     if paper.links:
         parts += ["\n\n", ("Links", "bold")]
         for number, link in enumerate(paper.links, 1):
@@ -44,10 +52,18 @@ class DetailPane(VerticalScroll):
     def action_leave(self) -> None:
         self.screen.focus_previous()
 
+    def __init__(self, library: Library, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.library = library
+        self.paper: Paper | None = None
+
     def show(self, paper: Paper | None, empty_message: str = "No paper selected") -> None:
+        """Show a paper from its top, or the message when there is none."""
         body = self.query_one("#detail-body", Static)
         if paper is None:
             body.update(Content.styled(empty_message, "dim italic"))
         else:
-            body.update(paper_content(paper))
-        self.scroll_home(animate=False)
+            body.update(paper_content(paper, self.library))
+        if paper is not self.paper:
+            self.scroll_home(animate=False)
+        self.paper = paper

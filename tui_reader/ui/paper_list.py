@@ -12,6 +12,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
 
 
@@ -37,8 +38,29 @@ class PaperList(ScrollView, can_focus=True):
         color: $text-muted;
         text-style: italic;
     }
+    PaperList > .paper-list--mark {
+        color: $accent;
+        text-style: bold;
+    }
+    PaperList > .paper-list--star {
+        color: $warning;
+    }
+    PaperList > .paper-list--unread {
+        color: $primary;
+        text-style: bold;
+    }
+    PaperList > .paper-list--tags {
+        color: $text-muted;
+    }
     """
-    COMPONENT_CLASSES = {"paper-list--cursor", "paper-list--empty"}
+    COMPONENT_CLASSES = {
+        "paper-list--cursor",
+        "paper-list--empty",
+        "paper-list--mark",
+        "paper-list--star",
+        "paper-list--unread",
+        "paper-list--tags",
+    }
     BINDINGS = [
         Binding("down,j", "cursor_down", "Next paper", show=False),
         Binding("up,k", "cursor_up", "Previous paper", show=False),
@@ -47,6 +69,9 @@ class PaperList(ScrollView, can_focus=True):
         Binding("pagedown", "page_down", "Page down", show=False),
         Binding("pageup", "page_up", "Page up", show=False),
         Binding("enter", "open", "Read", show=False),
+        Binding("space", "toggle_mark", "Mark / unmark", show=False),
+        Binding("A", "mark_all", "Mark all shown", show=False),
+        Binding("escape", "clear_marks", "Clear marks", show=False),
     ]
 
     cursor: reactive[int] = reactive(0, always_update=True, init=False)
@@ -61,8 +86,13 @@ class PaperList(ScrollView, can_focus=True):
     class Opened(Message):
         """The reader asked to read the paper under the cursor."""
 
-    def __init__(self, *, id: str | None = None) -> None:
+    class MarksChanged(Message):
+        """Papers were marked or unmarked."""
+
+    def __init__(self, library: Library, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.library = library
+        self.marked: set[str] = set()
         self._papers: Sequence[Paper] = ()
         self.empty_message = "No papers"
         # The paper the reader last chose: the cursor returns to it whenever it is shown again,
@@ -124,13 +154,36 @@ class PaperList(ScrollView, can_focus=True):
         style = base
         if index == self.cursor:
             style = base + self.get_component_rich_style("paper-list--cursor")
-        return self._strip(f" {self._papers[index].headline}", style, width)
+        return self._strip(self._row(self._papers[index], width), style, width)
 
-    def _strip(self, text: str, style: Style, width: int) -> Strip:
-        row = Text(text, no_wrap=True)
+    def _row(self, paper: Paper, width: int) -> Text:
+        """Mark, bookmark star, unread dot, headline, and the tags at the right."""
+        library, component = self.library, self.get_component_rich_style
+        row = Text(no_wrap=True)
+        row.append("▌" if paper.id in self.marked else " ", component("paper-list--mark"))
+        row.append("★" if library.is_bookmarked(paper.id) else " ", component("paper-list--star"))
+        row.append("•" if not library.is_read(paper.id) else " ", component("paper-list--unread"))
+        row.append(" ")
+        tags = Text(" ".join(f"#{tag}" for tag in library.tags(paper.id)))
+        tags.truncate(max(0, width // 3), overflow="ellipsis")
+        headline = Text(paper.headline)
+        headline.truncate(max(1, width - row.cell_len - tags.cell_len - 1), overflow="ellipsis")
+        row.append_text(headline)
+        if tags:
+            row.append(" " * max(1, width - row.cell_len - tags.cell_len))
+            row.append_text(tags.copy())
+            row.stylize(component("paper-list--tags"), len(row) - len(tags))
+        return row
+
+    def _strip(self, row: Text | str, style: Style, width: int) -> Strip:
+        row = Text(row, no_wrap=True) if isinstance(row, str) else row
         row.truncate(width, overflow="ellipsis")
-        row.stylize(style)
+        row.stylize_before(style)
         return Strip(row.render(self.app.console)).crop_extend(0, width, style)
+
+    def refresh_rows(self) -> None:
+        """Redraw after the library or the marks changed."""
+        self.refresh()
 
     def choose(self, position: int) -> None:
         """Move the cursor at the reader's request."""
@@ -155,6 +208,24 @@ class PaperList(ScrollView, can_focus=True):
 
     def action_page_up(self) -> None:
         self.choose(self.cursor - max(1, self.scrollable_content_region.height - 1))
+
+    def action_toggle_mark(self) -> None:
+        if (paper := self.current) is not None:
+            self.marked ^= {paper.id}
+            self.post_message(self.MarksChanged())
+            self.action_cursor_down()
+            self.refresh()
+
+    def action_mark_all(self) -> None:
+        self.marked |= {paper.id for paper in self._papers}
+        self.post_message(self.MarksChanged())
+        self.refresh()
+
+    def action_clear_marks(self) -> None:
+        if self.marked:
+            self.marked = set()
+            self.post_message(self.MarksChanged())
+            self.refresh()
 
     def action_open(self) -> None:
         if self.current is not None:

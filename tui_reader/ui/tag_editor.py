@@ -1,0 +1,77 @@
+"""Editing tags: a prompt whose words are tags, completed from the tags already in use."""
+
+from dataclasses import dataclass
+
+from textual.suggester import Suggester
+
+from tui_reader.core.library import normalise_tag
+from tui_reader.ui.dialogs import PromptScreen
+
+
+class TagSuggester(Suggester):
+    """Completes the word being typed (after an optional `-`) to a tag already in use."""
+
+    def __init__(self, tags: list[str]) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self._tags = tags
+
+    async def get_suggestion(self, value: str) -> str | None:
+        head, space, word = value.rpartition(" ")
+        sign = "-" if word.startswith("-") else ""
+        stem = word[len(sign) :].lower()
+        if not stem:
+            return None
+        for tag in self._tags:
+            if tag.startswith(stem) and tag != stem:
+                return f"{head}{space}{sign}{tag}"
+        return None
+
+
+@dataclass(frozen=True)
+class TagEdit:
+    add: list[str]
+    remove: list[str]
+
+
+def parse_tag_words(text: str) -> tuple[list[str], list[str], list[str]]:
+    """The words of the prompt as (tags, tags to remove with `-`, words that are not tags)."""
+    keep, remove, bad = [], [], []
+    for word in text.split():
+        target = remove if word.startswith("-") else keep
+        tag = normalise_tag(word[1:] if word.startswith("-") else word)
+        if tag is None:
+            bad.append(word)
+        elif tag not in target:
+            target.append(tag)
+    return keep, remove, bad
+
+
+def tag_edit(text: str, current: list[str] | None) -> TagEdit:
+    """The change the prompt asks for. With `current` (one paper) the words are its new tags;
+    without (marked papers) they are tags to add. `-tag` removes a tag in both."""
+    keep, remove, _ = parse_tag_words(text)
+    if current is None:
+        return TagEdit(keep, remove)
+    return TagEdit(
+        [tag for tag in keep if tag not in current],
+        [tag for tag in current if tag not in keep] + [t for t in remove if t in current],
+    )
+
+
+def _check(text: str) -> str | None:
+    *_, bad = parse_tag_words(text)
+    if bad:
+        return f"Not a tag: {' '.join(bad)} (tags are words; - _ . / + allowed)"
+    return None
+
+
+def tag_prompt(title: str, current: list[str] | None, tags_in_use: list[str]) -> PromptScreen:
+    """The prompt for one paper's tags (`current`) or for the marked papers' (None)."""
+    if current is None:
+        value, hint = "", "Tags to add, -tag to remove. → completes, Enter applies, Escape cancels"
+    else:
+        value = " ".join(current)
+        hint = "Its tags, separated by spaces. → completes, Enter saves, Escape cancels"
+    return PromptScreen(
+        title, value + (" " if value else ""), hint, _check, TagSuggester(tags_in_use)
+    )
