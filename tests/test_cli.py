@@ -1,3 +1,4 @@
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -54,3 +55,70 @@ def test_help_lists_the_paths_argument() -> None:
     result = run("--help")
     assert result.returncode == 0
     assert "PATH" in result.stdout
+
+
+LOAM = "28f1d9d7a354"
+
+
+def test_tag_untag_bookmark_and_list_share_the_library(private_library: Path) -> None:
+    assert (
+        run("tag", LOAM, "to-read", "RL/Theory").stdout
+        == f"{LOAM}: not bookmarked, #rl/theory #to-read\n"
+    )
+    assert run("bookmark", LOAM[:6]).stdout == f"{LOAM}: bookmarked, #rl/theory #to-read\n"
+    assert run("untag", LOAM, "rl/theory").returncode == 0
+    assert run("tags").stdout == "to-read\t1\n"
+    text = run("list", "--tag", "to-read").stdout.splitlines()
+    assert text == [f"{LOAM} * LOAM: LLM-based design of Observation and Action Models  #to-read"]
+    records = [json.loads(line) for line in run("list", "--format", "jsonl").stdout.splitlines()]
+    assert len(records) == 38
+    assert records[0]["id"] == LOAM and records[0]["bookmarked"] is True
+    assert records[0]["tags"] == ["to-read"]
+    assert {"id", "headline", "abstract", "tags", "bookmarked"} <= records[0].keys()
+    assert [r["id"] for r in records if r["bookmarked"]] == [LOAM]
+    bookmarked = run("list", "--bookmarked", "--format", "jsonl").stdout.splitlines()
+    assert len(bookmarked) == 1
+    assert run("unbookmark", LOAM).stdout == f"{LOAM}: not bookmarked, #to-read\n"
+    assert json.loads(private_library.read_text())["papers"][LOAM]["bookmarked"] is False
+
+
+def test_unknown_or_bad_arguments_exit_2_naming_them(private_library: Path) -> None:
+    result = run("tag", "ffffffffffff", "x")
+    assert (result.returncode, result.stderr) == (2, "tui-reader: unknown paper id: ffffffffffff\n")
+    result = run("tag", LOAM, "two words")
+    assert result.returncode == 2 and "not a tag: 'two words'" in result.stderr
+    assert not private_library.exists()
+
+
+def test_library_option_and_papers_option(tmp_path: Path, write_seed) -> None:
+    seed = write_seed("Our own abstract about cats.")
+    other = tmp_path / "other.json"
+    from tui_reader.core.loading import load_paths
+
+    paper_id = load_paths([seed]).papers[0].id
+    result = run("tag", paper_id, "cats", "--library", str(other), "--papers", str(seed))
+    assert result.returncode == 0, result.stderr
+    assert json.loads(other.read_text())["papers"][paper_id]["tags"].keys() == {"cats"}
+
+
+def test_damaged_library_is_reported_on_stderr(private_library: Path) -> None:
+    private_library.write_text("[broken", encoding="utf-8")
+    result = run("tags")
+    assert result.returncode == 0
+    assert "was damaged (it is not valid JSON" in result.stderr
+    assert "moved to library.json.corrupt-" in result.stderr
+
+
+def test_two_command_line_loops_at_once_lose_nothing(private_library: Path) -> None:
+    script = (
+        "import subprocess, sys\n"
+        "for n in range(8):\n"
+        "    subprocess.run([sys.executable, '-m', 'tui_reader', 'tag', sys.argv[1], "
+        "f'{sys.argv[2]}{n}'], check=True, capture_output=True)\n"
+    )
+    loops = [
+        subprocess.Popen([sys.executable, "-c", script, LOAM, prefix]) for prefix in ("a", "b")
+    ]
+    assert [loop.wait(timeout=120) for loop in loops] == [0, 0]
+    tags = json.loads(private_library.read_text())["papers"][LOAM]["tags"]
+    assert sorted(tags) == sorted(f"{p}{n}" for p in "ab" for n in range(8))

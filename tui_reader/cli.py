@@ -130,7 +130,7 @@ def run_command(arguments: argparse.Namespace) -> int:
         return 0
     if arguments.command == "list":
         return list_papers(arguments, papers, library)
-    known = [paper.id for paper in papers] + library.paper_ids()
+    known = list(dict.fromkeys([paper.id for paper in papers] + library.paper_ids()))
     paper_id = resolve_id(arguments.paper_id, known)
     changes: dict[str, Callable[[], object]] = {
         "tag": lambda: library.change_tags([paper_id], add=arguments.tags),

@@ -1,0 +1,311 @@
+"""Tags, bookmarks, notes, marks and read state, driven through the app as a user would."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from textual.notifications import Notification
+from textual.widgets import Input, TextArea
+
+from tui_reader.core.library import Library
+from tui_reader.core.store import PaperStore
+from tui_reader.ui import app as app_module
+from tui_reader.ui.app import ReaderApp
+from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen
+from tui_reader.ui.note_editor import NoteEditor
+from tui_reader.ui.paper_list import PaperList
+from tui_reader.ui.tags_screen import TagsScreen
+
+from .test_app import detail, lines, rows
+
+
+def reader(store: PaperStore, path: Path) -> ReaderApp:
+    library, messages = Library.open(path)
+    return ReaderApp(store, library, messages)
+
+
+def saved(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))["papers"]
+
+
+async def settle(pilot) -> None:
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+@pytest.fixture(autouse=True)
+def slow_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Papers become read only in the test that waits for it.
+    monkeypatch.setattr(app_module, "READ_AFTER", 60.0)
+
+
+async def test_b_toggles_a_bookmark_shown_in_row_and_detail(seed_store, private_library) -> None:
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("b")
+        await settle(pilot)
+        assert lines(app)[0][1] == "★"
+        assert "★ bookmarked" in detail(app)
+        assert saved(private_library)[seed_store[0].id]["bookmarked"] is True
+        await pilot.press("b")
+        await settle(pilot)
+        assert lines(app)[0][1] == " "
+        assert "bookmarked" not in detail(app)
+        assert saved(private_library)[seed_store[0].id]["bookmarked"] is False
+
+
+async def test_t_edits_tags_with_completion(seed_store, private_library) -> None:
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(160, 30)) as pilot:
+        await pilot.press("t")
+        assert isinstance(app.screen, PromptScreen)
+        await pilot.press(*"To-Read rl/theory", "enter")
+        await settle(pilot)
+        assert app.library.tags(seed_store[0].id) == ["rl/theory", "to-read"]
+        assert lines(app)[0].rstrip().endswith("#rl/theory #to-read")
+        assert "#rl/theory  #to-read" in detail(app)
+
+        await pilot.press("j", "t")
+        await pilot.press("t", "o", "right", "enter")  # "to" completes to "to-read"
+        await settle(pilot)
+        assert app.library.tags(seed_store[1].id) == ["to-read"]
+
+        await pilot.press("k", "t")
+        assert app.screen.query_one(Input).value == "rl/theory to-read "
+        await pilot.press(*["backspace"] * 8, "enter")  # remove "to-read"
+        await settle(pilot)
+        assert app.library.tags(seed_store[0].id) == ["rl/theory"]
+        assert saved(private_library)[seed_store[0].id]["tags"].keys() == {"rl/theory"}
+
+
+async def test_an_invalid_tag_is_refused_in_the_prompt(seed_store, private_library) -> None:
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("t", *"good [bad]", "enter")
+        assert isinstance(app.screen, PromptScreen)
+        assert "Not a tag: [bad]" in str(app.screen.query(".dialog-error").first().content)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.library.tags(seed_store[0].id) == []
+
+
+async def test_space_marks_and_tags_and_bookmarks_apply_to_all_marked(
+    seed_store, private_library
+) -> None:
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("space", "j", "space")  # marks papers 0 and 2
+        assert app.sub_title == "38 of 38 papers · 2 marked"
+        assert [line[0] for line in lines(app)[:4]] == ["▌", " ", "▌", " "]
+        await pilot.press("t", *"related-work", "enter")
+        await pilot.press("b")
+        await settle(pilot)
+        ids = [seed_store[0].id, seed_store[2].id]
+        assert app.library.tag_counts() == {"related-work": 2}
+        assert all(app.library.is_bookmarked(i) for i in ids)
+        assert not app.library.is_bookmarked(seed_store[1].id)
+        await pilot.press("t", *"-related-work new", "enter")
+        await settle(pilot)
+        assert app.library.tag_counts() == {"new": 2}
+        await pilot.press("escape")
+        assert app.query_one(PaperList).marked == set()
+        assert app.sub_title == "38 of 38 papers"
+
+
+async def test_mark_all_shown(seed_store, private_library) -> None:
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("slash", *"diffusion", "enter")
+        await settle(pilot)
+        await pilot.press("A", "b")
+        await settle(pilot)
+        shown = {p.id for p in app.query_one(PaperList).papers}
+        assert app.query_one(PaperList).marked == shown
+        assert {i for i in shown if app.library.is_bookmarked(i)} == shown
+        assert sum(app.library.is_bookmarked(p.id) for p in seed_store) == len(shown)
+
+
+async def test_n_edits_a_multi_line_note(seed_store, private_library) -> None:
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("n")
+        assert isinstance(app.screen, NoteEditor)
+        await pilot.press(*"Compare with [b]ours[/b]", "enter", *"second line")
+        await pilot.press("escape")
+        await settle(pilot)
+        note = "Compare with [b]ours[/b]\nsecond line"
+        assert app.library.note(seed_store[0].id) == note
+        assert f"Note\n{note}" in detail(app)
+        await pilot.press("n")
+        assert app.screen.query_one(TextArea).text == note
+        await pilot.press("ctrl+s")
+        assert saved(private_library)[seed_store[0].id]["note"] == note
+
+
+async def test_a_paper_becomes_read_after_a_moment_and_r_toggles(
+    seed_store, private_library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(app_module, "READ_AFTER", 0.2)
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert lines(app)[0][2] == "•"
+        await pilot.pause(0.4)
+        await settle(pilot)
+        assert app.library.is_read(seed_store[0].id)
+        assert lines(app)[0][2] == " "
+        await pilot.press("j", "r")
+        await settle(pilot)
+        assert app.library.is_read(seed_store[1].id)
+        await pilot.press("r")
+        await settle(pilot)
+        assert not app.library.is_read(seed_store[1].id)
+        assert lines(app)[1][2] == "•"
+
+
+async def test_passing_over_papers_does_not_read_them(seed_store, private_library) -> None:
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("j", "j", "j", "j")
+        assert not any(app.library.is_read(p.id) for p in seed_store)
+
+
+async def test_u_undoes_one_change_at_a_time(seed_store, private_library) -> None:
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        first = seed_store[0].id
+        await pilot.press("b", "t", *"x", "enter", "n", *"hello", "escape")
+        await settle(pilot)
+        await pilot.press("u")
+        await settle(pilot)
+        assert app.library.note(first) == "" and app.library.tags(first) == ["x"]
+        await pilot.press("u")
+        await settle(pilot)
+        assert app.library.tags(first) == [] and app.library.is_bookmarked(first)
+        await pilot.press("u")
+        await settle(pilot)
+        assert not app.library.is_bookmarked(first)
+        assert saved(private_library)[first]["bookmarked"] is False
+        await pilot.press("u")
+        assert any("Nothing to undo" in n.message for n in app._notifications)
+
+
+async def test_state_filters_in_the_query(seed_store, private_library) -> None:
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("b", "t", *"to-read", "enter", "j", "t", *"to-read done", "enter")
+        await pilot.press("j", "n", *"a note", "escape")
+        await settle(pilot)
+        for query, count in [
+            ("#to-read", 2),
+            ("#to-read !#done", 1),
+            ("is:bookmarked", 1),
+            ("has:note", 1),
+            ("is:unread", 38),
+            ("#to-read diffusion", 0),
+            ("#to-read robot", 1),
+        ]:
+            app.query_one(Input).value = query
+            await settle(pilot)
+            assert app.sub_title == f"{count} of 38 papers", query
+        app.query_one(Input).value = "#to-read"
+        await settle(pilot)
+        await pilot.press("enter", "t", *["backspace"] * 8, "enter")  # untag the first: it leaves
+        await settle(pilot)
+        assert app.sub_title == "1 of 38 papers"
+
+
+async def test_tags_view_filters_renames_and_deletes(seed_store, private_library) -> None:
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("t", *"todo", "enter", "j", "t", *"todo other", "enter")
+        await settle(pilot)
+        await pilot.press("T")
+        assert isinstance(app.screen, TagsScreen)
+        await pilot.press("enter")  # "other" sorts first
+        await settle(pilot)
+        assert app.query_one(Input).value == "#other"
+        assert app.sub_title == "1 of 38 papers"
+
+        await pilot.press("T", "down", "r")
+        assert isinstance(app.screen, PromptScreen)
+        await pilot.press(*["backspace"] * 4, *"to-read", "enter")
+        await settle(pilot)
+        assert app.library.tag_counts() == {"other": 1, "to-read": 2}
+
+        await pilot.press("T", "d")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        assert app.library.tag_counts() == {"other": 1, "to-read": 2}
+        await pilot.press("T", "d", "y")
+        await settle(pilot)
+        assert app.library.tag_counts() == {"to-read": 2}
+        assert saved(private_library)[seed_store[1].id]["tags"].keys() == {"to-read"}
+        await pilot.press("u")
+        await settle(pilot)
+        assert app.library.tag_counts() == {"other": 1, "to-read": 2}
+
+
+async def test_everything_is_there_after_a_restart(seed_store, private_library) -> None:
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("b", "t", *"keep", "enter", "n", *"remember", "escape", "j", "r")
+        await settle(pilot)
+    again = reader(seed_store, private_library)
+    async with again.run_test(size=(100, 30)):
+        first, second = seed_store[0].id, seed_store[1].id
+        assert again.library.is_bookmarked(first)
+        assert again.library.tags(first) == ["keep"]
+        assert again.library.note(first) == "remember"
+        assert again.library.is_read(second)
+        assert lines(again)[0][1] == "★"
+
+
+async def test_changes_from_the_command_line_appear_in_the_open_app(
+    seed_store, private_library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(app_module, "RELOAD_EVERY", 0.1)
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("b")
+        await settle(pilot)
+        command = [sys.executable, "-m", "tui_reader", "tag", seed_store[0].id, "from-cli"]
+        subprocess.run(command, check=True, capture_output=True)
+        await pilot.pause(0.5)
+        await settle(pilot)
+        assert app.library.tags(seed_store[0].id) == ["from-cli"]
+        assert "#from-cli" in detail(app)
+        assert app.library.is_bookmarked(seed_store[0].id)
+    assert Library.open(private_library)[0].is_bookmarked(seed_store[0].id)
+
+
+async def test_damaged_library_is_reported_in_the_app(seed_store, private_library) -> None:
+    private_library.write_text("{ not json", encoding="utf-8")
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        messages = [n.message for n in app._notifications]
+        assert any("was damaged (it is not valid JSON" in m for m in messages), messages
+        assert list(private_library.parent.glob("library.json.corrupt-*"))
+
+
+async def test_unsaveable_library_warns_once_and_keeps_changes(seed_store, tmp_path) -> None:
+    app = reader(seed_store, tmp_path / "missing" / "library.json")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("b", "j", "b")
+        await settle(pilot)
+        warnings = [n for n in app._notifications if isinstance(n, Notification)]
+        assert sum("cannot be saved" in n.message for n in warnings) == 1
+        assert app.library.is_bookmarked(seed_store[0].id)
+        assert app.library.is_bookmarked(seed_store[1].id)
+
+
+async def test_paper_keys_do_nothing_without_a_paper(seed_store, private_library) -> None:
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("slash", *"zzzqqqxx", "enter", "b", "t", "n", "r")
+        await settle(pilot)
+        assert app.screen is app.screen_stack[0]
+        assert rows(app) == ["No papers match “zzzqqqxx”"]
+        assert app.library.paper_ids() == []
