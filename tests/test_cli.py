@@ -122,3 +122,24 @@ def test_two_command_line_loops_at_once_lose_nothing(private_library: Path) -> N
     assert [loop.wait(timeout=120) for loop in loops] == [0, 0]
     tags = json.loads(private_library.read_text())["papers"][LOAM]["tags"]
     assert sorted(tags) == sorted(f"{p}{n}" for p in "ab" for n in range(8))
+
+
+def test_a_change_made_just_before_quitting_is_saved(private_library: Path, monkeypatch) -> None:
+    from tui_reader import cli
+    from tui_reader.ui.app import ReaderApp
+
+    def run_and_quit_at_once(app: ReaderApp) -> None:
+        app.library.change_tags([LOAM], add=["last-second"])
+
+    monkeypatch.setattr(ReaderApp, "run", run_and_quit_at_once)
+    assert cli.main([]) == 0
+    assert "last-second" in json.loads(private_library.read_text())["papers"][LOAM]["tags"]
+
+
+def test_unsaveable_changes_at_exit_are_reported(tmp_path: Path, monkeypatch, capsys) -> None:
+    from tui_reader import cli
+    from tui_reader.ui.app import ReaderApp
+
+    monkeypatch.setattr(ReaderApp, "run", lambda app: app.library.set_bookmarked([LOAM], True))
+    assert cli.main(["--library", str(tmp_path / "gone" / "library.json")]) == 1
+    assert "changes could not be saved" in capsys.readouterr().err

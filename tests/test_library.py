@@ -354,3 +354,14 @@ def test_default_path_honours_the_environment(monkeypatch, tmp_path: Path) -> No
     monkeypatch.delenv("TUI_READER_LIBRARY")
     assert default_path().name == "library.json"
     assert "tui-reader" in str(default_path())
+
+
+def test_unsaved_changes_are_known(tmp_path: Path) -> None:
+    library = open_library(tmp_path / "library.json")
+    assert not library.has_unsaved_changes
+    library.set_bookmarked([A], True)
+    assert library.has_unsaved_changes
+    library.save()
+    assert not library.has_unsaved_changes
+    library.set_bookmarked([A], True)  # no change
+    assert not library.has_unsaved_changes

@@ -173,6 +173,10 @@ def run_reader(arguments: argparse.Namespace) -> int:
     from tui_reader.ui.app import ReaderApp
 
     ReaderApp(PaperStore(loaded.papers, loaded.collections), library, messages).run()
+    # The app saves after every change in the background; a change made just before quitting
+    # may not have reached the file yet.
+    if library.has_unsaved_changes:
+        library.save()
     return 0
 
 
@@ -186,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tui-reader: {error}", file=sys.stderr)
         return 2
     except LibraryError as error:
-        print(f"tui-reader: cannot save the library: {error}", file=sys.stderr)
+        print(f"tui-reader: changes could not be saved: {error}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0

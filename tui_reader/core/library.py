@@ -94,6 +94,7 @@ class Library:
         self._state_lock = threading.RLock()
         self._save_lock = threading.Lock()
         self._disk_signature: tuple[int, int] | None = None
+        self._changes = self._saved_changes = 0
         # A damaged file that could not be moved aside must never be overwritten.
         self._blocked: str | None = None
 
@@ -164,6 +165,10 @@ class Library:
             return sorted(self._entries)
 
     @property
+    def has_unsaved_changes(self) -> bool:
+        return self.path is not None and self._changes > self._saved_changes
+
+    @property
     def can_undo(self) -> bool:
         return bool(self._undo)
 
@@ -197,6 +202,7 @@ class Library:
                 return
             self._entries[paper_id] = entry
             entry[name], entry[f"{name}_at"] = value, self._stamp()
+        self._changes += 1
         if change is not None:
             change.before.append((paper_id, name, before))
 
@@ -303,12 +309,14 @@ class Library:
                 disk = {}
             with self._state_lock:
                 merged = merge(self._entries, disk)
+                changes = self._changes
             if previous is not None:
                 library_file.write_atomically(library_file.backup_path(path), previous)
             library_file.write_atomically(path, library_file.dumps(merged))
             with self._state_lock:
                 self._entries = merge(self._entries, merged)
             self._disk_signature = self._signature()
+            self._saved_changes = max(self._saved_changes, changes)
         return messages
 
     def reload_if_changed(self) -> bool:
