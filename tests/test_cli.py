@@ -143,3 +143,44 @@ def test_unsaveable_changes_at_exit_are_reported(tmp_path: Path, monkeypatch, ca
     monkeypatch.setattr(ReaderApp, "run", lambda app: app.library.set_bookmarked([LOAM], True))
     assert cli.main(["--library", str(tmp_path / "gone" / "library.json")]) == 1
     assert "changes could not be saved" in capsys.readouterr().err
+
+
+def test_export_every_format_to_stdout_and_files(tmp_path: Path) -> None:
+    run("tag", LOAM, "to-read")
+    markdown = run("export", "--format", "md", "--tag", "to-read")
+    assert markdown.stdout.startswith("# Reading list (1 papers)\n\n- [LOAM: LLM-based design")
+    records = json.loads(run("export", "--format", "json").stdout)
+    assert len(records) == 38
+    query = json.loads(run("export", "--format", "json", "--query", "difusion tabular").stdout)
+    assert [r["headline"][:7] for r in query] == ["AugMask"]
+    states = json.loads(run("export", "--format", "json", "--query", "#to-read").stdout)
+    assert [r["id"] for r in states] == [LOAM]
+    out = tmp_path / "papers.bib"
+    result = run("export", "--format", "bib", "-o", str(out))
+    assert result.returncode == 0 and result.stderr == f"wrote 38 papers to {out}\n"
+    assert out.read_text().count("@misc{") == 38
+    again = run("export", "--format", "bib", "-o", str(out))
+    assert again.returncode == 2 and "already exists (use --force" in again.stderr
+    assert run("export", "--format", "csv", "-o", str(out), "--force").returncode == 0
+    assert out.read_text().startswith("id,headline,title,authors,venue,url,tags,")
+
+
+def test_search_url_option_is_checked_and_used(tmp_path: Path, monkeypatch) -> None:
+    bad = run("export", "--format", "json", "--search-url", "https://s.org/")
+    assert bad.returncode == 2 and "has no {query} slot" in bad.stderr
+    good = run("export", "--format", "json", "--search-url", "https://s.org/?q={query}")
+    assert json.loads(good.stdout)[0]["url"].startswith("https://s.org/?q=Large+Language")
+    config = tmp_path / "config.toml"
+    config.write_text('search_url = "https://cfg.org/{query}"\n')
+    monkeypatch.setenv("TUI_READER_CONFIG", str(config))
+    assert json.loads(run("export", "--format", "json").stdout)[0]["url"].startswith(
+        "https://cfg.org/"
+    )
+    config.write_text('search_url = "https://cfg.org/{query}\n')
+    broken = run("export", "--format", "json")
+    assert (
+        broken.returncode == 0
+        and "line 1" in broken.stderr
+        and "using the default" in broken.stderr
+    )
+    assert "scholar.google.com" in json.loads(broken.stdout)[0]["url"]

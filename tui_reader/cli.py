@@ -9,9 +9,20 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tui_reader import __version__
-from tui_reader.core.library import ENVIRONMENT_VARIABLE, Library, LibraryError, default_path
+from tui_reader.core.config import config_path, load_config
+from tui_reader.core.export import FORMATS, ExportError, paper_record, render, write_export
+from tui_reader.core.library import (
+    ENVIRONMENT_VARIABLE,
+    Library,
+    LibraryError,
+    default_path,
+    normalise_tag,
+)
+from tui_reader.core.links import check_search_template
 from tui_reader.core.loading import LoadError, load_paths
 from tui_reader.core.paper import Paper
+from tui_reader.core.query import parse_query
+from tui_reader.core.search import SearchIndex
 from tui_reader.core.store import PaperStore
 from tui_reader.resources import bundled
 
@@ -29,12 +40,27 @@ def _add_library_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_search_url_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--search-url",
+        metavar="TEMPLATE",
+        help="the search link every paper gets, with a {query} slot (default: the config file's "
+        "search_url, else a Google Scholar search)",
+    )
+
+
+def _add_selection_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tag", action="append", default=[], help="only papers with this tag")
+    parser.add_argument("--bookmarked", action="store_true", help="only bookmarked papers")
+    parser.add_argument("--query", default="", help="only papers matching this filter query")
+
+
 def reader_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tui-reader",
         description="Read, filter and triage research-paper abstracts in the terminal.",
         epilog="commands for scripts: tag, untag, bookmark, unbookmark, tags, list "
-        "(tui-reader COMMAND --help)",
+        "export (tui-reader COMMAND --help)",
     )
     parser.add_argument(
         "paths",
@@ -44,6 +70,7 @@ def reader_parser() -> argparse.ArgumentParser:
         help="a seed-format file or a directory of them (default: the bundled ICML 2026 abstracts)",
     )
     _add_library_option(parser)
+    _add_search_url_option(parser)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser
 
@@ -72,13 +99,18 @@ def commands_parser() -> argparse.ArgumentParser:
         command(name, help).add_argument("paper_id", metavar="PAPER_ID")
     command("tags", "list every tag with the number of papers that have it")
     listing = command("list", "list papers with their tags and bookmarks")
-    listing.add_argument("--tag", action="append", default=[], help="only papers with this tag")
-    listing.add_argument("--bookmarked", action="store_true", help="only bookmarked papers")
+    _add_selection_options(listing)
     listing.add_argument("--format", choices=("text", "jsonl"), default="text")
+    export = command("export", "write papers as a reading list, BibTeX, JSON or CSV")
+    _add_selection_options(export)
+    export.add_argument("--format", choices=FORMATS, required=True)
+    export.add_argument("-o", "--output", type=Path, metavar="FILE", help="default: stdout")
+    export.add_argument("--force", action="store_true", help="replace an existing FILE")
+    _add_search_url_option(export)
     return parser
 
 
-COMMANDS = ("tag", "untag", "bookmark", "unbookmark", "tags", "list")
+COMMANDS = ("tag", "untag", "bookmark", "unbookmark", "tags", "list", "export")
 
 
 def open_library(path: Path | None) -> tuple[Library, list[str]]:
@@ -106,19 +138,32 @@ def resolve_id(paper_id: str, known: Sequence[str]) -> str:
     raise UsageError(f"unknown paper id: {paper_id}")
 
 
-def paper_record(paper: Paper, library: Library) -> dict[str, object]:
-    return {
-        "id": paper.id,
-        "headline": paper.headline,
-        "abstract": paper.abstract,
-        "collection": paper.collection,
-        "source": str(paper.source),
-        "links": list(paper.links),
-        "tags": library.tags(paper.id),
-        "bookmarked": library.is_bookmarked(paper.id),
-        "read": library.is_read(paper.id),
-        "note": library.note(paper.id),
-    }
+def search_template(option: str | None) -> str:
+    """The search-link template: the option, else the config file's, else the default."""
+    if option is not None:
+        try:
+            return check_search_template(option)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+    config, problems = load_config(config_path())
+    for problem in problems:
+        print(f"tui-reader: {problem}", file=sys.stderr)
+    return config.search_url
+
+
+def select(arguments: argparse.Namespace, papers: list[Paper], library: Library) -> list[Paper]:
+    """The papers that pass --tag, --bookmarked and --query, best match first for a query."""
+    query = parse_query(arguments.query)
+    if query.text:
+        papers = SearchIndex(papers).search(query.text)
+    wanted = [normalise_tag(tag) or tag for tag in arguments.tag]
+    return [
+        paper
+        for paper in papers
+        if all(tag in library.tags(paper.id) for tag in wanted)
+        and (library.is_bookmarked(paper.id) or not arguments.bookmarked)
+        and query.keeps(library, paper.id)
+    ]
 
 
 def run_command(arguments: argparse.Namespace) -> int:
@@ -129,7 +174,9 @@ def run_command(arguments: argparse.Namespace) -> int:
             print(f"{tag}\t{count}")
         return 0
     if arguments.command == "list":
-        return list_papers(arguments, papers, library)
+        return list_papers(select(arguments, papers, library), library, arguments.format)
+    if arguments.command == "export":
+        return export(arguments, select(arguments, papers, library), library)
     known = list(dict.fromkeys([paper.id for paper in papers] + library.paper_ids()))
     paper_id = resolve_id(arguments.paper_id, known)
     changes: dict[str, Callable[[], object]] = {
@@ -150,29 +197,35 @@ def run_command(arguments: argparse.Namespace) -> int:
     return 0
 
 
-def list_papers(arguments: argparse.Namespace, papers: list[Paper], library: Library) -> int:
-    wanted = [tag.lower() for tag in arguments.tag]
+def list_papers(papers: list[Paper], library: Library, kind: str) -> int:
     for paper in papers:
-        tags = library.tags(paper.id)
-        if any(tag not in tags for tag in wanted):
-            continue
-        if arguments.bookmarked and not library.is_bookmarked(paper.id):
-            continue
-        if arguments.format == "jsonl":
+        if kind == "jsonl":
             print(json.dumps(paper_record(paper, library), ensure_ascii=False))
-        else:
-            star = "*" if library.is_bookmarked(paper.id) else " "
-            tag_text = "".join(f"  #{tag}" for tag in tags)
-            print(f"{paper.id} {star} {paper.headline}{tag_text}")
+            continue
+        star = "*" if library.is_bookmarked(paper.id) else " "
+        tags = "".join(f"  #{tag}" for tag in library.tags(paper.id))
+        print(f"{paper.id} {star} {paper.headline}{tags}")
+    return 0
+
+
+def export(arguments: argparse.Namespace, papers: list[Paper], library: Library) -> int:
+    text = render(arguments.format, papers, library, search_template(arguments.search_url))
+    if arguments.output is None:
+        sys.stdout.write(text)
+    else:
+        write_export(arguments.output, text, arguments.force)
+        print(f"wrote {len(papers)} papers to {arguments.output}", file=sys.stderr)
     return 0
 
 
 def run_reader(arguments: argparse.Namespace) -> int:
     loaded = load_paths(arguments.paths or [bundled("seeds")])
     library, messages = open_library(arguments.library)
+    template = search_template(arguments.search_url)
     from tui_reader.ui.app import ReaderApp
 
-    ReaderApp(PaperStore(loaded.papers, loaded.collections), library, messages).run()
+    store = PaperStore(loaded.papers, loaded.collections)
+    ReaderApp(store, library, messages, search_template=template).run()
     # The app saves after every change in the background; a change made just before quitting
     # may not have reached the file yet.
     if library.has_unsaved_changes:
@@ -186,7 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv and argv[0] in COMMANDS:
             return run_command(commands_parser().parse_args(argv))
         return run_reader(reader_parser().parse_args(argv))
-    except (LoadError, UsageError) as error:
+    except (LoadError, UsageError, ExportError) as error:
         print(f"tui-reader: {error}", file=sys.stderr)
         return 2
     except LibraryError as error:

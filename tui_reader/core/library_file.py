@@ -7,10 +7,11 @@ it diffs well. An ENTRY holds `bookmarked`, `read` and `note`, each with the tim
 
 import json
 import os
-import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+
+from tui_reader.core import atomic_file
 
 VERSION = 1
 Entries = dict[str, dict[str, Any]]
@@ -83,22 +84,7 @@ def dumps(entries: Entries) -> str:
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Replace the file with `text` so that a crash leaves either the old or the new file whole."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    directory = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
+    atomic_file.write_atomically(path, text, prefix=TEMP_PREFIX)
 
 
 def remove_stale_temporaries(directory: Path) -> None:

@@ -1,8 +1,11 @@
-"""The URLs a paper's text mentions."""
+"""A paper's links: the URLs its text mentions, its own url and a search link."""
 
 import re
+from collections.abc import Iterable
+from urllib.parse import quote_plus
 
-_URL = re.compile(r"(?:https?://|www\.)[^\s<>\"'`]+", re.IGNORECASE)
+# Square brackets end a URL: `[https://a](https://a)` is two links in Markdown, not one.
+_URL = re.compile(r"(?:https?://|www\.)[^\s<>\"'`\[\]]+", re.IGNORECASE)
 _TRAILING = ".,;:!?'\"*_"
 _PAIRS = {")": "(", "]": "[", "}": "{", ">": "<"}
 
@@ -32,3 +35,33 @@ def extract_links(text: str) -> list[str]:
         if "." in url.split("//", 1)[-1] and url not in links:
             links.append(url)
     return links
+
+
+DEFAULT_SEARCH_URL = "https://scholar.google.com/scholar?q={query}"
+_SEARCH_QUERY_MAX = 200
+
+
+def check_search_template(template: str) -> str:
+    """The template, if it is an http(s) URL with a `{query}` slot; ValueError says why not."""
+    if "{query}" not in template:
+        raise ValueError(f"the search link {template!r} has no {{query}} slot")
+    if not is_web_url(template.replace("{query}", "x")):
+        raise ValueError(f"the search link {template!r} is not an http or https address")
+    return template
+
+
+def is_web_url(url: str) -> bool:
+    """Whether the reader may open it: http and https only."""
+    scheme, _, rest = url.partition("://")
+    return scheme.lower() in ("http", "https") and bool(rest.strip())
+
+
+def search_link(title_or_text: str, template: str = DEFAULT_SEARCH_URL) -> str:
+    """The search link for a paper: the template with its title (or first sentence) filled in."""
+    query = " ".join(title_or_text.split())[:_SEARCH_QUERY_MAX]
+    return template.replace("{query}", quote_plus(query))
+
+
+def paper_links(own_url: str, text_links: Iterable[str], search: str) -> list[str]:
+    """A paper's links, primary first: its own url, the URLs in its text, the search link."""
+    return list(dict.fromkeys(link for link in (own_url, *text_links, search) if link))

@@ -22,20 +22,40 @@ def paper_id(abstract: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Paper:
+    """A paper. Seeds give only the abstract; richer sources add title, authors, url, venue."""
+
     id: str
     abstract: str
     collection: str
     source: Path
     headline: str
     links: tuple[str, ...] = field(default=())
+    title: str = ""
+    authors: tuple[str, ...] = field(default=())
+    url: str = ""
+    venue: str = ""
 
     @classmethod
-    def from_abstract(cls, abstract: str, collection: str, source: Path) -> "Paper":
+    def from_abstract(
+        cls,
+        abstract: str,
+        collection: str,
+        source: Path,
+        *,
+        title: str = "",
+        authors: tuple[str, ...] = (),
+        url: str = "",
+        venue: str = "",
+    ) -> "Paper":
         return cls(
             id=paper_id(abstract),
             abstract=abstract,
             collection=collection,
             source=source,
-            headline=headline_for(abstract),
+            headline=title or headline_for(abstract),
             links=tuple(extract_links(abstract)),
+            title=title,
+            authors=authors,
+            url=url,
+            venue=venue,
         )

@@ -1,6 +1,7 @@
 """The reader: a filter, the paper list and the detail pane over a store of papers."""
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from textual import on, work
 from textual.app import App, ComposeResult
@@ -11,12 +12,19 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Input
 
+from tui_reader.core.browser import open_in_browser
+from tui_reader.core.export import FORMATS, ExportError, write_export
+from tui_reader.core.export import render as render_export
 from tui_reader.core.library import Library, LibraryError, normalise_tag
+from tui_reader.core.links import DEFAULT_SEARCH_URL
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query
+from tui_reader.core.references import bibtex, citation, links_of, markdown_link
 from tui_reader.core.search import SearchIndex
 from tui_reader.core.store import PaperStore
 from tui_reader.resources import bundled
+from tui_reader.ui.clipboard import copy_text
+from tui_reader.ui.copy_picker import CopyPicker, Pick
 from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen
 from tui_reader.ui.help_screen import HelpScreen, KeyTable
@@ -72,19 +80,32 @@ class ReaderApp(App[None]):
         Binding("r", "toggle_read", "Read/unread", show=False),
         Binding("T", "tags_view", "All tags", show=False),
         Binding("u", "undo", "Undo"),
+        Binding("y", "copy_link", "Copy link"),
+        Binding("Y", "copy_picker", "Copy…", show=False),
+        Binding("o", "open_link", "Open link", show=False),
+        Binding("E", "export", "Export shown or marked", show=False),
         Binding("question_mark", "help", "Keys"),
         Binding("q", "quit", "Quit"),
         Binding("tab", "app.focus_next", "Next pane", show=False),
         Binding("shift+tab", "app.focus_previous", "Previous pane", show=False),
     ]
-    _PAPER_ACTIONS = ("bookmark", "edit_tags", "edit_note", "toggle_read")  # need a paper
+    # Actions that need a paper under the cursor, or marked papers.
+    _PAPER_ACTIONS = (
+        "bookmark", "edit_tags", "edit_note", "toggle_read", "copy_link", "copy_picker",
+        "open_link", "export",
+    )  # fmt: skip
 
     def __init__(
-        self, store: PaperStore, library: Library | None = None, messages: Sequence[str] = ()
+        self,
+        store: PaperStore,
+        library: Library | None = None,
+        messages: Sequence[str] = (),
+        search_template: str = DEFAULT_SEARCH_URL,
     ) -> None:
         super().__init__()
         self.store = store
         self.library = library or Library(None)
+        self.search_template = search_template
         self._messages = list(messages)
         self._index: SearchIndex | None = None
         self._query = ""
@@ -100,7 +121,7 @@ class ReaderApp(App[None]):
         )
         with Horizontal(id="panes"):
             yield PaperList(self.library, id="papers")
-            yield DetailPane(self.library, id="detail")
+            yield DetailPane(self.library, self.search_template, id="detail")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -327,6 +348,90 @@ class ReaderApp(App[None]):
                     self._library_changed()
 
             self.push_screen(ConfirmScreen(f"Delete #{tag} from {count} papers?"), delete)
+
+    # Links, copying and export
+
+    def _target_papers(self) -> list[Paper]:
+        return [paper for i in self._targets() if (paper := self.store.get(i)) is not None]
+
+    def _links(self, paper: Paper) -> list[str]:
+        return links_of(paper, self.search_template)
+
+    def _copy(self, text: str) -> None:
+        self._tell(copy_text(self, text))
+
+    def action_copy_link(self) -> None:
+        self._copy("\n".join(self._links(paper)[0] for paper in self._target_papers()))
+
+    def action_copy_picker(self) -> None:
+        papers = self._target_papers()
+        if len(papers) == 1:
+            title, links = f"Copy from {self._headline(papers[0].id)}", self._links(papers[0])
+        else:
+            title, links = f"Copy for the {len(papers)} marked papers", ["Each one's primary link"]
+        self.push_screen(CopyPicker(title, links), lambda pick: self._picked(papers, pick))
+
+    def _picked(self, papers: list[Paper], pick: Pick | None) -> None:
+        if pick is None:
+            return
+        primary = {paper.id: self._links(paper)[0] for paper in papers}
+        if pick.kind == "link":
+            urls = [self._links(paper)[pick.number - 1] for paper in papers]
+            if pick.open:
+                self._open_url(urls[0])
+                return
+            text = "\n".join(urls)
+        elif pick.kind == "bibtex":
+            notes = {paper.id: self.library.note(paper.id) for paper in papers}
+            text = bibtex(papers, primary, notes)
+        else:
+            render = {"markdown": markdown_link, "citation": citation}.get(pick.kind)
+            lines = [render(p, primary[p.id]) if render else p.abstract for p in papers]
+            text = "\n".join(lines)
+        self._copy(text)
+
+    def action_open_link(self, number: int = 1) -> None:
+        paper = self.query_one(PaperList).current
+        if paper is not None and 1 <= number <= len(links := self._links(paper)):
+            self._open_url(links[number - 1])
+
+    def _open_url(self, url: str) -> None:
+        if reason := open_in_browser(url):
+            self._tell(f"Not opening a browser: {reason}. {copy_text(self, url)}", "warning")
+        else:
+            self._tell(f"Opened {url}")
+
+    def action_export(self) -> None:
+        papers = self._target_papers() if self.query_one(PaperList).marked else None
+        papers = papers or list(self.query_one(PaperList).papers)
+        kinds = ", ".join(f".{kind}" for kind in FORMATS)
+
+        def check(text: str) -> str | None:
+            suffix = Path(text.strip()).suffix.lstrip(".")
+            return None if suffix in FORMATS else f"The file must end in one of {kinds}"
+
+        def chosen(text: str | None) -> None:
+            if text is None:
+                return
+            path = Path(text.strip()).expanduser()
+            if path.exists():
+                question = f"{path} exists. Replace it?"
+                self.push_screen(ConfirmScreen(question), lambda yes: yes and write(path))
+            else:
+                write(path)
+
+        def write(path: Path) -> None:
+            try:
+                kind = path.suffix.lstrip(".")
+                text = render_export(kind, papers, self.library, self.search_template)
+                write_export(path, text, force=True)
+            except ExportError as error:
+                self._tell(str(error), "error")
+            else:
+                self._tell(f"Wrote {len(papers)} papers to {path}")
+
+        title = f"Export {len(papers)} papers to a file ({kinds})"
+        self.push_screen(PromptScreen(title, "reading-list.md", check=check), chosen)
 
     def _headline(self, paper_id: str) -> str:
         paper = self.store.get(paper_id)

@@ -4,13 +4,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.style import Style
 from textual.widgets import Static
 
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
+from tui_reader.core.references import links_of
 
 
-def paper_content(paper: Paper, library: Library) -> Content:
+def paper_content(paper: Paper, library: Library, links: list[str]) -> Content:
     """A paper as the detail pane shows it; its text is data and never parsed as markup."""
     state = ["★ bookmarked" if library.is_bookmarked(paper.id) else ""]
     state.append("read" if library.is_read(paper.id) else "unread")
@@ -28,10 +30,11 @@ def paper_content(paper: Paper, library: Library) -> Content:
     ]
     if note := library.note(paper.id):
         parts += ["\n\n", ("Note", "bold"), "\n", note]
-    if paper.links:
-        parts += ["\n\n", ("Links", "bold")]
-        for number, link in enumerate(paper.links, 1):
-            parts += ["\n", (f"{number:>2} ", "dim"), (link, "underline")]
+    parts += ["\n\n", ("Links", "bold"), ("  (click, or o opens the first; y copies it)", "dim")]
+    for number, link in enumerate(links, 1):
+        # The click runs an action by number: the URL itself never enters an action string.
+        style = Style(underline=True) + Style.from_meta({"@click": f"app.open_link({number})"})
+        parts += ["\n", (f"{number:>2} ", "dim"), Content(link).stylize(style)]
     return Content.assemble(*parts)
 
 
@@ -52,9 +55,10 @@ class DetailPane(VerticalScroll):
     def action_leave(self) -> None:
         self.screen.focus_previous()
 
-    def __init__(self, library: Library, *, id: str | None = None) -> None:
+    def __init__(self, library: Library, search_template: str, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.library = library
+        self.search_template = search_template
         self.paper: Paper | None = None
 
     def show(self, paper: Paper | None, empty_message: str = "No paper selected") -> None:
@@ -63,7 +67,8 @@ class DetailPane(VerticalScroll):
         if paper is None:
             body.update(Content.styled(empty_message, "dim italic"))
         else:
-            body.update(paper_content(paper, self.library))
+            links = links_of(paper, self.search_template)
+            body.update(paper_content(paper, self.library, links))
         if paper is not self.paper:
             self.scroll_home(animate=False)
         self.paper = paper

@@ -1,0 +1,145 @@
+import csv
+import io
+import json
+from pathlib import Path
+
+import bibtexparser
+import pytest
+
+from tui_reader.core.export import ExportError, render, write_export
+from tui_reader.core.library import Library
+from tui_reader.core.paper import Paper
+from tui_reader.core.references import bibtex_key, citation, links_of, markdown_link
+from tui_reader.core.store import PaperStore
+
+HOSTILE = (
+    'We study 50% of {unbalanced braces & #hashes, "quotes", commas, a_b with $x_{1}$ and '
+    "\\emph{emphasis} and [CLS] tokens."
+)
+
+
+def rich_paper() -> Paper:
+    return Paper.from_abstract(
+        "A full record with a title.",
+        "NeurIPS 2023",
+        Path("x.jsonl"),
+        title="Attention [Is] All: You Need & More",
+        authors=("Ada Lovelace", "Émile Borel"),
+        url="https://openreview.net/forum?id=abc",
+        venue="NeurIPS 2023",
+    )
+
+
+def test_seed_links_primary_first(seed_store: PaperStore) -> None:
+    with_code = [p for p in seed_store if p.links]
+    assert [links_of(p)[0] for p in with_code] == [
+        "https://github.com/Tim-Xiong/RL4RLA",
+        "https://github.com/xiongsiheng/DHSA",
+        "https://github.com/511205787/WestWorld",
+    ]
+    assert all(
+        links_of(p)[-1].startswith("https://scholar.google.com/scholar?q=") for p in seed_store
+    )
+    first = links_of(seed_store[0])
+    assert first == [
+        "https://scholar.google.com/scholar?q=Large+Language+Models+%28LLMs%29+have+emerged+as+"
+        "powerful+tools+for+semantic+reasoning%2C+enabling+the+formalization+of+tasks+that+"
+        "traditionally+relied+on+manual+human+intuition."
+    ]
+
+
+def test_own_url_is_primary_and_title_is_searched() -> None:
+    links = links_of(rich_paper(), "https://s.org/?q={query}")
+    assert links == [
+        "https://openreview.net/forum?id=abc",
+        "https://s.org/?q=Attention+%5BIs%5D+All%3A+You+Need+%26+More",
+    ]
+
+
+def test_markdown_link_and_citation() -> None:
+    paper = rich_paper()
+    assert markdown_link(paper, "https://x.org/a_(b)") == (
+        r"[Attention \[Is\] All: You Need & More](https://x.org/a_(b%29)"
+    )
+    assert citation(paper, "https://u") == (
+        "Ada Lovelace, Émile Borel. Attention [Is] All: You Need & More. NeurIPS 2023. https://u"
+    )
+
+
+def library_for(tmp_path: Path, papers: list[Paper]) -> Library:
+    library, _ = Library.open(tmp_path / "lib.json")
+    library.change_tags([papers[0].id], add=["to-read", "rl/theory"])
+    library.set_bookmarked([papers[0].id], True)
+    library.set_note(papers[0].id, 'Line one, "quoted"\nline two & 100%')
+    return library
+
+
+def papers_with_hostile(seed_store: PaperStore) -> list[Paper]:
+    hostile = Paper.from_abstract(HOSTILE, "ICML 2026 Papers", Path("evil.txt"))
+    return [*seed_store, hostile, rich_paper()]
+
+
+def test_bibtex_parses_back_with_unique_keys(seed_store, tmp_path: Path) -> None:
+    papers = papers_with_hostile(seed_store)
+    text = render("bib", papers, library_for(tmp_path, papers))
+    parsed = bibtexparser.parse_string(text)
+    assert parsed.failed_blocks == []
+    assert len(parsed.entries) == len(papers) == 40
+    keys = [entry.key for entry in parsed.entries]
+    assert len(set(keys)) == 40
+    assert keys[0] == bibtex_key(papers[0]) == "loam2026_28f1d9"
+    first = parsed.entries[0].fields_dict
+    assert first["title"].value == "{LOAM: LLM-based design of Observation and Action Models}"
+    assert first["year"].value == "2026"
+    assert first["note"].value == "Line one, ''quoted''\nline two \\& 100\\%"
+    hostile = parsed.entries[38].fields_dict["abstract"].value
+    assert "50\\%" in hostile and "\\{unbalanced" in hostile and "\\&" in hostile
+    rich = parsed.entries[39].fields_dict
+    assert rich["author"].value == "Ada Lovelace and \\'Emile Borel"
+    assert rich["url"].value == "https://openreview.net/forum?id=abc"
+
+
+def test_json_and_csv_parse_back(seed_store, tmp_path: Path) -> None:
+    papers = papers_with_hostile(seed_store)
+    library = library_for(tmp_path, papers)
+    records = json.loads(render("json", papers, library))
+    assert [r["id"] for r in records] == [p.id for p in papers]
+    assert records[0]["tags"] == ["rl/theory", "to-read"] and records[0]["bookmarked"] is True
+    assert records[38]["abstract"] == HOSTILE
+
+    rows = list(csv.DictReader(io.StringIO(render("csv", papers, library))))
+    assert len(rows) == 40
+    assert rows[0]["tags"] == "rl/theory to-read"
+    assert rows[0]["note"] == 'Line one, "quoted"\nline two & 100%'
+    assert rows[38]["abstract"] == HOSTILE
+    assert rows[39]["authors"] == "Ada Lovelace; Émile Borel"
+    assert rows[17]["url"] == "https://github.com/Tim-Xiong/RL4RLA"
+
+
+def test_markdown_reading_list(seed_store, tmp_path: Path) -> None:
+    papers = list(seed_store)[:2]
+    text = render("md", papers, library_for(tmp_path, papers))
+    assert text.splitlines() == [
+        "# Reading list (2 papers)",
+        "",
+        "- [LOAM: LLM-based design of Observation and Action Models]("
+        + links_of(papers[0])[0]
+        + ") — `#rl/theory` `#to-read`",
+        '  > Line one, "quoted"',
+        "  > line two & 100%",
+        f"- [Co-training is widely used for training generative robot policies]("
+        f"{links_of(papers[1])[0]})",
+    ]
+
+
+def test_export_files_are_not_overwritten_without_force(tmp_path: Path) -> None:
+    path = tmp_path / "out.md"
+    write_export(path, "first\n")
+    with pytest.raises(ExportError, match="already exists"):
+        write_export(path, "second\n")
+    assert path.read_text() == "first\n"
+    write_export(path, "second\n", force=True)
+    assert path.read_text() == "second\n"
+    assert path.stat().st_mode & 0o777 == 0o644
+    with pytest.raises(ExportError, match="does not exist"):
+        write_export(tmp_path / "nope" / "x.md", "x")

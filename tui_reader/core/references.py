@@ -1,0 +1,113 @@
+"""Ways to refer to a paper elsewhere: its links, a Markdown link, a citation, a BibTeX entry."""
+
+import re
+from collections.abc import Iterable
+
+import bibtexparser
+from bibtexparser.model import Entry, Field
+from pylatexenc.latexencode import unicode_to_latex
+
+from tui_reader.core.headline import plain, sentences
+from tui_reader.core.links import DEFAULT_SEARCH_URL, paper_links, search_link
+from tui_reader.core.paper import Paper
+
+_YEAR = re.compile(r"\b(19|20)\d\d\b")
+_MATH = re.compile(r"(\$[^$]+\$)")
+_KEY_WORD = re.compile(r"[A-Za-z0-9]+")
+_UNESCAPED = re.compile(r"(?<!\\)([%&#])")
+
+
+def search_text(paper: Paper) -> str:
+    """What a search for the paper looks for: its title, else its first sentence."""
+    if paper.title:
+        return paper.title
+    first = sentences(plain(paper.abstract))
+    return first[0] if first else paper.headline
+
+
+def links_of(paper: Paper, search_template: str = DEFAULT_SEARCH_URL) -> list[str]:
+    """Every link of the paper, the primary one first; there is always at least one."""
+    search = search_link(search_text(paper), search_template)
+    return paper_links(paper.url, paper.links, search)
+
+
+def venue_of(paper: Paper) -> str:
+    return paper.venue or paper.collection
+
+
+def year_of(paper: Paper) -> str:
+    match = _YEAR.search(venue_of(paper))
+    return match.group() if match else ""
+
+
+def markdown_link(paper: Paper, url: str) -> str:
+    """`[headline](url)`, brackets in the headline escaped."""
+    text = paper.headline.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    return f"[{text}]({url.replace(')', '%29').replace(' ', '%20')})"
+
+
+def citation(paper: Paper, url: str) -> str:
+    """A plain-text citation: authors, title (or headline), venue and year, link."""
+    parts = []
+    if paper.authors:
+        parts.append(", ".join(paper.authors) + ".")
+    parts.append(paper.headline.rstrip(".…") + ".")
+    if venue := venue_of(paper):
+        parts.append(venue + ".")
+    parts.append(url)
+    return " ".join(parts)
+
+
+def _latex(text: str) -> str:
+    """Plain text for a BibTeX field: special characters escaped, whole `$math$` kept."""
+    pieces = []
+    for piece in _MATH.split(text):
+        if _MATH.fullmatch(piece) and piece.count("{") == piece.count("}"):
+            pieces.append(piece)
+        else:
+            pieces.append(unicode_to_latex(piece, non_ascii_only=False, unknown_char_policy="keep"))
+    return "".join(pieces)
+
+
+def _latex_source(text: str) -> str:
+    """An abstract, which is already LaTeX-flavoured (`\\emph{}`, `$x$`, `34.8\\%`), for BibTeX:
+    unescaped `%`, `&` and `#` escaped, and every brace escaped if they do not balance."""
+    if not _balanced(text):
+        text = re.sub(r"(?<!\\)([{}])", r"\\\1", text)
+    return _UNESCAPED.sub(r"\\\1", text)
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for match in re.finditer(r"(?<!\\)[{}]", text):
+        depth += 1 if match.group() == "{" else -1
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def bibtex_key(paper: Paper) -> str:
+    """A readable key that is unique among papers: first author or headline word, year, id."""
+    source = paper.authors[0].split()[-1] if paper.authors else paper.headline
+    word = next(iter(_KEY_WORD.findall(source)), "paper").lower()
+    return f"{word}{year_of(paper)}_{paper.id[:6]}"
+
+
+def bibtex(papers: Iterable[Paper], url_of: dict[str, str], notes: dict[str, str]) -> str:
+    """BibTeX entries (@misc) for the papers, one each, with unique keys."""
+    library = bibtexparser.Library()
+    for paper in papers:
+        fields = [Field("title", "{" + _latex(paper.headline.rstrip("…")) + "}")]
+        if paper.authors:
+            fields.append(Field("author", " and ".join(_latex(a) for a in paper.authors)))
+        if venue := venue_of(paper):
+            fields.append(Field("howpublished", _latex(venue)))
+        if year := year_of(paper):
+            fields.append(Field("year", year))
+        if url := url_of.get(paper.id):
+            fields.append(Field("url", url))
+        fields.append(Field("abstract", _latex_source(paper.abstract)))
+        if note := notes.get(paper.id):
+            fields.append(Field("note", _latex(note)))
+        library.add(Entry("misc", bibtex_key(paper), fields))
+    return bibtexparser.write_string(library)

@@ -1,0 +1,79 @@
+"""The copy picker: a paper's links and the other ways to refer to it, chosen by digit or Enter."""
+
+from dataclasses import dataclass
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from tui_reader.ui.dialogs import DIALOG_CSS
+
+# What can be copied besides a link, by the name the app renders it with.
+FORMS = {
+    "markdown": "Markdown link (headline + url)",
+    "citation": "Citation (plain text)",
+    "bibtex": "BibTeX entry",
+    "abstract": "The abstract",
+}
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A choice: `link` with its number (1 = primary), or one of FORMS; `open` to open the link."""
+
+    kind: str
+    number: int = 1
+    open: bool = False
+
+
+class CopyPicker(ModalScreen[Pick | None]):
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="CopyPicker")
+        + """
+    CopyPicker > Vertical { width: 90; }
+    CopyPicker OptionList { height: auto; max-height: 16; border: none; }
+    """
+    )
+    BINDINGS = [
+        Binding("escape,q", "dismiss(None)", "Close"),
+        Binding("o", "open", "Open link"),
+        *[Binding(str(n), f"choose({n - 1})", show=False) for n in range(1, 10)],
+    ]
+
+    def __init__(self, title: str, links: list[str]) -> None:
+        """`links`: the paper's links; for marked papers, just ["each paper's primary link"]."""
+        super().__init__()
+        self._title = title
+        self._choices = [Pick("link", n) for n in range(1, len(links) + 1)]
+        self._choices += [Pick(kind) for kind in FORMS]
+        self._labels = [*links, *FORMS.values()]
+
+    def compose(self) -> ComposeResult:
+        options = [
+            Option(Content.assemble((f"{n:>2}  ", "bold"), label), str(n - 1))
+            for n, label in enumerate(self._labels, 1)
+        ]
+        with Vertical():
+            yield Static(Content.styled(self._title, "bold"))
+            yield OptionList(*options)
+            hint = "A digit or Enter copies it   o opens a link   Escape closes"
+            yield Static(Content(hint), classes="dialog-hint")
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_choose(event.option_index)
+
+    def action_choose(self, index: int) -> None:
+        if index < len(self._choices):
+            self.dismiss(self._choices[index])
+
+    def action_open(self) -> None:
+        index = self.query_one(OptionList).highlighted
+        if index is not None and self._choices[index].kind == "link":
+            pick = self._choices[index]
+            self.dismiss(Pick("link", pick.number, open=True))
