@@ -28,6 +28,8 @@ def extract_links(text: str) -> list[str]:
     A bare `www.` address is given the https scheme.
     """
     links: list[str] = []
+    if "://" not in text and "www." not in text and "WWW." not in text:
+        return links
     for match in _URL.finditer(text):
         url = _trim(match.group())
         if url.lower().startswith("www."):

@@ -1,13 +1,16 @@
 """Reading papers from the paths the user names, or from the bundled seeds."""
 
-from collections.abc import Iterable
+import gzip
+import zlib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tui_reader.core.formats import READERS, Problem, Record, sniff
 from tui_reader.core.paper import Paper
 from tui_reader.core.seeds import parse_seed_text
 
-SEED_SUFFIXES = (".txt",)
+SUFFIXES = (".txt", ".jsonl", ".ndjson", ".json", ".csv", ".bib")
 
 
 class LoadError(Exception):
@@ -23,14 +26,19 @@ class LoadError(Exception):
 class LoadResult:
     papers: list[Paper] = field(default_factory=list)
     collections: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # "FILE:LINE: what", records skipped
 
 
 def read_text(path: Path) -> str:
     """A file's text as UTF-8 (a BOM is allowed), or a LoadError saying why not."""
     try:
         data = path.read_bytes()
+        if path.suffix.lower() == ".gz":
+            data = gzip.decompress(data)
     except IsADirectoryError:
         raise LoadError(path, "is a directory") from None
+    except (gzip.BadGzipFile, EOFError, zlib.error):
+        raise LoadError(path, "is not a valid gzip file") from None
     except OSError as error:
         raise LoadError(path, error.strerror or "cannot be read") from None
     if b"\x00" in data:
@@ -43,20 +51,50 @@ def read_text(path: Path) -> str:
         raise LoadError(path, problem) from None
 
 
-def seed_files(path: Path) -> list[Path]:
-    """The seed files a path names: the file itself, or the seed files in a directory."""
+def _is_paper_file(path: Path) -> bool:
+    name = path.name.lower().removesuffix(".gz")
+    return path.is_file() and name.endswith(SUFFIXES)
+
+
+def paper_files(path: Path) -> list[Path]:
+    """The files a path names: the file itself, or the paper files in a directory."""
     if path.is_dir():
-        return sorted(p for p in path.rglob("*") if p.suffix in SEED_SUFFIXES and p.is_file())
+        return sorted(p for p in path.rglob("*") if _is_paper_file(p))
     if not path.exists():
         raise LoadError(path, "no such file or directory")
     return [path]
 
 
-def load_seed_file(path: Path) -> tuple[str, list[Paper]]:
-    """A seed file's collection name (its file name when it has no header) and its papers."""
-    collection, abstracts = parse_seed_text(read_text(path))
-    collection = collection or path.stem
-    return collection, [Paper.from_abstract(a, collection, path) for a in abstracts]
+def _stem(path: Path) -> str:
+    return path.name.split(".")[0] or path.name
+
+
+def _paper(record: Record, collection: str, path: Path) -> Paper:
+    return Paper.from_abstract(
+        record.abstract,
+        collection,
+        path,
+        title=record.title,
+        authors=record.authors,
+        url=record.url,
+        venue=record.venue,
+    )
+
+
+def iter_file(path: Path) -> Iterator[Paper | str]:
+    """A file's papers, in order, and a "FILE:LINE: problem" for each record it skips."""
+    text = read_text(path)
+    kind = sniff(path.name, text)
+    if kind == "txt":
+        collection, abstracts = parse_seed_text(text)
+        for abstract in abstracts:
+            yield Paper.from_abstract(abstract, collection or _stem(path), path)
+        return
+    for item in READERS[kind](text):
+        if isinstance(item, Problem):
+            yield f"{path}:{item.line}: {item.message}"
+        else:
+            yield _paper(item, _stem(path), path)
 
 
 def load_paths(paths: Iterable[Path]) -> LoadResult:
@@ -68,15 +106,17 @@ def load_paths(paths: Iterable[Path]) -> LoadResult:
     seen: set[str] = set()
     for path in paths:
         found = 0
-        for file in seed_files(path):
-            collection, papers = load_seed_file(file)
-            found += len(papers)
-            if papers and collection not in result.collections:
-                result.collections.append(collection)
-            for paper in papers:
-                if paper.id not in seen:
-                    seen.add(paper.id)
-                    result.papers.append(paper)
+        for file in paper_files(path):
+            for item in iter_file(file):
+                if isinstance(item, str):
+                    result.problems.append(item)
+                    continue
+                found += 1
+                if item.collection not in result.collections:
+                    result.collections.append(item.collection)
+                if item.id not in seen:
+                    seen.add(item.id)
+                    result.papers.append(item)
         if not found:
             raise LoadError(path, "holds no papers" if path.is_dir() else "holds no abstracts")
     return result

@@ -7,7 +7,6 @@ import unicodedata
 # overrides that can reorder what a terminal shows. Tabs and newlines are whitespace and
 # are collapsed by `squash_whitespace` instead.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_WHITESPACE = re.compile(r"\s+")
 
 
 def strip_controls(text: str) -> str:
@@ -17,7 +16,7 @@ def strip_controls(text: str) -> str:
 
 def squash_whitespace(text: str) -> str:
     """Collapse every run of whitespace (tabs, newlines, non-breaking spaces) to one space."""
-    return _WHITESPACE.sub(" ", text).strip()
+    return " ".join(text.split())
 
 
 def clean(text: str) -> str:
