@@ -71,8 +71,11 @@ async def test_typing_filters_fuzzily_and_ranks(seed_store) -> None:
     app = ReaderApp(seed_store)
     async with app.run_test(size=(80, 24)) as pilot:
         await type_filter(pilot, "difusion tabular")
-        assert app.sub_title == "1 of 38 papers"
-        assert rows(app) == ["AugMask: a plug-and-play t…"]
+        # One paper has both words; the four with only "diffusion" follow, dimmed.
+        assert app.sub_title == "1 of 38 papers (+4 close)"
+        assert rows(app)[0] == "AugMask: a plug-and-play t…"
+        assert len(rows(app)) == 5
+        assert app.query_one(PaperList).full == 1
         assert detail(app).startswith("AugMask: a plug-and-play")
 
 

@@ -37,18 +37,92 @@ def library(tmp_path: Path) -> Library:
 )
 def test_state_filters(library: Library, query: str, kept: list[str]) -> None:
     parsed = parse_query(query)
-    assert parsed.text == ""
+    assert parsed.terms == ()
     assert [i for i in (A, B, C) if parsed.keeps(library, i)] == kept
 
 
 def test_state_filters_combine_with_free_text(library: Library) -> None:
     parsed = parse_query("diffusion #to-read models is:unread")
-    assert parsed.text == "diffusion models"
+    assert [t.alternatives[0].text for t in parsed.terms] == ["diffusion", "models"]
     assert len(parsed.states) == 2
 
 
-@pytest.mark.parametrize("query", ["is:nonsense", "#", "# tag", "C#", "has:"])
+@pytest.mark.parametrize("query", ["is:nonsense", "# tag", "C#", "has:"])
 def test_what_is_not_a_state_filter_stays_text(query: str) -> None:
     parsed = parse_query(query)
     assert parsed.states == ()
-    assert parsed.text == " ".join(query.split())
+    assert parsed.terms
+
+
+def describe(query: str) -> list[tuple]:
+    """Each term as (negated, [(text, words, exact, prefix, case, field) per alternative])."""
+    return [
+        (
+            term.negated,
+            [
+                (a.text, a.words, a.exact, a.prefix, a.case_sensitive, a.field)
+                for a in term.alternatives
+            ],
+        )
+        for term in parse_query(query).terms
+    ]
+
+
+@pytest.mark.parametrize(
+    ("query", "terms"),
+    [
+        ("difusion", [(False, [("difusion", ("difusion",), False, True, False, None)])]),
+        ("difusion ", [(False, [("difusion", ("difusion",), False, False, False, None)])]),
+        (
+            '"exact phrase" vericod',
+            [
+                (False, [("exact phrase", ("exact", "phrase"), True, False, False, None)]),
+                (False, [("vericod", ("vericod",), False, True, False, None)]),
+            ],
+        ),
+        (
+            "'word x",
+            [
+                (False, [("word", ("word",), True, False, False, None)]),
+                (False, [("x", ("x",), False, True, False, None)]),
+            ],
+        ),
+        (
+            "!bad -worse ok",
+            [
+                (True, [("bad", ("bad",), False, False, False, None)]),
+                (True, [("worse", ("worse",), False, False, False, None)]),
+                (False, [("ok", ("ok",), False, True, False, None)]),
+            ],
+        ),
+        (
+            "gan | vae ",
+            [
+                (
+                    False,
+                    [
+                        ("gan", ("gan",), False, False, False, None),
+                        ("vae", ("vae",), False, False, False, None),
+                    ],
+                )
+            ],
+        ),
+        ("SAM ", [(False, [("SAM", ("sam",), False, False, True, None)])]),
+        (
+            "title:bandit author:Smith venue:icml ",
+            [
+                (False, [("bandit", ("bandit",), False, False, False, "title")]),
+                (False, [("Smith", ("smith",), False, False, True, "author")]),
+                (False, [("icml", ("icml",), False, False, False, "venue")]),
+            ],
+        ),
+        (
+            "co-training ",
+            [(False, [("co-training", ("co", "training"), False, False, False, None)])],
+        ),
+        ("| a", [(False, [("a", ("a",), False, True, False, None)])]),
+        ("!!! ,,", []),
+    ],
+)
+def test_query_language(query: str, terms: list[tuple]) -> None:
+    assert describe(query) == terms

@@ -1,7 +1,8 @@
 from pathlib import Path
 
 from tui_reader.core.paper import Paper
-from tui_reader.core.search import SearchIndex, words
+from tui_reader.core.query import words
+from tui_reader.core.search import SearchIndex
 from tui_reader.core.store import PaperStore
 
 

@@ -154,8 +154,9 @@ def search_template(option: str | None) -> str:
 def select(arguments: argparse.Namespace, papers: list[Paper], library: Library) -> list[Paper]:
     """The papers that pass --tag, --bookmarked and --query, best match first for a query."""
     query = parse_query(arguments.query)
-    if query.text:
-        papers = SearchIndex(papers).search(query.text)
+    if query.terms:
+        result = SearchIndex(papers).run(query)
+        papers = list(result.papers[: result.full])
     wanted = [normalise_tag(tag) or tag for tag in arguments.tag]
     return [
         paper

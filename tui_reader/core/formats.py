@@ -94,9 +94,11 @@ def read_json_array(text: str) -> Iterator[Record | Problem]:
     for number, item in enumerate(data, 1):
         if isinstance(item, dict):
             result = record_from(item, number)
-            yield Problem(number, f"item {number}: {result.message}") if isinstance(
-                result, Problem
-            ) else result
+            yield (
+                Problem(number, f"item {number}: {result.message}")
+                if isinstance(result, Problem)
+                else result
+            )
         else:
             yield Problem(number, f"item {number}: not a JSON object")
 
@@ -136,8 +138,10 @@ def sniff(name: str, text: str) -> str:
     if extension in ("jsonl", "ndjson"):
         return "jsonl"
     if extension in ("json", "csv", "bib", "txt"):
-        return "json" if extension == "json" and text.lstrip().startswith("[") else (
-            "jsonl" if extension == "json" else extension
+        return (
+            "json"
+            if extension == "json" and text.lstrip().startswith("[")
+            else ("jsonl" if extension == "json" else extension)
         )
     start = text.lstrip()[:1]
     if start == "[":

@@ -1,21 +1,34 @@
-"""A filter query: free text for the search, plus filters on what the user's library says.
+"""The filter's query language.
 
-State filters, combinable with text and with each other (all must hold):
-`#tag` has the tag, `!#tag` lacks it, `is:bookmarked`, `is:read`, `is:unread`, `has:note`,
-and any of these negated with a leading `!`.
+- words, separated by spaces: each must match (typos forgiven; the word being typed, the last
+  one, matches as a prefix);
+- `"exact phrase"`; `'word` matches that word exactly; a word with capitals is case-sensitive;
+- `!word` or `-word` excludes papers that have it; `a | b` matches either;
+- `title:word`, `author:name`, `venue:word` look only in that field;
+- state filters on the user's library: `#tag` has the tag, `!#tag` lacks it, `is:bookmarked`,
+  `is:read`, `is:unread`, `has:note`, any of them negated with a leading `!`.
 """
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from tui_reader.core.library import Library, normalise_tag
 
+FIELDS = ("title", "author", "venue")
+_WORD = re.compile(r"\w+")
+_TOKEN = re.compile(r'[!-]?(?:\w+:)?"[^"]*"?|\S+')
 _STATES: dict[str, Callable[[Library, str], bool]] = {
     "is:bookmarked": Library.is_bookmarked,
     "is:read": Library.is_read,
     "is:unread": lambda library, paper_id: not library.is_read(paper_id),
     "has:note": lambda library, paper_id: bool(library.note(paper_id)),
 }
+
+
+def words(text: str) -> list[str]:
+    """The lower-case words of a text, as the index and the query see them."""
+    return _WORD.findall(text.casefold())
 
 
 @dataclass(frozen=True)
@@ -27,13 +40,50 @@ class StateFilter:
         return self.test(library, paper_id) != self.negated
 
 
+@dataclass(frozen=True)
+class Alternative:
+    """One way a term can match: a word, or a phrase of several words."""
+
+    text: str  # as typed, without quotes, scope or negation
+    words: tuple[str, ...]
+    exact: bool = False  # no typos, no prefix
+    prefix: bool = False  # the word being typed
+    case_sensitive: bool = False
+    field: str | None = None
+
+    @property
+    def is_phrase(self) -> bool:
+        """Several words, or one with punctuation ("co-training"): checked against the text."""
+        return len(self.words) > 1 or (len(self.words) == 1 and self.words[0] != self.text.lower())
+
+
+@dataclass(frozen=True)
+class Term:
+    alternatives: tuple[Alternative, ...]
+    negated: bool = False
+
+
+@dataclass(frozen=True)
+class Query:
+    terms: tuple[Term, ...] = ()
+    states: tuple[StateFilter, ...] = ()
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.terms and not self.states
+
+    def keeps(self, library: Library, paper_id: str) -> bool:
+        """Whether the paper passes every state filter."""
+        return all(state(library, paper_id) for state in self.states)
+
+
 def _has_tag(tag: str) -> Callable[[Library, str], bool]:
     return lambda library, paper_id: tag in library.tags(paper_id)
 
 
-def _state_filter(word: str) -> StateFilter | None:
-    negated = word.startswith("!")
-    body = word[1:] if negated else word
+def _state_filter(token: str) -> StateFilter | None:
+    negated = token.startswith("!")
+    body = token[1:] if negated else token
     if test := _STATES.get(body.lower()):
         return StateFilter(test, negated)
     if body.startswith("#") and (tag := normalise_tag(body[1:])):
@@ -41,22 +91,53 @@ def _state_filter(word: str) -> StateFilter | None:
     return None
 
 
-@dataclass(frozen=True)
-class Query:
-    text: str
-    states: tuple[StateFilter, ...] = ()
-
-    def keeps(self, library: Library, paper_id: str) -> bool:
-        """Whether the paper passes every state filter."""
-        return all(state(library, paper_id) for state in self.states)
+def _term(token: str, typing: bool) -> Term | None:
+    negated = token[:1] in "!-" and len(token) > 1
+    body = token[1:] if negated else token
+    field = None
+    scope, colon, rest = body.partition(":")
+    if colon and scope.lower() in FIELDS and rest:
+        field, body = scope.lower(), rest
+    exact = body.startswith("'") or body.startswith('"')
+    if body.startswith('"'):
+        body = body.strip('"')
+    elif body.startswith("'"):
+        body = body[1:]
+    found = tuple(words(body))
+    if not found:
+        return None
+    alternative = Alternative(
+        text=body,
+        words=found,
+        exact=exact,
+        prefix=typing and not exact and not negated,
+        case_sensitive=any(c.isupper() for c in body),
+        field=field,
+    )
+    return Term((alternative,), negated)
 
 
 def parse_query(query: str) -> Query:
-    """Split a query into its free text and its state filters."""
-    words, states = [], []
-    for word in query.split():
-        if state := _state_filter(word):
+    """The query's terms and state filters. The last word is "being typed" unless a space
+    follows it."""
+    tokens = _TOKEN.findall(query)
+    typing = bool(query) and not query[-1].isspace()
+    terms: list[Term] = []
+    states: list[StateFilter] = []
+    join_next = False
+    for number, token in enumerate(tokens):
+        if token == "|":
+            join_next = bool(terms)
+            continue
+        if state := _state_filter(token):
             states.append(state)
+            continue
+        term = _term(token, typing and number == len(tokens) - 1)
+        if term is None:
+            continue
+        if join_next and not term.negated and not terms[-1].negated:
+            terms[-1] = Term(terms[-1].alternatives + term.alternatives)
         else:
-            words.append(word)
-    return Query(" ".join(words), tuple(states))
+            terms.append(term)
+        join_next = False
+    return Query(tuple(terms), tuple(states))

@@ -1,5 +1,6 @@
 """The reader: a filter, the paper list and the detail pane over a store of papers."""
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from tui_reader.core.links import DEFAULT_SEARCH_URL
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query
 from tui_reader.core.references import bibtex, citation, links_of, markdown_link
-from tui_reader.core.search import SearchIndex
+from tui_reader.core.search import SearchIndex, highlight_pattern
 from tui_reader.core.store import PaperStore
 from tui_reader.resources import bundled
 from tui_reader.ui.clipboard import copy_text
@@ -112,6 +113,7 @@ class ReaderApp(App[None]):
         self._read_timer: Timer | None = None
         self._save_failing = False
         self._shown_count = len(store)
+        self._close_count = 0
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -161,23 +163,38 @@ class ReaderApp(App[None]):
     def _search(self, query: str) -> None:
         assert self._index is not None
         parsed = parse_query(query)
-        papers = self._index.search(parsed.text)
+        result = self._index.run(parsed)
+        papers, full = result.papers, result.full
         if parsed.states:
-            papers = [p for p in papers if parsed.keeps(self.library, p.id)]
-        self.call_from_thread(self._show, papers, query)
+            keep = [parsed.keeps(self.library, paper.id) for paper in papers]
+            full = sum(keep[:full])
+            papers = [paper for paper, kept in zip(papers, keep, strict=True) if kept]
+        highlight = highlight_pattern(result.matched_words)
+        self.call_from_thread(self._show, papers, query, full, highlight)
 
-    def _show(self, papers: Sequence[Paper], query: str) -> None:
+    def _show(
+        self,
+        papers: Sequence[Paper],
+        query: str,
+        full: int | None = None,
+        highlight: re.Pattern[str] | None = None,
+    ) -> None:
         """Show a search's results, unless the query has changed since it started."""
         if query != self._query:
             return
         message = f"No papers match “{query.strip()}”" if query.strip() else "No papers"
-        self.query_one(PaperList).show(papers, message)
-        self._shown_count = len(papers)
+        paper_list = self.query_one(PaperList)
+        paper_list.highlight = self.query_one(DetailPane).highlight = highlight
+        paper_list.show(papers, message, len(papers) if full is None else full)
+        self._shown_count = len(papers) if full is None else full
+        self._close_count = len(papers) - self._shown_count
         self._update_header()
 
     def _update_header(self) -> None:
         marked = len(self.query_one(PaperList).marked)
         count = f"{self._shown_count:,} of {len(self.store):,} papers"
+        if self._close_count:
+            count += f" (+{self._close_count:,} close)"
         self.sub_title = f"{count} · {marked:,} marked" if marked else count
 
     # Following the cursor

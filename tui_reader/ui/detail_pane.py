@@ -1,5 +1,7 @@
 """The detail pane: the whole of the paper under the cursor."""
 
+import re
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -60,6 +62,7 @@ class DetailPane(VerticalScroll):
         self.library = library
         self.search_template = search_template
         self.paper: Paper | None = None
+        self.highlight: re.Pattern[str] | None = None
 
     def show(self, paper: Paper | None, empty_message: str = "No paper selected") -> None:
         """Show a paper from its top, or the message when there is none."""
@@ -68,7 +71,10 @@ class DetailPane(VerticalScroll):
             body.update(Content.styled(empty_message, "dim italic"))
         else:
             links = links_of(paper, self.search_template)
-            body.update(paper_content(paper, self.library, links))
+            content = paper_content(paper, self.library, links)
+            if self.highlight is not None:
+                content = content.highlight_regex(self.highlight, style="bold underline $accent")
+            body.update(content)
         if paper is not self.paper:
             self.scroll_home(animate=False)
         self.paper = paper

@@ -1,5 +1,6 @@
 """The paper list: one row per paper, drawing only the rows on screen (Textual's Line API)."""
 
+import re
 from collections.abc import Sequence
 
 from rich.style import Style
@@ -52,6 +53,13 @@ class PaperList(ScrollView, can_focus=True):
     PaperList > .paper-list--tags {
         color: $text-muted;
     }
+    PaperList > .paper-list--close {
+        text-style: dim italic;
+    }
+    PaperList > .paper-list--match {
+        text-style: bold underline;
+        color: $text-accent;
+    }
     """
     COMPONENT_CLASSES = {
         "paper-list--cursor",
@@ -60,6 +68,8 @@ class PaperList(ScrollView, can_focus=True):
         "paper-list--star",
         "paper-list--unread",
         "paper-list--tags",
+        "paper-list--match",
+        "paper-list--close",
     }
     BINDINGS = [
         Binding("down,j", "cursor_down", "Next paper", show=False),
@@ -93,6 +103,8 @@ class PaperList(ScrollView, can_focus=True):
         super().__init__(id=id)
         self.library = library
         self.marked: set[str] = set()
+        self.highlight: re.Pattern[str] | None = None
+        self.full = 0
         self._papers: Sequence[Paper] = ()
         self.empty_message = "No papers"
         # The paper the reader last chose: the cursor returns to it whenever it is shown again,
@@ -108,9 +120,15 @@ class PaperList(ScrollView, can_focus=True):
         """The paper under the cursor."""
         return self._papers[self.cursor] if self._papers else None
 
-    def show(self, papers: Sequence[Paper], empty_message: str = "No papers") -> None:
-        """Show these papers, keeping the cursor on the chosen paper when it is among them."""
+    def show(
+        self, papers: Sequence[Paper], empty_message: str = "No papers", full: int | None = None
+    ) -> None:
+        """Show these papers, keeping the cursor on the chosen paper when it is among them.
+
+        Papers after the first `full` match the query only in part and are drawn dimmed.
+        """
         self._papers = papers
+        self.full = len(papers) if full is None else full
         self.empty_message = empty_message
         self.virtual_size = Size(self.size.width, len(papers))
         position = 0
@@ -152,6 +170,8 @@ class PaperList(ScrollView, can_focus=True):
         if index >= len(self._papers):
             return Strip.blank(width, base)
         style = base
+        if index >= self.full:
+            style = base + self.get_component_rich_style("paper-list--close")
         if index == self.cursor:
             style = base + self.get_component_rich_style("paper-list--cursor")
         return self._strip(self._row(self._papers[index], width), style, width)
@@ -167,6 +187,8 @@ class PaperList(ScrollView, can_focus=True):
         tags = Text(" ".join(f"#{tag}" for tag in library.tags(paper.id)))
         tags.truncate(max(0, width // 3), overflow="ellipsis")
         headline = Text(paper.headline)
+        if self.highlight is not None:
+            headline.highlight_regex(self.highlight, component("paper-list--match"))
         headline.truncate(max(1, width - row.cell_len - tags.cell_len - 1), overflow="ellipsis")
         row.append_text(headline)
         if tags:
