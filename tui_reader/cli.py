@@ -19,12 +19,14 @@ from tui_reader.core.library import (
     normalise_tag,
 )
 from tui_reader.core.links import check_search_template
-from tui_reader.core.loading import LoadError, load_paths
+from tui_reader.core.loading import LoadError, check_paths, load_paths, stream_papers
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query
 from tui_reader.core.search import SearchIndex
 from tui_reader.core.store import PaperStore
 from tui_reader.resources import bundled
+
+LOAD_AT_ONCE = 2_000_000  # bytes of input read before the reader starts; more loads behind it
 
 
 class UsageError(Exception):
@@ -220,13 +222,21 @@ def export(arguments: argparse.Namespace, papers: list[Paper], library: Library)
 
 
 def run_reader(arguments: argparse.Namespace) -> int:
-    loaded = load_paths(arguments.paths or [bundled("seeds")])
+    paths = arguments.paths or [bundled("seeds")]
+    files = check_paths(paths)
+    stream = None
+    if sum(file.stat().st_size for file in files) <= LOAD_AT_ONCE:
+        loaded = load_paths(paths)  # small: load now, so any problem stops the reader at once
+        store = PaperStore(loaded.papers, loaded.collections)
+        for problem in loaded.problems:
+            print(f"tui-reader: skipped {problem}", file=sys.stderr)
+    else:
+        store, stream = PaperStore(), stream_papers(files)
     library, messages = open_library(arguments.library)
     template = search_template(arguments.search_url)
     from tui_reader.ui.app import ReaderApp
 
-    store = PaperStore(loaded.papers, loaded.collections)
-    ReaderApp(store, library, messages, search_template=template).run()
+    ReaderApp(store, library, messages, search_template=template, stream=stream).run()
     # The app saves after every change in the background; a change made just before quitting
     # may not have reached the file yet.
     if library.has_unsaved_changes:

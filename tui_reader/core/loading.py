@@ -120,3 +120,47 @@ def load_paths(paths: Iterable[Path]) -> LoadResult:
         if not found:
             raise LoadError(path, "holds no papers" if path.is_dir() else "holds no abstracts")
     return result
+
+
+BATCH = 2000
+
+
+def check_paths(paths: Iterable[Path]) -> list[Path]:
+    """The files to read, after a quick look that each exists and is text (LoadError if not).
+
+    Used before loading in the background, where a bad file could only be reported late.
+    """
+    files = []
+    for path in paths:
+        found = paper_files(path)
+        if not found:
+            raise LoadError(path, "holds no papers")
+        for file in found:
+            try:
+                with file.open("rb") as handle:
+                    start = handle.read(8192)
+            except OSError as error:
+                raise LoadError(file, error.strerror or "cannot be read") from None
+            if not file.name.lower().endswith(".gz") and b"\x00" in start:
+                raise LoadError(file, "is a binary file, not UTF-8 text")
+        files += found
+    return files
+
+
+def stream_papers(files: Iterable[Path], batch: int = BATCH) -> Iterator[list[Paper] | str]:
+    """Papers in batches, for loading in the background; a problem is a "FILE: what" string."""
+    pending: list[Paper] = []
+    for file in files:
+        try:
+            for item in iter_file(file):
+                if isinstance(item, str):
+                    yield item
+                    continue
+                pending.append(item)
+                if len(pending) >= batch:
+                    yield pending
+                    pending = []
+        except LoadError as error:
+            yield str(error)
+    if pending:
+        yield pending

@@ -12,6 +12,7 @@ the matches' scores add up per paper with weights:
 """
 
 import re
+from array import array
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -24,7 +25,10 @@ from rapidfuzz.distance import Levenshtein
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import Alternative, Query, Term, parse_query, words
 
+_RAW_WORD = re.compile(r"\w+")
+
 EXACT, PREFIX, TYPO, TYPO_PREFIX = 1.0, 0.75, 0.55, 0.45
+SECOND_TYPO = 0.25  # a word two edits away is a much weaker match than one edit away
 TITLE_WEIGHT = 2.0
 PHRASE_BONUS = 1.5
 PREFIX_WORDS_MAX = 400  # a short prefix ("co") matches the most common words only
@@ -32,15 +36,15 @@ TERM_SCALE = 1000.0  # a paper matching one more term always ranks higher
 
 
 def _typos_allowed(word: str) -> int:
-    return 0 if len(word) < 4 else 1 if len(word) < 8 else 2
+    return 0 if len(word) < 4 else 1 if len(word) < 9 else 2
 
 
 class _Postings:
     """For each word id, the (sorted) numbers of the papers that have it."""
 
-    def __init__(self, pairs_words: list[int], pairs_docs: list[int], vocabulary_size: int):
-        word_ids = np.asarray(pairs_words, dtype=np.int32)
-        docs = np.asarray(pairs_docs, dtype=np.int32)
+    def __init__(self, pairs_words: array, pairs_docs: array, vocabulary_size: int):
+        word_ids = np.frombuffer(pairs_words, dtype=np.int32)
+        docs = np.frombuffer(pairs_docs, dtype=np.int32)
         order = np.argsort(word_ids, kind="stable")
         self.docs = docs[order]
         counts = np.bincount(word_ids, minlength=vocabulary_size)
@@ -94,7 +98,8 @@ class SearchIndex:
         self._papers = papers
         self._texts: list[str] | None = None
         vocabulary: dict[str, int] = {}
-        pairs: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
+        cased: dict[str, int] = {}  # words with capitals, as written, for case-sensitive terms
+        pairs: dict[str, tuple[array, array]] = defaultdict(lambda: (array("i"), array("i")))
         for number, paper in enumerate(papers):
             fields = {
                 "title": f"{paper.headline} {paper.title}",
@@ -107,41 +112,52 @@ class SearchIndex:
                 everything |= found
                 self._add(pairs[name], vocabulary, found, number)
             self._add(pairs["all"], vocabulary, everything, number)
-        size = len(vocabulary)
-        self._postings = {name: _Postings(*pair, size) for name, pair in pairs.items()}
-        for name in ("all", "title", "author", "venue"):
-            self._postings.setdefault(name, _Postings([], [], size))
-        self._vocabulary = vocabulary
+            text = f"{fields['title']} {paper.abstract} {fields['author']}"
+            capitalised = {w for w in _RAW_WORD.findall(text) if not w.islower()}
+            self._add(pairs["cased"], cased, capitalised, number)
+        self._postings = {
+            name: _Postings(*pairs[name], len(cased if name == "cased" else vocabulary))
+            for name in ("all", "title", "author", "venue", "cased")
+        }
+        self._vocabulary, self._cased = vocabulary, cased
         self._sorted = sorted(vocabulary)
+        self._sorted_cased = sorted(cased)
         self._by_length: dict[int, list[str]] = defaultdict(list)
         for word in self._sorted:
             self._by_length[len(word)].append(word)
-        total = max(len(papers), 1)
-        frequencies = np.diff(self._postings["all"].offsets)
-        self._weight = (1 + np.log(total / np.maximum(frequencies, 1))).astype(np.float32)
-        self._prefixes: dict[int, dict[str, list[str]]] = {}
+        self._weight = self._weights(self._postings["all"])
+        self._cased_weight = self._weights(self._postings["cased"])
+        self._prefixes: dict[int, tuple[list[str], np.ndarray]] = {}
+
+    def _weights(self, postings: _Postings) -> np.ndarray:
+        frequencies = np.diff(postings.offsets)
+        return (1 + np.log(max(len(self._papers), 1) / np.maximum(frequencies, 1))).astype(
+            np.float32
+        )
 
     @staticmethod
     def _add(
-        pair: tuple[list[int], list[int]], vocabulary: dict[str, int], found: Iterable[str], n: int
+        pair: tuple[array, array], vocabulary: dict[str, int], found: Iterable[str], n: int
     ) -> None:
         word_ids, docs = pair
-        for word in found:
-            word_ids.append(vocabulary.setdefault(word, len(vocabulary)))
-            docs.append(n)
+        ids = [vocabulary.setdefault(word, len(vocabulary)) for word in found]
+        word_ids.extend(ids)
+        docs.extend([n] * len(ids))
 
     def __len__(self) -> int:
         return len(self._papers)
 
     # Which indexed words a query word matches
 
-    def _prefix_words(self, stem: str) -> list[str]:
-        start = bisect_left(self._sorted, stem)
-        end = bisect_left(self._sorted, stem + "\U0010ffff", start)
-        found = self._sorted[start:end]
+    def _prefix_words(self, stem: str, cased: bool = False) -> list[str]:
+        ordered = self._sorted_cased if cased else self._sorted
+        start = bisect_left(ordered, stem)
+        end = bisect_left(ordered, stem + "\U0010ffff", start)
+        found = ordered[start:end]
         if len(found) > PREFIX_WORDS_MAX:
-            postings = self._postings["all"]
-            found.sort(key=lambda w: -postings.frequency(self._vocabulary[w]))
+            postings = self._postings["cased" if cased else "all"]
+            ids = self._cased if cased else self._vocabulary
+            found.sort(key=lambda w: -postings.frequency(ids[w]))
             found = found[:PREFIX_WORDS_MAX]
         return found
 
@@ -159,36 +175,63 @@ class SearchIndex:
                 found += [(match, int(distance)) for match, distance, _ in matches]
         return found
 
+    def _prefix_table(self, length: int) -> tuple[list[str], np.ndarray]:
+        """The distinct beginnings of `length` letters, with where their words start and end
+        in the sorted vocabulary (words sharing a beginning are neighbours there)."""
+        if length not in self._prefixes:
+            beginnings: list[str] = []
+            bounds: list[int] = []
+            for position, word in enumerate(self._sorted):
+                if len(word) >= length and (not beginnings or word[:length] != beginnings[-1]):
+                    beginnings.append(word[:length])
+                    bounds.append(position)
+            self._prefixes[length] = (beginnings, np.asarray(bounds, dtype=np.int64))
+        return self._prefixes[length]
+
+    def warm(self) -> None:
+        """Build the tables typing will need, ahead of time."""
+        for length in range(4, 12):
+            self._prefix_table(length)
+
     def _typo_prefix_words(self, stem: str) -> list[str]:
         """Words whose beginning is one edit from the stem being typed ("difus" → diffusion)."""
         if len(stem) < 4:
             return []
-        length = len(stem)
-        prefixes = self._prefixes.get(length)
-        if prefixes is None:
-            prefixes = defaultdict(list)
-            for word in self._sorted:
-                if len(word) > length:
-                    prefixes[word[:length]].append(word)
-            self._prefixes[length] = prefixes
         found: list[str] = []
-        for prefix, _, _ in process.extract(
-            stem, list(prefixes), scorer=Levenshtein.distance, score_cutoff=1, limit=None
-        ):
-            found += prefixes[prefix]
-        return found[: PREFIX_WORDS_MAX * 4]
+        for length in (len(stem), len(stem) + 1):
+            beginnings, bounds = self._prefix_table(length)
+            for _, _, index in process.extract(
+                stem, beginnings, scorer=Levenshtein.distance, score_cutoff=1, limit=None
+            ):
+                start = int(bounds[index])
+                end = bisect_left(self._sorted, beginnings[index] + "\U0010ffff", start)
+                found += self._sorted[start:end][:PREFIX_WORDS_MAX]
+                if len(found) > PREFIX_WORDS_MAX * 4:
+                    return found
+        return found
 
     def matching_words(self, alternative: Alternative, word: str, last: bool) -> dict[str, float]:
-        """Indexed words matching one word of an alternative, with the quality of each match."""
+        """Indexed words matching one word of an alternative, with the quality of each match.
+
+        A word with capitals matches only words written that way, exactly or as a prefix.
+        """
         found: dict[str, float] = {}
+        typing = alternative.prefix and last and not alternative.exact
+        if alternative.case_sensitive and not alternative.is_phrase:
+            if typing:
+                found = dict.fromkeys(self._prefix_words(alternative.text, cased=True), PREFIX)
+            if alternative.text in self._cased:
+                found[alternative.text] = EXACT
+            return found
         if not alternative.exact:
-            if alternative.prefix and last:
+            if typing:
                 for match in self._typo_prefix_words(word):
                     found[match] = TYPO_PREFIX
-                for match in self._prefix_words(word) if len(word) >= 2 else []:
+                for match in self._prefix_words(word):
                     found[match] = PREFIX
             for match, distance in self._typo_words(word):
-                found[match] = max(found.get(match, 0), TYPO - 0.1 * (distance - 1))
+                quality = TYPO if distance == 1 else SECOND_TYPO
+                found[match] = max(found.get(match, 0), quality)
         if word in self._vocabulary:
             found[word] = EXACT
         return found
@@ -208,12 +251,18 @@ class SearchIndex:
     def _score_word(
         self, scores: np.ndarray, alternative: Alternative, matches: dict[str, float]
     ) -> None:
-        field_name = alternative.field or "all"
+        cased = alternative.case_sensitive and not alternative.is_phrase
+        field_name = "cased" if cased else alternative.field or "all"
         postings = self._postings[field_name]
         titles = self._postings["title"]
+        ids = self._cased if cased else self._vocabulary
+        weights = self._cased_weight if cased else self._weight
+        # A prefix or a typo stands for all its completions at once: it weighs as much as the
+        # commonest of them, so that "mo" does not rank the rare "mollification" first.
+        weakest = float(min((weights[ids[word]] for word in matches), default=0.0))
         for word, quality in matches.items():
-            word_id = self._vocabulary[word]
-            value = quality * self._weight[word_id]
+            word_id = ids[word]
+            value = quality * (weights[word_id] if quality == EXACT else weakest)
             docs = postings.of(word_id)
             scores[docs] = np.maximum(scores[docs], value)
             if field_name == "all":
@@ -233,7 +282,7 @@ class SearchIndex:
             every = scores > 0 if every is None else every & (scores > 0)
         assert every is not None
         total[~every] = 0
-        if alternative.is_phrase or alternative.case_sensitive:
+        if alternative.is_phrase or (alternative.case_sensitive and alternative.field):
             self._check_text(total, alternative)
         return total
 

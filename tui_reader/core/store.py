@@ -1,6 +1,6 @@
 """The papers of this session, in load order and by id."""
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from tui_reader.core.paper import Paper
 
@@ -8,10 +8,22 @@ from tui_reader.core.paper import Paper
 class PaperStore(Sequence[Paper]):
     """An ordered, read-only collection of papers, also indexed by paper id."""
 
-    def __init__(self, papers: Sequence[Paper], collections: Sequence[str] = ()) -> None:
-        self._papers = list(papers)
-        self._positions = {paper.id: index for index, paper in enumerate(self._papers)}
+    def __init__(self, papers: Sequence[Paper] = (), collections: Sequence[str] = ()) -> None:
+        self._papers: list[Paper] = []
+        self._positions: dict[str, int] = {}
         self.collections = list(collections)
+        self.extend(papers)
+
+    def extend(self, papers: Iterable[Paper]) -> int:
+        """Add papers not already here (by id), in order; how many were new."""
+        before = len(self._papers)
+        for paper in papers:
+            if paper.id not in self._positions:
+                self._positions[paper.id] = len(self._papers)
+                self._papers.append(paper)
+                if paper.collection not in self.collections:
+                    self.collections.append(paper.collection)
+        return len(self._papers) - before
 
     def __len__(self) -> int:
         return len(self._papers)

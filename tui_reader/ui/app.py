@@ -1,7 +1,7 @@
 """The reader: a filter, the paper list and the detail pane over a store of papers."""
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from textual import on, work
@@ -102,9 +102,14 @@ class ReaderApp(App[None]):
         library: Library | None = None,
         messages: Sequence[str] = (),
         search_template: str = DEFAULT_SEARCH_URL,
+        stream: Iterator[list[Paper] | str] | None = None,
     ) -> None:
+        """`stream`, when given, yields more papers (and problems) to load in the background."""
         super().__init__()
         self.store = store
+        self._stream = stream
+        self.status = "loading" if stream is not None else "indexing"
+        self.shown_query = ""  # the query whose results the list shows
         self.library = library or Library(None)
         self.search_template = search_template
         self._messages = list(messages)
@@ -132,18 +137,51 @@ class ReaderApp(App[None]):
         self._focus(PaperList)
         for message in self._messages:
             self.notify(message, title="Library", severity="error", timeout=30, markup=False)
-        self._build_index()
+        if self._stream is not None:
+            self._load()
+        else:
+            self._build_index()
         self.set_interval(RELOAD_EVERY, self._look_for_outside_changes)
 
     # Filtering
+
+    @work(thread=True, exclusive=True, group="load")
+    def _load(self) -> None:
+        assert self._stream is not None
+        problems: list[str] = []
+        for item in self._stream:
+            if isinstance(item, str):
+                problems.append(item)
+            else:
+                self.call_from_thread(self._add_papers, item)
+        self.call_from_thread(self._loaded, problems)
+        self._build_index()
+
+    def _add_papers(self, papers: list[Paper]) -> None:
+        if self.store.extend(papers):
+            self.title = self.store.title
+            if not self._query.strip():
+                self._show(self.store, "")
+
+    def _loaded(self, problems: list[str]) -> None:
+        self.status = "indexing"
+        self._update_header()
+        if problems:
+            listed = "\n".join(problems[:5]) + ("\n…" if len(problems) > 5 else "")
+            self._tell(
+                f"Skipped {len(problems):,} records that could not be read:\n{listed}", "warning"
+            )
 
     @work(thread=True, exclusive=True, group="index")
     def _build_index(self) -> None:
         index = SearchIndex(self.store)
         self.call_from_thread(self._index_ready, index)
+        index.warm()
 
     def _index_ready(self, index: SearchIndex) -> None:
         self._index = index
+        self.status = "ready"
+        self._update_header()
         if self._query.strip():
             self._search(self._query)
 
@@ -158,6 +196,8 @@ class ReaderApp(App[None]):
             self._show(self.store, "")
         elif self._index is not None:
             self._search(self._query)
+        else:
+            self._update_header()  # the search runs once the index is ready
 
     @work(thread=True, exclusive=True, group="search")
     def _search(self, query: str) -> None:
@@ -182,6 +222,7 @@ class ReaderApp(App[None]):
         """Show a search's results, unless the query has changed since it started."""
         if query != self._query:
             return
+        self.shown_query = query
         message = f"No papers match “{query.strip()}”" if query.strip() else "No papers"
         paper_list = self.query_one(PaperList)
         paper_list.highlight = self.query_one(DetailPane).highlight = highlight
@@ -195,6 +236,10 @@ class ReaderApp(App[None]):
         count = f"{self._shown_count:,} of {len(self.store):,} papers"
         if self._close_count:
             count += f" (+{self._close_count:,} close)"
+        if self.status == "loading":
+            count = f"loading… {len(self.store):,} papers"
+        elif self.status == "indexing" and self._query.strip():
+            count = f"indexing {len(self.store):,} papers…"
         self.sub_title = f"{count} · {marked:,} marked" if marked else count
 
     # Following the cursor
