@@ -234,3 +234,37 @@ async def test_keys_typed_in_one_burst_all_reach_the_filter_and_the_list(seed_st
         # Had "/" or Enter waited for the focus to move, letters or "j" would be lost or typed.
         assert app.query_one(Input).value == "tabular"
         assert app.focused is app.query_one(PaperList)
+
+
+async def test_typing_fast_over_ten_thousand_papers_shows_the_final_query(tmp_path) -> None:
+    """Keys sent in a burst, faster than searches finish: the list ends on the last query."""
+    import json
+    import random
+
+    from tui_reader.core.loading import check_paths, stream_papers
+
+    rng = random.Random(7)
+    vocabulary = [f"{a}{b}" for a in ("graph", "neural", "kernel", "bandit", "prior") for b in
+                  ("", "s", "ing", "ed", "ic", "ity", "al")]  # fmt: skip
+    path = tmp_path / "big.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        for number in range(10_000):
+            abstract = " ".join(rng.choice(vocabulary) for _ in range(40)) + f" n{number}."
+            out.write(json.dumps({"title": f"Paper {number}", "abstract": abstract}) + "\n")
+        target = {"title": "Vericoding at scale", "abstract": "We benchmark vericoding in Dafny."}
+        out.write(json.dumps(target) + "\n")
+    app = ReaderApp(PaperStore(), stream=stream_papers(check_paths([path])))
+    async with app.run_test(size=(100, 30)) as pilot:
+        while app.status != "ready":
+            await pilot.pause(0.05)
+        assert len(app.store) == 10_001
+        app.post_message(events.Key("slash", "/"))
+        for character in "vericodnig dafny":  # a typo, then more words, all in one burst
+            key = "space" if character == " " else character
+            app.post_message(events.Key(key, character))
+        while app.shown_query != "vericodnig dafny":
+            await pilot.pause(0.02)
+        await pilot.pause()
+        assert app.query_one(Input).value == "vericodnig dafny"
+        assert rows(app)[0] == "Vericoding at scale"
+        assert app.sub_title == "1 of 10,001 papers"

@@ -57,3 +57,80 @@ def test_rare_words_outweigh_common_ones() -> None:
 
 def test_words_are_case_folded() -> None:
     assert words("Straße SAM-style, x2") == ["strasse", "sam", "style", "x2"]
+
+
+def corpus(*texts: str, titles: tuple[str, ...] = ()) -> list[Paper]:
+    titles = titles or ("",) * len(texts)
+    return [
+        Paper.from_abstract(text, "C", Path("x.jsonl"), title=title)
+        for text, title in zip(texts, titles, strict=True)
+    ]
+
+
+def ranked(index: SearchIndex, query: str) -> list[str]:
+    from tui_reader.core.query import parse_query
+
+    return [paper.abstract for paper in index.run(parse_query(query)).papers]
+
+
+def test_papers_matching_every_term_rank_above_those_matching_some() -> None:
+    papers = corpus(
+        "Graph models of proteins.",
+        "Graph neural networks for molecules and proteins.",
+        "Neural networks for text.",
+    )
+    index = SearchIndex(papers)
+    from tui_reader.core.query import parse_query
+
+    result = index.run(parse_query("graph neural proteins "))
+    assert result.full == 1
+    # "Graph models of proteins" has two of the three words: close, below; the third only one.
+    assert [p.abstract for p in result.papers] == [papers[1].abstract, papers[0].abstract]
+
+
+def test_exact_words_rank_above_typos_and_prefixes() -> None:
+    papers = corpus("A study of diffusion.", "A study of difusion.", "A study of diffusions.")
+    assert ranked(SearchIndex(papers), "difusion ")[0] == "A study of difusion."
+    assert ranked(SearchIndex(papers), "diffusion ")[0] == "A study of diffusion."
+
+
+def test_title_matches_rank_above_abstract_only_ones() -> None:
+    papers = corpus(
+        "We mention bandits once.", "Nothing here.", titles=("Other things", "Bandits at scale")
+    )
+    assert ranked(SearchIndex(papers), "bandits ")[0] == "Nothing here."
+
+
+def test_capitals_make_a_term_case_sensitive() -> None:
+    papers = corpus("SAM minimises sharpness.", "The same method again.", "Samples of SAMURAI.")
+    assert ranked(SearchIndex(papers), "SAM ") == ["SAM minimises sharpness."]
+    assert ranked(SearchIndex(papers), "SAM") == [
+        "SAM minimises sharpness.",
+        "Samples of SAMURAI.",
+    ]
+    assert len(ranked(SearchIndex(papers), "sam ")) >= 1
+
+
+def test_phrases_exclusions_either_and_fields() -> None:
+    papers = corpus(
+        "Sparse attention for long context.",
+        "Attention is sparse here.",
+        "Dense attention with images.",
+        titles=("Long sparse", "Short", "Images"),
+    )
+    index = SearchIndex(papers)
+    assert ranked(index, '"sparse attention"') == [papers[0].abstract]
+    assert ranked(index, "attention !images ") == [papers[0].abstract, papers[1].abstract]
+    assert ranked(index, "attention -sparse ") == [papers[2].abstract]
+    assert set(ranked(index, "long | images ")) == {papers[0].abstract, papers[2].abstract}
+    assert ranked(index, "title:sparse ") == [papers[0].abstract]
+    assert ranked(index, "'atention ") == []
+    assert ranked(index, "atention ")  # a typo is forgiven unless the word is quoted
+
+
+def test_half_typed_words_match_as_prefixes_with_typos() -> None:
+    papers = corpus("Reinforcement learning of policies.", "Supervised learning.")
+    index = SearchIndex(papers)
+    assert ranked(index, "reinfor")[0] == papers[0].abstract
+    assert ranked(index, "reinforcment lear")[0] == papers[0].abstract
+    assert ranked(index, "difus") == []

@@ -62,7 +62,7 @@ def reader_parser() -> argparse.ArgumentParser:
         prog="tui-reader",
         description="Read, filter and triage research-paper abstracts in the terminal.",
         epilog="commands for scripts: tag, untag, bookmark, unbookmark, tags, list "
-        "export (tui-reader COMMAND --help)",
+        "export, search (tui-reader COMMAND --help)",
     )
     parser.add_argument(
         "paths",
@@ -112,7 +112,50 @@ def commands_parser() -> argparse.ArgumentParser:
     return parser
 
 
-COMMANDS = ("tag", "untag", "bookmark", "unbookmark", "tags", "list", "export")
+COMMANDS = ("tag", "untag", "bookmark", "unbookmark", "tags", "list", "export", "search")
+
+
+def search_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tui-reader search",
+        description="Print the papers matching a filter query, best first, without the reader.",
+    )
+    parser.add_argument("query", metavar="QUERY")
+    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="default: the seeds")
+    parser.add_argument("--limit", type=int, default=20, metavar="N", help="default: 20")
+    parser.add_argument("--format", choices=("text", "jsonl"), default="text")
+    _add_library_option(parser)
+    return parser
+
+
+def run_search(arguments: argparse.Namespace) -> int:
+    """Rank the papers for the query; state filters read the library."""
+    loaded = load_paths(arguments.paths or [bundled("seeds")])
+    for problem in loaded.problems:
+        print(f"tui-reader: skipped {problem}", file=sys.stderr)
+    query = parse_query(arguments.query)
+    result = SearchIndex(loaded.papers).run(query)
+    library = open_library(arguments.library)[0] if query.states else Library(None)
+    shown = 0
+    for paper, score in zip(result.papers, result.scores, strict=True):
+        if shown >= arguments.limit:
+            break
+        if not query.keeps(library, paper.id):
+            continue
+        shown += 1
+        if arguments.format == "jsonl":
+            record = {
+                "rank": shown,
+                "id": paper.id,
+                "score": round(float(score), 3),
+                "headline": paper.headline,
+                "title": paper.title,
+                "abstract": paper.abstract,
+            }
+            print(json.dumps(record, ensure_ascii=False))
+        else:
+            print(f"{shown:>3}. {paper.id}  {paper.headline}")
+    return 0
 
 
 def open_library(path: Path | None) -> tuple[Library, list[str]]:
@@ -247,6 +290,8 @@ def run_reader(arguments: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if argv and argv[0] == "search":
+            return run_search(search_parser().parse_args(argv[1:]))
         if argv and argv[0] in COMMANDS:
             return run_command(commands_parser().parse_args(argv))
         return run_reader(reader_parser().parse_args(argv))

@@ -8,7 +8,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 import bibtexparser
@@ -65,9 +65,12 @@ def record_from(data: dict[str, object], line: int) -> Record | Problem:
     )
 
 
-def read_json_lines(text: str) -> Iterator[Record | Problem]:
+def read_json_lines(lines: str | Iterable[str]) -> Iterator[Record | Problem]:
+    """Records from JSON Lines: a whole text, or its lines as they are read."""
     # split("\n"), not splitlines(): JSON strings may hold U+2028 and other line separators.
-    for number, line in enumerate(text.split("\n"), 1):
+    if isinstance(lines, str):
+        lines = lines.split("\n")
+    for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tui_reader.core.formats import READERS, Problem, Record, sniff
+from tui_reader.core.formats import READERS, Problem, Record, read_json_lines, sniff
 from tui_reader.core.paper import Paper
 from tui_reader.core.seeds import parse_seed_text
 
@@ -81,8 +81,39 @@ def _paper(record: Record, collection: str, path: Path) -> Paper:
     )
 
 
+def _json_lines(path: Path) -> Iterator[str]:
+    """A JSON Lines file's lines, read as it goes (a big file's first papers come at once)."""
+    opener = gzip.open if path.name.lower().endswith(".gz") else open
+    try:
+        with opener(path, "rt", encoding="utf-8", newline="\n") as lines:
+            yield from lines
+    except UnicodeDecodeError as error:
+        raise LoadError(
+            path, f"is not UTF-8 text (byte 0x{error.object[error.start]:02x})"
+        ) from None
+    except (OSError, EOFError, zlib.error) as error:
+        raise LoadError(path, str(error) or "cannot be read") from None
+
+
+def _start(path: Path) -> str:
+    """The first few kilobytes of a file's text, to tell its format."""
+    opener = gzip.open if path.name.lower().endswith(".gz") else open
+    try:
+        with opener(path, "rb") as file:
+            return file.read(4096).decode("utf-8", errors="ignore")
+    except (OSError, EOFError, zlib.error):
+        return ""
+
+
 def iter_file(path: Path) -> Iterator[Paper | str]:
     """A file's papers, in order, and a "FILE:LINE: problem" for each record it skips."""
+    if sniff(path.name, _start(path)) == "jsonl":
+        for item in read_json_lines(_json_lines(path)):
+            if isinstance(item, Problem):
+                yield f"{path}:{item.line}: {item.message}"
+            else:
+                yield _paper(item, _stem(path), path)
+        return
     text = read_text(path)
     kind = sniff(path.name, text)
     if kind == "txt":
@@ -122,7 +153,8 @@ def load_paths(paths: Iterable[Path]) -> LoadResult:
     return result
 
 
-BATCH = 2000
+BATCH = 1000
+FIRST_BATCH = 100  # small, so that the first papers are on screen at once
 
 
 def check_paths(paths: Iterable[Path]) -> list[Path]:
@@ -150,6 +182,7 @@ def check_paths(paths: Iterable[Path]) -> list[Path]:
 def stream_papers(files: Iterable[Path], batch: int = BATCH) -> Iterator[list[Paper] | str]:
     """Papers in batches, for loading in the background; a problem is a "FILE: what" string."""
     pending: list[Paper] = []
+    size = FIRST_BATCH
     for file in files:
         try:
             for item in iter_file(file):
@@ -157,9 +190,9 @@ def stream_papers(files: Iterable[Path], batch: int = BATCH) -> Iterator[list[Pa
                     yield item
                     continue
                 pending.append(item)
-                if len(pending) >= batch:
+                if len(pending) >= size:
                     yield pending
-                    pending = []
+                    pending, size = [], batch
         except LoadError as error:
             yield str(error)
     if pending:

@@ -99,6 +99,8 @@ def _term(token: str, typing: bool) -> Term | None:
     if colon and scope.lower() in FIELDS and rest:
         field, body = scope.lower(), rest
     exact = body.startswith("'") or body.startswith('"')
+    # A phrase whose closing quote is still to come is being typed: its last word may be a prefix.
+    unclosed = body.startswith('"') and (len(body) == 1 or not body.endswith('"'))
     if body.startswith('"'):
         body = body.strip('"')
     elif body.startswith("'"):
@@ -110,7 +112,7 @@ def _term(token: str, typing: bool) -> Term | None:
         text=body,
         words=found,
         exact=exact,
-        prefix=typing and not exact and not negated,
+        prefix=typing and (not exact or unclosed) and not negated,
         case_sensitive=any(c.isupper() for c in body),
         field=field,
     )

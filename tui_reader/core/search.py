@@ -66,9 +66,10 @@ class SearchResult:
     papers: Sequence[Paper]
     full: int
     matched_words: set[str] = field(default_factory=set)
+    scores: np.ndarray = field(default_factory=lambda: np.zeros(0))  # aligned with papers
 
 
-def highlight_pattern(matched: set[str], limit: int = 300) -> re.Pattern[str] | None:
+def highlight_pattern(matched: set[str], limit: int = 60) -> re.Pattern[str] | None:
     """A pattern finding the matched words in a paper's text, to highlight them."""
     if not matched:
         return None
@@ -79,11 +80,19 @@ def highlight_pattern(matched: set[str], limit: int = 300) -> re.Pattern[str] | 
 class RankedPapers(Sequence[Paper]):
     """A view of papers in a given order, without copying them."""
 
-    def __init__(self, papers: Sequence[Paper], order: np.ndarray) -> None:
-        self._papers, self._order = papers, order
+    def __init__(self, papers: Sequence[Paper], order: np.ndarray, numbers: dict[str, int]):
+        self._papers, self._order, self._numbers = papers, order, numbers
 
     def __len__(self) -> int:
         return len(self._order)
+
+    def position_of(self, paper_id: str) -> int | None:
+        """Where the paper is in this order, or None; without walking the papers."""
+        number = self._numbers.get(paper_id)
+        if number is None:
+            return None
+        found = np.flatnonzero(self._order == number)
+        return int(found[0]) if len(found) else None
 
     def __getitem__(self, index):  # type: ignore[override]
         if isinstance(index, slice):
@@ -96,6 +105,7 @@ class SearchIndex:
 
     def __init__(self, papers: Sequence[Paper]) -> None:
         self._papers = papers
+        self._numbers = {paper.id: number for number, paper in enumerate(papers)}
         self._texts: list[str] | None = None
         vocabulary: dict[str, int] = {}
         cased: dict[str, int] = {}  # words with capitals, as written, for case-sensitive terms
@@ -216,19 +226,20 @@ class SearchIndex:
         A word with capitals matches only words written that way, exactly or as a prefix.
         """
         found: dict[str, float] = {}
-        typing = alternative.prefix and last and not alternative.exact
+        typing = alternative.prefix and last
         if alternative.case_sensitive and not alternative.is_phrase:
             if typing:
                 found = dict.fromkeys(self._prefix_words(alternative.text, cased=True), PREFIX)
             if alternative.text in self._cased:
                 found[alternative.text] = EXACT
             return found
-        if not alternative.exact:
-            if typing:
+        if typing:
+            if not alternative.exact:
                 for match in self._typo_prefix_words(word):
                     found[match] = TYPO_PREFIX
-                for match in self._prefix_words(word):
-                    found[match] = PREFIX
+            for match in self._prefix_words(word):
+                found[match] = PREFIX
+        if not alternative.exact:
             for match, distance in self._typo_words(word):
                 quality = TYPO if distance == 1 else SECOND_TYPO
                 found[match] = max(found.get(match, 0), quality)
@@ -282,7 +293,10 @@ class SearchIndex:
             every = scores > 0 if every is None else every & (scores > 0)
         assert every is not None
         total[~every] = 0
-        if alternative.is_phrase or (alternative.case_sensitive and alternative.field):
+        # A quoted phrase must stand in the text as typed; a word joined by punctuation
+        # ("co-trainng") only needs its parts, each forgiving typos.
+        quoted_phrase = alternative.exact and alternative.is_phrase
+        if quoted_phrase or (alternative.case_sensitive and alternative.field):
             self._check_text(total, alternative)
         return total
 
@@ -308,7 +322,7 @@ class SearchIndex:
         """The papers matching the query's terms (state filters are not applied here)."""
         positive = [term for term in query.terms if not term.negated]
         if not positive and not query.terms:
-            return SearchResult(self._papers, len(self._papers))
+            return SearchResult(self._papers, len(self._papers), scores=np.zeros(len(self._papers)))
         matched: set[str] = set()
         count = np.zeros(len(self._papers), dtype=np.int32)
         total = np.zeros(len(self._papers), dtype=np.float32)
@@ -324,9 +338,11 @@ class SearchIndex:
         keep = (count >= needed) & ~excluded
         candidates = np.flatnonzero(keep)
         keys = count[candidates].astype(np.float64) * TERM_SCALE + total[candidates]
-        order = candidates[np.argsort(-keys, kind="stable")]
+        ranking = np.argsort(-keys, kind="stable")
+        order = candidates[ranking]
         full = int(np.count_nonzero(count[order] == len(positive))) if positive else len(order)
-        return SearchResult(RankedPapers(self._papers, order), full, matched)
+        ranked = RankedPapers(self._papers, order, self._numbers)
+        return SearchResult(ranked, full, matched, keys[ranking])
 
     def search(self, text: str) -> list[Paper]:
         """The papers matching every term of a query, best first (all papers for none)."""

@@ -45,6 +45,9 @@ class PaperStore(Sequence[Paper]):
         """The paper's place in load order; KeyError when it is not in the store."""
         return self._positions[paper_id]
 
+    def position_of(self, paper_id: str) -> int | None:
+        return self._positions.get(paper_id)
+
     @property
     def title(self) -> str:
         """How the header names what is open: the collection, or how many there are."""

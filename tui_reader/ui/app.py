@@ -1,6 +1,8 @@
 """The reader: a filter, the paper list and the detail pane over a store of papers."""
 
 import re
+import sys
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -36,6 +38,8 @@ from tui_reader.ui.tags_screen import TagAction, TagsScreen
 
 READ_AFTER = 1.5  # seconds a paper stays in the detail pane before it counts as read
 RELOAD_EVERY = 2.0  # seconds between looks for changes another program saved
+POST_EVERY = 0.25  # seconds between showing the papers loaded so far
+LOADING_SWITCH_INTERVAL = 0.0005
 
 
 class FilterInput(Input):
@@ -149,11 +153,24 @@ class ReaderApp(App[None]):
     def _load(self) -> None:
         assert self._stream is not None
         problems: list[str] = []
-        for item in self._stream:
-            if isinstance(item, str):
-                problems.append(item)
-            else:
-                self.call_from_thread(self._add_papers, item)
+        # Loading holds the GIL for long stretches: a short switch interval lets the UI
+        # thread take it back often, so keys are answered while papers pour in.
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(LOADING_SWITCH_INTERVAL)
+        try:
+            pending: list[Paper] = []
+            posted = time.monotonic()
+            for item in self._stream:
+                if isinstance(item, str):
+                    problems.append(item)
+                    continue
+                pending += item
+                if not len(self.store) or time.monotonic() - posted > POST_EVERY:
+                    self.call_from_thread(self._add_papers, pending)
+                    pending, posted = [], time.monotonic()
+            self.call_from_thread(self._add_papers, pending)
+        finally:
+            sys.setswitchinterval(interval)
         self.call_from_thread(self._loaded, problems)
         self._build_index()
 
@@ -246,12 +263,17 @@ class ReaderApp(App[None]):
 
     @on(PaperList.CursorMoved)
     def _cursor_moved(self, event: PaperList.CursorMoved) -> None:
-        empty = self.query_one(PaperList).empty_message
-        self.query_one(DetailPane).show(event.paper, empty)
+        # The list repaints first; the detail pane (which may re-wrap a long abstract) follows
+        # in the next frame, so typing and moving feel immediate.
+        self.call_after_refresh(self._show_detail)
         if self._read_timer is not None:
             self._read_timer.stop()
         if event.paper is not None and not self.library.is_read(event.paper.id):
             self._read_timer = self.set_timer(READ_AFTER, self._mark_current_read)
+
+    def _show_detail(self) -> None:
+        paper_list = self.query_one(PaperList)
+        self.query_one(DetailPane).show(paper_list.current, paper_list.empty_message)
 
     def _mark_current_read(self) -> None:
         paper = self.query_one(PaperList).current

@@ -7,6 +7,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
+from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -105,6 +106,9 @@ class PaperList(ScrollView, can_focus=True):
         self.marked: set[str] = set()
         self.highlight: re.Pattern[str] | None = None
         self.full = 0
+        # Rendered rows, by paper, width and look: scrolling and typing redraw from here.
+        self._rows: LRUCache[tuple[object, ...], Strip] = LRUCache(2000)
+        self._library_version = 0
         self._papers: Sequence[Paper] = ()
         self.empty_message = "No papers"
         # The paper the reader last chose: the cursor returns to it whenever it is shown again,
@@ -133,7 +137,11 @@ class PaperList(ScrollView, can_focus=True):
         self.virtual_size = Size(self.size.width, len(papers))
         position = 0
         if self._chosen_id is not None:
-            position = next((i for i, p in enumerate(papers) if p.id == self._chosen_id), 0)
+            finder = getattr(papers, "position_of", None)
+            if finder is not None:  # the store and search results find a paper without a walk
+                position = finder(self._chosen_id) or 0
+            else:
+                position = next((i for i, p in enumerate(papers) if p.id == self._chosen_id), 0)
         if position == 0:
             self.scroll_to(y=0, animate=False)
         self.cursor = position
@@ -169,12 +177,18 @@ class PaperList(ScrollView, can_focus=True):
             return self._strip(f" {self.empty_message}", style, width)
         if index >= len(self._papers):
             return Strip.blank(width, base)
-        style = base
-        if index >= self.full:
-            style = base + self.get_component_rich_style("paper-list--close")
-        if index == self.cursor:
-            style = base + self.get_component_rich_style("paper-list--cursor")
-        return self._strip(self._row(self._papers[index], width), style, width)
+        paper = self._papers[index]
+        state = (index >= self.full, index == self.cursor, paper.id in self.marked)
+        key = (paper.id, width, state, id(self.highlight), self._library_version)
+        strip = self._rows.get(key)
+        if strip is None:
+            style = base
+            if index >= self.full:
+                style = base + self.get_component_rich_style("paper-list--close")
+            if index == self.cursor:
+                style = base + self.get_component_rich_style("paper-list--cursor")
+            strip = self._rows[key] = self._strip(self._row(paper, width), style, width)
+        return strip
 
     def _row(self, paper: Paper, width: int) -> Text:
         """Mark, bookmark star, unread dot, headline, and the tags at the right."""
@@ -205,7 +219,12 @@ class PaperList(ScrollView, can_focus=True):
 
     def refresh_rows(self) -> None:
         """Redraw after the library or the marks changed."""
+        self._library_version += 1
         self.refresh()
+
+    def notify_style_update(self) -> None:
+        self._rows.clear()  # a new theme or style: the cached rows have the old colours
+        super().notify_style_update()
 
     def choose(self, position: int) -> None:
         """Move the cursor at the reader's request."""

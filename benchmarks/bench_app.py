@@ -1,0 +1,139 @@
+"""Measure the real app on a corpus through Pilot: first paint, load and index time, the
+latency of each key typed into the filter, and peak memory.
+
+    python benchmarks/bench_app.py /tmp/corpus-100k.jsonl.gz
+
+Time to first paint counts from the start of this process (imports included) to the first
+frame with papers in the list. Each keystroke's latency runs from the key event reaching the
+app to the list being drawn with that query's results.
+"""
+
+import time
+
+STARTED = time.perf_counter()
+
+import argparse  # noqa: E402
+import asyncio  # noqa: E402
+import platform  # noqa: E402
+import resource  # noqa: E402
+import statistics  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from textual import events  # noqa: E402
+from textual.widgets import Input  # noqa: E402
+
+from tui_reader.core.library import Library  # noqa: E402
+from tui_reader.core.loading import check_paths, stream_papers  # noqa: E402
+from tui_reader.core.store import PaperStore  # noqa: E402
+from tui_reader.ui.app import ReaderApp  # noqa: E402
+from tui_reader.ui.paper_list import PaperList  # noqa: E402
+
+QUERIES = [
+    "difusion model",
+    "reinforcment learning policy",
+    "graph neural netwrk",
+    "bayesian optimization",
+    "transformer attention",
+    "vericod",
+    '"sparse attention"',
+    "SAM",
+    "title:bandit regret",
+    "contrastive !image",
+]
+KEYS = {" ": "space", '"': "quotation_mark", ":": "colon", "!": "exclamation_mark"}
+
+
+async def until(condition, step: float = 0.001, limit: float = 60.0) -> bool:
+    """Wait for the condition; False if it did not come true within `limit` seconds."""
+    deadline = time.perf_counter() + limit
+    while not condition():
+        if time.perf_counter() > deadline:
+            return False
+        await asyncio.sleep(step)
+    return True
+
+
+async def measure(corpus: Path) -> dict[str, object]:
+    app = ReaderApp(PaperStore(), Library(None), stream=stream_papers(check_paths([corpus])))
+    # Each time the list is drawn: when, and for which query. A key's latency ends at the
+    # first drawing of the list with that key's results.
+    drawn: list[tuple[float, str, int]] = []
+    draw = PaperList.render_lines
+
+    def recording(paper_list: PaperList, crop):  # type: ignore[no-untyped-def]
+        strips = draw(paper_list, crop)
+        drawn.append((time.perf_counter(), app.shown_query, len(paper_list.papers)))
+        return strips
+
+    PaperList.render_lines = recording  # type: ignore[method-assign]
+    figures: dict[str, object] = {}
+    async with app.run_test(size=(120, 40)):
+        await until(lambda: any(count for *_, count in drawn))
+        painted, _, count = next(entry for entry in drawn if entry[2])
+        figures["first paint with papers (s)"] = painted - STARTED
+        figures["papers on screen at first paint"] = count
+        moves = []
+        while app.status == "loading" and len(moves) < 20:  # keys while loading goes on
+            drawn.clear()
+            sent = time.perf_counter()
+            app.post_message(events.Key("j", "j"))
+            await until(lambda: bool(drawn))
+            moves.append(1000 * (drawn[0][0] - sent))
+            await asyncio.sleep(0.1)
+        if moves:
+            figures["cursor key while loading, median (ms)"] = statistics.median(moves)
+            figures["cursor key while loading, max (ms)"] = max(moves)
+        await until(lambda: app.status == "ready", 0.01)
+        figures["loaded and indexed (s)"] = time.perf_counter() - STARTED
+        figures["papers"] = len(app.store)
+        await app.workers.wait_for_complete()
+        latencies: list[float] = []
+        missed: list[str] = []  # keys whose results were not drawn within 2 s
+        filter_input = app.query_one("#filter", Input)
+        for query in QUERIES:
+            filter_input.value = ""
+            app.set_focus(filter_input)
+            await asyncio.sleep(0.2)
+            for character in query:
+                drawn.clear()
+                sent = time.perf_counter()
+                app.post_message(events.Key(KEYS.get(character, character), character))
+                await until(lambda c=character: filter_input.value.endswith(c))
+                typed = filter_input.value
+                if not await until(lambda t=typed: any(q == t for _, q, _ in drawn), limit=2):
+                    missed.append(typed)
+                    continue
+                shown = next(when for when, q, _ in drawn if q == typed)
+                latencies.append(1000 * (shown - sent))
+                await asyncio.sleep(0.06)  # a fast typist: about 15 keys a second
+        latencies.sort()
+        figures["keystrokes"] = len(latencies) + len(missed)
+        figures["keystrokes not drawn within 2 s"] = len(missed)
+        if missed:
+            figures["not drawn"] = ", ".join(repr(query) for query in missed)
+        figures["per keystroke median (ms)"] = statistics.median(latencies)
+        figures["per keystroke p95 (ms)"] = latencies[int(0.95 * (len(latencies) - 1))]
+        figures["per keystroke max (ms)"] = latencies[-1]
+    figures["peak RSS (MB)"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus", type=Path)
+    arguments = parser.parse_args()
+    figures = asyncio.run(measure(arguments.corpus))
+    print(f"# {arguments.corpus.name} on {platform.node()} ({platform.processor() or 'cpu'})")
+    for name, value in figures.items():
+        shown = (
+            f"{value:,.3f}"
+            if isinstance(value, float)
+            else f"{value:,}"
+            if isinstance(value, int)
+            else value
+        )
+        print(f"{name:40} {shown}")
+
+
+if __name__ == "__main__":
+    main()

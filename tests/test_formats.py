@@ -1,0 +1,122 @@
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from tui_reader.core.loading import LoadError, load_paths
+
+ONE = {"title": "Deep Nets", "abstract": "We study deep nets.", "authors": ["A. B", "C D"]}
+TWO = {
+    "title": "Shallow",
+    "abstract": "Shallow ones.",
+    "authors": "E F and G H",
+    "url": "https://x.org/2",
+}
+
+
+def test_json_lines_with_a_bad_line_and_a_record_without_abstract(tmp_path: Path) -> None:
+    path = tmp_path / "papers.jsonl"
+    lines = [json.dumps(ONE), "{not json", json.dumps({"title": "no abstract"}), json.dumps(TWO)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    loaded = load_paths([path])
+    assert [p.headline for p in loaded.papers] == ["Deep Nets", "Shallow"]
+    assert loaded.papers[0].authors == ("A. B", "C D")
+    assert loaded.papers[1].authors == ("E F", "G H")
+    assert loaded.papers[1].url == "https://x.org/2"
+    assert loaded.problems == [
+        f"{path}:2: not valid JSON (Expecting property name enclosed in double quotes)",
+        f"{path}:3: no abstract",
+    ]
+
+
+def test_gzipped_json_lines_and_a_line_separator_inside_a_string(tmp_path: Path) -> None:
+    path = tmp_path / "papers.jsonl.gz"
+    record = dict(ONE, abstract="Line\u2028separator inside.")
+    with gzip.open(path, "wt", encoding="utf-8") as file:
+        file.write(json.dumps(record, ensure_ascii=False) + "\n" + json.dumps(TWO) + "\n")
+    loaded = load_paths([path])
+    assert [p.abstract for p in loaded.papers] == ["Line separator inside.", "Shallow ones."]
+    assert loaded.problems == []
+
+
+def test_json_array(tmp_path: Path) -> None:
+    path = tmp_path / "papers.json"
+    path.write_text(json.dumps([ONE, "oops", TWO]), encoding="utf-8")
+    loaded = load_paths([path])
+    assert len(loaded.papers) == 2
+    assert loaded.problems == [f"{path}:2: item 2: not a JSON object"]
+
+
+def test_csv_with_header_and_a_row_without_abstract(tmp_path: Path) -> None:
+    path = tmp_path / "papers.csv"
+    path.write_text(
+        'Title,Abstract,Authors,URL\n"A, with comma","First, abstract.","X Y; Z W",https://a\n'
+        "Empty,,Q,\nThird,Third abstract.,,\n",
+        encoding="utf-8",
+    )
+    loaded = load_paths([path])
+    assert [p.headline for p in loaded.papers] == ["A, with comma", "Third"]
+    assert loaded.papers[0].authors == ("X Y", "Z W")
+    assert loaded.problems == [f"{path}:3: no abstract"]
+
+
+def test_csv_without_an_abstract_column(tmp_path: Path) -> None:
+    path = tmp_path / "papers.csv"
+    path.write_text("title,year\nA,2020\n", encoding="utf-8")
+    with pytest.raises(LoadError, match="holds no abstracts"):
+        load_paths([path])
+
+
+def test_bibtex_entries_bad_blocks_and_missing_abstracts(tmp_path: Path) -> None:
+    path = tmp_path / "refs.bib"
+    path.write_text(
+        "@article{a1,\n  title = {Graph {N}ets},\n  author = {Doe, Jane and Roe, Rick},\n"
+        "  journal = {JMLR},\n  abstract = {Graphs are everywhere.},\n}\n\n"
+        "@misc{b2,\n  title = {No abstract here},\n}\n\n"
+        "@article{broken,\n  title = {Unclosed\n\n",
+        encoding="utf-8",
+    )
+    loaded = load_paths([path])
+    assert [p.headline for p in loaded.papers] == ["Graph {N}ets"]
+    assert loaded.papers[0].venue == "JMLR"
+    assert loaded.papers[0].authors == ("Doe, Jane", "Roe, Rick")
+    assert any(
+        problem.startswith(f"{path}:8: entry b2: no abstract") for problem in loaded.problems
+    )
+    assert any("not a valid BibTeX entry" in problem for problem in loaded.problems)
+
+
+def test_format_is_recognised_by_content(tmp_path: Path) -> None:
+    (tmp_path / "lines.data").write_text(json.dumps(ONE) + "\n", encoding="utf-8")
+    (tmp_path / "array.data").write_text(json.dumps([TWO]), encoding="utf-8")
+    loaded = load_paths([tmp_path / "lines.data", tmp_path / "array.data"])
+    assert [p.headline for p in loaded.papers] == ["Deep Nets", "Shallow"]
+
+
+def test_several_formats_in_one_run(tmp_path: Path, write_seed) -> None:
+    (tmp_path / "a.jsonl").write_text(json.dumps(ONE) + "\n", encoding="utf-8")
+    (tmp_path / "b.csv").write_text("title,abstract\nC,Csv abstract.\n", encoding="utf-8")
+    seed = write_seed("A seed abstract without a title.", name="c.txt")
+    loaded = load_paths([tmp_path / "a.jsonl", tmp_path / "b.csv", seed])
+    assert [p.headline for p in loaded.papers] == [
+        "Deep Nets",
+        "C",
+        "A seed abstract without a title",
+    ]
+    assert loaded.collections == ["a", "b", "Test Papers"]
+
+
+def test_a_directory_reads_every_format(tmp_path: Path) -> None:
+    (tmp_path / "a.jsonl").write_text(json.dumps(ONE) + "\n", encoding="utf-8")
+    with gzip.open(tmp_path / "b.json.gz", "wt", encoding="utf-8") as file:
+        file.write(json.dumps([TWO]))
+    (tmp_path / "notes.md").write_text("ignored", encoding="utf-8")
+    assert len(load_paths([tmp_path]).papers) == 2
+
+
+def test_a_broken_gzip_file_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "papers.jsonl.gz"
+    path.write_bytes(b"\x1f\x8b\x08\x00garbage")
+    with pytest.raises(LoadError, match=r"papers\.jsonl\.gz"):
+        load_paths([path])
