@@ -55,7 +55,8 @@ async def type_filter(pilot, text: str) -> None:
 
 async def test_starts_with_every_paper_and_the_first_in_the_detail_pane(seed_store) -> None:
     app = ReaderApp(seed_store)
-    async with app.run_test(size=(80, 24)):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()  # the detail pane follows the list's first frame
         assert app.title == "ICML 2026 Papers"
         assert app.sub_title == "38 of 38 papers"
         assert rows(app)[0].startswith("LOAM: LLM-based design")
@@ -128,8 +129,9 @@ async def test_cursor_stays_on_its_paper_while_the_filter_changes(seed_store) ->
         await type_filter(pilot, "diffusion")
         assert paper_list.current is seed_store[augmask]
         assert len(paper_list.papers) > 1
-        await type_filter(pilot, " zzzqqq")
-        assert paper_list.current is None
+        await type_filter(pilot, " zzzqqq")  # no paper has both words: close ones only
+        assert paper_list.full == 0
+        assert paper_list.current is seed_store[augmask]
         await pilot.press("escape")
         await pilot.pause()
         assert paper_list.current is seed_store[augmask]
@@ -197,6 +199,7 @@ async def test_hostile_text_is_shown_literally(write_seed: Callable[..., Path]) 
     store = store_from(write_seed(*HOSTILE, header="[b]Hostile[/b] [$accent]"))
     app = ReaderApp(store)
     async with app.run_test(size=(160, 30)) as pilot:
+        await pilot.pause()
         assert app.title == "[b]Hostile[/b] [$accent]"
         shown = rows(app)
         assert shown[0].startswith("Masked tokens [CLS] and [MASK] with closing [/b]")
@@ -212,8 +215,9 @@ async def test_hostile_text_is_shown_literally(write_seed: Callable[..., Path]) 
         text = detail(app)
         assert "\x1b" not in text and "\x07" not in text
         assert "]52;c;aGk= tries to set the clipboard, [2J clears" in text
-        await type_filter(pilot, "[/b]")
-        assert app.sub_title == "1 of 3 papers"
+        await type_filter(pilot, "[/b] [$accent]")  # markup typed as a query is only words
+        assert app.shown_query == "[/b] [$accent]"
+        assert rows(app)[0].startswith("A theme variable [$accent]")
 
 
 async def test_wide_terminal_shows_full_headlines(seed_store) -> None:

@@ -33,6 +33,7 @@ TITLE_WEIGHT = 2.0
 PHRASE_BONUS = 1.5
 PREFIX_WORDS_MAX = 400  # a short prefix ("co") matches the most common words only
 TERM_SCALE = 1000.0  # a paper matching one more term always ranks higher
+SCORED_KEPT = 64  # alternatives whose scores are remembered (400 KB each at 100,000 papers)
 
 
 def _typos_allowed(word: str) -> int:
@@ -138,6 +139,7 @@ class SearchIndex:
         self._weight = self._weights(self._postings["all"])
         self._cased_weight = self._weights(self._postings["cased"])
         self._prefixes: dict[int, tuple[list[str], np.ndarray]] = {}
+        self._scored: dict[Alternative, tuple[np.ndarray, frozenset[str]]] = {}
 
     def _weights(self, postings: _Postings) -> np.ndarray:
         frequencies = np.diff(postings.offsets)
@@ -239,7 +241,7 @@ class SearchIndex:
                     found[match] = TYPO_PREFIX
             for match in self._prefix_words(word):
                 found[match] = PREFIX
-        if not alternative.exact:
+        if not alternative.exact and not typing:  # for the word being typed, the above covers it
             for match, distance in self._typo_words(word):
                 quality = TYPO if distance == 1 else SECOND_TYPO
                 found[match] = max(found.get(match, 0), quality)
@@ -281,6 +283,21 @@ class SearchIndex:
                 scores[boosted] = np.maximum(scores[boosted], value * TITLE_WEIGHT)
 
     def _score_alternative(self, alternative: Alternative, matched: set[str]) -> np.ndarray:
+        """The alternative's score for every paper (0: no match), remembered for the next keys:
+        typing "difusion m", "difusion mo"... scores "difusion" once."""
+        cached = self._scored.get(alternative)
+        if cached is None:
+            if len(self._scored) >= SCORED_KEPT:
+                del self._scored[next(iter(self._scored))]  # the oldest
+            words_matched: set[str] = set()
+            cached = self._scored[alternative] = (
+                self._compute_alternative(alternative, words_matched),
+                frozenset(words_matched),
+            )
+        matched.update(cached[1])
+        return cached[0]
+
+    def _compute_alternative(self, alternative: Alternative, matched: set[str]) -> np.ndarray:
         total = np.zeros(len(self._papers), dtype=np.float32)
         every: np.ndarray | None = None
         for position, word in enumerate(alternative.words):
@@ -314,6 +331,8 @@ class SearchIndex:
 
     def _score_term(self, term: Term, matched: set[str]) -> np.ndarray:
         scores = self._score_alternative(term.alternatives[0], matched)
+        if len(term.alternatives) > 1:
+            scores = scores.copy()  # the cached scores stay as they are
         for alternative in term.alternatives[1:]:
             np.maximum(scores, self._score_alternative(alternative, matched), out=scores)
         return scores
