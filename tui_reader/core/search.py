@@ -273,14 +273,21 @@ class SearchIndex:
         # A prefix or a typo stands for all its completions at once: it weighs as much as the
         # commonest of them, so that "mo" does not rank the rare "mollification" first.
         weakest = float(min((weights[ids[word]] for word in matches), default=0.0))
+        # Every word of one kind of match (prefix, typo...) then scores the same: their papers
+        # are marked in one numpy step rather than one per word.
+        by_value: dict[float, list[int]] = defaultdict(list)
         for word, quality in matches.items():
             word_id = ids[word]
-            value = quality * (weights[word_id] if quality == EXACT else weakest)
-            docs = postings.of(word_id)
-            scores[docs] = np.maximum(scores[docs], value)
+            by_value[quality * (float(weights[word_id]) if quality == EXACT else weakest)].append(
+                word_id
+            )
+        for value, word_ids in sorted(by_value.items()):
+            sources = [(postings, value)]
             if field_name == "all":
-                boosted = titles.of(word_id)
-                scores[boosted] = np.maximum(scores[boosted], value * TITLE_WEIGHT)
+                sources.append((titles, value * TITLE_WEIGHT))
+            for source, score in sources:
+                docs = np.concatenate([source.of(word_id) for word_id in word_ids])
+                scores[docs] = np.maximum(scores[docs], score)
 
     def _score_alternative(self, alternative: Alternative, matched: set[str]) -> np.ndarray:
         """The alternative's score for every paper (0: no match), remembered for the next keys:
