@@ -134,3 +134,11 @@ def test_half_typed_words_match_as_prefixes_with_typos() -> None:
     assert ranked(index, "reinfor")[0] == papers[0].abstract
     assert ranked(index, "reinforcment lear")[0] == papers[0].abstract
     assert ranked(index, "difus") == []
+
+
+def test_terms_standing_close_together_rank_higher() -> None:
+    papers = corpus(
+        "Policy methods are common. Much later in this text comes the word gradient.",
+        "We analyse policy gradient methods.",
+    )
+    assert ranked(SearchIndex(papers), "policy gradient ")[0] == papers[1].abstract

@@ -68,10 +68,6 @@ class Query:
     terms: tuple[Term, ...] = ()
     states: tuple[StateFilter, ...] = ()
 
-    @property
-    def is_empty(self) -> bool:
-        return not self.terms and not self.states
-
     def keeps(self, library: Library, paper_id: str) -> bool:
         """Whether the paper passes every state filter."""
         return all(state(library, paper_id) for state in self.states)
