@@ -33,7 +33,7 @@ TITLE_WEIGHT = 2.0
 PHRASE_BONUS = 1.5
 PREFIX_WORDS_MAX = 400  # a short prefix ("co") matches the most common words only
 TERM_SCALE = 1000.0  # a paper matching one more term always ranks higher
-CLOSENESS_TOP = 50  # the best papers that are ranked again by how close their terms stand
+CLOSENESS_TOP = 30  # the best papers that are ranked again by how close their terms stand
 CLOSENESS_WEIGHT = 2.0  # the bonus for terms side by side (a title match adds about 2 to 20)
 SCORED_KEPT = 64  # alternatives whose scores are remembered (400 KB each at 100,000 papers)
 
