@@ -347,8 +347,9 @@ class ReaderApp(App[None]):
         if action in self._PAPER_ACTIONS or action in ("undo", "tags_view"):
             if len(self.screen_stack) > 1:
                 return False
-            if action in self._PAPER_ACTIONS:
-                return bool(self._targets())
+            if action in self._PAPER_ACTIONS:  # cheap: Textual asks at every refresh of keys
+                paper_list = self.query_one(PaperList)
+                return bool(paper_list.marked) or paper_list.current is not None
         return True
 
     def action_bookmark(self) -> None:
