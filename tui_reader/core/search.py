@@ -25,7 +25,8 @@ from rapidfuzz.distance import Levenshtein
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import Alternative, Query, Term, parse_query, words
 
-_RAW_WORD = re.compile(r"\w+")
+# Words with a capital letter (Latin, Greek, Cyrillic), as written: the case-sensitive index.
+_CAPITALISED = re.compile(r"\w*[A-Z\u00c0-\u00de\u0391-\u03a9\u0410-\u042f]\w*")
 
 EXACT, PREFIX, TYPO, TYPO_PREFIX = 1.0, 0.75, 0.55, 0.45
 SECOND_TYPO = 0.25  # a word two edits away is a much weaker match than one edit away
@@ -145,7 +146,7 @@ class SearchIndex:
                 self._add(pairs[name], vocabulary, found, number)
             self._add(pairs["all"], vocabulary, everything, number)
             text = f"{fields['title']} {paper.abstract} {fields['author']}"
-            capitalised = {w for w in _RAW_WORD.findall(text) if not w.islower()}
+            capitalised = set(_CAPITALISED.findall(text))
             self._add(pairs["cased"], cased, capitalised, number)
         self._postings = {
             name: _Postings(*pairs[name], len(cased if name == "cased" else vocabulary))
