@@ -39,7 +39,10 @@ from tui_reader.ui.tags_screen import TagAction, TagsScreen
 READ_AFTER = 1.5  # seconds a paper stays in the detail pane before it counts as read
 RELOAD_EVERY = 2.0  # seconds between looks for changes another program saved
 POST_EVERY = 0.25  # seconds between showing the papers loaded so far
+# Python hands the GIL between threads every 5 ms by default. Shorter turns let the UI thread
+# draw while a loading or searching thread works: keys are answered and results drawn sooner.
 LOADING_SWITCH_INTERVAL = 0.0005
+SEARCH_SWITCH_INTERVAL = 0.001
 
 
 class FilterInput(Input):
@@ -144,6 +147,7 @@ class ReaderApp(App[None]):
         if self._stream is not None:
             self._load()
         else:
+            sys.setswitchinterval(SEARCH_SWITCH_INTERVAL)
             self._build_index()
         self.set_interval(RELOAD_EVERY, self._look_for_outside_changes)
 
@@ -153,9 +157,6 @@ class ReaderApp(App[None]):
     def _load(self) -> None:
         assert self._stream is not None
         problems: list[str] = []
-        # Loading holds the GIL for long stretches: a short switch interval lets the UI
-        # thread take it back often, so keys are answered while papers pour in.
-        interval = sys.getswitchinterval()
         sys.setswitchinterval(LOADING_SWITCH_INTERVAL)
         try:
             pending: list[Paper] = []
@@ -170,7 +171,7 @@ class ReaderApp(App[None]):
                     pending, posted = [], time.monotonic()
             self.call_from_thread(self._add_papers, pending)
         finally:
-            sys.setswitchinterval(interval)
+            sys.setswitchinterval(SEARCH_SWITCH_INTERVAL)
         self.call_from_thread(self._loaded, problems)
         self._build_index()
 
