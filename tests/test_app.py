@@ -272,3 +272,10 @@ async def test_typing_fast_over_ten_thousand_papers_shows_the_final_query(tmp_pa
         assert app.query_one(Input).value == "vericodnig dafny"
         assert rows(app)[0] == "Vericoding at scale"
         assert app.sub_title == "1 of 10,001 papers"
+
+
+async def test_slash_in_an_empty_filter_is_not_typed_but_is_within_a_query(seed_store) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("slash", "slash", *"rl", "slash", *"x")
+        assert app.query_one(Input).value == "rl/x"

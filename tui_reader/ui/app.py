@@ -344,7 +344,11 @@ class ReaderApp(App[None]):
             if len(self.screen_stack) > 1:
                 return False
             in_filter = isinstance(self.focused, FilterInput)
-            return in_filter if action == "leave_filter" else not in_filter
+            if action == "leave_filter":
+                return in_filter
+            # In the filter "/" is typed ("#rl/theory"), except as its first character, where it
+            # can only be a reader pressing "/" again to get to the filter: it does nothing.
+            return not in_filter or not self.query_one(FilterInput).value
         if action in self._PAPER_ACTIONS or action in ("undo", "tags_view"):
             if len(self.screen_stack) > 1:
                 return False
