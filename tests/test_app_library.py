@@ -155,6 +155,7 @@ async def test_a_paper_becomes_read_after_a_moment_and_r_toggles(
         await settle(pilot)
         assert app.library.is_read(seed_store[0].id)
         assert lines(app)[0][2] == " "
+        monkeypatch.setattr(app_module, "READ_AFTER", 60.0)  # from here on, only r reads
         await pilot.press("j", "r")
         await settle(pilot)
         assert app.library.is_read(seed_store[1].id)
