@@ -273,7 +273,10 @@ async def test_changes_from_the_command_line_appear_in_the_open_app(
         await settle(pilot)
         command = [sys.executable, "-m", "tui_reader", "tag", seed_store[0].id, "from-cli"]
         subprocess.run(command, check=True, capture_output=True)
-        await pilot.pause(0.5)
+        for _ in range(50):  # the app looks every 0.1 s here; allow a slow machine 5 s
+            await pilot.pause(0.1)
+            if app.library.tags(seed_store[0].id):
+                break
         await settle(pilot)
         assert app.library.tags(seed_store[0].id) == ["from-cli"]
         assert "#from-cli" in detail(app)
