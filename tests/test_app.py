@@ -279,3 +279,19 @@ async def test_slash_in_an_empty_filter_is_not_typed_but_is_within_a_query(seed_
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("slash", "slash", *"rl", "slash", *"x")
         assert app.query_one(Input).value == "rl/x"
+
+
+async def test_command_palette_offers_every_action_with_its_key(seed_store) -> None:
+    from textual.command import CommandPalette
+
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        commands = {command.title: command.help for command in app.get_system_commands(app.screen)}
+        for title in ("Bookmark", "Tags", "Note", "Undo", "Copy link", "Mark all shown", "Quit"):
+            assert title in commands, title
+        assert commands["Bookmark"] == "key: b"
+        await pilot.press("ctrl+p")
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"bookmark", "enter")
+        await pilot.pause()
+        assert app.library.is_bookmarked(seed_store[0].id)

@@ -3,14 +3,16 @@
 import re
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 
 from textual import on, work
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.notifications import SeverityLevel
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Input
@@ -63,13 +65,16 @@ class FilterInput(Input):
         self.screen.focus_next()
 
 
+def _key_display(binding: Binding, app: App[None]) -> str:
+    return " ".join(app.get_key_display(Binding(key, "")) for key in binding.key.split(","))
+
+
+def _described(bindings: Sequence[BindingType]) -> list[Binding]:
+    return [b for b in bindings if isinstance(b, Binding) and b.description]
+
+
 def _keys(bindings: Sequence[BindingType], app: App[None]) -> list[tuple[str, str]]:
-    rows = []
-    for binding in bindings:
-        if isinstance(binding, Binding) and binding.description:
-            keys = " ".join(app.get_key_display(Binding(key, "")) for key in binding.key.split(","))
-            rows.append((keys, binding.description))
-    return rows
+    return [(_key_display(binding, app), binding.description) for binding in _described(bindings)]
 
 
 class ReaderApp(App[None]):
@@ -542,6 +547,23 @@ class ReaderApp(App[None]):
 
     def action_leave_filter(self) -> None:
         self._focus(PaperList)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The command palette (Ctrl+P) offers every action of the reader, with its key."""
+        yield from super().get_system_commands(screen)
+        if screen is not self.screen_stack[0]:
+            return
+        paper_list = self.query_one(PaperList)
+        for owner, bindings in ((self, self.BINDINGS), (paper_list, PaperList.BINDINGS)):
+            for binding in bindings:
+                if not isinstance(binding, Binding) or not binding.description:
+                    continue
+                keys = " ".join(
+                    self.get_key_display(Binding(k, "")) for k in binding.key.split(",")
+                )
+                action = binding.action.removeprefix("app.")
+                run = partial(owner.run_action, action)
+                yield SystemCommand(binding.description, f"key: {keys}", run)
 
     def action_help(self) -> None:
         keys: KeyTable = [
