@@ -295,3 +295,24 @@ async def test_command_palette_offers_every_action_with_its_key(seed_store) -> N
         await pilot.press(*"bookmark", "enter")
         await pilot.pause()
         assert app.library.is_bookmarked(seed_store[0].id)
+
+
+async def test_reading_mode_and_adjustable_split(seed_store) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        paper_list, detail_pane = app.query_one(PaperList), app.query_one(DetailPane)
+        before = paper_list.size.width
+        await pilot.press("greater_than_sign", "greater_than_sign")
+        await pilot.pause()
+        assert paper_list.size.width > before
+        await pilot.press(*["less_than_sign"] * 8)
+        await pilot.pause()
+        assert paper_list.size.width < before
+        await pilot.press("z")
+        await pilot.pause()
+        assert not paper_list.display or paper_list.size.width == 0
+        assert detail_pane.size.width >= 95
+        assert app.focused is detail_pane
+        await pilot.press("z")
+        await pilot.pause()
+        assert paper_list.size.width > 0 and app.focused is paper_list

@@ -40,6 +40,7 @@ from tui_reader.ui.tags_screen import TagAction, TagsScreen
 
 READ_AFTER = 1.5  # seconds a paper stays in the detail pane before it counts as read
 RELOAD_EVERY = 2.0  # seconds between looks for changes another program saved
+LIST_SHARE = 4  # of 10: the list's part of the width, the detail pane has the rest
 POST_EVERY = 0.25  # seconds between showing the papers loaded so far
 # Python hands the GIL between threads every 5 ms by default. Shorter turns let the UI thread
 # draw while a loading or searching thread works: keys are answered and results drawn sooner.
@@ -97,6 +98,9 @@ class ReaderApp(App[None]):
         Binding("Y", "copy_picker", "Copy…", show=False),
         Binding("o", "open_link", "Open link", show=False),
         Binding("E", "export", "Export shown or marked", show=False),
+        Binding("z", "reading_mode", "Reading mode", show=False),
+        Binding("less_than_sign", "split(-1)", "Narrower list", show=False),
+        Binding("greater_than_sign", "split(1)", "Wider list", show=False),
         Binding("question_mark", "help", "Keys"),
         Binding("q", "quit", "Quit"),
         Binding("tab", "app.focus_next", "Next pane", show=False),
@@ -131,6 +135,7 @@ class ReaderApp(App[None]):
         self._save_failing = False
         self._shown_count = len(store)
         self._close_count = 0
+        self._list_share = LIST_SHARE  # tenths of the width the list takes beside the detail
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -547,6 +552,16 @@ class ReaderApp(App[None]):
 
     def action_leave_filter(self) -> None:
         self._focus(PaperList)
+
+    def action_reading_mode(self) -> None:
+        """The detail pane alone, full width; the same key brings the list back."""
+        reading = self.screen.toggle_class("-reading").has_class("-reading")
+        self._focus(DetailPane if reading else PaperList)
+
+    def action_split(self, step: int) -> None:
+        self._list_share = max(2, min(8, self._list_share + step))
+        self.query_one(PaperList).styles.width = f"{self._list_share}fr"
+        self.query_one(DetailPane).styles.width = f"{10 - self._list_share}fr"
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The command palette (Ctrl+P) offers every action of the reader, with its key."""
