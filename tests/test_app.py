@@ -316,3 +316,27 @@ async def test_reading_mode_and_adjustable_split(seed_store) -> None:
         await pilot.press("z")
         await pilot.pause()
         assert paper_list.size.width > 0 and app.focused is paper_list
+
+
+async def test_s_cycles_the_sort_order_shown_in_the_header(seed_store) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("G", "b")  # the last paper becomes the most recently changed
+        await pilot.press("s")
+        assert app.sub_title == "38 of 38 papers · by file order"
+        assert app.query_one(PaperList).papers[0].headline.startswith("LOAM")
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.sub_title == "38 of 38 papers · by headline"
+        shown = [p.headline for p in app.query_one(PaperList).papers]
+        assert shown == sorted(shown, key=str.casefold)
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.sub_title == "38 of 38 papers · by recently changed"
+        assert app.query_one(PaperList).papers[0].headline.startswith("LaST₀")
+        await type_filter(pilot, "diffusion")
+        assert app.sub_title.endswith("· by recently changed")
+        await pilot.press("escape", "escape", "s")
+        await pilot.pause()
+        assert app.sub_title == "38 of 38 papers"
+        assert app.query_one(PaperList).papers[0].headline.startswith("LOAM")

@@ -149,6 +149,13 @@ class Library:
     def note(self, paper_id: str) -> str:
         return str(self._get(paper_id, "note"))
 
+    def changed_at(self, paper_id: str) -> str:
+        """When the user last changed anything about the paper ("" for never)."""
+        entry = self._entries.get(paper_id, {})
+        stamps = [entry.get(f"{name}_at", "") for name in _FIELDS]
+        stamps += [*entry.get("tags", {}).values(), *entry.get("removed_tags", {}).values()]
+        return max(stamps, default="")
+
     def tags(self, paper_id: str) -> list[str]:
         return sorted(self._entries.get(paper_id, {}).get("tags", {}))
 

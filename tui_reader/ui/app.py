@@ -26,6 +26,7 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query
 from tui_reader.core.references import bibtex, citation, links_of, markdown_link
 from tui_reader.core.search import SearchIndex, highlight_pattern
+from tui_reader.core.sorting import LABELS, SORTS, sort_papers
 from tui_reader.core.store import PaperStore
 from tui_reader.resources import bundled
 from tui_reader.ui.clipboard import copy_text
@@ -99,6 +100,7 @@ class ReaderApp(App[None]):
         Binding("o", "open_link", "Open link", show=False),
         Binding("E", "export", "Export shown or marked", show=False),
         Binding("z", "reading_mode", "Reading mode", show=False),
+        Binding("s", "next_sort", "Sort order", show=False),
         Binding("less_than_sign", "split(-1)", "Narrower list", show=False),
         Binding("greater_than_sign", "split(1)", "Wider list", show=False),
         Binding("question_mark", "help", "Keys"),
@@ -136,6 +138,7 @@ class ReaderApp(App[None]):
         self._shown_count = len(store)
         self._close_count = 0
         self._list_share = LIST_SHARE  # tenths of the width the list takes beside the detail
+        self.sort = "relevance"
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -237,6 +240,7 @@ class ReaderApp(App[None]):
             keep = [parsed.keeps(self.library, paper.id) for paper in papers]
             full = sum(keep[:full])
             papers = [paper for paper, kept in zip(papers, keep, strict=True) if kept]
+        papers = sort_papers(papers, full, self.sort, self.store, self.library)
         highlight = highlight_pattern(result.matched_words)
         self.call_from_thread(self._show, papers, query, full, highlight)
 
@@ -250,6 +254,8 @@ class ReaderApp(App[None]):
         """Show a search's results, unless the query has changed since it started."""
         if query != self._query:
             return
+        if not query.strip() and self.sort not in ("relevance", "file"):
+            papers = sort_papers(papers, len(papers), self.sort, self.store, self.library)
         self.shown_query = query
         message = f"No papers match “{query.strip()}”" if query.strip() else "No papers"
         paper_list = self.query_one(PaperList)
@@ -268,6 +274,8 @@ class ReaderApp(App[None]):
             count = f"loading… {len(self.store):,} papers"
         elif self.status == "indexing" and self._query.strip():
             count = f"indexing {len(self.store):,} papers…"
+        if label := LABELS.get(self.sort):
+            count += f" · by {label}"
         self.sub_title = f"{count} · {marked:,} marked" if marked else count
 
     # Following the cursor
@@ -552,6 +560,11 @@ class ReaderApp(App[None]):
 
     def action_leave_filter(self) -> None:
         self._focus(PaperList)
+
+    def action_next_sort(self) -> None:
+        """Relevance (file order when not filtering), file order, headline, recently changed."""
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        self._refilter()
 
     def action_reading_mode(self) -> None:
         """The detail pane alone, full width; the same key brings the list back."""
