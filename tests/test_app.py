@@ -340,3 +340,23 @@ async def test_s_cycles_the_sort_order_shown_in_the_header(seed_store) -> None:
         await pilot.pause()
         assert app.sub_title == "38 of 38 papers"
         assert app.query_one(PaperList).papers[0].headline.startswith("LOAM")
+
+
+async def test_a_session_is_restored_and_recorded(seed_store) -> None:
+    from tui_reader.core.session import Session
+
+    augmask = next(p for p in seed_store if p.headline.startswith("AugMask"))
+    session = Session("diffusion", augmask.id, "headline", "textual-light")
+    app = ReaderApp(seed_store, session=session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.query_one(Input).value == "diffusion"
+        assert app.query_one(PaperList).current is augmask
+        assert app.sub_title.endswith("· by headline")
+        assert app.theme == "textual-light"
+        await pilot.press("j", "s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        current = app.query_one(PaperList).current
+    assert app.session() == Session("diffusion", current.id, "changed", "textual-light")

@@ -184,3 +184,21 @@ def test_search_url_option_is_checked_and_used(tmp_path: Path, monkeypatch) -> N
         and "using the default" in broken.stderr
     )
     assert "scholar.google.com" in json.loads(broken.stdout)[0]["url"]
+
+
+def test_the_session_is_saved_at_exit_and_fresh_ignores_it(monkeypatch) -> None:
+    from tui_reader import cli
+    from tui_reader.ui.app import ReaderApp
+
+    restored = []
+
+    def run(app: ReaderApp) -> None:
+        restored.append(app._restore)
+        app._query = "kept query"
+
+    monkeypatch.setattr(ReaderApp, "run", run)
+    assert cli.main([]) == 0
+    assert cli.main([]) == 0
+    assert restored[1] is not None and restored[1].query == "kept query"
+    assert cli.main(["--fresh"]) == 0
+    assert restored[2] is None

@@ -365,3 +365,16 @@ def test_unsaved_changes_are_known(tmp_path: Path) -> None:
     assert not library.has_unsaved_changes
     library.set_bookmarked([A], True)  # no change
     assert not library.has_unsaved_changes
+
+
+def test_session_round_trip_and_bad_files(tmp_path: Path) -> None:
+    from tui_reader.core.session import Session, load_session, save_session
+
+    path = tmp_path / "state" / "session.json"
+    assert load_session(path) == Session()
+    save_session(path, Session("q", "abc", "headline", "nord"))
+    assert load_session(path) == Session("q", "abc", "headline", "nord")
+    path.write_text("{broken", encoding="utf-8")
+    assert load_session(path) == Session()
+    path.write_text('{"query": 3, "sort": "file", "extra": 1}', encoding="utf-8")
+    assert load_session(path) == Session(sort="file")

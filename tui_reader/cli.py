@@ -23,6 +23,7 @@ from tui_reader.core.loading import LoadError, check_paths, load_paths, stream_p
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query
 from tui_reader.core.search import SearchIndex
+from tui_reader.core.session import load_session, save_session, session_path
 from tui_reader.core.store import PaperStore
 from tui_reader.resources import bundled
 
@@ -73,6 +74,11 @@ def reader_parser() -> argparse.ArgumentParser:
     )
     _add_library_option(parser)
     _add_search_url_option(parser)
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="start with no query, at the top, ignoring where the last session left off",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser
 
@@ -279,7 +285,12 @@ def run_reader(arguments: argparse.Namespace) -> int:
     template = search_template(arguments.search_url)
     from tui_reader.ui.app import ReaderApp
 
-    ReaderApp(store, library, messages, search_template=template, stream=stream).run()
+    where = session_path()
+    session = None if arguments.fresh else load_session(where)
+    app = ReaderApp(store, library, messages, template, stream=stream, session=session)
+    app.run()
+    with contextlib.suppress(OSError):  # where the reader was is a convenience only
+        save_session(where, app.session())
     # The app saves after every change in the background; a change made just before quitting
     # may not have reached the file yet.
     if library.has_unsaved_changes:

@@ -26,6 +26,7 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query
 from tui_reader.core.references import bibtex, citation, links_of, markdown_link
 from tui_reader.core.search import SearchIndex, highlight_pattern
+from tui_reader.core.session import Session
 from tui_reader.core.sorting import LABELS, SORTS, sort_papers
 from tui_reader.core.store import PaperStore
 from tui_reader.resources import bundled
@@ -121,9 +122,13 @@ class ReaderApp(App[None]):
         messages: Sequence[str] = (),
         search_template: str = DEFAULT_SEARCH_URL,
         stream: Iterator[list[Paper] | str] | None = None,
+        session: Session | None = None,
     ) -> None:
-        """`stream`, when given, yields more papers (and problems) to load in the background."""
+        """`stream`, when given, yields more papers (and problems) to load in the background;
+        `session`, where the reader left off last time."""
         super().__init__()
+        self._restore = session
+        self._last_paper_id = ""  # the last paper under the cursor
         self.store = store
         self._stream = stream
         self.status = "loading" if stream is not None else "indexing"
@@ -153,6 +158,8 @@ class ReaderApp(App[None]):
 
     def on_mount(self) -> None:
         self.title = self.store.title
+        if self._restore is not None:
+            self._restore_session(self._restore)
         self._show(self.store, "")
         self._focus(PaperList)
         for message in self._messages:
@@ -285,6 +292,8 @@ class ReaderApp(App[None]):
         # The list repaints first; the detail pane (which may re-wrap a long abstract) follows
         # in the next frame, so typing and moving feel immediate.
         self.call_after_refresh(self._show_detail)
+        if event.paper is not None:
+            self._last_paper_id = event.paper.id
         if self._read_timer is not None:
             self._read_timer.stop()
         if event.paper is not None and not self.library.is_read(event.paper.id):
@@ -560,6 +569,20 @@ class ReaderApp(App[None]):
 
     def action_leave_filter(self) -> None:
         self._focus(PaperList)
+
+    def _restore_session(self, session: Session) -> None:
+        if session.theme in self.available_themes:
+            self.theme = session.theme
+        if session.sort in SORTS:
+            self.sort = session.sort
+        if session.paper_id:
+            self.query_one(PaperList).choose_later(session.paper_id)
+        if session.query:
+            self.query_one(FilterInput).value = session.query
+
+    def session(self) -> Session:
+        """Where the reader is (or was, once it has quit), to be restored next time."""
+        return Session(self._query, self._last_paper_id, self.sort, self.theme)
 
     def action_next_sort(self) -> None:
         """Relevance (file order when not filtering), file order, headline, recently changed."""

@@ -226,6 +226,10 @@ class PaperList(ScrollView, can_focus=True):
         self._rows.clear()  # a new theme or style: the cached rows have the old colours
         super().notify_style_update()
 
+    def choose_later(self, paper_id: str) -> None:
+        """Put the cursor on this paper once it is shown (restoring a session)."""
+        self._chosen_id = paper_id
+
     def choose(self, position: int) -> None:
         """Move the cursor at the reader's request."""
         self.cursor = position

@@ -1,0 +1,49 @@
+"""Where the reader left off: the query, the paper under the cursor, the sort order, the theme.
+
+Kept in the platform's state folder (or $TUI_READER_SESSION) and restored at the next start,
+unless the reader is started with --fresh. Losing it costs only convenience: a bad file is
+ignored.
+"""
+
+import json
+import os
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+import platformdirs
+
+from tui_reader.core.atomic_file import write_atomically
+
+SESSION_VARIABLE = "TUI_READER_SESSION"
+
+
+@dataclass(frozen=True)
+class Session:
+    query: str = ""
+    paper_id: str = ""
+    sort: str = "relevance"
+    theme: str = ""
+
+
+def session_path() -> Path:
+    if configured := os.environ.get(SESSION_VARIABLE):
+        return Path(configured).expanduser()
+    return Path(platformdirs.user_state_dir("tui-reader", appauthor=False)) / "session.json"
+
+
+def load_session(path: Path) -> Session:
+    """The saved session, or a fresh one when there is none or it cannot be read."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return Session()
+    if not isinstance(data, dict):
+        return Session()
+    known = {f.name for f in fields(Session)}
+    return Session(**{k: v for k, v in data.items() if k in known and isinstance(v, str)})
+
+
+def save_session(path: Path, session: Session) -> None:
+    """Save the session; OSError when the folder cannot be made or written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, json.dumps(asdict(session), indent=2, sort_keys=True) + "\n")
