@@ -360,3 +360,29 @@ async def test_a_session_is_restored_and_recorded(seed_store) -> None:
         await pilot.pause()
         current = app.query_one(PaperList).current
     assert app.session() == Session("diffusion", current.id, "changed", "textual-light")
+
+
+async def test_related_papers_are_listed_and_a_digit_jumps_to_one(seed_store) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause(0.5)  # related papers come once the cursor has rested
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        paper_id, related = app.query_one(DetailPane).related
+        assert paper_id == seed_store[0].id and len(related) == 5
+        assert f"Related  (a digit jumps to it)\n 1 {related[0].headline}" in detail(app)
+        await pilot.press("2")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.query_one(PaperList).current is related[1]
+        await type_filter(pilot, "vericoding")
+        await pilot.press("enter")
+        await pilot.pause(0.5)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        target = app.query_one(DetailPane).related[1][0]
+        await pilot.press("1")  # not among the papers shown: the filter clears
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.query_one(Input).value == ""
+        assert app.query_one(PaperList).current is target

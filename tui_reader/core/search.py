@@ -36,6 +36,7 @@ PREFIX_WORDS_MAX = 400  # a short prefix ("co") matches the most common words on
 TERM_SCALE = 1000.0  # a paper matching one more term always ranks higher
 CLOSENESS_TOP = 30  # the best papers that are ranked again by how close their terms stand
 CLOSENESS_WEIGHT = 2.0  # the bonus for terms side by side (a title match adds about 2 to 20)
+RELATED_WORDS = 30  # a paper's rarest words that find the papers most like it
 SCORED_KEPT = 64  # alternatives whose scores are remembered (400 KB each at 100,000 papers)
 
 
@@ -159,6 +160,7 @@ class SearchIndex:
         for word in self._sorted:
             self._by_length[len(word)].append(word)
         self._weight = self._weights(self._postings["all"])
+        self._lengths = np.bincount(self._postings["all"].docs, minlength=len(papers))
         self._cased_weight = self._weights(self._postings["cased"])
         self._prefixes: dict[int, tuple[list[str], np.ndarray]] = {}
         self._scored: dict[Alternative, tuple[np.ndarray, frozenset[str]]] = {}
@@ -412,6 +414,25 @@ class SearchIndex:
         order, keys = order.copy(), keys
         order[:top], keys[:top] = order[:top][ranking], keys[:top][ranking]
         return order, keys
+
+    def related(self, paper_id: str, count: int = 5) -> list[Paper]:
+        """The papers most like this one: its rarest words, weighted by rarity, shared with
+        them (a cosine of binary TF-IDF vectors, over the paper's RELATED_WORDS rarest words)."""
+        number = self._numbers.get(paper_id)
+        if number is None or len(self._papers) < 2:
+            return []
+        paper = self._papers[number]
+        found = {self._vocabulary[w] for w in words(f"{paper.headline} {paper.abstract}")}
+        shared = [word_id for word_id in found if self._postings["all"].frequency(word_id) > 1]
+        shared.sort(key=lambda word_id: -self._weight[word_id])
+        scores = np.zeros(len(self._papers), dtype=np.float32)
+        postings = self._postings["all"]
+        for word_id in shared[:RELATED_WORDS]:
+            scores[postings.of(word_id)] += self._weight[word_id] ** 2
+        scores /= np.sqrt(np.maximum(self._lengths, 1))
+        scores[number] = 0
+        best = np.argsort(-scores, kind="stable")[:count]
+        return [self._papers[int(i)] for i in best if scores[i] > 0]
 
     def search(self, text: str) -> list[Paper]:
         """The papers matching every term of a query, best first (all papers for none)."""

@@ -41,6 +41,7 @@ from tui_reader.ui.tag_editor import tag_edit, tag_prompt
 from tui_reader.ui.tags_screen import TagAction, TagsScreen
 
 READ_AFTER = 1.5  # seconds a paper stays in the detail pane before it counts as read
+RELATED_AFTER = 0.25  # seconds the cursor rests on a paper before its related papers are found
 RELOAD_EVERY = 2.0  # seconds between looks for changes another program saved
 LIST_SHARE = 4  # of 10: the list's part of the width, the detail pane has the rest
 POST_EVERY = 0.25  # seconds between showing the papers loaded so far
@@ -102,6 +103,7 @@ class ReaderApp(App[None]):
         Binding("E", "export", "Export shown or marked", show=False),
         Binding("z", "reading_mode", "Reading mode", show=False),
         Binding("s", "next_sort", "Sort order", show=False),
+        *[Binding(str(n), f"related({n})", f"Related paper {n}", show=False) for n in range(1, 6)],
         Binding("less_than_sign", "split(-1)", "Narrower list", show=False),
         Binding("greater_than_sign", "split(1)", "Wider list", show=False),
         Binding("question_mark", "help", "Keys"),
@@ -112,7 +114,7 @@ class ReaderApp(App[None]):
     # Actions that need a paper under the cursor, or marked papers.
     _PAPER_ACTIONS = (
         "bookmark", "edit_tags", "edit_note", "toggle_read", "copy_link", "copy_picker",
-        "open_link", "export",
+        "open_link", "export", "related",
     )  # fmt: skip
 
     def __init__(
@@ -139,6 +141,7 @@ class ReaderApp(App[None]):
         self._index: SearchIndex | None = None
         self._query = ""
         self._read_timer: Timer | None = None
+        self._related_timer: Timer | None = None
         self._save_failing = False
         self._shown_count = len(store)
         self._close_count = 0
@@ -219,6 +222,7 @@ class ReaderApp(App[None]):
     def _index_ready(self, index: SearchIndex) -> None:
         self._index = index
         self.status = "ready"
+        self._show_detail()  # now related papers can be found
         self._update_header()
         if self._query.strip():
             self._search(self._query)
@@ -302,6 +306,42 @@ class ReaderApp(App[None]):
     def _show_detail(self) -> None:
         paper_list = self.query_one(PaperList)
         self.query_one(DetailPane).show(paper_list.current, paper_list.empty_message)
+        if self._related_timer is not None:
+            self._related_timer.stop()
+        if paper_list.current is not None and self._index is not None:
+            # Related papers once the cursor rests, not at every key of a search or a scroll.
+            paper_id = paper_list.current.id
+            self._related_timer = self.set_timer(
+                RELATED_AFTER, lambda: self._find_related(paper_id)
+            )
+
+    @work(thread=True, exclusive=True, group="related")
+    def _find_related(self, paper_id: str) -> None:
+        assert self._index is not None
+        related = self._index.related(paper_id)
+        self.call_from_thread(self._show_related, paper_id, related)
+
+    def _show_related(self, paper_id: str, related: list[Paper]) -> None:
+        detail = self.query_one(DetailPane)
+        detail.related = (paper_id, related)
+        if detail.paper is not None and detail.paper.id == paper_id:
+            detail.show(detail.paper, self.query_one(PaperList).empty_message)
+
+    def action_related(self, number: int) -> None:
+        """Go to the paper the detail pane lists as related number `number`."""
+        paper_id, related = self.query_one(DetailPane).related
+        paper_list = self.query_one(PaperList)
+        if paper_list.current is None or paper_list.current.id != paper_id:
+            return
+        if number > len(related):
+            return
+        target = related[number - 1]
+        position = next((i for i, p in enumerate(paper_list.papers) if p.id == target.id), None)
+        if position is None:  # not among the papers shown: show them all, then go to it
+            paper_list.choose_later(target.id)
+            self.query_one(FilterInput).value = ""
+        else:
+            paper_list.choose(position)
 
     def _mark_current_read(self) -> None:
         paper = self.query_one(PaperList).current

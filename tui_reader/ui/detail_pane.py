@@ -1,6 +1,7 @@
 """The detail pane: the whole of the paper under the cursor."""
 
 import re
+from collections.abc import Sequence
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,7 +15,9 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.references import links_of
 
 
-def paper_content(paper: Paper, library: Library, links: list[str]) -> Content:
+def paper_content(
+    paper: Paper, library: Library, links: list[str], related: Sequence[Paper] = ()
+) -> Content:
     """A paper as the detail pane shows it; its text is data and never parsed as markup."""
     state = ["★ bookmarked" if library.is_bookmarked(paper.id) else ""]
     state.append("read" if library.is_read(paper.id) else "unread")
@@ -37,6 +40,10 @@ def paper_content(paper: Paper, library: Library, links: list[str]) -> Content:
         # The click runs an action by number: the URL itself never enters an action string.
         style = Style(underline=True) + Style.from_meta({"@click": f"app.open_link({number})"})
         parts += ["\n", (f"{number:>2} ", "dim"), Content(link).stylize(style)]
+    if related:
+        parts += ["\n\n", ("Related", "bold"), ("  (a digit jumps to it)", "dim")]
+        for number, other in enumerate(related, 1):
+            parts += ["\n", (f"{number:>2} ", "dim"), other.headline]
     return Content.assemble(*parts)
 
 
@@ -63,6 +70,7 @@ class DetailPane(VerticalScroll):
         self.search_template = search_template
         self.paper: Paper | None = None
         self.highlight: re.Pattern[str] | None = None
+        self.related: tuple[str, list[Paper]] = ("", [])  # a paper's id, and papers like it
 
     def show(self, paper: Paper | None, empty_message: str = "No paper selected") -> None:
         """Show a paper from its top, or the message when there is none."""
@@ -71,7 +79,8 @@ class DetailPane(VerticalScroll):
             body.update(Content.styled(empty_message, "dim italic"))
         else:
             links = links_of(paper, self.search_template)
-            content = paper_content(paper, self.library, links)
+            related = self.related[1] if self.related[0] == paper.id else []
+            content = paper_content(paper, self.library, links, related)
             if self.highlight is not None:
                 content = content.highlight_regex(self.highlight, style="bold underline $accent")
             body.update(content)
