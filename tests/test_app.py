@@ -365,7 +365,7 @@ async def test_a_session_is_restored_and_recorded(seed_store) -> None:
 async def test_related_papers_are_listed_and_a_digit_jumps_to_one(seed_store) -> None:
     app = ReaderApp(seed_store)
     async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.pause(0.5)  # related papers come once the cursor has rested
+        await pilot.pause(0.8)  # related papers come once the cursor has rested
         await app.workers.wait_for_complete()
         await pilot.pause()
         paper_id, related = app.query_one(DetailPane).related
@@ -377,7 +377,7 @@ async def test_related_papers_are_listed_and_a_digit_jumps_to_one(seed_store) ->
         assert app.query_one(PaperList).current is related[1]
         await type_filter(pilot, "vericoding")
         await pilot.press("enter")
-        await pilot.pause(0.5)
+        await pilot.pause(0.8)
         await app.workers.wait_for_complete()
         await pilot.pause()
         target = app.query_one(DetailPane).related[1][0]

@@ -41,7 +41,7 @@ from tui_reader.ui.tag_editor import tag_edit, tag_prompt
 from tui_reader.ui.tags_screen import TagAction, TagsScreen
 
 READ_AFTER = 1.5  # seconds a paper stays in the detail pane before it counts as read
-RELATED_AFTER = 0.25  # seconds the cursor rests on a paper before its related papers are found
+RELATED_AFTER = 0.6  # seconds the cursor rests on a paper before its related papers are found
 RELOAD_EVERY = 2.0  # seconds between looks for changes another program saved
 LIST_SHARE = 4  # of 10: the list's part of the width, the detail pane has the rest
 POST_EVERY = 0.25  # seconds between showing the papers loaded so far
