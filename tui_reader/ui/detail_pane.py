@@ -14,6 +14,8 @@ from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
 from tui_reader.core.references import links_of
 
+LINK_SHOWN = 72
+
 
 def paper_content(
     paper: Paper, library: Library, links: list[str], related: Sequence[Paper] = ()
@@ -39,7 +41,9 @@ def paper_content(
     for number, link in enumerate(links, 1):
         # The click runs an action by number: the URL itself never enters an action string.
         style = Style(underline=True) + Style.from_meta({"@click": f"app.open_link({number})"})
-        parts += ["\n", (f"{number:>2} ", "dim"), Content(link).stylize(style)]
+        # A long search link would wrap into a wall of %-escapes: show its start; y copies it all.
+        shown = link if len(link) <= LINK_SHOWN else link[: LINK_SHOWN - 1] + "…"
+        parts += ["\n", (f"{number:>2} ", "dim"), Content(shown).stylize(style)]
     if related:
         parts += ["\n\n", ("Related", "bold"), ("  (a digit jumps to it)", "dim")]
         for number, other in enumerate(related, 1):
