@@ -114,6 +114,6 @@ def test_directory_without_papers(tmp_path: Path) -> None:
 def test_store_finds_papers_by_id(seed_store: PaperStore) -> None:
     paper = seed_store[5]
     assert seed_store.get(paper.id) is paper
-    assert seed_store.position(paper.id) == 5
+    assert seed_store.position_of(paper.id) == 5
     assert paper.id in seed_store
     assert seed_store.get("000000000000") is None

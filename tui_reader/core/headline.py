@@ -103,10 +103,16 @@ def _is_short_form(token: str) -> bool:
 
 def _gist(text: str) -> str:
     """The description up to the end of its clause and before heavy math."""
-    words = _GIST_STOP.split(text, maxsplit=1)[0].rstrip(" ,.").split(" ")
-    while len(words) > 1 and words[-1].lower() in _DANGLING:
+    return " ".join(
+        _without_dangling(_GIST_STOP.split(text, maxsplit=1)[0].rstrip(" ,.").split(" "))
+    )
+
+
+def _without_dangling(words: list[str]) -> list[str]:
+    """The words without the articles and prepositions a cut left hanging at the end."""
+    while len(words) > 1 and words[-1].lower().strip(",;:") in _DANGLING:
         words.pop()
-    return " ".join(words)
+    return words
 
 
 def _simple_math(match: re.Match[str]) -> str:
@@ -148,9 +154,7 @@ def shorten(text: str, limit: int = HEADLINE_MAX) -> str:
     text = text.strip().rstrip(".")
     if len(text) <= limit:
         return text
-    words = text[: limit - 1].split(" ")[:-1] or [text[: limit - 1]]
-    while len(words) > 1 and words[-1].lower().strip(",;:") in _DANGLING:
-        words.pop()
+    words = _without_dangling(text[: limit - 1].split(" ")[:-1] or [text[: limit - 1]])
     return " ".join(words).rstrip(",;:") + "…"
 
 

@@ -5,6 +5,7 @@ import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from tui_reader.core.formats import READERS, Problem, Record, read_json_lines, sniff
 from tui_reader.core.paper import Paper
@@ -81,11 +82,16 @@ def _paper(record: Record, collection: str, path: Path) -> Paper:
     )
 
 
+def _open(path: Path, mode: str, **options: Any) -> Any:
+    """The file, read through gzip when its name ends in .gz."""
+    opener = gzip.open if path.name.lower().endswith(".gz") else open
+    return opener(path, mode, **options)
+
+
 def _json_lines(path: Path) -> Iterator[str]:
     """A JSON Lines file's lines, read as it goes (a big file's first papers come at once)."""
-    opener = gzip.open if path.name.lower().endswith(".gz") else open
     try:
-        with opener(path, "rt", encoding="utf-8", newline="\n") as lines:
+        with _open(path, "rt", encoding="utf-8", newline="\n") as lines:
             yield from lines
     except UnicodeDecodeError as error:
         raise LoadError(
@@ -97,9 +103,8 @@ def _json_lines(path: Path) -> Iterator[str]:
 
 def _start(path: Path) -> str:
     """The first few kilobytes of a file's text, to tell its format."""
-    opener = gzip.open if path.name.lower().endswith(".gz") else open
     try:
-        with opener(path, "rb") as file:
+        with _open(path, "rb") as file:
             return file.read(4096).decode("utf-8", errors="ignore")
     except (OSError, EOFError, zlib.error):
         return ""

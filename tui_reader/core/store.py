@@ -41,11 +41,8 @@ class PaperStore(Sequence[Paper]):
         position = self._positions.get(paper_id)
         return None if position is None else self._papers[position]
 
-    def position(self, paper_id: str) -> int:
-        """The paper's place in load order; KeyError when it is not in the store."""
-        return self._positions[paper_id]
-
     def position_of(self, paper_id: str) -> int | None:
+        """The paper's place in load order, or None when it is not in the store."""
         return self._positions.get(paper_id)
 
     @property
