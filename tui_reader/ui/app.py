@@ -102,6 +102,7 @@ class ReaderApp(App[None]):
         Binding("o", "open_link", "Open link", show=False),
         Binding("E", "export", "Export shown or marked", show=False),
         Binding("z", "reading_mode", "Reading mode", show=False),
+        Binding("m", "toggle_raw", "Math and emphasis / raw text", show=False),
         Binding("s", "next_sort", "Sort order", show=False),
         *[Binding(str(n), f"related({n})", f"Related paper {n}", show=False) for n in range(1, 6)],
         Binding("less_than_sign", "split(-1)", "Narrower list", show=False),
@@ -633,6 +634,14 @@ class ReaderApp(App[None]):
         """The detail pane alone, full width; the same key brings the list back."""
         reading = self.screen.toggle_class("-reading").has_class("-reading")
         self._focus(DetailPane if reading else PaperList)
+
+    def action_toggle_raw(self) -> None:
+        """Show paper text as written (LaTeX, asterisks) or typeset; search and copy use it raw."""
+        paper_list, detail = self.query_one(PaperList), self.query_one(DetailPane)
+        paper_list.raw = detail.raw = not detail.raw
+        paper_list.refresh()
+        detail.show(detail.paper, paper_list.empty_message)
+        self.notify("Showing the raw text" if detail.raw else "Showing math and emphasis")
 
     def action_split(self, step: int) -> None:
         self._list_share = max(2, min(8, self._list_share + step))

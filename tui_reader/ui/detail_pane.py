@@ -13,19 +13,27 @@ from textual.widgets import Static
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
 from tui_reader.core.references import links_of
+from tui_reader.ui.typeset_text import typeset_content
 
 LINK_SHOWN = 72
 
 
 def paper_content(
-    paper: Paper, library: Library, links: list[str], related: Sequence[Paper] = ()
+    paper: Paper,
+    library: Library,
+    links: list[str],
+    related: Sequence[Paper] = (),
+    raw: bool = False,
+    link_width: int = LINK_SHOWN,
 ) -> Content:
-    """A paper as the detail pane shows it; its text is data and never parsed as markup."""
+    """A paper as the detail pane shows it; its text is data and never parsed as markup.
+
+    Its math and emphasis are typeset unless `raw` asks for the text as written."""
     state = ["★ bookmarked" if library.is_bookmarked(paper.id) else ""]
     state.append("read" if library.is_read(paper.id) else "unread")
     state += [f"#{tag}" for tag in library.tags(paper.id)]
     parts: list[Content | str | tuple[str, str]] = [
-        (paper.headline, "bold"),
+        typeset_content(paper.headline, raw).stylize_before("bold"),
         "\n",
         (f"{paper.collection} · {paper.source.name}", "dim"),
         "\n",
@@ -33,7 +41,7 @@ def paper_content(
         "\n",
         ("  ".join(item for item in state if item), "italic"),
         "\n\n",
-        paper.abstract,
+        typeset_content(paper.abstract, raw),
     ]
     if note := library.note(paper.id):
         parts += ["\n\n", ("Note", "bold"), "\n", note]
@@ -42,12 +50,12 @@ def paper_content(
         # The click runs an action by number: the URL itself never enters an action string.
         style = Style(underline=True) + Style.from_meta({"@click": f"app.open_link({number})"})
         # A long search link would wrap into a wall of %-escapes: show its start; y copies it all.
-        shown = link if len(link) <= LINK_SHOWN else link[: LINK_SHOWN - 1] + "…"
+        shown = link if len(link) <= link_width else link[: link_width - 1] + "…"
         parts += ["\n", (f"{number:>2} ", "dim"), Content(shown).stylize(style)]
     if related:
         parts += ["\n\n", ("Related", "bold"), ("  (a digit jumps to it)", "dim")]
         for number, other in enumerate(related, 1):
-            parts += ["\n", (f"{number:>2} ", "dim"), other.headline]
+            parts += ["\n", (f"{number:>2} ", "dim"), typeset_content(other.headline, raw)]
     return Content.assemble(*parts)
 
 
@@ -75,6 +83,11 @@ class DetailPane(VerticalScroll):
         self.paper: Paper | None = None
         self.highlight: re.Pattern[str] | None = None
         self.related: tuple[str, list[Paper]] = ("", [])  # a paper's id, and papers like it
+        self.raw = False  # show the text as written, not typeset
+
+    def on_resize(self) -> None:
+        if self.paper is not None:
+            self.show(self.paper)
 
     def show(self, paper: Paper | None, empty_message: str = "No paper selected") -> None:
         """Show a paper from its top, or the message when there is none."""
@@ -84,7 +97,10 @@ class DetailPane(VerticalScroll):
         else:
             links = links_of(paper, self.search_template)
             related = self.related[1] if self.related[0] == paper.id else []
-            content = paper_content(paper, self.library, links, related)
+            # The link's line starts with its number, three cells; the scrollbar may take one.
+            width = self.size.width - 4
+            link_width = width if width > 20 else LINK_SHOWN
+            content = paper_content(paper, self.library, links, related, self.raw, link_width)
             if self.highlight is not None:
                 content = content.highlight_regex(self.highlight, style="bold underline $accent")
             body.update(content)

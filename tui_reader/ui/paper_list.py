@@ -16,6 +16,7 @@ from textual.strip import Strip
 
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
+from tui_reader.ui.typeset_text import typeset_text
 
 
 class PaperList(ScrollView, can_focus=True):
@@ -105,6 +106,7 @@ class PaperList(ScrollView, can_focus=True):
         self.library = library
         self.marked: set[str] = set()
         self.highlight: re.Pattern[str] | None = None
+        self.raw = False  # headlines as written, not typeset
         self.full = 0
         # Rendered rows, by paper, width and look: scrolling and typing redraw from here.
         self._rows: LRUCache[tuple[object, ...], Strip] = LRUCache(2000)
@@ -179,7 +181,7 @@ class PaperList(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         paper = self._papers[index]
         state = (index >= self.full, index == self.cursor, paper.id in self.marked)
-        key = (paper.id, width, state, id(self.highlight), self._library_version)
+        key = (paper.id, width, state, id(self.highlight), self._library_version, self.raw)
         strip = self._rows.get(key)
         if strip is None:
             style = base
@@ -200,7 +202,7 @@ class PaperList(ScrollView, can_focus=True):
         row.append(" ")
         tags = Text(" ".join(f"#{tag}" for tag in library.tags(paper.id)))
         tags.truncate(max(0, width // 3), overflow="ellipsis")
-        headline = Text(paper.headline)
+        headline = typeset_text(paper.headline, self.raw)
         if self.highlight is not None:
             headline.highlight_regex(self.highlight, component("paper-list--match"))
         headline.truncate(max(1, width - row.cell_len - tags.cell_len - 1), overflow="ellipsis")

@@ -1,0 +1,24 @@
+"""Typeset paper text (math as Unicode, emphasis as styles) for the list and the detail pane."""
+
+from rich.text import Text
+from textual.content import Content
+
+from tui_reader.core.typeset import Span, typeset
+
+
+def _style(span: Span) -> str:
+    return " ".join(name for name, on in (("bold", span.bold), ("italic", span.italic)) if on)
+
+
+def typeset_content(text: str, raw: bool = False) -> Content:
+    """Paper text for a Content-based widget; `raw` shows it exactly as written."""
+    if raw:
+        return Content(text)
+    return Content.assemble(*((span.text, _style(span)) for span in typeset(text)))
+
+
+def typeset_text(text: str, raw: bool = False) -> Text:
+    """Paper text as a Rich Text, for rows drawn line by line."""
+    if raw:
+        return Text(text)
+    return Text.assemble(*((span.text, _style(span)) for span in typeset(text)))
