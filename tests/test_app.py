@@ -74,7 +74,10 @@ async def test_typing_filters_fuzzily_and_ranks(seed_store) -> None:
         await type_filter(pilot, "difusion tabular")
         # One paper has both words; the four with only "diffusion" follow, dimmed.
         assert app.sub_title == "1 of 38 papers (+4 close)"
-        assert rows(app)[0] == "AugMask: a plug-and-play t…"
+        # Under 100 columns the list takes the full width, above the detail pane.
+        assert rows(app)[0] == (
+            "AugMask: a plug-and-play training framework that adapts missing-unaware ba…"
+        )
         assert len(rows(app)) == 5
         assert app.query_one(PaperList).full == 1
         assert detail(app).startswith("AugMask: a plug-and-play")
@@ -113,7 +116,7 @@ async def test_cursor_keys_move_and_the_detail_pane_follows(seed_store) -> None:
         assert paper_list.cursor == 0 and paper_list.scroll_offset.y == 0
         await pilot.press("pagedown")
         page = paper_list.cursor
-        assert page >= 10
+        assert page == paper_list.size.height - 1 >= 6  # stacked: a shorter page
         await pilot.press("pageup")
         assert paper_list.cursor == 0
 

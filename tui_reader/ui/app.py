@@ -12,6 +12,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.notifications import SeverityLevel
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
@@ -44,6 +45,7 @@ READ_AFTER = 1.5  # seconds a paper stays in the detail pane before it counts as
 RELATED_AFTER = 0.6  # seconds the cursor rests on a paper before its related papers are found
 RELOAD_EVERY = 2.0  # seconds between looks for changes another program saved
 LIST_SHARE = 4  # of 10: the list's part of the width, the detail pane has the rest
+STACKED_BELOW = 100  # columns: a narrower terminal shows the detail pane below the list
 POST_EVERY = 0.25  # seconds between showing the papers loaded so far
 # Python hands the GIL between threads every 5 ms by default. Shorter turns let the UI thread
 # draw while a loading or searching thread works: keys are answered and results drawn sooner.
@@ -81,11 +83,31 @@ def _keys(bindings: Sequence[BindingType], app: App[None]) -> list[tuple[str, st
     return [(_key_display(binding, app), binding.description) for binding in _described(bindings)]
 
 
+class Panes(Horizontal):
+    """The list and the detail pane: side by side, or stacked under STACKED_BELOW columns."""
+
+    list_share = reactive(LIST_SHARE, init=False)  # tenths of the width (or height) the list takes
+
+    def on_resize(self) -> None:
+        self.watch_list_share()
+
+    def watch_list_share(self) -> None:
+        share = {"list": f"{self.list_share}fr", "detail": f"{10 - self.list_share}fr"}
+        stacked = self.size.width < STACKED_BELOW
+        for name, pane in (
+            ("list", self.query_one(PaperList)),
+            ("detail", self.query_one(DetailPane)),
+        ):
+            pane.styles.width = "100%" if stacked else share[name]
+            pane.styles.height = share[name] if stacked else "100%"
+
+
 class ReaderApp(App[None]):
     """Filter, read and triage research-paper abstracts."""
 
     CSS_PATH = bundled("styles") / "app.tcss"
     TITLE = "tui-reader"
+    HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (STACKED_BELOW, "-side-by-side")]
     BINDINGS = [
         # Priority bindings act as soon as the key arrives, so that keys typed in the same
         # burst ("/dif", "diffusion<Enter>j") land in the pane they were meant for.
@@ -146,7 +168,6 @@ class ReaderApp(App[None]):
         self._save_failing = False
         self._shown_count = len(store)
         self._close_count = 0
-        self._list_share = LIST_SHARE  # tenths of the width the list takes beside the detail
         self.sort = "relevance"
 
     def compose(self) -> ComposeResult:
@@ -155,7 +176,7 @@ class ReaderApp(App[None]):
             placeholder="Filter: words, #tag, !#tag, is:bookmarked, is:unread, has:note",
             id="filter",
         )
-        with Horizontal(id="panes"):
+        with Panes(id="panes"):
             yield PaperList(self.library, id="papers")
             yield DetailPane(self.library, self.search_template, id="detail")
         yield Footer()
@@ -644,9 +665,8 @@ class ReaderApp(App[None]):
         self.notify("Showing the raw text" if detail.raw else "Showing math and emphasis")
 
     def action_split(self, step: int) -> None:
-        self._list_share = max(2, min(8, self._list_share + step))
-        self.query_one(PaperList).styles.width = f"{self._list_share}fr"
-        self.query_one(DetailPane).styles.width = f"{10 - self._list_share}fr"
+        panes = self.query_one(Panes)
+        panes.list_share = max(2, min(8, panes.list_share + step))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The command palette (Ctrl+P) offers every action of the reader, with its key."""

@@ -16,6 +16,8 @@ from tui_reader.core.references import links_of
 from tui_reader.ui.typeset_text import typeset_content
 
 LINK_SHOWN = 72
+# Readable in light and dark themes alike: the theme's text on a tint of its accent.
+MATCH_STYLE = "bold underline $foreground on $accent-muted"
 
 
 def paper_content(
@@ -102,7 +104,7 @@ class DetailPane(VerticalScroll):
             link_width = width if width > 20 else LINK_SHOWN
             content = paper_content(paper, self.library, links, related, self.raw, link_width)
             if self.highlight is not None:
-                content = content.highlight_regex(self.highlight, style="bold underline $accent")
+                content = content.highlight_regex(self.highlight, style=MATCH_STYLE)
             body.update(content)
         if paper is not self.paper:
             self.scroll_home(animate=False)

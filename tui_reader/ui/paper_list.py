@@ -60,7 +60,8 @@ class PaperList(ScrollView, can_focus=True):
     }
     PaperList > .paper-list--match {
         text-style: bold underline;
-        color: $text-accent;
+        color: $foreground;
+        background: $accent-muted;
     }
     """
     COMPONENT_CLASSES = {
