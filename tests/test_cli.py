@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import SEEDS
+
 
 def run(*arguments: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -202,3 +204,24 @@ def test_the_session_is_saved_at_exit_and_fresh_ignores_it(monkeypatch) -> None:
     assert restored[1] is not None and restored[1].query == "kept query"
     assert cli.main(["--fresh"]) == 0
     assert restored[2] is None
+
+
+def test_the_reader_opens_the_config_paths_and_shows_config_problems(
+    tmp_path: Path, monkeypatch, write_seed
+) -> None:
+    from tui_reader import cli
+    from tui_reader.ui.app import ReaderApp
+
+    write_seed("Only this paper.", header="From Config")
+    config = tmp_path / "config.toml"
+    config.write_text('paths = ["test.txt"]\ncolour = "red"\n[keys]\nbookmark = "B"\n')
+    monkeypatch.setenv("TUI_READER_CONFIG", str(config))
+    opened = []
+    monkeypatch.setattr(ReaderApp, "run", lambda app: opened.append(app))
+    assert cli.main([]) == 0
+    app = opened[0]
+    assert app.store.title == "From Config" and len(app.store) == 1
+    assert app.config.keys == {"bookmark": "B"}
+    assert app._messages == [f"{config}, line 2: unknown setting 'colour'; it is ignored"]
+    assert cli.main([str(SEEDS)]) == 0  # paths given on the command line win
+    assert len(opened[1].store) == 38

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tui_reader import __version__
-from tui_reader.core.config import config_path, load_config
+from tui_reader.core.config import Config, config_path, load_config
 from tui_reader.core.export import FORMATS, ExportError, paper_record, render, write_export
 from tui_reader.core.library import (
     ENVIRONMENT_VARIABLE,
@@ -189,17 +189,22 @@ def resolve_id(paper_id: str, known: Sequence[str]) -> str:
     raise UsageError(f"unknown paper id: {paper_id}")
 
 
-def search_template(option: str | None) -> str:
-    """The search-link template: the option, else the config file's, else the default."""
-    if option is not None:
-        try:
-            return check_search_template(option)
-        except ValueError as error:
-            raise UsageError(str(error)) from None
+def settings() -> Config:
+    """The config file's settings, its problems told on stderr (commands run without a screen)."""
     config, problems = load_config(config_path())
     for problem in problems:
         print(f"tui-reader: {problem}", file=sys.stderr)
-    return config.search_url
+    return config
+
+
+def search_template(option: str | None, config: Config) -> str:
+    """The search-link template: the option, else the config file's (or the default)."""
+    if option is None:
+        return config.search_url
+    try:
+        return check_search_template(option)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def select(arguments: argparse.Namespace, papers: list[Paper], library: Library) -> list[Paper]:
@@ -261,7 +266,8 @@ def list_papers(papers: list[Paper], library: Library, kind: str) -> int:
 
 
 def export(arguments: argparse.Namespace, papers: list[Paper], library: Library) -> int:
-    text = render(arguments.format, papers, library, search_template(arguments.search_url))
+    template = search_template(arguments.search_url, settings())
+    text = render(arguments.format, papers, library, template)
     if arguments.output is None:
         sys.stdout.write(text)
     else:
@@ -271,7 +277,11 @@ def export(arguments: argparse.Namespace, papers: list[Paper], library: Library)
 
 
 def run_reader(arguments: argparse.Namespace) -> int:
-    paths = arguments.paths or [bundled("seeds")]
+    from tui_reader.ui.app import ReaderApp
+    from tui_reader.ui.keymap import check_keys
+
+    config, config_problems = load_config(config_path(), check_keys)
+    paths = arguments.paths or list(config.paths) or [bundled("seeds")]
     files = check_paths(paths)
     stream = None
     if sum(file.stat().st_size for file in files) <= LOAD_AT_ONCE:
@@ -282,12 +292,14 @@ def run_reader(arguments: argparse.Namespace) -> int:
     else:
         store, stream = PaperStore(), stream_papers(files)
     library, messages = open_library(arguments.library)
-    template = search_template(arguments.search_url)
-    from tui_reader.ui.app import ReaderApp
+    template = search_template(arguments.search_url, config)
 
     where = session_path()
     session = None if arguments.fresh else load_session(where)
-    app = ReaderApp(store, library, messages, template, stream=stream, session=session)
+    messages += config_problems
+    app = ReaderApp(
+        store, library, messages, template, stream=stream, session=session, config=config
+    )
     app.run()
     with contextlib.suppress(OSError):  # where the reader was is a convenience only
         save_session(where, app.session())

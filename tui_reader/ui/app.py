@@ -11,6 +11,7 @@ from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.dom import DOMNode
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -19,6 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Header, Input
 
 from tui_reader.core.browser import open_in_browser
+from tui_reader.core.config import Config
 from tui_reader.core.export import FORMATS, ExportError, write_export
 from tui_reader.core.export import render as render_export
 from tui_reader.core.library import Library, LibraryError, normalise_tag
@@ -71,16 +73,8 @@ class FilterInput(Input):
         self.screen.focus_next()
 
 
-def _key_display(binding: Binding, app: App[None]) -> str:
-    return " ".join(app.get_key_display(Binding(key, "")) for key in binding.key.split(","))
-
-
 def _described(bindings: Sequence[BindingType]) -> list[Binding]:
     return [b for b in bindings if isinstance(b, Binding) and b.description]
-
-
-def _keys(bindings: Sequence[BindingType], app: App[None]) -> list[tuple[str, str]]:
-    return [(_key_display(binding, app), binding.description) for binding in _described(bindings)]
 
 
 class Panes(Horizontal):
@@ -111,26 +105,29 @@ class ReaderApp(App[None]):
     BINDINGS = [
         # Priority bindings act as soon as the key arrives, so that keys typed in the same
         # burst ("/dif", "diffusion<Enter>j") land in the pane they were meant for.
-        Binding("slash", "focus_filter", "Filter", priority=True),
+        Binding("slash", "focus_filter", "Filter", priority=True, id="filter"),
         Binding("enter", "leave_filter", show=False, priority=True),
-        Binding("b", "bookmark", "Bookmark"),
-        Binding("t", "edit_tags", "Tags"),
-        Binding("n", "edit_note", "Note"),
-        Binding("r", "toggle_read", "Read/unread", show=False),
-        Binding("T", "tags_view", "All tags", show=False),
-        Binding("u", "undo", "Undo"),
-        Binding("y", "copy_link", "Copy link"),
-        Binding("Y", "copy_picker", "Copy…", show=False),
-        Binding("o", "open_link", "Open link", show=False),
-        Binding("E", "export", "Export shown or marked", show=False),
-        Binding("z", "reading_mode", "Reading mode", show=False),
-        Binding("m", "toggle_raw", "Math and emphasis / raw text", show=False),
-        Binding("s", "next_sort", "Sort order", show=False),
-        *[Binding(str(n), f"related({n})", f"Related paper {n}", show=False) for n in range(1, 6)],
-        Binding("less_than_sign", "split(-1)", "Narrower list", show=False),
-        Binding("greater_than_sign", "split(1)", "Wider list", show=False),
-        Binding("question_mark", "help", "Keys"),
-        Binding("q", "quit", "Quit"),
+        Binding("b", "bookmark", "Bookmark", id="bookmark"),
+        Binding("t", "edit_tags", "Tags", id="tags"),
+        Binding("n", "edit_note", "Note", id="note"),
+        Binding("r", "toggle_read", "Read/unread", show=False, id="read"),
+        Binding("T", "tags_view", "All tags", show=False, id="all-tags"),
+        Binding("u", "undo", "Undo", id="undo"),
+        Binding("y", "copy_link", "Copy link", id="copy-link"),
+        Binding("Y", "copy_picker", "Copy…", show=False, id="copy-picker"),
+        Binding("o", "open_link", "Open link", show=False, id="open-link"),
+        Binding("E", "export", "Export shown or marked", show=False, id="export"),
+        Binding("z", "reading_mode", "Reading mode", show=False, id="reading-mode"),
+        Binding("m", "toggle_raw", "Math and emphasis / raw text", show=False, id="raw-text"),
+        Binding("s", "next_sort", "Sort order", show=False, id="sort"),
+        *[
+            Binding(str(n), f"related({n})", f"Related paper {n}", show=False, id=f"related-{n}")
+            for n in range(1, 6)
+        ],
+        Binding("less_than_sign", "split(-1)", "Narrower list", show=False, id="narrower"),
+        Binding("greater_than_sign", "split(1)", "Wider list", show=False, id="wider"),
+        Binding("question_mark", "help", "Keys", id="help"),
+        Binding("q", "quit", "Quit", id="quit"),
         Binding("tab", "app.focus_next", "Next pane", show=False),
         Binding("shift+tab", "app.focus_previous", "Previous pane", show=False),
     ]
@@ -148,10 +145,15 @@ class ReaderApp(App[None]):
         search_template: str = DEFAULT_SEARCH_URL,
         stream: Iterator[list[Paper] | str] | None = None,
         session: Session | None = None,
+        config: Config | None = None,
     ) -> None:
         """`stream`, when given, yields more papers (and problems) to load in the background;
-        `session`, where the reader left off last time."""
+        `session`, where the reader left off last time; `config`, the user's settings (its
+        keys already checked)."""
         super().__init__()
+        self.config = config or Config()
+        self._clashes: set[str] = set()
+        self.set_keymap(dict(self.config.keys))
         self._restore = session
         self._last_paper_id = ""  # the last paper under the cursor
         self.store = store
@@ -183,12 +185,19 @@ class ReaderApp(App[None]):
 
     def on_mount(self) -> None:
         self.title = self.store.title
+        # The config's theme, unless one was chosen in the app since (the session has it).
+        if theme := self.config.theme:
+            if theme in self.available_themes:
+                self.theme = theme
+            else:
+                themes = ", ".join(sorted(self.available_themes))
+                self._messages.append(f"Config file: there is no theme {theme!r}; try {themes}")
         if self._restore is not None:
             self._restore_session(self._restore)
         self._show(self.store, "")
         self._focus(PaperList)
         for message in self._messages:
-            self.notify(message, title="Library", severity="error", timeout=30, markup=False)
+            self.notify(message, title="tui-reader", severity="error", timeout=30, markup=False)
         if self._stream is not None:
             self._load()
         else:
@@ -678,19 +687,36 @@ class ReaderApp(App[None]):
             for binding in bindings:
                 if not isinstance(binding, Binding) or not binding.description:
                     continue
-                keys = " ".join(
-                    self.get_key_display(Binding(k, "")) for k in binding.key.split(",")
-                )
+                keys = self.key_display(binding)
                 action = binding.action.removeprefix("app.")
                 run = partial(owner.run_action, action)
                 yield SystemCommand(binding.description, f"key: {keys}", run)
 
+    def key_display(self, binding: Binding) -> str:
+        """The keys of a binding as the footer shows them, after the config's rebinding."""
+        keys = self.config.keys.get(binding.id or "", binding.key)
+        return " ".join(self.get_key_display(Binding(key.strip(), "")) for key in keys.split(","))
+
+    def _keys(self, bindings: Sequence[BindingType]) -> list[tuple[str, str]]:
+        return [
+            (self.key_display(binding), binding.description) for binding in _described(bindings)
+        ]
+
+    def handle_bindings_clash(self, clashed_bindings: set[Binding], node: DOMNode) -> None:
+        """A key the config gave to one action was another's: say so, once."""
+        lost = ", ".join(
+            sorted(binding.description or binding.action for binding in clashed_bindings)
+        )
+        if lost not in self._clashes:
+            self._clashes.add(lost)
+            self.notify(f"Config file: keys clash; no key left for: {lost}", severity="warning")
+
     def action_help(self) -> None:
         keys: KeyTable = [
-            ("Anywhere", _keys(self.BINDINGS, self)),
-            ("Paper list", _keys(PaperList.BINDINGS, self)),
-            ("Detail pane", [*_keys(DetailPane.BINDINGS, self), ("↑ ↓ pgup pgdn", "Scroll")]),
-            ("Filter", _keys([Binding("enter", "", "To the list"), *FilterInput.BINDINGS], self)),
+            ("Anywhere", self._keys(self.BINDINGS)),
+            ("Paper list", self._keys(PaperList.BINDINGS)),
+            ("Detail pane", [*self._keys(DetailPane.BINDINGS), ("↑ ↓ pgup pgdn", "Scroll")]),
+            ("Filter", self._keys([Binding("enter", "", "To the list"), *FilterInput.BINDINGS])),
             ("Mouse", [("click", "Choose a paper or pane"), ("double-click", "Read the paper")]),
         ]
         self.push_screen(HelpScreen(keys))

@@ -65,11 +65,11 @@ class DetailPane(VerticalScroll):
     """Shows one paper, wrapped to the pane, scrolling when it is longer."""
 
     BINDINGS = [
-        Binding("j", "scroll_down", "Scroll down", show=False),
-        Binding("k", "scroll_up", "Scroll up", show=False),
-        Binding("g", "scroll_home", "Top", show=False),
-        Binding("G", "scroll_end", "Bottom", show=False),
-        Binding("escape,enter", "leave", "Back to the list", show=False),
+        Binding("j", "scroll_down", "Scroll down", show=False, id="scroll-down"),
+        Binding("k", "scroll_up", "Scroll up", show=False, id="scroll-up"),
+        Binding("g", "scroll_home", "Top", show=False, id="scroll-top"),
+        Binding("G", "scroll_end", "Bottom", show=False, id="scroll-bottom"),
+        Binding("escape,enter", "leave", "Back to the list", show=False, id="back-to-list"),
     ]
 
     def compose(self) -> ComposeResult:

@@ -75,16 +75,16 @@ class PaperList(ScrollView, can_focus=True):
         "paper-list--close",
     }
     BINDINGS = [
-        Binding("down,j", "cursor_down", "Next paper", show=False),
-        Binding("up,k", "cursor_up", "Previous paper", show=False),
-        Binding("home,g", "first", "First paper", show=False),
-        Binding("end,G", "last", "Last paper", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("enter", "open", "Read", show=False),
-        Binding("space", "toggle_mark", "Mark / unmark", show=False),
-        Binding("A", "mark_all", "Mark all shown", show=False),
-        Binding("escape", "clear_marks", "Clear marks", show=False),
+        Binding("down,j", "cursor_down", "Next paper", show=False, id="next-paper"),
+        Binding("up,k", "cursor_up", "Previous paper", show=False, id="previous-paper"),
+        Binding("home,g", "first", "First paper", show=False, id="first-paper"),
+        Binding("end,G", "last", "Last paper", show=False, id="last-paper"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="page-down"),
+        Binding("pageup", "page_up", "Page up", show=False, id="page-up"),
+        Binding("enter", "open", "Read", show=False, id="read-paper"),
+        Binding("space", "toggle_mark", "Mark / unmark", show=False, id="mark"),
+        Binding("A", "mark_all", "Mark all shown", show=False, id="mark-all"),
+        Binding("escape", "clear_marks", "Clear marks", show=False, id="clear-marks"),
     ]
 
     cursor: reactive[int] = reactive(0, always_update=True, init=False)

@@ -1,0 +1,120 @@
+from pathlib import Path
+
+from tests.test_app import store_from
+from tui_reader.core.config import Config, load_config
+from tui_reader.core.links import DEFAULT_SEARCH_URL
+from tui_reader.core.session import Session
+from tui_reader.core.store import PaperStore
+from tui_reader.ui.app import ReaderApp
+from tui_reader.ui.keymap import check_keys
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_no_file_gives_the_defaults(tmp_path: Path) -> None:
+    assert load_config(tmp_path / "missing.toml") == (Config(), [])
+    assert Config() == Config(DEFAULT_SEARCH_URL, None, (), {})
+
+
+def test_every_setting_is_read(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        'theme = "nord"\n'
+        'search_url = "https://s.org/?q={query}"\n'
+        'paths = ["~/papers/a.jsonl", "b.bib"]\n'
+        "[keys]\n"
+        'bookmark = "B"\n'
+        'quit = "ctrl+q,f10"\n',
+    )
+    config, problems = load_config(path, check_keys)
+    assert problems == []
+    assert config.theme == "nord"
+    assert config.search_url == "https://s.org/?q={query}"
+    assert config.paths == (Path.home() / "papers/a.jsonl", tmp_path / "b.bib")
+    assert config.keys == {"bookmark": "B", "quit": "ctrl+q,f10"}
+
+
+def test_a_bad_setting_is_reported_with_its_line_and_the_rest_is_kept(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        'theme = "nord"\n'
+        "paths = 3\n"
+        'colour = "red"\n'
+        'search_url = "https://s.org/"\n'
+        "[keys]\n"
+        'bookmark = "B"\n'
+        'teleport = "x"\n'
+        'quit = "ctrl+"\n'
+        "undo = 5\n",
+    )
+    config, problems = load_config(path, check_keys)
+    assert config == Config(theme="nord", keys={"bookmark": "B"})
+    assert problems == [
+        f"{path}, line 2: paths must be a list of strings, such as "
+        '["~/papers/icml.jsonl"]; using the default',
+        f"{path}, line 3: unknown setting 'colour'; it is ignored",
+        f"{path}, line 4: the search link 'https://s.org/' has no {{query}} slot;"
+        " using the default",
+        f"{path}, line 7: keys.teleport: no such action (the README lists them); it is ignored",
+        f"{path}, line 8: keys.quit: 'ctrl+' is not a key name; it is ignored",
+        f'{path}, line 9: keys.undo must be a string such as "ctrl+b"; it is ignored',
+    ]
+
+
+def test_a_file_that_is_not_toml_is_reported_with_its_line(tmp_path: Path) -> None:
+    config, problems = load_config(write(tmp_path, 'theme = "nord"\ntheme = \n'))
+    assert config == Config()
+    assert len(problems) == 1 and "line 2" in problems[0] and "default settings" in problems[0]
+
+
+async def test_rebound_keys_act_and_are_shown(write_seed) -> None:
+    store = store_from(write_seed("One paper.", "Another paper."))
+    app = ReaderApp(store, config=Config(keys={"bookmark": "B", "next-paper": "ctrl+n"}))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.press("b")
+        assert not app.library.is_bookmarked(store[0].id)
+        await pilot.press("B")
+        assert app.library.is_bookmarked(store[0].id)
+        await pilot.press("ctrl+n")
+        assert app.query_one("PaperList").cursor == 1
+        commands = {c.title: c.help for c in app.get_system_commands(app.screen)}
+        assert commands["Bookmark"] == "key: B"
+
+
+async def test_the_config_theme_applies_until_one_is_chosen_in_the_app(seed_store) -> None:
+    app = ReaderApp(seed_store, config=Config(theme="nord"))
+    async with app.run_test():
+        assert app.theme == "nord"
+    session = Session("", "", "relevance", "gruvbox")
+    app = ReaderApp(seed_store, session=session, config=Config(theme="nord"))
+    async with app.run_test():
+        assert app.theme == "gruvbox"
+    app = ReaderApp(seed_store, config=Config(theme="no-such-theme"))
+    async with app.run_test():
+        assert app.theme == "textual-dark"
+        assert any("no theme 'no-such-theme'" in n.message for n in app._notifications)
+
+
+def test_the_readme_documents_every_setting_and_key_with_its_default(tmp_path: Path) -> None:
+    from textual.binding import Binding
+
+    from tui_reader.ui.detail_pane import DetailPane
+    from tui_reader.ui.keymap import binding_ids
+    from tui_reader.ui.paper_list import PaperList
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Config file", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    config, problems = load_config(write(tmp_path, block), check_keys)
+    assert problems == []
+    assert config.search_url == DEFAULT_SEARCH_URL and config.paths == ()
+    assert config.theme == ReaderApp(PaperStore()).theme  # Textual's default
+    bindings = [*ReaderApp.BINDINGS, *PaperList.BINDINGS, *DetailPane.BINDINGS]
+    defaults = {b.id: b.key for b in bindings if isinstance(b, Binding) and b.id}
+    assert defaults.keys() - config.keys.keys() == {f"related-{n}" for n in range(2, 6)}
+    assert binding_ids() == defaults.keys()
+    for binding_id, keys in config.keys.items():
+        assert keys == defaults[binding_id], binding_id
