@@ -140,14 +140,16 @@ class SearchIndex:
                 "author": " ".join(paper.authors),
                 "venue": f"{paper.venue} {paper.collection}",
             }
-            everything: set[str] = set(words(paper.abstract))
+            # Words in the order they come (dicts, not sets): word ids, and so ties in ranking
+            # and related papers, are then the same in every run.
+            everything = dict.fromkeys(words(paper.abstract))
             for name, text in fields.items():
-                found = set(words(text))
-                everything |= found
+                found = dict.fromkeys(words(text))
+                everything.update(found)
                 self._add(pairs[name], vocabulary, found, number)
             self._add(pairs["all"], vocabulary, everything, number)
             text = f"{fields['title']} {paper.abstract} {fields['author']}"
-            capitalised = set(_CAPITALISED.findall(text))
+            capitalised = dict.fromkeys(_CAPITALISED.findall(text))
             self._add(pairs["cased"], cased, capitalised, number)
         self._postings = {
             name: _Postings(*pairs[name], len(cased if name == "cased" else vocabulary))
@@ -422,7 +424,9 @@ class SearchIndex:
         if number is None or len(self._papers) < 2:
             return []
         paper = self._papers[number]
-        found = {self._vocabulary[w] for w in words(f"{paper.headline} {paper.abstract}")}
+        found = dict.fromkeys(
+            self._vocabulary[w] for w in words(f"{paper.headline} {paper.abstract}")
+        )
         shared = [word_id for word_id in found if self._postings["all"].frequency(word_id) > 1]
         shared.sort(key=lambda word_id: -self._weight[word_id])
         scores = np.zeros(len(self._papers), dtype=np.float32)
