@@ -21,12 +21,15 @@ CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "ml-abstra
     [
         (r"$\mathcal{O}(1/T)$", "𝒪(1/T)"),
         (r"$\rho \sqrt{\ln T}$", "ρ √(ln T)"),
+        (r"$H\sqrt{SAT}$", "H√(SAT)"),
+        (r"$\sqrt[4]{T}$", "⁴√T"),
         (r"$\mathbb{R}^d$", "ℝᵈ"),
         (r"$\{0, 1/k, \dots, 1\}$", "{0, 1/k, …, 1}"),
         (r"$\alpha\beta \leq \epsilon$", "αβ ≤ ϵ"),
         (r"$10^{-3}$", "10⁻³"),
         (r"$x_{i=1}^{n-1}$", "xᵢ₌₁ⁿ⁻¹"),
         (r"$A^T$", "Aᵀ"),
+        (r"$360^{\circ}$", "360°"),
         (r"$W^{k, p}(\mathbb{R}^d)$", "W^(k, p)(ℝᵈ)"),  # no superscript comma: kept readable
         (r"$x^*$", "x^*"),
         (r"$\frac{1}{2}$", "1/2"),

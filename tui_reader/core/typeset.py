@@ -168,6 +168,8 @@ def _script(text: str, kind: str) -> str:
         if kind == "^"
         else ("SUBSCRIPT ", "LATIN SUBSCRIPT ", "GREEK SUBSCRIPT ")
     )
+    if kind == "^" and text == "∘":  # 360^\circ: degrees
+        return "°"
     scripted = []
     for char in text:
         base = _base_name(char)
@@ -254,9 +256,9 @@ def _fraction(node: LatexMacroNode, l2tobj: LatexNodes2Text) -> str:
 
 
 def _root(node: LatexMacroNode, l2tobj: LatexNodes2Text) -> str:
-    """√x, √(a+b), and ³√x for \\sqrt[3]{x}."""
+    """√x, √(SAT), √(a+b), and ³√x for \\sqrt[3]{x}."""
     index, body = (l2tobj.node_arg_to_text(node, k).strip() for k in (0, 1))
-    return (_script(index, "^") if index else "") + "√" + (body if body.isalnum() else f"({body})")
+    return (_script(index, "^") if index else "") + "√" + (body if len(body) == 1 else f"({body})")
 
 
 def _text_context() -> LatexContextDb:
