@@ -365,12 +365,18 @@ async def test_a_session_is_restored_and_recorded(seed_store) -> None:
     assert app.session() == Session("diffusion", current.id, "changed", "textual-light")
 
 
+async def related_shown(pilot, paper_id: str) -> None:
+    """Wait (up to 10 s) for the related papers, found once the cursor has rested."""
+    for _ in range(200):
+        await pilot.pause(0.05)
+        if pilot.app.query_one(DetailPane).related[0] == paper_id:
+            return
+
+
 async def test_related_papers_are_listed_and_a_digit_jumps_to_one(seed_store) -> None:
     app = ReaderApp(seed_store)
     async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.pause(0.8)  # related papers come once the cursor has rested
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await related_shown(pilot, seed_store[0].id)
         paper_id, related = app.query_one(DetailPane).related
         assert paper_id == seed_store[0].id and len(related) == 5
         assert f"Related  (a digit jumps to it)\n 1 {related[0].headline}" in detail(app)
@@ -380,9 +386,7 @@ async def test_related_papers_are_listed_and_a_digit_jumps_to_one(seed_store) ->
         assert app.query_one(PaperList).current is related[1]
         await type_filter(pilot, "vericoding")
         await pilot.press("enter")
-        await pilot.pause(0.8)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await related_shown(pilot, app.query_one(PaperList).current.id)
         target = app.query_one(DetailPane).related[1][0]
         await pilot.press("1")  # not among the papers shown: the filter clears
         await app.workers.wait_for_complete()

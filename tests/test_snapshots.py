@@ -6,8 +6,10 @@ After a deliberate change to the look, review the new pictures and run
 
 import pytest
 
+from tests.test_app import related_shown
 from tui_reader.ui import app as app_module
 from tui_reader.ui.app import ReaderApp
+from tui_reader.ui.paper_list import PaperList
 
 
 @pytest.fixture(autouse=True)
@@ -18,10 +20,12 @@ def no_timing(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def settle(pilot) -> None:
-    """Wait for the search, then for the related papers' timer and search."""
-    for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause(0.05)
+    """Wait for the search, then for the related papers of the paper shown."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()  # the results reach the list
+    await related_shown(pilot, pilot.app.query_one(PaperList).current.id)
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)])
