@@ -19,6 +19,10 @@ import resource  # noqa: E402
 import statistics  # noqa: E402
 from pathlib import Path  # noqa: E402
 
+# isort: off
+import tui_reader.ui  # noqa: E402, F401  (before Textual: it sets the app's frame rate)
+
+# isort: on
 from textual import events  # noqa: E402
 from textual.widgets import Input  # noqa: E402
 
@@ -89,22 +93,24 @@ async def measure(corpus: Path) -> dict[str, object]:
         await app.workers.wait_for_complete()
         latencies: list[float] = []
         missed: list[str] = []  # keys whose results were not drawn within 2 s
+        by_query: list[tuple[float, str]] = []
         filter_input = app.query_one("#filter", Input)
         for query in QUERIES:
             filter_input.value = ""
             app.set_focus(filter_input)
             await asyncio.sleep(0.2)
-            for character in query:
+            for typed_count, character in enumerate(query, 1):
                 drawn.clear()
                 sent = time.perf_counter()
                 app.post_message(events.Key(KEYS.get(character, character), character))
-                await until(lambda c=character: filter_input.value.endswith(c))
-                typed = filter_input.value
+                typed = query[:typed_count]
+                await until(lambda t=typed: filter_input.value == t)
                 if not await until(lambda t=typed: any(q == t for _, q, _ in drawn), limit=2):
                     missed.append(typed)
                     continue
                 shown = next(when for when, q, _ in drawn if q == typed)
                 latencies.append(1000 * (shown - sent))
+                by_query.append((latencies[-1], typed))
                 await asyncio.sleep(0.06)  # a fast typist: about 15 keys a second
         latencies.sort()
         figures["keystrokes"] = len(latencies) + len(missed)
@@ -114,6 +120,8 @@ async def measure(corpus: Path) -> dict[str, object]:
         figures["per keystroke median (ms)"] = statistics.median(latencies)
         figures["per keystroke p95 (ms)"] = latencies[int(0.95 * (len(latencies) - 1))]
         figures["per keystroke max (ms)"] = latencies[-1]
+        slowest = sorted(by_query, reverse=True)[:5]
+        figures["slowest keys"] = ", ".join(f"{query!r} {ms:.0f} ms" for ms, query in slowest)
     figures["peak RSS (MB)"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return figures
 
