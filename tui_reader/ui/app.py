@@ -1,5 +1,6 @@
 """The reader: a filter, the paper list and the detail pane over a store of papers."""
 
+import gc
 import re
 import sys
 import time
@@ -230,6 +231,9 @@ class ReaderApp(App[None]):
         self._build_index()
 
     def _add_papers(self, papers: list[Paper]) -> None:
+        # Papers live as long as the app: take them out of the garbage collector's sight, or
+        # its full passes over a big corpus stall the screen for a tenth of a second or more.
+        gc.freeze()
         if self.store.extend(papers):
             self.title = self.store.title
             if not self._query.strip():
@@ -251,6 +255,7 @@ class ReaderApp(App[None]):
         index.warm()
 
     def _index_ready(self, index: SearchIndex) -> None:
+        gc.freeze()  # the index lives as long as the papers (see _add_papers)
         self._index = index
         self.status = "ready"
         self._show_detail()  # now related papers can be found
