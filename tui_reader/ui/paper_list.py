@@ -8,7 +8,7 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.cache import LRUCache
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -108,6 +108,7 @@ class PaperList(ScrollView, can_focus=True):
         self.marked: set[str] = set()
         self.highlight: re.Pattern[str] | None = None
         self.raw = False  # headlines as written, not typeset
+        self._base_style = Style()
         self.full = 0
         # Rendered rows, by paper, width and look: scrolling and typing redraw from here.
         self._rows: LRUCache[tuple[object, ...], Strip] = LRUCache(2000)
@@ -169,10 +170,14 @@ class PaperList(ScrollView, can_focus=True):
         self.virtual_size = Size(self.size.width, len(self._papers))
         self._scroll_to_cursor()
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._base_style = self.rich_style  # the same for every row, and not cheap to work out
+        return super().render_lines(crop)
+
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         index = self.scroll_offset.y + y
-        base = self.rich_style
+        base = self._base_style
         if not self._papers:
             if y != 0:
                 return Strip.blank(width, base)
@@ -182,7 +187,10 @@ class PaperList(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         paper = self._papers[index]
         state = (index >= self.full, index == self.cursor, paper.id in self.marked)
-        key = (paper.id, width, state, id(self.highlight), self._library_version, self.raw)
+        # By the highlight's words, not the pattern object: rows stay cached while the next
+        # key of a query matches the same words.
+        words = self.highlight.pattern if self.highlight is not None else ""
+        key = (paper.id, width, state, words, self._library_version, self.raw)
         strip = self._rows.get(key)
         if strip is None:
             style = base
