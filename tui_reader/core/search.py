@@ -25,8 +25,8 @@ from rapidfuzz.distance import Levenshtein
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import Alternative, Query, Term, parse_query, words
 
-# Words with a capital letter (Latin, Greek, Cyrillic), as written: the case-sensitive index.
-_CAPITALISED = re.compile(r"\w*[A-Z\u00c0-\u00de\u0391-\u03a9\u0410-\u042f]\w*")
+# Words as written; those with a capital letter make the case-sensitive index.
+_WORD = re.compile(r"\w+")
 
 EXACT, PREFIX, TYPO, TYPO_PREFIX = 1.0, 0.75, 0.55, 0.45
 SECOND_TYPO = 0.25  # a word two edits away is a much weaker match than one edit away
@@ -149,7 +149,7 @@ class SearchIndex:
                 self._add(pairs[name], vocabulary, found, number)
             self._add(pairs["all"], vocabulary, everything, number)
             text = f"{fields['title']} {paper.abstract} {fields['author']}"
-            capitalised = dict.fromkeys(_CAPITALISED.findall(text))
+            capitalised = dict.fromkeys(w for w in _WORD.findall(text) if w != w.lower())
             self._add(pairs["cased"], cased, capitalised, number)
         self._postings = {
             name: _Postings(*pairs[name], len(cased if name == "cased" else vocabulary))
@@ -178,7 +178,9 @@ class SearchIndex:
         pair: tuple[array, array], vocabulary: dict[str, int], found: Iterable[str], n: int
     ) -> None:
         word_ids, docs = pair
-        ids = [vocabulary.setdefault(word, len(vocabulary)) for word in found]
+        new = [word for word in found if word not in vocabulary]
+        vocabulary.update(zip(new, range(len(vocabulary), len(vocabulary) + len(new))))
+        ids = list(map(vocabulary.__getitem__, found))
         word_ids.extend(ids)
         docs.extend([n] * len(ids))
 
