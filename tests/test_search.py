@@ -1,8 +1,8 @@
 from pathlib import Path
 
 from tui_reader.core.paper import Paper
-from tui_reader.core.query import words
-from tui_reader.core.search import SearchIndex
+from tui_reader.core.query import parse_query, words
+from tui_reader.core.search import SearchIndex, highlight_pattern
 from tui_reader.core.store import PaperStore
 
 
@@ -142,3 +142,16 @@ def test_terms_standing_close_together_rank_higher() -> None:
         "We analyse policy gradient methods.",
     )
     assert ranked(SearchIndex(papers), "policy gradient ")[0] == papers[1].abstract
+
+
+def test_a_hyphenated_compound_is_found_typed_as_one_word() -> None:
+    papers = [
+        Paper.from_abstract("Co-training of generative robot policies.", "C", Path("x.txt")),
+        Paper.from_abstract("Training with a co author.", "C", Path("x.txt")),
+    ]
+    index = SearchIndex(papers)
+    assert index.search("cotraining") == [papers[0]]
+    assert index.search("co-training")[0] == papers[0]
+    result = index.run(parse_query("cotraining"))
+    pattern = highlight_pattern(result.matched_words)
+    assert pattern is not None and pattern.search(papers[0].abstract).group() == "Co-training"

@@ -17,6 +17,7 @@ from tui_reader.core.library import Library, normalise_tag
 
 FIELDS = ("title", "author", "venue")
 _WORD = re.compile(r"\w+")
+_COMPOUND = re.compile(r"\w+(?:-\w+)+")
 _TOKEN = re.compile(r'[!-]?(?:\w+:)?"[^"]*"?|\S+')
 _STATES: dict[str, Callable[[Library, str], bool]] = {
     "is:bookmarked": Library.is_bookmarked,
@@ -29,6 +30,12 @@ _STATES: dict[str, Callable[[Library, str], bool]] = {
 def words(text: str) -> list[str]:
     """The lower-case words of a text, as the index and the query see them."""
     return _WORD.findall(text.casefold())
+
+
+def compounds(text: str) -> list[str]:
+    """The lower-case hyphenated compounds of a text ("co-training"), which a reader may
+    type as one word ("cotraining")."""
+    return _COMPOUND.findall(text.casefold())
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from tui_reader.core.paper import Paper
-from tui_reader.core.query import Alternative, Query, Term, parse_query, words
+from tui_reader.core.query import Alternative, Query, Term, compounds, parse_query, words
 
 # Words as written; those with a capital letter make the case-sensitive index.
 _WORD = re.compile(r"\w+")
@@ -131,6 +131,7 @@ class SearchIndex:
         self._papers = papers
         self._numbers = {paper.id: number for number, paper in enumerate(papers)}
         self._texts: list[str] | None = None
+        self._hyphenated: dict[str, str] = {}  # "cotraining": "co-training", to highlight it
         vocabulary: dict[str, int] = {}
         cased: dict[str, int] = {}  # words with capitals, as written, for case-sensitive terms
         pairs: dict[str, tuple[array, array]] = defaultdict(lambda: (array("i"), array("i")))
@@ -142,9 +143,9 @@ class SearchIndex:
             }
             # Words in the order they come (dicts, not sets): word ids, and so ties in ranking
             # and related papers, are then the same in every run.
-            everything = dict.fromkeys(words(paper.abstract))
+            everything = dict.fromkeys(self._words(paper.abstract))
             for name, text in fields.items():
-                found = dict.fromkeys(words(text))
+                found = dict.fromkeys(self._words(text))
                 everything.update(found)
                 self._add(pairs[name], vocabulary, found, number)
             self._add(pairs["all"], vocabulary, everything, number)
@@ -173,13 +174,22 @@ class SearchIndex:
             np.float32
         )
 
+    def _words(self, text: str) -> list[str]:
+        """A text's words, and its hyphenated compounds as one word too."""
+        found = words(text)
+        for compound in compounds(text):
+            joined = compound.replace("-", "")
+            self._hyphenated.setdefault(joined, compound)
+            found.append(joined)
+        return found
+
     @staticmethod
     def _add(
         pair: tuple[array, array], vocabulary: dict[str, int], found: Iterable[str], n: int
     ) -> None:
         word_ids, docs = pair
         new = [word for word in found if word not in vocabulary]
-        vocabulary.update(zip(new, range(len(vocabulary), len(vocabulary) + len(new))))
+        vocabulary.update(zip(new, range(len(vocabulary), len(vocabulary) + len(new)), strict=True))
         ids = list(map(vocabulary.__getitem__, found))
         word_ids.extend(ids)
         docs.extend([n] * len(ids))
@@ -338,7 +348,7 @@ class SearchIndex:
         for position, word in enumerate(alternative.words):
             last = position == len(alternative.words) - 1
             matches = self.matching_words(alternative, word, last)
-            matched.update(matches)
+            matched.update(self._hyphenated.get(match, match) for match in matches)
             scores = np.zeros(len(self._papers), dtype=np.float32)
             self._score_word(scores, alternative, matches)
             total += scores
