@@ -118,3 +118,20 @@ def test_the_readme_documents_every_setting_and_key_with_its_default(tmp_path: P
     assert binding_ids() == defaults.keys()
     for binding_id, keys in config.keys.items():
         assert keys == defaults[binding_id], binding_id
+
+
+def test_an_action_left_without_a_key_is_reported(tmp_path: Path, monkeypatch) -> None:
+    from tui_reader import cli
+    from tui_reader.ui.keymap import keys_taken
+
+    assert keys_taken({"bookmark": "t"}) == ["Tags"]
+    assert keys_taken({"bookmark": "t", "tags": "ctrl+t"}) == []
+    assert keys_taken({"next-paper": "n"}) == ["Note"]  # in the list, n would be next
+    assert keys_taken({"next-paper": "ctrl+n", "scroll-down": "J"}) == []
+    assert keys_taken({"scroll-down": "k"}) == ["Scroll up"]
+    config = write(tmp_path, '[keys]\nbookmark = "t"\n')
+    monkeypatch.setenv("TUI_READER_CONFIG", str(config))
+    opened = []
+    monkeypatch.setattr(ReaderApp, "run", lambda app: opened.append(app))
+    assert cli.main([]) == 0
+    assert opened[0]._messages == [f"{config}: [keys] took every key of Tags, which now have none"]

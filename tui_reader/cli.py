@@ -278,9 +278,13 @@ def export(arguments: argparse.Namespace, papers: list[Paper], library: Library)
 
 def run_reader(arguments: argparse.Namespace) -> int:
     from tui_reader.ui.app import ReaderApp
-    from tui_reader.ui.keymap import check_keys
+    from tui_reader.ui.keymap import check_keys, keys_taken
 
     config, config_problems = load_config(config_path(), check_keys)
+    if lost := keys_taken(config.keys):
+        config_problems.append(
+            f"{config_path()}: [keys] took every key of {', '.join(lost)}, which now have none"
+        )
     paths = arguments.paths or list(config.paths) or [bundled("seeds")]
     files = check_paths(paths)
     stream = None

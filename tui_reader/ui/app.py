@@ -12,7 +12,6 @@ from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.dom import DOMNode
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -153,7 +152,6 @@ class ReaderApp(App[None]):
         keys already checked)."""
         super().__init__()
         self.config = config or Config()
-        self._clashes: set[str] = set()
         self.set_keymap(dict(self.config.keys))
         self._restore = session
         self._last_paper_id = ""  # the last paper under the cursor
@@ -706,15 +704,6 @@ class ReaderApp(App[None]):
         return [
             (self.key_display(binding), binding.description) for binding in _described(bindings)
         ]
-
-    def handle_bindings_clash(self, clashed_bindings: set[Binding], node: DOMNode) -> None:
-        """A key the config gave to one action was another's: say so, once."""
-        lost = ", ".join(
-            sorted(binding.description or binding.action for binding in clashed_bindings)
-        )
-        if lost not in self._clashes:
-            self._clashes.add(lost)
-            self.notify(f"Config file: keys clash; no key left for: {lost}", severity="warning")
 
     def action_help(self) -> None:
         keys: KeyTable = [

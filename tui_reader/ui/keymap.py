@@ -1,7 +1,9 @@
 """Keys the user rebinds in the config file, checked against the bindings the reader has."""
 
+from collections.abc import Mapping
+
 from textual.binding import Binding
-from textual.keys import Keys, _character_to_key, key_to_character
+from textual.keys import Keys, _character_to_key, _normalize_key_list, key_to_character
 
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.detail_pane import DetailPane
@@ -13,10 +15,36 @@ _MODIFIERS = {"ctrl", "shift", "alt", "super", "meta", "hyper"}
 _NAMED_KEYS = {key.value for key in Keys} | {_character_to_key(chr(c)) for c in range(32, 127)}
 
 
+# The keys in effect where the list, or the detail pane, has the focus: its own and the app's.
+_CONTEXTS = (
+    [*ReaderApp.BINDINGS, *PaperList.BINDINGS],
+    [*ReaderApp.BINDINGS, *DetailPane.BINDINGS],
+)
+
+
 def binding_ids() -> set[str]:
     """The actions a config file may rebind, by the id of their binding."""
-    bindings = [*ReaderApp.BINDINGS, *PaperList.BINDINGS, *DetailPane.BINDINGS]
-    return {b.id for b in bindings if isinstance(b, Binding) and b.id}
+    return {b.id for context in _CONTEXTS for b in context if isinstance(b, Binding) and b.id}
+
+
+def keys_taken(keys: Mapping[str, str]) -> list[str]:
+    """Actions left without a key in the list or the detail pane, because a rebinding took
+    the only keys they had there."""
+    lost: dict[str, None] = {}
+    for context in _CONTEXTS:
+        bindings = [b for b in context if isinstance(b, Binding)]
+        taken = {
+            key
+            for b in bindings
+            if b.id in keys
+            for key in _normalize_key_list(keys[b.id]).split(",")
+        }
+        for binding in bindings:
+            if binding.id in keys or not binding.description:
+                continue
+            if set(_normalize_key_list(binding.key).split(",")) <= taken:
+                lost[binding.description] = None
+    return list(lost)
 
 
 def is_key(key: str) -> bool:
