@@ -63,6 +63,7 @@ def shown(text: str) -> str:
         r"An escaped \$5 fee.",
         "A lone $ sign.",
         "x_i and snake_case_names stay, as do 2 * 3 * 4 and a_b_c.",
+        "Two lines\nstay two lines.",
         "[/b] [CLS] [bold]not markup[/bold]",
     ],
 )
