@@ -87,7 +87,7 @@ async def measure(corpus: Path) -> dict[str, object]:
         if moves:
             figures["cursor key while loading, median (ms)"] = statistics.median(moves)
             figures["cursor key while loading, max (ms)"] = max(moves)
-        await until(lambda: app.status == "ready", 0.01)
+        await until(lambda: app.status == "ready", 0.01, limit=3600)  # a million takes minutes
         figures["loaded and indexed (s)"] = time.perf_counter() - STARTED
         figures["papers"] = len(app.store)
         await app.workers.wait_for_complete()
