@@ -193,7 +193,7 @@ class ReaderApp(App[None]):
                 self._messages.append(f"Config file: there is no theme {theme!r}; try {themes}")
         if self._restore is not None:
             self._restore_session(self._restore)
-        self._show(self.store, "")
+        self._refilter()
         self._focus(PaperList)
         for message in self._messages:
             self.notify(message, title="tui-reader", severity="error", timeout=30, markup=False)
@@ -235,7 +235,7 @@ class ReaderApp(App[None]):
         if self.store.extend(papers):
             self.title = self.store.title
             if not self._query.strip():
-                self._show(self.store, "")
+                self._refilter()
 
     def _loaded(self, problems: list[str]) -> None:
         self.status = "indexing"
@@ -267,13 +267,24 @@ class ReaderApp(App[None]):
         self._refilter()
 
     def _refilter(self) -> None:
-        if not self._query.strip():
+        if self._query.strip():
+            if self._index is not None:
+                self._search(self._query)
+            else:
+                self._update_header()  # the search runs once the index is ready
+        elif self.sort in ("relevance", "file"):
             self.workers.cancel_group(self, "search")
             self._show(self.store, "")
-        elif self._index is not None:
-            self._search(self._query)
         else:
-            self._update_header()  # the search runs once the index is ready
+            self._sort_all()
+
+    @work(thread=True, exclusive=True, group="search")
+    def _sort_all(self) -> None:
+        """Every paper in the chosen order, sorted off the screen's thread (a second at 1M)."""
+        papers = list(self.store)
+        self.call_from_thread(
+            self._show, sort_papers(papers, len(papers), self.sort, self.store, self.library), ""
+        )
 
     @work(thread=True, exclusive=True, group="search")
     def _search(self, query: str) -> None:
@@ -299,8 +310,6 @@ class ReaderApp(App[None]):
         """Show a search's results, unless the query has changed since it started."""
         if query != self._query:
             return
-        if not query.strip() and self.sort not in ("relevance", "file"):
-            papers = sort_papers(papers, len(papers), self.sort, self.store, self.library)
         self.shown_query = query
         message = f"No papers match “{query.strip()}”" if query.strip() else "No papers"
         paper_list = self.query_one(PaperList)
