@@ -23,7 +23,14 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from tui_reader.core.paper import Paper
-from tui_reader.core.query import Alternative, Query, Term, compounds, parse_query, words
+from tui_reader.core.query import (
+    Alternative,
+    Query,
+    Term,
+    parse_query,
+    words,
+    words_and_compounds,
+)
 
 # Words as written; those with a capital letter make the case-sensitive index.
 _WORD = re.compile(r"\w+")
@@ -176,8 +183,8 @@ class SearchIndex:
 
     def _words(self, text: str) -> list[str]:
         """A text's words, and its hyphenated compounds as one word too."""
-        found = words(text)
-        for compound in compounds(text):
+        found, compounds = words_and_compounds(text)
+        for compound in compounds:
             joined = compound.replace("-", "")
             self._hyphenated.setdefault(joined, compound)
             found.append(joined)
