@@ -661,6 +661,8 @@ class ReaderApp(App[None]):
         if session.paper_id:
             self.query_one(PaperList).choose_later(session.paper_id)
         if session.query:
+            # Known at once, so that the start does not sort every paper for an empty filter.
+            self._query = session.query
             self.query_one(FilterInput).value = session.query
 
     def session(self) -> Session:
