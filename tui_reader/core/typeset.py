@@ -149,8 +149,6 @@ class _Unconvertible(Exception):
 
 def math_to_text(source: str) -> str:
     """Math such as `$\\rho \\sqrt{T}$` as Unicode ("ρ √(T)"); its source when that fails."""
-    if source == _PLACEHOLDER:
-        return source
     # Abstracts write "$32%$": a percent sign, never the comment it would be in LaTeX.
     latex = source.replace("\\%", "%").replace("%", "\\%")
     try:
