@@ -12,12 +12,13 @@ SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 @pytest.fixture(autouse=True)
 def private_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test, and every command it runs, uses a library of its own, never the user's,
-    and no config or session file but those a test writes."""
+    and no config, session or cache file but those a test writes."""
     path = tmp_path / "library" / "library.json"
     path.parent.mkdir()
     monkeypatch.setenv("TUI_READER_LIBRARY", str(path))
     monkeypatch.setenv("TUI_READER_CONFIG", str(tmp_path / "no-config.toml"))
     monkeypatch.setenv("TUI_READER_SESSION", str(tmp_path / "session.json"))
+    monkeypatch.setenv("TUI_READER_CACHE", str(tmp_path / "cache"))
     return path
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from tui_reader import __version__
 from tui_reader.core.config import Config, config_path, load_config
 from tui_reader.core.export import FORMATS, ExportError, paper_record, render, write_export
+from tui_reader.core.index_cache import IndexedPapers, load_cached, save_cached
 from tui_reader.core.library import (
     ENVIRONMENT_VARIABLE,
     Library,
@@ -136,11 +137,17 @@ def search_parser() -> argparse.ArgumentParser:
 
 def run_search(arguments: argparse.Namespace) -> int:
     """Rank the papers for the query; state filters read the library."""
-    loaded = load_paths(arguments.paths or [bundled("seeds")])
-    for problem in loaded.problems:
+    paths = arguments.paths or [bundled("seeds")]
+    files = check_paths(paths)
+    indexed = load_cached(files)
+    if indexed is None:
+        loaded = load_paths(paths)
+        indexed = IndexedPapers(loaded, SearchIndex(loaded.papers))
+        save_cached(files, indexed)
+    for problem in indexed.loaded.problems:
         print(f"tui-reader: skipped {problem}", file=sys.stderr)
     query = parse_query(arguments.query)
-    result = SearchIndex(loaded.papers).run(query)
+    result = indexed.index.run(query)
     library = open_library(arguments.library)[0] if query.states else Library(None)
     shown = 0
     for paper, score in zip(result.papers, result.scores, strict=True):

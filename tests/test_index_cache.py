@@ -1,0 +1,53 @@
+import os
+from pathlib import Path
+
+import pytest
+
+from tui_reader import cli
+from tui_reader.core import index_cache
+from tui_reader.core.search import SearchIndex
+
+
+def search(capsys: pytest.CaptureFixture[str], *arguments: str) -> str:
+    assert cli.main(["search", *arguments]) == 0
+    return capsys.readouterr().out
+
+
+def entries(tmp_path: Path) -> list[Path]:
+    return sorted((tmp_path / "cache").glob("index-*.pickle"))
+
+
+def test_a_second_search_over_the_same_files_reads_the_index_back(
+    tmp_path: Path, write_seed, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
+    first = search(capsys, "difusion", str(path))
+    assert "Diffusion models" in first and len(entries(tmp_path)) == 1
+
+    def no_index(*_: object) -> None:
+        raise AssertionError("the index was built again")
+
+    monkeypatch.setattr(SearchIndex, "__init__", no_index)
+    assert search(capsys, "difusion", str(path)) == first
+
+
+def test_a_changed_file_is_loaded_and_indexed_anew(tmp_path: Path, write_seed, capsys) -> None:
+    path = write_seed("Diffusion models for tabular data.")
+    search(capsys, "bandit", str(path))
+    write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
+    os.utime(path, ns=(1, 1))  # a new modification time, as an edit gives
+    assert "Bandits with regret" in search(capsys, "bandit", str(path))
+    assert len(entries(tmp_path)) == 2
+
+
+def test_a_damaged_entry_is_rebuilt_and_old_entries_are_dropped(
+    tmp_path: Path, write_seed, capsys
+) -> None:
+    path = write_seed("Diffusion models for tabular data.")
+    search(capsys, "diffusion", str(path))
+    entries(tmp_path)[0].write_bytes(b"not a pickle")
+    assert "Diffusion models" in search(capsys, "diffusion", str(path))
+    for number in range(index_cache.KEPT + 2):
+        other = write_seed(f"Paper number {number}.", name=f"other{number}.txt")
+        search(capsys, "paper", str(other))
+    assert len(entries(tmp_path)) == index_cache.KEPT

@@ -1,0 +1,71 @@
+"""Loaded papers and their search index, kept on disk between runs of `tui-reader search`.
+
+Building the index of 30,000 papers takes seconds; reading it back takes a quarter of one. An
+entry stands for the exact files it was built from (path, size, modification time) and this
+version of the code, so any change to either builds a new one. It is a convenience only: when
+it cannot be read or written, the papers are loaded and indexed as if there were none.
+"""
+
+import hashlib
+import os
+import pickle
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+from tui_reader.core.atomic_file import write_atomically
+from tui_reader.core.loading import LoadResult
+from tui_reader.core.search import SearchIndex
+
+CACHE_VARIABLE = "TUI_READER_CACHE"
+KEPT = 4  # entries kept, the most recently used
+
+
+@dataclass
+class IndexedPapers:
+    loaded: LoadResult
+    index: SearchIndex
+
+
+def cache_folder() -> Path:
+    """$TUI_READER_CACHE, else the platform's cache folder for tui-reader."""
+    if configured := os.environ.get(CACHE_VARIABLE):
+        return Path(configured).expanduser()
+    return Path(platformdirs.user_cache_dir("tui-reader", appauthor=False))
+
+
+def _entry(files: Sequence[Path]) -> Path:
+    key = hashlib.sha256()
+    for source in sorted(Path(__file__).parent.glob("*.py")):  # the code that built it
+        key.update(source.read_bytes())
+    for file in files:
+        status = file.stat()
+        key.update(f"{file.resolve()}\0{status.st_size}\0{status.st_mtime_ns}\n".encode())
+    return cache_folder() / f"index-{key.hexdigest()[:24]}.pickle"
+
+
+def load_cached(files: Sequence[Path]) -> IndexedPapers | None:
+    """The papers and index built from exactly these files before, if they were kept."""
+    try:
+        entry = _entry(files)
+        with entry.open("rb") as stream:
+            cached = pickle.load(stream)  # our own file, in the user's own cache folder
+        entry.touch()  # recently used: kept longest
+    except Exception:  # missing, unreadable, or written by other code: build anew
+        return None
+    return cached if isinstance(cached, IndexedPapers) else None
+
+
+def save_cached(files: Sequence[Path], indexed: IndexedPapers) -> None:
+    """Keep these papers and their index for the next run over the same files."""
+    try:
+        entry = _entry(files)
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(entry, pickle.dumps(indexed, protocol=pickle.HIGHEST_PROTOCOL))
+        entries = sorted(entry.parent.glob("index-*.pickle"), key=lambda p: p.stat().st_mtime)
+        for old in entries[:-KEPT]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass  # a cache that cannot be written costs time, nothing else
