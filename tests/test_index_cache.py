@@ -51,3 +51,35 @@ def test_a_damaged_entry_is_rebuilt_and_old_entries_are_dropped(
         other = write_seed(f"Paper number {number}.", name=f"other{number}.txt")
         search(capsys, "paper", str(other))
     assert len(entries(tmp_path)) == index_cache.KEPT
+
+
+def test_the_reader_keeps_a_big_input_s_index_for_its_next_start(
+    tmp_path: Path, write_seed, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    from tui_reader.ui.app import ReaderApp
+
+    monkeypatch.setattr(cli, "LOAD_AT_ONCE", 0)  # these two papers count as a big input
+    path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
+    opened: list[ReaderApp] = []
+    run = ReaderApp.run
+
+    def run_until_indexed(app: ReaderApp) -> None:
+        async def quit_when_ready(pilot) -> None:
+            while app.status != "ready":
+                await pilot.pause(0.05)
+            app.exit()
+
+        opened.append(app)
+        run(app, headless=True, auto_pilot=quit_when_ready)
+
+    monkeypatch.setattr(ReaderApp, "run", run_until_indexed)
+    assert cli.main([str(path)]) == 0
+    assert opened[0]._stream is not None  # loaded in the background, then indexed
+    assert "keeping the index of 2 papers" in capsys.readouterr().err
+    assert len(entries(tmp_path)) == 1
+
+    monkeypatch.setattr(SearchIndex, "__init__", None)  # no index may be built now
+    assert cli.main([str(path)]) == 0
+    second = opened[1]
+    assert second._stream is None and len(second.store) == 2 and second.index is not None
+    assert "keeping" not in capsys.readouterr().err

@@ -20,7 +20,7 @@ from tui_reader.core.library import (
     normalise_tag,
 )
 from tui_reader.core.links import check_search_template
-from tui_reader.core.loading import LoadError, check_paths, load_paths, stream_papers
+from tui_reader.core.loading import LoadError, LoadResult, check_paths, load_paths, stream_papers
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query
 from tui_reader.core.search import SearchIndex
@@ -294,12 +294,15 @@ def run_reader(arguments: argparse.Namespace) -> int:
         )
     paths = arguments.paths or list(config.paths) or [bundled("seeds")]
     files = check_paths(paths)
-    stream = None
-    if sum(file.stat().st_size for file in files) <= LOAD_AT_ONCE:
+    stream = kept = None
+    big = sum(file.stat().st_size for file in files) > LOAD_AT_ONCE
+    if not big:
         loaded = load_paths(paths)  # small: load now, so any problem stops the reader at once
         store = PaperStore(loaded.papers, loaded.collections)
         for problem in loaded.problems:
             print(f"tui-reader: skipped {problem}", file=sys.stderr)
+    elif kept := load_cached(files):  # loaded and indexed before: ready at once
+        store = PaperStore(kept.loaded.papers, kept.loaded.collections)
     else:
         store, stream = PaperStore(), stream_papers(files)
     library, messages = open_library(arguments.library)
@@ -308,8 +311,18 @@ def run_reader(arguments: argparse.Namespace) -> int:
     where = session_path()
     session = None if arguments.fresh else load_session(where)
     messages += config_problems
+    if kept and kept.loaded.problems:
+        messages.append(f"Skipped {len(kept.loaded.problems):,} records that could not be read")
+    index = kept.index if kept else None
     app = ReaderApp(
-        store, library, messages, template, stream=stream, session=session, config=config
+        store,
+        library,
+        messages,
+        template,
+        stream=stream,
+        session=session,
+        config=config,
+        index=index,
     )
     app.run()
     with contextlib.suppress(OSError):  # where the reader was is a convenience only
@@ -318,6 +331,13 @@ def run_reader(arguments: argparse.Namespace) -> int:
     # may not have reached the file yet.
     if library.has_unsaved_changes:
         library.save()
+    if stream is not None and app.index is not None:  # last: the user's data is safe already
+        print(
+            f"tui-reader: keeping the index of {len(store):,} papers for the next start…",
+            file=sys.stderr,
+        )
+        loaded = LoadResult(list(store), store.collections, app.load_problems)
+        save_cached(files, IndexedPapers(loaded, app.index))
     return 0
 
 

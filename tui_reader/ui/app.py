@@ -146,10 +146,11 @@ class ReaderApp(App[None]):
         stream: Iterator[list[Paper] | str] | None = None,
         session: Session | None = None,
         config: Config | None = None,
+        index: SearchIndex | None = None,
     ) -> None:
         """`stream`, when given, yields more papers (and problems) to load in the background;
         `session`, where the reader left off last time; `config`, the user's settings (its
-        keys already checked)."""
+        keys already checked); `index`, the store's index when it was kept from before."""
         super().__init__()
         self.config = config or Config()
         self.set_keymap(dict(self.config.keys))
@@ -163,6 +164,8 @@ class ReaderApp(App[None]):
         self.search_template = search_template
         self._messages = list(messages)
         self._index: SearchIndex | None = None
+        self._kept_index = index
+        self.load_problems: list[str] = []  # records the background load skipped
         self._query = ""
         self._read_timer: Timer | None = None
         self._related_timer: Timer | None = None
@@ -170,6 +173,11 @@ class ReaderApp(App[None]):
         self._shown_count = len(store)
         self._close_count = 0
         self.sort = "relevance"
+
+    @property
+    def index(self) -> SearchIndex | None:
+        """The search index over the store, once it is built."""
+        return self._index
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -197,10 +205,12 @@ class ReaderApp(App[None]):
         self._focus(PaperList)
         for message in self._messages:
             self.notify(message, title="tui-reader", severity="error", timeout=30, markup=False)
+        sys.setswitchinterval(SEARCH_SWITCH_INTERVAL)
         if self._stream is not None:
             self._load()
+        elif self._kept_index is not None:
+            self._index_ready(self._kept_index)
         else:
-            sys.setswitchinterval(SEARCH_SWITCH_INTERVAL)
             self._build_index()
         self.set_interval(RELOAD_EVERY, self._look_for_outside_changes)
 
@@ -209,7 +219,7 @@ class ReaderApp(App[None]):
     @work(thread=True, exclusive=True, group="load")
     def _load(self) -> None:
         assert self._stream is not None
-        problems: list[str] = []
+        problems = self.load_problems
         sys.setswitchinterval(LOADING_SWITCH_INTERVAL)
         try:
             pending: list[Paper] = []
