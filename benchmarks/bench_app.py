@@ -2,6 +2,7 @@
 latency of each key typed into the filter, and peak memory.
 
     python benchmarks/bench_app.py /tmp/corpus-100k.jsonl.gz
+    python benchmarks/bench_app.py --kept /tmp/corpus-100k.jsonl.gz  # from the cache folder
 
 Time to first paint counts from the start of this process (imports included) to the first
 frame with papers in the list. Each keystroke's latency runs from the key event reaching the
@@ -26,6 +27,7 @@ import tui_reader.ui  # noqa: E402, F401  (before Textual: it sets the app's fra
 from textual import events  # noqa: E402
 from textual.widgets import Input  # noqa: E402
 
+from tui_reader.core.index_cache import load_cached  # noqa: E402
 from tui_reader.core.library import Library  # noqa: E402
 from tui_reader.core.loading import check_paths, stream_papers  # noqa: E402
 from tui_reader.core.store import PaperStore  # noqa: E402
@@ -57,8 +59,21 @@ async def until(condition, step: float = 0.001, limit: float = 60.0) -> bool:
     return True
 
 
-async def measure(corpus: Path) -> dict[str, object]:
-    app = ReaderApp(PaperStore(), Library(None), stream=stream_papers(check_paths([corpus])))
+def reader(corpus: Path, kept: bool) -> ReaderApp:
+    """The app as `tui-reader CORPUS` makes it: loading in the background, or, with `kept`,
+    from the papers and index the cache folder kept."""
+    files = check_paths([corpus])
+    if not kept:
+        return ReaderApp(PaperStore(), Library(None), stream=stream_papers(files))
+    indexed = load_cached(files)
+    if indexed is None:
+        raise SystemExit(f"nothing kept for {corpus}: run `tui-reader search x {corpus}` first")
+    store = PaperStore(indexed.loaded.papers, indexed.loaded.collections)
+    return ReaderApp(store, Library(None), index=indexed.index)
+
+
+async def measure(corpus: Path, kept: bool) -> dict[str, object]:
+    app = reader(corpus, kept)
     # Each time the list is drawn: when, and for which query. A key's latency ends at the
     # first drawing of the list with that key's results.
     drawn: list[tuple[float, str, int]] = []
@@ -129,8 +144,11 @@ async def measure(corpus: Path) -> dict[str, object]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", type=Path)
+    parser.add_argument(
+        "--kept", action="store_true", help="start from the index kept in the cache folder"
+    )
     arguments = parser.parse_args()
-    figures = asyncio.run(measure(arguments.corpus))
+    figures = asyncio.run(measure(arguments.corpus, arguments.kept))
     print(f"# {arguments.corpus.name} on {platform.node()} ({platform.processor() or 'cpu'})")
     for name, value in figures.items():
         shown = (

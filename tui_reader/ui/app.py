@@ -208,8 +208,6 @@ class ReaderApp(App[None]):
         sys.setswitchinterval(SEARCH_SWITCH_INTERVAL)
         if self._stream is not None:
             self._load()
-        elif self._kept_index is not None:
-            self._index_ready(self._kept_index)
         else:
             self._build_index()
         self.set_interval(RELOAD_EVERY, self._look_for_outside_changes)
@@ -258,7 +256,7 @@ class ReaderApp(App[None]):
 
     @work(thread=True, exclusive=True, group="index")
     def _build_index(self) -> None:
-        index = SearchIndex(self.store)
+        index = self._kept_index if self._kept_index is not None else SearchIndex(self.store)
         self.call_from_thread(self._index_ready, index)
         index.warm()
 
