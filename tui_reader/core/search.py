@@ -175,6 +175,10 @@ class SearchIndex:
         self._prefixes: dict[int, tuple[list[str], np.ndarray]] = {}
         self._scored: dict[Alternative, tuple[np.ndarray, frozenset[str]]] = {}
 
+    def __getstate__(self) -> dict[str, object]:
+        # Kept on disk without what searches cached: scores of recent words, phrase texts.
+        return {**self.__dict__, "_scored": {}, "_texts": None}
+
     def _weights(self, postings: _Postings) -> np.ndarray:
         frequencies = np.diff(postings.offsets)
         return (1 + np.log(max(len(self._papers), 1) / np.maximum(frequencies, 1))).astype(
