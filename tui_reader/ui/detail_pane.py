@@ -26,7 +26,7 @@ def paper_content(
     links: list[str],
     related: Sequence[Paper] = (),
     raw: bool = False,
-    link_width: int = LINK_SHOWN,
+    link_width: int = LINK_SHOWN,  # cells for a link or a related headline, one line each
 ) -> Content:
     """A paper as the detail pane shows it; its text is data and never parsed as markup.
 
@@ -57,7 +57,8 @@ def paper_content(
     if related:
         parts += ["\n\n", ("Related", "bold"), ("  (a digit jumps to it)", "dim")]
         for number, other in enumerate(related, 1):
-            parts += ["\n", (f"{number:>2} ", "dim"), typeset_content(other.headline, raw)]
+            headline = typeset_content(other.headline, raw).truncate(link_width, ellipsis=True)
+            parts += ["\n", (f"{number:>2} ", "dim"), headline]
     return Content.assemble(*parts)
 
 
