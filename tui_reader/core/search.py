@@ -40,6 +40,9 @@ SECOND_TYPO = 0.25  # a word two edits away is a much weaker match than one edit
 TITLE_WEIGHT = 2.0
 PHRASE_BONUS = 1.5
 PREFIX_WORDS_MAX = 400  # a short prefix ("co") matches the most common words only
+# One or two letters match nearly every paper whichever words they stand for: fewer words
+# rank the same and cost far less ("a" alone would add up the postings of 400 common words).
+SHORT_PREFIX_WORDS = {1: 25, 2: 100}
 TERM_SCALE = 1000.0  # a paper matching one more term always ranks higher
 CLOSENESS_TOP = 30  # the best papers that are ranked again by how close their terms stand
 CLOSENESS_WEIGHT = 2.0  # the bonus for terms side by side (a title match adds about 2 to 20)
@@ -138,6 +141,7 @@ class SearchIndex:
         self._papers = papers
         self._numbers = {paper.id: number for number, paper in enumerate(papers)}
         self._texts: list[str] | None = None
+        self._folded_texts: list[str] | None = None
         self._hyphenated: dict[str, str] = {}  # "cotraining": "co-training", to highlight it
         vocabulary: dict[str, int] = {}
         cased: dict[str, int] = {}  # words with capitals, as written, for case-sensitive terms
@@ -177,7 +181,7 @@ class SearchIndex:
 
     def __getstate__(self) -> dict[str, object]:
         # Kept on disk without what searches cached: scores of recent words, phrase texts.
-        return {**self.__dict__, "_scored": {}, "_texts": None}
+        return {**self.__dict__, "_scored": {}, "_texts": None, "_folded_texts": None}
 
     def _weights(self, postings: _Postings) -> np.ndarray:
         frequencies = np.diff(postings.offsets)
@@ -215,11 +219,14 @@ class SearchIndex:
         start = bisect_left(ordered, stem)
         end = bisect_left(ordered, stem + "\U0010ffff", start)
         found = ordered[start:end]
-        if len(found) > PREFIX_WORDS_MAX:
+        most = SHORT_PREFIX_WORDS.get(len(stem), PREFIX_WORDS_MAX)
+        if len(found) > most:
             postings = self._postings["cased" if cased else "all"]
             ids = self._cased if cased else self._vocabulary
-            found.sort(key=lambda w: -postings.frequency(ids[w]))
-            found = found[:PREFIX_WORDS_MAX]
+            word_ids = np.fromiter((ids[word] for word in found), dtype=np.int64, count=len(found))
+            frequencies = postings.offsets[word_ids + 1] - postings.offsets[word_ids]
+            commonest = np.argsort(-frequencies, kind="stable")[:most]
+            found = [found[i] for i in commonest]
         return found
 
     def _typo_words(self, word: str) -> list[tuple[str, int]]:
@@ -301,6 +308,8 @@ class SearchIndex:
     # Scoring
 
     def _searchable(self, number: int) -> str:
+        """A paper's text, all its fields in one string, and the same in lower case, made
+        the first time a phrase or a case-sensitive word has to be checked in it."""
         if self._texts is None:
             self._texts = [""] * len(self._papers)
         if not self._texts[number]:
@@ -309,6 +318,13 @@ class SearchIndex:
                 (paper.headline, paper.title, paper.abstract, " ".join(paper.authors), paper.venue)
             )
         return self._texts[number]
+
+    def _folded(self, number: int) -> str:
+        if self._folded_texts is None:
+            self._folded_texts = [""] * len(self._papers)
+        if not self._folded_texts[number]:
+            self._folded_texts[number] = self._searchable(number).casefold()
+        return self._folded_texts[number]
 
     def _score_word(
         self, scores: np.ndarray, alternative: Alternative, matches: dict[str, float]
@@ -375,12 +391,14 @@ class SearchIndex:
 
     def _check_text(self, scores: np.ndarray, alternative: Alternative) -> None:
         """Keep only papers whose text has the phrase, or the word in its exact case."""
-        if alternative.case_sensitive:
-            pattern = re.compile(r"(?<!\w)" + re.escape(alternative.text))
-        else:
-            pattern = re.compile(re.escape(alternative.text), re.IGNORECASE)
+        pattern = re.compile(r"(?<!\w)" + re.escape(alternative.text))
+        folded = alternative.text.casefold()  # a substring search: 5x faster than a regex
         for number in np.flatnonzero(scores):
-            if pattern.search(self._searchable(int(number))):
+            if (
+                pattern.search(self._searchable(int(number)))
+                if alternative.case_sensitive
+                else folded in self._folded(int(number))
+            ):
                 scores[number] *= PHRASE_BONUS if alternative.is_phrase else 1
             else:
                 scores[number] = 0
