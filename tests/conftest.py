@@ -1,7 +1,10 @@
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from textual.worker import WorkerCancelled
+from textual.worker_manager import WorkerManager
 
 from tui_reader.core.loading import load_paths
 from tui_reader.core.store import PaperStore
@@ -20,6 +23,23 @@ def private_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("TUI_READER_SESSION", str(tmp_path / "session.json"))
     monkeypatch.setenv("TUI_READER_CACHE", str(tmp_path / "cache"))
     return path
+
+
+@pytest.fixture(autouse=True)
+def stale_work_may_be_cancelled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`app.workers.wait_for_complete()` waits for the work that counts. The reader cancels a
+    search (or sort) made stale by the next key on purpose; Textual's wait would raise for it
+    when it happens to be cancelled mid-wait, which depends on the machine's speed."""
+
+    async def wait_for_complete(manager: WorkerManager, workers: list | None = None) -> None:
+        waits = [worker.wait() for worker in (workers or manager)]
+        for outcome in await asyncio.gather(*waits, return_exceptions=True):
+            if isinstance(outcome, BaseException) and not isinstance(
+                outcome, (WorkerCancelled, asyncio.CancelledError)
+            ):
+                raise outcome
+
+    monkeypatch.setattr(WorkerManager, "wait_for_complete", wait_for_complete)
 
 
 @pytest.fixture
