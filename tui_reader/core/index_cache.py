@@ -14,6 +14,7 @@ import os
 import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import platformdirs
@@ -39,10 +40,17 @@ def cache_folder() -> Path:
     return Path(platformdirs.user_cache_dir("tui-reader", appauthor=False))
 
 
+@cache
+def _code_digest() -> bytes:
+    """The core's source: pickles of other code are never read back."""
+    digest = hashlib.sha256()
+    for source in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(source.read_bytes())
+    return digest.digest()
+
+
 def _entry(files: Sequence[Path]) -> Path:
-    key = hashlib.sha256()
-    for source in sorted(Path(__file__).parent.glob("*.py")):  # the code that built it
-        key.update(source.read_bytes())
+    key = hashlib.sha256(_code_digest())
     for file in files:
         status = file.stat()
         key.update(f"{file.resolve()}\0{status.st_size}\0{status.st_mtime_ns}\n".encode())

@@ -32,6 +32,11 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.casefold())
 
 
+def capitalised_words(text: str) -> list[str]:
+    """The words of a text that have a capital letter, as written: "SAM", "GPs"."""
+    return [word for word in _WORD.findall(text) if word != word.lower()]
+
+
 def words_and_compounds(text: str) -> tuple[list[str], list[str]]:
     """The words of a text, and its hyphenated compounds ("co-training"), which a reader may
     type as one word ("cotraining"); lower case."""
