@@ -7,7 +7,15 @@ from textual import events
 from textual.content import Content
 from textual.widgets import Input, Static
 
-from tui_reader.core.loading import load_paths
+from tests.pilot_helpers import (
+    detail,
+    ready,
+    related_shown,
+    rows,
+    store_from,
+    type_filter,
+    wait_until,
+)
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.detail_pane import DetailPane
@@ -19,38 +27,6 @@ HOSTILE = [
     "A theme variable [$accent] and [bold red]markup[/] stay literal text.",
     "An escape \x1b]52;c;aGk=\x07 tries to set the clipboard, \x1b[2J clears the screen.",
 ]
-
-
-def lines(app: ReaderApp) -> list[str]:
-    """The text of the list's visible rows, blank rows dropped."""
-    paper_list = app.query_one(PaperList)
-    strips = (paper_list.render_line(y) for y in range(paper_list.size.height))
-    texts = ("".join(segment.text for segment in strip) for strip in strips)
-    return [text for text in texts if text.strip()]
-
-
-def rows(app: ReaderApp) -> list[str]:
-    """The visible rows without their mark, star and unread columns."""
-    if not app.query_one(PaperList).papers:
-        return [line.strip() for line in lines(app)]
-    return [line[4:].strip() for line in lines(app)]
-
-
-def detail(app: ReaderApp) -> str:
-    content = app.query_one("#detail-body", Static).content
-    assert isinstance(content, Content)
-    return content.plain
-
-
-def store_from(path: Path) -> PaperStore:
-    loaded = load_paths([path])
-    return PaperStore(loaded.papers, loaded.collections)
-
-
-async def type_filter(pilot, text: str) -> None:
-    await pilot.press("slash", *text)
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 async def test_starts_with_every_paper_and_the_first_in_the_detail_pane(seed_store) -> None:
@@ -262,15 +238,13 @@ async def test_typing_fast_over_ten_thousand_papers_shows_the_final_query(tmp_pa
         out.write(json.dumps(target) + "\n")
     app = ReaderApp(PaperStore(), stream=stream_papers(check_paths([path])))
     async with app.run_test(size=(100, 30)) as pilot:
-        while app.status != "ready":
-            await pilot.pause(0.05)
+        await ready(pilot)
         assert len(app.store) == 10_001
         app.post_message(events.Key("slash", "/"))
         for character in "vericodnig dafny":  # a typo, then more words, all in one burst
             key = "space" if character == " " else character
             app.post_message(events.Key(key, character))
-        while app.shown_query != "vericodnig dafny":
-            await pilot.pause(0.02)
+        await wait_until(pilot, lambda: app.shown_query == "vericodnig dafny", "the results")
         await pilot.pause()
         assert app.query_one(Input).value == "vericodnig dafny"
         assert rows(app)[0] == "Vericoding at scale"
@@ -363,14 +337,6 @@ async def test_a_session_is_restored_and_recorded(seed_store) -> None:
         await pilot.pause()
         current = app.query_one(PaperList).current
     assert app.session() == Session("diffusion", current.id, "changed", "textual-light")
-
-
-async def related_shown(pilot, paper_id: str) -> None:
-    """Wait (up to 10 s) for the related papers, found once the cursor has rested."""
-    for _ in range(200):
-        await pilot.pause(0.05)
-        if pilot.app.query_one(DetailPane).related[0] == paper_id:
-            return
 
 
 async def test_related_papers_are_listed_and_a_digit_jumps_to_one(seed_store) -> None:

@@ -18,7 +18,7 @@ from tui_reader.ui.note_editor import NoteEditor
 from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.tags_screen import TagsScreen
 
-from .test_app import detail, lines, rows
+from .pilot_helpers import detail, lines, rows, wait_until
 
 
 def reader(store: PaperStore, path: Path) -> ReaderApp:
@@ -151,10 +151,7 @@ async def test_a_paper_becomes_read_after_a_moment_and_r_toggles(
     app = reader(seed_store, private_library)
     async with app.run_test(size=(100, 30)) as pilot:
         assert lines(app)[0][2] == "•"
-        for _ in range(30):  # read after 0.2 s; allow a slow machine 3 s
-            await pilot.pause(0.1)
-            if app.library.is_read(seed_store[0].id):
-                break
+        await wait_until(pilot, lambda: app.library.is_read(seed_store[0].id), "read after 0.2 s")
         await settle(pilot)
         assert app.library.is_read(seed_store[0].id)
         assert lines(app)[0][2] == " "
@@ -276,10 +273,7 @@ async def test_changes_from_the_command_line_appear_in_the_open_app(
         await settle(pilot)
         command = [sys.executable, "-m", "tui_reader", "tag", seed_store[0].id, "from-cli"]
         subprocess.run(command, check=True, capture_output=True)
-        for _ in range(50):  # the app looks every 0.1 s here; allow a slow machine 5 s
-            await pilot.pause(0.1)
-            if app.library.tags(seed_store[0].id):
-                break
+        await wait_until(pilot, lambda: app.library.tags(seed_store[0].id), "the change seen")
         await settle(pilot)
         assert app.library.tags(seed_store[0].id) == ["from-cli"]
         assert "#from-cli" in detail(app)

@@ -14,7 +14,7 @@ from tui_reader.ui.copy_picker import CopyPicker
 from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen
 from tui_reader.ui.paper_list import PaperList
 
-from .test_app import detail
+from .pilot_helpers import detail
 
 RL4RLA = 17  # the seed paper whose text links to https://github.com/Tim-Xiong/RL4RLA
 

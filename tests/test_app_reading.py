@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
-from tests.test_app import detail, rows, store_from, type_filter
+from tests.pilot_helpers import detail, rows, store_from, type_filter
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.paper_list import PaperList

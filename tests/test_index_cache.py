@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.pilot_helpers import ready
 from tui_reader import cli
 from tui_reader.core import index_cache
 from tui_reader.core.search import SearchIndex
@@ -65,8 +66,7 @@ def test_the_reader_keeps_a_big_input_s_index_for_its_next_start(
 
     def run_until_indexed(app: ReaderApp) -> None:
         async def quit_when_ready(pilot) -> None:
-            while app.status != "ready":
-                await pilot.pause(0.05)
+            await ready(pilot)
             app.exit()
 
         opened.append(app)

@@ -6,7 +6,7 @@ After a deliberate change to the look, review the new pictures and run
 
 import pytest
 
-from tests.test_app import related_shown
+from tests.pilot_helpers import related_shown
 from tui_reader.ui import app as app_module
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.paper_list import PaperList
