@@ -16,6 +16,7 @@ from tui_reader.core.library import (
     ENVIRONMENT_VARIABLE,
     Library,
     LibraryError,
+    LibraryPathError,
     default_path,
     normalise_tag,
 )
@@ -349,7 +350,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv and argv[0] in COMMANDS:
             return run_command(commands_parser().parse_args(argv))
         return run_reader(reader_parser().parse_args(argv))
-    except (LoadError, UsageError, ExportError) as error:
+    except (LoadError, UsageError, ExportError, LibraryPathError) as error:
         print(f"tui-reader: {error}", file=sys.stderr)
         return 2
     except LibraryError as error:

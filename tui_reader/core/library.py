@@ -1,16 +1,22 @@
 """The user's library: tags, bookmarks, notes and read state of papers, saved as they change.
 
-Every field of every paper carries the time it last changed. Saving happens under a file lock:
-the file is read again and merged with this library (per paper and field the later change
-wins, each tag on its own), so two instances, or the app and the command line, never lose each
-other's changes. Entries of papers that are not open now are kept as they are.
+Every field of every paper carries the time it last changed. A save appends the changes made
+since the last one to the library's journal under a file lock (library_file says how the files
+look), so it costs what changed, not the whole library; now and then the journal is folded into
+the snapshot. Reading merges what every writer saved: per paper and field the later change
+wins, each tag on its own, so two instances, or the app and the command line, never lose each
+other's changes. A change the user makes is stamped later than the state it changes, so it
+wins even over a time from a clock that runs ahead.
 """
 
+import contextlib
 import os
 import re
+import stat
 import threading
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -19,12 +25,24 @@ from typing import Any
 import filelock
 import platformdirs
 
-from tui_reader.core import library_file
-from tui_reader.core.library_file import DamagedLibrary, Entries
+from tui_reader.core import atomic_file, library_file
+from tui_reader.core.file_kinds import special_file_problem
+from tui_reader.core.library_file import (
+    Contents,
+    DamagedLibrary,
+    Entries,
+    merge_entry,
+    merge_into,
+)
+
+__all__ = ["Library", "LibraryError", "LibraryPathError", "merge_entry", "normalise_tag"]
 
 ENVIRONMENT_VARIABLE = "TUI_READER_LIBRARY"
 LOCK_TIMEOUT = 10.0
-_FIELDS = ("bookmarked", "read", "note")
+RELOAD_LOCK_TIMEOUT = 1.0  # a look for others' changes waits less: it comes again soon
+# The journal is folded into the snapshot once it is this big, or half the snapshot's size:
+# folding costs the whole file, so it happens once in many saves.
+FOLD_AT = 256 * 1024
 _DEFAULTS: dict[str, Any] = {"bookmarked": False, "read": False, "note": ""}
 _TAG = re.compile(r"[^\W_][\w./+-]*")
 TAG_MAX = 40
@@ -32,6 +50,10 @@ TAG_MAX = 40
 
 class LibraryError(Exception):
     """The library cannot be saved; the message names the file and the problem."""
+
+
+class LibraryPathError(Exception):
+    """The path cannot hold a library at all (a device, a FIFO, a folder)."""
 
 
 def default_path() -> Path:
@@ -47,34 +69,6 @@ def normalise_tag(text: str) -> str | None:
     return tag if len(tag) <= TAG_MAX and _TAG.fullmatch(tag) else None
 
 
-def merge_entry(ours: dict[str, Any], theirs: dict[str, Any]) -> dict[str, Any]:
-    """One paper's entry from two writers: for each field, and each tag, the later change."""
-    merged = {**theirs, **ours}
-    for name in _FIELDS:
-        stamp = f"{name}_at"
-        candidates = [e for e in (ours, theirs) if name in e]
-        if candidates:
-            latest = max(candidates, key=lambda e: e.get(stamp, ""))
-            merged[name], merged[stamp] = latest[name], latest.get(stamp, "")
-    events: dict[str, tuple[str, bool]] = {}
-    for entry in (ours, theirs):
-        for present, key in ((True, "tags"), (False, "removed_tags")):
-            for tag, when in entry.get(key, {}).items():
-                events[tag] = max(events.get(tag, ("", False)), (when, present))
-    for present, key in ((True, "tags"), (False, "removed_tags")):
-        merged[key] = {tag: when for tag, (when, is_on) in events.items() if is_on == present}
-        if not merged[key]:
-            del merged[key]
-    return merged
-
-
-def merge(ours: Entries, theirs: Entries) -> Entries:
-    return {
-        paper_id: merge_entry(ours.get(paper_id, {}), theirs.get(paper_id, {}))
-        for paper_id in ours.keys() | theirs.keys()
-    }
-
-
 @dataclass
 class Change:
     """What one user action changed, enough to undo it: (paper, field, value before)."""
@@ -83,57 +77,110 @@ class Change:
     before: list[tuple[str, str, Any]] = field(default_factory=list)
 
 
+@dataclass
+class DiskChanges:
+    """What a look at the files found: whether others' changes were taken in, and what the
+    user must be told (a file found damaged and recovered, say)."""
+
+    changed: bool = False
+    messages: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return self.changed
+
+
+@dataclass
+class _Seen:
+    """The state of the files when this library last read them."""
+
+    snapshot: tuple[int, int, int] | None = None  # inode, modification time, size
+    journal: tuple[int, int] | None = None  # inode, bytes read
+    journal_lines: int = 0
+
+
+def _signature(path: Path) -> tuple[int, int, int] | None:
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_ino, status.st_mtime_ns, status.st_size
+
+
+def _sidecars(file: Path) -> list[Path]:
+    return [
+        library_file.journal_path(file),
+        library_file.backup_path(file),
+        library_file.journal_path(library_file.backup_path(file)),
+        Path(f"{file}.lock"),
+    ]
+
+
+def check_path(path: Path) -> None:
+    """LibraryPathError when the path, or a file kept beside it, cannot be a library file."""
+    if path.is_dir():
+        raise LibraryPathError(f"{path}: is a folder, not a library file")
+    real = Path(os.path.realpath(path))
+    for candidate in [path, *_sidecars(real)]:
+        if problem := special_file_problem(candidate):
+            raise LibraryPathError(f"{candidate}: {problem}; the library must be a regular file")
+
+
 class Library:
-    """Tags, bookmarks, notes and read state by paper id, backed by a JSON file (or by nothing)."""
+    """Tags, bookmarks, notes and read state by paper id, backed by files (or by nothing)."""
 
     def __init__(self, path: Path | None, entries: Entries | None = None) -> None:
         self.path = path
+        # A symbolic link is followed: its target is the library, and the link stays.
+        self._file = Path(os.path.realpath(path)) if path is not None else Path()
         self._entries: Entries = entries or {}
+        self._pending: list[tuple[str, dict[str, Any]]] = []  # changes not saved yet
         self._undo: list[Change] = []
         self._last_stamp = ""
+        self._last_time: datetime | None = None
         self._state_lock = threading.RLock()
         self._save_lock = threading.Lock()
-        self._disk_signature: tuple[int, int] | None = None
-        self._changes = self._saved_changes = 0
-        # A damaged file that could not be moved aside must never be overwritten.
-        self._blocked: str | None = None
+        self._seen = _Seen()
+        self._blocked: str | None = None  # why nothing may be written, when so
+        self.saving = False
 
     @classmethod
     def open(cls, path: Path | None) -> tuple["Library", list[str]]:
         """The library at `path` and what the user must be told about it.
 
-        A damaged file is moved aside and the library starts from the `.bak` when that is
-        valid, else empty.
+        LibraryPathError when the path cannot be a library. A damaged file is moved aside and
+        the library is rebuilt from the backup and the journals, and written back at once;
+        entries that cannot be read are kept aside in `.rejected`.
         """
         if path is None:
             return cls(None), []
+        check_path(path)
         library = cls(path)
-        try:
-            library._entries = library_file.read(path) or {}
-            library._disk_signature = library._signature()
-            return library, []
-        except DamagedLibrary as damage:
-            return library, [library._recover(damage)]
-        except OSError as error:
-            library._blocked = f"{path} cannot be read: {error.strerror}"
-            return library, [f"{library._blocked}; changes will be kept for this session only"]
+        return library, library._load()
 
-    def _recover(self, damage: DamagedLibrary) -> str:
-        assert self.path is not None
+    def _load(self) -> list[str]:
         try:
-            moved = library_file.quarantine(self.path)
+            status = self._file.stat()
+        except OSError:
+            status = None
+        if status is not None and not status.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+            self._blocked = f"{self.path} is read-only"
+        try:
+            with self._locked(required=False):
+                changes, fold = self._refresh()
+        except filelock.Timeout:
+            self._blocked = f"{self.path} is locked by another program"
         except OSError as error:
-            self._blocked = f"{self.path} is damaged ({damage}) and cannot be moved aside"
-            return f"{self._blocked}: {error.strerror}; it will not be overwritten"
-        message = f"{self.path} was damaged ({damage}) and was moved to {moved.name}"
-        backup = library_file.backup_path(self.path)
-        try:
-            self._entries = library_file.read(backup) or {}
-        except (DamagedLibrary, OSError):
-            self._entries = {}
-        if self._entries:
-            return f"{message}; restored the previous version from {backup.name}"
-        return f"{message}; starting with an empty library"
+            self._blocked = f"{self.path} cannot be read: {error.strerror or error}"
+        else:
+            if fold and self._blocked is None:
+                try:
+                    changes.messages += self.save(fold=True)
+                except LibraryError as error:
+                    changes.messages.append(f"It could not be written back: {error}")
+            if self._blocked is None:
+                return changes.messages
+            return [*changes.messages, f"{self._blocked}: changes are kept for this session only"]
+        return [f"{self._blocked}: changes are kept for this session only"]
 
     # Reading
 
@@ -152,7 +199,7 @@ class Library:
     def changed_at(self, paper_id: str) -> str:
         """When the user last changed anything about the paper ("" for never)."""
         entry = self._entries.get(paper_id, {})
-        stamps = [entry.get(f"{name}_at", "") for name in _FIELDS]
+        stamps = [entry.get(f"{name}_at", "") for name in library_file.FIELDS]
         stamps += [*entry.get("tags", {}).values(), *entry.get("removed_tags", {}).values()]
         return max(stamps, default="")
 
@@ -173,7 +220,7 @@ class Library:
 
     @property
     def has_unsaved_changes(self) -> bool:
-        return self.path is not None and self._changes > self._saved_changes
+        return self.path is not None and bool(self._pending)
 
     @property
     def can_undo(self) -> bool:
@@ -181,13 +228,18 @@ class Library:
 
     # Changing
 
-    def _stamp(self) -> str:
-        """Now, as a sortable UTC time, always later than the last stamp of this library."""
+    def _stamp(self, seen: str = "") -> str:
+        """Now, as a sortable UTC time, later than the last stamp of this library and than
+        `seen`, the time of the state being changed."""
         now = datetime.now(timezone.utc)
-        if self._last_stamp:
-            last = datetime.strptime(self._last_stamp, "%Y-%m-%dT%H:%M:%S.%fZ")
-            now = max(now, last.replace(tzinfo=timezone.utc) + timedelta(microseconds=1))
-        self._last_stamp = now.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        floor = self._last_time
+        if seen > self._last_stamp:
+            with contextlib.suppress(ValueError):  # not a time: nothing to be later than
+                parsed = library_file.parse_stamp(seen)
+                floor = parsed if floor is None else max(floor, parsed)
+        if floor is not None and now <= floor:
+            now = floor + timedelta(microseconds=1)
+        self._last_time, self._last_stamp = now, library_file.format_stamp(now)
         return self._last_stamp
 
     def _set(self, paper_id: str, name: str, value: Any, change: Change | None) -> None:
@@ -198,18 +250,22 @@ class Library:
             before: Any = tag in entry.get("tags", {})
             if before == value:
                 return
-            stamp = self._stamp()
-            self._entries[paper_id] = entry
             add, remove = ("tags", "removed_tags") if value else ("removed_tags", "tags")
+            stamp = self._stamp(entry.get(remove, {}).get(tag, ""))
             entry.setdefault(add, {})[tag] = stamp
             entry.setdefault(remove, {}).pop(tag, None)
+            if not entry[remove]:
+                del entry[remove]
+            event: dict[str, Any] = {add: {tag: stamp}}
         else:
             before = entry.get(name, _DEFAULTS[name])
             if before == value:
                 return
-            self._entries[paper_id] = entry
-            entry[name], entry[f"{name}_at"] = value, self._stamp()
-        self._changes += 1
+            stamp = self._stamp(entry.get(f"{name}_at", ""))
+            entry[name], entry[f"{name}_at"] = value, stamp
+            event = {name: value, f"{name}_at": stamp}
+        self._entries[paper_id] = entry
+        self._pending.append((paper_id, event))
         if change is not None:
             change.before.append((paper_id, name, before))
 
@@ -234,10 +290,14 @@ class Library:
     def change_tags(
         self, paper_ids: Iterable[str], add: Iterable[str] = (), remove: Iterable[str] = ()
     ) -> bool:
-        """Add and remove tags on papers; ValueError names a tag that is not valid."""
-        ids, add, remove = list(paper_ids), _valid(add), _valid(remove)
+        """Add and remove tags on papers; ValueError names a tag to add that is not valid.
+
+        A tag to remove is matched as stored, so one that a file holds but that is not valid
+        (written by hand or by another program) can still be removed."""
+        ids, add = list(paper_ids), _valid(add)
+        removed = [normalise_tag(text) or text.strip() for text in remove]
         changes = [(i, f"tag:{tag}", True) for i in ids for tag in add]
-        changes += [(i, f"tag:{tag}", False) for i in ids for tag in remove]
+        changes += [(i, f"tag:{tag}", False) for i in ids for tag in removed]
         return self._apply(f"tags of {_count(ids)}", changes)
 
     def rename_tag(self, old: str, new: str) -> bool:
@@ -252,17 +312,21 @@ class Library:
             ids = [i for i, entry in self._entries.items() if tag in entry.get("tags", {})]
         return self._apply(f"delete #{tag}", [(i, f"tag:{tag}", False) for i in ids])
 
-    def set_read(self, paper_ids: Iterable[str], value: bool) -> bool:
-        """Mark papers read or unread; not an undoable step, since it happens as one reads."""
-        paper_ids = list(paper_ids)
+    def set_read(self, paper_ids: Iterable[str], value: bool, undoable: bool = False) -> bool:
+        """Mark papers read or unread; True when any changed. Marking as one reads is not an
+        undoable step; marking many at once (`undoable`) is."""
+        ids = list(paper_ids)
+        if undoable:
+            action = "mark read" if value else "mark unread"
+            return self._apply(f"{action} {_count(ids)}", ((i, "read", value) for i in ids))
+        change = Change("")
         with self._state_lock:
-            before = [self.is_read(i) for i in paper_ids]
-            for paper_id in paper_ids:
-                self._set(paper_id, "read", value, None)
-        return before != [value] * len(before)
+            for paper_id in ids:
+                self._set(paper_id, "read", value, change)
+        return bool(change.before)
 
     def undo(self) -> str | None:
-        """Undo the last step of tags, bookmarks and notes; what was undone, or None."""
+        """Undo the last undoable step; what was undone, or None."""
         if not self._undo:
             return None
         change = self._undo.pop()
@@ -271,77 +335,286 @@ class Library:
                 self._set(paper_id, name, value, None)
         return change.description
 
-    # Saving
+    # The files
 
-    def _signature(self) -> tuple[int, int] | None:
-        assert self.path is not None
+    @contextmanager
+    def _locked(self, required: bool = True, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+        """Hold the library's file lock. A reader in a folder it cannot write to, or one
+        that does not exist, reads without it (`required=False`): nothing writes there."""
+        if not self._file.parent.is_dir():  # filelock would make the folder
+            if required:
+                raise LibraryError(f"{self._file.parent}: the folder does not exist")
+            yield
+            return
+        lock = filelock.FileLock(f"{self._file}.lock", timeout=timeout, thread_local=False)
         try:
-            status = self.path.stat()
+            lock.acquire()
+        except filelock.Timeout:
+            raise
         except OSError:
-            return None
-        return status.st_mtime_ns, status.st_size
+            if required:
+                raise
+            yield
+            return
+        try:
+            yield
+        finally:
+            lock.release()
 
-    def save(self) -> list[str]:
-        """Merge with the file under its lock and write it; what the user must be told.
+    def _read_snapshot(self, messages: list[str]) -> tuple[Contents, str | None, bool]:
+        """The snapshot's contents, its text when it was valid, and whether it was damaged.
 
-        Raises LibraryError when the file cannot be written; the changes stay in memory.
+        A damaged snapshot is moved aside (unless nothing may be written) and rebuilt from the
+        backup and the backup's journal, which add up to the snapshot last written."""
+        file = self._file
+        try:
+            text = library_file.read_text(file)
+            contents = Contents() if text is None else library_file.parse(text, file.name)
+            return contents, text, False
+        except DamagedLibrary as damage:
+            message = f"{self.path} is damaged ({damage})"
+            if self._blocked is None:
+                try:
+                    moved = library_file.quarantine(file)
+                except OSError as error:
+                    self._blocked = (
+                        f"{message} and cannot be moved aside ({error.strerror or error}); "
+                        "it will not be overwritten"
+                    )
+                    return Contents(), None, False
+                message = f"{self.path} was damaged ({damage}) and was moved to {moved.name}"
+        backup = library_file.backup_path(file)
+        try:
+            backup_text = library_file.read_text(backup)
+            contents = Contents() if backup_text is None else library_file.parse(backup_text)
+        except (DamagedLibrary, OSError):
+            contents, backup_text = Contents(), None
+        self._read_journal(library_file.journal_path(backup), contents)
+        if backup_text is not None:
+            message += f"; restored the previous version from {backup.name}"
+        elif contents.entries:
+            message += f"; restored what {backup.name}.journal holds"
+        else:
+            message += "; starting with an empty library"
+        messages.append(message)
+        return contents, None, self._blocked is None
+
+    @staticmethod
+    def _read_journal(
+        path: Path, contents: Contents, offset: int = 0, line: int = 0
+    ) -> tuple[int, int]:
+        """Merge the journal's changes after `offset` (line `line`) into `contents`; the
+        offset and line read to."""
+        try:
+            with path.open("rb") as journal:
+                journal.seek(offset)
+                data = journal.read()
+        except FileNotFoundError:
+            return offset, line
+        read, lines = library_file.parse_journal(data, path.name, line + 1, contents)
+        return offset + read, line + lines
+
+    def _refresh(self) -> tuple[DiskChanges, bool]:
+        """Take in what the files hold that this library has not seen; call under the lock.
+        Also says whether the files must be folded: to write back a recovered library, or
+        to keep aside what could not be read."""
+        changes = DiskChanges()
+        journal = library_file.journal_path(self._file)
+        snapshot, journal_now = _signature(self._file), _signature(journal)
+        seen = self._seen
+        contents = Contents()
+        damaged = False
+        offset = line = 0
+        if snapshot != seen.snapshot:
+            contents, _, damaged = self._read_snapshot(changes.messages)
+        elif journal_now is None:
+            self._seen = _Seen(snapshot, None, 0)
+            return changes, False
+        elif seen.journal is not None and (
+            journal_now[0] != seen.journal[0] or journal_now[2] < seen.journal[1]
+        ):
+            contents, _, damaged = self._read_snapshot(changes.messages)
+        elif seen.journal is not None:
+            if journal_now[2] == seen.journal[1]:
+                return changes, False
+            offset, line = seen.journal[1], seen.journal_lines
+        end, line = self._read_journal(journal, contents, offset, line)
+        with self._state_lock:
+            changes.changed = merge_into(self._entries, contents.entries) > 0
+        journal_now = _signature(journal)
+        self._seen = _Seen(
+            _signature(self._file), (journal_now[0], end) if journal_now else None, line
+        )
+        if contents.newer is not None:
+            self._blocked = (
+                f"{self.path} was written by a newer tui-reader (version {contents.newer}): "
+                "it is read but never written"
+            )
+        changes.messages += contents.notes
+        if contents.times_reset:
+            changes.messages.append(
+                f"{self.path}: {_count(contents.times_reset, 'time')} not valid or in the future "
+                "(a clock ahead?) now count as the oldest"
+            )
+        if contents.rejected and self._blocked:
+            changes.messages.append(
+                f"{self.path}: {_count(len(contents.rejected), 'entry')} could not be read "
+                f"({_reasons(contents)}); left as they are"
+            )
+        return changes, damaged or bool(contents.rejected)
+
+    def save(self, fold: bool = False) -> list[str]:
+        """Append the changes not saved yet to the journal, under the lock; what the user
+        must be told. Folds the journal into the snapshot when it has grown (or `fold`).
+
+        Raises LibraryError when nothing can be written; the changes stay in memory.
         """
         if self.path is None:
             return []
         if self._blocked:
             raise LibraryError(self._blocked)
         with self._save_lock:
+            self.saving = True
             try:
-                return self._merge_and_write(self.path)
+                with self._locked():
+                    return self._write(fold)
             except filelock.Timeout:
-                raise LibraryError(f"{self.path} is locked by another program") from None
+                raise LibraryError(
+                    f"{self.path} is locked: another program has held {self._file.name}.lock "
+                    f"for more than {LOCK_TIMEOUT:.0f} s"
+                ) from None
             except OSError as error:
                 problem = error.strerror or str(error)
                 raise LibraryError(f"{error.filename or self.path}: {problem}") from None
+            finally:
+                self.saving = False
 
-    def _merge_and_write(self, path: Path) -> list[str]:
-        messages = []
-        if not path.parent.is_dir():
-            raise LibraryError(f"{path.parent}: the folder does not exist")
-        with filelock.FileLock(f"{path}.lock", timeout=LOCK_TIMEOUT, thread_local=False):
-            library_file.remove_stale_temporaries(path.parent)
-            previous = None
-            try:
-                previous = library_file.read_text(path)
-                disk = {} if previous is None else library_file.parse(previous)
-            except DamagedLibrary as damage:
-                previous = None
-                moved = library_file.quarantine(path)
-                messages.append(f"{path} was damaged ({damage}) and was moved to {moved.name}")
-                disk = {}
+    def _write(self, fold: bool) -> list[str]:
+        file = self._file
+        # Others' changes since the last look: cheap, unless another program wrote the
+        # snapshot since (or it was damaged).
+        changes, must_fold = self._refresh()
+        messages = changes.messages
+        fold = fold or must_fold
+        if self._blocked:
+            raise LibraryError(self._blocked)
+        with self._state_lock:
+            pending = list(self._pending)
+        journal = library_file.journal_path(file)
+        size = journal_now[2] if (journal_now := _signature(journal)) else 0
+        if pending:
+            lines = [library_file.journal_line(paper_id, event) for paper_id, event in pending]
+            size = library_file.append(journal, lines)
             with self._state_lock:
-                merged = merge(self._entries, disk)
-                changes = self._changes
-            if previous is not None:
-                library_file.write_atomically(library_file.backup_path(path), previous)
-            library_file.write_atomically(path, library_file.dumps(merged))
-            with self._state_lock:
-                self._entries = merge(self._entries, merged)
-            self._disk_signature = self._signature()
-            self._saved_changes = max(self._saved_changes, changes)
+                del self._pending[: len(pending)]
+        snapshot = _signature(file)
+        if fold or snapshot is None or size > max(FOLD_AT, snapshot[2] // 2):
+            messages += self._fold()
         return messages
 
-    def reload_if_changed(self) -> bool:
-        """Take in what another program saved since we last read or wrote; True when it did."""
-        if self.path is None or self._blocked or self._signature() == self._disk_signature:
-            return False
-        try:
-            disk = library_file.read(self.path) or {}
-        except (DamagedLibrary, OSError):
-            return False  # the next save deals with it, under the lock
+    def _fold(self) -> list[str]:
+        """Write the snapshot anew with the journal's changes; the journal starts empty.
+
+        What could not be read is kept aside first. The backup and its journal always add up
+        to the snapshot written, so a snapshot damaged later is rebuilt whole from them."""
+        file = self._file
+        messages: list[str] = []
+        for target in (file, library_file.backup_path(file)):
+            atomic_file.remove_stale_temporaries(target)
+        contents, old_text, _ = self._read_snapshot(messages)
+        journal = library_file.journal_path(file)
+        self._read_journal(journal, contents)
+        if contents.newer is not None or self._blocked:
+            raise LibraryError(self._blocked or f"{self.path} was written by a newer tui-reader")
+        if contents.rejected:
+            kept = library_file.keep_rejected(file, contents.rejected)
+            count = len(contents.rejected)
+            messages.append(
+                f"{self.path}: {_count(count, 'entry')} could not be read and "
+                f"{'was' if count == 1 else 'were'} kept aside in {kept.name} "
+                f"({_reasons(contents)})"
+            )
         with self._state_lock:
-            self._entries = merge(self._entries, disk)
-        self._disk_signature = self._signature()
-        return True
+            merge_into(contents.entries, self._entries)
+            text = library_file.dumps(contents.entries)
+        backup = library_file.backup_path(file)
+        backup_journal = library_file.journal_path(backup)
+        if old_text is not None:
+            messages += self._replace_backup(old_text)
+            library_file.write_atomically(file, text)
+            if journal.exists():
+                os.replace(journal, backup_journal)
+            else:
+                backup_journal.unlink(missing_ok=True)
+        else:
+            library_file.write_atomically(file, text)
+            messages += self._replace_backup(text)
+            backup_journal.unlink(missing_ok=True)
+            journal.unlink(missing_ok=True)
+        atomic_file.fsync_folder(file.parent)
+        self._seen = _Seen(_signature(file), None, 0)
+        return messages
+
+    def _replace_backup(self, text: str) -> list[str]:
+        """Make `text` the backup; a backup with papers the new one lacks is kept aside."""
+        backup = library_file.backup_path(self._file)
+        try:
+            old = library_file.read_text(backup)
+            lost = set(library_file.parse(old).entries) if old is not None else set()
+        except (DamagedLibrary, OSError):
+            lost = set()
+        if lost:
+            lost -= set(library_file.parse(text).entries)
+        messages = []
+        if lost:
+            stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
+            kept = backup.with_name(f"{backup.name}-{stamp}")
+            os.replace(backup, kept)
+            messages.append(
+                f"{backup.name} held {_count(len(lost), 'paper')} that the library no longer "
+                f"has; it was kept as {kept.name}"
+            )
+        try:
+            library_file.write_atomically(backup, text)
+        except OSError as error:
+            messages.append(f"{backup}: {error.strerror or error}; the backup was not updated")
+        return messages
+
+    def reload_if_changed(self) -> DiskChanges:
+        """Take in what another program saved since this library last read or wrote."""
+        if self.path is None or self._blocked:
+            return DiskChanges()
+        journal = _signature(library_file.journal_path(self._file))
+        seen = self._seen
+        unchanged = _signature(self._file) == seen.snapshot and (
+            (journal is None and seen.journal is None)
+            or (journal is not None and seen.journal is not None
+                and journal[0] == seen.journal[0] and journal[2] == seen.journal[1])
+        )  # fmt: skip
+        if unchanged:
+            return DiskChanges()
+        try:
+            with self._save_lock, self._locked(required=False, timeout=RELOAD_LOCK_TIMEOUT):
+                changes, fold = self._refresh()
+        except (filelock.Timeout, OSError):
+            return DiskChanges()  # looked at again soon
+        if fold and not self._blocked:
+            try:
+                changes.messages += self.save(fold=True)
+            except LibraryError as error:
+                changes.messages.append(f"It could not be written back: {error}")
+        return changes
 
 
-def _count(ids: list[str]) -> str:
-    return f"{len(ids)} papers" if len(ids) != 1 else "1 paper"
+def _reasons(contents: Contents) -> str:
+    reasons = [f"{r.where}: {r.reason}" for r in contents.rejected[:3]]
+    return "; ".join(reasons) + ("; …" if len(contents.rejected) > 3 else "")
+
+
+def _count(number: int | list[str], noun: str = "paper") -> str:
+    count = number if isinstance(number, int) else len(number)
+    plural = {"entry": "entries", "paper": "papers", "time": "times"}[noun]
+    return f"{count:,} {noun if count == 1 else plural}"
 
 
 def _valid(tags: Iterable[str]) -> list[str]:

@@ -1,0 +1,310 @@
+"""The library survives damage, odd paths, clocks that disagree and hand-edited files."""
+
+import json
+import os
+import subprocess
+import sys
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from tui_reader.cli import main
+from tui_reader.core import library_file
+from tui_reader.core.library import Library, LibraryError, LibraryPathError
+from tui_reader.core.loading import load_paths
+from tui_reader.core.store import PaperStore
+from tui_reader.ui.app import ReaderApp
+from tests.pilot_helpers import wait_until
+
+A, B = "aaaaaaaaaaaa", "bbbbbbbbbbbb"
+SEEDS = Path(__file__).resolve().parent.parent / "seeds"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def seed_ids() -> list[str]:
+    return [paper.id for paper in load_paths([SEEDS]).papers]
+
+
+def damage(path: Path) -> None:
+    """What `head -c 100 library.json > t && mv t library.json` does."""
+    path.write_bytes(path.read_bytes()[:100])
+
+
+def test_a_recovered_library_is_written_back_at_once_through_the_commands(
+    private_library: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, second, third = seed_ids()[:3]
+    assert run(capsys, "tag", first, "alpha", "beta", "gamma")[0] == 0
+    assert run(capsys, "tag", second, "delta")[0] == 0
+    damage(private_library)
+
+    code, out, err = run(capsys, "tags")
+    assert code == 0
+    assert "was damaged" in err and "restored the previous version" in err
+    assert out.split() == ["alpha", "1", "beta", "1", "delta", "1", "gamma", "1"]
+    code, out, err = run(capsys, "tags")
+    assert (code, err) == (0, "")
+    assert out.split() == ["alpha", "1", "beta", "1", "delta", "1", "gamma", "1"]
+    run(capsys, "tag", third, "epsilon")
+    run(capsys, "tag", third, "zeta")
+    library, messages = Library.open(private_library)
+    assert messages == []
+    assert library.tag_counts() == dict.fromkeys(
+        ["alpha", "beta", "delta", "epsilon", "gamma", "zeta"], 1
+    )
+    # The backup and its journal add up to what the library held when it was last written.
+    backup, _ = Library.open(library_file.backup_path(private_library))
+    assert set(backup.tag_counts()) >= {"alpha", "beta", "gamma", "delta"}
+
+
+async def test_a_recovered_library_is_written_back_at_once_through_the_app(
+    private_library: Path,
+) -> None:
+    first, second = seed_ids()[:2]
+    library, _ = Library.open(private_library)
+    library.change_tags([first], add=["alpha", "beta", "gamma"])
+    library.save()
+    library.change_tags([second], add=["delta"])
+    library.save()
+    damage(private_library)
+
+    library, messages = Library.open(private_library)
+    loaded = load_paths([SEEDS])
+    app = ReaderApp(PaperStore(loaded.papers, loaded.collections), library, messages)
+    async with app.run_test() as pilot:
+        await wait_until(pilot, lambda: bool(app._notifications), "the warning")
+        await pilot.press("q")
+    again, messages = Library.open(private_library)
+    assert messages == []
+    assert again.tag_counts() == {"alpha": 1, "beta": 1, "delta": 1, "gamma": 1}
+
+
+@pytest.mark.parametrize("special", ["/dev/null", "fifo"])
+def test_a_device_or_fifo_is_refused_and_never_moved(
+    special: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = Path(special)
+    if special == "fifo":
+        path = tmp_path / "fifo"
+        os.mkfifo(path)
+    before = sorted(tmp_path.iterdir())
+    code, out, err = run(capsys, "tags", "--library", str(path))
+    assert code == 2
+    assert err.count("\n") == 1 and "not a regular file" in err and str(path) in err
+    assert sorted(tmp_path.iterdir()) == before, "nothing moved, nothing created"
+    assert Path("/dev/null").is_char_device()
+    with pytest.raises(LibraryPathError):
+        Library.open(path)
+
+
+def test_a_fifo_library_never_hangs_the_reader(tmp_path: Path) -> None:
+    fifo = tmp_path / "library.json"
+    os.mkfifo(fifo)
+    result = subprocess.run(
+        [sys.executable, "-m", "tui_reader", "--library", str(fifo)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "is a FIFO (named pipe), not a regular file" in result.stderr
+
+
+def test_a_symlinked_library_is_written_through_to_its_target(tmp_path: Path) -> None:
+    target = tmp_path / "synced" / "library.json"
+    target.parent.mkdir()
+    link = tmp_path / "library.json"
+    link.symlink_to(target)
+    for number in range(3):
+        library, _ = Library.open(link)
+        library.change_tags([A], add=[f"t{number}"])
+        library.save(fold=True)
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert Library.open(target)[0].tags(A) == ["t0", "t1", "t2"]
+
+
+def test_a_read_only_library_is_never_replaced(tmp_path: Path) -> None:
+    path = tmp_path / "library.json"
+    library, _ = Library.open(path)
+    library.change_tags([A], add=["kept"])
+    library.save()
+    path.chmod(0o444)
+    before = path.read_bytes(), path.stat().st_ino
+    library, messages = Library.open(path)
+    assert messages == [f"{path} is read-only: changes are kept for this session only"]
+    library.change_tags([A], add=["new"])
+    with pytest.raises(LibraryError, match="read-only"):
+        library.save()
+    assert (path.read_bytes(), path.stat().st_ino) == before
+    assert not library_file.journal_path(path).exists()
+
+
+def test_a_save_costs_one_change_not_the_whole_file(tmp_path: Path) -> None:
+    path = tmp_path / "library.json"
+    library, _ = Library.open(path)
+    library.set_read([f"{n:012d}" for n in range(20_000)], True)
+    library.save()
+    snapshot = path.stat()
+    for number in range(20):
+        library.change_tags([A], add=[f"t{number}"])
+        library.save()
+    assert (path.stat().st_ino, path.stat().st_mtime_ns) == (snapshot.st_ino, snapshot.st_mtime_ns)
+    journal = library_file.journal_path(path).read_text(encoding="utf-8").splitlines()
+    assert len(journal) == 20, "one line a change"
+    assert Library.open(path)[0].tags(A) == sorted(f"t{n}" for n in range(20))
+
+
+def test_the_journal_is_folded_into_the_snapshot_as_it_grows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("tui_reader.core.library.FOLD_AT", 2000)  # about 20 changes
+    path = tmp_path / "library.json"
+    library, _ = Library.open(path)
+    for number in range(100):
+        library.set_note(A, f"note {number}")
+        library.save()
+    assert library_file.journal_path(path).stat().st_size < 2500
+    folded = json.loads(path.read_text(encoding="utf-8"))["papers"][A]["note"]
+    assert folded != "note 0"
+    assert Library.open(path)[0].note(A) == "note 99"
+
+
+def test_a_torn_journal_line_is_fenced_off_and_the_rest_kept(tmp_path: Path) -> None:
+    path = tmp_path / "library.json"
+    library, _ = Library.open(path)
+    library.change_tags([A], add=["first"])
+    library.save()
+    library.change_tags([A], add=["second"])
+    library.save()
+    with library_file.journal_path(path).open("ab") as journal:
+        journal.write(b'{"v": 1, "id": "aaaa')  # a writer killed mid-line
+    library.change_tags([A], add=["third"])
+    library.save()
+    again, messages = Library.open(path)
+    assert again.tags(A) == ["first", "second", "third"]
+    assert "could not be read" in messages[0] and "library.json.rejected" in messages[0]
+
+
+def stamp(delta: timedelta) -> str:
+    return (datetime.now(timezone.utc) + delta).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+@pytest.mark.parametrize(
+    "when",
+    [stamp(timedelta(hours=12)), stamp(timedelta(days=3650)), "9999-12-31T23:59:59.999999Z",
+     "yesterday", "", 12],
+)  # fmt: skip
+def test_an_explicit_change_wins_over_any_time_it_sees(
+    when: object, private_library: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    paper = seed_ids()[0]
+    entry = {"tags": {"skewed": when}, "bookmarked": True, "bookmarked_at": when}
+    data = {"version": 1, "papers": {paper: entry}}
+    private_library.write_text(json.dumps(data), encoding="utf-8")
+    assert run(capsys, "untag", paper, "skewed")[0] == 0
+    assert run(capsys, "unbookmark", paper)[0] == 0
+    library, _ = Library.open(private_library)
+    assert library.tags(paper) == [] and not library.is_bookmarked(paper)
+
+
+def test_a_byte_order_mark_is_not_damage(tmp_path: Path) -> None:
+    path = tmp_path / "library.json"
+    data = {"version": 1, "papers": {A: {"tags": {"x": stamp(timedelta())}}}}
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(data).encode())
+    library, messages = Library.open(path)
+    assert (messages, library.tags(A)) == ([], ["x"])
+
+
+def test_a_library_from_a_newer_version_is_read_but_never_written(tmp_path: Path) -> None:
+    path = tmp_path / "library.json"
+    data = {"version": 2, "papers": {A: {"tags": {"x": stamp(timedelta())}}}, "new": [1]}
+    text = json.dumps(data)
+    path.write_text(text, encoding="utf-8")
+    library, messages = Library.open(path)
+    assert library.tags(A) == ["x"]
+    assert "written by a newer tui-reader (version 2)" in messages[0]
+    library.change_tags([A], add=["y"])
+    with pytest.raises(LibraryError, match="newer tui-reader"):
+        library.save()
+    assert path.read_text(encoding="utf-8") == text
+    assert sorted(p.name for p in tmp_path.glob("library.json*")) == [
+        "library.json",
+        "library.json.lock",
+    ]
+
+
+def test_one_bad_entry_is_kept_aside_and_the_rest_loads(tmp_path: Path) -> None:
+    path = tmp_path / "library.json"
+    good = {"tags": {"fine": stamp(timedelta())}}
+    data = {"version": 1, "papers": {A: good, B: {"bookmarked": "yes"}}}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    library, messages = Library.open(path)
+    assert library.tags(A) == ["fine"]
+    assert "1 entry could not be read and was kept aside in library.json.rejected" in messages[0]
+    assert "bookmarked of paper bbbbbbbbbbbb is not a bool" in messages[0]
+    (kept,) = library_file.rejected_path(path).read_text(encoding="utf-8").splitlines()
+    assert json.loads(kept)["value"] == {"bookmarked": "yes"}
+    assert Library.open(path)[1] == [], "kept aside once, then the file is clean"
+
+
+def test_a_duplicate_papers_key_is_merged_not_emptied(tmp_path: Path) -> None:
+    path = tmp_path / "library.json"
+    now = stamp(timedelta())
+    path.write_text(
+        f'{{"version": 1, "papers": {{"{A}": {{"tags": {{"one": "{now}"}}}}}},'
+        f' "papers": {{"{B}": {{"tags": {{"two": "{now}"}}}}}}}}',
+        encoding="utf-8",
+    )
+    library, messages = Library.open(path)
+    assert (library.tags(A), library.tags(B)) == (["one"], ["two"])
+    assert messages == ["library.json held its papers 2 times; all were merged"]
+
+
+def test_an_invalid_tag_in_the_file_can_still_be_removed(
+    private_library: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    paper = seed_ids()[0]
+    data = {"version": 1, "papers": {paper: {"tags": {"Not A Tag!": stamp(timedelta())}}}}
+    private_library.write_text(json.dumps(data), encoding="utf-8")
+    assert run(capsys, "untag", paper, "Not A Tag!")[0] == 0
+    assert Library.open(private_library)[0].tags(paper) == []
+
+
+def test_temporary_files_of_another_target_are_left_alone(tmp_path: Path) -> None:
+    other = tmp_path / ".a.json-inflight.tmp"
+    other.write_text("another writer's file", encoding="utf-8")
+    library, _ = Library.open(tmp_path / "b.json")
+    library.change_tags([A], add=["x"])
+    library.save(fold=True)
+    assert other.exists()
+
+
+def test_a_backup_that_is_a_folder_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "library.json"
+    library_file.backup_path(path).mkdir()
+    library, _ = Library.open(path)
+    library.change_tags([A], add=["x"])
+    messages = library.save()
+    assert messages == [f"{path}.bak: is a folder, not a file; the backup was not updated"]
+    assert Library.open(path)[0].tags(A) == ["x"]
+
+
+def test_a_backup_is_never_replaced_by_one_that_holds_less_unannounced(tmp_path: Path) -> None:
+    path = tmp_path / "library.json"
+    library, _ = Library.open(path)
+    library.change_tags([A, B], add=["x"])
+    library.save(fold=True)
+    library.save(fold=True)  # the backup now holds A and B
+    # Edited by hand to hold A alone:
+    path.write_text(json.dumps({"version": 1, "papers": {A: {"tags": {"x": ""}}}}), "utf-8")
+    fresh, _ = Library.open(path)
+    messages = fresh.save(fold=True)
+    assert "library.json.bak held 1 paper that the library no longer has" in messages[0]
+    (kept,) = tmp_path.glob("library.json.bak-*")
+    assert B in json.loads(kept.read_text(encoding="utf-8"))["papers"]
