@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.pilot_helpers import wait_until
 from tui_reader.cli import main
 from tui_reader.core import library_file
 from tui_reader.core.library import Library, LibraryError, LibraryPathError
 from tui_reader.core.loading import load_paths
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
-from tests.pilot_helpers import wait_until
 
 A, B = "aaaaaaaaaaaa", "bbbbbbbbbbbb"
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
@@ -94,7 +94,7 @@ def test_a_device_or_fifo_is_refused_and_never_moved(
         path = tmp_path / "fifo"
         os.mkfifo(path)
     before = sorted(tmp_path.iterdir())
-    code, out, err = run(capsys, "tags", "--library", str(path))
+    code, _out, err = run(capsys, "tags", "--library", str(path))
     assert code == 2
     assert err.count("\n") == 1 and "not a regular file" in err and str(path) in err
     assert sorted(tmp_path.iterdir()) == before, "nothing moved, nothing created"
