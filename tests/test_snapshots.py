@@ -46,3 +46,13 @@ def test_main_screen_light_theme(snap_compare, seed_store) -> None:
         await settle(pilot)
 
     assert snap_compare(ReaderApp(seed_store), terminal_size=(120, 36), run_before=light)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (200, 50)])
+def test_help_screen(snap_compare, seed_store, size: tuple[int, int]) -> None:
+    async def open_help(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+
+    assert snap_compare(ReaderApp(seed_store), terminal_size=size, run_before=open_help)

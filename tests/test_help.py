@@ -1,0 +1,73 @@
+"""The help screen (?) fits the terminal: all of it at 100x30 and up, the main keys at 80x24."""
+
+import pytest
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.widgets import Static
+
+from tui_reader.ui.app import ReaderApp
+from tui_reader.ui.help_screen import CLOSE_HINT, HelpScreen, lay_out
+
+MAIN = ("Filter", "Bookmark", "Tags", "Note", "Copy link", "Undo", "Quit", "Next paper",
+        "Previous paper", "Read", "Mark / unmark", "Scroll down", "Back to the list")  # fmt: skip
+EVERY = (*MAIN, "Related paper 1…5", "Wider list", "Clear filter", "Choose a paper or pane")
+
+
+def shown(app: ReaderApp) -> tuple[list[str], list[str]]:
+    """The help's lines in sight without scrolling, and all its lines."""
+    scroll = app.screen.query_one(VerticalScroll)
+    text = app.screen.query_one("#help-keys", Static).content
+    assert isinstance(text, Content)
+    lines = text.plain.splitlines()
+    return lines[: scroll.size.height], lines
+
+
+@pytest.mark.parametrize("size", [(100, 30), (200, 50)])
+async def test_help_shows_every_key_without_scrolling(seed_store, size: tuple[int, int]) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert app.screen.query_one(Vertical).border_title == CLOSE_HINT
+        visible, every = shown(app)
+        assert visible == every
+        assert app.screen.query_one(VerticalScroll).max_scroll_y == 0
+        for description in EVERY:
+            assert any(description in line for line in visible), description
+
+
+async def test_help_at_80x24_shows_the_main_keys_and_how_to_close_on_top(seed_store) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        box = app.screen.query_one(Vertical)
+        assert box.region.y == 0 and box.region.height == 24
+        assert str(box.border_title).startswith(CLOSE_HINT)
+        visible, every = shown(app)
+        for description in MAIN:
+            assert any(description in line for line in visible), description
+        if visible != every:
+            assert str(box.border_title).endswith("↓ more below")
+            await pilot.press("j", "j", "j", "j", "j")
+            assert app.screen.query_one(VerticalScroll).scroll_y > 0
+        await pilot.press("q")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+def test_columns_fill_the_height_first_when_not_all_fits() -> None:
+    keys = [("A", [(f"a{n}", f"thing {n}") for n in range(10)]), ("B", [("x", "other")])]
+    columns, width = lay_out(keys, 200, 100)
+    assert len(columns) == 1  # all fits in one column: no need for more
+    assert width == len("a0  thing 0")
+    columns, _ = lay_out(keys, 80, 6)
+    assert [len(column) for column in columns[:-1]] == [6]
+    assert columns[1][0].plain == "A (continued)"
+    assert columns[-1][-2:][1].plain.startswith("x")
+    # Numbered rows, such as the related papers, take one line.
+    columns, _ = lay_out([("R", [(str(n), f"Related paper {n}") for n in range(1, 6)])], 80, 20)
+    assert [line.plain.split() for line in columns[0]] == [
+        ["R"],
+        ["1…5", "Related", "paper", "1…5"],
+    ]
