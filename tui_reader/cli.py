@@ -1,10 +1,13 @@
 """The `tui-reader` command: the reader, and commands for scripts that share its library."""
 
 import argparse
+import asyncio
 import contextlib
 import json
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -284,6 +287,35 @@ def export(arguments: argparse.Namespace, papers: list[Paper], library: Library)
     return 0
 
 
+EXIT_GRACE = 3.0  # seconds the reader has to close after SIGTERM or SIGHUP, its data saved
+
+
+def save_on_signals(library: Library, exit_app: Callable[[], object]) -> Callable[[], None]:
+    """On SIGTERM or SIGHUP (the terminal closed) save what is pending, then close the app;
+    should it not close within EXIT_GRACE (a terminal that is gone can block it), end the
+    process. Returns what to call once the app has closed."""
+    enders: list[threading.Timer] = []
+
+    def finish(signum: int, _frame: object) -> None:
+        with contextlib.suppress(LibraryError):
+            library.save()
+        with contextlib.suppress(RuntimeError):  # no event loop: nothing else to close
+            asyncio.get_running_loop().call_soon_threadsafe(exit_app)
+        ender = threading.Timer(EXIT_GRACE, os._exit, (128 + signum,))
+        ender.daemon = True
+        enders.append(ender)
+        ender.start()
+
+    for number in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, finish)
+
+    def closed() -> None:
+        for ender in enders:
+            ender.cancel()
+
+    return closed
+
+
 def run_reader(arguments: argparse.Namespace) -> int:
     from tui_reader.ui.app import ReaderApp
     from tui_reader.ui.keymap import check_keys, keys_taken
@@ -325,7 +357,9 @@ def run_reader(arguments: argparse.Namespace) -> int:
         config=config,
         index=index,
     )
+    app_closed = save_on_signals(library, app.exit)
     app.run()
+    app_closed()
     with contextlib.suppress(OSError):  # where the reader was is a convenience only
         save_session(where, app.session())
     # The app saves after every change in the background; a change made just before quitting

@@ -48,6 +48,13 @@ _TAG = re.compile(r"[^\W_][\w./+-]*")
 TAG_MAX = 40
 
 
+READ_ATTEMPTS = 5  # reads without the lock that a fold may overtake, before taking it
+
+
+class _NeedsLock(Exception):
+    """Reading found what only a writer holding the lock may mend."""
+
+
 class LibraryError(Exception):
     """The library cannot be saved; the message names the file and the problem."""
 
@@ -165,8 +172,7 @@ class Library:
         if status is not None and not status.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
             self._blocked = f"{self.path} is read-only"
         try:
-            with self._locked(required=False):
-                changes, fold = self._refresh()
+            changes, fold = self._refresh_repairing(timeout=LOCK_TIMEOUT)
         except filelock.Timeout:
             self._blocked = f"{self.path} is locked by another program"
         except OSError as error:
@@ -361,11 +367,14 @@ class Library:
         finally:
             lock.release()
 
-    def _read_snapshot(self, messages: list[str]) -> tuple[Contents, str | None, bool]:
+    def _read_snapshot(
+        self, messages: list[str], repair: bool
+    ) -> tuple[Contents, str | None, bool]:
         """The snapshot's contents, its text when it was valid, and whether it was damaged.
 
-        A damaged snapshot is moved aside (unless nothing may be written) and rebuilt from the
-        backup and the backup's journal, which add up to the snapshot last written."""
+        A damaged snapshot is moved aside (`repair`, under the lock; without it, _NeedsLock)
+        and rebuilt from the backup and the backup's journal, which add up to the snapshot
+        last written. One that may not be written is only read around."""
         file = self._file
         try:
             text = library_file.read_text(file)
@@ -373,6 +382,8 @@ class Library:
             return contents, text, False
         except DamagedLibrary as damage:
             message = f"{self.path} is damaged ({damage})"
+            if self._blocked is None and not repair:
+                raise _NeedsLock from None
             if self._blocked is None:
                 try:
                     moved = library_file.quarantine(file)
@@ -389,7 +400,7 @@ class Library:
             contents = Contents() if backup_text is None else library_file.parse(backup_text)
         except (DamagedLibrary, OSError):
             contents, backup_text = Contents(), None
-        self._read_journal(library_file.journal_path(backup), contents)
+        self._read_journal(library_file.journal_path(backup), contents, 0, 0)
         if backup_text is not None:
             message += f"; restored the previous version from {backup.name}"
         elif contents.entries:
@@ -401,50 +412,61 @@ class Library:
 
     @staticmethod
     def _read_journal(
-        path: Path, contents: Contents, offset: int = 0, line: int = 0
-    ) -> tuple[int, int]:
-        """Merge the journal's changes after `offset` (line `line`) into `contents`; the
-        offset and line read to."""
+        path: Path, contents: Contents, offset: int, line: int
+    ) -> tuple[int | None, int, int] | None:
+        """Merge the journal's changes after `offset` (line `line`) into `contents`: its inode
+        (None when there is no journal) and the offset and line read to. None when the file
+        is shorter than `offset`: not the one read before."""
         try:
             with path.open("rb") as journal:
+                inode, size = os.fstat(journal.fileno())[1], os.fstat(journal.fileno()).st_size
+                if size < offset:
+                    return None
                 journal.seek(offset)
                 data = journal.read()
         except FileNotFoundError:
-            return offset, line
+            return None, 0, 0
         read, lines = library_file.parse_journal(data, path.name, line + 1, contents)
-        return offset + read, line + lines
+        return inode, offset + read, line + lines
 
-    def _refresh(self) -> tuple[DiskChanges, bool]:
-        """Take in what the files hold that this library has not seen; call under the lock.
-        Also says whether the files must be folded: to write back a recovered library, or
-        to keep aside what could not be read."""
+    def _refresh(self, repair: bool) -> tuple[DiskChanges, bool]:
+        """Take in what the files hold that this library has not seen. Also says whether
+        they must be folded: to write back a recovered library, or to keep aside what could
+        not be read. With `repair` (under the lock) a damaged snapshot is moved aside and
+        rebuilt; without, reading takes no lock and starts again when a fold ran meanwhile,
+        and _NeedsLock says that a repair is due."""
+        for _ in range(READ_ATTEMPTS):
+            outcome = self._try_refresh(repair)
+            if outcome is not None:
+                return outcome
+        raise _NeedsLock
+
+    def _try_refresh(self, repair: bool) -> tuple[DiskChanges, bool] | None:
         changes = DiskChanges()
         journal = library_file.journal_path(self._file)
-        snapshot, journal_now = _signature(self._file), _signature(journal)
-        seen = self._seen
+        snapshot, seen = _signature(self._file), self._seen
+        if snapshot == seen.snapshot and _signature(journal) is None and seen.journal is None:
+            return changes, False
         contents = Contents()
         damaged = False
         offset = line = 0
-        if snapshot != seen.snapshot:
-            contents, _, damaged = self._read_snapshot(changes.messages)
-        elif journal_now is None:
-            self._seen = _Seen(snapshot, None, 0)
-            return changes, False
-        elif seen.journal is not None and (
-            journal_now[0] != seen.journal[0] or journal_now[2] < seen.journal[1]
-        ):
-            contents, _, damaged = self._read_snapshot(changes.messages)
-        elif seen.journal is not None:
-            if journal_now[2] == seen.journal[1]:
-                return changes, False
+        if snapshot != seen.snapshot or seen.journal is None:
+            if snapshot != seen.snapshot:
+                contents, _, damaged = self._read_snapshot(changes.messages, repair)
+            read = self._read_journal(journal, contents, 0, 0)
+        else:
             offset, line = seen.journal[1], seen.journal_lines
-        end, line = self._read_journal(journal, contents, offset, line)
+            read = self._read_journal(journal, contents, offset, line)
+            if read is None or read[0] != seen.journal[0]:  # replaced since: read it all
+                self._seen = _Seen()
+                return None
+        assert read is not None
+        if not repair and _signature(self._file) != snapshot:  # a fold ran meanwhile
+            return None
+        inode, end, line = read
         with self._state_lock:
             changes.changed = merge_into(self._entries, contents.entries) > 0
-        journal_now = _signature(journal)
-        self._seen = _Seen(
-            _signature(self._file), (journal_now[0], end) if journal_now else None, line
-        )
+        self._seen = _Seen(_signature(self._file), (inode, end) if inode else None, line)
         if contents.newer is not None:
             self._blocked = (
                 f"{self.path} was written by a newer tui-reader (version {contents.newer}): "
@@ -462,6 +484,14 @@ class Library:
                 f"({_reasons(contents)}); left as they are"
             )
         return changes, damaged or bool(contents.rejected)
+
+    def _refresh_repairing(self, timeout: float) -> tuple[DiskChanges, bool]:
+        """Read without the lock; take it when a damaged snapshot must be repaired."""
+        try:
+            return self._refresh(repair=False)
+        except _NeedsLock:
+            with self._locked(required=False, timeout=timeout):
+                return self._refresh(repair=True)
 
     def save(self, fold: bool = False) -> list[str]:
         """Append the changes not saved yet to the journal, under the lock; what the user
@@ -493,7 +523,7 @@ class Library:
         file = self._file
         # Others' changes since the last look: cheap, unless another program wrote the
         # snapshot since (or it was damaged).
-        changes, must_fold = self._refresh()
+        changes, must_fold = self._refresh(repair=True)
         messages = changes.messages
         fold = fold or must_fold
         if self._blocked:
@@ -521,9 +551,9 @@ class Library:
         messages: list[str] = []
         for target in (file, library_file.backup_path(file)):
             atomic_file.remove_stale_temporaries(target)
-        contents, old_text, _ = self._read_snapshot(messages)
+        contents, old_text, _ = self._read_snapshot(messages, repair=True)
         journal = library_file.journal_path(file)
-        self._read_journal(journal, contents)
+        self._read_journal(journal, contents, 0, 0)
         if contents.newer is not None or self._blocked:
             raise LibraryError(self._blocked or f"{self.path} was written by a newer tui-reader")
         if contents.rejected:
@@ -594,8 +624,8 @@ class Library:
         if unchanged:
             return DiskChanges()
         try:
-            with self._save_lock, self._locked(required=False, timeout=RELOAD_LOCK_TIMEOUT):
-                changes, fold = self._refresh()
+            with self._save_lock:
+                changes, fold = self._refresh_repairing(timeout=RELOAD_LOCK_TIMEOUT)
         except (filelock.Timeout, OSError):
             return DiskChanges()  # looked at again soon
         if fold and not self._blocked:

@@ -1,0 +1,65 @@
+"""SIGTERM and SIGHUP (a closed terminal) finish the pending save before the reader exits."""
+
+import os
+import pty
+import signal
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tui_reader.cli import save_on_signals
+from tui_reader.core.library import Library
+from tui_reader.core.loading import load_paths
+
+SEEDS = Path(__file__).resolve().parent.parent / "seeds"
+
+
+@pytest.fixture
+def default_handlers() -> Iterator[None]:
+    before = {number: signal.getsignal(number) for number in (signal.SIGTERM, signal.SIGHUP)}
+    yield
+    for number, handler in before.items():
+        signal.signal(number, handler)
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_saves_what_is_pending_and_closes_the_app(
+    number: int, tmp_path: Path, default_handlers: None
+) -> None:
+    path = tmp_path / "library.json"
+    library, _ = Library.open(path)
+    closed: list[bool] = []
+    app_closed = save_on_signals(library, lambda: closed.append(True))
+    library.change_tags(["aaaaaaaaaaaa"], add=["pending"])
+    os.kill(os.getpid(), number)
+    app_closed()
+    assert not library.has_unsaved_changes
+    assert Library.open(path)[0].tags("aaaaaaaaaaaa") == ["pending"]
+
+
+def test_closing_the_terminal_right_after_a_change_keeps_it(private_library: Path) -> None:
+    paper = load_paths([SEEDS]).papers[0]
+    pid, terminal = pty.fork()
+    if pid == 0:  # pragma: no cover - the reader, in the child
+        os.environ.update(COLUMNS="100", LINES="30", TERM="xterm-256color")
+        os.execv(sys.executable, [sys.executable, "-m", "tui_reader", "--fresh"])
+    screen = b""
+    deadline = time.monotonic() + 30
+    while b"papers" not in screen:  # the header's count: the reader is up
+        assert time.monotonic() < deadline, f"the reader did not start: {screen[-300:]!r}"
+        screen += os.read(terminal, 65536)
+    os.write(terminal, b"b")
+    while "★".encode() not in screen:  # the bookmark is shown
+        assert time.monotonic() < deadline, f"no bookmark shown: {screen[-300:]!r}"
+        screen += os.read(terminal, 65536)
+    os.kill(pid, signal.SIGHUP)
+    os.close(terminal)
+    deadline = time.monotonic() + 10
+    while (done := os.waitpid(pid, os.WNOHANG))[0] == 0:
+        assert time.monotonic() < deadline, "the reader did not exit after SIGHUP"
+        time.sleep(0.05)
+    assert os.waitstatus_to_exitcode(done[1]) in (0, 128 + signal.SIGHUP, -signal.SIGHUP)
+    assert Library.open(private_library)[0].is_bookmarked(paper.id)
