@@ -75,11 +75,33 @@ def test_the_reader_keeps_a_big_input_s_index_for_its_next_start(
     monkeypatch.setattr(ReaderApp, "run", run_until_indexed)
     assert cli.main([str(path)]) == 0
     assert opened[0]._stream is not None  # loaded in the background, then indexed
-    assert "keeping the index of 2 papers" in capsys.readouterr().err
+    assert "kept the index of 2 papers" in capsys.readouterr().err
     assert len(entries(tmp_path)) == 1
 
     monkeypatch.setattr(SearchIndex, "__init__", None)  # no index may be built now
     assert cli.main([str(path)]) == 0
     second = opened[1]
     assert second._stream is None and len(second.store) == 2 and second.index is not None
-    assert "keeping" not in capsys.readouterr().err
+    assert "kept" not in capsys.readouterr().err
+
+
+def test_an_index_that_could_not_be_kept_is_not_said_to_be(
+    tmp_path: Path, write_seed, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    from tui_reader.ui.app import ReaderApp
+
+    monkeypatch.setattr(cli, "LOAD_AT_ONCE", 0)
+    (tmp_path / "cache").write_text("a file where the cache folder should be", encoding="utf-8")
+    path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
+    run = ReaderApp.run
+
+    def run_until_indexed(app: ReaderApp) -> None:
+        async def quit_when_ready(pilot) -> None:
+            await ready(pilot)
+            app.exit()
+
+        run(app, headless=True, auto_pilot=quit_when_ready)
+
+    monkeypatch.setattr(ReaderApp, "run", run_until_indexed)
+    assert cli.main([str(path)]) == 0
+    assert "index" not in capsys.readouterr().err

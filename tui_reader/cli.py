@@ -367,12 +367,12 @@ def run_reader(arguments: argparse.Namespace) -> int:
     if library.has_unsaved_changes:
         library.save()
     if stream is not None and app.index is not None:  # last: the user's data is safe already
-        print(
-            f"tui-reader: keeping the index of {len(store):,} papers for the next start…",
-            file=sys.stderr,
-        )
         loaded = LoadResult(list(store), store.collections, app.load_problems)
-        save_cached(files, IndexedPapers(loaded, app.index))
+        if save_cached(files, IndexedPapers(loaded, app.index)):
+            print(
+                f"tui-reader: kept the index of {len(store):,} papers for the next start",
+                file=sys.stderr,
+            )
     return 0
 
 

@@ -75,8 +75,9 @@ def load_cached(files: Sequence[Path]) -> IndexedPapers | None:
     return cached if isinstance(cached, IndexedPapers) else None
 
 
-def save_cached(files: Sequence[Path], indexed: IndexedPapers) -> None:
-    """Keep these papers and their index for the next run over the same files."""
+def save_cached(files: Sequence[Path], indexed: IndexedPapers) -> bool:
+    """Keep these papers and their index for the next run over the same files; whether
+    they were written."""
     try:
         entry = _entry(files)
         entry.parent.mkdir(parents=True, exist_ok=True)
@@ -85,4 +86,5 @@ def save_cached(files: Sequence[Path], indexed: IndexedPapers) -> None:
         for old in entries[:-KEPT]:
             old.unlink(missing_ok=True)
     except OSError:
-        pass  # a cache that cannot be written costs time, nothing else
+        return False  # a cache that cannot be written costs time, nothing else
+    return True
