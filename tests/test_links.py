@@ -12,6 +12,8 @@ from tui_reader.core.links import (
     paper_links,
     search_link,
 )
+from tui_reader.core.loading import load_paths
+from tui_reader.core.references import links_of
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "ml-abstracts-31k.jsonl.gz"
 
@@ -39,6 +41,15 @@ CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "ml-abstra
         ("HTTP://UPPER.ORG/X", ["HTTP://UPPER.ORG/X"]),
         ("twice https://x.org and https://x.org", ["https://x.org"]),
         ("no links here, just https:// alone, or www. or http://nodot", []),
+        ("https://example.org/a_(b)", ["https://example.org/a_(b)"]),
+        ("see (https://example.org/a_(b)).", ["https://example.org/a_(b)"]),
+        # An OSC 8 hyperlink once its control characters are cleaned: `]8;;URL\\text]8;;\\`.
+        ("]8;;https://evil.example\\click]8;;\\ here", ["https://evil.example"]),
+        (
+            "https://a.org/x\x1b]52;c;aGk=\x07 https://b.org/\x9bq",
+            ["https://a.org/x", "https://b.org/"],
+        ),
+        ("https://a.org/x\u202egpj.exe", ["https://a.org/x"]),
     ],
 )
 def test_extract_links(text: str, links: list[str]) -> None:
@@ -72,6 +83,22 @@ def test_search_template_must_have_a_slot_and_be_web() -> None:
         check_search_template("https://s.org/")
     with pytest.raises(ValueError, match="not an http or https"):
         check_search_template("file:///etc/{query}")
+
+
+def test_a_hyperlink_escape_in_a_file_leaves_only_its_url(write_seed) -> None:
+    path = write_seed(
+        "Code at \x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\ and https://example.org/a_(b)."
+    )
+    paper = load_paths([path]).papers[0]
+    assert links_of(paper)[:2] == ["https://evil.example", "https://example.org/a_(b)"]
+
+
+def test_an_own_url_keeps_no_escape_remnant() -> None:
+    assert paper_links("https://evil.example\\click\x1b]8;;", [], "https://s") == [
+        "https://evil.example",
+        "https://s",
+    ]
+    assert paper_links("\x1b]8;;\\", [], "https://s") == ["https://s"]
 
 
 def test_paper_links_put_the_own_url_first_and_always_have_one() -> None:

@@ -4,8 +4,13 @@ import re
 from collections.abc import Iterable
 from urllib.parse import quote_plus
 
-# Square brackets end a URL: `[https://a](https://a)` is two links in Markdown, not one.
-_URL = re.compile(r"(?:https?://|www\.)[^\s<>\"'`\[\]]+", re.IGNORECASE)
+# What no URL holds: a backslash ends one (what is left of an OSC 8 hyperlink escape,
+# `ESC ]8;;URL ESC \`, once its control characters are cleaned), and so does any control,
+# bidirectional or zero-width character that cleaning missed.
+_NOT_IN_URL = r"\s<>\"'`\\\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff"
+# Square brackets end a URL found in text: `[https://a](https://a)` is two links in Markdown.
+_URL = re.compile(rf"(?:https?://|www\.)[^{_NOT_IN_URL}\[\]]+", re.IGNORECASE)
+_URL_END = re.compile(rf"[{_NOT_IN_URL}]")
 _TRAILING = ".,;:!?'\"*_"
 _PAIRS = {")": "(", "]": "[", "}": "{", ">": "<"}
 
@@ -65,5 +70,8 @@ def search_link(title_or_text: str, template: str = DEFAULT_SEARCH_URL) -> str:
 
 
 def paper_links(own_url: str, text_links: Iterable[str], search: str) -> list[str]:
-    """A paper's links, primary first: its own url, the URLs in its text, the search link."""
+    """A paper's links, primary first: its own url, the URLs in its text, the search link.
+
+    The own url ends where a character no URL holds begins."""
+    own_url = _URL_END.split(own_url, maxsplit=1)[0]
     return list(dict.fromkeys(link for link in (own_url, *text_links, search) if link))
