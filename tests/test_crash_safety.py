@@ -10,6 +10,8 @@ import pytest
 
 from tui_reader.core.library import Library
 
+pytestmark = pytest.mark.slow
+
 # Saves change after change, writing each one's number to its report once save() returned.
 WRITER = """
 import sys

@@ -40,6 +40,7 @@ def test_a_signal_saves_what_is_pending_and_closes_the_app(
     assert Library.open(path)[0].tags("aaaaaaaaaaaa") == ["pending"]
 
 
+@pytest.mark.slow
 def test_closing_the_terminal_right_after_a_change_keeps_it(private_library: Path) -> None:
     paper = load_paths([SEEDS]).papers[0]
     pid, terminal = pty.fork()
