@@ -58,9 +58,11 @@ def test_own_url_is_primary_and_title_is_searched() -> None:
 
 def test_markdown_link_and_citation() -> None:
     paper = rich_paper()
-    assert markdown_link(paper, "https://x.org/a_(b)") == (
-        r"[Attention \[Is\] All: You Need & More](https://x.org/a_(b%29)"
-    )
+    title = r"[Attention \[Is\] All: You Need & More]"
+    # Balanced parentheses are kept (CommonMark allows them); others are encoded.
+    assert markdown_link(paper, "https://x.org/a_(b)") == title + "(https://x.org/a_(b))"
+    assert markdown_link(paper, "https://x.org/a)b(c") == title + "(https://x.org/a%29b%28c)"
+    assert markdown_link(paper, "https://x.org/a b") == title + "(https://x.org/a%20b)"
     assert citation(paper, "https://u") == (
         "Ada Lovelace, Émile Borel. Attention [Is] All: You Need & More. NeurIPS 2023. https://u"
     )

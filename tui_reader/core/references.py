@@ -43,7 +43,10 @@ def year_of(paper: Paper) -> str:
 def markdown_link(paper: Paper, url: str) -> str:
     """`[headline](url)`, brackets in the headline escaped."""
     text = paper.headline.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
-    return f"[{text}]({url.replace(')', '%29').replace(' ', '%20')})"
+    url = url.replace(" ", "%20")
+    if not _balanced(url, "()"):  # a Markdown link may hold only balanced parentheses
+        url = url.replace("(", "%28").replace(")", "%29")
+    return f"[{text}]({url})"
 
 
 def citation(paper: Paper, url: str) -> str:
@@ -77,10 +80,11 @@ def _latex_source(text: str) -> str:
     return _UNESCAPED.sub(r"\\\1", text)
 
 
-def _balanced(text: str) -> bool:
+def _balanced(text: str, pair: str = "{}") -> bool:
+    """Whether every unescaped opening bracket of the pair is closed, in order."""
     depth = 0
-    for match in re.finditer(r"(?<!\\)[{}]", text):
-        depth += 1 if match.group() == "{" else -1
+    for match in re.finditer(rf"(?<!\\)[{re.escape(pair)}]", text):
+        depth += 1 if match.group() == pair[0] else -1
         if depth < 0:
             return False
     return depth == 0
