@@ -69,6 +69,12 @@ def test_headlines_fit_and_carry_no_markup(seed_store: PaperStore) -> None:
         ("One sentence without a full stop", "One sentence without a full stop"),
         ("", ""),
         ("[/b] [CLS] tokens break [$accent] markup.", "[/b] [CLS] tokens break [$accent] markup"),
+        # An aside goes; parentheses inside a word or a URL stay.
+        (
+            "Large models (LLMs) read the page https://example.org/a_(b) and its model(s) well.",
+            "Large models read the page https://example.org/a_(b) and its model(s) well",
+        ),
+        ("(In short) cats are great.", "Cats are great"),
     ],
 )
 def test_headline_forms(abstract: str, headline: str) -> None:

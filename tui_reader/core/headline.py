@@ -39,9 +39,9 @@ _DEFINED_TERM = re.compile(
     rf"\b{_VERB} (?:the )?([a-z][\w-]*(?: [\w-]+){{0,3}}) ?(?:---|—) ?(.+?)(?: ?(?:---|—)|$)"
 )
 _BOLD_CLAIM = re.compile(r"\*\*([^*\s]+(?: [^*\s]+){3,})\*\*")
-_PARENTHETICAL = re.compile(r"\s*\([^()]*\)")
+_PARENTHETICAL = re.compile(r"(?:^|\s+)\([^()]*\)")  # an aside, not "model(s)" or "a_(b)"
 _WHICH_CLAUSE = re.compile(r", which [^,]*,")
-_GIST_STOP = re.compile(r"(?::|;| -{1,3} |—|, which |, where |\$[^$]*\\)")
+_GIST_STOP = re.compile(r"(?::(?!//)|;| -{1,3} |—|, which |, where |\$[^$]*\\)")
 _SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 _DANGLING = frozenset(
