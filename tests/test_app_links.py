@@ -70,7 +70,7 @@ async def test_y_copies_the_primary_link_to_the_system_clipboard(
         await goto(pilot, RL4RLA)
         await pilot.press("y")
         assert system_clipboard.text == "https://github.com/Tim-Xiong/RL4RLA"
-        assert messages(app)[-1] == "Copied to the clipboard: https://github.com/Tim-Xiong/RL4RLA"
+        assert messages(app)[-1] == "Copied 1 link to the clipboard · c shows it"
         await pilot.press("k", "y")  # no URL in its text: the search link
         assert system_clipboard.text.startswith("https://scholar.google.com/scholar?q=")
 
@@ -83,9 +83,7 @@ async def test_without_a_system_clipboard_osc52_is_used_and_the_text_shown(
         await goto(pilot, RL4RLA)
         await pilot.press("y")
         assert app.clipboard == "https://github.com/Tim-Xiong/RL4RLA"
-        assert messages(app)[-1] == (
-            "Sent to the terminal's clipboard (OSC 52): https://github.com/Tim-Xiong/RL4RLA"
-        )
+        assert messages(app)[-1] == "Sent 1 link to the terminal's clipboard (OSC 52) · c shows it"
 
 
 async def test_picker_copies_each_form_by_digit_or_enter(

@@ -32,9 +32,11 @@ from tui_reader.core.search import SearchIndex, highlight_pattern
 from tui_reader.core.session import Session
 from tui_reader.core.sorting import LABELS, SORTS, sort_papers
 from tui_reader.core.store import PaperStore
+from tui_reader.core.wording import count
 from tui_reader.resources import bundled
-from tui_reader.ui.clipboard import copy_text
-from tui_reader.ui.copy_picker import CopyPicker, Pick
+from tui_reader.ui.clipboard import CopyLog, notice
+from tui_reader.ui.copied_screen import CopiedScreen
+from tui_reader.ui.copy_picker import NOUNS, CopyPicker, Pick
 from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen
 from tui_reader.ui.help_screen import HelpScreen, KeyTable
@@ -96,6 +98,9 @@ class Panes(Horizontal):
             pane.styles.height = share[name] if stacked else "100%"
 
 
+SHOW_COPIED = Binding("c", "show_copied", "What was copied", show=False, id="copied")
+
+
 class ReaderApp(App[None]):
     """Filter, read and triage research-paper abstracts."""
 
@@ -115,6 +120,7 @@ class ReaderApp(App[None]):
         Binding("u", "undo", "Undo", id="undo"),
         Binding("y", "copy_link", "Copy link", id="copy-link"),
         Binding("Y", "copy_picker", "Copy…", show=False, id="copy-picker"),
+        SHOW_COPIED,
         Binding("o", "open_link", "Open link", show=False, id="open-link"),
         Binding("E", "export", "Export shown or marked", show=False, id="export"),
         Binding("z", "reading_mode", "Reading mode", show=False, id="reading-mode"),
@@ -172,6 +178,7 @@ class ReaderApp(App[None]):
         self._save_failing = False
         self._shown_count = len(store)
         self._close_count = 0
+        self.copy_log = CopyLog(self)  # copies, and what was copied this session
         self.sort = "relevance"
 
     @property
@@ -467,7 +474,7 @@ class ReaderApp(App[None]):
             # In the filter "/" is typed ("#rl/theory"), except as its first character, where it
             # can only be a reader pressing "/" again to get to the filter: it does nothing.
             return not in_filter or not self.query_one(FilterInput).value
-        if action in self._PAPER_ACTIONS or action in ("undo", "tags_view"):
+        if action in self._PAPER_ACTIONS or action in ("undo", "tags_view", "show_copied"):
             if len(self.screen_stack) > 1:
                 return False
             if action in self._PAPER_ACTIONS:  # cheap: Textual asks at every refresh of keys
@@ -565,11 +572,20 @@ class ReaderApp(App[None]):
     def _links(self, paper: Paper) -> list[str]:
         return links_of(paper, self.search_template)
 
-    def _copy(self, text: str) -> None:
-        self._tell(copy_text(self, text))
+    def _copy(self, text: str, what: str, warning: str = "") -> None:
+        """Copy text holding `what` ("3 links"); say so, after the `warning` when there is one."""
+        said = notice(self.copy_log.copy(text, what), self.key_display(SHOW_COPIED))
+        if warning:
+            self._tell(f"{warning} {said}", "warning")
+        else:
+            self._tell(said)
 
     def action_copy_link(self) -> None:
-        self._copy("\n".join(self._links(paper)[0] for paper in self._target_papers()))
+        papers = self._target_papers()
+        self._copy("\n".join(self._links(paper)[0] for paper in papers), count(len(papers), "link"))
+
+    def action_show_copied(self) -> None:
+        self.push_screen(CopiedScreen(self.copy_log, self.key_display(SHOW_COPIED)))
 
     def action_copy_picker(self) -> None:
         papers = self._target_papers()
@@ -596,7 +612,7 @@ class ReaderApp(App[None]):
             render = {"markdown": markdown_link, "citation": citation}.get(pick.kind)
             lines = [render(p, primary[p.id]) if render else p.abstract for p in papers]
             text = "\n".join(lines)
-        self._copy(text)
+        self._copy(text, count(len(papers), *NOUNS[pick.kind]))
 
     def action_open_link(self, number: int = 1) -> None:
         paper = self.query_one(PaperList).current
@@ -605,7 +621,7 @@ class ReaderApp(App[None]):
 
     def _open_url(self, url: str) -> None:
         if reason := open_in_browser(url):
-            self._tell(f"Not opening a browser: {reason}. {copy_text(self, url)}", "warning")
+            self._copy(url, "1 link", warning=f"Not opening a browser: {reason}.")
         else:
             self._tell(f"Opened {url}")
 

@@ -1,22 +1,54 @@
-"""Copying text where the user can paste it: the system clipboard, else the terminal's."""
+"""Copying text where the user can paste it, and keeping what was copied to show it again.
+
+The system clipboard (pyperclip) when there is one, else the terminal's (OSC 52, which some
+terminals ignore): either way the whole text stays in the session's log of copies, where it
+can be read and selected by hand.
+"""
+
+from dataclasses import dataclass, field
+from datetime import datetime
 
 import pyperclip
 from textual.app import App
 
-SHOWN_MAX = 160
+SYSTEM = "the clipboard"
+TERMINAL = "the terminal's clipboard (OSC 52)"
 
 
-def shorten(text: str, limit: int = SHOWN_MAX) -> str:
-    flat = " ⏎ ".join(line for line in text.splitlines() if line.strip())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+@dataclass(frozen=True)
+class Copied:
+    """One copy: the text, what it holds ("3 links"), where it went, and when."""
+
+    text: str
+    what: str
+    via: str
+    at: datetime = field(default_factory=datetime.now)
 
 
-def copy_text(app: App[object], text: str) -> str:
-    """Copy text and say which way it went, with the text, so it can be selected by hand."""
-    try:
-        pyperclip.copy(text)
-    except Exception:  # pyperclip raises its own errors, and OSError from a broken helper
-        # No system clipboard here (no display, or over SSH): OSC 52 asks the terminal.
-        app.copy_to_clipboard(text)
-        return f"Sent to the terminal's clipboard (OSC 52): {shorten(text)}"
-    return f"Copied to the clipboard: {shorten(text)}"
+class CopyLog:
+    """Copies for an app, and remembers every copy of the session, newest last."""
+
+    def __init__(self, app: App[object]) -> None:
+        self._app = app
+        self.copies: list[Copied] = []
+
+    def copy(self, text: str, what: str) -> Copied:
+        """Copy `text`, which holds `what` ("1 link", "2 BibTeX entries")."""
+        try:
+            pyperclip.copy(text)
+        except Exception:  # pyperclip raises its own errors, and OSError from a broken helper
+            # No system clipboard here (no display, or over SSH): OSC 52 asks the terminal.
+            self._app.copy_to_clipboard(text)
+            via = TERMINAL
+        else:
+            via = SYSTEM
+        copied = Copied(text, what, via)
+        self.copies.append(copied)
+        return copied
+
+
+def notice(copied: Copied, show_key: str) -> str:
+    """One short line on a copy, and the key that shows what was copied."""
+    verb = "Copied" if copied.via == SYSTEM else "Sent"
+    them = "it" if copied.what.startswith("1 ") else "them"
+    return f"{verb} {copied.what} to {copied.via} · {show_key} shows {them}"

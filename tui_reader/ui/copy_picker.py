@@ -20,6 +20,14 @@ FORMS = {
     "bibtex": "BibTeX entry",
     "abstract": "The abstract",
 }
+# What a copy of each kind holds, as a noun and its plural: "3 BibTeX entries".
+NOUNS = {
+    "link": ("link", "links"),
+    "markdown": ("Markdown link", "Markdown links"),
+    "citation": ("citation", "citations"),
+    "bibtex": ("BibTeX entry", "BibTeX entries"),
+    "abstract": ("abstract", "abstracts"),
+}
 
 
 @dataclass(frozen=True)
