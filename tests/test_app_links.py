@@ -99,8 +99,8 @@ async def test_picker_copies_each_form_by_digit_or_enter(
         assert system_clipboard.text.startswith("https://scholar.google.com/scholar?q=")
         await pilot.press("Y", "3")
         assert system_clipboard.text == (
-            "[RL4RLA: a general RL framework that automates the discovery of interpretable, "
-            "symbolic RLA…](https://github.com/Tim-Xiong/RL4RLA)"
+            "[In this paper, we present RL4RLA, a general RL framework that automates the "
+            "discovery of interpretable, symbolic RLA algorithms](https://github.com/Tim-Xiong/RL4RLA)"
         )
         await pilot.press("Y", "4")
         assert system_clipboard.text.endswith(
@@ -173,7 +173,7 @@ async def test_search_link_template_is_used(seed_store: PaperStore, system_clipb
     app = ReaderApp(seed_store, search_template="https://search.example/?q={query}")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("y")
-        assert system_clipboard.text.startswith("https://search.example/?q=Large+Language")
+        assert system_clipboard.text.startswith("https://search.example/?q=LOAM%3A+LLM-based")
 
 
 async def test_export_from_the_app(seed_store: PaperStore, tmp_path: Path, monkeypatch) -> None:

@@ -154,7 +154,7 @@ def test_export_every_format_to_stdout_and_files(tmp_path: Path) -> None:
     records = json.loads(run("export", "--format", "json").stdout)
     assert len(records) == 38
     query = json.loads(run("export", "--format", "json", "--query", "difusion tabular").stdout)
-    assert [r["headline"][:7] for r in query] == ["AugMask"]
+    assert [r["headline"][:18] for r in query] == ["We propose AugMask"]  # whole, not cut
     states = json.loads(run("export", "--format", "json", "--query", "#to-read").stdout)
     assert [r["id"] for r in states] == [LOAM]
     out = tmp_path / "papers.bib"
@@ -171,7 +171,7 @@ def test_search_url_option_is_checked_and_used(tmp_path: Path, monkeypatch) -> N
     bad = run("export", "--format", "json", "--search-url", "https://s.org/")
     assert bad.returncode == 2 and "has no {query} slot" in bad.stderr
     good = run("export", "--format", "json", "--search-url", "https://s.org/?q={query}")
-    assert json.loads(good.stdout)[0]["url"].startswith("https://s.org/?q=Large+Language")
+    assert json.loads(good.stdout)[0]["url"].startswith("https://s.org/?q=LOAM%3A+LLM-based")
     config = tmp_path / "config.toml"
     config.write_text('search_url = "https://cfg.org/{query}"\n')
     monkeypatch.setenv("TUI_READER_CONFIG", str(config))

@@ -2,14 +2,23 @@ import csv
 import io
 import json
 from pathlib import Path
+from urllib.parse import unquote_plus
 
 import bibtexparser
 import pytest
 
 from tui_reader.core.export import ExportError, render, write_export
+from tui_reader.core.headline import headline_source
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
-from tui_reader.core.references import bibtex_key, citation, links_of, markdown_link
+from tui_reader.core.query import words
+from tui_reader.core.references import (
+    bibtex_key,
+    citation,
+    links_of,
+    markdown_link,
+    reference_title,
+)
 from tui_reader.core.store import PaperStore
 
 HOSTILE = (
@@ -40,12 +49,31 @@ def test_seed_links_primary_first(seed_store: PaperStore) -> None:
     assert all(
         links_of(p)[-1].startswith("https://scholar.google.com/scholar?q=") for p in seed_store
     )
-    first = links_of(seed_store[0])
-    assert first == [
-        "https://scholar.google.com/scholar?q=Large+Language+Models+%28LLMs%29+have+emerged+as+"
-        "powerful+tools+for+semantic+reasoning%2C+enabling+the+formalization+of+tasks+that+"
-        "traditionally+relied+on+manual+human+intuition."
+    # A paper with no url is searched by its headline, which names it better than its first
+    # sentence ("Large Language Models (LLMs) have emerged as powerful tools...").
+    assert links_of(seed_store[0]) == [
+        "https://scholar.google.com/scholar?q=LOAM%3A+LLM-based+design+of+Observation+and+"
+        "Action+Models"
     ]
+
+
+def test_a_cut_headline_is_searched_by_its_whole_words(seed_store: PaperStore) -> None:
+    for paper in seed_store:
+        query = unquote_plus(links_of(paper)[-1].split("?q=", 1)[1])
+        assert query == paper.headline.removesuffix("…"), paper.headline
+        # Only whole words: every one is a word of the sentence the headline comes from.
+        assert set(words(query)) <= set(words(headline_source(paper.abstract))), query
+    augmask = unquote_plus(links_of(seed_store[2])[-1].split("?q=", 1)[1])
+    assert augmask == (
+        "AugMask: a plug-and-play training framework that adapts missing-unaware backbones to "
+        "incomplete"
+    )
+
+
+def test_a_long_title_is_searched_whole() -> None:
+    title = " ".join(["Word"] * 60)  # 299 characters
+    paper = Paper.from_abstract("An abstract.", "c", Path("x.jsonl"), title=title)
+    assert unquote_plus(links_of(paper)[-1].split("?q=", 1)[1]) == title
 
 
 def test_own_url_is_primary_and_title_is_searched() -> None:
@@ -66,6 +94,28 @@ def test_markdown_link_and_citation() -> None:
     assert citation(paper, "https://u") == (
         "Ada Lovelace, Émile Borel. Attention [Is] All: You Need & More. NeurIPS 2023. https://u"
     )
+
+
+def test_nothing_exported_or_copied_is_cut(seed_store: PaperStore, tmp_path: Path) -> None:
+    papers = list(seed_store)
+    library = Library(None)
+    for kind in ("md", "bib", "json", "csv"):
+        assert "…" not in render(kind, papers, library), kind
+    for paper in papers:
+        assert "…" not in markdown_link(paper, "https://u") + citation(paper, "https://u")
+    augmask = papers[2]
+    sentence = (
+        "We propose AugMask, a plug-and-play training framework that adapts missing-unaware "
+        "backbones to incomplete data via stochastic regularization"
+    )
+    assert reference_title(augmask) == sentence
+    assert markdown_link(augmask, "https://u") == f"[{sentence}](https://u)"
+    assert citation(augmask, "https://u") == f"{sentence}. ICML 2026 Papers. https://u"
+    entry = bibtexparser.parse_string(render("bib", [augmask], library)).entries[0]
+    assert entry.fields_dict["title"].value == "{" + sentence + "}"
+    # A headline that was not cut is the reference's title; a title always is.
+    assert reference_title(papers[0]) == papers[0].headline
+    assert reference_title(rich_paper()) == "Attention [Is] All: You Need & More"
 
 
 def library_for(tmp_path: Path, papers: list[Paper]) -> Library:

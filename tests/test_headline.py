@@ -1,6 +1,13 @@
 import pytest
 
-from tui_reader.core.headline import HEADLINE_MAX, headline_for, long_form, sentences, shorten
+from tui_reader.core.headline import (
+    HEADLINE_MAX,
+    headline_for,
+    headline_source,
+    long_form,
+    sentences,
+    shorten,
+)
 from tui_reader.core.store import PaperStore
 
 # Every seed abstract's headline, reviewed by hand: a named contribution with its gist where the
@@ -79,6 +86,28 @@ def test_headlines_fit_and_carry_no_markup(seed_store: PaperStore) -> None:
 )
 def test_headline_forms(abstract: str, headline: str) -> None:
     assert headline_for(abstract) == headline
+
+
+@pytest.mark.parametrize(
+    ("abstract", "source"),
+    [
+        (
+            "Cats purr. We propose **FooNet**, a network for bars. It works.",
+            "We propose FooNet, a network for bars.",
+        ),
+        (
+            "Background first. Then **a bold claim of four words** here. More.",
+            "Then a bold claim of four words here.",
+        ),
+        (
+            "Cats (felines) are great, which is known. Dogs too.",
+            "Cats (felines) are great, which is known.",
+        ),
+        ("", ""),
+    ],
+)
+def test_headline_source_is_the_whole_sentence(abstract: str, source: str) -> None:
+    assert headline_source(abstract) == source
 
 
 def test_sentences_do_not_split_at_abbreviations_or_decimals() -> None:

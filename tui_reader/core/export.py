@@ -10,7 +10,13 @@ from tui_reader.core.atomic_file import write_atomically
 from tui_reader.core.library import Library
 from tui_reader.core.links import DEFAULT_SEARCH_URL
 from tui_reader.core.paper import Paper
-from tui_reader.core.references import bibtex, links_of, markdown_link, venue_of
+from tui_reader.core.references import (
+    bibtex,
+    links_of,
+    markdown_link,
+    reference_title,
+    venue_of,
+)
 
 FORMATS = ("md", "bib", "json", "csv")
 CSV_COLUMNS = (
@@ -29,7 +35,7 @@ def paper_record(
     """Everything about a paper and what the user made of it, as plain data."""
     return {
         "id": paper.id,
-        "headline": paper.headline,
+        "headline": reference_title(paper),  # never cut to fit a screen
         "title": paper.title,
         "authors": list(paper.authors),
         "venue": venue_of(paper),

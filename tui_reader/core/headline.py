@@ -160,17 +160,28 @@ def shorten(text: str, limit: int = HEADLINE_MAX) -> str:
 
 def headline_for(abstract: str, limit: int = HEADLINE_MAX) -> str:
     """The headline the list shows for an abstract."""
+    return _headline_and_source(abstract, limit)[0]
+
+
+def headline_source(abstract: str) -> str:
+    """The whole sentence the headline comes from, emphasis markup removed: for where a
+    headline cut to fit will not do."""
+    return _headline_and_source(abstract, HEADLINE_MAX)[1]
+
+
+def _headline_and_source(abstract: str, limit: int) -> tuple[str, str]:
     text = _SIMPLE_MATH.sub(_simple_math, plain(abstract))
     parts = sentences(text)
     for sentence in parts:
         if named := _named_contribution(sentence):
-            return _capitalised(shorten(named[1], limit))
-    if claim := _BOLD_CLAIM.search(_SIMPLE_MATH.sub(_simple_math, abstract)):
-        return shorten(plain(claim.group(1)), limit)
+            return _capitalised(shorten(named[1], limit)), sentence
     first = parts[0] if parts else text
-    first = _WHICH_CLAUSE.sub("", _PARENTHETICAL.sub("", first))
-    clause = _gist(first)
-    return _capitalised(shorten(clause if len(clause) >= 30 else first, limit))
+    if claim := _BOLD_CLAIM.search(_SIMPLE_MATH.sub(_simple_math, abstract)):
+        claimed = plain(claim.group(1))
+        return shorten(claimed, limit), next((s for s in parts if claimed in s), first)
+    aside = _WHICH_CLAUSE.sub("", _PARENTHETICAL.sub("", first))
+    clause = _gist(aside)
+    return _capitalised(shorten(clause if len(clause) >= 30 else aside, limit)), first
 
 
 def _capitalised(text: str) -> str:

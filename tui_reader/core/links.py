@@ -45,7 +45,6 @@ def extract_links(text: str) -> list[str]:
 
 
 DEFAULT_SEARCH_URL = "https://scholar.google.com/scholar?q={query}"
-_SEARCH_QUERY_MAX = 200
 
 
 def check_search_template(template: str) -> str:
@@ -63,10 +62,9 @@ def is_web_url(url: str) -> bool:
     return scheme.lower() in ("http", "https") and bool(rest.strip())
 
 
-def search_link(title_or_text: str, template: str = DEFAULT_SEARCH_URL) -> str:
-    """The search link for a paper: the template with its title (or first sentence) filled in."""
-    query = " ".join(title_or_text.split())[:_SEARCH_QUERY_MAX]
-    return template.replace("{query}", quote_plus(query))
+def search_link(title: str, template: str = DEFAULT_SEARCH_URL) -> str:
+    """The search link for a paper: the template with its title (or headline) filled in."""
+    return template.replace("{query}", quote_plus(" ".join(title.split())))
 
 
 def paper_links(own_url: str, text_links: Iterable[str], search: str) -> list[str]:

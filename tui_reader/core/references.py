@@ -3,11 +3,12 @@
 import re
 from collections.abc import Iterable
 
-import bibtexparser
+from bibtexparser.entrypoint import write_string
+from bibtexparser.library import Library
 from bibtexparser.model import Entry, Field
 from pylatexenc.latexencode import unicode_to_latex
 
-from tui_reader.core.headline import plain, sentences
+from tui_reader.core.headline import headline_source
 from tui_reader.core.links import DEFAULT_SEARCH_URL, paper_links, search_link
 from tui_reader.core.paper import Paper
 
@@ -18,11 +19,20 @@ _UNESCAPED = re.compile(r"(?<!\\)([%&#])")
 
 
 def search_text(paper: Paper) -> str:
-    """What a search for the paper looks for: its title, else its first sentence."""
-    if paper.title:
-        return paper.title
-    first = sentences(plain(paper.abstract))
-    return first[0] if first else paper.headline
+    """What a search for the paper looks for: its title, else its headline, which names the
+    paper better than its first sentence ("Large Language Models have emerged as...").
+
+    A headline cut to fit gives its whole words (a long sentence would make a search engine
+    find less, not more)."""
+    return paper.title or paper.headline.removesuffix("…")
+
+
+def reference_title(paper: Paper) -> str:
+    """What a reference calls the paper, never cut: its title, else its headline when that
+    is whole, else the whole sentence the headline was cut from."""
+    if paper.title or not paper.headline.endswith("…"):
+        return paper.headline
+    return headline_source(paper.abstract).removesuffix(".")
 
 
 def links_of(paper: Paper, search_template: str = DEFAULT_SEARCH_URL) -> list[str]:
@@ -41,8 +51,8 @@ def year_of(paper: Paper) -> str:
 
 
 def markdown_link(paper: Paper, url: str) -> str:
-    """`[headline](url)`, brackets in the headline escaped."""
-    text = paper.headline.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    """`[title](url)`, brackets in the title escaped."""
+    text = reference_title(paper).replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
     url = url.replace(" ", "%20")
     if not _balanced(url, "()"):  # a Markdown link may hold only balanced parentheses
         url = url.replace("(", "%28").replace(")", "%29")
@@ -50,11 +60,12 @@ def markdown_link(paper: Paper, url: str) -> str:
 
 
 def citation(paper: Paper, url: str) -> str:
-    """A plain-text citation: authors, title (or headline), venue and year, link."""
+    """A plain-text citation: authors, title, venue and year, link."""
     parts = []
     if paper.authors:
         parts.append(", ".join(paper.authors) + ".")
-    parts.append(paper.headline.rstrip(".…") + ".")
+    title = reference_title(paper)
+    parts.append(title if title.endswith(("?", "!")) else title + ".")
     if venue := venue_of(paper):
         parts.append(venue + ".")
     parts.append(url)
@@ -99,9 +110,9 @@ def bibtex_key(paper: Paper) -> str:
 
 def bibtex(papers: Iterable[Paper], url_of: dict[str, str], notes: dict[str, str]) -> str:
     """BibTeX entries (@misc) for the papers, one each, with unique keys."""
-    library = bibtexparser.Library()
+    library = Library()
     for paper in papers:
-        fields = [Field("title", "{" + _latex(paper.headline.rstrip("…")) + "}")]
+        fields = [Field("title", "{" + _latex(reference_title(paper)) + "}")]
         if paper.authors:
             fields.append(Field("author", " and ".join(_latex(a) for a in paper.authors)))
         if venue := venue_of(paper):
@@ -114,4 +125,4 @@ def bibtex(papers: Iterable[Paper], url_of: dict[str, str], notes: dict[str, str
         if note := notes.get(paper.id):
             fields.append(Field("note", _latex(note)))
         library.add(Entry("misc", bibtex_key(paper), fields))
-    return bibtexparser.write_string(library)
+    return write_string(library)
