@@ -45,7 +45,7 @@ def test_json_array(tmp_path: Path) -> None:
     path.write_text(json.dumps([ONE, "oops", TWO]), encoding="utf-8")
     loaded = load_paths([path])
     assert len(loaded.papers) == 2
-    assert loaded.problems == [f"{path}:2: item 2: not a JSON object"]
+    assert loaded.problems == [f"{path}:1: item 2: not a JSON object"]  # the line it is on
 
 
 def test_csv_with_header_and_a_row_without_abstract(tmp_path: Path) -> None:

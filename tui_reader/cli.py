@@ -235,8 +235,11 @@ def select(arguments: argparse.Namespace, papers: list[Paper], library: Library)
 
 
 def run_command(arguments: argparse.Namespace) -> int:
+    loaded = load_paths(arguments.papers or [bundled("seeds")])  # first: bad input opens nothing
+    for problem in loaded.problems:
+        print(f"tui-reader: skipped {problem}", file=sys.stderr)
+    papers = loaded.papers
     library, _ = open_library(arguments.library)
-    papers = load_paths(arguments.papers or [bundled("seeds")]).papers
     if arguments.command == "tags":
         for tag, count in library.tag_counts().items():
             print(f"{tag}\t{count}")

@@ -1,17 +1,30 @@
-"""Reading papers from the paths the user names, or from the bundled seeds."""
+"""Reading papers from the paths the user names, or from the bundled seeds.
 
+What is read is bounded: a file read whole (seed text, a JSON array, CSV, BibTeX) holds at
+most MAX_TEXT_BYTES of text once decompressed, JSON Lines is read a line at a time and a
+line holds at most MAX_LINE_BYTES, and a file's skipped records are named up to
+MAX_PROBLEMS_LISTED, the rest counted. A FIFO, device or socket is never opened.
+"""
+
+import codecs
 import gzip
+import io
+import itertools
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from tui_reader.core.formats import READERS, Problem, Record, read_json_lines, sniff
+from tui_reader.core.file_kinds import special_file_problem
+from tui_reader.core.formats import READERS, FormatError, Problem, Record, read_json_line, sniff
 from tui_reader.core.paper import Paper
 from tui_reader.core.seeds import parse_seed_text
 
 SUFFIXES = (".txt", ".jsonl", ".ndjson", ".json", ".csv", ".bib")
+MB = 1_000_000
+MAX_TEXT_BYTES = 250 * MB  # about 200,000 abstracts; parsed, it takes several times this
+MAX_LINE_BYTES = 10 * MB
+MAX_PROBLEMS_LISTED = 50
 
 
 class LoadError(Exception):
@@ -30,18 +43,34 @@ class LoadResult:
     problems: list[str] = field(default_factory=list)  # "FILE:LINE: what", records skipped
 
 
+def _size(count: int) -> str:
+    return f"{count / MB:g} MB"
+
+
 def read_text(path: Path) -> str:
-    """A file's text as UTF-8 (a BOM is allowed), or a LoadError saying why not."""
+    """A file's text as UTF-8 (a BOM is allowed), or a LoadError saying why not.
+
+    At most MAX_TEXT_BYTES are read, decompressing as it goes: a small gzip file can hold
+    more text than fits in memory.
+    """
+    too_big = LoadError(
+        path,
+        f"holds more than {_size(MAX_TEXT_BYTES)} of text, the most read from one file of this"
+        " format (JSON Lines has no such limit)",
+    )
     try:
-        data = path.read_bytes()
-        if path.suffix.lower() == ".gz":
-            data = gzip.decompress(data)
+        if not _is_gzip(path) and path.stat().st_size > MAX_TEXT_BYTES:
+            raise too_big
+        with _open(path) as file:
+            data = file.read(MAX_TEXT_BYTES + 1)
     except IsADirectoryError:
         raise LoadError(path, "is a directory") from None
     except (gzip.BadGzipFile, EOFError, zlib.error):
         raise LoadError(path, "is not a valid gzip file") from None
     except OSError as error:
         raise LoadError(path, error.strerror or "cannot be read") from None
+    if len(data) > MAX_TEXT_BYTES:
+        raise too_big
     if b"\x00" in data:
         raise LoadError(path, "is a binary file, not UTF-8 text")
     try:
@@ -58,7 +87,10 @@ def _is_paper_file(path: Path) -> bool:
 
 
 def paper_files(path: Path) -> list[Path]:
-    """The files a path names: the file itself, or the paper files in a directory."""
+    """The files a path names: the file itself, or the paper files in a directory (only
+    regular files: a FIFO there is passed over, named like a paper file or not)."""
+    if problem := special_file_problem(path):
+        raise LoadError(path, problem)
     if path.is_dir():
         return sorted(p for p in path.rglob("*") if _is_paper_file(p))
     if not path.exists():
@@ -82,21 +114,39 @@ def _paper(record: Record, collection: str, path: Path) -> Paper:
     )
 
 
-def _open(path: Path, mode: str, **options: Any) -> Any:
-    """The file, read through gzip when its name ends in .gz."""
-    opener = gzip.open if path.name.lower().endswith(".gz") else open
-    return opener(path, mode, **options)
+def _is_gzip(path: Path) -> bool:
+    return path.name.lower().endswith(".gz")
 
 
-def _json_lines(path: Path) -> Iterator[str]:
-    """A JSON Lines file's lines, read as it goes (a big file's first papers come at once)."""
+def _open(path: Path) -> io.BufferedIOBase:
+    """The file's bytes, read through gzip when its name ends in .gz."""
+    return gzip.open(path, "rb") if _is_gzip(path) else path.open("rb")
+
+
+def _json_lines(path: Path) -> Iterator[Record | Problem]:
+    """A JSON Lines file's records, read a line at a time (a big file's first papers come at
+    once); a line over MAX_LINE_BYTES is skipped without being held."""
     try:
-        with _open(path, "rt", encoding="utf-8", newline="\n") as lines:
-            yield from lines
-    except UnicodeDecodeError as error:
-        raise LoadError(
-            path, f"is not UTF-8 text (byte 0x{error.object[error.start]:02x})"
-        ) from None
+        with _open(path) as file:
+            for number in itertools.count(1):
+                line = file.readline(MAX_LINE_BYTES + 1)
+                if not line:
+                    return
+                if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+                    while line and not line.endswith(b"\n"):
+                        line = file.readline(MB)
+                    size = _size(MAX_LINE_BYTES)
+                    yield Problem(number, f"longer than the {size} a line may take")
+                    continue
+                if number == 1:
+                    line = line.removeprefix(codecs.BOM_UTF8)
+                try:
+                    text = line.decode("utf-8")
+                except UnicodeDecodeError as error:
+                    problem = f"is not UTF-8 text (byte 0x{line[error.start]:02x} on line {number})"
+                    raise LoadError(path, problem) from None
+                if item := read_json_line(text, number):
+                    yield item
     except (OSError, EOFError, zlib.error) as error:
         raise LoadError(path, str(error) or "cannot be read") from None
 
@@ -104,33 +154,40 @@ def _json_lines(path: Path) -> Iterator[str]:
 def _start(path: Path) -> str:
     """The first few kilobytes of a file's text, to tell its format."""
     try:
-        with _open(path, "rb") as file:
+        with _open(path) as file:
             return file.read(4096).decode("utf-8", errors="ignore")
     except (OSError, EOFError, zlib.error):
         return ""
 
 
 def iter_file(path: Path) -> Iterator[Paper | str]:
-    """A file's papers, in order, and a "FILE:LINE: problem" for each record it skips."""
+    """A file's papers, in order, and a "FILE:LINE: problem" for each record it skips (the
+    first MAX_PROBLEMS_LISTED, then one line counting the rest)."""
+    items: Iterable[Record | Problem]
     if sniff(path.name, _start(path)) == "jsonl":
-        for item in read_json_lines(_json_lines(path)):
-            if isinstance(item, Problem):
-                yield f"{path}:{item.line}: {item.message}"
-            else:
+        items = _json_lines(path)
+    else:
+        text = read_text(path)
+        kind = sniff(path.name, text)
+        if kind == "txt":
+            collection, abstracts = parse_seed_text(text)
+            for abstract in abstracts:
+                yield Paper.from_abstract(abstract, collection or _stem(path), path)
+            return
+        items = READERS[kind](text)
+    skipped = 0
+    try:
+        for item in items:
+            if isinstance(item, Record):
                 yield _paper(item, _stem(path), path)
-        return
-    text = read_text(path)
-    kind = sniff(path.name, text)
-    if kind == "txt":
-        collection, abstracts = parse_seed_text(text)
-        for abstract in abstracts:
-            yield Paper.from_abstract(abstract, collection or _stem(path), path)
-        return
-    for item in READERS[kind](text):
-        if isinstance(item, Problem):
-            yield f"{path}:{item.line}: {item.message}"
-        else:
-            yield _paper(item, _stem(path), path)
+                continue
+            skipped += 1
+            if skipped <= MAX_PROBLEMS_LISTED:
+                yield f"{path}:{item.line}: {item.message}"
+    except FormatError as error:
+        raise LoadError(path, str(error)) from None
+    if skipped > MAX_PROBLEMS_LISTED:
+        yield f"{path}: {skipped - MAX_PROBLEMS_LISTED:,} more records that could not be read"
 
 
 def load_paths(paths: Iterable[Path]) -> LoadResult:
@@ -162,11 +219,21 @@ BATCH = 1000
 FIRST_BATCH = 100  # small, so that the first papers are on screen at once
 
 
-def check_paths(paths: Iterable[Path]) -> list[Path]:
+def check_paths(paths: Iterable[Path], origin: str = "") -> list[Path]:
     """The files to read, after a quick look that each exists and is text (LoadError if not).
 
     Used before loading in the background, where a bad file could only be reported late.
+    `origin` says where the paths were named ("paths in FILE, line 3"), told with a problem.
     """
+    try:
+        return _check_paths(paths)
+    except LoadError as error:
+        if not origin:
+            raise
+        raise LoadError(error.path, f"{error.problem} (from {origin})") from None
+
+
+def _check_paths(paths: Iterable[Path]) -> list[Path]:
     files = []
     for path in paths:
         found = paper_files(path)

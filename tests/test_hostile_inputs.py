@@ -1,0 +1,256 @@
+"""Hostile input files: FIFOs and devices, deep nesting, huge numbers, bombs, long lines."""
+
+import gzip
+import json
+import os
+import socket
+import subprocess
+import sys
+import tracemalloc
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tui_reader import cli
+from tui_reader.core import loading
+from tui_reader.core.loading import LoadError, load_paths
+
+GOOD = {"title": "Good", "abstract": "A good abstract."}
+ALSO_GOOD = {"title": "Also good", "abstract": "Another good abstract."}
+DEEP = "[" * 100_000 + "]" * 100_000
+LONG_NUMBER = "1" * 5000
+
+
+def run(*arguments: str) -> subprocess.CompletedProcess[str]:
+    """The command in a process of its own: a hang fails the test instead of stopping it."""
+    return subprocess.run(
+        [sys.executable, "-m", "tui_reader", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+@pytest.fixture
+def fifo(tmp_path: Path) -> Path:
+    path = tmp_path / "papers.jsonl"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.fixture
+def unix_socket(tmp_path: Path) -> Iterator[Path]:
+    path = tmp_path / "papers.txt"
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(path))
+        yield path
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("command", "special"),
+    [
+        *[(["list", "--papers"], special) for special in ("/dev/zero", "/dev/urandom")],
+        *[(["list", "--papers"], "unix_socket"), (["list", "--papers"], "fifo")],
+        (["tag", "abcd", "x", "--papers"], "fifo"),
+        (["search", "query"], "fifo"),
+        ([], "fifo"),  # the reader
+    ],
+)
+def test_a_fifo_device_or_socket_as_papers_is_refused_at_once(
+    request: pytest.FixtureRequest, tmp_path: Path, command: list[str], special: str
+) -> None:
+    path = Path(special) if special.startswith("/") else request.getfixturevalue(special)
+    before = sorted(tmp_path.rglob("*"))
+    result = run(*command, str(path))
+    assert result.returncode == 2, result.stderr
+    kind = {"fifo": "a FIFO (named pipe)", "unix_socket": "a socket"}.get(special)
+    problem = f"is {kind or 'a character device'}, not a regular file"
+    assert result.stderr == f"tui-reader: {path}: {problem}\n"
+    assert sorted(tmp_path.rglob("*")) == before  # nothing moved, nothing made
+
+
+@pytest.mark.slow
+def test_a_fifo_in_a_folder_of_papers_is_left_alone(tmp_path: Path, fifo: Path) -> None:
+    (tmp_path / "good.jsonl").write_text(json.dumps(GOOD) + "\n", encoding="utf-8")
+    result = run("list", "--papers", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("\n") == 1 and "Good" in result.stdout
+
+
+def write_lines(path: Path, *lines: str) -> Path:
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_deep_nesting_and_long_numbers_in_json_lines_are_skipped_records(tmp_path: Path) -> None:
+    path = write_lines(
+        tmp_path / "papers.jsonl",
+        json.dumps(GOOD),
+        DEEP,
+        '{"abstract": "Numbers.", "year": ' + LONG_NUMBER + "}",
+        '{"abstract": "Deep title.", "title": ' + "[" * 500 + "]" * 500 + "}",
+        json.dumps(ALSO_GOOD),
+    )
+    loaded = load_paths([path])
+    assert [p.headline for p in loaded.papers] == ["Good", "Deep title", "Also good"]
+    assert loaded.problems == [
+        f"{path}:2: nested too deeply",
+        f"{path}:3: a number with too many digits",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("inside", "problem"),
+    [
+        (DEEP, "nested too deeply on line 3"),
+        (LONG_NUMBER, "a number with too many digits on line 3"),
+    ],
+    ids=["deep", "long-number"],
+)
+def test_a_json_array_too_deep_or_with_a_long_number_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], inside: str, problem: str
+) -> None:
+    path = tmp_path / "papers.json"
+    path.write_text(f'[\n{json.dumps(GOOD)},\n{{"abstract": "x", "n": {inside}}}\n]\n')
+    assert cli.main(["list", "--papers", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith(f"tui-reader: {path}: ") and problem in captured.err
+    assert captured.err.count("\n") == 1 and captured.out == ""
+
+
+def test_a_broken_json_array_is_one_line_naming_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "papers.json"
+    path.write_text(f"[\n{json.dumps(GOOD)},\n{json.dumps(ALSO_GOOD)}\n{json.dumps(GOOD)}]")
+    with pytest.raises(LoadError) as raised:
+        load_paths([path])
+    assert str(raised.value) == f"{path}: not valid JSON (no comma) on line 4"
+
+
+def test_json_array_items_are_reported_with_their_lines(tmp_path: Path) -> None:
+    path = tmp_path / "papers.json"
+    items = [GOOD, "oops", {"title": "no abstract"}, ALSO_GOOD]
+    path.write_text("[\n" + ",\n".join(json.dumps(i, indent=1) for i in items) + "\n]\n")
+    loaded = load_paths([path])
+    assert [p.headline for p in loaded.papers] == ["Good", "Also good"]
+    assert loaded.problems == [
+        f"{path}:6: item 2: not a JSON object",
+        f"{path}:7: item 3: no abstract",
+    ]
+
+
+def gzip_text(path: Path, chunk: str, times: int) -> Path:
+    """A gzip file of `chunk` repeated, written a chunk at a time (a bomb, when times is big)."""
+    with gzip.open(path, "wt", encoding="utf-8", compresslevel=9) as file:
+        for _ in range(times):
+            file.write(chunk)
+    return path
+
+
+@pytest.mark.parametrize("name", ["bomb.txt.gz", "bomb.json.gz", "bomb.csv.gz", "bomb.bib.gz"])
+def test_a_gzip_bomb_is_refused_without_reading_it_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    monkeypatch.setattr(loading, "MAX_TEXT_BYTES", 1_000_000)
+    start = {"bomb.json.gz": "[", "bomb.csv.gz": "title,abstract\n"}.get(name, "")
+    path = gzip_text(tmp_path / name, start + "Papers all the way down.\n" * 40_000, 40)  # 40 MB
+    tracemalloc.start()
+    try:
+        with pytest.raises(LoadError) as raised:
+            load_paths([path])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert str(raised.value) == (
+        f"{path}: holds more than 1 MB of text, the most read from one file of this format"
+        " (JSON Lines has no such limit)"
+    )
+    assert peak < 10_000_000
+
+
+def test_a_big_plain_file_is_refused_by_its_size(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(loading, "MAX_TEXT_BYTES", 2_000_000)
+    path = tmp_path / "big.txt"
+    path.write_text("Papers\n\n" + "An abstract.\n\n" * 200_000)
+    with pytest.raises(LoadError, match="holds more than 2 MB of text"):
+        load_paths([path])
+    monkeypatch.setattr(loading, "MAX_TEXT_BYTES", 3_000_000)
+    assert len(load_paths([path]).papers) == 1
+
+
+def test_an_overlong_json_line_is_a_skipped_record(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(loading, "MAX_LINE_BYTES", 1000)
+    path = tmp_path / "papers.jsonl.gz"
+    long = json.dumps({"abstract": "x" * 5000})
+    with gzip.open(path, "wt", encoding="utf-8") as file:
+        file.write("\n".join([json.dumps(GOOD), long, long[:999], json.dumps(ALSO_GOOD)]) + "\n")
+    loaded = load_paths([path])
+    assert [p.headline for p in loaded.papers] == ["Good", "Also good"]
+    assert loaded.problems == [
+        f"{path}:2: longer than the 0.001 MB a line may take",
+        f"{path}:3: not valid JSON (Invalid control character at)",
+    ]
+
+
+def test_json_lines_may_begin_with_a_bom_and_bad_bytes_name_their_line(tmp_path: Path) -> None:
+    path = tmp_path / "papers.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"abstract": "BOM first."}\n{"abstract": "Next."}\n')
+    assert [p.abstract for p in load_paths([path]).papers] == ["BOM first.", "Next."]
+    path.write_bytes(b'{"abstract": "First."}\n{"abstract": "caf\xe9"}\n')
+    with pytest.raises(LoadError) as raised:
+        load_paths([path])
+    assert str(raised.value) == f"{path}: is not UTF-8 text (byte 0xe9 on line 2)"
+
+
+def test_a_flood_of_bad_records_is_counted_not_listed(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(loading, "MAX_PROBLEMS_LISTED", 3)
+    path = write_lines(tmp_path / "papers.jsonl", *(["nope"] * 10), json.dumps(GOOD))
+    loaded = load_paths([path])
+    assert len(loaded.papers) == 1
+    assert loaded.problems == [
+        f"{path}:1: not valid JSON (Expecting value)",
+        f"{path}:2: not valid JSON (Expecting value)",
+        f"{path}:3: not valid JSON (Expecting value)",
+        f"{path}: 7 more records that could not be read",
+    ]
+
+
+def test_a_csv_field_over_128k_characters_loads_and_bad_rows_name_their_first_line(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "papers.csv"
+    path.write_text(
+        "title,abstract\n"
+        'First,"An abstract\nover three\nlines."\n'
+        f"Huge,{'x' * 200_000}\n"
+        '"Two\nlines",\n'
+        "Bare,a\rb\n"
+        "Last,The last abstract.\n",
+        encoding="utf-8",
+    )
+    loaded = load_paths([path])
+    assert [p.headline for p in loaded.papers] == ["First", "Huge", "Last"]
+    assert loaded.problems == [
+        f"{path}:6: no abstract",
+        f"{path}:8: not valid CSV (new-line character seen in unquoted field"
+        " - do you need to open the file in universal-newline mode?)",
+    ]
+
+
+@pytest.mark.parametrize(
+    "command", [["list"], ["export", "--format", "json"], ["tag", "AAAA", "x"]]
+)
+def test_every_command_reports_skipped_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    path = write_lines(tmp_path / "papers.jsonl", json.dumps(GOOD), "{oops")
+    good_id = load_paths([path]).papers[0].id
+    arguments = [good_id if a == "AAAA" else a for a in command]
+    assert cli.main([*arguments, "--papers", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith(
+        f"tui-reader: skipped {path}:2: not valid JSON "
+        "(Expecting property name enclosed in double quotes)\n"
+    )
