@@ -126,3 +126,26 @@ def describe(query: str) -> list[tuple]:
 )
 def test_query_language(query: str, terms: list[tuple]) -> None:
     assert describe(query) == terms
+
+
+@pytest.mark.parametrize(
+    ("repeated", "once"),
+    [
+        ("diffusion diffusion", "diffusion "),
+        ("diffusion diffusion ", "diffusion "),
+        ("diffusion models diffusion models", "diffusion models "),
+        ("diffusion models diffusion mod", "diffusion models mod"),
+        ("gan | vae gan | vae", "gan | vae "),
+        ('"exact phrase" "exact phrase', '"exact phrase" '),
+        ("-bad ok -bad", "-bad ok "),
+        ("title:bandit title:bandit", "title:bandit "),
+    ],
+)
+def test_a_term_typed_again_is_the_same_term(repeated: str, once: str) -> None:
+    assert describe(repeated) == describe(once)
+
+
+def test_repeats_are_found_after_terms_are_joined() -> None:
+    # "x | y" is a term of its own, not a repeat of "x".
+    assert len(describe("gan gan | vae ")) == 2
+    assert len(describe("gan !gan ")) == 2  # both kept: nothing matches, as asked

@@ -1,5 +1,7 @@
 from pathlib import Path
 
+import pytest
+
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query, words
 from tui_reader.core.search import SearchIndex, highlight_pattern
@@ -155,3 +157,16 @@ def test_a_hyphenated_compound_is_found_typed_as_one_word() -> None:
     result = index.run(parse_query("cotraining"))
     pattern = highlight_pattern(result.matched_words)
     assert pattern is not None and pattern.search(papers[0].abstract).group() == "Co-training"
+
+
+@pytest.mark.parametrize(
+    "query", ["diffusion", "diffusion models", "difusion tabular", "gan | diffusion agents", "rl"]
+)
+def test_repeating_a_query_changes_nothing(seed_store: PaperStore, query: str) -> None:
+    index = SearchIndex(seed_store)
+    once = index.run(parse_query(query + " "))
+    long_repeat = " ".join([query] * (1280 // (len(query) + 1)))
+    for repeated in (f"{query} {query}", f"{query} {query} ", long_repeat):
+        result = index.run(parse_query(repeated))
+        assert [p.id for p in result.papers] == [p.id for p in once.papers], repeated
+        assert result.full == once.full and list(result.scores) == list(once.scores)

@@ -11,7 +11,7 @@
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tui_reader.core.library import Library, normalise_tag
 
@@ -153,4 +153,18 @@ def parse_query(query: str) -> Query:
         else:
             terms.append(term)
         join_next = False
-    return Query(tuple(terms), tuple(states))
+    return Query(_without_repeats(terms), tuple(states))
+
+
+def _without_repeats(terms: list[Term]) -> tuple[Term, ...]:
+    """The terms, each once: a word typed again adds nothing to what must match, and counted
+    twice it would weigh double and let papers missing another word through. A repeat still
+    being typed is the word already there."""
+    kept: list[Term] = []
+    seen: set[Term] = set()
+    for term in terms:
+        whole = Term(tuple(replace(a, prefix=False) for a in term.alternatives), term.negated)
+        if whole not in seen:
+            seen.add(whole)
+            kept.append(term)
+    return tuple(kept)
