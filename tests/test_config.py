@@ -1,4 +1,8 @@
+import json
+import os
 from pathlib import Path
+
+import pytest
 
 from tests.test_app import store_from
 from tui_reader.core.config import Config, load_config
@@ -135,3 +139,96 @@ def test_an_action_left_without_a_key_is_reported(tmp_path: Path, monkeypatch) -
     monkeypatch.setattr(ReaderApp, "run", lambda app: opened.append(app))
     assert cli.main([]) == 0
     assert opened[0]._messages == [f"{config}: [keys] took every key of Tags, which now have none"]
+
+
+@pytest.mark.slow
+def test_a_config_that_is_a_fifo_or_device_stops_with_one_line(tmp_path: Path, monkeypatch) -> None:
+    from tests.test_cli import run
+    from tui_reader.core.config import ConfigError
+
+    with pytest.raises(ConfigError) as raised:
+        load_config(Path("/dev/null"))
+    assert str(raised.value) == "/dev/null: is a character device, not a regular file"
+    fifo = tmp_path / "config.toml"
+    os.mkfifo(fifo)
+    monkeypatch.setenv("TUI_READER_CONFIG", str(fifo))
+    before = sorted(tmp_path.rglob("*"))
+    for arguments in (["export", "--format", "json"], []):
+        result = run(*arguments)
+        assert result.returncode == 2, result.stderr
+        assert result.stderr == f"tui-reader: {fifo}: is a FIFO (named pipe), not a regular file\n"
+    assert sorted(tmp_path.rglob("*")) == before
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("theme = " + "[" * 5000 + "]" * 5000, "is nested too deeply to read"),
+        ("keys = " + "{a = " * 3000 + "1" + "}" * 3000, "is nested too deeply to read"),
+        ("theme = 1" + "0" * 5000, "holds a number too long to read"),
+    ],
+    ids=["deep-array", "deep-table", "long-number"],
+)
+def test_a_config_too_deep_or_with_a_long_number_is_one_line(
+    tmp_path: Path, text: str, problem: str
+) -> None:
+    path = write(tmp_path, text)
+    assert load_config(path) == (Config(), [f"{path}: {problem}; using the default settings"])
+
+
+def test_a_huge_config_is_refused_by_its_size(tmp_path: Path, monkeypatch) -> None:
+    from tui_reader.core import config as configs
+
+    monkeypatch.setattr(configs, "MAX_CONFIG_BYTES", 100)
+    path = write(tmp_path, 'theme = "nord"\n' + "# padding\n" * 20)
+    assert load_config(path) == (
+        Config(),
+        [
+            f"{path}: is larger than 100 bytes, too large for a config file;"
+            " using the default settings"
+        ],
+    )
+
+
+@pytest.mark.slow
+def test_thousands_of_unknown_settings_take_linear_time_and_a_few_lines(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path = write(
+        tmp_path,
+        "".join(f"unknown{n} = {n}\n" for n in range(10_000))
+        + "[keys]\n"
+        + "".join(f'action{n} = "x"\n' for n in range(10_000)),
+    )
+    script = (
+        "import sys, json; from pathlib import Path\n"
+        "from tui_reader.core.config import load_config\n"
+        "from tui_reader.ui.keymap import check_keys\n"
+        "print(json.dumps(load_config(Path(sys.argv[1]), check_keys)[1]))\n"
+    )
+    # Seconds when linear; a quadratic search for each key's line took minutes.
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(path)], capture_output=True, text=True, timeout=60
+    )
+    problems = json.loads(result.stdout)
+    assert problems[:2] == [
+        f"{path}, line 1: unknown setting 'unknown0'; it is ignored",
+        f"{path}, line 2: unknown setting 'unknown1'; it is ignored",
+    ]
+    assert len(problems) == 11
+    assert problems[-1] == f"{path}: 19,990 more problems like these"
+
+
+def test_missing_paths_from_the_config_say_so(
+    tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tui_reader import cli
+
+    config = write(tmp_path, 'theme = "nord"\npaths = [\n  "missing.jsonl",\n]\n')
+    monkeypatch.setenv("TUI_READER_CONFIG", str(config))
+    assert cli.main([]) == 2
+    assert capsys.readouterr().err == (
+        f"tui-reader: {tmp_path / 'missing.jsonl'}: no such file or directory"
+        f" (from paths in {config}, line 2)\n"
+    )

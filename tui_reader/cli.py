@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tui_reader import __version__
-from tui_reader.core.config import Config, config_path, load_config
+from tui_reader.core.config import Config, ConfigError, config_path, load_config
 from tui_reader.core.export import FORMATS, ExportError, paper_record, render, write_export
 from tui_reader.core.index_cache import IndexedPapers, load_cached, save_cached
 from tui_reader.core.library import (
@@ -28,7 +28,7 @@ from tui_reader.core.loading import LoadError, LoadResult, check_paths, load_pat
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query
 from tui_reader.core.search import SearchIndex
-from tui_reader.core.session import load_session, save_session, session_path
+from tui_reader.core.session import SessionError, load_session, save_session, session_path
 from tui_reader.core.store import PaperStore
 from tui_reader.resources import bundled
 
@@ -329,7 +329,9 @@ def run_reader(arguments: argparse.Namespace) -> int:
             f"{config_path()}: [keys] took every key of {', '.join(lost)}, which now have none"
         )
     paths = arguments.paths or list(config.paths) or [bundled("seeds")]
-    files = check_paths(paths)
+    files = check_paths(paths, "" if arguments.paths else config.paths_origin)
+    where = session_path()
+    saved = load_session(where)  # before the library: a FIFO or device there stops the reader
     stream = kept = None
     big = sum(file.stat().st_size for file in files) > LOAD_AT_ONCE
     if not big:
@@ -344,8 +346,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
     library, messages = open_library(arguments.library)
     template = search_template(arguments.search_url, config)
 
-    where = session_path()
-    session = None if arguments.fresh else load_session(where)
+    session = None if arguments.fresh else saved
     messages += config_problems
     if kept and kept.loaded.problems:
         messages.append(f"Skipped {len(kept.loaded.problems):,} records that could not be read")
@@ -387,7 +388,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv and argv[0] in COMMANDS:
             return run_command(commands_parser().parse_args(argv))
         return run_reader(reader_parser().parse_args(argv))
-    except (LoadError, UsageError, ExportError, LibraryPathError) as error:
+    except (
+        LoadError,
+        UsageError,
+        ExportError,
+        LibraryPathError,
+        ConfigError,
+        SessionError,
+    ) as error:
         print(f"tui-reader: {error}", file=sys.stderr)
         return 2
     except LibraryError as error:

@@ -1,4 +1,7 @@
-"""The user's settings: a TOML file in the platform's config folder; defaults when it is bad."""
+"""The user's settings: a TOML file in the platform's config folder; defaults when it is bad.
+
+A config that is a FIFO, a device or a socket is never opened: ConfigError says so.
+"""
 
 import os
 import re
@@ -9,6 +12,7 @@ from pathlib import Path
 
 import platformdirs
 
+from tui_reader.core.file_kinds import special_file_problem
 from tui_reader.core.links import DEFAULT_SEARCH_URL, check_search_template
 
 if sys.version_info >= (3, 11):
@@ -17,6 +21,12 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 CONFIG_VARIABLE = "TUI_READER_CONFIG"
+MAX_CONFIG_BYTES = 4_000_000  # a few thousand times a full config
+MAX_PROBLEMS_LISTED = 10  # then one line counts the rest
+
+
+class ConfigError(Exception):
+    """A config path that must not be read (a FIFO would block, a device never ends)."""
 
 
 @dataclass(frozen=True)
@@ -25,6 +35,7 @@ class Config:
     theme: str | None = None  # a Textual theme's name; None: Textual's default
     paths: tuple[Path, ...] = ()  # opened when the reader is given no paths
     keys: Mapping[str, str] = field(default_factory=dict)  # binding id -> keys, "b" or "ctrl+b,f2"
+    paths_origin: str = ""  # "paths in FILE, line 3": told when one of the paths cannot be read
 
 
 def config_path() -> Path:
@@ -40,21 +51,40 @@ def load_config(
     """The settings in the file (defaults when there is none) and what is wrong with it.
 
     A file that cannot be read is reported with the line TOML names, and the defaults are
-    used; a setting that cannot be used is reported with its line and left at its default.
-    `check_keys(binding_id, keys)` says what is wrong with a rebinding, if anything.
+    used; a setting that cannot be used is reported with its line and left at its default
+    (the first MAX_PROBLEMS_LISTED, then a count). `check_keys(binding_id, keys)` says what is
+    wrong with a rebinding, if anything. ConfigError for a FIFO, a device or a socket.
     """
+    if special := special_file_problem(path):
+        raise ConfigError(f"{path}: {special}")
+
+    def unusable(what: object) -> tuple[Config, list[str]]:
+        return Config(), [f"{path}: {what}; using the default settings"]
+
     try:
-        text = path.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
+        with path.open("rb") as file:
+            raw = file.read(MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
         return Config(), []
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        return Config(), [f"{path}: {error}; using the default settings"]
+    except OSError as error:
+        return unusable(error.strerror or error)
+    if len(raw) > MAX_CONFIG_BYTES:
+        return unusable(f"is larger than {MAX_CONFIG_BYTES:,} bytes, too large for a config file")
+    try:
+        text = raw.decode("utf-8-sig")
+        data = tomllib.loads(text)
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        return unusable(error)
+    except RecursionError:
+        return unusable("is nested too deeply to read")
+    except ValueError:  # an integer over the 4,300 digits Python converts
+        return unusable("holds a number too long to read")
     problems: list[str] = []
     settings: dict[str, object] = {}
+    lines = _key_lines(text)
 
     def problem(key: str, what: str) -> None:
-        problems.append(f"{path}, line {_line_of(text, key)}: {what}")
+        problems.append(f"{path}, line {lines.get(key, 1)}: {what}")
 
     for key, value in data.items():
         if key == "search_url" and isinstance(value, str):
@@ -67,6 +97,7 @@ def load_config(
         elif key == "paths" and isinstance(value, list) and all(isinstance(p, str) for p in value):
             # A relative path is relative to the config file, wherever the reader starts.
             settings[key] = tuple(path.parent / Path(item).expanduser() for item in value)
+            settings["paths_origin"] = f"paths in {path}, line {lines.get(key, 1)}"
         elif key == "keys" and isinstance(value, dict):
             keys = {}
             for name, chosen in value.items():
@@ -81,6 +112,9 @@ def load_config(
             problem(key, f"{key} must be {_SHAPES[key]}; using the default")
         else:
             problem(key, f"unknown setting {key!r}; it is ignored")
+    if len(problems) > MAX_PROBLEMS_LISTED:
+        more = len(problems) - MAX_PROBLEMS_LISTED
+        problems[MAX_PROBLEMS_LISTED:] = [f"{path}: {more:,} more problems like these"]
     return Config(**settings), problems  # type: ignore[arg-type]
 
 
@@ -92,8 +126,16 @@ _SHAPES = {
 }
 
 
-def _line_of(text: str, key: str) -> int:
-    """The line on which `key` is set (or its table starts); 1 when it cannot be found."""
-    pattern = re.compile(rf"^\s*(\[\s*{re.escape(key)}\s*\]|\"?{re.escape(key)}\"?\s*=)", re.M)
-    match = pattern.search(text)
-    return text.count("\n", 0, match.start()) + 1 if match else 1
+_KEY = re.compile(r"\s*(?:\[\s*([^\[\]]+?)\s*\]|([^=\s#\[][^=]*?)\s*=)")
+
+
+def _key_lines(text: str) -> dict[str, int]:
+    """The line on which each key is first set or its table starts, in one pass over the
+    text; a dotted key (keys.quit) is found by its last part too."""
+    lines: dict[str, int] = {}
+    for number, line in enumerate(text.split("\n"), 1):
+        if match := _KEY.match(line):
+            name = (match[1] or match[2]).strip("\"'")
+            lines.setdefault(name, number)
+            lines.setdefault(name.rsplit(".", 1)[-1].strip("\"'"), number)
+    return lines

@@ -2,7 +2,7 @@
 
 Kept in the platform's state folder (or $TUI_READER_SESSION) and restored at the next start,
 unless the reader is started with --fresh. Losing it costs only convenience: a bad file is
-ignored.
+ignored. A FIFO, device or socket in its place is neither read nor replaced (SessionError).
 """
 
 import json
@@ -13,8 +13,19 @@ from pathlib import Path
 import platformdirs
 
 from tui_reader.core.atomic_file import write_atomically
+from tui_reader.core.file_kinds import special_file_problem
 
 SESSION_VARIABLE = "TUI_READER_SESSION"
+MAX_SESSION_BYTES = 1_000_000  # a session is a few hundred bytes: more is not one
+
+
+class SessionError(OSError):
+    """A session path that is not a regular file: a FIFO would block, a device never ends."""
+
+
+def _refuse_special_file(path: Path) -> None:
+    if problem := special_file_problem(path):
+        raise SessionError(f"{path}: {problem}")
 
 
 @dataclass(frozen=True)
@@ -32,10 +43,16 @@ def session_path() -> Path:
 
 
 def load_session(path: Path) -> Session:
-    """The saved session, or a fresh one when there is none or it cannot be read."""
+    """The saved session, or a fresh one when there is none or it cannot be read.
+
+    SessionError when the path names a FIFO, a device or a socket.
+    """
+    _refuse_special_file(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        with path.open("rb") as file:
+            raw = file.read(MAX_SESSION_BYTES + 1)
+        data = json.loads(raw) if len(raw) <= MAX_SESSION_BYTES else None
+    except (OSError, ValueError, RecursionError):  # ValueError: not UTF-8, not JSON
         return Session()
     if not isinstance(data, dict):
         return Session()
@@ -44,6 +61,8 @@ def load_session(path: Path) -> Session:
 
 
 def save_session(path: Path, session: Session) -> None:
-    """Save the session; OSError when the folder cannot be made or written."""
+    """Save the session; OSError when the folder cannot be made or written, SessionError
+    (an OSError) when the path names a FIFO, a device or a socket."""
+    _refuse_special_file(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(path, json.dumps(asdict(session), indent=2, sort_keys=True) + "\n")

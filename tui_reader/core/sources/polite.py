@@ -1,0 +1,171 @@
+"""The HTTP layer of every fetch: polite to the services and robust against the network.
+
+One httpx client (one connection) serves a whole fetch. Before each request to a service it
+waits until `min_interval` seconds have passed since the previous request to it began (arXiv
+asks for 3). A 429 or 5xx answer, or a connection that drops, is tried again after the wait
+the answer's Retry-After gives (seconds or an HTTP date), else after a backoff that doubles
+each time. Every request has a timeout. A service that cannot be reached at all on the first
+request fails at once, without retries: the machine is most likely offline.
+
+Time is read and spent through `monotonic` and `sleep` of this module, so tests replace them.
+"""
+
+import email.utils
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from time import monotonic, sleep
+from urllib.parse import urlsplit
+
+import httpx
+
+from tui_reader import __version__
+
+TIMEOUT = 30.0  # seconds for any one step of a request (connect, read a chunk...)
+RETRIES = 4
+BACKOFF = 5.0  # seconds before the first retry; doubled for each further one
+MAX_BACKOFF = 120.0
+MAX_RETRY_AFTER = 600.0  # a longer Retry-After gives up at once, saying to come back later
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+
+
+class FetchError(Exception):
+    """A request that failed for good; the message is one line saying why."""
+
+
+class Unreachable(FetchError):
+    """The service could not be reached at all: offline, or a wrong address."""
+
+
+class Refused(FetchError):
+    """The service answered with an error that trying again will not change (4xx)."""
+
+    def __init__(self, message: str, response: httpx.Response) -> None:
+        super().__init__(message)
+        self.response = response
+
+
+@dataclass(frozen=True)
+class Service:
+    """A web service as the user knows it ("arXiv"), where it is, and how often it may be asked."""
+
+    name: str
+    url: str
+    min_interval: float
+
+
+def base_url(variable: str, default: str) -> str:
+    """The URL in the environment variable, else the default; ValueError when the variable
+    holds something that is not an http(s) URL."""
+    url = os.environ.get(variable, "").strip() or default
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"${variable} is not an http(s) URL: {url!r}")
+    return url
+
+
+def retry_after(response: httpx.Response) -> float | None:
+    """The seconds a Retry-After header asks to wait (a number, or an HTTP date), or None."""
+    value = response.headers.get("Retry-After", "").strip()
+    if not value:
+        return None
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+
+
+def _problem(error: httpx.TransportError) -> str:
+    if isinstance(error, httpx.TimeoutException):
+        return "no answer in time"
+    reason = str(error).strip() or type(error).__name__
+    # "[Errno 111] Connection refused" -> "connection refused"
+    reason = reason.split("] ", 1)[-1]
+    return reason[:1].lower() + reason[1:]
+
+
+class PoliteClient:
+    """Sends GET requests to services, one at a time, spaced, retried and timed out."""
+
+    def __init__(
+        self,
+        *,
+        timeout: float = TIMEOUT,
+        retries: int = RETRIES,
+        on_wait: Callable[[str], None] | None = None,
+        clock: Callable[[], float] | None = None,
+        pause: Callable[[float], None] | None = None,
+    ) -> None:
+        self._client = httpx.Client(
+            timeout=httpx.Timeout(timeout),
+            limits=httpx.Limits(max_connections=1, max_keepalive_connections=1),
+            headers={"User-Agent": f"tui-reader/{__version__}"},
+            follow_redirects=True,
+        )
+        self._retries = retries
+        self._on_wait = on_wait or (lambda message: None)
+        self._clock = clock or monotonic
+        self._pause = pause or sleep
+        self._last: dict[str, float] = {}  # service name: when its last request began
+        self._reached: set[str] = set()
+
+    def __enter__(self) -> "PoliteClient":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._client.close()
+
+    def _space(self, service: Service) -> None:
+        if service.name in self._last:
+            wait = self._last[service.name] + service.min_interval - self._clock()
+            if wait > 0:
+                self._pause(wait)
+        self._last[service.name] = self._clock()
+
+    def get(self, service: Service, params: Mapping[str, str | int]) -> httpx.Response:
+        """The service's answer to a GET with these query parameters: a 2xx response.
+
+        Raises Unreachable when the first request cannot connect, Refused on a 4xx other
+        than 429, and FetchError when the retries are used up or the wait asked is too long.
+        """
+        host = urlsplit(service.url).netloc
+        for attempt in range(self._retries + 1):
+            self._space(service)
+            try:
+                response = self._client.get(service.url, params=dict(params))
+            except httpx.TransportError as error:
+                problem = _problem(error)
+                if isinstance(error, httpx.ConnectError) and service.name not in self._reached:
+                    raise Unreachable(
+                        f"cannot reach {service.name} at {host} ({problem}): are you offline?"
+                    ) from None
+                delay = None
+            else:
+                self._reached.add(service.name)
+                status = response.status_code
+                if status < 400:
+                    return response
+                problem = f"{status} {response.reason_phrase}".strip()
+                if status not in RETRY_STATUSES:
+                    raise Refused(f"{service.name} refused the request ({problem})", response)
+                delay = retry_after(response)
+            if attempt == self._retries:
+                raise FetchError(
+                    f"{service.name} at {host}: {problem}, still after {self._retries} retries"
+                )
+            if delay is None:
+                delay = min(BACKOFF * 2**attempt, MAX_BACKOFF)
+            elif delay > MAX_RETRY_AFTER:
+                raise FetchError(
+                    f"{service.name} asks to wait {delay / 60:.0f} minutes ({problem}): "
+                    "try again later"
+                )
+            self._on_wait(f"{service.name}: {problem}; trying again in {delay:.0f} s")
+            self._pause(delay)
+        raise AssertionError("unreachable")  # the loop returns or raises
