@@ -10,20 +10,17 @@ if there were none.
 
 import gc
 import hashlib
-import os
 import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import platformdirs
-
 from tui_reader.core.atomic_file import write_atomically
 from tui_reader.core.loading import LoadResult
+from tui_reader.core.locations import cache_folder
 from tui_reader.core.search import SearchIndex
 
-CACHE_VARIABLE = "TUI_READER_CACHE"
 KEPT = 4  # entries kept, the most recently used
 
 
@@ -31,13 +28,6 @@ KEPT = 4  # entries kept, the most recently used
 class IndexedPapers:
     loaded: LoadResult
     index: SearchIndex
-
-
-def cache_folder() -> Path:
-    """$TUI_READER_CACHE, else the platform's cache folder for tui-reader."""
-    if configured := os.environ.get(CACHE_VARIABLE):
-        return Path(configured).expanduser()
-    return Path(platformdirs.user_cache_dir("tui-reader", appauthor=False))
 
 
 @cache

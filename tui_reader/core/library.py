@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 import filelock
-import platformdirs
 
 from tui_reader.core import atomic_file, library_file
 from tui_reader.core.file_kinds import special_file_problem
@@ -34,10 +33,19 @@ from tui_reader.core.library_file import (
     merge_entry,
     merge_into,
 )
+from tui_reader.core.locations import LIBRARY_VARIABLE as ENVIRONMENT_VARIABLE
+from tui_reader.core.locations import library_path as default_path
 
-__all__ = ["Library", "LibraryError", "LibraryPathError", "merge_entry", "normalise_tag"]
+__all__ = [
+    "ENVIRONMENT_VARIABLE",
+    "Library",
+    "LibraryError",
+    "LibraryPathError",
+    "default_path",
+    "merge_entry",
+    "normalise_tag",
+]
 
-ENVIRONMENT_VARIABLE = "TUI_READER_LIBRARY"
 LOCK_TIMEOUT = 10.0
 RELOAD_LOCK_TIMEOUT = 1.0  # a look for others' changes waits less: it comes again soon
 # The journal is folded into the snapshot once it is this big, or half the snapshot's size:
@@ -61,13 +69,6 @@ class LibraryError(Exception):
 
 class LibraryPathError(Exception):
     """The path cannot hold a library at all (a device, a FIFO, a folder)."""
-
-
-def default_path() -> Path:
-    """The library file: $TUI_READER_LIBRARY, else in the platform's user data directory."""
-    if configured := os.environ.get(ENVIRONMENT_VARIABLE):
-        return Path(configured).expanduser()
-    return Path(platformdirs.user_data_dir("tui-reader", appauthor=False)) / "library.json"
 
 
 def normalise_tag(text: str) -> str | None:

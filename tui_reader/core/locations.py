@@ -1,0 +1,46 @@
+"""Where tui-reader keeps its files: each can be set by an environment variable, else it lies
+in the platform's folder for its kind (platformdirs)."""
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import platformdirs
+
+APP = "tui-reader"
+LIBRARY_VARIABLE = "TUI_READER_LIBRARY"
+CONFIG_VARIABLE = "TUI_READER_CONFIG"
+SESSION_VARIABLE = "TUI_READER_SESSION"
+CACHE_VARIABLE = "TUI_READER_CACHE"
+
+
+def _location(variable: str, folder: Callable[..., str], name: str = "") -> Path:
+    if configured := os.environ.get(variable):
+        return Path(configured).expanduser()
+    base = Path(folder(APP, appauthor=False))
+    return base / name if name else base
+
+
+def library_path() -> Path:
+    """The library file: $TUI_READER_LIBRARY, else library.json in the user data folder."""
+    return _location(LIBRARY_VARIABLE, platformdirs.user_data_dir, "library.json")
+
+
+def config_path() -> Path:
+    """The settings: $TUI_READER_CONFIG, else config.toml in the user config folder."""
+    return _location(CONFIG_VARIABLE, platformdirs.user_config_dir, "config.toml")
+
+
+def session_path() -> Path:
+    """Where the reader left off: $TUI_READER_SESSION, else session.json in the state folder."""
+    return _location(SESSION_VARIABLE, platformdirs.user_state_dir, "session.json")
+
+
+def cache_folder() -> Path:
+    """Kept indexes: $TUI_READER_CACHE, else the user cache folder."""
+    return _location(CACHE_VARIABLE, platformdirs.user_cache_dir)
+
+
+def is_configured(variable: str) -> bool:
+    """Whether the user named this file themselves (then its folder is theirs to make)."""
+    return bool(os.environ.get(variable))
