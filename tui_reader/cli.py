@@ -68,7 +68,7 @@ def reader_parser() -> argparse.ArgumentParser:
         prog="tui-reader",
         description="Read, filter and triage research-paper abstracts in the terminal.",
         epilog="commands for scripts: tag, untag, bookmark, unbookmark, tags, list "
-        "export, search (tui-reader COMMAND --help)",
+        "export, search, fetch (tui-reader COMMAND --help)",
     )
     parser.add_argument(
         "paths",
@@ -383,6 +383,10 @@ def run_reader(arguments: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if argv and argv[0] == "fetch":
+            from tui_reader.fetch_command import run_fetch  # httpx only when fetching
+
+            return run_fetch(argv[1:])
         if argv and argv[0] == "search":
             return run_search(search_parser().parse_args(argv[1:]))
         if argv and argv[0] in COMMANDS:

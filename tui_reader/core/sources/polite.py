@@ -143,7 +143,7 @@ class PoliteClient:
                 problem = _problem(error)
                 if isinstance(error, httpx.ConnectError) and service.name not in self._reached:
                     raise Unreachable(
-                        f"cannot reach {service.name} at {host} ({problem}): are you offline?"
+                        f"cannot reach {service.name} at {host} ({problem}; offline?)"
                     ) from None
                 delay = None
             else:

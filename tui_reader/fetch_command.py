@@ -1,0 +1,228 @@
+"""`tui-reader fetch`: papers from arXiv or an OpenReview venue into a collection file.
+
+Exit status: 0 when the fetch completed, 2 with one line for a mistake in the command, 1 with
+one line when it failed (offline, a service that kept failing, a page that could not be read),
+saying what the file keeps, and 130 after Ctrl+C. Run again, a fetch goes on where it stopped.
+"""
+
+import argparse
+import functools
+import sys
+from collections.abc import Iterator, Sequence
+from datetime import date
+from pathlib import Path
+from typing import NoReturn, Protocol, TextIO
+
+from tui_reader.core.file_kinds import special_file_problem
+from tui_reader.core.sources import arxiv, openreview
+from tui_reader.core.sources.collection import (
+    FetchFailed,
+    Tally,
+    collections_folder,
+    fetch_into,
+    state_path,
+)
+from tui_reader.core.sources.pages import Cursor, Page
+from tui_reader.core.sources.polite import PoliteClient, Service
+from tui_reader.core.text import strip_controls
+
+INTERRUPTED = 130
+
+
+class UsageError(Exception):
+    """A mistake in the command; the message says what."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+class Request(Protocol):
+    def key(self) -> dict[str, object]: ...
+    def name(self) -> str: ...
+    def label(self) -> str: ...
+    def service(self) -> Service: ...
+    def pages(self, client: PoliteClient, cursor: Cursor | None) -> Iterator[Page]: ...
+
+
+def _date(text: str) -> date:
+    """A date given as YYYY-MM-DD, YYYY-MM or YYYY (the first day of the month or year)."""
+    padded = text + {4: "-01-01", 7: "-01"}.get(len(text), "")
+    try:
+        return date.fromisoformat(padded)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date: {text!r} (like 2025-06-01)") from None
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"not a number of papers: {text!r}")
+    return int(text)
+
+
+def fetch_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="tui-reader fetch",
+        description="Fetch papers from arXiv or an OpenReview venue into a collection file "
+        f"(JSON Lines, by default in {collections_folder()}). Run again after an "
+        "interruption, a fetch goes on where it stopped.",
+    )
+    sources = parser.add_subparsers(dest="source", required=True, metavar="SOURCE")
+    fetch = sources.add_parser(
+        "arxiv",
+        help="papers from arXiv by category, words or date",
+        description="The newest papers first, from the arXiv API; with --since and neither "
+        "--query nor --max, every paper since DATE, harvested with OAI-PMH.",
+    )
+    fetch.add_argument(
+        "--category",
+        action="append",
+        default=[],
+        metavar="C",
+        help="an arXiv category such as cs.LG or hep-th (repeatable: papers in any of them)",
+    )
+    fetch.add_argument("--query", default="", metavar="Q", help="words the papers contain")
+    fetch.add_argument(
+        "--since", type=_date, metavar="DATE", help="papers first submitted on or after DATE"
+    )
+    fetch.add_argument(
+        "--max",
+        type=_count,
+        metavar="N",
+        help=f"at most N papers (default: {arxiv.DEFAULT_MAX:,}, or every one for a harvest)",
+    )
+    fetch.add_argument("-o", "--output", type=Path, metavar="FILE", help="the collection file")
+    venue = sources.add_parser(
+        "openreview",
+        help="a venue's papers from OpenReview",
+        description="Every public submission to an OpenReview venue, or its accepted papers.",
+    )
+    venue.add_argument("venue_id", metavar="VENUE_ID", help="such as ICML.cc/2026/Conference")
+    venue.add_argument("--accepted", action="store_true", help="only the accepted papers")
+    venue.add_argument("-o", "--output", type=Path, metavar="FILE", help="the collection file")
+    sources.add_parser("list", help="the fetched collections and how many papers each holds")
+    return parser
+
+
+def _request(arguments: argparse.Namespace) -> Request:
+    """What the command asks for, checked (UsageError when it is wrong)."""
+    request: Request
+    try:
+        if arguments.source == "arxiv":
+            categories = tuple(arxiv.check_category(c) for c in arguments.category)
+            query = arguments.query.strip()
+            if not (categories or query or arguments.since):
+                raise UsageError("say what to fetch: --category, --query or --since")
+            request = arxiv.ArxivRequest(categories, query, arguments.since, arguments.max)
+        else:
+            venue_id = openreview.check_venue_id(arguments.venue_id)
+            request = openreview.VenueRequest(venue_id, arguments.accepted)
+        request.service()  # a base URL from the environment is checked here
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return request
+
+
+def _output(arguments: argparse.Namespace, request: Request) -> Path:
+    path: Path = arguments.output or collections_folder() / f"{request.name()}.jsonl"
+    if path.is_dir():
+        raise UsageError(f"{path}: is a folder, not a file")
+    if problem := special_file_problem(path):
+        raise UsageError(f"{path}: {problem}")
+    return path
+
+
+class Progress:
+    """The fetch's progress on stderr: one line redrawn in place on a terminal, else a line
+    a page."""
+
+    WIDTH = 24
+
+    def __init__(self, label: str, stream: TextIO) -> None:
+        self.label = label
+        self.stream = stream
+        self.live = stream.isatty()
+        self.drawn = False
+
+    def __call__(self, tally: Tally) -> None:
+        text = f"{self.label}: {papers(tally.papers)}"
+        if tally.position is not None and tally.total:
+            done = min(tally.position, tally.total)
+            filled = round(self.WIDTH * done / tally.total)
+            bar = "#" * filled + "-" * (self.WIDTH - filled)
+            text = f"{self.label}: [{bar}] {done:,} of {tally.total:,}, {papers(tally.papers)}"
+        text += f" ({tally.added:,} new, {tally.updated:,} updated)"
+        if self.live:
+            self.stream.write(f"\r\x1b[K{text}")
+            self.drawn = True
+        else:
+            self.stream.write(f"{text}\n")
+        self.stream.flush()
+
+    def note(self, message: str) -> None:
+        """A message on a line of its own (a retry, a wait), above the progress line."""
+        self.end()
+        self.stream.write(f"{strip_controls(message)}\n")
+        self.stream.flush()
+
+    def end(self) -> None:
+        if self.drawn:
+            self.stream.write("\n")
+            self.drawn = False
+
+
+def papers(count: int) -> str:
+    return f"{count:,} paper" + ("" if count == 1 else "s")
+
+
+def _summary(label: str, tally: Tally) -> str:
+    if not tally.papers:
+        return f"{label}: no papers found; nothing was written"
+    text = (
+        f"{label}: {tally.added:,} new {papers(tally.added).split(' ')[1]}, "
+        f"{tally.updated:,} updated; {tally.path} holds {tally.papers:,}"
+    )
+    if tally.unreadable:
+        text += f" ({tally.unreadable:,} entries could not be read and were left out)"
+    return text
+
+
+def list_collections(stream: TextIO) -> int:
+    folder = collections_folder()
+    files = sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
+    if not files:
+        print(f"no collections in {folder} yet: tui-reader fetch --help", file=stream)
+    for path in files:
+        with open(path, "rb") as file:
+            count = sum(1 for line in file if line.strip())
+        unfinished = "  (unfinished: fetch again to go on)" if state_path(path).exists() else ""
+        print(f"{path}\t{papers(count)}{unfinished}", file=stream)
+    return 0
+
+
+def run_fetch(argv: Sequence[str]) -> int:
+    """`tui-reader fetch ...`; the exit status."""
+    try:
+        arguments = fetch_parser().parse_args(argv)
+        if arguments.source == "list":
+            return list_collections(sys.stdout)
+        request = _request(arguments)
+        path = _output(arguments, request)
+    except UsageError as error:
+        print(f"tui-reader fetch: {error} (see tui-reader fetch --help)", file=sys.stderr)
+        return 2
+    label = request.label()
+    progress = Progress(label, sys.stderr)
+    try:
+        with PoliteClient(on_wait=progress.note) as client:
+            tally = fetch_into(
+                path, request.key(), functools.partial(request.pages, client), progress
+            )
+    except FetchFailed as failure:
+        progress.end()
+        print(f"tui-reader: {strip_controls(str(failure))}", file=sys.stderr)
+        return INTERRUPTED if failure.interrupted else 1
+    progress.end()
+    print(_summary(label, tally), file=sys.stderr)
+    return 0
