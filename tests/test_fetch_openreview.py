@@ -1,0 +1,187 @@
+"""`tui-reader fetch openreview VENUE_ID`: API v2 notes, paged, against a local server."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.fetch_helpers import (
+    VENUE,
+    FakeTime,
+    Reply,
+    Script,
+    closed_port_url,
+    fake_time,
+    note,
+    notes_page,
+    serving,
+)
+from tui_reader.core.sources import openreview
+from tui_reader.core.sources.openreview import VenueRequest, note_record
+from tui_reader.fetch_command import run_fetch
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> FakeTime:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr(openreview, "PAGE_SIZE", 2)
+    return fake_time(monkeypatch)
+
+
+def lines(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def collection(tmp_path: Path, name: str) -> Path:
+    return tmp_path / "data" / "tui-reader" / "collections" / f"{name}.jsonl"
+
+
+def test_accepted_papers_are_the_notes_whose_venueid_is_the_venue(
+    clock: FakeTime,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pages = Script(
+        Reply(notes_page([note("aaa111", "Sparse Attention"), note("bbb222", "Dense Attention")])),
+        Reply(notes_page([note("ccc333", "Any Attention", venue="ICML 2026 Oral")])),
+    )
+    with serving(pages, path="/notes") as server:
+        monkeypatch.setenv("TUI_READER_OPENREVIEW_API", server.url.removesuffix("/notes"))
+        assert run_fetch(["openreview", VENUE, "--accepted"]) == 0, capsys.readouterr().err
+    assert server.requests == [
+        {"content.venueid": VENUE, "offset": "0", "limit": "2"},
+        {"content.venueid": VENUE, "offset": "2", "limit": "2"},
+    ]
+    assert clock.waits == [1.0]
+    path = collection(tmp_path, "openreview-ICML-cc-2026-Conference-accepted")
+    records = lines(path)
+    assert [r["title"] for r in records] == ["Sparse Attention", "Dense Attention", "Any Attention"]
+    assert [r["venue"] for r in records] == ["ICML 2026 Poster"] * 2 + ["ICML 2026 Oral"]
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"OpenReview {VENUE} (accepted): 3 new papers, 0 updated; {path} holds 3"
+    )
+
+
+def test_every_submission_answers_the_submission_invitation(
+    clock: FakeTime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    notes = [
+        note("a1", "Kept", venueid=VENUE),
+        note(
+            "r1",
+            "Turned Down",
+            venueid=f"{VENUE}/Rejected_Submission",
+            venue="Submitted to ICML 2026",
+        ),
+    ]
+    last = [note("w1", "Taken Back", venueid=f"{VENUE}/Withdrawn_Submission")]
+    with serving(
+        Script(Reply(notes_page(notes)), Reply(notes_page(last))), path="/notes"
+    ) as server:
+        monkeypatch.setenv("TUI_READER_OPENREVIEW_API", server.url.removesuffix("/notes") + "/")
+        assert run_fetch(["openreview", VENUE, "-o", str(tmp_path / "all.jsonl")]) == 0
+    assert [r["invitation"] for r in server.requests] == [f"{VENUE}/-/Submission"] * 2
+    assert "content.venueid" not in server.requests[0]
+    decisions = [(r["title"], r["decision"]) for r in lines(tmp_path / "all.jsonl")]
+    assert decisions == [
+        ("Kept", "accepted"),
+        ("Turned Down", "rejected"),
+        ("Taken Back", "withdrawn"),
+    ]
+
+
+def test_a_note_becomes_a_record_with_its_content_values() -> None:
+    data = note(
+        "xYz789",
+        "Sparse Attention",
+        authors=[
+            {"fullname": "Ada Lovelace", "username": "~Ada_Lovelace1"},
+            {"fullname": "Alan Turing"},
+        ],
+    )
+    data["content"]["keywords"] = {"value": "attention, sparsity"}  # type: ignore[index]
+    data["content"]["code"] = {"value": "https://github.com/example/sparse"}  # type: ignore[index]
+    record = note_record(data, VenueRequest(VENUE, accepted=True))
+    assert record is not None
+    assert record.source_id == "openreview:xYz789"
+    assert record.openreview_forum == "xYz789"
+    assert record.authors == ("Ada Lovelace", "Alan Turing")
+    assert record.keywords == ("attention", "sparsity")
+    assert record.abstract == "We propose sparse attention."
+    assert (record.year, record.published, record.updated) == (2026, "2025-05-01", "2025-06-01")
+    assert record.links == {
+        "pdf": "https://openreview.net/pdf/xYz789.pdf",
+        "forum": "https://openreview.net/forum?id=xYz789",
+        "code": "https://github.com/example/sparse",
+    }
+    assert record.url == "https://openreview.net/forum?id=xYz789"
+    assert (record.arxiv_id, record.categories) == ("", ())
+
+
+def test_notes_that_are_not_papers_are_counted_and_left_out(
+    clock: FakeTime,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    page = json.dumps({"notes": [note("ok1", "Fine"), {"id": "bad", "content": "nope"}, 7]})
+    with serving(Script(Reply(page.encode())), path="/notes") as server:
+        monkeypatch.setenv("TUI_READER_OPENREVIEW_API", server.url.removesuffix("/notes"))
+        monkeypatch.setattr(openreview, "PAGE_SIZE", 5)
+        assert run_fetch(["openreview", VENUE, "-o", str(tmp_path / "v.jsonl")]) == 0
+    assert [r["title"] for r in lines(tmp_path / "v.jsonl")] == ["Fine"]
+    assert (
+        capsys.readouterr()
+        .err.splitlines()[-1]
+        .endswith("holds 1 (2 entries could not be read and were left out)")
+    )
+
+
+def test_a_page_cut_off_mid_json_keeps_the_pages_before_and_resumes(
+    clock: FakeTime,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    second = notes_page([note("c3", "Third"), note("d4", "Fourth")])
+    out = tmp_path / "cut.jsonl"
+    first = Reply(notes_page([note("a1", "First"), note("b2", "Second")]))
+    with serving(Script(first, Reply(second[: len(second) // 2])), path="/notes") as server:
+        monkeypatch.setenv("TUI_READER_OPENREVIEW_API", server.url.removesuffix("/notes"))
+        assert run_fetch(["openreview", VENUE, "-o", str(out)]) == 1
+    message = capsys.readouterr().err.splitlines()[-1]
+    assert message.startswith("tui-reader: an OpenReview page was not valid JSON (")
+    assert f"{out} keeps the 2 papers fetched so far" in message
+    assert [r["title"] for r in lines(out)] == ["First", "Second"]
+
+    rest = Script(Reply(second), Reply(notes_page([])))
+    with serving(rest, path="/notes") as server:
+        monkeypatch.setenv("TUI_READER_OPENREVIEW_API", server.url.removesuffix("/notes"))
+        assert run_fetch(["openreview", VENUE, "-o", str(out)]) == 0
+    assert [r["offset"] for r in server.requests] == ["2", "4"]
+    assert [r["title"] for r in lines(out)] == ["First", "Second", "Third", "Fourth"]
+
+
+def test_offline_changes_nothing(
+    clock: FakeTime,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("TUI_READER_OPENREVIEW_API", closed_port_url())
+    assert run_fetch(["openreview", VENUE]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1
+    assert err[0].startswith("tui-reader: cannot reach OpenReview at 127.0.0.1:")
+    assert not (tmp_path / "data").exists()
+
+
+@pytest.mark.parametrize("venue", ["ICML 2026", "/ICML.cc", "ICML.cc//2026", ""])
+def test_a_bad_venue_id_is_bad_usage(
+    clock: FakeTime, venue: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_fetch(["openreview", venue]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1
+    assert "not an OpenReview venue id" in err[0]
