@@ -322,7 +322,10 @@ def test_oai_harvests_the_set_of_each_archive_once(
 
 
 def test_an_expired_resumption_token_starts_the_set_again(
-    clock: FakeTime, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    clock: FakeTime,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     out = tmp_path / "h.jsonl"
     with serving(Script(Reply(OAI_FIRST), Reply(b"", 503))) as server:
@@ -332,6 +335,7 @@ def test_an_expired_resumption_token_starts_the_set_again(
             run_fetch(["arxiv", "--category", "cs.LG", "--since", "2025-06-01", "-o", str(out)])
             == 1
         )
+    assert "503 Service Unavailable, still after 0 retries" in capsys.readouterr().err
     assert len(lines(out)) == 1
     expired = oai_error(
         "badResumptionToken", "The value of the resumptionToken argument is invalid or expired."

@@ -185,3 +185,16 @@ def test_a_bad_venue_id_is_bad_usage(
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1
     assert "not an OpenReview venue id" in err[0]
+
+
+def test_escape_sequences_in_a_note_never_reach_the_file() -> None:
+    data = note(
+        "e1", "\x1b]52;c;ZXZpbA==\x07Title [/b]", abstract="Bound \x1b[2J[0,1]\x1b]8;;x\x1b\\."
+    )
+    data["content"]["authors"] = {"value": ["Ada\x1b[31m Lovelace"]}  # type: ignore[index]
+    record = note_record(data, VenueRequest(VENUE))
+    assert record is not None
+    line = record.to_json()
+    assert "\x1b" not in json.loads(line)["title"] + json.loads(line)["abstract"]
+    assert (record.title, record.abstract) == ("]52;c;ZXZpbA==Title [/b]", "Bound [2J[0,1]]8;;x\\.")
+    assert record.authors == ("Ada[31m Lovelace",)

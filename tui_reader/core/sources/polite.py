@@ -7,7 +7,8 @@ the answer's Retry-After gives (seconds or an HTTP date), else after a backoff t
 each time. Every request has a timeout. A service that cannot be reached at all on the first
 request fails at once, without retries: the machine is most likely offline.
 
-Time is read and spent through `monotonic` and `sleep` of this module, so tests replace them.
+Time is read and spent through `monotonic` and `sleep` of this module, and the defaults are
+read when a client is made, so tests replace them.
 """
 
 import email.utils
@@ -96,19 +97,19 @@ class PoliteClient:
     def __init__(
         self,
         *,
-        timeout: float = TIMEOUT,
-        retries: int = RETRIES,
+        timeout: float | None = None,
+        retries: int | None = None,
         on_wait: Callable[[str], None] | None = None,
         clock: Callable[[], float] | None = None,
         pause: Callable[[float], None] | None = None,
     ) -> None:
         self._client = httpx.Client(
-            timeout=httpx.Timeout(timeout),
+            timeout=httpx.Timeout(TIMEOUT if timeout is None else timeout),
             limits=httpx.Limits(max_connections=1, max_keepalive_connections=1),
             headers={"User-Agent": f"tui-reader/{__version__}"},
             follow_redirects=True,
         )
-        self._retries = retries
+        self._retries = RETRIES if retries is None else retries
         self._on_wait = on_wait or (lambda message: None)
         self._clock = clock or monotonic
         self._pause = pause or sleep

@@ -1,0 +1,251 @@
+"""The collection a fetch writes: resumable after Ctrl+C or a dropped connection, without
+duplicates, readable by today's reader, safe with hostile text."""
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import filelock
+import pytest
+
+from tests.fetch_helpers import (
+    FakeTime,
+    Params,
+    Reply,
+    Script,
+    atom_entry,
+    atom_feed,
+    fake_time,
+    serving,
+)
+from tui_reader.core.loading import load_paths
+from tui_reader.core.sources import arxiv
+from tui_reader.core.sources.collection import state_path
+from tui_reader.fetch_command import run_fetch
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> FakeTime:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr(arxiv, "PAGE_SIZE", 2)
+    return fake_time(monkeypatch)
+
+
+def lines(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def page(numbers: list[int], start: int, total: int = 6, version: int = 1) -> Reply:
+    entries = [atom_entry(f"2501.{n:05d}v{version}", f"Paper {n}") for n in numbers]
+    return Reply(atom_feed(entries, total, start))
+
+
+def listing(total: int = 6) -> Callable[[Params], Reply]:
+    """The newest `total` papers of a category, answering any `start` and `max_results`."""
+
+    def respond(params: Params) -> Reply:
+        start, size = int(params["start"]), int(params["max_results"])
+        numbers = list(range(start + 1, min(start + size, total) + 1))
+        return page(numbers, start, total)
+
+    return respond
+
+
+def fetch(server_url: str, out: Path, monkeypatch: pytest.MonkeyPatch) -> int:
+    monkeypatch.setenv("TUI_READER_ARXIV_API", server_url)
+    return run_fetch(["arxiv", "--category", "cs.LG", "-o", str(out)])
+
+
+def test_ctrl_c_keeps_whole_pages_and_a_rerun_goes_on_without_duplicates(
+    clock: FakeTime,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = tmp_path / "c.jsonl"
+    clock.interrupt_at = 1  # Ctrl+C while waiting before the third page
+    with serving(listing()) as server:
+        assert fetch(server.url, out, monkeypatch) == 130
+    assert len(server.requests) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"tui-reader: interrupted; {out} keeps the 4 papers fetched so far: "
+        "run the same command again to go on from there"
+    )
+    assert [r["title"] for r in lines(out)] == [f"Paper {n}" for n in range(1, 5)]
+    assert json.loads(state_path(out).read_text())["cursor"] == {"start": 4}
+
+    clock.interrupt_at = None
+    with serving(listing()) as server:
+        assert fetch(server.url, out, monkeypatch) == 0
+    assert [r["start"] for r in server.requests] == ["4"]
+    assert [r["title"] for r in lines(out)] == [f"Paper {n}" for n in range(1, 7)]
+    assert not state_path(out).exists()
+
+
+def test_a_dropped_connection_keeps_what_was_fetched(
+    clock: FakeTime,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = tmp_path / "d.jsonl"
+    monkeypatch.setattr("tui_reader.core.sources.polite.RETRIES", 2)
+    script = Script(page([1, 2], 0), *[Reply(drop=True)] * 3)
+    with serving(script) as server:
+        assert fetch(server.url, out, monkeypatch) == 1
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert err.startswith("tui-reader: arXiv at 127.0.0.1:")
+    assert "still after 2 retries" in err
+    assert f"{out} keeps the 2 papers fetched so far" in err
+    with serving(listing()) as server:
+        assert fetch(server.url, out, monkeypatch) == 0
+    assert [r["start"] for r in server.requests] == ["2", "4"]
+    assert len(lines(out)) == 6
+
+
+def test_papers_already_kept_are_not_written_again_when_the_listing_shifts(
+    clock: FakeTime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "s.jsonl"
+    clock.interrupt_at = 0
+    with serving(listing()) as server:
+        assert fetch(server.url, out, monkeypatch) == 130
+    # Two new papers came out meanwhile: the listing, newest first, moved down by two, so
+    # the page at the saved start holds the two papers kept already.
+    shifted = Script(page([1, 2], 2, 8), page([3, 4], 4, 8), page([5, 6], 6, 8))
+    clock.interrupt_at = None
+    with serving(shifted) as server:
+        assert fetch(server.url, out, monkeypatch) == 0
+    assert [r["title"] for r in lines(out)] == [f"Paper {n}" for n in range(1, 7)]
+
+
+def test_a_line_cut_off_by_a_crash_is_dropped_before_going_on(
+    clock: FakeTime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "x.jsonl"
+    clock.interrupt_at = 0
+    with serving(listing()) as server:
+        assert fetch(server.url, out, monkeypatch) == 130
+    with open(out, "ab") as file:
+        file.write(b'{"source_id": "arxiv:2501.00003", "title": "Pap')  # killed mid-write
+    clock.interrupt_at = None
+    with serving(listing()) as server:
+        assert fetch(server.url, out, monkeypatch) == 0
+    assert [r["title"] for r in lines(out)] == [f"Paper {n}" for n in range(1, 7)]
+
+
+def test_a_new_version_replaces_the_line_of_the_paper_where_it_was(
+    clock: FakeTime,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = tmp_path / "v.jsonl"
+    with serving(listing(4)) as server:
+        assert fetch(server.url, out, monkeypatch) == 0
+    revised = Script(page([1], 0, 4), page([2], 1, 4, version=3), page([3, 4], 2, 4))
+    with serving(revised) as server:
+        assert fetch(server.url, out, monkeypatch) == 0
+    records = lines(out)
+    assert [r["arxiv_id"] for r in records] == [f"2501.{n:05d}" for n in range(1, 5)]
+    assert [r["arxiv_version"] for r in records] == [1, 3, 1, 1]
+    assert ": 0 new papers, 1 updated;" in capsys.readouterr().err.splitlines()[-1]
+
+
+def test_a_state_left_by_another_request_is_not_used(
+    clock: FakeTime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "o.jsonl"
+    request = {"source": "arxiv", "categories": ["math.AG"], "query": "", "since": ""}
+    state = {"format": 1, "request": request, "cursor": {"start": 4}}
+    state_path(out).write_text(json.dumps(state))
+    with serving(listing()) as server:
+        assert fetch(server.url, out, monkeypatch) == 0
+    assert [r["start"] for r in server.requests] == ["0", "2", "4"]
+
+
+def test_the_reader_opens_a_fetched_collection(
+    clock: FakeTime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "r.jsonl"
+    feed = atom_feed(
+        [
+            atom_entry(
+                "2501.00001v2",
+                "Sparse Attention",
+                authors=("Ada Lovelace", "Alan Turing"),
+                doi="10.1234/x",
+                journal_ref="J. Sparse 1 (2025)",
+            )
+        ],
+        1,
+    )
+    with serving(Script(Reply(feed))) as server:
+        assert fetch(server.url, out, monkeypatch) == 0
+    loaded = load_paths([out])
+    assert loaded.problems == []
+    (paper,) = loaded.papers
+    assert paper.title == "Sparse Attention"
+    assert paper.headline == "Sparse Attention"
+    assert paper.authors == ("Ada Lovelace", "Alan Turing")
+    assert paper.url == "https://arxiv.org/abs/2501.00001"
+    assert paper.venue == "J. Sparse 1 (2025)"
+    assert paper.abstract == "We study sparse attention in depth."
+
+
+def test_hostile_text_is_kept_as_text_without_control_characters(
+    clock: FakeTime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # XML cannot carry ESC, but it can carry C1 controls (CSI is U+009B) and bidi overrides.
+    out = tmp_path / "h.jsonl"
+    title = "[/b] [CLS] [$accent]Evil \u202eTitle\x9b2J"
+    feed = atom_feed([atom_entry("2501.00001v1", title, abstract="A [0,1] bound\x9b2J.")], 1)
+    with serving(Script(Reply(feed))) as server:
+        assert fetch(server.url, out, monkeypatch) == 0
+    (record,) = lines(out)
+    assert record["title"] == "[/b] [CLS] [$accent]Evil Title2J"
+    assert record["abstract"] == "A [0,1] bound2J."
+
+
+def test_a_second_fetch_into_the_same_file_is_refused(
+    clock: FakeTime,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = tmp_path / "l.jsonl"
+    with filelock.FileLock(f"{out}.lock"), serving(listing()) as server:
+        assert fetch(server.url, out, monkeypatch) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"tui-reader: another fetch is writing {out}; nothing was changed"
+    )
+    assert not out.exists()
+
+
+def test_an_output_that_is_a_folder_is_bad_usage(
+    clock: FakeTime, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_fetch(["arxiv", "--category", "cs.LG", "-o", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"tui-reader fetch: {tmp_path}: is a folder, not a file (see tui-reader fetch --help)"
+    )
+
+
+def test_fetch_list_shows_the_collections(
+    clock: FakeTime,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert run_fetch(["list"]) == 0
+    assert capsys.readouterr().out.startswith("no collections in ")
+    clock.interrupt_at = 0
+    with serving(listing()) as server:
+        monkeypatch.setenv("TUI_READER_ARXIV_API", server.url)
+        assert run_fetch(["arxiv", "--category", "cs.LG"]) == 130
+    capsys.readouterr()
+    assert run_fetch(["list"]) == 0
+    folder = tmp_path / "data" / "tui-reader" / "collections"
+    assert capsys.readouterr().out == (
+        f"{folder / 'arxiv-cs-LG.jsonl'}\t2 papers  (unfinished: fetch again to go on)\n"
+    )
