@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SEEDS
+from tui_reader.core.library import Library
 
 
 def run(*arguments: str) -> subprocess.CompletedProcess[str]:
@@ -71,7 +72,7 @@ def test_tag_untag_bookmark_and_list_share_the_library(private_library: Path) ->
     assert run("untag", LOAM, "rl/theory").returncode == 0
     assert run("tags").stdout == "to-read\t1\n"
     text = run("list", "--tag", "to-read").stdout.splitlines()
-    assert text == [f"{LOAM} * LOAM: LLM-based design of Observation and Action Models  #to-read"]
+    assert text == [f"{LOAM} *   LOAM: LLM-based design of Observation and Action Models  #to-read"]
     records = [json.loads(line) for line in run("list", "--format", "jsonl").stdout.splitlines()]
     assert len(records) == 38
     assert records[0]["id"] == LOAM and records[0]["bookmarked"] is True
@@ -81,7 +82,7 @@ def test_tag_untag_bookmark_and_list_share_the_library(private_library: Path) ->
     bookmarked = run("list", "--bookmarked", "--format", "jsonl").stdout.splitlines()
     assert len(bookmarked) == 1
     assert run("unbookmark", LOAM).stdout == f"{LOAM}: not bookmarked, #to-read\n"
-    assert json.loads(private_library.read_text())["papers"][LOAM]["bookmarked"] is False
+    assert Library.open(private_library)[0].is_bookmarked(LOAM) is False
 
 
 def test_unknown_or_bad_arguments_exit_2_naming_them(private_library: Path) -> None:
@@ -122,8 +123,8 @@ def test_two_command_line_loops_at_once_lose_nothing(private_library: Path) -> N
         subprocess.Popen([sys.executable, "-c", script, LOAM, prefix]) for prefix in ("a", "b")
     ]
     assert [loop.wait(timeout=120) for loop in loops] == [0, 0]
-    tags = json.loads(private_library.read_text())["papers"][LOAM]["tags"]
-    assert sorted(tags) == sorted(f"{p}{n}" for p in "ab" for n in range(8))
+    tags = Library.open(private_library)[0].tags(LOAM)  # the file and its journal
+    assert tags == sorted(f"{p}{n}" for p in "ab" for n in range(8))
 
 
 def test_a_change_made_just_before_quitting_is_saved(private_library: Path, monkeypatch) -> None:
@@ -163,8 +164,11 @@ def test_export_every_format_to_stdout_and_files(tmp_path: Path) -> None:
     assert out.read_text().count("@misc{") == 38
     again = run("export", "--format", "bib", "-o", str(out))
     assert again.returncode == 2 and "already exists (use --force" in again.stderr
-    assert run("export", "--format", "csv", "-o", str(out), "--force").returncode == 0
-    assert out.read_text().startswith("id,headline,title,authors,venue,url,tags,")
+    assert run("export", "--tag", "to-read", "-o", str(out), "--force").returncode == 0
+    assert out.read_text().count("@misc{") == 1
+    table = tmp_path / "papers.csv"
+    assert run("export", "--format", "csv", "-o", str(table)).returncode == 0
+    assert table.read_text().startswith("id,headline,title,authors,venue,url,tags,")
 
 
 def test_search_url_option_is_checked_and_used(tmp_path: Path, monkeypatch) -> None:

@@ -7,7 +7,7 @@ from urllib.parse import unquote_plus
 import bibtexparser
 import pytest
 
-from tui_reader.core.export import ExportError, render, write_export
+from tui_reader.core.export import ExportError, format_of, render, write_export
 from tui_reader.core.headline import headline_source
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
@@ -195,3 +195,13 @@ def test_export_files_are_not_overwritten_without_force(tmp_path: Path) -> None:
     assert path.stat().st_mode & 0o777 == 0o644
     with pytest.raises(ExportError, match="does not exist"):
         write_export(tmp_path / "nope" / "x.md", "x")
+
+
+def test_the_format_of_a_file_is_its_suffix() -> None:
+    assert [format_of(Path(name)) for name in ("a.md", "b.BIB", "c.json", "d.csv")] == [
+        "md",
+        "bib",
+        "json",
+        "csv",
+    ]
+    assert format_of(Path("list.txt")) is None and format_of(Path("bib")) is None

@@ -13,7 +13,14 @@ from pathlib import Path
 
 from tui_reader import __version__
 from tui_reader.core.config import Config, ConfigError, config_path, load_config
-from tui_reader.core.export import FORMATS, ExportError, paper_record, render, write_export
+from tui_reader.core.export import (
+    FORMATS,
+    ExportError,
+    format_of,
+    paper_record,
+    render,
+    write_export,
+)
 from tui_reader.core.index_cache import IndexedPapers, load_cached, save_cached
 from tui_reader.core.library import (
     ENVIRONMENT_VARIABLE,
@@ -27,6 +34,7 @@ from tui_reader.core.links import check_search_template
 from tui_reader.core.loading import LoadError, LoadResult, check_paths, load_paths, stream_papers
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query
+from tui_reader.core.references import reference_title
 from tui_reader.core.search import SearchIndex
 from tui_reader.core.session import SessionError, load_session, save_session, session_path
 from tui_reader.core.store import PaperStore
@@ -116,7 +124,9 @@ def commands_parser() -> argparse.ArgumentParser:
     listing.add_argument("--format", choices=("text", "jsonl"), default="text")
     export = command("export", "write papers as a reading list, BibTeX, JSON or CSV")
     _add_selection_options(export)
-    export.add_argument("--format", choices=FORMATS, required=True)
+    export.add_argument(
+        "--format", choices=FORMATS, help="default: the one FILE's name ends in (.md, .bib...)"
+    )
     export.add_argument("-o", "--output", type=Path, metavar="FILE", help="default: stdout")
     export.add_argument("--force", action="store_true", help="replace an existing FILE")
     _add_search_url_option(export)
@@ -132,7 +142,10 @@ def search_parser() -> argparse.ArgumentParser:
         description="Print the papers matching a filter query, best first, without the reader.",
     )
     parser.add_argument("query", metavar="QUERY")
-    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="default: the seeds")
+    # A default keeps argparse from naming PATH among the arguments required.
+    parser.add_argument(
+        "paths", nargs="*", type=Path, default=[], metavar="PATH", help="default: the seeds"
+    )
     parser.add_argument("--limit", type=int, default=20, metavar="N", help="default: 20")
     parser.add_argument("--format", choices=("text", "jsonl"), default="text")
     _add_library_option(parser)
@@ -141,6 +154,8 @@ def search_parser() -> argparse.ArgumentParser:
 
 def run_search(arguments: argparse.Namespace) -> int:
     """Rank the papers for the query; state filters read the library."""
+    if arguments.limit < 1:
+        raise UsageError(f"--limit must be 1 or more, not {arguments.limit}")
     paths = arguments.paths or [bundled("seeds")]
     files = check_paths(paths)
     indexed = load_cached(files)
@@ -165,7 +180,7 @@ def run_search(arguments: argparse.Namespace) -> int:
                 "rank": shown,
                 "id": paper.id,
                 "score": round(float(score), 3),
-                "headline": paper.headline,
+                "headline": reference_title(paper),
                 "title": paper.title,
                 "abstract": paper.abstract,
             }
@@ -192,7 +207,9 @@ def resolve_id(paper_id: str, known: Sequence[str]) -> str:
     """The full id that `paper_id` names: itself, or the one known id it begins."""
     if paper_id in known:
         return paper_id
-    matches = [i for i in known if i.startswith(paper_id)] if len(paper_id) >= 4 else []
+    if len(paper_id) < 4:
+        raise UsageError(f"paper id {paper_id} is too short: use 4 or more characters")
+    matches = [i for i in known if i.startswith(paper_id)]
     if len(matches) == 1:
         return matches[0]
     if matches:
@@ -250,6 +267,11 @@ def run_command(arguments: argparse.Namespace) -> int:
         return export(arguments, select(arguments, papers, library), library)
     known = list(dict.fromkeys([paper.id for paper in papers] + library.paper_ids()))
     paper_id = resolve_id(arguments.paper_id, known)
+    if arguments.command == "untag":  # said, not an error: the paper is left without them
+        asked = dict.fromkeys(normalise_tag(tag) or tag.strip() for tag in arguments.tags)
+        if lacking := [tag for tag in asked if tag not in library.tags(paper_id)]:
+            had_no = ", ".join(f"#{tag}" for tag in lacking)
+            print(f"tui-reader: {paper_id} had no tag {had_no}", file=sys.stderr)
     changes: dict[str, Callable[[], object]] = {
         "tag": lambda: library.change_tags([paper_id], add=arguments.tags),
         "untag": lambda: library.change_tags([paper_id], remove=arguments.tags),
@@ -273,15 +295,39 @@ def list_papers(papers: list[Paper], library: Library, kind: str) -> int:
         if kind == "jsonl":
             print(json.dumps(paper_record(paper, library), ensure_ascii=False))
             continue
-        star = "*" if library.is_bookmarked(paper.id) else " "
+        marks = "".join(
+            mark if has else " "
+            for mark, has in (
+                ("*", library.is_bookmarked(paper.id)),
+                ("r", library.is_read(paper.id)),
+                ("n", library.note(paper.id)),
+            )
+        )
         tags = "".join(f"  #{tag}" for tag in library.tags(paper.id))
-        print(f"{paper.id} {star} {paper.headline}{tags}")
+        print(f"{paper.id} {marks} {paper.headline}{tags}")
     return 0
 
 
+def export_format(given: str | None, output: Path | None) -> str:
+    """The format to write: --format, else the one the file's name asks for; both must agree."""
+    named = format_of(output) if output is not None else None
+    if given and named and given != named:
+        raise UsageError(
+            f"--format {given} does not match {output}: name the file .{given}, "
+            "or leave --format out"
+        )
+    if kind := given or named:
+        return kind
+    if output is None:
+        raise UsageError(f"--format is needed to write to stdout: {', '.join(FORMATS)}")
+    endings = ", ".join(f".{kind}" for kind in FORMATS)
+    raise UsageError(f"cannot tell the format of {output}: name it {endings}, or give --format")
+
+
 def export(arguments: argparse.Namespace, papers: list[Paper], library: Library) -> int:
+    kind = export_format(arguments.format, arguments.output)
     template = search_template(arguments.search_url, settings())
-    text = render(arguments.format, papers, library, template)
+    text = render(kind, papers, library, template)
     if arguments.output is None:
         sys.stdout.write(text)
     else:

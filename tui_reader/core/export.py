@@ -74,6 +74,12 @@ def _csv(papers: Sequence[Paper], library: Library, template: str) -> str:
     return buffer.getvalue()
 
 
+def format_of(path: Path) -> str | None:
+    """The format a file's name asks for (`list.md`, `refs.BIB`), or None."""
+    kind = path.suffix.lower().removeprefix(".")
+    return kind if kind in FORMATS else None
+
+
 def render(
     kind: str, papers: Sequence[Paper], library: Library, template: str = DEFAULT_SEARCH_URL
 ) -> str:

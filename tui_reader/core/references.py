@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from bibtexparser.entrypoint import write_string
 from bibtexparser.library import Library
 from bibtexparser.model import Entry, Field
-from pylatexenc.latexencode import unicode_to_latex
+from pylatexenc.latexencode import UnicodeToLatexEncoder
 
 from tui_reader.core.headline import headline_source
 from tui_reader.core.links import DEFAULT_SEARCH_URL, paper_links, search_link
@@ -16,6 +16,11 @@ _YEAR = re.compile(r"\b(19|20)\d\d\b")
 _MATH = re.compile(r"(\$[^$]+\$)")
 _KEY_WORD = re.compile(r"[A-Za-z0-9]+")
 _UNESCAPED = re.compile(r"(?<!\\)([%&#])")
+# A character LaTeX has no command for (✓, CJK) is kept as UTF-8, which biblatex and Zotero
+# read, without a warning on stderr for each.
+_ENCODER = UnicodeToLatexEncoder(
+    non_ascii_only=False, unknown_char_policy="keep", unknown_char_warning=False
+)
 
 
 def search_text(paper: Paper) -> str:
@@ -79,7 +84,7 @@ def _latex(text: str) -> str:
         if _MATH.fullmatch(piece) and piece.count("{") == piece.count("}"):
             pieces.append(piece)
         else:
-            pieces.append(unicode_to_latex(piece, non_ascii_only=False, unknown_char_policy="keep"))
+            pieces.append(_ENCODER.unicode_to_latex(piece))
     return "".join(pieces)
 
 

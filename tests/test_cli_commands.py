@@ -1,0 +1,122 @@
+"""The commands for scripts: what they say when asked something they cannot do."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import bibtexparser
+import pytest
+
+from tui_reader import cli
+from tui_reader.core.library import Library, default_path
+
+LOAM = "28f1d9d7a354"
+
+
+def run(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, str, str]:
+    """The exit status, stdout and stderr of the command, run in this process."""
+    try:
+        status = cli.main(list(arguments))
+    except SystemExit as stop:  # argparse's own errors
+        status = int(stop.code or 0)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_search_without_a_query_names_only_the_query(capsys) -> None:
+    status, out, err = run(capsys, "search")
+    assert status == 2 and out == ""
+    assert (
+        err.splitlines()[-1]
+        == "tui-reader search: error: the following arguments are required: QUERY"
+    )
+
+
+@pytest.mark.parametrize("limit", ["0", "-1"])
+def test_a_limit_below_one_is_an_error(capsys, limit: str) -> None:
+    assert run(capsys, "search", "diffusion", "--limit", limit) == (
+        2,
+        "",
+        f"tui-reader: --limit must be 1 or more, not {limit}\n",
+    )
+
+
+def test_untag_says_when_the_paper_lacks_the_tag(capsys) -> None:
+    assert run(capsys, "tag", LOAM, "kept")[0] == 0
+    status, out, err = run(capsys, "untag", LOAM, "kept", "never-had", "Nor-This")
+    assert status == 0  # the paper is left as asked: without those tags
+    assert out == f"{LOAM}: not bookmarked, no tags\n"
+    assert err == f"tui-reader: {LOAM} had no tag #never-had, #nor-this\n"
+
+
+def test_a_short_id_asks_for_four_characters(capsys) -> None:
+    status, out, err = run(capsys, "tag", LOAM[:3], "x")
+    assert (status, out) == (2, "")
+    assert err == f"tui-reader: paper id {LOAM[:3]} is too short: use 4 or more characters\n"
+
+
+def test_export_infers_the_format_from_the_file_name(capsys, tmp_path: Path) -> None:
+    bib = tmp_path / "y.bib"
+    assert run(capsys, "export", "-o", str(bib)) == (0, "", f"wrote 38 papers to {bib}\n")
+    assert len(bibtexparser.parse_string(bib.read_text()).entries) == 38
+    upper = tmp_path / "Y.CSV"
+    assert run(capsys, "export", "-o", str(upper))[0] == 0
+    assert upper.read_text().startswith("id,headline,")
+    text = tmp_path / "list.txt"  # a name that says no format: --format says it
+    assert run(capsys, "export", "--format", "md", "-o", str(text))[0] == 0
+    assert text.read_text().startswith("# Reading list")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "problem"),
+    [
+        (["--format", "md", "-o", "{tmp}/y.bib"], "--format md does not match {tmp}/y.bib"),
+        (["-o", "{tmp}/y.txt"], "cannot tell the format of {tmp}/y.txt: name it"),
+        ([], "--format is needed to write to stdout"),
+    ],
+)
+def test_export_refuses_a_format_it_cannot_tell_or_that_does_not_match(
+    capsys, tmp_path: Path, arguments: list[str], problem: str
+) -> None:
+    folder = tmp_path / "out"
+    folder.mkdir()
+    arguments = [argument.replace("{tmp}", str(folder)) for argument in arguments]
+    status, out, err = run(capsys, "export", *arguments)
+    assert (status, out) == (2, "")
+    assert err.startswith("tui-reader: " + problem.replace("{tmp}", str(folder)))
+    assert err.count("\n") == 1
+    assert list(folder.iterdir()) == []
+
+
+def test_bibtex_of_a_note_with_any_character_is_quiet() -> None:
+    # In a process of its own: pytest would catch the warnings logged on stderr.
+    library, _ = Library.open(default_path())
+    library.change_tags([LOAM], add=["x"])
+    library.set_note(LOAM, "read ✓ 注意 — done")
+    library.save()
+    result = subprocess.run(
+        [sys.executable, "-m", "tui_reader", "export", "--format", "bib", "--tag", "x"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    note = bibtexparser.parse_string(result.stdout).entries[0].fields_dict["note"].value
+    assert "read ✓ 注意" in note  # as UTF-8, which biblatex and Zotero read
+
+
+def test_list_shows_bookmark_read_and_note_markers(capsys) -> None:
+    library, _ = Library.open(default_path())
+    library.set_bookmarked([LOAM], True)
+    library.set_read([LOAM], True)
+    library.set_note(LOAM, "why")
+    library.change_tags([LOAM], add=["to-read"])
+    library.save()
+    status, out, _ = run(capsys, "list")
+    lines = out.splitlines()
+    assert status == 0 and len(lines) == 38
+    assert (
+        lines[0] == f"{LOAM} *rn LOAM: LLM-based design of Observation and Action Models  #to-read"
+    )
+    assert lines[1].startswith(f"{lines[1][:12]}     Co-training")
