@@ -192,6 +192,25 @@ def test_atom_stops_at_the_end_of_the_listing(
     assert len(lines(tmp_path / "g.jsonl")) == 3
 
 
+def test_an_empty_page_before_the_end_is_not_the_end(
+    clock: FakeTime,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = tmp_path / "e.jsonl"
+    script = Script(Reply(atom_feed(entries(1, 2), 5, 0)), Reply(atom_feed([], 5, 2)))
+    with serving(script) as server:
+        monkeypatch.setenv("TUI_READER_ARXIV_API", server.url)
+        assert run_fetch(["arxiv", "--category", "cs.LG", "-o", str(out)]) == 1
+    message = capsys.readouterr().err.splitlines()[-1]
+    assert message.startswith("tui-reader: arXiv answered an empty page at 2 of 5; ")
+    assert f"{out} keeps the 2 papers fetched so far" in message
+    assert json.loads(out.with_name(out.name + ".fetch-state").read_text())["cursor"] == {
+        "start": 2
+    }
+
+
 def test_an_api_error_is_one_line_and_changes_nothing(
     clock: FakeTime,
     tmp_path: Path,

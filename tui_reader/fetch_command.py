@@ -82,7 +82,12 @@ def fetch_parser() -> argparse.ArgumentParser:
         metavar="C",
         help="an arXiv category such as cs.LG or hep-th (repeatable: papers in any of them)",
     )
-    fetch.add_argument("--query", default="", metavar="Q", help="words the papers contain")
+    fetch.add_argument(
+        "--query",
+        default="",
+        metavar="Q",
+        help="words the papers contain, or a query in the API's syntax (ti:, au:, abs:, AND...)",
+    )
     fetch.add_argument(
         "--since", type=_date, metavar="DATE", help="papers first submitted on or after DATE"
     )

@@ -263,8 +263,11 @@ def atom_pages(
         except Refused as error:
             raise FetchError(_refusal(error)) from None
         feed = parse_atom(response.content)
-        start += feed.entries
         total = min(feed.total, request.limit) if feed.total is not None else None
+        if feed.entries == 0 and total is not None and start < total:
+            # The API is known to answer an empty page now and then: not the listing's end.
+            raise FetchError(f"arXiv answered an empty page at {start:,} of {total:,}")
+        start += feed.entries
         done = feed.entries == 0 or start >= (total if total is not None else request.limit)
         more: Cursor | None = None if done else {"start": start}
         yield Page(feed.records, more, start, total, unreadable=feed.unreadable)
@@ -402,6 +405,5 @@ def oai_pages(client: PoliteClient, request: ArxivRequest, cursor: Cursor | None
         if not token:
             index += 1
         wanted = [record for record in page.records if _wanted(record, request)]
-        passed = len(page.records) - len(wanted)
         more: Cursor | None = {"set": index, "token": token} if index < len(sets) else None
-        yield Page(wanted, more, page.position, page.total, passed, page.unreadable)
+        yield Page(wanted, more, page.position, page.total, page.unreadable)

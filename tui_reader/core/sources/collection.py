@@ -188,10 +188,8 @@ class Tally:
     total: int | None = None
     added: int = 0  # papers new to the file
     updated: int = 0  # papers the file had, now changed (a new version)
-    passed: int = 0
-    unreadable: int = 0
+    unreadable: int = 0  # entries the service sent that were not readable papers
     papers: int = 0  # papers in the file
-    complete: bool = False
 
 
 class FetchFailed(Exception):
@@ -242,24 +240,22 @@ def fetch_into(
 
     cursor = saved_cursor(path, request)
     try:
-        for page in pages(cursor):
-            keep(page.records)
-            if page.next_cursor is not None and collection.is_open:
-                collection.save_cursor(page.next_cursor)
-            tally.position, tally.total = page.position, page.total
-            tally.passed += page.passed
-            tally.unreadable += page.unreadable
-            progress(tally)
+        try:
+            for page in pages(cursor):
+                keep(page.records)
+                if page.next_cursor is not None and collection.is_open:
+                    collection.save_cursor(page.next_cursor)
+                tally.position, tally.total = page.position, page.total
+                tally.unreadable += page.unreadable
+                progress(tally)
+        except MalformedPage as error:
+            keep(error.records)  # what the page held before its problem
+            raise FetchError(str(error)) from None
         if cursor is not None and not collection.is_open:
             collection.open()  # to drop the state of the fetch this one finished
         if collection.is_open:
             collection.complete()
-        tally.complete = True
         return tally
-    except MalformedPage as error:
-        if error.records:
-            keep(error.records)
-        raise _kept(str(error), collection, tally) from None
     except FetchError as error:
         raise _kept(str(error), collection, tally) from None
     except KeyboardInterrupt:

@@ -15,14 +15,12 @@ Pages = Callable[[Cursor | None], Iterator["Page"]]  # the listing's pages from 
 class Page:
     """One answer of a listing: its papers; where the next page starts (None: the listing is
     complete); how far through the listing this page reaches and how long the listing is, when
-    the service says; how many entries were passed over (not among the papers asked for) and
-    how many could not be read."""
+    the service says; and how many of its entries could not be read."""
 
     records: list[SourceRecord]
     next_cursor: Cursor | None
     position: int | None = None
     total: int | None = None
-    passed: int = 0
     unreadable: int = 0
 
 
