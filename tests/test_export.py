@@ -116,6 +116,9 @@ def test_nothing_exported_or_copied_is_cut(seed_store: PaperStore, tmp_path: Pat
     # A headline that was not cut is the reference's title; a title always is.
     assert reference_title(papers[0]) == papers[0].headline
     assert reference_title(rich_paper()) == "Attention [Is] All: You Need & More"
+    for title, cited in (("Ends.", "Ends."), ("Why not?", "Why not?"), ("Plain", "Plain.")):
+        paper = Paper.from_abstract("Text.", "c", Path("x.jsonl"), title=title)
+        assert citation(paper, "https://u") == f"{cited} c. https://u"
 
 
 def library_for(tmp_path: Path, papers: list[Paper]) -> Library:

@@ -69,7 +69,7 @@ def citation(paper: Paper, url: str) -> str:
     parts = []
     if paper.authors:
         parts.append(", ".join(paper.authors) + ".")
-    title = reference_title(paper)
+    title = reference_title(paper).rstrip(".")
     parts.append(title if title.endswith(("?", "!")) else title + ".")
     if venue := venue_of(paper):
         parts.append(venue + ".")
