@@ -1,6 +1,7 @@
 """The collection a fetch writes: resumable after Ctrl+C or a dropped connection, without
 duplicates, readable by today's reader, safe with hostile text."""
 
+import io
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -20,8 +21,8 @@ from tests.fetch_helpers import (
 )
 from tui_reader.core.loading import load_paths
 from tui_reader.core.sources import arxiv
-from tui_reader.core.sources.collection import state_path
-from tui_reader.fetch_command import run_fetch
+from tui_reader.core.sources.collection import Tally, state_path
+from tui_reader.fetch_command import Progress, run_fetch
 
 
 @pytest.fixture
@@ -249,3 +250,23 @@ def test_fetch_list_shows_the_collections(
     assert capsys.readouterr().out == (
         f"{folder / 'arxiv-cs-LG.jsonl'}\t2 papers  (unfinished: fetch again to go on)\n"
     )
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_redraws_one_line_on_a_terminal_and_prints_lines_elsewhere() -> None:
+    tally = Tally(Path("c.jsonl"), position=50, total=200, added=40, updated=2, papers=48)
+    screen, log = Terminal(), io.StringIO()
+    for stream in (screen, log):
+        progress = Progress("arXiv cs.LG", stream)
+        progress(tally)
+        progress.note("arXiv: 503 Service Unavailable; trying again in 7 s\x1b[2J")
+        progress(tally)
+        progress.end()
+    line = "arXiv cs.LG: [######------------------] 50 of 200, 48 papers (40 new, 2 updated)"
+    wait = "arXiv: 503 Service Unavailable; trying again in 7 s[2J"
+    assert screen.getvalue() == f"\r\x1b[K{line}\n{wait}\n\r\x1b[K{line}\n"
+    assert log.getvalue() == f"{line}\n{wait}\n{line}\n"
