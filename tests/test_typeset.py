@@ -124,6 +124,21 @@ def test_math_spans_follow_pandoc_dollar_rules() -> None:
     assert [text[start:end] for start, end in math_spans(text)] == ["$x$", "$$y$$"]
 
 
+@pytest.mark.parametrize(
+    ("text", "maths"),
+    [
+        (r"$5 and $10 a month; $\alpha$ here", [r"$\alpha$"]),  # only the next $ closes
+        (r"from $5-$10 and up", []),  # a digit after both dollars: money
+        (r"speeds up $\times$64 and $\sim$10 times", [r"$\times$", r"$\sim$"]),
+        (r"loss $14\epsilon T $ and $X_i \sim $ Binomial", [r"$14\epsilon T $", r"$X_i \sim $"]),
+        (r"$a$$b$ are two", ["$a$", "$b$"]),
+        (r"\(a $ b\) and \(c\)", [r"\(c\)"]),  # math holding a $ is a typo
+    ],
+)
+def test_which_dollars_are_math(text: str, maths: list[str]) -> None:
+    assert [text[start:end] for start, end in math_spans(text)] == maths
+
+
 def letters(text: str) -> str:
     return "".join(char for char in unicodedata.normalize("NFKD", text) if char.isalnum())
 
@@ -163,14 +178,301 @@ def test_every_seed_abstract_keeps_every_word_and_shows_its_math_converted() -> 
 
 
 @pytest.mark.skipif(not CORPUS.exists(), reason="the shared corpus is not beside the project")
-def test_every_corpus_abstract_renders_and_keeps_every_word() -> None:
+def test_every_corpus_abstract_reads_as_its_source() -> None:
     with gzip.open(CORPUS, "rt", encoding="utf-8") as lines:
         for line in lines:
             abstract = clean(json.loads(line)["abstract"])
-            if any(mark in abstract for mark in "$\\*_"):
+            if any(mark in abstract for mark in ("$", "\\", "*", "_", "--")):
                 assert_nothing_dropped(abstract)
+                assert_reads_as_source(abstract)
 
 
 @given(st.text(alphabet="ab1 $\\*_{}%^&~()[]ρ", max_size=40))
 def test_any_text_renders_without_losing_characters(text: str) -> None:
     assert_nothing_dropped(text)
+
+
+# What typesetting may take away from the source, and nothing else: math that was converted
+# (one math span each), the names and braces of the text commands that styled their text
+# (\emph{...}), the backslash of an escaped \% \& \_ \# \{ \} \$, dashes written -- and ---
+# (shown as en and em dashes, except in links, options like --flag and arrows like -->), and the
+# * and _ markers that markdown-it consumed as emphasis (so text beside them is styled).
+SHOWN_MATH = "\U000f0000"  # a private-use character no test text holds
+STYLING_COMMAND = re.compile(
+    r"\\(?:emph|textit|textsl|mathit|textbf|mathbf|text|textrm|textsf|texttt|textsc|textup"
+    r"|textnormal|url|mbox)\s*\{"
+)
+LINK = re.compile(r"(?:https?|ftp)://\S+|www\.\S+")
+ESCAPED = "%&_#{}$"
+PLAIN = re.compile(r"[^-\\$*_{}^\ufffc]+")  # characters that are never syntax
+
+
+def dash(source: str, at: int, links: list[tuple[int, int]]) -> tuple[int, str]:
+    """How many hyphens start at `at`, and how they read."""
+    run = len(source[at:]) - len(source[at:].lstrip("-"))
+    before = source[at - 1] if at else " "
+    after = source[at + run] if at + run < len(source) else " "
+    option = run == 2 and (before.isspace() or before in "([{\"'`") and after.isalpha()
+    in_link = any(start <= at < end for start, end in links)
+    if run in (2, 3) and before not in "-<!" and after != ">" and not option and not in_link:
+        return run, "–" if run == 2 else "—"
+    return run, "-" * run
+
+
+def source_units(source: str) -> list[tuple[str, str]]:
+    """The source as ("text", shown), ("optional", syntax) and ("marker", * or _) units."""
+    maths = {start: end for start, end in math_spans(source)}
+    links = [match.span() for match in LINK.finditer(source)]
+    units: list[tuple[str, str]] = []
+    braces: list[bool] = []  # for each open brace: does it belong to a styling command?
+    at = 0
+    while at < len(source):
+        char, command = source[at], STYLING_COMMAND.match(source, at)
+        pair = source[at : at + 2]
+        if at in maths and char != "\ufffc":
+            units.append(("text", SHOWN_MATH))
+            at = maths[at]
+        elif char == "\\" and len(pair) == 2 and not (pair[1].isascii() and pair[1].isalpha()):
+            units.append(("text", pair[1] if pair[1] in ESCAPED else pair))
+            at += 2
+        elif command:
+            units.append(("optional", command.group()))
+            braces.append(True)
+            at = command.end()
+        elif char == "}" and braces and braces.pop():
+            units.append(("optional", "}"))
+            at += 1
+        elif char == "-":
+            run, shown = dash(source, at, links)
+            units.append(("text", shown))
+            at += run
+        elif pair in ("_*", "^*"):
+            units.append(("text", pair))
+            at += 2
+        elif char in "*_":
+            units.append(("marker", char))
+            at += 1
+        else:
+            braces += [False] if char == "{" else []
+            plain = PLAIN.match(source, at + 1)
+            end = plain.end() if plain else at + 1
+            units.append(("text", source[at:end]))
+            at = end
+    merged: list[tuple[str, str]] = []
+    for kind, text in units:
+        if kind == "text" and merged and merged[-1][0] == "text":
+            merged[-1] = ("text", merged[-1][1] + text)
+        else:
+            merged.append((kind, text))
+    return merged
+
+
+def reads_as_source(source: str, spans: tuple[Span, ...]) -> bool:
+    """Whether `spans` show every character of `source`, in order, but the syntax above."""
+    assert SHOWN_MATH not in source
+    for start, end in math_spans(source):  # math holds no unescaped $ of its own
+        if "$" in re.sub(r"\\.", "", source[start:end]).strip("$"):
+            return False
+    shown = "".join(SHOWN_MATH if span.math else span.text for span in spans)
+    styled = [
+        span.italic or span.bold for span in spans for _ in (SHOWN_MATH if span.math else span.text)
+    ]
+    units = source_units(source)
+    todo, seen = [(0, 0)], set()
+    while todo:
+        state = todo.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        unit, at = state
+        if unit == len(units):
+            if at == len(shown):
+                return True
+            continue
+        kind, text = units[unit]
+        if shown.startswith(text, at):
+            todo.append((unit + 1, at + len(text)))
+        beside_style = (at > 0 and styled[at - 1]) or (at < len(shown) and styled[at])
+        if kind == "optional" or (kind == "marker" and beside_style):
+            todo.append((unit + 1, at))
+    return False
+
+
+def assert_reads_as_source(source: str) -> None:
+    assert reads_as_source(source, typeset(source)), (source, typeset(source))
+
+
+MONEY = r"Money $5 and $10 is not math; $\mathcal{O}(n \log n)$ is; unclosed $ dollar."
+BACKSLASHES = "Backslashes \\ end with a backslash \\"
+
+
+def test_the_check_fails_on_text_typesetting_has_changed() -> None:
+    old_money = (
+        Span("Money "),
+        Span("5 and10 is not math; 𝒪(n log n)", math=True),
+        Span(" is; unclosed $ dollar."),
+    )
+    assert not reads_as_source(MONEY, old_money)
+    assert not reads_as_source(BACKSLASHES, (Span("Backslashes  end with a backslash"),))
+    assert not reads_as_source("a --- b", (Span("a --- b"),))
+    assert not reads_as_source("2 * 3 * 4", (Span("2  3  4"),))
+    assert reads_as_source("a *b* c", (Span("a "), Span("b", italic=True), Span(" c")))
+
+
+def test_money_beside_math_keeps_its_dollars_and_spaces() -> None:
+    assert shown(MONEY) == "Money $5 and $10 is not math; 𝒪(n log n) is; unclosed $ dollar."
+    assert_reads_as_source(MONEY)
+
+
+def test_backslashes_that_escape_nothing_are_shown() -> None:
+    assert shown(BACKSLASHES) == BACKSLASHES
+    assert shown(r"a \\ b \, c \ d C:\new\ \emph{x} \`") == r"a \\ b \, c \ d C:\new\ x \`"
+
+
+@pytest.mark.parametrize(
+    ("source", "reads"),
+    [
+        ("centre---surround and HMM --- a key", "centre—surround and HMM — a key"),
+        (
+            "pages 10--20, tasks -- some -- and method--called",
+            "pages 10–20, tasks – some – and method–called",
+        ),
+        ("*bold*---and $x$--$y$ too", "bold—and x–y too"),
+        # Not dashes: options, arrows, comments, rules, links.
+        ("run it with --verbose or (--fast)", "run it with --verbose or (--fast)"),
+        ("--verbose at the start", "--verbose at the start"),
+        ("a --> b <-- c <!-- d", "a --> b <-- c <!-- d"),
+        ("---- and -----", "---- and -----"),
+        (
+            "see https://example.org/a--b---c and www.x.org/--y",
+            "see https://example.org/a--b---c and www.x.org/--y",
+        ),
+    ],
+)
+def test_dashes_read_as_latex_writes_them(source: str, reads: str) -> None:
+    assert shown(source) == reads
+    assert_reads_as_source(source)
+
+
+def test_nested_emphasis_keeps_the_outer_style() -> None:
+    assert typeset("_a *b* c_ d") == (Span("a b c", italic=True), Span(" d"))
+
+
+def test_escaped_underscores_are_never_emphasis() -> None:
+    assert (
+        shown(r"snake\_case\_names and \*not\* emphasis")
+        == r"snake_case_names and \*not\* emphasis"
+    )
+
+
+def test_styling_commands_around_math_and_escapes() -> None:
+    assert typeset(r"\emph{the $\alpha$ bound of 5\%} here") == (
+        Span("the ", italic=True),
+        Span("α", italic=True, math=True),
+        Span(" bound of 5%", italic=True),
+        Span(" here"),
+    )
+
+
+HOSTILE = [
+    "Masked tokens [CLS] and [MASK] with closing [/b] tags must show as typed.",
+    "A theme variable [$accent] and [bold red]markup[/] stay literal text.",
+    "An escape \x1b]52;c;aGk=\x07 tries to set the clipboard, \x1b[2J clears the screen.",
+    MONEY,
+    BACKSLASHES,
+    "$",
+    "$$",
+    "$$$",
+    "\\",
+    "\\\\",
+    "\\(",
+    "\\)",
+    "{",
+    "}",
+    "}{",
+    "*",
+    "**",
+    "_",
+    "__",
+    "\ufffc",
+    r"\(a $ b\) and \(c\)",
+    r"$a$$b$",
+    r"$$a$b$$",
+    "$x$\ufffc$y$",
+    r"\$x$ and $y\$",
+    r"\emph{",
+    r"\emph{}",
+    r"\emph{a {b} c}",
+    r"\textbf{\emph{x}}",
+    r"*\emph{a}*b*",
+    r"\emph{a *b* c}",
+    r"\emph {spaced}",
+    r"*\emph{}*",
+    r"\textbf{}",
+    r"\cite{a--b} \url{https://x.org/a--b}",
+    "100% of 5\\% and 7 \\%",
+    "C:\\path\\to\\file",
+    "https://example.org/a_(b)_c--d",
+    "snake_case and _x_ and __y__",
+    "ρ ∑ 👩‍🔬 עברית \u202e",
+    "Two lines\nstay two lines.",
+    "a\n--\nb",
+    "-- leading and trailing --",
+    "*a*\r\nb and a \x00 byte",  # markdown-it would rewrite these
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_hostile_text_reads_as_its_source(text: str) -> None:
+    assert_reads_as_source(text)
+    assert_nothing_dropped(text)
+
+
+def test_every_seed_abstract_reads_as_its_source() -> None:
+    for abstract in seed_abstracts():
+        assert_reads_as_source(abstract)
+
+
+@given(st.text(alphabet="$\\*_{}%^ -abxyz", max_size=40))
+def test_any_text_reads_as_its_source(text: str) -> None:
+    assert_reads_as_source(text)
+
+
+@given(st.text(max_size=60).filter(lambda text: SHOWN_MATH not in text))
+def test_any_unicode_text_reads_as_its_source(text: str) -> None:
+    assert_reads_as_source(text)
+
+
+PIECES = [
+    "$",
+    "$$",
+    "\\",
+    "\\(",
+    "\\)",
+    "*",
+    "**",
+    "_",
+    "{",
+    "}",
+    "%",
+    "^",
+    "-",
+    "--",
+    "---",
+    " ",
+    "\n",
+    "a",
+    "x1",
+    r"\emph{",
+    r"\textbf{",
+    r"\alpha",
+    r"\%",
+    "https://a.org/",
+    "<",
+    ">",
+]
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=24).map("".join))
+def test_any_mix_of_markup_reads_as_its_source(text: str) -> None:
+    assert_reads_as_source(text)

@@ -1,12 +1,15 @@
 """Abstracts as a reader wants them: LaTeX math as Unicode, emphasis as styles.
 
 The raw text stays the paper's truth (search, copy and export use it); this is only how it is
-shown. Whatever cannot be converted is shown as its source, never dropped: `typeset` keeps
-every letter and digit of the source, in order, apart from LaTeX command names.
+shown. Whatever cannot be converted is shown as its source, never dropped: outside converted
+math, `typeset` shows every character of the source, in order, but the syntax it applies: the
+names and braces of \\emph{}, \\textbf{} and the like, the backslash of an escape such as \\%,
+the * and _ that markdown-it reads as emphasis, and -- and --- shown as – and —.
 """
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -15,7 +18,6 @@ from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec
 from pylatexenc.latex2text import get_default_latex_context_db as latex2text_context
 from pylatexenc.latexwalker import (
     LatexCharsNode,
-    LatexGroupNode,
     LatexMacroNode,
     LatexNode,
     LatexWalker,
@@ -40,7 +42,7 @@ class Span:
 
 def typeset(text: str) -> tuple[Span, ...]:
     """The text as spans to show; joined, they read like the typeset paper."""
-    if not any(mark in text for mark in "$\\*_"):
+    if not any(mark in text for mark in "$\\*_") and "--" not in text:
         return (Span(text),)
     return _typeset(text)
 
@@ -49,98 +51,179 @@ def typeset(text: str) -> tuple[Span, ...]:
 def _typeset(text: str) -> tuple[Span, ...]:
     kept = _kept_spans(text)
     masked, cut = [], 0
-    for start, end in kept:
+    for start, end, _ in kept:
         masked += [text[cut:start], _PLACEHOLDER]
         cut = end
     masked.append(text[cut:])
-    sources = iter(text[start:end] for start, end in kept)
+    sources = iter((text[start:end], math) for start, end, math in kept)
     spans: list[Span] = []
-    italic = bold = False
+    italic = bold = 0  # emphasis nests: _a *b* c_ is italic to its end
     for token in _EMPHASIS.parseInline("".join(masked))[0].children or []:
         if token.type in ("em_open", "em_close"):
-            italic = token.type == "em_open"
+            italic += 1 if token.type == "em_open" else -1
         elif token.type in ("strong_open", "strong_close"):
-            bold = token.type == "strong_open"
+            bold += 1 if token.type == "strong_open" else -1
         else:
-            for number, part in enumerate(token.content.split(_PLACEHOLDER)):
-                if number:
-                    source = next(sources)
-                    if source.startswith(("$", "\\(")):
-                        spans.append(Span(math_to_text(source), italic, bold, math=True))
-                    else:
-                        spans.append(Span(source, italic, bold))
-                if part:
-                    spans += _text_spans(part, italic, bold)
-    return tuple(spans)
+            content = token.content
+            spans += _prose(content, 0, len(content), italic > 0, bold > 0, sources)
+    return _merged(spans)
 
 
-def _kept_spans(text: str) -> list[tuple[int, int]]:
-    """Math, and LaTeX's starred scripts outside it (Δ_*), hidden from the emphasis parser."""
+def _kept_spans(text: str) -> list[tuple[int, int, bool]]:
+    """What the emphasis parser must not see, as (start, end, is math): math; a backslash
+    and the character it escapes (\\%, \\_, \\*, \\\\); LaTeX's starred scripts (Δ_*); dashes;
+    and the \\r and \\0 that markdown-it would rewrite."""
     maths = math_spans(text)
-    starred = [match.span() for match in _STARRED.finditer(text)]
-    starred = [(a, b) for a, b in starred if not any(s <= a < e for s, e in maths)]
-    return sorted(maths + starred)
+    links = [match.span() for match in _LINK.finditer(text)]
+    kept = [(start, end, text[start] != _PLACEHOLDER) for start, end in maths]
+    for match in _LITERAL.finditer(text):
+        start = match.start()
+        if any(s <= start < e for s, e in maths):
+            continue
+        if match.lastgroup == "dash" and any(s <= start < e for s, e in links):
+            continue
+        kept.append((start, match.end(), False))
+    return sorted(kept)
 
 
-_STARRED = re.compile(r"[_^]\*")
+def _literal(source: str) -> str:
+    """How a kept piece of prose reads: \\% as %, -- as an en dash, --- as an em dash."""
+    if source in _DASHES:
+        return _DASHES[source]
+    if source[0] == "\\" and source[1] in "%&_#{}$":
+        return source[1]
+    return source
+
+
+def _prose(
+    text: str, start: int, end: int, italic: bool, bold: bool, kept: Iterator[tuple[str, bool]]
+) -> list[Span]:
+    """Prose in text[start:end] with its \\emph{}, \\textbf{} commands applied and each
+    placeholder replaced by what it stands for; all else as written."""
+    spans: list[Span] = []
+    at = start
+    while (mark := _PROSE_MARK.search(text, at, end)) is not None:
+        if mark.start() > at:
+            spans.append(Span(text[at : mark.start()], italic, bold))
+        at = mark.end()
+        if mark.group() == _PLACEHOLDER:
+            source, math = next(kept)
+            if math:
+                spans.append(Span(math_to_text(source), italic, bold, math=True))
+            else:
+                spans.append(Span(_literal(source), italic, bold))
+            continue
+        close = _closing_brace(text, at, end)
+        if close in (-1, at):  # no closing brace, or nothing to style: shown as written
+            spans.append(Span(mark.group(), italic, bold))
+            continue
+        name = mark.group("command")
+        spans += _prose(text, at, close, italic or name in _ITALIC, bold or name in _BOLD, kept)
+        at = close + 1
+    if end > at:
+        spans.append(Span(text[at:end], italic, bold))
+    return spans
+
+
+def _closing_brace(text: str, start: int, end: int) -> int:
+    depth = 0
+    for match in _BRACE.finditer(text, start, end):
+        if match.group() == "{":
+            depth += 1
+        elif depth:
+            depth -= 1
+        else:
+            return match.start()
+    return -1
+
+
+def _merged(spans: list[Span]) -> tuple[Span, ...]:
+    """Neighbouring prose spans of one style as one span."""
+    out: list[Span] = []
+    for span in spans:
+        if not span.text:
+            continue
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and not (last.math or span.math)
+            and (last.italic, last.bold) == (span.italic, span.bold)
+        ):
+            out[-1] = Span(last.text + span.text, span.italic, span.bold)
+        else:
+            out.append(span)
+    return tuple(out)
+
+
+_ITALIC = {"emph", "textit", "textsl", "mathit"}
+_BOLD = {"textbf", "mathbf"}
+_PLAIN = {"text", "textrm", "textsf", "texttt", "textsc", "textup", "textnormal", "url", "mbox"}
+_PROSE_MARK = re.compile(
+    _PLACEHOLDER + r"|\\(?P<command>" + "|".join(sorted(_ITALIC | _BOLD | _PLAIN)) + r")\s*\{"
+)
+_BRACE = re.compile(r"[{}]")
+# A dash is -- or --- alone: not part of a longer rule, an arrow (-->, <--), an HTML comment
+# or a command-line option ("--verbose", after a space or an opening bracket). Each choice
+# starts with its first character, which keeps the search fast.
+_LITERAL = re.compile(
+    r"\\[^A-Za-z]|[_^]\*|[\r\0]"
+    r"|(?P<dash>-(?<![-<!]-)--(?![->])"
+    r"|-(?<=[^-<!\s(\[{\"'`]-)-(?![->])|-(?<![^\s(\[{\"'`]-)-(?![->A-Za-z]))",
+    re.S,
+)
+_DASHES = {"--": "\u2013", "---": "\u2014"}
+_LINK = re.compile(r"(?:https?|ftp)://\S+|www\.\S+")
 _COMMAND = re.compile(r"\\[A-Za-z]")
 _EMPHASIS = MarkdownIt("zero").enable(["emphasis"])
+_MATH_MARK = re.compile(r"\\.|\$|" + _PLACEHOLDER, re.S)
+_DOLLAR = re.compile(r"\\.|\$", re.S)
+_PAIR = re.compile(r"\\.", re.S)
 
 
 def math_spans(text: str) -> list[tuple[int, int]]:
     """Where `$...$`, `$$...$$` and `\\(...\\)` math is, as (start, end) with delimiters.
 
-    A `$` opens math only when a non-space follows it, and closes it only when a non-space
-    precedes it and no digit follows (Pandoc's rule), so "$5 and $10" stays money.
-    A `$` that encloses a LaTeX command is math even with spaces inside.
+    Pandoc's rule, made stricter: a `$` opens math when a non-space follows it, and only the
+    next `$` can close it, when a non-space precedes it. So "$5 and $10" stays money, even
+    with math after it. Math spaced inside its dollars is math when it holds a LaTeX command.
     """
     spans: list[tuple[int, int]] = []
     at = 0
-    while at < len(text):
-        char = text[at]
-        if char == _PLACEHOLDER:
-            spans.append((at, at + 1))
-        elif char == "\\" and text.startswith("\\(", at):
-            close = text.find("\\)", at + 2)
-            if close != -1:
-                spans.append((at, close + 2))
+    while (mark := _MATH_MARK.search(text, at)) is not None:
+        start, at = mark.span()
+        found = mark.group()
+        if found == _PLACEHOLDER:
+            spans.append((start, at))
+        elif found == "\\(":
+            close = text.find("\\)", at)
+            # math in math is a typo, not math: \(a $ b\) is shown as written
+            if close != -1 and "$" not in _PAIR.sub("", text[at:close]):
+                spans.append((start, close + 2))
                 at = close + 2
-                continue
-        elif char == "\\":
-            at += 2  # an escaped character, such as \$, is never a delimiter
-            continue
-        elif char == "$":
-            delimiter = "$$" if text.startswith("$$", at) else "$"
-            close = _closing_dollar(text, at + len(delimiter), delimiter)
+        elif found == "$":
+            delimiter = "$$" if text.startswith("$$", start) else "$"
+            at = start + len(delimiter)
+            close = _closing_dollar(text, at, delimiter)
             if close != -1:
-                spans.append((at, close + len(delimiter)))
                 at = close + len(delimiter)
-                continue
-            at += len(delimiter)
-            continue
-        at += 1
+                spans.append((start, at))
     return spans
 
 
 def _closing_dollar(text: str, start: int, delimiter: str) -> int:
-    if start >= len(text):
+    """Where the math opened just before `start` closes, or -1: only the next unescaped `$`
+    can close it."""
+    at = next((m.start() for m in _DOLLAR.finditer(text, start) if m.group() == "$"), -1)
+    if at <= start or not text.startswith(delimiter, at):
         return -1
-    # Beyond Pandoc's rule: an author's "$ O(\\sqrt{T}) $", spaced inside, is math too when
-    # it holds a LaTeX command and its closing $ ends a word.
-    spaced = text[start].isspace()
-    at = start
-    while (at := text.find(delimiter, at)) != -1:
-        before, follows = text[at - 1], text[at + len(delimiter) : at + len(delimiter) + 1]
-        if delimiter == "$" and follows == "$":  # a $$ never closes a single $
-            at += 2
-            continue
-        if at > start and before not in "\\$" and not follows.isdigit():
-            if not spaced and not before.isspace():
-                return at
-            if spaced and not follows.isalnum():
-                return at if _COMMAND.search(text, start, at) else -1
-        at += 1
-    return -1
+    content, follows = text[start:at], text[at + len(delimiter) : at + len(delimiter) + 1]
+    if content[0].isspace() or content[-1].isspace():
+        # Beyond Pandoc's rule: an author's "$ O(\\sqrt{T}) $", spaced inside, is math too
+        # when it holds a LaTeX command and its closing $ ends a word.
+        return at if _COMMAND.search(content) and not follows.isalnum() else -1
+    # A digit after the closing $ is money ("$5-$10") when a digit follows the opening one
+    # too; "$\\times$64" is math.
+    return -1 if content[0].isdigit() and follows.isdigit() else at
 
 
 class _Unconvertible(Exception):
@@ -195,14 +278,14 @@ def _base_name(char: str) -> str:
     return name.removeprefix("DIGIT ").removeprefix("LATIN ").removeprefix("GREEK ")
 
 
-class _MathToText(LatexNodes2Text):
+class _MathToText(LatexNodes2Text):  # type: ignore[misc]  # pylatexenc has no type hints
     """pylatexenc's converter, stricter: an unknown command makes the math unconvertible,
     spaces after commands are kept ("ln T", not "lnT"), and scripts become Unicode."""
 
     def macro_node_to_text(self, node: LatexMacroNode) -> str:
         if self.latex_context.get_macro_spec(node.macroname) is None:
             raise _Unconvertible(node.macroname)
-        text = super().macro_node_to_text(node)
+        text: str = super().macro_node_to_text(node)
         if not (node.nodeargd and node.nodeargd.argnlist):
             text += node.macro_post_space
         return text
@@ -299,42 +382,3 @@ _MATH = _MathToText(
     strict_latex_spaces={"between-latex-constructs": True, "in-equations": None},
 )
 _PARSING = _parse_context()
-
-_ITALIC = {"emph", "textit", "textsl", "mathit"}
-_BOLD = {"textbf", "mathbf"}
-_PLAIN = {"text", "textrm", "textsf", "texttt", "textsc", "textup", "textnormal", "url", "mbox"}
-
-
-def _text_spans(text: str, italic: bool, bold: bool) -> list[Span]:
-    """Prose with LaTeX text commands (\\emph{}, \\textbf{}, \\%) applied; the rest verbatim."""
-    if "\\" not in text:
-        return [Span(text, italic, bold)]
-    try:
-        nodes = LatexWalker(text, tolerant_parsing=False).get_latex_nodes()[0]
-    except Exception:  # unbalanced braces and the like: show the source
-        return [Span(text, italic, bold)]
-    return _node_spans(nodes, italic, bold)
-
-
-def _node_spans(nodes: list[LatexNode], italic: bool, bold: bool) -> list[Span]:
-    spans: list[Span] = []
-    for node in nodes:
-        if isinstance(node, LatexMacroNode):
-            name, args = node.macroname, node.nodeargd.argnlist if node.nodeargd else []
-            group = args[-1] if args and isinstance(args[-1], LatexGroupNode) else None
-            if group is not None and len(args) == 1 and name in _ITALIC | _BOLD | _PLAIN:
-                inner = _node_spans(
-                    group.nodelist, italic or name in _ITALIC, bold or name in _BOLD
-                )
-                spans += inner
-                continue
-            if not name.isalpha() and not args:  # \% \& \_ \# \{ \}
-                spans.append(Span(name + node.macro_post_space, italic, bold))
-                continue
-        if isinstance(node, LatexGroupNode):
-            spans.append(Span(node.delimiters[0], italic, bold))
-            spans += _node_spans(node.nodelist, italic, bold)
-            spans.append(Span(node.delimiters[1], italic, bold))
-            continue
-        spans.append(Span(node.latex_verbatim(), italic, bold))
-    return spans
