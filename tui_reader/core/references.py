@@ -35,7 +35,9 @@ def search_text(paper: Paper) -> str:
 def reference_title(paper: Paper) -> str:
     """What a reference calls the paper, never cut: its title, else its headline when that
     is whole, else the whole sentence the headline was cut from."""
-    if paper.title or not paper.headline.endswith("…"):
+    if paper.title:
+        return paper.title
+    if not paper.headline.endswith("…"):
         return paper.headline
     return headline_source(paper.abstract).removesuffix(".")
 
