@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tui_reader.core.headline import headline_for
 from tui_reader.core.seeds import parse_seed_text
 from tui_reader.core.text import clean
 from tui_reader.core.typeset import Span, math_spans, math_to_text, typeset
@@ -476,3 +477,13 @@ PIECES = [
 @given(st.lists(st.sampled_from(PIECES), max_size=24).map("".join))
 def test_any_mix_of_markup_reads_as_its_source(text: str) -> None:
     assert_reads_as_source(text)
+
+
+def test_a_headline_keeps_the_dollars_of_money() -> None:
+    # The list shows a headline made from the abstract; it reads bare math ($77$) without
+    # its dollars, but money is no math there either.
+    assert headline_for(MONEY).startswith("Money $5 and $10 is not math")
+    assert (
+        headline_for("Costs fell from $5-$10 to $3 a run.") == "Costs fell from $5-$10 to $3 a run"
+    )
+    assert headline_for("We train LaST$_0$ on $77$ tasks.") == "We train LaST₀ on 77 tasks"

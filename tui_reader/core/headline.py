@@ -14,7 +14,7 @@ _LATEX_EMPHASIS = re.compile(r"\\(?:emph|textit|textbf|textsc|texttt)\{([^{}]*)\
 _STARS = re.compile(r"\*{1,2}(?=\S)|(?<=\S)\*{1,2}")
 _UNDERSCORES = re.compile(r"(?<![\w$\\])_(\w[^_$]*?\w|\w)_(?!\w)")
 # Inline math with no LaTeX command in it ($77$, $_0$) reads fine as its bare content.
-_SIMPLE_MATH = re.compile(r"\$([^$\\{}]{1,12})\$")
+_SIMPLE_MATH = re.compile(r"\$(?!\s)([^$\\{}]{1,12})(?<!\s)\$(?!\d)")  # not "$5 and $10"
 
 _ABBREVIATIONS = {"e.g", "i.e", "al", "etc", "vs", "cf", "fig", "eq", "resp", "approx", "no"}
 _SENTENCE_END = re.compile(r"[.!?](?=\s+[\"'(*$\d\w])")
