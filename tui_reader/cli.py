@@ -38,6 +38,7 @@ from tui_reader.core.references import reference_title
 from tui_reader.core.search import SearchIndex
 from tui_reader.core.session import SessionError, load_session, save_session, session_path
 from tui_reader.core.store import PaperStore
+from tui_reader.library_command import run_library
 from tui_reader.resources import bundled
 
 LOAD_AT_ONCE = 2_000_000  # bytes of input read before the reader starts; more loads behind it
@@ -76,7 +77,7 @@ def reader_parser() -> argparse.ArgumentParser:
         prog="tui-reader",
         description="Read, filter and triage research-paper abstracts in the terminal.",
         epilog="commands for scripts: tag, untag, bookmark, unbookmark, tags, list "
-        "export, search, fetch (tui-reader COMMAND --help)",
+        "export, search, fetch, library (tui-reader COMMAND --help)",
     )
     parser.add_argument(
         "paths",
@@ -433,6 +434,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from tui_reader.fetch_command import run_fetch  # httpx only when fetching
 
             return run_fetch(argv[1:])
+        if argv and argv[0] == "library":
+            return run_library(argv[1:])
         if argv and argv[0] == "search":
             return run_search(search_parser().parse_args(argv[1:]))
         if argv and argv[0] in COMMANDS:

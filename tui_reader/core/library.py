@@ -98,6 +98,52 @@ class DiskChanges:
 
 
 @dataclass
+class MergeReport:
+    """What merging another copy changed here."""
+
+    papers: int = 0
+    tags_added: int = 0
+    tags_removed: int = 0
+    bookmarks: int = 0
+    notes: int = 0
+    read_marks: int = 0
+    skipped: int = 0  # entries of the copy that could not be read
+
+    def count(self, before: dict[str, Any], after: dict[str, Any]) -> None:
+        self.papers += 1
+        tags_before, tags_after = set(before.get("tags", {})), set(after.get("tags", {}))
+        self.tags_added += len(tags_after - tags_before)
+        self.tags_removed += len(tags_before - tags_after)
+        for name, attribute in (
+            ("bookmarked", "bookmarks"),
+            ("note", "notes"),
+            ("read", "read_marks"),
+        ):
+            if before.get(name, _DEFAULTS[name]) != after.get(name, _DEFAULTS[name]):
+                setattr(self, attribute, getattr(self, attribute) + 1)
+
+    def __str__(self) -> str:
+        if not self.papers:
+            changed = "nothing changed: this library already had every change of the copy"
+        else:
+            parts = [
+                f"{_count(number, noun)} {what}"
+                for number, noun, what in (
+                    (self.tags_added, "tag", "added"),
+                    (self.tags_removed, "tag", "removed"),
+                    (self.bookmarks, "bookmark", "changed"),
+                    (self.notes, "note", "changed"),
+                    (self.read_marks, "read mark", "changed"),
+                )
+                if number
+            ]
+            changed = f"{_count(self.papers)} changed: {', '.join(parts)}"
+        if self.skipped:
+            changed += f"; {_count(self.skipped, 'entry')} of the copy could not be read"
+        return changed
+
+
+@dataclass
 class _Seen:
     """The state of the files when this library last read them."""
 
@@ -341,6 +387,39 @@ class Library:
             for paper_id, name, value in reversed(change.before):
                 self._set(paper_id, name, value, None)
         return change.description
+
+    def merge_copy(self, path: Path) -> "MergeReport":
+        """Fold another copy of the library in (from another machine, a sync or a backup)
+        with the rules of concurrent saves: per field and tag the later change wins, and a
+        removal is a change too. The copy is only read; its journal beside it counts.
+        LibraryError when it cannot be read as a library, naming it and the problem."""
+        if (problem := special_file_problem(path)) or path.is_dir():
+            raise LibraryError(f"{path}: {problem or 'is a folder, not a library file'}")
+        if self.path is not None and Path(os.path.realpath(path)) == self._file:
+            raise LibraryError(f"{path} is this library itself")
+        try:
+            text = library_file.read_text(path)
+            if text is None:
+                raise LibraryError(f"{path}: no such file")
+            other = library_file.parse(text, path.name)
+            self._read_journal(library_file.journal_path(path), other, 0, 0)
+        except DamagedLibrary as damage:
+            raise LibraryError(f"{path} cannot be merged: {damage}") from None
+        except OSError as error:
+            raise LibraryError(f"{path}: {error.strerror or error}") from None
+        if other.newer is not None:
+            raise LibraryError(f"{path} was written by a newer tui-reader ({other.newer})")
+        report = MergeReport(skipped=len(other.rejected))
+        with self._state_lock:
+            for paper_id, theirs in other.entries.items():
+                ours = self._entries.get(paper_id, {})
+                merged = merge_entry(ours, theirs)
+                if merged == ours:
+                    continue
+                report.count(ours, merged)
+                self._entries[paper_id] = merged
+                self._pending.append((paper_id, theirs))
+        return report
 
     # The files
 
@@ -644,7 +723,7 @@ def _reasons(contents: Contents) -> str:
 
 def _count(number: int | list[str], noun: str = "paper") -> str:
     count = number if isinstance(number, int) else len(number)
-    plural = {"entry": "entries", "paper": "papers", "time": "times"}[noun]
+    plural = "entries" if noun == "entry" else f"{noun}s"
     return f"{count:,} {noun if count == 1 else plural}"
 
 

@@ -1,0 +1,100 @@
+"""Two machines, one library: `tui-reader library merge OTHER` folds a copy in."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tui_reader.cli import main
+from tui_reader.core import library_file
+from tui_reader.core.library import Library
+
+A, B, C = "aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def library_at(path: Path) -> Library:
+    library, messages = Library.open(path)
+    assert messages == []
+    return library
+
+
+def test_two_copies_edited_apart_are_merged_with_the_later_change_winning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    laptop, desktop = tmp_path / "laptop" / "library.json", tmp_path / "desktop" / "library.json"
+    laptop.parent.mkdir()
+    start = library_at(laptop)
+    start.change_tags([A], add=["to-read", "old"])
+    start.set_bookmarked([B], True)
+    start.save(fold=True)
+    shutil.copytree(laptop.parent, desktop.parent)  # the copy synced to the other machine
+
+    on_laptop = library_at(laptop)
+    on_laptop.change_tags([A], remove=["old"])
+    on_laptop.set_note(C, "from the laptop")
+    on_laptop.save()
+    on_desktop = library_at(desktop)
+    on_desktop.change_tags([A], add=["desk"])
+    on_desktop.set_bookmarked([B], False)
+    on_desktop.set_note(C, "from the desktop, later")
+    on_desktop.save()  # in the desktop's journal only: the copy's journal counts too
+
+    code, out, err = run(capsys, "library", "merge", str(desktop), "--library", str(laptop))
+    assert (code, err) == (0, "")
+    assert out.endswith("3 papers changed: 1 tag added, 1 bookmark changed, 1 note changed\n"), (
+        "the laptop had removed #old already"
+    )
+    merged = library_at(laptop)
+    assert merged.tags(A) == ["desk", "to-read"], "the laptop's removal of #old stays"
+    assert not merged.is_bookmarked(B)
+    assert merged.note(C) == "from the desktop, later"
+    assert json.loads(desktop.read_text(encoding="utf-8")) == json.loads(
+        (tmp_path / "laptop" / "library.json.bak").read_text(encoding="utf-8")
+    ), "the copy is only read"
+
+    code, out, _ = run(capsys, "library", "merge", str(desktop), "--library", str(laptop))
+    assert code == 0 and "nothing changed" in out, "merging again changes nothing"
+
+
+def test_a_copy_with_merge_conflict_markers_is_refused_and_nothing_changes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mine = tmp_path / "library.json"
+    library = library_at(mine)
+    library.change_tags([A], add=["kept"])
+    library.save(fold=True)
+    before = mine.read_bytes()
+    other = tmp_path / "other.json"
+    other.write_text('<<<<<<< HEAD\n{"version": 1}\n=======\n{}\n>>>>>>> theirs\n', "utf-8")
+    code, out, err = run(capsys, "library", "merge", str(other), "--library", str(mine))
+    assert code == 2 and out == ""
+    assert err.startswith(f"tui-reader: {other} cannot be merged: it is not valid JSON")
+    assert err.count("\n") == 1
+    assert mine.read_bytes() == before
+    assert not library_file.journal_path(mine).exists()
+
+
+@pytest.mark.parametrize("which", ["itself", "missing", "folder", "fifo"])
+def test_what_cannot_be_a_copy_is_named(
+    which: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+
+    mine = tmp_path / "library.json"
+    other = {
+        "itself": mine,
+        "missing": tmp_path / "missing.json",
+        "folder": tmp_path,
+        "fifo": tmp_path / "fifo",
+    }[which]
+    if which == "fifo":
+        os.mkfifo(other)
+    code, _, err = run(capsys, "library", "merge", str(other), "--library", str(mine))
+    assert code == 2 and err.count("\n") == 1 and str(other) in err
