@@ -55,6 +55,15 @@ def stale_work_may_be_cancelled(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
+def unhurried_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No paper is read by the clock: a test that is not about reading has no timer firing
+    while it ends (which can race the app's shutdown on a slow machine)."""
+    from tui_reader.ui import app
+
+    monkeypatch.setattr(app, "READ_AFTER", 3600.0)
+
+
+@pytest.fixture
 def seed_store() -> PaperStore:
     loaded = load_paths([SEEDS])
     return PaperStore(loaded.papers, loaded.collections)

@@ -286,8 +286,8 @@ async def test_damaged_library_is_reported_in_the_app(seed_store, private_librar
     app = reader(seed_store, private_library)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
-        messages = [n.message for n in app._notifications]
-        assert any("was damaged (it is not valid JSON" in m for m in messages), messages
+        shown = [str(text.content) for text in app.screen.query("ProblemsScreen Static")]
+        assert any("was damaged (it is not valid JSON" in m for m in shown), shown
         assert list(private_library.parent.glob("library.json.corrupt-*"))
 
 

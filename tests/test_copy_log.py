@@ -12,6 +12,8 @@ from tui_reader.ui.copied_screen import CopiedScreen
 
 LONG = "https://example.org/" + "a-very-long-path/" * 20  # 360 characters
 
+pytestmark = pytest.mark.usefixtures("unhurried_reading")
+
 
 @pytest.fixture
 def copied(monkeypatch: pytest.MonkeyPatch) -> list[str]:

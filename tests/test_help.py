@@ -12,6 +12,8 @@ MAIN = ("Filter", "Bookmark", "Tags", "Note", "Copy link", "Undo", "Quit", "Next
         "Previous paper", "Read", "Mark / unmark", "Scroll down", "Back to the list")  # fmt: skip
 EVERY = (*MAIN, "Related paper 1…5", "Wider list", "Clear filter", "Choose a paper or pane")
 
+pytestmark = pytest.mark.usefixtures("unhurried_reading")
+
 
 def shown(app: ReaderApp) -> tuple[list[str], list[str]]:
     """The help's lines in sight without scrolling, and all its lines."""

@@ -38,6 +38,7 @@ from tui_reader.core.references import reference_title
 from tui_reader.core.search import SearchIndex
 from tui_reader.core.session import SessionError, load_session, save_session, session_path
 from tui_reader.core.store import PaperStore
+from tui_reader.core.wording import count
 from tui_reader.library_command import run_library
 from tui_reader.resources import bundled
 
@@ -259,8 +260,8 @@ def run_command(arguments: argparse.Namespace) -> int:
     papers = loaded.papers
     library, _ = open_library(arguments.library)
     if arguments.command == "tags":
-        for tag, count in library.tag_counts().items():
-            print(f"{tag}\t{count}")
+        for tag, number in library.tag_counts().items():
+            print(f"{tag}\t{number}")
         return 0
     if arguments.command == "list":
         return list_papers(select(arguments, papers, library), library, arguments.format)
@@ -333,7 +334,7 @@ def export(arguments: argparse.Namespace, papers: list[Paper], library: Library)
         sys.stdout.write(text)
     else:
         write_export(arguments.output, text, arguments.force)
-        print(f"wrote {len(papers)} papers to {arguments.output}", file=sys.stderr)
+        print(f"wrote {count(len(papers), 'paper')} to {arguments.output}", file=sys.stderr)
     return 0
 
 
@@ -368,13 +369,11 @@ def save_on_signals(library: Library, exit_app: Callable[[], object]) -> Callabl
 
 def run_reader(arguments: argparse.Namespace) -> int:
     from tui_reader.ui.app import ReaderApp
-    from tui_reader.ui.keymap import check_keys, keys_taken
+    from tui_reader.ui.keymap import check_keys, key_conflicts, theme_problem
 
-    config, config_problems = load_config(config_path(), check_keys)
-    if lost := keys_taken(config.keys):
-        config_problems.append(
-            f"{config_path()}: [keys] took every key of {', '.join(lost)}, which now have none"
-        )
+    config, config_problems = load_config(
+        config_path(), check_keys, check_theme=theme_problem, check_keymap=key_conflicts
+    )
     paths = arguments.paths or list(config.paths) or [bundled("seeds")]
     files = check_paths(paths, "" if arguments.paths else config.paths_origin)
     where = session_path()
@@ -396,7 +395,8 @@ def run_reader(arguments: argparse.Namespace) -> int:
     session = None if arguments.fresh else saved
     messages += config_problems
     if kept and kept.loaded.problems:
-        messages.append(f"Skipped {len(kept.loaded.problems):,} records that could not be read")
+        skipped = count(len(kept.loaded.problems), "record")
+        messages.append(f"Skipped {skipped} that could not be read")
     index = kept.index if kept else None
     app = ReaderApp(
         store,
@@ -421,7 +421,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
         loaded = LoadResult(list(store), store.collections, app.load_problems)
         if save_cached(files, IndexedPapers(loaded, app.index)):
             print(
-                f"tui-reader: kept the index of {len(store):,} papers for the next start",
+                f"tui-reader: kept the index of {count(len(store), 'paper')} for the next start",
                 file=sys.stderr,
             )
     return 0

@@ -46,9 +46,16 @@ def config_path() -> Path:
 
 
 def load_config(
-    path: Path, check_keys: Callable[[str, str], str | None] | None = None
+    path: Path,
+    check_keys: Callable[[str, str], str | None] | None = None,
+    *,
+    check_theme: Callable[[str], str | None] | None = None,
+    check_keymap: Callable[[Mapping[str, str]], list[tuple[str, str]]] | None = None,
 ) -> tuple[Config, list[str]]:
     """The settings in the file (defaults when there is none) and what is wrong with it.
+
+    `check_theme(name)` says what is wrong with a theme, and `check_keymap(keys)` with the
+    rebindings together (two actions given one key), as (an action to blame, what) pairs.
 
     A file that cannot be read is reported with the line TOML names, and the defaults are
     used; a setting that cannot be used is reported with its line and left at its default
@@ -93,7 +100,10 @@ def load_config(
             except ValueError as error:
                 problem(key, f"{error}; using the default")
         elif key == "theme" and isinstance(value, str):
-            settings[key] = value
+            if check_theme and (wrong := check_theme(value)):
+                problem(key, f"{wrong}; using the default")
+            else:
+                settings[key] = value
         elif key == "paths" and isinstance(value, list) and all(isinstance(p, str) for p in value):
             # A relative path is relative to the config file, wherever the reader starts.
             settings[key] = tuple(path.parent / Path(item).expanduser() for item in value)
@@ -108,6 +118,8 @@ def load_config(
                 else:
                     keys[name] = chosen
             settings[key] = keys
+            for name, wrong in check_keymap(keys) if check_keymap else ():
+                problem(name, f"keys.{name}: {wrong}")
         elif key in ("search_url", "theme", "paths", "keys"):
             problem(key, f"{key} must be {_SHAPES[key]}; using the default")
         else:

@@ -181,4 +181,7 @@ class HelpScreen(ModalScreen[None]):
 
     def action_scroll(self, direction: str) -> None:
         scroll = self.query_one(VerticalScroll)
-        scroll.scroll_down() if direction == "down" else scroll.scroll_up()
+        if direction == "down":
+            scroll.scroll_down(animate=False)
+        else:
+            scroll.scroll_up(animate=False)

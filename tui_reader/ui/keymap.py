@@ -1,9 +1,10 @@
-"""Keys the user rebinds in the config file, checked against the bindings the reader has."""
+"""The keys and theme a config file chooses, checked against what the reader has."""
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.keys import Keys, _character_to_key, _normalize_key_list, key_to_character
+from textual.theme import BUILTIN_THEMES
 
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.detail_pane import DetailPane
@@ -19,6 +20,12 @@ _NAMED_KEYS = {key.value for key in Keys} | {_character_to_key(chr(c)) for c in 
 _CONTEXTS = (
     [*ReaderApp.BINDINGS, *PaperList.BINDINGS],
     [*ReaderApp.BINDINGS, *DetailPane.BINDINGS],
+)
+# The same, named, after the app's own keys, which apply everywhere.
+_PLACES: tuple[tuple[str, Sequence[BindingType]], ...] = (
+    ("app-wide", ReaderApp.BINDINGS),
+    ("in the paper list", _CONTEXTS[0]),
+    ("in the detail pane", _CONTEXTS[1]),
 )
 
 
@@ -36,7 +43,7 @@ def keys_taken(keys: Mapping[str, str]) -> list[str]:
         taken = {
             key
             for b in bindings
-            if b.id in keys
+            if b.id is not None and b.id in keys
             for key in _normalize_key_list(keys[b.id]).split(",")
         }
         for binding in bindings:
@@ -63,3 +70,41 @@ def check_keys(binding_id: str, keys: str) -> str | None:
     if bad:
         return f"{', '.join(map(repr, bad))} is not a key name"
     return None
+
+
+def _and(names: Sequence[str]) -> str:
+    return f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else names[0]
+
+
+def key_conflicts(keys: Mapping[str, str]) -> list[tuple[str, str]]:
+    """Each key that a rebinding gives to two actions in one place (app-wide, the list, the
+    detail pane), where only one of them can have it: (the binding id to blame, the last
+    rebinding involved in the file's order; what is wrong)."""
+    lost = set(keys_taken(keys))
+    order = list(keys)
+    found: dict[tuple[str, frozenset[str]], tuple[str, str]] = {}
+    for where, context in _PLACES:
+        holders: dict[str, list[Binding]] = {}
+        for binding in context:
+            if isinstance(binding, Binding) and binding.description:
+                chosen = keys.get(binding.id or "", binding.key)
+                for key in _normalize_key_list(chosen).split(","):
+                    holders.setdefault(key, []).append(binding)
+        for key, bindings in holders.items():
+            names = list(dict.fromkeys(b.description for b in bindings))
+            rebound = [b.id for b in bindings if b.id is not None and b.id in keys]
+            if len(names) < 2 or not rebound or (key, frozenset(names)) in found:
+                continue
+            both = "both " if len(names) == 2 else ""
+            what = f"{key!r} is the key of {both}{_and(names)} {where}, but only one can have it"
+            if left := [name for name in names if name in lost]:
+                what += f"; {_and(left)} {'has' if len(left) == 1 else 'have'} no other key"
+            found[key, frozenset(names)] = (max(rebound, key=order.index), what)
+    return list(found.values())
+
+
+def theme_problem(name: str) -> str | None:
+    """What is wrong with a theme's name, or None."""
+    if name in BUILTIN_THEMES:
+        return None
+    return f"there is no theme {name!r}; try {', '.join(sorted(BUILTIN_THEMES))}"
