@@ -151,7 +151,7 @@ def test_unsaveable_changes_at_exit_are_reported(tmp_path: Path, monkeypatch, ca
 def test_export_every_format_to_stdout_and_files(tmp_path: Path) -> None:
     run("tag", LOAM, "to-read")
     markdown = run("export", "--format", "md", "--tag", "to-read")
-    assert markdown.stdout.startswith("# Reading list (1 papers)\n\n- [LOAM: LLM-based design")
+    assert markdown.stdout.startswith("# Reading list (1 paper)\n\n- [LOAM: LLM-based design")
     records = json.loads(run("export", "--format", "json").stdout)
     assert len(records) == 38
     query = json.loads(run("export", "--format", "json", "--query", "difusion tabular").stdout)
@@ -164,7 +164,8 @@ def test_export_every_format_to_stdout_and_files(tmp_path: Path) -> None:
     assert out.read_text().count("@misc{") == 38
     again = run("export", "--format", "bib", "-o", str(out))
     assert again.returncode == 2 and "already exists (use --force" in again.stderr
-    assert run("export", "--tag", "to-read", "-o", str(out), "--force").returncode == 0
+    one = run("export", "--tag", "to-read", "-o", str(out), "--force")
+    assert one.returncode == 0 and one.stderr == f"wrote 1 paper to {out}\n"
     assert out.read_text().count("@misc{") == 1
     table = tmp_path / "papers.csv"
     assert run("export", "--format", "csv", "-o", str(table)).returncode == 0

@@ -187,6 +187,12 @@ def test_markdown_reading_list(seed_store, tmp_path: Path) -> None:
     ]
 
 
+def test_a_reading_list_of_one_paper_says_one_paper(seed_store, tmp_path: Path) -> None:
+    papers = list(seed_store)[:1]
+    text = render("md", papers, library_for(tmp_path, papers))
+    assert text.startswith("# Reading list (1 paper)\n")
+
+
 def test_export_files_are_not_overwritten_without_force(tmp_path: Path) -> None:
     path = tmp_path / "out.md"
     write_export(path, "first\n")

@@ -215,6 +215,8 @@ def test_a_flood_of_bad_records_is_counted_not_listed(tmp_path: Path, monkeypatc
         f"{path}:3: not valid JSON (Expecting value)",
         f"{path}: 7 more records that could not be read",
     ]
+    path = write_lines(tmp_path / "papers.jsonl", *(["nope"] * 4), json.dumps(GOOD))
+    assert load_paths([path]).problems[-1] == f"{path}: 1 more record that could not be read"
 
 
 def test_a_csv_field_over_128k_characters_loads_and_bad_rows_name_their_first_line(

@@ -17,6 +17,7 @@ from tui_reader.core.references import (
     reference_title,
     venue_of,
 )
+from tui_reader.core.wording import count
 
 FORMATS = ("md", "bib", "json", "csv")
 CSV_COLUMNS = (
@@ -52,7 +53,7 @@ def paper_record(
 
 
 def _markdown(papers: Sequence[Paper], library: Library, template: str) -> str:
-    lines = [f"# Reading list ({len(papers)} papers)", ""]
+    lines = [f"# Reading list ({count(len(papers), 'paper')})", ""]
     for paper in papers:
         line = f"- {markdown_link(paper, links_of(paper, template)[0])}"
         if tags := library.tags(paper.id):

@@ -19,6 +19,7 @@ from tui_reader.core.file_kinds import special_file_problem
 from tui_reader.core.formats import READERS, FormatError, Problem, Record, read_json_line, sniff
 from tui_reader.core.paper import Paper
 from tui_reader.core.seeds import parse_seed_text
+from tui_reader.core.wording import count
 
 SUFFIXES = (".txt", ".jsonl", ".ndjson", ".json", ".csv", ".bib")
 MB = 1_000_000
@@ -187,7 +188,8 @@ def iter_file(path: Path) -> Iterator[Paper | str]:
     except FormatError as error:
         raise LoadError(path, str(error)) from None
     if skipped > MAX_PROBLEMS_LISTED:
-        yield f"{path}: {skipped - MAX_PROBLEMS_LISTED:,} more records that could not be read"
+        more = count(skipped - MAX_PROBLEMS_LISTED, "more record")
+        yield f"{path}: {more} that could not be read"
 
 
 def load_paths(paths: Iterable[Path]) -> LoadResult:
