@@ -4,20 +4,21 @@ import gc
 import re
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
-from textual.screen import Screen
+from textual.screen import Screen, ScreenResultCallbackType
 from textual.timer import Timer
-from textual.widget import Widget
-from textual.widgets import Footer, Header, Input
+from textual.widget import AwaitMount, Widget
+from textual.widgets import Footer, Header
 
 from tui_reader.core.browser import open_in_browser
 from tui_reader.core.config import Config
@@ -38,11 +39,11 @@ from tui_reader.ui.clipboard import CopyLog, notice
 from tui_reader.ui.copied_screen import CopiedScreen
 from tui_reader.ui.copy_picker import NOUNS, CopyPicker, Pick
 from tui_reader.ui.detail_pane import DetailPane
-from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen
+from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen, typed_path
 from tui_reader.ui.help_screen import HelpScreen, KeyTable
 from tui_reader.ui.note_editor import NoteEditor
+from tui_reader.ui.ordered_keys import OrderedInput, route_key
 from tui_reader.ui.paper_list import PaperList
-from tui_reader.ui.problems_screen import ProblemsScreen
 from tui_reader.ui.tag_editor import tag_edit, tag_prompt
 from tui_reader.ui.tags_screen import TagAction, TagsScreen
 
@@ -57,14 +58,25 @@ POST_EVERY = 0.25  # seconds between showing the papers loaded so far
 LOADING_SWITCH_INTERVAL = 0.0005
 SEARCH_SWITCH_INTERVAL = 0.001
 
+T = TypeVar("T")
 
-class FilterInput(Input):
+
+class FilterInput(OrderedInput):
     """The filter query: Escape clears it, or leaves it when it is already empty."""
 
     BINDINGS = [
         Binding("escape", "clear", "Clear filter", show=False),
         Binding("down", "leave", "To the list", show=False),
     ]
+
+    def __init__(self, changed: Callable[[str], None], placeholder: str, id: str) -> None:
+        super().__init__(placeholder=placeholder, id=id)
+        self._changed = changed
+
+    def watch_value(self, value: str) -> None:
+        # Told at once, not by a message: the list follows before the next key of a burst
+        # acts (Escape clears the filter, then "j" moves down the whole list).
+        self._changed(value)
 
     def action_clear(self) -> None:
         if self.value:
@@ -181,6 +193,15 @@ class ReaderApp(App[None]):
         self._close_count = 0
         self.copy_log = CopyLog(self)  # copies, and what was copied this session
         self.sort = "relevance"
+        # The reader's panes, kept at hand: a dialog over them makes `query_one` look in it.
+        self.filter_input = FilterInput(
+            self._filter_changed,
+            placeholder="Filter: words, #tag, !#tag, is:bookmarked, is:unread, has:note",
+            id="filter",
+        )
+        self.paper_list = PaperList(self.library, id="papers")
+        self.detail_pane = DetailPane(self.library, self.search_template, id="detail")
+        self.panes = Panes(id="panes")
 
     @property
     def index(self) -> SearchIndex | None:
@@ -189,27 +210,27 @@ class ReaderApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield FilterInput(
-            placeholder="Filter: words, #tag, !#tag, is:bookmarked, is:unread, has:note",
-            id="filter",
-        )
-        with Panes(id="panes"):
-            yield PaperList(self.library, id="papers")
-            yield DetailPane(self.library, self.search_template, id="detail")
+        yield self.filter_input
+        with self.panes:
+            yield self.paper_list
+            yield self.detail_pane
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = self.store.title
         # The config's theme, unless one was chosen in the app since (the session has it).
-        # (A theme that does not exist was named, with its line, when the config was read.)
-        if (theme := self.config.theme) and theme in self.available_themes:
-            self.theme = theme
+        if theme := self.config.theme:
+            if theme in self.available_themes:
+                self.theme = theme
+            else:
+                themes = ", ".join(sorted(self.available_themes))
+                self._messages.append(f"Config file: there is no theme {theme!r}; try {themes}")
         if self._restore is not None:
             self._restore_session(self._restore)
         self._refilter()
-        self._focus(PaperList)
-        if self._messages:  # together, where all can be read: stacked notices scroll away
-            self.push_screen(ProblemsScreen(self._messages))
+        self._focus(self.paper_list)
+        for message in self._messages:
+            self.notify(message, title="tui-reader", severity="error", timeout=30, markup=False)
         sys.setswitchinterval(SEARCH_SWITCH_INTERVAL)
         if self._stream is not None:
             self._load()
@@ -274,9 +295,8 @@ class ReaderApp(App[None]):
         if self._query.strip():
             self._search(self._query)
 
-    @on(Input.Changed, "#filter")
-    def _filter_changed(self, event: Input.Changed) -> None:
-        self._query = event.value
+    def _filter_changed(self, query: str) -> None:
+        self._query = query
         self._refilter()
 
     def _refilter(self) -> None:
@@ -325,15 +345,15 @@ class ReaderApp(App[None]):
             return
         self.shown_query = query
         message = f"No papers match “{query.strip()}”" if query.strip() else "No papers"
-        paper_list = self.query_one(PaperList)
-        paper_list.highlight = self.query_one(DetailPane).highlight = highlight
+        paper_list = self.paper_list
+        paper_list.highlight = self.detail_pane.highlight = highlight
         paper_list.show(papers, message, len(papers) if full is None else full)
         self._shown_count = len(papers) if full is None else full
         self._close_count = len(papers) - self._shown_count
         self._update_header()
 
     def _update_header(self) -> None:
-        marked = len(self.query_one(PaperList).marked)
+        marked = len(self.paper_list.marked)
         count = f"{self._shown_count:,} of {len(self.store):,} papers"
         if self._close_count:
             count += f" (+{self._close_count:,} close)"
@@ -360,8 +380,8 @@ class ReaderApp(App[None]):
             self._read_timer = self.set_timer(READ_AFTER, self._mark_current_read)
 
     def _show_detail(self) -> None:
-        paper_list = self.query_one(PaperList)
-        self.query_one(DetailPane).show(paper_list.current, paper_list.empty_message)
+        paper_list = self.paper_list
+        self.detail_pane.show(paper_list.current, paper_list.empty_message)
         if self._related_timer is not None:
             self._related_timer.stop()
         if paper_list.current is not None and self._index is not None:
@@ -378,15 +398,15 @@ class ReaderApp(App[None]):
         self.call_from_thread(self._show_related, paper_id, related)
 
     def _show_related(self, paper_id: str, related: list[Paper]) -> None:
-        detail = self.query_one(DetailPane)
+        detail = self.detail_pane
         detail.related = (paper_id, related)
         if detail.paper is not None and detail.paper.id == paper_id:
-            detail.show(detail.paper, self.query_one(PaperList).empty_message)
+            detail.show(detail.paper, self.paper_list.empty_message)
 
     def action_related(self, number: int) -> None:
         """Go to the paper the detail pane lists as related number `number`."""
-        paper_id, related = self.query_one(DetailPane).related
-        paper_list = self.query_one(PaperList)
+        paper_id, related = self.detail_pane.related
+        paper_list = self.paper_list
         if paper_list.current is None or paper_list.current.id != paper_id:
             return
         if number > len(related):
@@ -395,12 +415,12 @@ class ReaderApp(App[None]):
         position = next((i for i, p in enumerate(paper_list.papers) if p.id == target.id), None)
         if position is None:  # not among the papers shown: show them all, then go to it
             paper_list.choose_later(target.id)
-            self.query_one(FilterInput).value = ""
+            self.filter_input.value = ""
         else:
             paper_list.choose(position)
 
     def _mark_current_read(self) -> None:
-        paper = self.query_one(PaperList).current
+        paper = self.paper_list.current
         if paper is not None and self.library.set_read([paper.id], True):
             self._library_changed(refilter=False)
 
@@ -412,7 +432,7 @@ class ReaderApp(App[None]):
 
     def _targets(self) -> list[str]:
         """The marked papers (in store order) or else the one under the cursor."""
-        paper_list = self.query_one(PaperList)
+        paper_list = self.paper_list
         if paper_list.marked:
             return [p.id for p in self.store if p.id in paper_list.marked]
         return [paper_list.current.id] if paper_list.current is not None else []
@@ -425,9 +445,9 @@ class ReaderApp(App[None]):
         self._save()
 
     def _redraw_library_state(self) -> None:
-        paper_list = self.query_one(PaperList)
+        paper_list = self.paper_list
         paper_list.refresh_rows()
-        self.query_one(DetailPane).show(paper_list.current, paper_list.empty_message)
+        self.detail_pane.show(paper_list.current, paper_list.empty_message)
 
     @work(thread=True, group="save")
     def _save(self) -> None:
@@ -462,6 +482,17 @@ class ReaderApp(App[None]):
         timeout = 20 if severity != "information" else 4
         self.notify(message, severity=severity, timeout=timeout, markup=False)
 
+    async def on_event(self, event: events.Event) -> None:
+        # Every key acts after the keys sent before it, where they left the focus (see
+        # ordered_keys): "t" and a tag, "old" Ctrl+U "agent", Enter and "j" in one burst.
+        if (
+            isinstance(event, events.Key)
+            and not event.is_forwarded
+            and await route_key(self, event)
+        ):
+            return
+        await super().on_event(event)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("focus_filter", "leave_filter"):
             if len(self.screen_stack) > 1:
@@ -471,12 +502,12 @@ class ReaderApp(App[None]):
                 return in_filter
             # In the filter "/" is typed ("#rl/theory"), except as its first character, where it
             # can only be a reader pressing "/" again to get to the filter: it does nothing.
-            return not in_filter or not self.query_one(FilterInput).value
+            return not in_filter or not self.filter_input.value
         if action in self._PAPER_ACTIONS or action in ("undo", "tags_view", "show_copied"):
             if len(self.screen_stack) > 1:
                 return False
             if action in self._PAPER_ACTIONS:  # cheap: Textual asks at every refresh of keys
-                paper_list = self.query_one(PaperList)
+                paper_list = self.paper_list
                 return bool(paper_list.marked) or paper_list.current is not None
         return True
 
@@ -493,7 +524,7 @@ class ReaderApp(App[None]):
             self._read_timer.stop()
         self._library_changed()
 
-    def action_edit_tags(self) -> None:
+    async def action_edit_tags(self) -> None:
         targets = self._targets()
         current = self.library.tags(targets[0]) if len(targets) == 1 else None
         if current is None:
@@ -508,10 +539,10 @@ class ReaderApp(App[None]):
                     self._library_changed()
 
         prompt = tag_prompt(title, current, list(self.library.tag_counts()))
-        self.push_screen(prompt, apply)
+        await self._open_dialog(prompt, apply)
 
-    def action_edit_note(self) -> None:
-        paper = self.query_one(PaperList).current
+    async def action_edit_note(self) -> None:
+        paper = self.paper_list.current
         if paper is None:
             return
 
@@ -520,7 +551,7 @@ class ReaderApp(App[None]):
                 self._library_changed()
 
         title = f"Note on {self._headline(paper.id)}"
-        self.push_screen(NoteEditor(title, self.library.note(paper.id)), apply)
+        await self._open_dialog(NoteEditor(title, self.library.note(paper.id)), apply)
 
     def action_undo(self) -> None:
         undone = self.library.undo()
@@ -530,16 +561,16 @@ class ReaderApp(App[None]):
         self._tell(f"Undone: {undone}")
         self._library_changed()
 
-    def action_tags_view(self) -> None:
-        self.push_screen(TagsScreen(self.library.tag_counts()), self._tag_action)
+    async def action_tags_view(self) -> None:
+        await self._open_dialog(TagsScreen(self.library.tag_counts()), self._tag_action)
 
     def _tag_action(self, action: TagAction | None) -> None:
         if action is None:
             return
         tag = action.tag
         if action.kind == "filter":
-            self.query_one(FilterInput).value = f"#{tag}"
-            self._focus(PaperList)
+            self.filter_input.value = f"#{tag}"
+            self._focus(self.paper_list)
         elif action.kind == "rename":
 
             def check(text: str) -> str | None:
@@ -551,7 +582,7 @@ class ReaderApp(App[None]):
                     self._tell(f"Renamed #{tag} to #{normalise_tag(text)} (u undoes)")
                     self._library_changed()
 
-            self.push_screen(PromptScreen(f"Rename #{tag} to", tag, check=check), rename)
+            self._open_dialog(PromptScreen(f"Rename #{tag} to", tag, check=check), rename)
         elif action.kind == "delete":
             count = self.library.tag_counts().get(tag, 0)
 
@@ -560,7 +591,7 @@ class ReaderApp(App[None]):
                     self._tell(f"Deleted #{tag} from {count} papers (u undoes)")
                     self._library_changed()
 
-            self.push_screen(ConfirmScreen(f"Delete #{tag} from {count} papers?"), delete)
+            self._open_dialog(ConfirmScreen(f"Delete #{tag} from {count} papers?"), delete)
 
     # Links, copying and export
 
@@ -585,13 +616,13 @@ class ReaderApp(App[None]):
     def action_show_copied(self) -> None:
         self.push_screen(CopiedScreen(self.copy_log, self.key_display(SHOW_COPIED)))
 
-    def action_copy_picker(self) -> None:
+    async def action_copy_picker(self) -> None:
         papers = self._target_papers()
         if len(papers) == 1:
             title, links = f"Copy from {self._headline(papers[0].id)}", self._links(papers[0])
         else:
             title, links = f"Copy for the {len(papers)} marked papers", ["Each one's primary link"]
-        self.push_screen(CopyPicker(title, links), lambda pick: self._picked(papers, pick))
+        await self._open_dialog(CopyPicker(title, links), lambda pick: self._picked(papers, pick))
 
     def _picked(self, papers: list[Paper], pick: Pick | None) -> None:
         if pick is None:
@@ -613,7 +644,7 @@ class ReaderApp(App[None]):
         self._copy(text, count(len(papers), *NOUNS[pick.kind]))
 
     def action_open_link(self, number: int = 1) -> None:
-        paper = self.query_one(PaperList).current
+        paper = self.paper_list.current
         if paper is not None and 1 <= number <= len(links := self._links(paper)):
             self._open_url(links[number - 1])
 
@@ -623,37 +654,49 @@ class ReaderApp(App[None]):
         else:
             self._tell(f"Opened {url}")
 
-    def action_export(self) -> None:
-        papers = self._target_papers() if self.query_one(PaperList).marked else None
-        papers = papers or list(self.query_one(PaperList).papers)
+    async def action_export(self) -> None:
+        papers = self._target_papers() if self.paper_list.marked else None
+        papers = papers or list(self.paper_list.papers)
         kinds = ", ".join(f".{kind}" for kind in FORMATS)
 
         def check(text: str) -> str | None:
-            suffix = Path(text.strip()).suffix.lstrip(".")
-            return None if suffix in FORMATS else f"The file must end in one of {kinds}"
+            path = typed_path(text)
+            if path.suffix.lstrip(".") not in FORMATS:
+                return f"The file must end in one of {kinds}"
+            if not path.parent.is_dir():
+                return f"There is no folder {path.parent}"
+            return None
 
-        def chosen(text: str | None) -> None:
+        def replace(text: str) -> str | None:
+            path = typed_path(text)
+            return f"{path} exists. Replace it?" if path.exists() else None
+
+        def write(text: str | None) -> None:
             if text is None:
                 return
-            path = Path(text.strip()).expanduser()
-            if path.exists():
-                question = f"{path} exists. Replace it?"
-                self.push_screen(ConfirmScreen(question), lambda yes: yes and write(path))
-            else:
-                write(path)
-
-        def write(path: Path) -> None:
+            path = typed_path(text)
             try:
                 kind = path.suffix.lstrip(".")
-                text = render_export(kind, papers, self.library, self.search_template)
-                write_export(path, text, force=True)
+                rendered = render_export(kind, papers, self.library, self.search_template)
+                write_export(path, rendered, force=True)
             except ExportError as error:
                 self._tell(str(error), "error")
             else:
                 self._tell(f"Wrote {len(papers)} papers to {path}")
 
         title = f"Export {len(papers)} papers to a file ({kinds})"
-        self.push_screen(PromptScreen(title, "reading-list.md", check=check), chosen)
+        hint = f"In {Path.cwd()} unless the name has a folder. Enter writes, Escape cancels"
+        prompt = PromptScreen(title, "reading-list.md", hint, check=check, confirm=replace)
+        await self._open_dialog(prompt, write)
+
+    def _open_dialog(
+        self, dialog: Screen[T], then: ScreenResultCallbackType[T] | None = None
+    ) -> AwaitMount:
+        """Open a dialog over the reader. A key's action awaits this: the keys sent with the
+        one that opened it ("t" and a tag) wait until it is there and focused, and go to it.
+        Notices are about what came before: they would show over the dialog, so they go."""
+        self.clear_notifications()
+        return self.push_screen(dialog, then)
 
     def _headline(self, paper_id: str) -> str:
         paper = self.store.get(paper_id)
@@ -661,19 +704,15 @@ class ReaderApp(App[None]):
 
     # Moving around
 
-    def _focus(self, pane: type[Widget]) -> None:
+    def _focus(self, pane: Widget) -> None:
         # Widget.focus() defers the change; setting the screen's focus takes effect at once.
-        self.screen.set_focus(self.query_one(pane))
-
-    @on(PaperList.Opened)
-    def _open(self) -> None:
-        self._focus(DetailPane)
+        self.screen.set_focus(pane)
 
     def action_focus_filter(self) -> None:
-        self._focus(FilterInput)
+        self._focus(self.filter_input)
 
     def action_leave_filter(self) -> None:
-        self._focus(PaperList)
+        self._focus(self.paper_list)
 
     def _restore_session(self, session: Session) -> None:
         if session.theme in self.available_themes:
@@ -681,11 +720,11 @@ class ReaderApp(App[None]):
         if session.sort in SORTS:
             self.sort = session.sort
         if session.paper_id:
-            self.query_one(PaperList).choose_later(session.paper_id)
+            self.paper_list.choose_later(session.paper_id)
         if session.query:
             # Known at once, so that the start does not sort every paper for an empty filter.
             self._query = session.query
-            self.query_one(FilterInput).value = session.query
+            self.filter_input.value = session.query
 
     def session(self) -> Session:
         """Where the reader is (or was, once it has quit), to be restored next time."""
@@ -699,18 +738,18 @@ class ReaderApp(App[None]):
     def action_reading_mode(self) -> None:
         """The detail pane alone, full width; the same key brings the list back."""
         reading = self.screen.toggle_class("-reading").has_class("-reading")
-        self._focus(DetailPane if reading else PaperList)
+        self._focus(self.detail_pane if reading else self.paper_list)
 
     def action_toggle_raw(self) -> None:
         """Show paper text as written (LaTeX, asterisks) or typeset; search and copy use it raw."""
-        paper_list, detail = self.query_one(PaperList), self.query_one(DetailPane)
+        paper_list, detail = self.paper_list, self.detail_pane
         paper_list.raw = detail.raw = not detail.raw
         paper_list.refresh()
         detail.show(detail.paper, paper_list.empty_message)
         self.notify("Showing the raw text" if detail.raw else "Showing math and emphasis")
 
     def action_split(self, step: int) -> None:
-        panes = self.query_one(Panes)
+        panes = self.panes
         panes.list_share = max(2, min(8, panes.list_share + step))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
@@ -718,7 +757,7 @@ class ReaderApp(App[None]):
         yield from super().get_system_commands(screen)
         if screen is not self.screen_stack[0]:
             return
-        paper_list = self.query_one(PaperList)
+        paper_list = self.paper_list
         for owner, bindings in ((self, self.BINDINGS), (paper_list, PaperList.BINDINGS)):
             for binding in bindings:
                 if not isinstance(binding, Binding) or not binding.description:

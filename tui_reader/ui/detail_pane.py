@@ -79,6 +79,31 @@ class DetailPane(VerticalScroll):
     def action_leave(self) -> None:
         self.screen.focus_previous()
 
+    # Each key scrolls from where the key before it left the text, at once: Textual's own
+    # scrolling waits for the next frame and starts from the line shown, so ten "j" sent
+    # together scrolled one line.
+
+    def _scroll_to_line(self, line: float) -> None:
+        self.scroll_to(y=line, animate=False, immediate=True)
+
+    def action_scroll_down(self) -> None:
+        self._scroll_to_line(self.scroll_target_y + 1)
+
+    def action_scroll_up(self) -> None:
+        self._scroll_to_line(self.scroll_target_y - 1)
+
+    def action_page_down(self) -> None:
+        self._scroll_to_line(self.scroll_target_y + self.scrollable_content_region.height)
+
+    def action_page_up(self) -> None:
+        self._scroll_to_line(self.scroll_target_y - self.scrollable_content_region.height)
+
+    def action_scroll_home(self) -> None:
+        self._scroll_to_line(0)
+
+    def action_scroll_end(self) -> None:
+        self._scroll_to_line(self.max_scroll_y)
+
     def __init__(self, library: Library, search_template: str, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.library = library
@@ -108,5 +133,5 @@ class DetailPane(VerticalScroll):
                 content = content.highlight_regex(self.highlight, style=MATCH_STYLE)
             body.update(content)
         if paper is not self.paper:
-            self.scroll_home(animate=False)
+            self._scroll_to_line(0)
         self.paper = paper

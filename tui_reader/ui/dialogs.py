@@ -1,6 +1,7 @@
 """Small modal dialogs: a one-line prompt and a yes/no question."""
 
 from collections.abc import Callable
+from pathlib import Path
 
 from textual import on
 from textual.app import ComposeResult
@@ -10,6 +11,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
+
+from tui_reader.ui.ordered_keys import OrderedInput
 
 DIALOG_CSS = """
 {name} {{
@@ -32,8 +35,17 @@ DIALOG_CSS = """
 """
 
 
+def typed_path(text: str) -> Path:
+    """A file name as typed in a prompt, made absolute against the working folder: what the
+    reader is told names the file wherever it is."""
+    return Path(text.strip()).expanduser().absolute()
+
+
 class PromptScreen(ModalScreen[str | None]):
-    """Ask for one line of text; `check` returns an error message or None when it is fine."""
+    """Ask for one line of text; `check` returns an error message or None when it is fine.
+
+    `confirm` returns a question to ask before the text is accepted ("x.md exists. Replace
+    it?") or None; answered no, the prompt stays open with the text as typed."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="PromptScreen")
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -45,24 +57,35 @@ class PromptScreen(ModalScreen[str | None]):
         hint: str = "Enter to accept, Escape to cancel",
         check: Callable[[str], str | None] = lambda _: None,
         suggester: Suggester | None = None,
+        confirm: Callable[[str], str | None] = lambda _: None,
     ) -> None:
         super().__init__()
         self._title, self._value, self._hint, self._check = title, value, hint, check
-        self._suggester = suggester
+        self._suggester, self._confirm = suggester, confirm
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Content.styled(self._title, "bold"))
-            yield Input(value=self._value, suggester=self._suggester, select_on_focus=False)
+            yield OrderedInput(value=self._value, suggester=self._suggester, select_on_focus=False)
             yield Static(Content(self._hint), classes="dialog-hint")
             yield Static(classes="dialog-error")
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
-        if problem := self._check(event.value):
-            self.query_one(".dialog-error", Static).update(Content(problem))
+        text = event.value
+        error = self.query_one(".dialog-error", Static)
+        if problem := self._check(text):
+            error.update(Content(problem))
+        elif question := self._confirm(text):
+            error.update("")
+
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self.dismiss(text)
+
+            self.app.push_screen(ConfirmScreen(question), answered)
         else:
-            self.dismiss(event.value)
+            self.dismiss(text)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -96,9 +96,6 @@ class PaperList(ScrollView, can_focus=True):
             super().__init__()
             self.paper = paper
 
-    class Opened(Message):
-        """The reader asked to read the paper under the cursor."""
-
     class MarksChanged(Message):
         """Papers were marked or unmarked."""
 
@@ -284,8 +281,10 @@ class PaperList(ScrollView, can_focus=True):
             self.refresh()
 
     def action_open(self) -> None:
+        """Read the paper in the detail pane, the next pane: focused at once, so that keys
+        sent with Enter ("j" to scroll) already go to it."""
         if self.current is not None:
-            self.post_message(self.Opened())
+            self.screen.focus_next()
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
@@ -294,4 +293,4 @@ class PaperList(ScrollView, can_focus=True):
             if row < len(self._papers):
                 self.choose(row)
                 if event.chain == 2:
-                    self.post_message(self.Opened())
+                    self.action_open()

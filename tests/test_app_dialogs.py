@@ -1,0 +1,83 @@
+"""Dialogs that keep what was typed, say where files go, and are not covered by old notices."""
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, Static
+
+from tests.pilot_helpers import wait_until
+from tui_reader.core.store import PaperStore
+from tui_reader.ui.app import ReaderApp
+from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen
+
+
+def notices(app: ReaderApp) -> list[str]:
+    return [notification.message for notification in app._notifications]
+
+
+def prompt_error(app: ReaderApp) -> str:
+    return str(app.screen.query_one(".dialog-error", Static).content)
+
+
+@pytest.fixture
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+async def test_no_to_replace_returns_to_the_name_as_typed(
+    seed_store: PaperStore, in_tmp: Path
+) -> None:
+    (in_tmp / "list.md").write_text("mine\n", encoding="utf-8")
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("E", "ctrl+u", *"list.md", "enter")
+        assert isinstance(app.screen, ConfirmScreen)
+        question = str(app.screen.query_one(Static).content)
+        assert question == f"{in_tmp / 'list.md'} exists. Replace it?"
+        await pilot.press("n")
+        assert isinstance(app.screen, PromptScreen)
+        assert app.screen.query_one(Input).value == "list.md"
+        assert (in_tmp / "list.md").read_text(encoding="utf-8") == "mine\n"
+        await pilot.press("backspace", "backspace", *"csv", "enter")
+        assert not isinstance(app.screen, PromptScreen)
+        assert (in_tmp / "list.csv").exists()
+        assert notices(app)[-1] == f"Wrote 38 papers to {in_tmp / 'list.csv'}"
+        await pilot.press("E", "ctrl+u", *"list.md", "enter", "y")
+        assert not isinstance(app.screen, PromptScreen)
+        assert (in_tmp / "list.md").read_text(encoding="utf-8").startswith("# Reading list")
+
+
+async def test_a_missing_folder_is_said_in_the_prompt_which_stays_open(
+    seed_store: PaperStore, in_tmp: Path
+) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("E", "ctrl+u", *"nowhere/list.md", "enter")
+        assert isinstance(app.screen, PromptScreen)
+        assert prompt_error(app) == f"There is no folder {in_tmp / 'nowhere'}"
+        assert app.screen.query_one(Input).value == "nowhere/list.md"
+        (in_tmp / "nowhere").mkdir()
+        await pilot.press("enter")
+        assert not isinstance(app.screen, PromptScreen)
+        assert (in_tmp / "nowhere" / "list.md").exists()
+
+
+async def test_the_prompt_says_where_a_bare_name_goes(seed_store: PaperStore, in_tmp: Path) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("E")
+        hint = str(app.screen.query_one(".dialog-hint", Static).content)
+        assert str(in_tmp) in hint
+
+
+async def test_old_notices_do_not_show_under_a_dialog(seed_store: PaperStore, in_tmp: Path) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("u")  # "Nothing to undo"
+        assert notices(app) == ["Nothing to undo"]
+        await pilot.press("t")
+        assert isinstance(app.screen, PromptScreen)
+        await wait_until(pilot, lambda: not notices(app), "the notice gone")
+        await pilot.press("escape", "E", "enter")
+        assert notices(app) == [f"Wrote 38 papers to {in_tmp / 'reading-list.md'}"]

@@ -1,0 +1,51 @@
+"""Keys act in the order they were sent, where they were meant to go.
+
+Textual types a printable key where it arrives, but runs a key's binding either as it reaches
+the app (priority bindings) or once it has bubbled from the focused widget back up to the app.
+Keys sent in one burst (a paste, `tmux send-keys`, a fast typist) were passed on before the
+keys ahead of them had acted: a paste after Ctrl+U was wiped by it ("old", Ctrl+U, "agent" left
+the filter empty; Textual issue 6605), and letters sent with "t" went to the list the tag
+editor was opening over. Here every key is looked up, with the app's own lookup, only once the
+keys before it have acted: what runs is unchanged, only when.
+"""
+
+from typing import Any
+
+from textual import events
+from textual.app import App
+from textual.widgets import Input
+
+
+async def route_key(app: App[Any], event: events.Key) -> bool:
+    """Take a key as it reaches the app; False leaves it to Textual.
+
+    An `OrderedInput` with the focus gets every key, in the order sent, and looks each up in
+    its turn. Elsewhere a key's binding runs now: an action that opens a dialog is awaited
+    until the dialog has the focus, so the keys after it go there."""
+    focused = app.focused
+    if isinstance(focused, OrderedInput):
+        focused._forward_event(event)
+        return True
+    app.app_focus = True  # as Textual does for a key
+    if await app._check_bindings(event.key, priority=True):
+        return True
+    return await app._check_bindings(event.key)
+
+
+class OrderedInput(Input):
+    """An Input that looks up each key once the keys sent before it have acted."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        app = self.app
+        if app.focused is not self:
+            # Sent with a key that took the focus away (Escape, then "j" for the list): it
+            # was passed here before that key acted, and goes where the focus went.
+            app.post_message(events.Key(event.key, event.character))
+        elif await app._check_bindings(event.key, priority=True):
+            pass
+        elif self.check_consume_key(event.key, event.character):
+            return  # typed text: Input's own handler inserts it
+        elif not await app._check_bindings(event.key):
+            return  # not bound: on to Input's handler, then up to the app
+        event.stop()
+        event.prevent_default()  # Input's handlers are done with it
