@@ -44,6 +44,7 @@ from tui_reader.ui.help_screen import HelpScreen, KeyTable
 from tui_reader.ui.note_editor import NoteEditor
 from tui_reader.ui.ordered_keys import OrderedInput, route_key
 from tui_reader.ui.paper_list import PaperList
+from tui_reader.ui.problems_screen import ProblemsScreen
 from tui_reader.ui.tag_editor import tag_edit, tag_prompt
 from tui_reader.ui.tags_screen import TagAction, TagsScreen
 
@@ -219,18 +220,15 @@ class ReaderApp(App[None]):
     def on_mount(self) -> None:
         self.title = self.store.title
         # The config's theme, unless one was chosen in the app since (the session has it).
-        if theme := self.config.theme:
-            if theme in self.available_themes:
-                self.theme = theme
-            else:
-                themes = ", ".join(sorted(self.available_themes))
-                self._messages.append(f"Config file: there is no theme {theme!r}; try {themes}")
+        # (A theme that does not exist was named, with its line, when the config was read.)
+        if (theme := self.config.theme) and theme in self.available_themes:
+            self.theme = theme
         if self._restore is not None:
             self._restore_session(self._restore)
         self._refilter()
         self._focus(self.paper_list)
-        for message in self._messages:
-            self.notify(message, title="tui-reader", severity="error", timeout=30, markup=False)
+        if self._messages:  # together, where all can be read: stacked notices scroll away
+            self.push_screen(ProblemsScreen(self._messages))
         sys.setswitchinterval(SEARCH_SWITCH_INTERVAL)
         if self._stream is not None:
             self._load()
