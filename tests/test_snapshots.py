@@ -56,3 +56,13 @@ def test_help_screen(snap_compare, seed_store, size: tuple[int, int]) -> None:
         await pilot.pause()
 
     assert snap_compare(ReaderApp(seed_store), terminal_size=size, run_before=open_help)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)])
+def test_reading_mode(snap_compare, seed_store, size: tuple[int, int]) -> None:
+    async def read(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("z")
+        await pilot.pause()
+
+    assert snap_compare(ReaderApp(seed_store), terminal_size=size, run_before=read)

@@ -16,6 +16,7 @@ from tui_reader.core.references import links_of
 from tui_reader.ui.typeset_text import typeset_content
 
 LINK_SHOWN = 72
+MEASURE = 100  # cells: the body's max-width in styles/app.tcss, a readable line
 # Readable in light and dark themes alike: the theme's text on a tint of its accent.
 MATCH_STYLE = "bold underline $foreground on $accent-muted"
 
@@ -126,7 +127,7 @@ class DetailPane(VerticalScroll):
             links = links_of(paper, self.search_template)
             related = self.related[1] if self.related[0] == paper.id else []
             # The link's line starts with its number, three cells; the scrollbar may take one.
-            width = self.size.width - 4
+            width = min(self.size.width, MEASURE) - 4
             link_width = width if width > 20 else LINK_SHOWN
             content = paper_content(paper, self.library, links, related, self.raw, link_width)
             if self.highlight is not None:
