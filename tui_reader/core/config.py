@@ -36,6 +36,7 @@ class Config:
     paths: tuple[Path, ...] = ()  # opened when the reader is given no paths
     keys: Mapping[str, str] = field(default_factory=dict)  # binding id -> keys, "b" or "ctrl+b,f2"
     paths_origin: str = ""  # "paths in FILE, line 3": told when one of the paths cannot be read
+    read_after: float = 1.5  # seconds the reader rests on a paper before it is read; 0: never
 
 
 def config_path() -> Path:
@@ -120,7 +121,9 @@ def load_config(
             settings[key] = keys
             for name, wrong in check_keymap(keys) if check_keymap else ():
                 problem(name, f"keys.{name}: {wrong}")
-        elif key in ("search_url", "theme", "paths", "keys"):
+        elif key == "read_after" and _is_seconds(value):
+            settings[key] = float(value)
+        elif key in ("search_url", "theme", "paths", "keys", "read_after"):
             problem(key, f"{key} must be {_SHAPES[key]}; using the default")
         else:
             problem(key, f"unknown setting {key!r}; it is ignored")
@@ -135,7 +138,12 @@ _SHAPES = {
     "theme": "a theme's name as a string",
     "paths": 'a list of strings, such as ["~/papers/icml.jsonl"]',
     "keys": 'a table, such as [keys] then bookmark = "B"',
+    "read_after": "a number of seconds from 0 (never) to 3600, such as 1.5",
 }
+
+
+def _is_seconds(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 3600
 
 
 _KEY = re.compile(r"\s*(?:\[\s*([^\[\]]+?)\s*\]|([^=\s#\[][^=]*?)\s*=)")
