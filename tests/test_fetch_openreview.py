@@ -134,7 +134,7 @@ def test_notes_that_are_not_papers_are_counted_and_left_out(
     assert (
         capsys.readouterr()
         .err.splitlines()[-1]
-        .endswith("holds 1 (2 entries could not be read and were left out)")
+        .endswith("holds 1 (left out 2 entries that could not be read)")
     )
 
 

@@ -379,14 +379,17 @@ def run_reader(arguments: argparse.Namespace) -> int:
     where = session_path()
     saved = load_session(where)  # before the library: a FIFO or device there stops the reader
     stream = kept = None
+    duplicates = 0  # abstracts met again and shown once
     big = sum(file.stat().st_size for file in files) > LOAD_AT_ONCE
     if not big:
         loaded = load_paths(paths)  # small: load now, so any problem stops the reader at once
         store = PaperStore(loaded.papers, loaded.collections)
+        duplicates = loaded.duplicates
         for problem in loaded.problems:
             print(f"tui-reader: skipped {problem}", file=sys.stderr)
     elif kept := load_cached(files):  # loaded and indexed before: ready at once
         store = PaperStore(kept.loaded.papers, kept.loaded.collections)
+        duplicates = kept.loaded.duplicates
     else:
         store, stream = PaperStore(), stream_papers(files)
     library, messages = open_library(arguments.library)
@@ -407,6 +410,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
         session=session,
         config=config,
         index=index,
+        duplicates=duplicates,
     )
     app_closed = save_on_signals(library, app.exit)
     app.run()
@@ -418,7 +422,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
     if library.has_unsaved_changes:
         library.save()
     if stream is not None and app.index is not None:  # last: the user's data is safe already
-        loaded = LoadResult(list(store), store.collections, app.load_problems)
+        loaded = LoadResult(list(store), store.collections, app.load_problems, app.duplicates)
         if save_cached(files, IndexedPapers(loaded, app.index)):
             print(
                 f"tui-reader: kept the index of {count(len(store), 'paper')} for the next start",

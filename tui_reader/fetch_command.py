@@ -25,6 +25,7 @@ from tui_reader.core.sources.collection import (
 from tui_reader.core.sources.pages import Cursor, Page
 from tui_reader.core.sources.polite import PoliteClient, Service
 from tui_reader.core.text import strip_controls
+from tui_reader.core.wording import count
 
 INTERRUPTED = 130
 
@@ -189,7 +190,7 @@ def _summary(label: str, tally: Tally) -> str:
         f"{tally.updated:,} updated; {tally.path} holds {tally.papers:,}"
     )
     if tally.unreadable:
-        text += f" ({tally.unreadable:,} entries could not be read and were left out)"
+        text += f" (left out {count(tally.unreadable, 'entry', 'entries')} that could not be read)"
     return text
 
 

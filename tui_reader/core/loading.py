@@ -42,6 +42,7 @@ class LoadResult:
     papers: list[Paper] = field(default_factory=list)
     collections: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # "FILE:LINE: what", records skipped
+    duplicates: int = 0  # abstracts met again after the first, which alone is kept
 
 
 def _size(count: int) -> str:
@@ -212,6 +213,8 @@ def load_paths(paths: Iterable[Path]) -> LoadResult:
                 if item.id not in seen:
                     seen.add(item.id)
                     result.papers.append(item)
+                else:
+                    result.duplicates += 1
         if not found:
             raise LoadError(path, "holds no papers" if path.is_dir() else "holds no abstracts")
     return result

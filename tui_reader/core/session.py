@@ -7,7 +7,7 @@ ignored. A FIFO, device or socket in its place is neither read nor replaced (Ses
 
 import json
 import os
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import platformdirs
@@ -34,6 +34,7 @@ class Session:
     paper_id: str = ""
     sort: str = "relevance"
     theme: str = ""
+    split: int = 4  # tenths of the width (or height) the paper list takes
 
 
 def session_path() -> Path:
@@ -56,8 +57,9 @@ def load_session(path: Path) -> Session:
         return Session()
     if not isinstance(data, dict):
         return Session()
-    known = {f.name for f in fields(Session)}
-    return Session(**{k: v for k, v in data.items() if k in known and isinstance(v, str)})
+    defaults = asdict(Session())  # each field's value is of the kind its default is
+    kept = {k: v for k, v in data.items() if k in defaults and type(v) is type(defaults[k])}
+    return Session(**kept)
 
 
 def save_session(path: Path, session: Session) -> None:

@@ -167,10 +167,12 @@ class ReaderApp(App[None]):
         session: Session | None = None,
         config: Config | None = None,
         index: SearchIndex | None = None,
+        duplicates: int = 0,
     ) -> None:
         """`stream`, when given, yields more papers (and problems) to load in the background;
         `session`, where the reader left off last time; `config`, the user's settings (its
-        keys already checked); `index`, the store's index when it was kept from before."""
+        keys already checked); `index`, the store's index when it was kept from before;
+        `duplicates`, how many abstracts the load met again and shows once."""
         super().__init__()
         self.config = config or Config()
         self.set_keymap(dict(self.config.keys))
@@ -186,6 +188,7 @@ class ReaderApp(App[None]):
         self._index: SearchIndex | None = None
         self._kept_index = index
         self.load_problems: list[str] = []  # records the background load skipped
+        self.duplicates = duplicates  # the background load adds those it meets
         self._query = ""
         self._read_timer: Timer | None = None
         self._related_timer: Timer | None = None
@@ -233,6 +236,7 @@ class ReaderApp(App[None]):
         if self._stream is not None:
             self._load()
         else:
+            self._say_duplicates()
             self._build_index()
         self.set_interval(RELOAD_EVERY, self._look_for_outside_changes)
 
@@ -264,7 +268,9 @@ class ReaderApp(App[None]):
         # Papers live as long as the app: take them out of the garbage collector's sight, or
         # its full passes over a big corpus stall the screen for a tenth of a second or more.
         gc.freeze()
-        if self.store.extend(papers):
+        added = self.store.extend(papers)
+        self.duplicates += len(papers) - added
+        if added:
             self.title = self.store.title
             if not self._query.strip():
                 self._refilter()
@@ -272,11 +278,15 @@ class ReaderApp(App[None]):
     def _loaded(self, problems: list[str]) -> None:
         self.status = "indexing"
         self._update_header()
+        self._say_duplicates()
         if problems:
             listed = "\n".join(problems[:5]) + ("\n…" if len(problems) > 5 else "")
-            self._tell(
-                f"Skipped {len(problems):,} records that could not be read:\n{listed}", "warning"
-            )
+            skipped = count(len(problems), "record")
+            self._tell(f"Skipped {skipped} that could not be read:\n{listed}", "warning")
+
+    def _say_duplicates(self) -> None:
+        if self.duplicates:
+            self._tell(f"{count(self.duplicates, 'duplicate abstract')} shown once")
 
     @work(thread=True, exclusive=True, group="index")
     def _build_index(self) -> None:
@@ -352,16 +362,19 @@ class ReaderApp(App[None]):
 
     def _update_header(self) -> None:
         marked = len(self.paper_list.marked)
-        count = f"{self._shown_count:,} of {len(self.store):,} papers"
+        papers = count(len(self.store), "paper")
+        shown = f"{self._shown_count:,} of {papers}"
         if self._close_count:
-            count += f" (+{self._close_count:,} close)"
+            shown += f" (+{self._close_count:,} close)"
         if self.status == "loading":
-            count = f"loading… {len(self.store):,} papers"
+            shown = f"loading… {papers}"
         elif self.status == "indexing" and self._query.strip():
-            count = f"indexing {len(self.store):,} papers…"
+            shown = f"indexing {papers}…"
         if label := LABELS.get(self.sort):
-            count += f" · by {label}"
-        self.sub_title = f"{count} · {marked:,} marked" if marked else count
+            shown += f" · by {label}"
+        if marked:
+            shown += f" · {marked:,} marked"
+        self.sub_title = shown + (" · raw text" if self.detail_pane.raw else "")
 
     # Following the cursor
 
@@ -526,7 +539,7 @@ class ReaderApp(App[None]):
         targets = self._targets()
         current = self.library.tags(targets[0]) if len(targets) == 1 else None
         if current is None:
-            title = f"Tags for the {len(targets)} marked papers"
+            title = f"Tags for the {count(len(targets), 'marked paper')}"
         else:
             title = f"Tags of {self._headline(targets[0])}"
 
@@ -582,14 +595,14 @@ class ReaderApp(App[None]):
 
             self._open_dialog(PromptScreen(f"Rename #{tag} to", tag, check=check), rename)
         elif action.kind == "delete":
-            count = self.library.tag_counts().get(tag, 0)
+            tagged = count(self.library.tag_counts().get(tag, 0), "paper")
 
             def delete(yes: bool | None) -> None:
                 if yes and self.library.delete_tag(tag):
-                    self._tell(f"Deleted #{tag} from {count} papers (u undoes)")
+                    self._tell(f"Deleted #{tag} from {tagged} (u undoes)")
                     self._library_changed()
 
-            self._open_dialog(ConfirmScreen(f"Delete #{tag} from {count} papers?"), delete)
+            self._open_dialog(ConfirmScreen(f"Delete #{tag} from {tagged}?"), delete)
 
     # Links, copying and export
 
@@ -619,7 +632,8 @@ class ReaderApp(App[None]):
         if len(papers) == 1:
             title, links = f"Copy from {self._headline(papers[0].id)}", self._links(papers[0])
         else:
-            title, links = f"Copy for the {len(papers)} marked papers", ["Each one's primary link"]
+            title = f"Copy for the {count(len(papers), 'marked paper')}"
+            links = ["Each one's primary link"]
         await self._open_dialog(CopyPicker(title, links), lambda pick: self._picked(papers, pick))
 
     def _picked(self, papers: list[Paper], pick: Pick | None) -> None:
@@ -680,9 +694,9 @@ class ReaderApp(App[None]):
             except ExportError as error:
                 self._tell(str(error), "error")
             else:
-                self._tell(f"Wrote {len(papers)} papers to {path}")
+                self._tell(f"Wrote {count(len(papers), 'paper')} to {path}")
 
-        title = f"Export {len(papers)} papers to a file ({kinds})"
+        title = f"Export {count(len(papers), 'paper')} to a file ({kinds})"
         hint = f"In {Path.cwd()} unless the name has a folder. Enter writes, Escape cancels"
         prompt = PromptScreen(title, "reading-list.md", hint, check=check, confirm=replace)
         await self._open_dialog(prompt, write)
@@ -717,6 +731,8 @@ class ReaderApp(App[None]):
             self.theme = session.theme
         if session.sort in SORTS:
             self.sort = session.sort
+        if 2 <= session.split <= 8:
+            self.panes.list_share = session.split
         if session.paper_id:
             self.paper_list.choose_later(session.paper_id)
         if session.query:
@@ -726,7 +742,8 @@ class ReaderApp(App[None]):
 
     def session(self) -> Session:
         """Where the reader is (or was, once it has quit), to be restored next time."""
-        return Session(self._query, self._last_paper_id, self.sort, self.theme)
+        split = self.panes.list_share
+        return Session(self._query, self._last_paper_id, self.sort, self.theme, split)
 
     def action_next_sort(self) -> None:
         """Relevance (file order when not filtering), file order, headline, recently changed."""
@@ -744,26 +761,30 @@ class ReaderApp(App[None]):
         paper_list.raw = detail.raw = not detail.raw
         paper_list.refresh()
         detail.show(detail.paper, paper_list.empty_message)
+        self._update_header()
         self.notify("Showing the raw text" if detail.raw else "Showing math and emphasis")
 
     def action_split(self, step: int) -> None:
+        """Move the split between the list and the detail pane; the session keeps it."""
         panes = self.panes
         panes.list_share = max(2, min(8, panes.list_share + step))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """The command palette (Ctrl+P) offers every action of the reader, with its key."""
-        yield from super().get_system_commands(screen)
-        if screen is not self.screen_stack[0]:
-            return
-        paper_list = self.paper_list
-        for owner, bindings in ((self, self.BINDINGS), (paper_list, PaperList.BINDINGS)):
+        """The command palette (Ctrl+P) offers every action of the reader, with its key, and
+        those of Textual's commands the reader has no action of the same name for."""
+        ours: list[SystemCommand] = []
+        owners = ((self, self.BINDINGS), (self.paper_list, PaperList.BINDINGS))
+        for owner, bindings in owners if screen is self.screen_stack[0] else ():
             for binding in bindings:
                 if not isinstance(binding, Binding) or not binding.description:
                     continue
                 keys = self.key_display(binding)
                 action = binding.action.removeprefix("app.")
                 run = partial(owner.run_action, action)
-                yield SystemCommand(binding.description, f"key: {keys}", run)
+                ours.append(SystemCommand(binding.description, f"key: {keys}", run))
+        named = {command.title for command in ours}
+        yield from (c for c in super().get_system_commands(screen) if c.title not in named)
+        yield from ours
 
     def key_display(self, binding: Binding) -> str:
         """The keys of a binding as the footer shows them, after the config's rebinding."""

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui_reader.core.wording import count
 from tui_reader.ui.dialogs import DIALOG_CSS
 
 
@@ -42,8 +43,10 @@ class TagsScreen(ModalScreen[TagAction | None]):
     def compose(self) -> ComposeResult:
         width = max((len(tag) for tag in self._counts), default=0) + 3
         options = [
-            Option(Content.assemble((f"#{tag}".ljust(width), "bold"), f"{count:>5} papers"), tag)
-            for tag, count in self._counts.items()
+            Option(
+                Content.assemble((f"#{tag}".ljust(width), "bold"), count(n, "paper", width=5)), tag
+            )
+            for tag, n in self._counts.items()
         ]
         with Vertical():
             yield Static(Content.styled("Tags", "bold"))
