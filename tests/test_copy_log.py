@@ -2,6 +2,7 @@
 
 import pyperclip
 import pytest
+from textual.containers import Vertical
 from textual.widgets import OptionList, TextArea
 
 from tests.pilot_helpers import wait_until
@@ -83,5 +84,6 @@ async def test_c_with_nothing_copied_says_how_to_copy(seed_store: PaperStore) ->
         await pilot.press("c")
         assert isinstance(app.screen, CopiedScreen)
         assert not app.screen.query(TextArea)
+        assert app.screen.query_one(Vertical).region.height == 3  # a line, not a screenful
         await pilot.press("escape")
         assert not isinstance(app.screen, CopiedScreen)

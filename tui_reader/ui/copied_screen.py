@@ -39,6 +39,7 @@ class CopiedScreen(ModalScreen[None]):
         DIALOG_CSS.format(name="CopiedScreen")
         + """
     CopiedScreen > Vertical { width: 100%; max-width: 120; height: 100%; max-height: 40; }
+    CopiedScreen > Vertical.-empty { height: auto; }
     CopiedScreen OptionList, CopiedScreen OptionList:focus {
         height: auto; max-height: 8; border: none; border-bottom: solid $border-blurred;
     }
@@ -57,7 +58,7 @@ class CopiedScreen(ModalScreen[None]):
         self._show_key = show_key
 
     def compose(self) -> ComposeResult:
-        with Vertical() as box:
+        with Vertical(classes="" if self._copy_log.copies else "-empty") as box:
             box.border_title = "Copied this session · Escape closes"
             if not self._copy_log.copies:
                 hint = "Nothing copied yet: y copies a paper's link, Y chooses what to copy."
