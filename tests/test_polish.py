@@ -67,6 +67,7 @@ async def test_a_short_notice_sits_on_the_footer_row(
         toasts = list(app.screen.query("Toast"))
         assert len(toasts) == 1
         assert toasts[0].region.height == 1 and toasts[0].region.bottom == size[1]
+        assert toasts[0].region.right == size[0]  # over the end of the footer, not beside it
         assert not toasts[0].region.overlaps(app.query_one(DetailPane).region)
 
 
