@@ -112,3 +112,19 @@ async def test_no_dialog_when_nothing_is_wrong(write_seed: Callable[..., Path]) 
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert not isinstance(app.screen, ProblemsScreen)
+
+
+async def test_problems_are_shown_as_written(
+    tmp_path: Path, write_seed: Callable[..., Path]
+) -> None:
+    folder = tmp_path / "[bold]odd [$accent]"
+    folder.mkdir()
+    path = folder / "config.toml"
+    path.write_text('[keys]\n"[/b]" = "x"\n', encoding="utf-8")
+    config, problems = read(path)
+    app = ReaderApp(store_from(write_seed("One paper.")), messages=problems, config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        texts = [str(static.content) for static in app.screen.query(Static)]
+        assert str(path) in texts
+        assert "keys.[/b]: no such action (the README lists them); it is ignored" in texts
