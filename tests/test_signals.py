@@ -2,6 +2,7 @@
 
 import os
 import pty
+import select
 import signal
 import sys
 import time
@@ -40,6 +41,13 @@ def test_a_signal_saves_what_is_pending_and_closes_the_app(
     assert Library.open(path)[0].tags("aaaaaaaaaaaa") == ["pending"]
 
 
+def read_some(terminal: int) -> bytes:
+    """What the terminal has to read, waiting a tenth of a second at most (os.read alone would
+    wait for ever, and the deadline around it would never be looked at again)."""
+    ready, _, _ = select.select([terminal], [], [], 0.1)
+    return os.read(terminal, 65536) if ready else b""
+
+
 @pytest.mark.slow
 def test_closing_the_terminal_right_after_a_change_keeps_it(private_library: Path) -> None:
     paper = load_paths([SEEDS]).papers[0]
@@ -51,11 +59,11 @@ def test_closing_the_terminal_right_after_a_change_keeps_it(private_library: Pat
     deadline = time.monotonic() + 30
     while b"papers" not in screen:  # the header's count: the reader is up
         assert time.monotonic() < deadline, f"the reader did not start: {screen[-300:]!r}"
-        screen += os.read(terminal, 65536)
+        screen += read_some(terminal)
     os.write(terminal, b"b")
     while "★".encode() not in screen:  # the bookmark is shown
         assert time.monotonic() < deadline, f"no bookmark shown: {screen[-300:]!r}"
-        screen += os.read(terminal, 65536)
+        screen += read_some(terminal)
     os.kill(pid, signal.SIGHUP)
     os.close(terminal)
     deadline = time.monotonic() + 10
