@@ -272,7 +272,7 @@ async def test_changes_from_the_command_line_appear_in_the_open_app(
         await pilot.press("b")
         await settle(pilot)
         command = [sys.executable, "-m", "tui_reader", "tag", seed_store[0].id, "from-cli"]
-        subprocess.run(command, check=True, capture_output=True)
+        subprocess.run(command, check=True, capture_output=True, timeout=60)
         await wait_until(pilot, lambda: app.library.tags(seed_store[0].id), "the change seen")
         await settle(pilot)
         assert app.library.tags(seed_store[0].id) == ["from-cli"]

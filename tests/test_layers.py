@@ -9,6 +9,8 @@ def test_core_imports_no_textual() -> None:
         "    importlib.import_module(f'tui_reader.core.{module.name}')\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
