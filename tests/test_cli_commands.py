@@ -119,4 +119,4 @@ def test_list_shows_bookmark_read_and_note_markers(capsys) -> None:
     assert (
         lines[0] == f"{LOAM} *rn LOAM: LLM-based design of Observation and Action Models  #to-read"
     )
-    assert lines[1].startswith(f"{lines[1][:12]}     Co-training")
+    assert lines[1].startswith(f"{lines[1][:12]}     The mechanism of sim-and-real co-training")

@@ -182,8 +182,8 @@ def test_markdown_reading_list(seed_store, tmp_path: Path) -> None:
         + ") — `#rl/theory` `#to-read`",
         '  > Line one, "quoted"',
         "  > line two & 100%",
-        f"- [Co-training is widely used for training generative robot policies]("
-        f"{links_of(papers[1])[0]})",
+        "- [The mechanism of sim-and-real co-training through theoretical analysis and "
+        f"empirical study]({links_of(papers[1])[0]})",
     ]
 
 

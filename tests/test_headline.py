@@ -10,46 +10,47 @@ from tui_reader.core.headline import (
 )
 from tui_reader.core.store import PaperStore
 
-# Every seed abstract's headline, reviewed by hand: a named contribution with its gist where the
-# abstract names one, else the first sentence (its main clause when that is long enough).
+# Every seed abstract's headline, read one by one: the name the abstract gives its contribution
+# with its gist, else what the authors do (without "we propose", "we show that"), else a claim
+# in bold. None is the opening background: 14 of these were, or began "We study", before.
 EXPECTED = [
     "LOAM: LLM-based design of Observation and Action Models",
-    "Co-training is widely used for training generative robot policies",
+    "The mechanism of sim-and-real co-training through theoretical analysis and empirical study",
     "AugMask: a plug-and-play training framework that adapts missing-unaware backbones to incomplete…",
     "MLP neurons are as sparse a feature basis as SAEs",
     "Semantic isotropy: the degree of uniformity across normalized text embeddings on the unit sphere",
-    "Understanding an agent's goals helps explain and predict its behaviour, yet there is no…",
+    "A framework for evaluating goal-directedness that integrates behavioural evaluation…",
     "EEB: Erasure Evasion Backdoor",
     "uncertain-UCB: a new algorithm which achieves satisficing pseudo-regret",
-    "Neural operators perform well on structured domains, yet their behaviour on irregular geometries…",
-    "Sharpness-Aware Minimization has established itself as a powerful and widely adopted optimizer…",
+    "The Geometric Forgetting Hypothesis",
+    "Polyak schedulers tailored to SAM-style updates",
     "PULSE: a framework for more efficient human-centric evaluation of agent designs",
-    "Motivated by recent work on benign overfitting in overparameterized machine learning, we study…",
-    "Policy-gradient methods are widely used in reinforcement learning, yet training often becomes…",
+    "The generalization behavior of functions in Sobolev spaces",
+    "The NSR landscape is highly non-uniform and typically increases as the policy approaches an optimum",
     "PSAHS: Progressive Structure Adjustment for Homophily Shift",
     "APE: Automated Proof Engineering",
-    "Compositional generalization is essential for reaching unseen goals under novel contextual…",
+    "Analogy transduction as synthesizing new plans by composing task-endogenous analogies with given…",
     "Empirical GPs: a principled framework for constructing flexible, data-driven GP priors…",
     "RL4RLA: a general RL framework that automates the discovery of interpretable, symbolic RLA…",
     "Dspic: an efficient shared-policy algorithm grounded in the maximum entropy framework",
     "DSF: Definition-Specific Familiarity",
-    "We formulate the problem of exact unlearning in reinforcement learning",
+    "Exact unlearning in reinforcement learning",
     "DHSA: Dynamic Hierarchical Sparse Attention",
-    "We study post-training linear autoregressive models with outcome and process rewards",
+    "Post-training linear autoregressive models with outcome and process rewards",
     "WestWorld: a knoWledge-Encoded Scalable Trajectory World model for diverse robotic systems",
-    "We study the revenue of approximate correlated equilibrium in discrete first price auctions",
-    "Scaling laws have played a major role in modern AI, providing predictive power over how model…",
+    "The revenue of approximate correlated equilibrium in discrete first price auctions",
+    "Scaling laws for transformers trained to predict random walks on graphs with tunable complexity",
     "AlgoVeri: a benchmark that evaluates vericoding of 77 classical algorithms in each of Dafny…",
     "MSIS: Multi-State Importance Sampling",
     "ADEPT: Agentic Decoding of Emotion via Probing Tools",
     "MAP: Measuring Agents in Production",
     "BLL-Loss: Bounded Log-Likelihood Loss",
-    "Understanding potential selection in data is crucial for causal discovery",
-    "Data attribution estimates how a trained model would change if a subset of training points were…",
+    "A new model that specifically characterizes evolutionary selection",
+    "A new analysis of IF and NS for convex ERM that replaces global assumptions with local conditions",
     "mHC: Manifold-Constrained Hyper-Connections",
     "NorMuon: Neuron-wise Normalized Muon",
     "DeCoDe: a novel diffusion framework that decouples the diffusion processes of the binding position…",
-    "Post-hoc controllability of fair machine learning models, the ability to control the trade-off…",
+    "A novel fair classification algorithm that learns effective feature representations to improve…",
     "LaST₀: a framework that enables efficient reasoning before acting through a Latent Spatio-Temporal…",
 ]
 
@@ -89,6 +90,79 @@ def test_headline_forms(abstract: str, headline: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("abstract", "headline"),
+    [
+        # Background loses to the sentence that says what the authors do, without its lead-in.
+        (
+            "Cats are loved by many. We propose a framework for measuring purrs in the wild.",
+            "A framework for measuring purrs in the wild",
+        ),
+        (
+            "Cats are loved. In this paper, we show that cats purr at 25 Hz when content.",
+            "Cats purr at 25 Hz when content",
+        ),
+        (
+            "Cats are loved. This paper studies the problem of counting cats in photographs.",
+            "Counting cats in photographs",
+        ),
+        (
+            "Cats are loved. The purpose of this paper is to investigate the purring of cats.",
+            "The purring of cats",
+        ),
+        # Cut at the end of the claim's clause.
+        (
+            "To address this, we derive Polyak schedulers tailored to SAM-style updates, "
+            "yielding novel adaptive algorithms.",
+            "Polyak schedulers tailored to SAM-style updates",
+        ),
+        (
+            "We investigate the purring of domestic cats at home, and identify two effects.",
+            "The purring of domestic cats at home",
+        ),
+        (
+            "We formalize and illustrate the concept of purring in cats.",
+            "The concept of purring in cats",
+        ),
+        (
+            "We study post-training of language models with rewards.",
+            "Post-training of language models with rewards",
+        ),
+        # The first contribution wins over a later one; a claim that leans on what came
+        # before ("this limitation") or follows on ("we further") gives way.
+        (
+            "We study the purring of cats at home. We propose a purr detector for phones.",
+            "The purring of cats at home",
+        ),
+        (
+            "Cats are loved. We show that this limitation is real. We further derive a bound on "
+            "purring. We find that cats purr louder when they are fed.",
+            "Cats purr louder when they are fed",
+        ),
+        # Building on other work is not a contribution.
+        ("Cats are loved by many. We build on prior work about dogs.", "Cats are loved by many"),
+        # An abbreviation proposed by others or far from the authors' verb is not their name.
+        (
+            "Many divergences have been proposed for coresets, with forward Kullback-Leibler (KL) "
+            "divergence being best. We propose a divergence for cat coresets.",
+            "A divergence for cat coresets",
+        ),
+        (
+            "We present an algorithm for publishing the count of walks and Katz centrality under "
+            "local differential privacy (LDP).",
+            "An algorithm for publishing the count of walks and Katz centrality under local differential privacy",
+        ),
+        # A soft hyphen lost in PDF extraction is joined back.
+        (
+            "A network model with state-dependent modula(cid:173) tion of sequences.",
+            "A network model with state-dependent modulation of sequences",
+        ),
+    ],
+)
+def test_headline_says_what_the_authors_do(abstract: str, headline: str) -> None:
+    assert headline_for(abstract) == headline
+
+
+@pytest.mark.parametrize(
     ("abstract", "source"),
     [
         (
@@ -102,6 +176,10 @@ def test_headline_forms(abstract: str, headline: str) -> None:
         (
             "Cats (felines) are great, which is known. Dogs too.",
             "Cats (felines) are great, which is known.",
+        ),
+        (
+            "Cats purr. In this paper, we show that dogs bark (loudly) at night. It works.",
+            "In this paper, we show that dogs bark (loudly) at night.",
         ),
         ("", ""),
     ],

@@ -1,8 +1,11 @@
-"""A one-line headline for an abstract, since the seeds carry no titles.
+"""A one-line headline that says what a paper does, since the seeds carry no titles.
 
 When the abstract names its contribution ("We propose AugMask, a plug-and-play training
 framework...") the headline is that name with its gist ("AugMask: a plug-and-play training
-framework..."); otherwise it is the first sentence, shortened to fit.
+framework..."). Otherwise it is the sentence that says what the authors do ("In this work,
+we derive Polyak schedulers tailored to SAM-style updates, yielding...") without its lead-in,
+cut at a clause ("Polyak schedulers tailored to SAM-style updates"); an abstract that never
+says so gets its first sentence, shortened to fit.
 """
 
 import re
@@ -11,6 +14,8 @@ HEADLINE_MAX = 100
 
 # Emphasis markup that a headline shows as plain text: **bold**, *italic*, _italic_, \emph{...}.
 _LATEX_EMPHASIS = re.compile(r"\\(?:emph|textit|textbf|textsc|texttt)\{([^{}]*)\}")
+# A soft hyphen lost in PDF extraction: "modula(cid:173) tion".
+_PDF_HYPHEN = re.compile(r"\(cid:173\) ?")
 _STARS = re.compile(r"\*{1,2}(?=\S)|(?<=\S)\*{1,2}")
 _UNDERSCORES = re.compile(r"(?<![\w$\\])_(\w[^_$]*?\w|\w)_(?!\w)")
 # Inline math with no LaTeX command in it ($77$, $_0$) reads fine as its bare content.
@@ -24,6 +29,8 @@ _VERB = (
     r"|address\w* (?:this|the) gap with)"
 )
 _STUDY = r"(?:stud(?:y|ies))"
+# A sentence without one of these names no contribution (a cheap test before the patterns).
+_VERB_STEMS = ("propos", "introduc", "present", "develop", "formali", "reveal", "address", "stud")
 # A name is one to three words (e.g. "AugMask", "Empirical GPs", "LaST$_0$", "uncertain-UCB").
 _WORD = r"[A-Za-z][\w$^{}\-]*"
 _NAME = rf"{_WORD}(?: {_WORD}){{0,2}}"
@@ -34,6 +41,13 @@ _APPOSITIVE_NAMED = re.compile(
     rf"\b{_VERB} (?:the )?((?:a|an) (?:[\w-]+ ){{0,4}}[\w-]+), ({_NAME}), ((?:which|that) .+)", re.I
 )
 _SHORT_FORM = re.compile(r"\(([A-Za-z][\w-]{1,15})\)|, ([A-Z][\w-]{1,15}),")
+# An abbreviation names the contribution when an active verb comes a few words before it
+# ("we present a nearly constant sample-size approach, Multi-State Importance Sampling (MSIS)"),
+# not "have been proposed for ... Kullback-Leibler (KL)" or "we present an algorithm for
+# publishing the count of walks and Katz centrality under local differential privacy (LDP)".
+_ANY_VERB = re.compile(rf"\b{_VERB}\b", re.I)
+_PASSIVE = ("been ", "are ", "were ", "was ", "is ")
+_NEAR = 8  # words
 _NAME_WITH_LONG_FORM = re.compile(rf"\b{_VERB} (?:the )?({_WORD}) \(([^()]{{4,80}})\)", re.I)
 _DEFINED_TERM = re.compile(
     rf"\b{_VERB} (?:the )?([a-z][\w-]*(?: [\w-]+){{0,3}}) ?(?:---|—) ?(.+?)(?: ?(?:---|—)|$)"
@@ -44,6 +58,67 @@ _WHICH_CLAUSE = re.compile(r", which [^,]*,")
 _GIST_STOP = re.compile(r"(?::(?!//)|;| -{1,3} |—|, which |, where |\$[^$]*\\)")
 _SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+# What the authors do, as it follows "we" and "this paper" ("study", "studies"): what follows
+# the verb is the headline ("that" dropped; "how" and "whether" kept).
+# fmt: off
+_AUTHOR_VERBS = (
+    "propose", "introduce", "present", "develop", "design", "derive", "formulate", "formalize",
+    "formalise", "devise", "construct", "build", "create", "release", "put forward", "study",
+    "investigate", "examine", "explore", "analyze", "analyse", "characterize", "characterise",
+    "consider", "revisit", "address", "tackle", "show", "prove", "find", "demonstrate", "identify",
+    "establish", "provide", "give", "offer", "describe", "report", "obtain", "uncover", "reveal",
+    "extend", "generalize", "generalise", "discover", "observe", "resolve", "settle", "answer",
+    "ask", "focus on", "deal with",
+)
+# fmt: on
+_SEQUEL = (
+    r"(?:also|further|then|next|finally|additionally|furthermore|moreover|lastly|second|third)"
+)
+_ADVERB = (
+    rf"(?:{_SEQUEL}|first|here|now|therefore|thus|hence|instead|can|will|have|[a-z]+ly"
+    r"|(?:aims?|seeks?|attempts?|set out|try|tries) to),?"
+)
+
+
+def _verb_forms(verbs: tuple[str, ...]) -> str:
+    """The verbs as they follow "we" and "this paper" ("study", "studies")."""
+    forms = []
+    for verb in verbs:
+        word, _, rest = verb.partition(" ")
+        if word.endswith("y") and word[-2] not in "aeiou":
+            third = word[:-1] + "ies"
+        elif word.endswith(("s", "sh", "ch", "x", "z")):
+            third = word + "es"
+        else:
+            third = word + "s"
+        forms += [verb, " ".join([third, rest]).strip()]
+    return "|".join(sorted(forms, key=len, reverse=True))
+
+
+_AUTHORS_DO = re.compile(
+    r"(?:\b[Ww]e|\b[Tt]his (?:paper|work|article|study|note|thesis|chapter|report|letter)"
+    r"|\b[Tt]he (?:main |primary )?(?:purpose|goal|aim|objective) of (?:this|our) \w+ is to)"
+    rf"(?P<sequel>(?: {_ADVERB})*) (?:{_verb_forms(_AUTHOR_VERBS)}|is (?:concerned with|about))"
+    r"\b(?! on\b| upon\b)"
+    r"(?: and [a-z]+\b)?(?: that\b| to\b)?"  # "we formalize and illustrate"
+)
+_SEQUEL_START = re.compile(rf"(?:{_SEQUEL}|in addition|besides)\b", re.I)
+# A claim that leans on what came before ("this limitation", "our method"), says nothing yet
+# ("the effectiveness of...") or is no claim ("[a method we propose] is called...") names no
+# contribution on its own.
+_LEANING = re.compile(
+    r"(?:this|these|those|that|such|it|its|they|their|them|our|both|each|the following"
+    r"|is|are|was|were|has|have|can|will"
+    r"|the (?:proposed|resulting|above|same|former|latter|effectiveness|efficacy|superiority"
+    r"|advantages?|benefits?|performance|results?|usefulness|feasibility|validity))\b",
+    re.I,
+)
+_CLAIM_STOP = re.compile(
+    rf",? and (?:we )?(?:{_ADVERB} )*(?:{_verb_forms(_AUTHOR_VERBS)})\b"
+    r"|, (?:thereby|thus|while|whereas|yielding|leading|resulting)\b"
+)
+# "we propose, for the first time, ..."; "we study the problem of ..."
+_FILLER = re.compile(r"^(?:, [^,]{1,40}, |the (?:problem|task|question) of )", re.I)
 _DANGLING = frozenset(
     ["a", "an", "the", "of", "for", "to", "in", "on", "by", "with", "and", "or", "that", "which"]
 )
@@ -51,7 +126,7 @@ _DANGLING = frozenset(
 
 def plain(text: str) -> str:
     """The text without emphasis markup (math is kept as its source)."""
-    text = _LATEX_EMPHASIS.sub(r"\1", text)
+    text = _LATEX_EMPHASIS.sub(r"\1", _PDF_HYPHEN.sub("", text))
     text = _STARS.sub("", text)
     return _UNDERSCORES.sub(r"\1", text)
 
@@ -124,6 +199,9 @@ def _simple_math(match: re.Match[str]) -> str:
 
 def _named_contribution(sentence: str) -> tuple[int, str] | None:
     """The earliest name the sentence gives its contribution, with its position."""
+    lower = sentence.lower()
+    if not any(stem in lower for stem in _VERB_STEMS):
+        return None
     found: list[tuple[int, str]] = []
     if match := _NAMED_APPOSITIVE.search(sentence):
         name, rest = match.group(1), match.group(2)
@@ -136,13 +214,15 @@ def _named_contribution(sentence: str) -> tuple[int, str] | None:
         name, expansion = match.groups()
         if _is_short_form(name) and expansion[0].lower() == name[0].lower() and " " in expansion:
             found.append((match.start(1), f"{name}: {expansion}"))
-    if verb := re.search(rf"\b{_VERB}\b", sentence, re.I):
+    active = (v for v in _ANY_VERB.finditer(sentence) if not lower.endswith(_PASSIVE, 0, v.start()))
+    if verb := next(active, None):
         for match in _SHORT_FORM.finditer(sentence, verb.end()):
             short = match.group(1) or match.group(2)
             expansion = long_form(short, sentence[verb.end() : match.start()])
             if _is_short_form(short) and expansion:
                 start = sentence.rfind(expansion, 0, match.start())
-                found.append((start, f"{short}: {expansion}"))
+                if len(sentence[verb.end() : start].split()) <= _NEAR:
+                    found.append((start, f"{short}: {expansion}"))
                 break
     if match := _DEFINED_TERM.search(sentence):
         found.append((match.start(1), f"{match.group(1)}: {_gist(match.group(2))}"))
@@ -179,12 +259,49 @@ def _headline_and_source(abstract: str, limit: int) -> tuple[str, str]:
     if claim := _BOLD_CLAIM.search(_SIMPLE_MATH.sub(_simple_math, abstract)):
         claimed = plain(claim.group(1))
         return shorten(claimed, limit), next((s for s in parts if claimed in s), first)
-    aside = _WHICH_CLAUSE.sub("", _PARENTHETICAL.sub("", first))
-    clause = _gist(aside)
-    return _capitalised(shorten(clause if len(clause) >= 30 else aside, limit)), first
+    if done := _what_authors_do(parts):
+        return _capitalised(shorten(done[0], limit)), done[1]
+    return compress(first, limit), first
+
+
+def _what_authors_do(parts: list[str]) -> tuple[str, str] | None:
+    """What the authors first say they do, without the lead-in ("we show that") and cut at
+    a clause, with the sentence it comes from. A follow-on ("we further derive") counts only
+    when nothing else does."""
+    best: tuple[tuple[bool, int], str, str] | None = None
+    for index, sentence in enumerate(parts):
+        match = _AUTHORS_DO.search(sentence)
+        if match is None:
+            continue
+        claim = _FILLER.sub("", sentence[match.end() :].lstrip(" :"))
+        if not claim or _LEANING.match(claim):
+            continue
+        headline = _clause(claim)
+        if len(headline.split()) < 3:
+            continue
+        main = not (match["sequel"] and _SEQUEL_START.search(match["sequel"]))
+        main = main and not _SEQUEL_START.match(sentence)
+        rank = (main, -index)
+        if best is None or rank > best[0]:
+            best = (rank, headline, sentence)
+    return (best[1], best[2]) if best else None
+
+
+def _clause(text: str) -> str:
+    """The text without asides, cut at the end of its main clause when that leaves enough."""
+    aside = _WHICH_CLAUSE.sub("", _PARENTHETICAL.sub("", text))
+    clause = _gist(_CLAIM_STOP.split(aside, maxsplit=1)[0])
+    return clause if len(clause) >= 30 else aside
+
+
+def compress(sentence: str, limit: int = HEADLINE_MAX) -> str:
+    """A sentence as a headline: without asides, cut at its main clause, shortened to fit."""
+    return _capitalised(shorten(_clause(sentence), limit))
 
 
 def _capitalised(text: str) -> str:
-    """Capitalise a headline that starts with a plain lower-case word ("semantic isotropy")."""
+    """Capitalise a headline that starts with a plain lower-case word ("semantic isotropy",
+    "post-training")."""
     first = text.split(" ", 1)[0]
-    return text[0].upper() + text[1:] if first.isalpha() and first.islower() else text
+    plain_word = first.replace("-", "").isalpha() and first.islower()
+    return text[0].upper() + text[1:] if plain_word else text
