@@ -190,7 +190,7 @@ def test_an_overlong_json_line_is_a_skipped_record(tmp_path: Path, monkeypatch) 
     assert [p.headline for p in loaded.papers] == ["Good", "Also good"]
     assert loaded.problems == [
         f"{path}:2: longer than the 0.001 MB a line may take",
-        f"{path}:3: not valid JSON (Invalid control character at)",
+        f"{path}:3: not valid JSON (Unterminated string starting at)",
     ]
 
 
@@ -256,3 +256,82 @@ def test_every_command_reports_skipped_records(
         f"tui-reader: skipped {path}:2: not valid JSON "
         "(Expecting property name enclosed in double quotes)\n"
     )
+
+
+@pytest.mark.slow
+def test_a_gzip_bomb_of_blank_lines_in_json_lines_takes_seconds(tmp_path: Path) -> None:
+    path = gzip_text(tmp_path / "blank.jsonl.gz", "\n" * 10_000_000, 20)  # 200 MB, 200 KB packed
+    with gzip.open(path, "ab") as file:
+        file.write((json.dumps(GOOD) + "\n").encode())
+    result = run("list", "--papers", str(path))  # a line at a time in Python took minutes
+    assert result.returncode == 0, result.stderr
+    assert "Good" in result.stdout and result.stderr == ""
+
+
+def test_a_flood_of_bad_records_stops_reading_the_file(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(loading, "MAX_SKIPPED_RECORDS", 20)
+    path = write_lines(tmp_path / "papers.jsonl", json.dumps(GOOD), *(["nope"] * 21))
+    with pytest.raises(LoadError) as raised:
+        load_paths([path])
+    assert str(raised.value) == f"{path}: more than 20 of its records cannot be read"
+
+
+@pytest.mark.parametrize(
+    ("name", "record", "start", "end"),
+    [
+        ("a.jsonl", '{"abstract": "Paper %d."}\n', "", ""),
+        ("a.txt", "Paper %d.\n\n", "Papers\n\n", ""),
+        ("a.csv", "T,Paper %d.\n", "title,abstract\n", ""),
+        ("a.json", '{"abstract": "Paper %d."},\n', "[\n", '{"abstract": "Last."}]'),
+        ("a.bib", "@misc{k%d, abstract={Paper %d.}}\n", "", ""),
+    ],
+)
+def test_a_file_of_too_many_records_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, record: str, start: str, end: str
+) -> None:
+    monkeypatch.setattr(loading, "MAX_RECORDS", 100)
+    path = tmp_path / name
+
+    def write(records: int) -> None:
+        body = "".join(record.replace("%d", str(n)) for n in range(records))
+        path.write_text(start + body + end, encoding="utf-8")
+
+    write(99)
+    assert len(load_paths([path]).papers) == 99 + bool(end)
+    write(101)
+    with pytest.raises(LoadError) as raised:
+        load_paths([path])
+    assert str(raised.value) == f"{path}: holds more than 100 records, the most read from one file"
+
+
+def test_a_repeated_record_becomes_a_paper_once(tmp_path: Path, monkeypatch) -> None:
+    from tui_reader.core.paper import Paper
+
+    built = []
+    original = Paper.from_abstract.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(
+        Paper,
+        "from_abstract",
+        classmethod(lambda cls, *a, **k: built.append(1) or original(cls, *a, **k)),
+    )
+    path = write_lines(
+        tmp_path / "papers.jsonl", *([json.dumps(GOOD)] * 1000), json.dumps(ALSO_GOOD)
+    )
+    assert [p.headline for p in load_paths([path]).papers] == ["Good", "Also good"]
+    assert len(built) == 2
+
+
+def test_seed_text_of_many_tiny_paragraphs_is_not_held_all_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(loading, "MAX_RECORDS", 1000)
+    path = tmp_path / "tiny.txt"
+    path.write_text("A.\n\n" * 5_000_000)  # 20 MB: split at once, 5 million strings
+    tracemalloc.start()
+    try:
+        with pytest.raises(LoadError, match="holds more than 1,000 records"):
+            load_paths([path])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 100_000_000

@@ -20,7 +20,7 @@ FIELDS = ("title", "abstract", "authors", "url", "venue")
 _AUTHOR_SPLIT = re.compile(r"\s+and\s+|;\s*")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Record:
     """One paper as a source file gives it, before it becomes a Paper."""
 

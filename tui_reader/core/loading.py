@@ -1,15 +1,18 @@
 """Reading papers from the paths the user names, or from the bundled seeds.
 
-What is read is bounded: a file read whole (seed text, a JSON array, CSV, BibTeX) holds at
-most MAX_TEXT_BYTES of text once decompressed, JSON Lines is read a line at a time and a
-line holds at most MAX_LINE_BYTES, and a file's skipped records are named up to
-MAX_PROBLEMS_LISTED, the rest counted. A FIFO, device or socket is never opened.
+What is read is bounded, so that a small gzip file cannot take the memory or the hours its
+contents would: a file read whole (seed text, a JSON array, CSV, BibTeX) holds at most
+MAX_TEXT_BYTES of text once decompressed, JSON Lines is read as it goes and a line holds at
+most MAX_LINE_BYTES, a file holds at most MAX_RECORDS records of which at most
+MAX_SKIPPED_RECORDS cannot be read (the first MAX_PROBLEMS_LISTED are named, the rest
+counted), and a record met again in the same file is not built into a paper again. A FIFO,
+device or socket is never opened.
 """
 
 import codecs
 import gzip
 import io
-import itertools
+import re
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -18,14 +21,20 @@ from pathlib import Path
 from tui_reader.core.file_kinds import special_file_problem
 from tui_reader.core.formats import READERS, FormatError, Problem, Record, read_json_line, sniff
 from tui_reader.core.paper import Paper
-from tui_reader.core.seeds import parse_seed_text
+from tui_reader.core.seeds import iter_seed_text
 from tui_reader.core.wording import count
 
 SUFFIXES = (".txt", ".jsonl", ".ndjson", ".json", ".csv", ".bib")
 MB = 1_000_000
 MAX_TEXT_BYTES = 250 * MB  # about 200,000 abstracts; parsed, it takes several times this
 MAX_LINE_BYTES = 10 * MB
+MAX_RECORDS = 2_000_000  # twice the largest corpus measured (benchmarks/RESULTS.md)
+MAX_SKIPPED_RECORDS = 100_000
 MAX_PROBLEMS_LISTED = 50
+_CHUNK_BYTES = MB
+# A line holding more than blanks: runs of blank lines are passed over by `re`, not a line
+# at a time in Python (a gzip file of newlines would take hours).
+_CONTENT_LINE = re.compile(rb"^[^\n]*\S[^\n]*", re.MULTILINE)
 
 
 class LoadError(Exception):
@@ -63,8 +72,10 @@ def read_text(path: Path) -> str:
     try:
         if not _is_gzip(path) and path.stat().st_size > MAX_TEXT_BYTES:
             raise too_big
+        data = bytearray()  # grown a chunk at a time: read(MAX_TEXT_BYTES) allocates it all
         with _open(path) as file:
-            data = file.read(MAX_TEXT_BYTES + 1)
+            while len(data) <= MAX_TEXT_BYTES and (chunk := file.read(_CHUNK_BYTES)):
+                data += chunk
     except IsADirectoryError:
         raise LoadError(path, "is a directory") from None
     except (gzip.BadGzipFile, EOFError, zlib.error):
@@ -125,18 +136,42 @@ def _open(path: Path) -> io.BufferedIOBase:
     return gzip.open(path, "rb") if _is_gzip(path) else path.open("rb")
 
 
+def _numbered(data: bytes, end: int, number: int) -> Iterator[tuple[int, bytes | None]]:
+    """The lines holding more than blanks in data[:end], which begins on line `number`."""
+    counted = 0
+    for match in _CONTENT_LINE.finditer(data, 0, end):
+        number += data.count(b"\n", counted, match.start())
+        counted = match.start()
+        yield number, match[0] if len(match[0]) <= MAX_LINE_BYTES else None
+
+
+def _content_lines(file: io.BufferedIOBase) -> Iterator[tuple[int, bytes | None]]:
+    """Each line holding more than blanks, with its number, read a chunk at a time; None in
+    place of a line longer than MAX_LINE_BYTES, which is dropped as it is read."""
+    number, carry, dropping = 1, b"", False
+    while chunk := file.read(_CHUNK_BYTES):
+        if dropping:
+            end = chunk.find(b"\n")
+            if end < 0:
+                continue
+            chunk, number, dropping = chunk[end + 1 :], number + 1, False
+        data = carry + chunk
+        cut = data.rfind(b"\n") + 1
+        yield from _numbered(data, cut, number)
+        number += data.count(b"\n", 0, cut)
+        carry = data[cut:]
+        if len(carry) > MAX_LINE_BYTES:
+            yield number, None
+            carry, dropping = b"", True
+    yield from _numbered(carry, len(carry), number)
+
+
 def _json_lines(path: Path) -> Iterator[Record | Problem]:
-    """A JSON Lines file's records, read a line at a time (a big file's first papers come at
-    once); a line over MAX_LINE_BYTES is skipped without being held."""
+    """A JSON Lines file's records, read as it goes (a big file's first papers come at once)."""
     try:
         with _open(path) as file:
-            for number in itertools.count(1):
-                line = file.readline(MAX_LINE_BYTES + 1)
-                if not line:
-                    return
-                if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
-                    while line and not line.endswith(b"\n"):
-                        line = file.readline(MB)
+            for number, line in _content_lines(file):
+                if line is None:
                     size = _size(MAX_LINE_BYTES)
                     yield Problem(number, f"longer than the {size} a line may take")
                     continue
@@ -166,24 +201,39 @@ def iter_file(path: Path) -> Iterator[Paper | str]:
     """A file's papers, in order, and a "FILE:LINE: problem" for each record it skips (the
     first MAX_PROBLEMS_LISTED, then one line counting the rest)."""
     items: Iterable[Record | Problem]
+    collection = _stem(path)
+    too_many = LoadError(
+        path, f"holds more than {MAX_RECORDS:,} records, the most read from one file"
+    )
     if sniff(path.name, _start(path)) == "jsonl":
         items = _json_lines(path)
     else:
         text = read_text(path)
         kind = sniff(path.name, text)
         if kind == "txt":
-            collection, abstracts = parse_seed_text(text)
-            for abstract in abstracts:
-                yield Paper.from_abstract(abstract, collection or _stem(path), path)
-            return
-        items = READERS[kind](text)
+            header, abstracts = iter_seed_text(text)
+            collection = header or collection
+            items = (Record(abstract) for abstract in abstracts)
+        elif kind == "bib" and text.count("@") > MAX_RECORDS:  # parsed whole: count first
+            raise too_many
+        else:
+            items = READERS[kind](text)
+    papers: dict[Record, Paper] = {}
     skipped = 0
     try:
-        for item in items:
+        for number, item in enumerate(items, 1):
+            if number > MAX_RECORDS:
+                raise too_many
             if isinstance(item, Record):
-                yield _paper(item, _stem(path), path)
+                if item not in papers:
+                    papers[item] = _paper(item, collection, path)
+                yield papers[item]
                 continue
             skipped += 1
+            if skipped > MAX_SKIPPED_RECORDS:
+                raise LoadError(
+                    path, f"more than {MAX_SKIPPED_RECORDS:,} of its records cannot be read"
+                )
             if skipped <= MAX_PROBLEMS_LISTED:
                 yield f"{path}:{item.line}: {item.message}"
     except FormatError as error:

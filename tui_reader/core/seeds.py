@@ -1,6 +1,8 @@
 """The seed format: a collection name on the first line, then one abstract per paragraph."""
 
+import itertools
 import re
+from collections.abc import Iterator
 
 from tui_reader.core.text import clean
 
@@ -14,17 +16,34 @@ def is_header(line: str) -> bool:
     return 0 < len(line) <= _HEADER_MAX and not line.endswith((".", "!", "?"))
 
 
-def parse_seed_text(text: str) -> tuple[str | None, list[str]]:
-    """Split seed text into its collection name (None when absent) and its abstracts.
+def _paragraphs(text: str) -> Iterator[str]:
+    """The text between paragraph breaks, one at a time (a list of millions of tiny
+    paragraphs would take many times the text's memory)."""
+    start = 0
+    for match in _PARAGRAPH_BREAK.finditer(text):
+        yield text[start : match.start()]
+        start = match.end()
+    yield text[start:]
+
+
+def iter_seed_text(text: str) -> tuple[str | None, Iterator[str]]:
+    """Seed text's collection name (None when absent) and its abstracts, as they are found.
 
     The text may use CRLF or CR line ends, tabs, trailing spaces and runs of blank lines;
     each abstract's lines are joined with single spaces.
     """
     text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
-    paragraphs = [p for p in _PARAGRAPH_BREAK.split(text) if p.strip()]
+    paragraphs = (paragraph for paragraph in _paragraphs(text) if paragraph.strip())
+    first = next(paragraphs, None)
     collection = None
     # The header stands alone: a short first line wrapped into an abstract is not one.
-    if paragraphs and "\n" not in paragraphs[0].strip() and is_header(paragraphs[0]):
-        collection = clean(paragraphs.pop(0))
-    abstracts = [clean(paragraph) for paragraph in paragraphs]
-    return collection, [abstract for abstract in abstracts if abstract]
+    if first is not None and "\n" not in first.strip() and is_header(first):
+        collection, first = clean(first), None
+    rest = itertools.chain([] if first is None else [first], paragraphs)
+    return collection, (abstract for abstract in map(clean, rest) if abstract)
+
+
+def parse_seed_text(text: str) -> tuple[str | None, list[str]]:
+    """Seed text's collection name (None when absent) and all its abstracts."""
+    collection, abstracts = iter_seed_text(text)
+    return collection, list(abstracts)
