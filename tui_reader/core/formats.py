@@ -8,6 +8,7 @@ cannot be read to its end raises FormatError: its items cannot be told apart aft
 import csv
 import io
 import json
+import logging
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -18,6 +19,9 @@ from tui_reader.core.text import clean
 
 FIELDS = ("title", "abstract", "authors", "url", "venue")
 _AUTHOR_SPLIT = re.compile(r"\s+and\s+|;\s*")
+# bibtexparser logs each block it cannot parse; it is reported as a Problem with its line
+# instead, so the log's lines on stderr would only say it again, over several lines.
+logging.getLogger("bibtexparser").setLevel(logging.ERROR)
 
 
 @dataclass(frozen=True, slots=True)
