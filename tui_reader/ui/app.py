@@ -19,6 +19,7 @@ from textual.screen import Screen, ScreenResultCallbackType
 from textual.timer import Timer
 from textual.widget import AwaitMount, Widget
 from textual.widgets import Footer, Header
+from textual.worker import get_current_worker
 
 from tui_reader.core.browser import open_in_browser
 from tui_reader.core.config import Config
@@ -41,6 +42,16 @@ from tui_reader.ui.copy_picker import NOUNS, CopyPicker, Pick
 from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen, typed_path
 from tui_reader.ui.help_screen import HelpScreen, KeyTable
+from tui_reader.ui.messages import (
+    IndexReady,
+    LibraryReloaded,
+    LibrarySaved,
+    LoadFinished,
+    PapersLoaded,
+    RelatedFound,
+    ResultsReady,
+    SaveFailed,
+)
 from tui_reader.ui.note_editor import NoteEditor
 from tui_reader.ui.ordered_keys import OrderedInput, route_key
 from tui_reader.ui.paper_list import PaperList
@@ -242,6 +253,9 @@ class ReaderApp(App[None]):
 
     # Filtering
 
+    # The background work (threads) reports in messages (ui/messages), handled in turn with
+    # the keys; once the reader quits they are dropped.
+
     @work(thread=True, exclusive=True, group="load")
     def _load(self) -> None:
         assert self._stream is not None
@@ -249,22 +263,23 @@ class ReaderApp(App[None]):
         sys.setswitchinterval(LOADING_SWITCH_INTERVAL)
         try:
             pending: list[Paper] = []
-            posted = time.monotonic()
+            posted: float | None = None  # when papers were last posted: the first at once
             for item in self._stream:
                 if isinstance(item, str):
                     problems.append(item)
                     continue
                 pending += item
-                if not len(self.store) or time.monotonic() - posted > POST_EVERY:
-                    self.call_from_thread(self._add_papers, pending)
+                if posted is None or time.monotonic() - posted > POST_EVERY:
+                    self.post_message(PapersLoaded(pending))
                     pending, posted = [], time.monotonic()
-            self.call_from_thread(self._add_papers, pending)
+            self.post_message(PapersLoaded(pending))
         finally:
             sys.setswitchinterval(SEARCH_SWITCH_INTERVAL)
-        self.call_from_thread(self._loaded, problems)
-        self._build_index()
+        self.post_message(LoadFinished(problems))
 
-    def _add_papers(self, papers: list[Paper]) -> None:
+    @on(PapersLoaded)
+    def _add_papers(self, message: PapersLoaded) -> None:
+        papers = message.papers
         # Papers live as long as the app: take them out of the garbage collector's sight, or
         # its full passes over a big corpus stall the screen for a tenth of a second or more.
         gc.freeze()
@@ -275,9 +290,12 @@ class ReaderApp(App[None]):
             if not self._query.strip():
                 self._refilter()
 
-    def _loaded(self, problems: list[str]) -> None:
+    @on(LoadFinished)
+    def _loaded(self, message: LoadFinished) -> None:
+        problems = message.problems
         self.status = "indexing"
         self._update_header()
+        self._build_index()  # over every paper: their messages came first
         self._say_duplicates()
         if problems:
             listed = "\n".join(problems[:5]) + ("\n…" if len(problems) > 5 else "")
@@ -291,10 +309,12 @@ class ReaderApp(App[None]):
     @work(thread=True, exclusive=True, group="index")
     def _build_index(self) -> None:
         index = self._kept_index if self._kept_index is not None else SearchIndex(self.store)
-        self.call_from_thread(self._index_ready, index)
+        self.post_message(IndexReady(index))
         index.warm()
 
-    def _index_ready(self, index: SearchIndex) -> None:
+    @on(IndexReady)
+    def _index_ready(self, message: IndexReady) -> None:
+        index = message.index
         gc.freeze()  # the index lives as long as the papers (see _add_papers)
         self._index = index
         self.status = "ready"
@@ -323,9 +343,8 @@ class ReaderApp(App[None]):
     def _sort_all(self) -> None:
         """Every paper in the chosen order, sorted off the screen's thread (a second at 1M)."""
         papers = list(self.store)
-        self.call_from_thread(
-            self._show, sort_papers(papers, len(papers), self.sort, self.store, self.library), ""
-        )
+        sorted_papers = sort_papers(papers, len(papers), self.sort, self.store, self.library)
+        self._post_results(ResultsReady(sorted_papers, ""))
 
     @work(thread=True, exclusive=True, group="search")
     def _search(self, query: str) -> None:
@@ -339,7 +358,15 @@ class ReaderApp(App[None]):
             papers = [paper for paper, kept in zip(papers, keep, strict=True) if kept]
         papers = sort_papers(papers, full, self.sort, self.store, self.library)
         highlight = highlight_pattern(result.matched_words)
-        self.call_from_thread(self._show, papers, query, full, highlight)
+        self._post_results(ResultsReady(papers, query, full, highlight))
+
+    def _post_results(self, results: ResultsReady) -> None:
+        if not get_current_worker().is_cancelled:  # a later key's search replaced this one
+            self.post_message(results)
+
+    @on(ResultsReady)
+    def _results_ready(self, message: ResultsReady) -> None:
+        self._show(message.papers, message.query, message.full, message.highlight)
 
     def _show(
         self,
@@ -406,13 +433,7 @@ class ReaderApp(App[None]):
     def _find_related(self, paper_id: str) -> None:
         assert self._index is not None
         related = self._index.related(paper_id)
-        self.call_from_thread(self._show_related, paper_id, related)
-
-    def _show_related(self, paper_id: str, related: list[Paper]) -> None:
-        detail = self.detail_pane
-        detail.related = (paper_id, related)
-        if detail.paper is not None and detail.paper.id == paper_id:
-            detail.show(detail.paper, self.paper_list.empty_message)
+        self.detail_pane.post_message(RelatedFound(paper_id, related))
 
     def action_related(self, number: int) -> None:
         """Go to the paper the detail pane lists as related number `number`."""
@@ -465,21 +486,24 @@ class ReaderApp(App[None]):
         try:
             messages = self.library.save()
         except LibraryError as error:
-            self.call_from_thread(self._save_failed, str(error))
+            self.post_message(SaveFailed(str(error)))
         else:
-            self.call_from_thread(self._saved, messages)
+            self.post_message(LibrarySaved(messages))
 
-    def _saved(self, messages: list[str]) -> None:
-        for message in messages:
+    @on(LibrarySaved)
+    def _saved(self, saved: LibrarySaved) -> None:
+        for message in saved.messages:
             self._tell(message, "error")
         if self._save_failing:
             self._save_failing = False
             self._tell(f"Saved again to {self.library.path}")
         self._redraw_library_state()
 
-    def _save_failed(self, problem: str) -> None:
+    @on(SaveFailed)
+    def _save_failed(self, message: SaveFailed) -> None:
         if not self._save_failing:
             self._save_failing = True
+            problem = message.problem
             self._tell(
                 f"Changes cannot be saved ({problem}); they are kept for this session.", "warning"
             )
@@ -487,7 +511,11 @@ class ReaderApp(App[None]):
     @work(thread=True, exclusive=True, group="reload")
     def _look_for_outside_changes(self) -> None:
         if self.library.reload_if_changed():
-            self.call_from_thread(self._redraw_library_state)
+            self.post_message(LibraryReloaded())
+
+    @on(LibraryReloaded)
+    def _reloaded(self) -> None:
+        self._redraw_library_state()
 
     def _tell(self, message: str, severity: SeverityLevel = "information") -> None:
         timeout = 20 if severity != "information" else 4

@@ -13,6 +13,7 @@ from textual.widgets import Static
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
 from tui_reader.core.references import links_of
+from tui_reader.ui.messages import RelatedFound
 from tui_reader.ui.typeset_text import typeset_content
 
 LINK_SHOWN = 72
@@ -75,7 +76,7 @@ class DetailPane(VerticalScroll):
     ]
 
     def compose(self) -> ComposeResult:
-        yield Static(id="detail-body")
+        yield self._body
 
     def action_leave(self) -> None:
         self.screen.focus_previous()
@@ -113,14 +114,21 @@ class DetailPane(VerticalScroll):
         self.highlight: re.Pattern[str] | None = None
         self.related: tuple[str, list[Paper]] = ("", [])  # a paper's id, and papers like it
         self.raw = False  # show the text as written, not typeset
+        # Kept, not looked up: a paper shown as the reader quits finds it taken down already.
+        self._body = Static(id="detail-body")
 
     def on_resize(self) -> None:
         if self.paper is not None:
             self.show(self.paper)
 
+    def on_related_found(self, message: RelatedFound) -> None:
+        self.related = (message.paper_id, message.related)
+        if self.paper is not None and self.paper.id == message.paper_id:
+            self.show(self.paper)
+
     def show(self, paper: Paper | None, empty_message: str = "No paper selected") -> None:
         """Show a paper from its top, or the message when there is none."""
-        body = self.query_one("#detail-body", Static)
+        body = self._body
         if paper is None:
             body.update(Content.styled(empty_message, "dim italic"))
         else:

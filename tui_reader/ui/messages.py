@@ -1,0 +1,81 @@
+"""What the reader's background work reports, as messages.
+
+A thread posts one to the widget (or the app) that shows what it found. A message to a widget
+that is gone, or to an app that is quitting, is dropped: a result arriving as the reader quits
+is never delivered to panes being taken down.
+"""
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from textual.message import Message
+
+from tui_reader.core.paper import Paper
+
+
+class PapersLoaded(Message):
+    """More papers read from the inputs."""
+
+    def __init__(self, papers: list[Paper]) -> None:
+        super().__init__()
+        self.papers = papers
+
+
+class LoadFinished(Message):
+    """Every input is read; `problems` are the records that could not be."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__()
+        self.problems = problems
+
+
+class IndexReady(Message):
+    """The search index over the papers is built (or was kept from before)."""
+
+    def __init__(self, index: Any) -> None:
+        super().__init__()
+        self.index = index
+
+
+class ResultsReady(Message):
+    """The papers a query found, in the order to show them. `full` of them match every term;
+    `query` is "" for every paper in the chosen order."""
+
+    def __init__(
+        self,
+        papers: Sequence[Paper],
+        query: str,
+        full: int | None = None,
+        highlight: re.Pattern[str] | None = None,
+    ) -> None:
+        super().__init__()
+        self.papers, self.query, self.full, self.highlight = papers, query, full, highlight
+
+
+class RelatedFound(Message):
+    """The papers most like the paper `paper_id`."""
+
+    def __init__(self, paper_id: str, related: list[Paper]) -> None:
+        super().__init__()
+        self.paper_id, self.related = paper_id, related
+
+
+class LibrarySaved(Message):
+    """The library was written; `messages` are about what was found on disk meanwhile."""
+
+    def __init__(self, messages: list[str]) -> None:
+        super().__init__()
+        self.messages = messages
+
+
+class SaveFailed(Message):
+    """The library could not be written."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__()
+        self.problem = problem
+
+
+class LibraryReloaded(Message):
+    """Another program changed the library file, and its changes were read in."""
