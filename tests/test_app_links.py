@@ -83,7 +83,7 @@ async def test_without_a_system_clipboard_osc52_is_used_and_the_text_shown(
         await goto(pilot, RL4RLA)
         await pilot.press("y")
         assert app.clipboard == "https://github.com/Tim-Xiong/RL4RLA"
-        assert messages(app)[-1] == "Sent 1 link to the terminal's clipboard (OSC 52) · c shows it"
+        assert messages(app)[-1] == "Sent 1 link to the terminal (OSC 52) · c shows it"
 
 
 async def test_picker_copies_each_form_by_digit_or_enter(

@@ -72,7 +72,7 @@ async def test_without_a_system_clipboard_the_notice_names_osc52(
         await pilot.press("Y", "4")  # the BibTeX entry (after its one link and 2 forms)
         await wait_until(pilot, lambda: app.copy_log.copies, "the copy")
         assert app.clipboard.startswith("@")  # Textual's record of what OSC 52 sent
-        expected = "Sent 1 BibTeX entry to the terminal's clipboard (OSC 52) · C shows it"
+        expected = "Sent 1 BibTeX entry to the terminal (OSC 52) · C shows it"
         assert notices(app)[-1] == expected
         await pilot.press("C")
         assert app.screen.query_one(TextArea).text == app.clipboard

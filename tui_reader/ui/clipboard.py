@@ -49,6 +49,9 @@ class CopyLog:
 
 def notice(copied: Copied, show_key: str) -> str:
     """One short line on a copy, and the key that shows what was copied."""
-    verb = "Copied" if copied.via == SYSTEM else "Sent"
+    if copied.via == SYSTEM:
+        said = f"Copied {copied.what} to the clipboard"
+    else:
+        said = f"Sent {copied.what} to the terminal (OSC 52)"
     them = "it" if copied.what.startswith("1 ") else "them"
-    return f"{verb} {copied.what} to {copied.via} · {show_key} shows {them}"
+    return f"{said} · {show_key} shows {them}"
