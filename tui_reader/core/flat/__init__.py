@@ -1,0 +1,6 @@
+"""A lean search engine: papers' words and text in a few flat numpy arrays.
+
+`build.build_arrays` indexes papers into named arrays, `disk` keeps them in a versioned folder
+opened by memory map, and `index.FlatIndex` answers queries over them (it meets
+core.engine.SearchEngine).
+"""

@@ -1,0 +1,416 @@
+"""Ranked, typo-tolerant search over the flat arrays of core.flat.build.
+
+Every word of a query matches indexed words as typed, as a prefix, and with typos forgiven
+(one edit from 4 letters, two from 9), also as a prefix ("homoph" finds homophily, "difus"
+diffusion). A word with capitals matches only words written that way (as a prefix while it is
+being typed). Scores add up per paper:
+
+- how well the word matched (exact > prefix > typo);
+- how rare the matched word is (inverse document frequency);
+- where it matched (a title or headline counts double);
+- papers matching every term rank above those matching all but one ("close").
+"""
+
+import mmap
+import re
+from bisect import bisect_left
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import numpy.typing as npt
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from tui_reader.core.engine import Ranking
+from tui_reader.core.flat.build import Array, build_arrays, strings_of
+from tui_reader.core.flat.fold import fold
+from tui_reader.core.paper import Paper
+from tui_reader.core.query import Alternative, Query, Term
+from tui_reader.core.store import Numbers
+
+Floats = npt.NDArray[np.float32]
+Ints = npt.NDArray[np.int64]
+
+EXACT, PREFIX, TYPO, TYPO_PREFIX = 1.0, 0.75, 0.55, 0.45
+SECOND_TYPO = 0.25  # a word two edits away is a much weaker match than one edit away
+TITLE_WEIGHT = 2.0
+PHRASE_BONUS = 1.5
+PREFIX_WORDS_MAX = 400  # a short prefix ("co") matches the most common words only
+SHORT_PREFIX_WORDS = {1: 25, 2: 100}
+TERM_SCALE = 1000.0  # a paper matching one more term always ranks higher
+CLOSENESS_TOP = 30  # the best papers that are ranked again by how close their terms stand
+CLOSENESS_WEIGHT = 2.0
+SCORES_KEPT_BYTES = 48_000_000  # scores of recent alternatives kept for the next keys
+RELATED_WORDS = 60  # a paper's most telling words that find the papers most like it
+_WORDS = re.compile(r"\w+")
+
+
+def _typos_allowed(word: str) -> int:
+    return 0 if len(word) < 4 else 1 if len(word) < 9 else 2
+
+
+class _Vocabulary:
+    """Indexed words (by id) with their postings in each field."""
+
+    def __init__(self, arrays: Mapping[str, Array], prefix: str, fields: tuple[str, ...]):
+        self.words = strings_of(arrays[f"{prefix}words"], arrays[f"{prefix}words_offsets"])
+        self.order: npt.NDArray[np.int32] = np.asarray(arrays[f"{prefix}order"], dtype=np.int32)
+        self.sorted = [self.words[i] for i in self.order.tolist()]
+        self.postings = {
+            name: (np.asarray(arrays[f"{name}_offsets"]), arrays[f"{name}_papers"])
+            for name in fields
+        }
+        offsets = self.postings[fields[0]][0]
+        self.frequency = np.diff(offsets)
+
+    def id_of(self, word: str) -> int | None:
+        place = bisect_left(self.sorted, word)
+        if place < len(self.sorted) and self.sorted[place] == word:
+            return int(self.order[place])
+        return None
+
+    def prefixed(self, stem: str) -> npt.NDArray[np.int32]:
+        """Ids of the words beginning with the stem; only the commonest when there are many."""
+        start = bisect_left(self.sorted, stem)
+        end = bisect_left(self.sorted, stem + "\U0010ffff", start)
+        ids: npt.NDArray[np.int32] = self.order[start:end]
+        most = SHORT_PREFIX_WORDS.get(len(stem), PREFIX_WORDS_MAX)
+        if len(ids) > most:
+            ids = ids[np.argsort(-self.frequency[ids], kind="stable")[:most]]
+        return ids
+
+    def papers(self, field: str, ids: npt.NDArray[np.int32] | list[int]) -> Array:
+        offsets, papers = self.postings[field]
+        parts = [papers[offsets[i] : offsets[i + 1]] for i in np.asarray(ids).tolist()]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
+
+
+class FlatIndex:
+    """A search engine over the arrays of core.flat.build (in memory, or memory-mapped by
+    core.flat.disk). Meets core.engine.SearchEngine. `text` is the `text` array's bytes, as
+    a bytes object or a memory map where they start at `text_start`."""
+
+    def __init__(
+        self, arrays: Mapping[str, Array], text: bytes | mmap.mmap, text_start: int = 0
+    ) -> None:
+        self._count = int(np.asarray(arrays["papers"])[0])
+        self._words = _Vocabulary(arrays, "", ("all", "title", "author", "venue"))
+        self._cased = _Vocabulary(arrays, "cased_", ("cased",))
+        self._text, self._text_start = text, text_start
+        self._text_offsets = np.asarray(arrays["text_offsets"])
+        self._arrays = arrays
+        self._compounds: dict[str, str] | None = None
+        self._weight = self._weights(self._words.frequency)
+        self._cased_weight = self._weights(self._cased.frequency)
+        self._by_length: dict[int, list[str]] | None = None
+        self._beginnings: dict[int, tuple[list[str], list[int]]] = {}
+        self._scored: dict[tuple[object, ...], tuple[Floats, frozenset[str]]] = {}
+        self._paper_lengths: Floats | None = None  # the square root of each paper's words
+
+    @classmethod
+    def of(cls, papers: Sequence[Paper]) -> "FlatIndex":
+        """The index of these papers, built in memory."""
+        arrays = build_arrays(papers)
+        text = arrays["text"].base  # the bytes object the array views, for its find()
+        assert isinstance(text, bytes)
+        return cls(arrays, text)
+
+    def _weights(self, frequencies: Ints) -> Floats:
+        return (1 + np.log(max(self._count, 1) / np.maximum(frequencies, 1))).astype(np.float32)
+
+    def __len__(self) -> int:
+        return self._count
+
+    def warm(self) -> None:
+        """Build the tables typos need, ahead of time (a second at a million papers)."""
+        self._lengths()
+        for length in range(4, 12):
+            self._beginnings_of(length)
+
+    # Which indexed words a query word matches
+
+    def _lengths(self) -> dict[int, list[str]]:
+        if self._by_length is None:
+            by_length: dict[int, list[str]] = defaultdict(list)
+            for word in self._words.sorted:
+                by_length[len(word)].append(word)
+            self._by_length = by_length
+        return self._by_length
+
+    def _typo_words(self, word: str) -> list[tuple[str, int]]:
+        allowed = _typos_allowed(word)
+        found: list[tuple[str, int]] = []
+        if not allowed:
+            return found
+        by_length = self._lengths()
+        for length in range(len(word) - allowed, len(word) + allowed + 1):
+            if candidates := by_length.get(length):
+                matches = process.extract(
+                    word, candidates, scorer=Levenshtein.distance, score_cutoff=allowed, limit=None
+                )
+                found += [(match, int(distance)) for match, distance, _ in matches]
+        return found
+
+    def _beginnings_of(self, length: int) -> tuple[list[str], list[int]]:
+        """The distinct beginnings of `length` letters and where their words start in the
+        sorted vocabulary (words sharing a beginning are neighbours there)."""
+        if length not in self._beginnings:
+            starts: dict[str, int] = {}
+            for position, word in enumerate(self._words.sorted):
+                if len(word) >= length:
+                    starts.setdefault(word[:length], position)
+            self._beginnings[length] = (list(starts), list(starts.values()))
+        return self._beginnings[length]
+
+    def _typo_prefix_words(self, stem: str) -> list[int]:
+        """Ids of words whose beginning is one edit from the stem ("difus" → diffusion)."""
+        if len(stem) < 4:
+            return []
+        found: list[int] = []
+        for length in (len(stem), len(stem) + 1):
+            beginnings, starts = self._beginnings_of(length)
+            for beginning, _, place in process.extract(
+                stem, beginnings, scorer=Levenshtein.distance, score_cutoff=1, limit=None
+            ):
+                start = starts[place]
+                end = bisect_left(self._words.sorted, beginning + "\U0010ffff", start)
+                found += self._words.order[start:end][:PREFIX_WORDS_MAX].tolist()
+                if len(found) > PREFIX_WORDS_MAX * 4:
+                    return found
+        return found
+
+    def _matching(
+        self, alternative: Alternative, word: str, last: bool, negated: bool, cased: bool
+    ) -> dict[int, float]:
+        """Ids of the indexed words matching one word of an alternative, with the quality of
+        each match."""
+        found: dict[int, float] = {}
+        typing = alternative.prefix and last
+        if cased:
+            if typing:
+                found = dict.fromkeys(self._cased.prefixed(alternative.text).tolist(), PREFIX)
+            if (exact := self._cased.id_of(alternative.text)) is not None:
+                found[exact] = EXACT
+            return found
+        word = fold(word)
+        if not alternative.exact and not negated:
+            for match in self._typo_prefix_words(word):
+                found[match] = TYPO_PREFIX
+        if (not alternative.exact and not negated) or typing:
+            for match in self._words.prefixed(word).tolist():
+                found[match] = PREFIX
+        if not alternative.exact:
+            for text, distance in self._typo_words(word):
+                typo = self._words.id_of(text)
+                # Two edits from another first letter is another word ("cotraining", "training").
+                if typo is not None and (distance == 1 or text[0] == word[0]):
+                    quality = TYPO if distance == 1 else SECOND_TYPO
+                    found[typo] = max(found.get(typo, 0), quality)
+        if (exact := self._words.id_of(word)) is not None:
+            found[exact] = EXACT
+        return found
+
+    def _is_cased(self, alternative: Alternative) -> bool:
+        """Whether the alternative matches words only as written: it has a capital and the
+        case-sensitive index knows it that way (else "Schrodinger" would find nothing)."""
+        if not alternative.case_sensitive or alternative.is_phrase:
+            return False
+        if alternative.prefix:
+            return len(self._cased.prefixed(alternative.text)) > 0
+        return self._cased.id_of(alternative.text) is not None
+
+    def _highlighted(self, ids: list[int]) -> set[str]:
+        """The words to highlight for these ids: a joined compound as it is written."""
+        if self._compounds is None:
+            keys = strings_of(self._arrays["compound_keys"], self._arrays["compound_keys_offsets"])
+            values = strings_of(
+                self._arrays["compound_values"], self._arrays["compound_values_offsets"]
+            )
+            self._compounds = dict(zip(keys, values, strict=True))
+        words = (self._words.words[i] for i in ids)
+        return {self._compounds.get(word, word) for word in words}
+
+    # Scoring
+
+    def _text_of(self, number: int) -> str:
+        start, end = self._text_offsets[number : number + 2].tolist()
+        begin = self._text_start
+        return self._text[begin + start : begin + end - 1].decode()
+
+    def _has(self, number: int, needle: bytes) -> bool:
+        start, end = self._text_offsets[number : number + 2].tolist()
+        begin = self._text_start
+        return self._text.find(needle, begin + start, begin + end) >= 0
+
+    def _score_word(
+        self, scores: Floats, alternative: Alternative, matches: dict[int, float], cased: bool
+    ) -> None:
+        vocabulary = self._cased if cased else self._words
+        field = "cased" if cased else alternative.field or "all"
+        weights = self._cased_weight if cased else self._weight
+        # A prefix or a typo stands for all its completions at once: it weighs as much as the
+        # commonest of them, so that "mo" does not rank the rare "mollification" first.
+        ids = np.fromiter(matches, dtype=np.int64, count=len(matches))
+        weakest = float(weights[ids].min()) if len(ids) else 0.0
+        by_value: dict[float, list[int]] = defaultdict(list)
+        for word_id, quality in matches.items():
+            weight = float(weights[word_id]) if quality == EXACT else weakest
+            by_value[quality * weight].append(word_id)
+        for value, word_ids in sorted(by_value.items()):
+            sources = [(field, value)]
+            if field == "all":
+                sources.append(("title", value * TITLE_WEIGHT))
+            for source, score in sources:
+                papers = vocabulary.papers(source, word_ids)
+                scores[papers] = np.maximum(scores[papers], score)
+        if cased and alternative.field:  # and the word (in any case) in that field
+            folded = self._words.id_of(fold(alternative.text))
+            inside = np.zeros(self._count, dtype=bool)
+            if folded is not None:
+                inside[self._words.papers(alternative.field, [folded])] = True
+            scores[~inside] = 0
+
+    def _score_alternative(
+        self, alternative: Alternative, negated: bool, matched: set[str]
+    ) -> Floats:
+        """The alternative's score for every paper (0: no match), kept for the next keys:
+        typing "difusion m", "difusion mo"... scores "difusion" once."""
+        # Every word not quoted matches as a prefix: whether it is being typed changes nothing.
+        typing = alternative.prefix and (alternative.exact or alternative.case_sensitive)
+        key = (alternative.text, alternative.exact, typing, alternative.field, negated)
+        cached = self._scored.get(key)
+        if cached is None:
+            while self._scored and len(self._scored) * 4 * self._count > SCORES_KEPT_BYTES:
+                del self._scored[next(iter(self._scored))]  # the oldest
+            words_matched: set[str] = set()
+            scores = self._compute_alternative(alternative, negated, words_matched)
+            cached = self._scored[key] = (scores, frozenset(words_matched))
+        matched.update(cached[1])
+        return cached[0]
+
+    def _compute_alternative(
+        self, alternative: Alternative, negated: bool, matched: set[str]
+    ) -> Floats:
+        total = np.zeros(self._count, dtype=np.float32)
+        every = np.ones(self._count, dtype=bool)
+        cased = self._is_cased(alternative)
+        for position, word in enumerate(alternative.words):
+            last = position == len(alternative.words) - 1
+            matches = self._matching(alternative, word, last, negated, cased)
+            if cased:
+                matched.update(self._cased.words[i] for i in matches)
+            else:
+                matched.update(self._highlighted(list(matches)))
+            scores = np.zeros(self._count, dtype=np.float32)
+            self._score_word(scores, alternative, matches, cased)
+            total += scores
+            every &= scores > 0
+        total[~every] = 0
+        if alternative.exact and alternative.is_phrase:  # a quoted phrase stands in the text
+            needle = fold(alternative.text).encode()
+            for number in np.flatnonzero(total).tolist():
+                if self._has(number, needle):
+                    total[number] *= PHRASE_BONUS
+                else:
+                    total[number] = 0
+        return total
+
+    def _score_term(self, term: Term, matched: set[str]) -> Floats:
+        scores = self._score_alternative(term.alternatives[0], term.negated, matched)
+        if len(term.alternatives) > 1:
+            scores = scores.copy()  # the kept scores stay as they are
+        for alternative in term.alternatives[1:]:
+            np.maximum(
+                scores, self._score_alternative(alternative, term.negated, matched), out=scores
+            )
+        return scores
+
+    def run(self, query: Query) -> Ranking:
+        """The papers matching the query's terms (state filters are not applied here)."""
+        positive = [term for term in query.terms if not term.negated]
+        if not query.terms:
+            return Ranking(
+                np.arange(self._count, dtype=np.int64), self._count, np.zeros(self._count)
+            )
+        matched: set[str] = set()
+        term_words: list[set[str]] = []
+        count = np.zeros(self._count, dtype=np.int8)
+        total = np.zeros(self._count, dtype=np.float32)
+        for term in positive:
+            term_words.append(set())
+            scores = self._score_term(term, term_words[-1])
+            matched |= term_words[-1]
+            count += scores > 0
+            total += scores
+        keep = count >= (max(1, len(positive) - 1) if len(positive) >= 2 else len(positive))
+        for term in query.terms:
+            if term.negated:
+                keep &= self._score_term(term, set()) == 0
+        candidates = np.flatnonzero(keep)
+        keys = count[candidates].astype(np.float64) * TERM_SCALE + total[candidates]
+        ranking = np.argsort(-keys, kind="stable")
+        order, keys = candidates[ranking], keys[ranking]
+        full = int(np.count_nonzero(count[order] == len(positive))) if positive else len(order)
+        if len(term_words) >= 2:
+            self._by_closeness(order, keys, min(full, CLOSENESS_TOP), term_words)
+        return Ranking(order.astype(np.int64), full, keys, frozenset(matched))
+
+    def _by_closeness(
+        self, order: Ints, keys: npt.NDArray[np.float64], top: int, term_words: list[set[str]]
+    ) -> None:
+        """Rank the best papers again (in place), adding a bonus when the query's terms stand
+        close together in the text: the largest when they are next to each other."""
+        folded = [{fold(word) for word in found} for found in term_words]
+        for rank in range(top):
+            window = _smallest_window(_WORDS.findall(self._text_of(int(order[rank]))), folded)
+            if window:
+                keys[rank] += CLOSENESS_WEIGHT * len(term_words) / window
+        ranking = np.argsort(-keys[:top], kind="stable")
+        order[:top], keys[:top] = order[:top][ranking], keys[:top][ranking]
+
+    def related(self, number: int, count: int = 5) -> Numbers:
+        """The papers most like this one: those sharing most of its telling words (its words
+        weighted by rarity, common ones left out), each paper's share scaled by its length."""
+        if not 0 <= number < self._count or self._count < 2:
+            return np.zeros(0, dtype=np.int64)
+        found = dict.fromkeys(_WORDS.findall(self._text_of(number)))
+        ids = [i for i in map(self._words.id_of, found) if i is not None]
+        chosen = np.asarray(ids, dtype=np.int64)
+        frequency = self._words.frequency[chosen]
+        # Words of a few papers or of many say little about what a paper is about.
+        common = self._count // 10 if self._count >= 1000 else self._count
+        chosen = chosen[(frequency > 1) & (frequency <= common)]
+        chosen = chosen[np.argsort(-self._weight[chosen], kind="stable")][:RELATED_WORDS]
+        scores = np.zeros(self._count, dtype=np.float32)
+        for word_id in chosen.tolist():
+            scores[self._words.papers("all", [word_id])] += self._weight[word_id] ** 2
+            scores[self._words.papers("title", [word_id])] += self._weight[word_id] ** 2
+        if self._paper_lengths is None:
+            papers = self._words.postings["all"][1]
+            lengths = np.maximum(np.bincount(papers, minlength=self._count), 1)
+            self._paper_lengths = np.sqrt(lengths).astype(np.float32)
+        scores /= self._paper_lengths
+        scores[number] = 0
+        best = np.argpartition(-scores, min(count, self._count - 1))[:count]
+        best = best[np.argsort(-scores[best], kind="stable")]
+        return best[scores[best] > 0].astype(np.int64)
+
+
+def _smallest_window(tokens: list[str], term_words: list[set[str]]) -> int:
+    """The length of the shortest run of tokens holding a match of every term (0: none)."""
+    seen: dict[int, int] = {}
+    best, start = 0, 0
+    hits = [[term for term, found in enumerate(term_words) if token in found] for token in tokens]
+    for end, terms in enumerate(hits):
+        for term in terms:
+            seen[term] = seen.get(term, 0) + 1
+        while len(seen) == len(term_words):
+            length = end - start + 1
+            best = length if not best or length < best else best
+            for term in hits[start]:
+                seen[term] -= 1
+                if not seen[term]:
+                    del seen[term]
+            start += 1
+    return best
