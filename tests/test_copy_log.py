@@ -1,5 +1,8 @@
 """What you copy is what you can see: a short notice with the count, every copy whole in `c`."""
 
+from collections.abc import Callable
+from pathlib import Path
+
 import pyperclip
 import pytest
 from textual.containers import Vertical
@@ -29,7 +32,7 @@ def notices(app: ReaderApp) -> list[str]:
 
 
 async def test_copying_three_links_says_three_and_c_shows_them_whole(
-    write_seed, copied: list[str]
+    write_seed: Callable[..., Path], copied: list[str]
 ) -> None:
     from tests.pilot_helpers import store_from
 
