@@ -1,6 +1,5 @@
 """Tags, bookmarks, notes, marks and read state, driven through the app as a user would."""
 
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -27,7 +26,18 @@ def reader(store: PaperStore, path: Path) -> ReaderApp:
 
 
 def saved(path: Path) -> dict:
-    return json.loads(path.read_text(encoding="utf-8"))["papers"]
+    """What another program reading the library file sees, by paper."""
+    library, messages = Library.open(path)
+    assert messages == []
+    return {
+        paper_id: {
+            "bookmarked": library.is_bookmarked(paper_id),
+            "read": library.is_read(paper_id),
+            "note": library.note(paper_id),
+            "tags": dict.fromkeys(library.tags(paper_id)),
+        }
+        for paper_id in library.paper_ids()
+    }
 
 
 async def settle(pilot) -> None:
