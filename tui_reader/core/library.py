@@ -54,6 +54,7 @@ FOLD_AT = 256 * 1024
 _DEFAULTS: dict[str, Any] = {"bookmarked": False, "read": False, "note": ""}
 _TAG = re.compile(r"[^\W_][\w./+-]*")
 TAG_MAX = 40
+SEARCH_NAME_MAX = 60
 
 
 READ_ATTEMPTS = 5  # reads without the lock that a fold may overtake, before taking it
@@ -107,6 +108,7 @@ class MergeReport:
     bookmarks: int = 0
     notes: int = 0
     read_marks: int = 0
+    searches: int = 0  # saved searches added, changed or deleted
     skipped: int = 0  # entries of the copy that could not be read
 
     def count(self, before: dict[str, Any], after: dict[str, Any]) -> None:
@@ -123,8 +125,10 @@ class MergeReport:
                 setattr(self, attribute, getattr(self, attribute) + 1)
 
     def __str__(self) -> str:
-        if not self.papers:
+        if not self.papers and not self.searches:
             changed = "nothing changed: this library already had every change of the copy"
+        elif not self.papers:
+            changed = f"{_count(self.searches, 'saved search')} changed"
         else:
             parts = [
                 f"{_count(number, noun)} {what}"
@@ -138,6 +142,8 @@ class MergeReport:
                 if number
             ]
             changed = f"{_count(self.papers)} changed: {', '.join(parts)}"
+            if self.searches:
+                changed += f"; {_count(self.searches, 'saved search')} changed"
         if self.skipped:
             changed += f"; {_count(self.skipped, 'entry')} of the copy could not be read"
         return changed
@@ -187,7 +193,8 @@ class Library:
         # A symbolic link is followed: its target is the library, and the link stays.
         self._file = Path(os.path.realpath(path)) if path is not None else Path()
         self._entries: Entries = entries or {}
-        self._pending: list[tuple[str, dict[str, Any]]] = []  # changes not saved yet
+        self._searches: Entries = {}  # saved searches: name -> {"query", "query_at"}
+        self._pending: list[str] = []  # journal lines of changes not saved yet
         self._undo: list[Change] = []
         self._last_stamp = ""
         self._last_time: datetime | None = None
@@ -318,7 +325,7 @@ class Library:
             entry[name], entry[f"{name}_at"] = value, stamp
             event = {name: value, f"{name}_at": stamp}
         self._entries[paper_id] = entry
-        self._pending.append((paper_id, event))
+        self._pending.append(library_file.journal_line(paper_id, event))
         if change is not None:
             change.before.append((paper_id, name, before))
 
@@ -364,6 +371,39 @@ class Library:
         with self._state_lock:
             ids = [i for i, entry in self._entries.items() if tag in entry.get("tags", {})]
         return self._apply(f"delete #{tag}", [(i, f"tag:{tag}", False) for i in ids])
+
+    def saved_searches(self) -> dict[str, str]:
+        """The saved searches, name -> query, by name."""
+        with self._state_lock:
+            return {
+                name: entry["query"]
+                for name, entry in sorted(self._searches.items())
+                if entry.get("query")
+            }
+
+    def save_search(self, name: str, query: str) -> bool:
+        """Save (or change) a search under a name; ValueError says what is wrong with either."""
+        name, query = " ".join(name.split()), query.strip()
+        if not name or len(name) > SEARCH_NAME_MAX or not name.isprintable():
+            raise ValueError(
+                f"a search's name is a few words, at most {SEARCH_NAME_MAX} characters"
+            )
+        if not query:
+            raise ValueError("an empty filter cannot be saved: type a query first")
+        return self._set_search(name, query)
+
+    def delete_search(self, name: str) -> bool:
+        return self._set_search(name, "")
+
+    def _set_search(self, name: str, query: str) -> bool:
+        with self._state_lock:
+            before = self._searches.get(name, {})
+            if before.get("query", "") == query:
+                return False
+            entry = {"query": query, "query_at": self._stamp(before.get("query_at", ""))}
+            self._searches[name] = entry
+            self._pending.append(library_file.search_line(name, entry))
+        return True
 
     def set_read(self, paper_ids: Iterable[str], value: bool, undoable: bool = False) -> bool:
         """Mark papers read or unread; True when any changed. Marking as one reads is not an
@@ -418,7 +458,12 @@ class Library:
                     continue
                 report.count(ours, merged)
                 self._entries[paper_id] = merged
-                self._pending.append((paper_id, theirs))
+                self._pending.append(library_file.journal_line(paper_id, theirs))
+            for name, theirs in other.searches.items():
+                if theirs.get("query_at", "") > self._searches.get(name, {}).get("query_at", ""):
+                    self._searches[name] = theirs
+                    self._pending.append(library_file.search_line(name, theirs))
+                    report.searches += 1
         return report
 
     # The files
@@ -546,6 +591,7 @@ class Library:
         inode, end, line = read
         with self._state_lock:
             changes.changed = merge_into(self._entries, contents.entries) > 0
+            changes.changed |= _merge_searches(self._searches, contents.searches)
         self._seen = _Seen(_signature(self._file), (inode, end) if inode else None, line)
         if contents.newer is not None:
             self._blocked = (
@@ -613,8 +659,7 @@ class Library:
         journal = library_file.journal_path(file)
         size = journal_now[2] if (journal_now := _signature(journal)) else 0
         if pending:
-            lines = [library_file.journal_line(paper_id, event) for paper_id, event in pending]
-            size = library_file.append(journal, lines)
+            size = library_file.append(journal, pending)
             with self._state_lock:
                 del self._pending[: len(pending)]
         snapshot = _signature(file)
@@ -646,7 +691,8 @@ class Library:
             )
         with self._state_lock:
             merge_into(contents.entries, self._entries)
-            text = library_file.dumps(contents.entries)
+            _merge_searches(contents.searches, self._searches)
+            text = library_file.dumps(contents.entries, contents.searches)
         backup = library_file.backup_path(file)
         backup_journal = library_file.journal_path(backup)
         if old_text is not None:
@@ -716,6 +762,16 @@ class Library:
         return changes
 
 
+def _merge_searches(ours: Entries, theirs: Entries) -> bool:
+    """Take each saved search whose change is later in `theirs`; whether any was."""
+    changed = False
+    for name, entry in theirs.items():
+        if name not in ours or entry.get("query_at", "") > ours[name].get("query_at", ""):
+            ours[name] = entry
+            changed = True
+    return changed
+
+
 def _reasons(contents: Contents) -> str:
     reasons = [f"{r.where}: {r.reason}" for r in contents.rejected[:3]]
     return "; ".join(reasons) + ("; …" if len(contents.rejected) > 3 else "")
@@ -723,7 +779,7 @@ def _reasons(contents: Contents) -> str:
 
 def _count(number: int | list[str], noun: str = "paper") -> str:
     count = number if isinstance(number, int) else len(number)
-    plural = "entries" if noun == "entry" else f"{noun}s"
+    plural = {"entry": "entries", "saved search": "saved searches"}.get(noun, f"{noun}s")
     return f"{count:,} {noun if count == 1 else plural}"
 
 

@@ -64,6 +64,7 @@ class Contents:
     """What a library file holds, and what the user must be told about reading it."""
 
     entries: Entries = field(default_factory=dict)
+    searches: Entries = field(default_factory=dict)  # name -> {"query": ..., "query_at": ...}
     rejected: list[Rejected] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     newer: int | None = None  # the version of a newer tui-reader that wrote it
@@ -220,6 +221,12 @@ def parse(text: str, name: str = "library.json") -> Contents:
     latest = _latest_valid_time()
     for part in parts:
         _add_entries(contents, part, name, latest)
+    searches = data.get("searches", {})
+    for part in searches if isinstance(searches, DuplicateValues) else [searches]:
+        if isinstance(part, dict):
+            add_searches(contents, part, name, latest)
+        else:
+            contents.rejected.append(Rejected(name, "its searches are not an object", None, part))
     return contents
 
 
@@ -236,8 +243,36 @@ def read_text(path: Path) -> str | None:
         raise DamagedLibrary("it is not UTF-8 text") from None
 
 
-def dumps(entries: Entries) -> str:
-    return json.dumps({"version": VERSION, "papers": entries}, indent=2, sort_keys=True) + "\n"
+def dumps(entries: Entries, searches: Entries) -> str:
+    data: dict[str, Any] = {"version": VERSION, "papers": entries}
+    if searches:
+        data["searches"] = searches
+    return json.dumps(data, indent=2, sort_keys=True) + "\n"
+
+
+def add_searches(contents: Contents, searches: dict[str, Any], where: str, latest: str) -> None:
+    """Merge saved searches (name -> {"query", "query_at"}; an empty query is a deleted one):
+    the later change of each name wins."""
+    for search_name, entry in searches.items():
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("query"), str)
+            or not isinstance(entry.get("query_at", ""), str)
+        ):
+            problem = f"saved search {search_name!r} is not a query with its time"
+            contents.rejected.append(Rejected(where, problem, None, entry))
+            continue
+        if not _valid_time(entry.get("query_at", ""), latest):
+            entry["query_at"] = ""
+            contents.times_reset += 1
+        current = contents.searches.get(search_name)
+        if current is None or entry.get("query_at", "") > current.get("query_at", ""):
+            contents.searches[search_name] = entry
+
+
+def search_line(search_name: str, entry: dict[str, Any]) -> str:
+    record = {"v": JOURNAL_VERSION, "search": search_name, "entry": entry}
+    return json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n"
 
 
 # The journal
@@ -270,6 +305,9 @@ def parse_journal(data: bytes, name: str, first_line: int, contents: Contents) -
             continue
         if record["v"] > JOURNAL_VERSION:
             contents.newer = max(contents.newer or 0, record["v"])
+            continue
+        if isinstance(search_name := record.get("search"), str):
+            add_searches(contents, {search_name: record.get("entry")}, where, latest)
             continue
         paper_id = record.get("id")
         if not isinstance(paper_id, str):
