@@ -85,7 +85,7 @@ def main() -> None:
     for query, paper_id in cases:
         start = time.perf_counter()
         result = index.run(parse_query(query))  # as typed: the last word may be half done
-        order = [p.id for p in result.papers[:10]]
+        order = [papers[number].id for number in result.numbers[:10]]
         seconds.append(time.perf_counter() - start)
         ranks.append(order.index(paper_id) + 1 if paper_id in order else None)
         if ranks[-1] != 1:

@@ -32,6 +32,28 @@ def test_a_second_search_over_the_same_files_reads_the_index_back(
     assert search(capsys, "difusion", str(path)) == first
 
 
+def test_list_and_export_with_a_query_share_the_kept_index(
+    tmp_path: Path, write_seed, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
+    assert cli.main(["list", "--papers", str(path), "--query", "difusion"]) == 0
+    listed = capsys.readouterr().out
+    assert "Diffusion models" in listed and "Bandits" not in listed
+    assert len(entries(tmp_path)) == 1  # kept, as search keeps it
+
+    def no_index(*_: object) -> None:
+        raise AssertionError("the index was built again")
+
+    monkeypatch.setattr(SearchIndex, "__init__", no_index)
+    assert "Diffusion models" in search(capsys, "difusion", str(path))
+    assert cli.main(["list", "--papers", str(path), "--query", "difusion"]) == 0
+    assert capsys.readouterr().out == listed
+    assert cli.main(["export", "--papers", str(path), "--query", "bandit", "--format", "md"]) == 0
+    assert "Bandits with regret" in capsys.readouterr().out
+    assert cli.main(["list", "--papers", str(path)]) == 0  # no query: no index needed
+    assert len(capsys.readouterr().out.splitlines()) == 2
+
+
 def test_a_changed_file_is_loaded_and_indexed_anew(tmp_path: Path, write_seed, capsys) -> None:
     path = write_seed("Diffusion models for tabular data.")
     search(capsys, "bandit", str(path))

@@ -1,25 +1,46 @@
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+from tui_reader.core.engine import Ranking
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query, words
-from tui_reader.core.search import SearchIndex, highlight_pattern
+from tui_reader.core.search import SearchIndex
+from tui_reader.core.search_service import highlight_pattern
 from tui_reader.core.store import PaperStore
 
 
-def headlines(index: SearchIndex, query: str) -> list[str]:
+class Searched:
+    """An index over papers, with the papers its numbers name."""
+
+    def __init__(self, papers: Sequence[Paper]) -> None:
+        self.papers = list(papers)
+        self.engine = SearchIndex(self.papers)
+
+    def run(self, query: str) -> tuple[list[Paper], Ranking]:
+        """The papers ranked for the query (all and close), and the ranking."""
+        ranking = self.engine.run(parse_query(query))
+        return [self.papers[number] for number in ranking.numbers], ranking
+
+    def search(self, query: str) -> list[Paper]:
+        """The papers matching every term of the query, best first."""
+        papers, ranking = self.run(query)
+        return papers[: ranking.full]
+
+
+def headlines(index: Searched, query: str) -> list[str]:
     return [paper.headline for paper in index.search(query)]
 
 
 def test_empty_query_shows_everything_in_order(seed_store: PaperStore) -> None:
-    index = SearchIndex(seed_store)
+    index = Searched(seed_store)
     assert index.search("") == list(seed_store)
     assert index.search("  ,. ") == list(seed_store)
 
 
 def test_typo_finds_the_diffusion_papers(seed_store: PaperStore) -> None:
-    index = SearchIndex(seed_store)
+    index = Searched(seed_store)
     found = index.search("difusion")
     assert found
     assert all("diffusion" in paper.abstract.lower() for paper in found)
@@ -27,19 +48,19 @@ def test_typo_finds_the_diffusion_papers(seed_store: PaperStore) -> None:
 
 
 def test_every_word_must_match(seed_store: PaperStore) -> None:
-    index = SearchIndex(seed_store)
+    index = Searched(seed_store)
     both = index.search("diffusion tabular")
     assert [p.headline[:7] for p in both] == ["AugMask"]
     assert index.search("diffusion zzzzqqq") == []
 
 
 def test_word_being_typed_matches_as_a_prefix(seed_store: PaperStore) -> None:
-    index = SearchIndex(seed_store)
+    index = Searched(seed_store)
     assert headlines(index, "vericod")[0].startswith("AlgoVeri")
 
 
 def test_headline_matches_rank_first(seed_store: PaperStore) -> None:
-    index = SearchIndex(seed_store)
+    index = Searched(seed_store)
     assert headlines(index, "sparse attention")[0].startswith("DHSA")
     assert headlines(index, "muon")[0].startswith("NorMuon")
 
@@ -53,7 +74,7 @@ def test_rare_words_outweigh_common_ones() -> None:
             "Models learn quickly.",
         )
     ]
-    index = SearchIndex(papers)
+    index = Searched(papers)
     assert index.search("models kaczmarz")[0].abstract.startswith("Models learn with kaczmarz")
 
 
@@ -69,10 +90,8 @@ def corpus(*texts: str, titles: tuple[str, ...] = ()) -> list[Paper]:
     ]
 
 
-def ranked(index: SearchIndex, query: str) -> list[str]:
-    from tui_reader.core.query import parse_query
-
-    return [paper.abstract for paper in index.run(parse_query(query)).papers]
+def ranked(index: Searched, query: str) -> list[str]:
+    return [paper.abstract for paper in index.run(query)[0]]
 
 
 def test_papers_matching_every_term_rank_above_those_matching_some() -> None:
@@ -81,36 +100,34 @@ def test_papers_matching_every_term_rank_above_those_matching_some() -> None:
         "Graph neural networks for molecules and proteins.",
         "Neural networks for text.",
     )
-    index = SearchIndex(papers)
-    from tui_reader.core.query import parse_query
-
-    result = index.run(parse_query("graph neural proteins "))
-    assert result.full == 1
+    index = Searched(papers)
+    found, ranking = index.run("graph neural proteins ")
+    assert ranking.full == 1
     # "Graph models of proteins" has two of the three words: close, below; the third only one.
-    assert [p.abstract for p in result.papers] == [papers[1].abstract, papers[0].abstract]
+    assert [p.abstract for p in found] == [papers[1].abstract, papers[0].abstract]
 
 
 def test_exact_words_rank_above_typos_and_prefixes() -> None:
     papers = corpus("A study of diffusion.", "A study of difusion.", "A study of diffusions.")
-    assert ranked(SearchIndex(papers), "difusion ")[0] == "A study of difusion."
-    assert ranked(SearchIndex(papers), "diffusion ")[0] == "A study of diffusion."
+    assert ranked(Searched(papers), "difusion ")[0] == "A study of difusion."
+    assert ranked(Searched(papers), "diffusion ")[0] == "A study of diffusion."
 
 
 def test_title_matches_rank_above_abstract_only_ones() -> None:
     papers = corpus(
         "We mention bandits once.", "Nothing here.", titles=("Other things", "Bandits at scale")
     )
-    assert ranked(SearchIndex(papers), "bandits ")[0] == "Nothing here."
+    assert ranked(Searched(papers), "bandits ")[0] == "Nothing here."
 
 
 def test_capitals_make_a_term_case_sensitive() -> None:
     papers = corpus("SAM minimises sharpness.", "The same method again.", "Samples of SAMURAI.")
-    assert ranked(SearchIndex(papers), "SAM ") == ["SAM minimises sharpness."]
-    assert ranked(SearchIndex(papers), "SAM") == [
+    assert ranked(Searched(papers), "SAM ") == ["SAM minimises sharpness."]
+    assert ranked(Searched(papers), "SAM") == [
         "SAM minimises sharpness.",
         "Samples of SAMURAI.",
     ]
-    assert len(ranked(SearchIndex(papers), "sam ")) >= 1
+    assert len(ranked(Searched(papers), "sam ")) >= 1
 
 
 def test_phrases_exclusions_either_and_fields() -> None:
@@ -120,7 +137,7 @@ def test_phrases_exclusions_either_and_fields() -> None:
         "Dense attention with images.",
         titles=("Long sparse", "Short", "Images"),
     )
-    index = SearchIndex(papers)
+    index = Searched(papers)
     assert ranked(index, '"sparse attention"') == [papers[0].abstract]
     assert ranked(index, "attention !images ") == [papers[0].abstract, papers[1].abstract]
     assert ranked(index, "attention -sparse ") == [papers[2].abstract]
@@ -132,7 +149,7 @@ def test_phrases_exclusions_either_and_fields() -> None:
 
 def test_half_typed_words_match_as_prefixes_with_typos() -> None:
     papers = corpus("Reinforcement learning of policies.", "Supervised learning.")
-    index = SearchIndex(papers)
+    index = Searched(papers)
     assert ranked(index, "reinfor")[0] == papers[0].abstract
     assert ranked(index, "reinforcment lear")[0] == papers[0].abstract
     assert ranked(index, "difus") == []
@@ -143,7 +160,7 @@ def test_terms_standing_close_together_rank_higher() -> None:
         "Policy methods are common. Much later in this text comes the word gradient.",
         "We analyse policy gradient methods.",
     )
-    assert ranked(SearchIndex(papers), "policy gradient ")[0] == papers[1].abstract
+    assert ranked(Searched(papers), "policy gradient ")[0] == papers[1].abstract
 
 
 def test_a_hyphenated_compound_is_found_typed_as_one_word() -> None:
@@ -151,11 +168,10 @@ def test_a_hyphenated_compound_is_found_typed_as_one_word() -> None:
         Paper.from_abstract("Co-training of generative robot policies.", "C", Path("x.txt")),
         Paper.from_abstract("Training with a co author.", "C", Path("x.txt")),
     ]
-    index = SearchIndex(papers)
+    index = Searched(papers)
     assert index.search("cotraining") == [papers[0]]
     assert index.search("co-training")[0] == papers[0]
-    result = index.run(parse_query("cotraining"))
-    pattern = highlight_pattern(result.matched_words)
+    pattern = highlight_pattern(index.run("cotraining")[1].matched)
     assert pattern is not None and pattern.search(papers[0].abstract).group() == "Co-training"
 
 
@@ -163,10 +179,10 @@ def test_a_hyphenated_compound_is_found_typed_as_one_word() -> None:
     "query", ["diffusion", "diffusion models", "difusion tabular", "gan | diffusion agents", "rl"]
 )
 def test_repeating_a_query_changes_nothing(seed_store: PaperStore, query: str) -> None:
-    index = SearchIndex(seed_store)
-    once = index.run(parse_query(query + " "))
+    index = Searched(seed_store)
+    once = index.engine.run(parse_query(query + " "))
     long_repeat = " ".join([query] * (1280 // (len(query) + 1)))
     for repeated in (f"{query} {query}", f"{query} {query} ", long_repeat):
-        result = index.run(parse_query(repeated))
-        assert [p.id for p in result.papers] == [p.id for p in once.papers], repeated
-        assert result.full == once.full and list(result.scores) == list(once.scores)
+        ranking = index.engine.run(parse_query(repeated))
+        assert list(ranking.numbers) == list(once.numbers), repeated
+        assert ranking.full == once.full and list(ranking.scores) == list(once.scores)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from tui_reader import __version__
 from tui_reader.core.config import Config, ConfigError, config_path, load_config
+from tui_reader.core.engine import SearchEngine
 from tui_reader.core.export import (
     FORMATS,
     ExportError,
@@ -21,7 +22,7 @@ from tui_reader.core.export import (
     render,
     write_export,
 )
-from tui_reader.core.index_cache import IndexedPapers, load_cached, save_cached
+from tui_reader.core.index_cache import IndexedPapers, indexed_papers, load_cached, save_cached
 from tui_reader.core.library import (
     ENVIRONMENT_VARIABLE,
     Library,
@@ -33,9 +34,10 @@ from tui_reader.core.library import (
 from tui_reader.core.links import check_search_template
 from tui_reader.core.loading import LoadError, LoadResult, check_paths, load_paths, stream_papers
 from tui_reader.core.paper import Paper
+from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.query import parse_query
 from tui_reader.core.references import reference_title
-from tui_reader.core.search import SearchIndex
+from tui_reader.core.search_service import needs_index, search_papers
 from tui_reader.core.session import SessionError, load_session, save_session, session_path
 from tui_reader.core.store import PaperStore
 from tui_reader.core.wording import count
@@ -158,28 +160,20 @@ def run_search(arguments: argparse.Namespace) -> int:
     """Rank the papers for the query; state filters read the library."""
     if arguments.limit < 1:
         raise UsageError(f"--limit must be 1 or more, not {arguments.limit}")
-    paths = arguments.paths or [bundled("seeds")]
-    files = check_paths(paths)
-    indexed = load_cached(files)
-    if indexed is None:
-        loaded = load_paths(paths)
-        indexed = IndexedPapers(loaded, SearchIndex(loaded.papers))
-        save_cached(files, indexed)
+    indexed = indexed_papers(arguments.paths or [bundled("seeds")])
     for problem in indexed.loaded.problems:
         print(f"tui-reader: skipped {problem}", file=sys.stderr)
-    query = parse_query(arguments.query)
-    result = indexed.index.run(query)
-    library = open_library(arguments.library)[0] if query.states else Library(None)
-    shown = 0
-    for paper, score in zip(result.papers, result.scores, strict=True):
-        if shown >= arguments.limit:
+    papers = indexed.loaded.papers
+    # The library is opened only when the query asks about it.
+    state = open_library(arguments.library)[0] if parse_query(arguments.query).states else NO_STATE
+    found = search_papers(indexed.index, arguments.query, state, "relevance", papers)
+    for rank, (number, score) in enumerate(zip(found.numbers, found.scores, strict=True), 1):
+        if rank > arguments.limit:
             break
-        if not query.keeps(library, paper.id):
-            continue
-        shown += 1
+        paper = papers[int(number)]
         if arguments.format == "jsonl":
             record = {
-                "rank": shown,
+                "rank": rank,
                 "id": paper.id,
                 "score": round(float(score), 3),
                 "headline": reference_title(paper),
@@ -188,7 +182,7 @@ def run_search(arguments: argparse.Namespace) -> int:
             }
             print(json.dumps(record, ensure_ascii=False))
         else:
-            print(f"{shown:>3}. {paper.id}  {paper.headline}")
+            print(f"{rank:>3}. {paper.id}  {paper.headline}")
     return 0
 
 
@@ -237,24 +231,34 @@ def search_template(option: str | None, config: Config) -> str:
         raise UsageError(str(error)) from None
 
 
-def select(arguments: argparse.Namespace, papers: list[Paper], library: Library) -> list[Paper]:
-    """The papers that pass --tag, --bookmarked and --query, best match first for a query."""
-    query = parse_query(arguments.query)
-    if query.terms:
-        result = SearchIndex(papers).run(query)
-        papers = list(result.papers[: result.full])
+def select(
+    arguments: argparse.Namespace,
+    papers: list[Paper],
+    index: SearchEngine | None,
+    library: Library,
+) -> list[Paper]:
+    """The papers that pass --tag, --bookmarked and --query (those matching every term of
+    it), best match first for a query."""
+    found = search_papers(index, arguments.query, library, "relevance", papers)
     wanted = [normalise_tag(tag) or tag for tag in arguments.tag]
     return [
         paper
-        for paper in papers
+        for paper in (papers[int(number)] for number in found.numbers[: found.full])
         if all(tag in library.tags(paper.id) for tag in wanted)
         and (library.is_bookmarked(paper.id) or not arguments.bookmarked)
-        and query.keeps(library, paper.id)
     ]
 
 
 def run_command(arguments: argparse.Namespace) -> int:
-    loaded = load_paths(arguments.papers or [bundled("seeds")])  # first: bad input opens nothing
+    paths = arguments.papers or [bundled("seeds")]
+    # First: bad input opens nothing. A query's search terms need the index, kept as search
+    # keeps it.
+    index = None
+    if needs_index(getattr(arguments, "query", "")):
+        indexed = indexed_papers(paths)
+        loaded, index = indexed.loaded, indexed.index
+    else:
+        loaded = load_paths(paths)
     for problem in loaded.problems:
         print(f"tui-reader: skipped {problem}", file=sys.stderr)
     papers = loaded.papers
@@ -264,9 +268,10 @@ def run_command(arguments: argparse.Namespace) -> int:
             print(f"{tag}\t{number}")
         return 0
     if arguments.command == "list":
-        return list_papers(select(arguments, papers, library), library, arguments.format)
+        selected = select(arguments, papers, index, library)
+        return list_papers(selected, library, arguments.format)
     if arguments.command == "export":
-        return export(arguments, select(arguments, papers, library), library)
+        return export(arguments, select(arguments, papers, index, library), library)
     known = list(dict.fromkeys([paper.id for paper in papers] + library.paper_ids()))
     paper_id = resolve_id(arguments.paper_id, known)
     if arguments.command == "untag":  # said, not an error: the paper is left without them

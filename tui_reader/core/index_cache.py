@@ -1,11 +1,11 @@
 """Loaded papers and their search index, kept on disk between runs.
 
-`tui-reader search` keeps every set of files it searched; the reader keeps big ones (more than
-it loads at once) when it quits. Building the index of 30,000 papers takes seconds; reading it
-back takes a quarter of one. An entry stands for the exact files it was built from (path, size,
-modification time) and this version of the code, so any change to either builds a new one. It
-is a convenience only: when it cannot be read or written, the papers are loaded and indexed as
-if there were none.
+`tui-reader search`, `list --query` and `export --query` keep every set of files they searched
+(`indexed_papers`); the reader keeps big ones (more than it loads at once) when it quits.
+Building the index of 30,000 papers takes seconds; reading it back takes a quarter of one. An
+entry stands for the exact files it was built from (path, size, modification time) and this
+version of the code, so any change to either builds a new one. It is a convenience only: when
+it cannot be read or written, the papers are loaded and indexed as if there were none.
 """
 
 import gc
@@ -17,9 +17,10 @@ from functools import cache
 from pathlib import Path
 
 from tui_reader.core.atomic_file import write_atomically
-from tui_reader.core.loading import LoadResult
+from tui_reader.core.engine import SearchEngine
+from tui_reader.core.loading import LoadResult, check_paths, load_paths
 from tui_reader.core.locations import cache_folder
-from tui_reader.core.search import SearchIndex
+from tui_reader.core.search_service import build_index
 
 KEPT = 4  # entries kept, the most recently used
 
@@ -27,14 +28,14 @@ KEPT = 4  # entries kept, the most recently used
 @dataclass
 class IndexedPapers:
     loaded: LoadResult
-    index: SearchIndex
+    index: SearchEngine  # over loaded.papers, numbered in their order
 
 
 @cache
 def _code_digest() -> bytes:
     """The core's source: pickles of other code are never read back."""
     digest = hashlib.sha256()
-    for source in sorted(Path(__file__).parent.glob("*.py")):
+    for source in sorted(Path(__file__).parent.rglob("*.py")):
         digest.update(source.read_bytes())
     return digest.digest()
 
@@ -78,3 +79,15 @@ def save_cached(files: Sequence[Path], indexed: IndexedPapers) -> bool:
     except OSError:
         return False  # a cache that cannot be written costs time, nothing else
     return True
+
+
+def indexed_papers(paths: Sequence[Path]) -> IndexedPapers:
+    """The papers the paths name and their index: read back when these files were indexed
+    before, else loaded, indexed and kept. LoadError for a path that cannot be read."""
+    files = check_paths(paths)
+    indexed = load_cached(files)
+    if indexed is None:
+        loaded = load_paths(paths)
+        indexed = IndexedPapers(loaded, build_index(loaded.papers))
+        save_cached(files, indexed)
+    return indexed

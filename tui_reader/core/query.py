@@ -13,17 +13,18 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from tui_reader.core.library import Library, normalise_tag
+from tui_reader.core.library import normalise_tag
+from tui_reader.core.paper_state import PaperState
 
 FIELDS = ("title", "author", "venue")
 _WORD = re.compile(r"\w+")
 _COMPOUND = re.compile(r"\b\w+(?:-\w+)+")  # \b: a compound starts at a word's start
 _TOKEN = re.compile(r'[!-]?(?:\w+:)?"[^"]*"?|\S+')
-_STATES: dict[str, Callable[[Library, str], bool]] = {
-    "is:bookmarked": Library.is_bookmarked,
-    "is:read": Library.is_read,
-    "is:unread": lambda library, paper_id: not library.is_read(paper_id),
-    "has:note": lambda library, paper_id: bool(library.note(paper_id)),
+_STATES: dict[str, Callable[[PaperState, str], bool]] = {
+    "is:bookmarked": lambda state, paper_id: state.is_bookmarked(paper_id),
+    "is:read": lambda state, paper_id: state.is_read(paper_id),
+    "is:unread": lambda state, paper_id: not state.is_read(paper_id),
+    "has:note": lambda state, paper_id: bool(state.note(paper_id)),
 }
 
 
@@ -48,11 +49,11 @@ def words_and_compounds(text: str) -> tuple[list[str], list[str]]:
 
 @dataclass(frozen=True)
 class StateFilter:
-    test: Callable[[Library, str], bool]
+    test: Callable[[PaperState, str], bool]
     negated: bool = False
 
-    def __call__(self, library: Library, paper_id: str) -> bool:
-        return self.test(library, paper_id) != self.negated
+    def __call__(self, state: PaperState, paper_id: str) -> bool:
+        return self.test(state, paper_id) != self.negated
 
 
 @dataclass(frozen=True)
@@ -83,13 +84,13 @@ class Query:
     terms: tuple[Term, ...] = ()
     states: tuple[StateFilter, ...] = ()
 
-    def keeps(self, library: Library, paper_id: str) -> bool:
+    def keeps(self, state: PaperState, paper_id: str) -> bool:
         """Whether the paper passes every state filter."""
-        return all(state(library, paper_id) for state in self.states)
+        return all(test(state, paper_id) for test in self.states)
 
 
-def _has_tag(tag: str) -> Callable[[Library, str], bool]:
-    return lambda library, paper_id: tag in library.tags(paper_id)
+def _has_tag(tag: str) -> Callable[[PaperState, str], bool]:
+    return lambda state, paper_id: tag in state.tags(paper_id)
 
 
 def _state_filter(token: str) -> StateFilter | None:

@@ -16,22 +16,28 @@ from array import array
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from tui_reader.core.engine import Ranking
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import (
     Alternative,
     Query,
     Term,
     capitalised_words,
-    parse_query,
     words,
     words_and_compounds,
 )
+from tui_reader.core.store import Numbers
+
+if TYPE_CHECKING:  # array is generic for the type checker only (Python 3.12 at run time)
+    Ints: TypeAlias = array[int]
+else:
+    Ints: TypeAlias = array
 
 EXACT, PREFIX, TYPO, TYPO_PREFIX = 1.0, 0.75, 0.55, 0.45
 SECOND_TYPO = 0.25  # a word two edits away is a much weaker match than one edit away
@@ -55,7 +61,7 @@ def _typos_allowed(word: str) -> int:
 class _Postings:
     """For each word id, the (sorted) numbers of the papers that have it."""
 
-    def __init__(self, pairs_words: array, pairs_docs: array, vocabulary_size: int):
+    def __init__(self, pairs_words: Ints, pairs_docs: Ints, vocabulary_size: int):
         word_ids = np.frombuffer(pairs_words, dtype=np.int32)
         docs = np.frombuffer(pairs_docs, dtype=np.int32)
         order = np.argsort(word_ids, kind="stable")
@@ -70,24 +76,6 @@ class _Postings:
 
     def frequency(self, word_id: int) -> int:
         return int(self.offsets[word_id + 1] - self.offsets[word_id])
-
-
-@dataclass
-class SearchResult:
-    """Papers in rank order: `full` match every term, the rest all but one."""
-
-    papers: Sequence[Paper]
-    full: int
-    matched_words: set[str] = field(default_factory=set)
-    scores: np.ndarray = field(default_factory=lambda: np.zeros(0))  # aligned with papers
-
-
-def highlight_pattern(matched: set[str], limit: int = 60) -> re.Pattern[str] | None:
-    """A pattern finding the matched words in a paper's text, to highlight them."""
-    if not matched:
-        return None
-    chosen = sorted(matched, key=len, reverse=True)[:limit]
-    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, chosen)) + r")(?!\w)", re.IGNORECASE)
 
 
 def _smallest_window(tokens: list[str], term_words: list[set[str]]) -> int:
@@ -109,41 +97,18 @@ def _smallest_window(tokens: list[str], term_words: list[set[str]]) -> int:
     return best
 
 
-class RankedPapers(Sequence[Paper]):
-    """A view of papers in a given order, without copying them."""
-
-    def __init__(self, papers: Sequence[Paper], order: np.ndarray, numbers: dict[str, int]):
-        self._papers, self._order, self._numbers = papers, order, numbers
-
-    def __len__(self) -> int:
-        return len(self._order)
-
-    def position_of(self, paper_id: str) -> int | None:
-        """Where the paper is in this order, or None; without walking the papers."""
-        number = self._numbers.get(paper_id)
-        if number is None:
-            return None
-        found = np.flatnonzero(self._order == number)
-        return int(found[0]) if len(found) else None
-
-    def __getitem__(self, index):  # type: ignore[override]
-        if isinstance(index, slice):
-            return [self._papers[i] for i in self._order[index]]
-        return self._papers[int(self._order[index])]
-
-
 class SearchIndex:
-    """An inverted index over papers, answering queries of the filter's language."""
+    """An inverted index over papers, answering queries of the filter's language with paper
+    numbers (a paper's place in `papers`). It meets core.engine.SearchEngine."""
 
     def __init__(self, papers: Sequence[Paper]) -> None:
         self._papers = papers
-        self._numbers = {paper.id: number for number, paper in enumerate(papers)}
         self._texts: list[str] | None = None
         self._folded_texts: list[str] | None = None
         self._hyphenated: dict[str, str] = {}  # "cotraining": "co-training", to highlight it
         vocabulary: dict[str, int] = {}
         cased: dict[str, int] = {}  # words with capitals, as written, for case-sensitive terms
-        pairs: dict[str, tuple[array, array]] = defaultdict(lambda: (array("i"), array("i")))
+        pairs: dict[str, tuple[Ints, Ints]] = defaultdict(lambda: (array("i"), array("i")))
         for number, paper in enumerate(papers):
             fields = {
                 "title": f"{paper.headline} {paper.title}",
@@ -198,7 +163,7 @@ class SearchIndex:
 
     @staticmethod
     def _add(
-        pair: tuple[array, array], vocabulary: dict[str, int], found: Iterable[str], n: int
+        pair: tuple[Ints, Ints], vocabulary: dict[str, int], found: Iterable[str], n: int
     ) -> None:
         word_ids, docs = pair
         new = [word for word in found if word not in vocabulary]
@@ -410,11 +375,12 @@ class SearchIndex:
             np.maximum(scores, self._score_alternative(alternative, matched), out=scores)
         return scores
 
-    def run(self, query: Query) -> SearchResult:
+    def run(self, query: Query) -> Ranking:
         """The papers matching the query's terms (state filters are not applied here)."""
         positive = [term for term in query.terms if not term.negated]
         if not positive and not query.terms:
-            return SearchResult(self._papers, len(self._papers), scores=np.zeros(len(self._papers)))
+            every = len(self._papers)
+            return Ranking(np.arange(every, dtype=np.int64), every, np.zeros(every))
         matched: set[str] = set()
         term_words: list[set[str]] = []
         count = np.zeros(len(self._papers), dtype=np.int32)
@@ -438,8 +404,7 @@ class SearchIndex:
         full = int(np.count_nonzero(count[order] == len(positive))) if positive else len(order)
         if len(term_words) >= 2:
             order, keys = self._by_closeness(order, keys, min(full, CLOSENESS_TOP), term_words)
-        ranked = RankedPapers(self._papers, order, self._numbers)
-        return SearchResult(ranked, full, matched, keys)
+        return Ranking(order.astype(np.int64, copy=False), full, keys, frozenset(matched))
 
     def _by_closeness(
         self, order: np.ndarray, keys: np.ndarray, top: int, term_words: list[set[str]]
@@ -457,12 +422,11 @@ class SearchIndex:
         order[:top], keys[:top] = order[:top][ranking], keys[:top][ranking]
         return order, keys
 
-    def related(self, paper_id: str, count: int = 5) -> list[Paper]:
+    def related(self, number: int, count: int = 5) -> Numbers:
         """The papers most like this one: its rarest words, weighted by rarity, shared with
         them (a cosine of binary TF-IDF vectors, over the paper's RELATED_WORDS rarest words)."""
-        number = self._numbers.get(paper_id)
-        if number is None or len(self._papers) < 2:
-            return []
+        if not 0 <= number < len(self._papers) or len(self._papers) < 2:
+            return np.zeros(0, dtype=np.int64)
         paper = self._papers[number]
         found = dict.fromkeys(
             self._vocabulary[w] for w in words(f"{paper.headline} {paper.abstract}")
@@ -476,9 +440,4 @@ class SearchIndex:
         scores /= np.sqrt(np.maximum(self._lengths, 1))
         scores[number] = 0
         best = np.argsort(-scores, kind="stable")[:count]
-        return [self._papers[int(i)] for i in best if scores[i] > 0]
-
-    def search(self, text: str) -> list[Paper]:
-        """The papers matching every term of a query, best first (all papers for none)."""
-        result = self.run(parse_query(text))
-        return list(result.papers[: result.full])
+        return best[scores[best] > 0].astype(np.int64, copy=False)

@@ -1,36 +1,44 @@
 """Orders for the paper list besides relevance: file order, headline, recently changed."""
 
 from collections.abc import Callable, Sequence
+from typing import Literal, TypeAlias
 
-from tui_reader.core.library import Library
+import numpy as np
+
 from tui_reader.core.paper import Paper
-from tui_reader.core.store import PaperStore
+from tui_reader.core.paper_state import PaperState
+from tui_reader.core.store import Numbers
 
-SORTS = ("relevance", "file", "headline", "changed")
+Sort: TypeAlias = Literal["relevance", "file", "headline", "changed"]
+SORTS: tuple[Sort, ...] = ("relevance", "file", "headline", "changed")
 LABELS = {"file": "file order", "headline": "headline", "changed": "recently changed"}
 
 
-def _key(order: str, store: PaperStore, library: Library) -> Callable[[Paper], object]:
-    if order == "headline":
-        return lambda paper: paper.headline.casefold()
-    if order == "changed":  # most recent first; papers never changed last, in file order
-        return lambda paper: (
-            _later_first(library.changed_at(paper.id)),
-            store.position_of(paper.id),
-        )
-    return lambda paper: store.position_of(paper.id)
-
-
-def sort_papers(
-    papers: Sequence[Paper], full: int, order: str, store: PaperStore, library: Library
-) -> Sequence[Paper]:
-    """The papers in the order asked for; those matching every term stay before the close
-    ones. Relevance keeps the order they came in."""
+def sort_order(
+    numbers: Numbers, full: int, order: Sort, papers: Sequence[Paper], state: PaperState
+) -> Numbers:
+    """Where each paper of `numbers` goes for the order asked for, as positions in `numbers`:
+    those matching every term (the first `full`) stay before the close ones. Relevance keeps
+    the order they came in; ties keep it too."""
     if order == "relevance":
-        return papers
-    key = _key(order, store, library)
-    shown = list(papers)
-    return sorted(shown[:full], key=key) + sorted(shown[full:], key=key)
+        return np.arange(len(numbers), dtype=np.int64)
+    if order == "file":  # a paper's number is its place in load order
+        parts = [np.argsort(numbers[:full], kind="stable")]
+        parts.append(full + np.argsort(numbers[full:], kind="stable"))
+        return np.concatenate(parts).astype(np.int64, copy=False)
+    key = _key(order, papers, state)
+    keys = [key(int(number)) for number in numbers]
+    by_key: Callable[[int], tuple[str | tuple[int, ...], int]] = keys.__getitem__
+    positions = sorted(range(full), key=by_key) + sorted(range(full, len(numbers)), key=by_key)
+    return np.asarray(positions, dtype=np.int64)
+
+
+def _key(
+    order: Sort, papers: Sequence[Paper], state: PaperState
+) -> Callable[[int], tuple[str | tuple[int, ...], int]]:
+    if order == "changed":  # most recent first; papers never changed last, in file order
+        return lambda number: (_later_first(state.changed_at(papers[number].id)), number)
+    return lambda number: (papers[number].headline.casefold(), 0)
 
 
 def _later_first(stamp: str) -> tuple[int, ...]:

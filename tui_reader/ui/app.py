@@ -23,6 +23,7 @@ from textual.worker import get_current_worker
 
 from tui_reader.core.browser import open_in_browser
 from tui_reader.core.config import Config
+from tui_reader.core.engine import SearchEngine
 from tui_reader.core.export import FORMATS, ExportError, write_export
 from tui_reader.core.export import render as render_export
 from tui_reader.core.library import Library, LibraryError, normalise_tag
@@ -30,9 +31,9 @@ from tui_reader.core.links import DEFAULT_SEARCH_URL
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query
 from tui_reader.core.references import bibtex, citation, links_of, markdown_link
-from tui_reader.core.search import SearchIndex, highlight_pattern
+from tui_reader.core.search_service import build_index, search_papers
 from tui_reader.core.session import Session
-from tui_reader.core.sorting import LABELS, SORTS, sort_papers
+from tui_reader.core.sorting import LABELS, SORTS, Sort
 from tui_reader.core.store import PaperStore
 from tui_reader.core.wording import count
 from tui_reader.resources import bundled
@@ -177,7 +178,7 @@ class ReaderApp(App[None]):
         stream: Iterator[list[Paper] | str] | None = None,
         session: Session | None = None,
         config: Config | None = None,
-        index: SearchIndex | None = None,
+        index: SearchEngine | None = None,
         duplicates: int = 0,
     ) -> None:
         """`stream`, when given, yields more papers (and problems) to load in the background;
@@ -196,7 +197,7 @@ class ReaderApp(App[None]):
         self.library = library or Library(None)
         self.search_template = search_template
         self._messages = list(messages)
-        self._index: SearchIndex | None = None
+        self._index: SearchEngine | None = None
         self._kept_index = index
         self.load_problems: list[str] = []  # records the background load skipped
         self.duplicates = duplicates  # the background load adds those it meets
@@ -207,7 +208,7 @@ class ReaderApp(App[None]):
         self._shown_count = len(store)
         self._close_count = 0
         self.copy_log = CopyLog(self)  # copies, and what was copied this session
-        self.sort = "relevance"
+        self.sort: Sort = "relevance"
         # The reader's panes, kept at hand: a dialog over them makes `query_one` look in it.
         self.filter_input = FilterInput(
             self._filter_changed,
@@ -219,7 +220,7 @@ class ReaderApp(App[None]):
         self.panes = Panes(id="panes")
 
     @property
-    def index(self) -> SearchIndex | None:
+    def index(self) -> SearchEngine | None:
         """The search index over the store, once it is built."""
         return self._index
 
@@ -308,7 +309,7 @@ class ReaderApp(App[None]):
 
     @work(thread=True, exclusive=True, group="index")
     def _build_index(self) -> None:
-        index = self._kept_index if self._kept_index is not None else SearchIndex(self.store)
+        index = self._kept_index if self._kept_index is not None else build_index(self.store)
         self.post_message(IndexReady(index))
         index.warm()
 
@@ -342,23 +343,15 @@ class ReaderApp(App[None]):
     @work(thread=True, exclusive=True, group="search")
     def _sort_all(self) -> None:
         """Every paper in the chosen order, sorted off the screen's thread (a second at 1M)."""
-        papers = list(self.store)
-        sorted_papers = sort_papers(papers, len(papers), self.sort, self.store, self.library)
-        self._post_results(ResultsReady(sorted_papers, ""))
+        found = search_papers(None, "", self.library, self.sort, self.store)
+        self._post_results(ResultsReady(self.store.view(found.numbers), ""))
 
     @work(thread=True, exclusive=True, group="search")
     def _search(self, query: str) -> None:
         assert self._index is not None
-        parsed = parse_query(query)
-        result = self._index.run(parsed)
-        papers, full = result.papers, result.full
-        if parsed.states:
-            keep = [parsed.keeps(self.library, paper.id) for paper in papers]
-            full = sum(keep[:full])
-            papers = [paper for paper, kept in zip(papers, keep, strict=True) if kept]
-        papers = sort_papers(papers, full, self.sort, self.store, self.library)
-        highlight = highlight_pattern(result.matched_words)
-        self._post_results(ResultsReady(papers, query, full, highlight))
+        found = search_papers(self._index, query, self.library, self.sort, self.store)
+        papers = self.store.view(found.numbers)
+        self._post_results(ResultsReady(papers, query, found.full, found.highlight))
 
     def _post_results(self, results: ResultsReady) -> None:
         if not get_current_worker().is_cancelled:  # a later key's search replaced this one
@@ -432,7 +425,8 @@ class ReaderApp(App[None]):
     @work(thread=True, exclusive=True, group="related")
     def _find_related(self, paper_id: str) -> None:
         assert self._index is not None
-        related = self._index.related(paper_id)
+        number = self.store.position_of(paper_id)
+        related = [] if number is None else list(self.store.view(self._index.related(number)))
         self.detail_pane.post_message(RelatedFound(paper_id, related))
 
     def action_related(self, number: int) -> None:

@@ -1,0 +1,176 @@
+"""The one search every caller runs: terms through the engine, state filters, counts, order."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tui_reader.core.engine import Ranking, SearchEngine
+from tui_reader.core.paper import Paper
+from tui_reader.core.paper_state import NO_STATE
+from tui_reader.core.query import Query, parse_query
+from tui_reader.core.search import SearchIndex
+from tui_reader.core.search_service import Results, build_index, needs_index, search_papers
+from tui_reader.core.sorting import Sort
+from tui_reader.core.store import Numbers, PaperStore
+
+
+@dataclass
+class State:
+    """What a user made of papers, kept in dicts: anything with these methods will do."""
+
+    tagged: dict[str, list[str]] = field(default_factory=dict)
+    bookmarked: set[str] = field(default_factory=set)
+    read: set[str] = field(default_factory=set)
+    notes: dict[str, str] = field(default_factory=dict)
+    changed: dict[str, str] = field(default_factory=dict)
+
+    def is_bookmarked(self, paper_id: str) -> bool:
+        return paper_id in self.bookmarked
+
+    def is_read(self, paper_id: str) -> bool:
+        return paper_id in self.read
+
+    def tags(self, paper_id: str) -> Sequence[str]:
+        return self.tagged.get(paper_id, [])
+
+    def note(self, paper_id: str) -> str:
+        return self.notes.get(paper_id, "")
+
+    def changed_at(self, paper_id: str) -> str:
+        return self.changed.get(paper_id, "")
+
+
+def store_of(*texts: str, titles: Sequence[str] = ()) -> PaperStore:
+    titles = list(titles) or [""] * len(texts)
+    return PaperStore(
+        [
+            Paper.from_abstract(text, "C", Path("x.jsonl"), title=title)
+            for text, title in zip(texts, titles, strict=True)
+        ]
+    )
+
+
+@pytest.fixture
+def store() -> PaperStore:
+    return store_of(
+        "Graph models of proteins.",  # 0: two of the three words below: close
+        "Graph neural networks for molecules and proteins.",  # 1: all three: full
+        "Neural networks for text.",  # 2: one word only
+        "Neural graph proteins, once more.",  # 3: all three: full
+        titles=("Zeta", "Alpha", "Mid", "Beta"),
+    )
+
+
+def numbers(found: Results) -> list[int]:
+    return [int(number) for number in found.numbers]
+
+
+def test_full_and_close_papers_come_as_numbers_with_scores_and_highlight(
+    store: PaperStore,
+) -> None:
+    index = build_index(store)
+    found = search_papers(index, "graph neural proteins ", NO_STATE, "relevance", store)
+    assert sorted(numbers(found)[:2]) == [1, 3] and numbers(found)[2:] == [0]
+    assert (found.full, found.close) == (2, 1)
+    assert len(found.scores) == 3 and list(found.scores) == sorted(found.scores, reverse=True)
+    assert found.matched >= {"graph", "neural", "proteins"}
+    assert found.highlight is not None
+    assert found.highlight.findall(store[0].abstract) == ["Graph", "proteins"]
+    assert [p.id for p in store.view(found.numbers)] == [store[n].id for n in numbers(found)]
+
+
+def test_state_filters_keep_what_the_state_allows_and_recount(store: PaperStore) -> None:
+    index = build_index(store)
+    state = State(tagged={store[1].id: ["to-read"], store[0].id: ["to-read"]})
+    found = search_papers(index, "graph neural proteins #to-read ", state, "relevance", store)
+    assert numbers(found) == [1, 0] and (found.full, found.close) == (1, 1)
+    found = search_papers(index, "graph neural proteins !#to-read ", state, "relevance", store)
+    assert numbers(found) == [3] and (found.full, found.close) == (1, 0)
+    state.read.add(store[3].id)
+    found = search_papers(index, "graph neural proteins is:read ", state, "relevance", store)
+    assert numbers(found) == [3]
+
+
+def test_a_query_without_search_terms_needs_no_index(store: PaperStore) -> None:
+    state = State(bookmarked={store[2].id, store[0].id})
+    assert not needs_index("is:bookmarked #x !has:note ") and needs_index("graph #x")
+    found = search_papers(None, "is:bookmarked", state, "relevance", store)
+    assert numbers(found) == [0, 2] and found.full == 2 and found.highlight is None
+    assert numbers(search_papers(None, "", NO_STATE, "relevance", store)) == [0, 1, 2, 3]
+    with pytest.raises(ValueError, match="needs an index"):
+        search_papers(None, "graph", NO_STATE, "relevance", store)
+
+
+@pytest.mark.parametrize(
+    ("order", "expected"),
+    [
+        ("file", [1, 3, 0]),  # load order, within full and within close
+        ("headline", [1, 3, 0]),  # Alpha, Beta, then the close Zeta
+        ("changed", [3, 1, 0]),  # the most recently changed first, never changed last
+    ],
+)
+def test_every_order_keeps_full_matches_before_close_ones(
+    store: PaperStore, order: Sort, expected: list[int]
+) -> None:
+    index = build_index(store)
+    state = State(changed={store[3].id: "2026-02-01T00:00:00", store[0].id: "2026-03-01T00:00:00"})
+    relevance = search_papers(index, "graph neural proteins ", state, "relevance", store)
+    found = search_papers(index, "graph neural proteins ", state, order, store)
+    assert numbers(found) == expected and found.full == 2
+    score_of = dict(zip(numbers(relevance), relevance.scores, strict=True))
+    assert list(found.scores) == [score_of[n] for n in expected]  # scores follow their papers
+
+
+def test_every_paper_sorted_without_a_query(store: PaperStore) -> None:
+    state = State(changed={store[2].id: "2026-01-01T00:00:00"})
+    assert numbers(search_papers(None, "", state, "headline", store)) == [1, 3, 2, 0]
+    assert numbers(search_papers(None, "", state, "changed", store)) == [2, 0, 1, 3]
+    assert numbers(search_papers(None, " ", state, "file", store)) == [0, 1, 2, 3]
+
+
+def test_related_papers_are_numbers_never_the_paper_itself(store: PaperStore) -> None:
+    index = build_index(store)
+    related = index.related(1, count=2)
+    assert related.dtype == np.int64 and 1 not in related.tolist() and len(related) == 2
+    assert index.related(99).tolist() == [] and index.related(-1).tolist() == []
+
+
+def test_a_view_finds_a_paper_without_walking(store: PaperStore) -> None:
+    view = store.view(np.array([3, 0], dtype=np.int64))
+    assert len(view) == 2 and view[0] is store[3] and view[-1] is store[0]
+    assert view[1:] == [store[0]]
+    assert view.position_of(store[0].id) == 1 and view.position_of(store[2].id) is None
+    assert view.position_of("not-a-paper") is None
+
+
+class Reversed:
+    """Another engine: every paper matches, the last loaded first."""
+
+    def __init__(self, papers: Sequence[Paper]) -> None:
+        self.size = len(papers)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def run(self, query: Query) -> Ranking:
+        order = np.arange(self.size, dtype=np.int64)[::-1]
+        return Ranking(order, self.size, np.ones(self.size), frozenset({"neural"}))
+
+    def related(self, number: int, count: int = 5) -> Numbers:
+        return np.zeros(0, dtype=np.int64)
+
+    def warm(self) -> None:
+        pass
+
+
+def test_any_engine_meeting_the_protocol_serves_the_search(store: PaperStore) -> None:
+    engine: SearchEngine = Reversed(store)
+    state = State(tagged={store[2].id: ["x"]})
+    found = search_papers(engine, "anything !#x", state, "relevance", store)
+    assert numbers(found) == [3, 1, 0] and found.full == 3
+    assert found.highlight is not None and found.highlight.search(store[2].abstract)
+    indexed: SearchEngine = SearchIndex(store)  # today's engine meets it too
+    assert len(indexed) == 4 and indexed.run(parse_query("")).full == 4

@@ -1,0 +1,51 @@
+"""What a search engine gives the rest of the reader: paper numbers, never Paper objects.
+
+`core.search.SearchIndex` is the engine today (an inverted index in memory). Another one (on
+disk, memory-mapped, or a library such as tantivy) replaces it by meeting `SearchEngine` and
+being returned by `core.search_service.build_index`; nothing else changes.
+"""
+
+from dataclasses import dataclass
+from typing import Protocol, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from tui_reader.core.query import Query
+from tui_reader.core.store import Numbers
+
+Scores: TypeAlias = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The papers a query's terms find, best first.
+
+    The first `full` match every term; the rest match all but one ("close"). A query with no
+    terms finds every paper indexed, in load order. State filters (`#tag`, `is:read`) are not
+    an engine's business: the search service applies them.
+    """
+
+    numbers: Numbers
+    full: int
+    scores: Scores  # aligned with numbers: higher is better
+    matched: frozenset[str] = frozenset()  # the indexed words the terms matched, to highlight
+
+
+class SearchEngine(Protocol):
+    """An index over the first `len(engine)` papers of a store, numbered as the store numbers
+    them (0 is the first loaded)."""
+
+    def __len__(self) -> int: ...
+
+    def run(self, query: Query) -> Ranking:
+        """The papers matching the query's terms (all but one term, for the close ones)."""
+        ...
+
+    def related(self, number: int, count: int = 5) -> Numbers:
+        """Up to `count` papers most like paper `number`, most alike first (never itself)."""
+        ...
+
+    def warm(self) -> None:
+        """Make ready, ahead of time, what typing a query will need (may take seconds)."""
+        ...

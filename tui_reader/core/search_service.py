@@ -1,0 +1,98 @@
+"""One search for every caller: the reader's filter, `tui-reader search`, and `list` and
+`export` with `--query`.
+
+A query's text is parsed once (core.query); its terms go to the engine (core.engine), which
+ranks paper numbers; its state filters (`#tag`, `is:read`, `has:note`...) keep the papers the
+user's state allows, recounting those that match every term ("full") and the rest ("close");
+then the papers are put in the order asked for (core.sorting). Callers turn the numbers into
+papers through the store (`PaperStore.view`).
+"""
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from tui_reader.core.engine import Ranking, Scores, SearchEngine
+from tui_reader.core.paper import Paper
+from tui_reader.core.paper_state import PaperState
+from tui_reader.core.query import parse_query
+from tui_reader.core.search import SearchIndex
+from tui_reader.core.sorting import Sort, sort_order
+from tui_reader.core.store import Numbers
+
+HIGHLIGHTED_WORDS = 60  # the longest matched words a highlight looks for
+
+
+@dataclass(frozen=True)
+class Results:
+    """The papers to show for a query, in order."""
+
+    numbers: Numbers  # paper numbers: places in the store
+    full: int  # the first `full` match every term; the rest all but one
+    scores: Scores  # aligned with numbers (all 0 for a query without search terms)
+    matched: frozenset[str]  # the indexed words the terms matched
+    highlight: re.Pattern[str] | None  # finds those words in a paper's text
+
+    @property
+    def close(self) -> int:
+        """How many papers match all terms but one."""
+        return len(self.numbers) - self.full
+
+
+def build_index(papers: Sequence[Paper]) -> SearchEngine:
+    """The search engine over these papers (seconds at 100,000 papers)."""
+    return SearchIndex(papers)
+
+
+def needs_index(text: str) -> bool:
+    """Whether a query has search terms, so needs an index (state filters alone do not)."""
+    return bool(parse_query(text).terms)
+
+
+def search_papers(
+    index: SearchEngine | None,
+    text: str,
+    state: PaperState,
+    order: Sort,
+    papers: Sequence[Paper],
+) -> Results:
+    """The papers (of `papers`, the store) a query finds, in the order asked for.
+
+    `index` may be None when the query has no search terms (see `needs_index`): every paper
+    is then a candidate for the state filters. Runs in any thread; at 1,000,000 papers a
+    sort by headline or by change takes about a second.
+    """
+    query = parse_query(text)
+    if query.terms:
+        if index is None:
+            raise ValueError(f"the query {text!r} has search terms: it needs an index")
+        ranking = index.run(query)
+    else:
+        every = len(papers)
+        ranking = Ranking(np.arange(every, dtype=np.int64), every, np.zeros(every))
+    numbers, full, scores = ranking.numbers, ranking.full, ranking.scores
+    if query.states:
+        kept = np.fromiter(
+            (query.keeps(state, papers[int(number)].id) for number in numbers),
+            dtype=bool,
+            count=len(numbers),
+        )
+        full = int(np.count_nonzero(kept[:full]))
+        numbers, scores = numbers[kept], scores[kept]
+    if order != "relevance":
+        positions = sort_order(numbers, full, order, papers, state)
+        numbers, scores = numbers[positions], scores[positions]
+    highlight = highlight_pattern(ranking.matched)
+    return Results(numbers, full, scores, ranking.matched, highlight)
+
+
+def highlight_pattern(
+    matched: frozenset[str] | set[str], limit: int = HIGHLIGHTED_WORDS
+) -> re.Pattern[str] | None:
+    """A pattern finding the matched words in a paper's text, to highlight them."""
+    if not matched:
+        return None
+    chosen = sorted(matched, key=len, reverse=True)[:limit]
+    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, chosen)) + r")(?!\w)", re.IGNORECASE)
