@@ -1,9 +1,16 @@
 """The flat engine (core.flat): what it finds beyond the old one, and its arrays on disk."""
 
+import json
+import os
+import pickle
+from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from tui_reader.core.flat import disk
+from tui_reader.core.flat.build import build_arrays
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query
@@ -73,3 +80,106 @@ def test_hostile_text_is_only_text() -> None:
     index = FlatIndex.of(papers)
     assert found(index, papers, "cls tokens") == [papers[0].headline]
     assert found(index, papers, "plain") == [papers[1].headline]
+
+
+@pytest.fixture
+def kept(tmp_path: Path) -> tuple[Path, list[dict[str, object]], list[Paper]]:
+    """An index of three papers saved in a cache folder, with the sources it stands for."""
+    source = tmp_path / "papers.jsonl"
+    source.write_text("{}\n", encoding="utf-8")
+    papers = corpus("Graph neural networks.", r"A Schr\"odinger bridge.", "Sparse attention.")
+    sources = disk.sources_of([source])
+    disk.save(tmp_path / "cache", sources, build_arrays(papers))
+    return tmp_path / "cache", sources, papers
+
+
+def test_a_kept_index_opens_by_memory_map_and_finds_the_same(
+    kept: tuple[Path, list[dict[str, object]], list[Paper]],
+) -> None:
+    root, sources, papers = kept
+    opened = disk.open_index(root, sources)
+    built = FlatIndex.of(papers)
+    for query in ("graph", "schrodinger bridge ", '"sparse attention"', "atention"):
+        assert list(opened.run(parse_query(query)).numbers) == list(
+            built.run(parse_query(query)).numbers
+        )
+    assert list(opened.related(0, 2)) == list(built.related(0, 2))
+
+
+class _Planted:
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return os.system, ("true",)
+
+
+def _plant_pickle(folder: Path) -> None:
+    """A pickle that runs a command when unpickled, in place of an array (as the old cache
+    would have read it)."""
+    (folder / "all_papers.npy").write_bytes(pickle.dumps(_Planted()))
+
+
+def _plant_object_array(folder: Path) -> None:
+    np.save(folder / "all_papers.npy", np.array([print], dtype=object), allow_pickle=True)
+
+
+def _truncate(folder: Path) -> None:
+    path = folder / "all_papers.npy"
+    path.write_bytes(path.read_bytes()[:-5])
+
+
+def _other_version(folder: Path) -> None:
+    manifest = json.loads((folder / "manifest.json").read_text())
+    (folder / "manifest.json").write_text(json.dumps({**manifest, "version": 999}))
+
+
+def _bad_offsets(folder: Path) -> None:
+    offsets = np.load(folder / "all_offsets.npy")
+    offsets[1] = offsets[-1] + 10
+    np.save(folder / "all_offsets.npy", offsets)
+
+
+def _garbage_manifest(folder: Path) -> None:
+    (folder / "manifest.json").write_bytes(b"\x80\x04garbage")
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        _plant_pickle,
+        _plant_object_array,
+        _truncate,
+        _other_version,
+        _bad_offsets,
+        _garbage_manifest,
+    ],
+)
+def test_a_damaged_or_foreign_index_is_rejected_and_runs_no_code(
+    kept: tuple[Path, list[dict[str, object]], list[Paper]],
+    damage: Callable[[Path], None],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    root, sources, _ = kept
+    damage(disk.folder_for(root, sources))
+    monkeypatch.setattr(os, "system", lambda command: pytest.fail("code ran"))
+    with pytest.raises(disk.Rejected):
+        disk.open_index(root, sources)
+
+
+def test_an_index_of_other_files_is_not_opened(
+    kept: tuple[Path, list[dict[str, object]], list[Paper]],
+) -> None:
+    root, sources, _ = kept
+    changed = [{**sources[0], "size": 999}]
+    with pytest.raises(disk.Rejected):
+        disk.open_index(root, changed)
+
+
+def test_the_cache_keeps_under_its_size_removing_the_least_recently_used(tmp_path: Path) -> None:
+    root = tmp_path / "cache"
+    arrays = build_arrays(corpus("Some words here.", "Other words there."))
+    folders = []
+    for number in range(3):
+        folders.append(disk.save(root, [{"path": str(number)}], arrays))
+        os.utime(folders[-1] / "manifest.json", (number, number))  # used in this order
+    size = sum(file.stat().st_size for file in folders[0].iterdir())
+    disk.prune(root, limit=2 * size, keep=folders[0])
+    assert [folder.exists() for folder in folders] == [True, False, True]

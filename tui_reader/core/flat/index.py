@@ -401,7 +401,12 @@ def _smallest_window(tokens: list[str], term_words: list[set[str]]) -> int:
     """The length of the shortest run of tokens holding a match of every term (0: none)."""
     seen: dict[int, int] = {}
     best, start = 0, 0
-    hits = [[term for term, found in enumerate(term_words) if token in found] for token in tokens]
+    terms_of: dict[str, list[int]] = defaultdict(list)
+    for term, found in enumerate(term_words):
+        for word in found:
+            terms_of[word].append(term)
+    nothing: list[int] = []
+    hits = [terms_of.get(token, nothing) for token in tokens]
     for end, terms in enumerate(hits):
         for term in terms:
             seen[term] = seen.get(term, 0) + 1

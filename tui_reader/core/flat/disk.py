@@ -1,0 +1,172 @@
+"""The flat index kept on disk: a folder of .npy arrays and a small JSON manifest, opened by
+memory map (nothing is unpickled, no code runs when it is read).
+
+A folder stands for the exact source files it was built from (path, size, modification time,
+named in the manifest) and for one format version (`VERSION`, raised whenever the arrays
+change meaning). Anything else is rejected and the papers are indexed again: another
+version, other sources, a missing or truncated array, an array of another type or shape than
+the manifest says, offsets that do not add up. Folders are written whole into a temporary
+folder and renamed into place; the cache keeps under a size (oldest used removed first).
+"""
+
+import hashlib
+import json
+import mmap
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from tui_reader.core.flat.build import Array, Arrays
+from tui_reader.core.flat.index import FlatIndex
+
+FORMAT = "tui-reader flat index"
+VERSION = 1
+CACHE_LIMIT = 4_000_000_000  # bytes of index folders kept, by default
+MANIFEST = "manifest.json"
+ABANDONED = 3600  # seconds after which an unfinished write is left over from a crash
+MANIFEST_LIMIT = 1_000_000  # bytes: a manifest is small; a bigger file is not ours
+# Offsets arrays and the array whose length their last value must be.
+_BOUNDED = {
+    "words_offsets": "words",
+    "cased_words_offsets": "cased_words",
+    "all_offsets": "all_papers",
+    "title_offsets": "title_papers",
+    "author_offsets": "author_papers",
+    "venue_offsets": "venue_papers",
+    "cased_offsets": "cased_papers",
+    "text_offsets": "text",
+    "compound_keys_offsets": "compound_keys",
+    "compound_values_offsets": "compound_values",
+}
+
+
+class Rejected(Exception):
+    """A kept index that is not a sound index of these sources (it is built again)."""
+
+
+def sources_of(files: Sequence[Path]) -> list[dict[str, object]]:
+    """What identifies the source files: where they are, their size and modification time."""
+    identity: list[dict[str, object]] = []
+    for file in files:
+        status = file.stat()
+        identity.append(
+            {"path": str(file.resolve()), "size": status.st_size, "mtime_ns": status.st_mtime_ns}
+        )
+    return identity
+
+
+def folder_for(root: Path, sources: list[dict[str, object]]) -> Path:
+    key = hashlib.sha256(json.dumps(sources, sort_keys=True).encode()).hexdigest()[:24]
+    return root / f"flat-v{VERSION}-{key}"
+
+
+def save(root: Path, sources: list[dict[str, object]], arrays: Mapping[str, Array]) -> Path:
+    """Write the arrays for these sources into the cache root (atomically: a folder renamed
+    into place); returns the folder. OSError when it cannot be written."""
+    root.mkdir(parents=True, exist_ok=True)
+    final = folder_for(root, sources)
+    temporary = Path(tempfile.mkdtemp(prefix=".writing-", dir=root))
+    try:
+        shapes = {}
+        for name, array in arrays.items():
+            np.save(temporary / f"{name}.npy", np.ascontiguousarray(array), allow_pickle=False)
+            shapes[name] = {"dtype": array.dtype.str, "shape": list(array.shape)}
+        manifest = {"format": FORMAT, "version": VERSION, "sources": sources, "arrays": shapes}
+        (temporary / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+        shutil.rmtree(final, ignore_errors=True)
+        os.replace(temporary, final)
+    except BaseException:
+        shutil.rmtree(temporary, ignore_errors=True)
+        raise
+    return final
+
+
+def open_index(root: Path, sources: list[dict[str, object]]) -> FlatIndex:
+    """The index kept for these sources, memory-mapped. Rejected when there is none, or what
+    is there is not a sound index of them."""
+    folder = folder_for(root, sources)
+    try:
+        with (folder / MANIFEST).open("rb") as stream:
+            manifest = json.loads(stream.read(MANIFEST_LIMIT + 1)[:MANIFEST_LIMIT])
+    except (OSError, ValueError) as error:
+        raise Rejected(f"{folder}: no readable manifest ({error})") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise Rejected(f"{folder}: not a {FORMAT}")
+    if manifest.get("version") != VERSION:
+        raise Rejected(f"{folder}: format version {manifest.get('version')!r}, not {VERSION}")
+    if manifest.get("sources") != sources:
+        raise Rejected(f"{folder}: built from other files")
+    expected = manifest.get("arrays")
+    if not isinstance(expected, dict):
+        raise Rejected(f"{folder}: the manifest lists no arrays")
+    arrays: Arrays = {}
+    for name, described in expected.items():
+        try:
+            array = np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False)
+        except (OSError, ValueError) as error:
+            raise Rejected(f"{folder}: {name} cannot be read ({error})") from None
+        if [array.dtype.str, list(array.shape)] != [described["dtype"], described["shape"]]:
+            raise Rejected(f"{folder}: {name} is not the array the manifest describes")
+        arrays[name] = array
+    _check(folder, arrays)
+    text, start = _mapped(folder / "text.npy", arrays["text"])
+    (folder / MANIFEST).touch()  # recently used: kept longest
+    return FlatIndex(arrays, text, start)
+
+
+def _check(folder: Path, arrays: Arrays) -> None:
+    """Offsets start at 0, never decrease and end at their array's length; the rest agree."""
+    missing = {*_BOUNDED, *_BOUNDED.values(), "papers", "order", "cased_order"} - set(arrays)
+    if missing:
+        raise Rejected(f"{folder}: missing {', '.join(sorted(missing))}")
+    for name, bounded in _BOUNDED.items():
+        offsets = np.asarray(arrays[name])
+        if (
+            offsets.ndim != 1
+            or not len(offsets)
+            or offsets[0] != 0
+            or offsets[-1] != len(arrays[bounded])
+            or np.any(np.diff(offsets) < 0)
+        ):
+            raise Rejected(f"{folder}: {name} does not index {bounded}")
+    papers = int(np.asarray(arrays["papers"])[0])
+    words = len(arrays["words_offsets"]) - 1
+    for name in ("all", "title", "author", "venue"):
+        if len(arrays[f"{name}_offsets"]) != words + 1:
+            raise Rejected(f"{folder}: {name} postings do not match the vocabulary")
+    if len(arrays["text_offsets"]) != papers + 1 or len(arrays["order"]) != words:
+        raise Rejected(f"{folder}: the arrays do not agree on how many papers or words")
+
+
+def _mapped(path: Path, array: Array) -> tuple[mmap.mmap, int]:
+    """The file memory-mapped, and where the array's bytes start in it (after the header)."""
+    with path.open("rb") as stream:
+        return mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ), int(array.offset)  # type: ignore[attr-defined]
+
+
+def prune(root: Path, limit: int = CACHE_LIMIT, keep: Path | None = None) -> None:
+    """Remove the least recently used index folders until the rest fit in `limit` bytes
+    (never `keep`), and what unfinished writes left behind."""
+    if not root.is_dir():
+        return
+    folders = []
+    for folder in root.iterdir():
+        if folder.name.startswith(".writing-"):
+            if time.time() - folder.stat().st_mtime > ABANDONED:  # not being written now
+                shutil.rmtree(folder, ignore_errors=True)
+        elif folder.name.startswith("flat-v") and folder.is_dir():
+            size = sum(file.stat().st_size for file in folder.iterdir() if file.is_file())
+            used = (folder / MANIFEST).stat().st_mtime if (folder / MANIFEST).exists() else 0
+            folders.append((used, size, folder))
+    total = sum(size for _, size, _ in folders)
+    for _, size, folder in sorted(folders):
+        if total <= limit:
+            break
+        if folder != keep:
+            shutil.rmtree(folder, ignore_errors=True)
+            total -= size
