@@ -15,10 +15,10 @@ from tui_reader import __version__
 from tui_reader.core.config import Config, ConfigError, config_path, load_config
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.export import (
-    FORMATS,
     ExportError,
+    exporter,
+    file_formats,
     format_of,
-    paper_record,
     render,
     write_export,
 )
@@ -36,7 +36,7 @@ from tui_reader.core.loading import LoadError, LoadResult, check_paths, load_pat
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.query import parse_query
-from tui_reader.core.references import reference_title
+from tui_reader.core.references import paper_record, reference_title
 from tui_reader.core.search_service import needs_index, search_papers
 from tui_reader.core.session import SessionError, load_session, save_session, session_path
 from tui_reader.core.store import PaperStore
@@ -129,7 +129,9 @@ def commands_parser() -> argparse.ArgumentParser:
     export = command("export", "write papers as a reading list, BibTeX, JSON or CSV")
     _add_selection_options(export)
     export.add_argument(
-        "--format", choices=FORMATS, help="default: the one FILE's name ends in (.md, .bib...)"
+        "--format",
+        choices=[row.name for row in file_formats()],
+        help="default: the one FILE's name ends in (.md, .bib...)",
     )
     export.add_argument("-o", "--output", type=Path, metavar="FILE", help="default: stdout")
     export.add_argument("--force", action="store_true", help="replace an existing FILE")
@@ -320,14 +322,15 @@ def export_format(given: str | None, output: Path | None) -> str:
     named = format_of(output) if output is not None else None
     if given and named and given != named:
         raise UsageError(
-            f"--format {given} does not match {output}: name the file .{given}, "
+            f"--format {given} does not match {output}: name the file {exporter(given).suffix}, "
             "or leave --format out"
         )
     if kind := given or named:
         return kind
     if output is None:
-        raise UsageError(f"--format is needed to write to stdout: {', '.join(FORMATS)}")
-    endings = ", ".join(f".{kind}" for kind in FORMATS)
+        names = ", ".join(row.name for row in file_formats())
+        raise UsageError(f"--format is needed to write to stdout: {names}")
+    endings = ", ".join(row.suffix for row in file_formats())
     raise UsageError(f"cannot tell the format of {output}: name it {endings}, or give --format")
 
 

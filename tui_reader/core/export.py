@@ -1,101 +1,147 @@
-"""Taking papers elsewhere: a Markdown reading list, BibTeX, JSON and CSV."""
+"""Taking papers elsewhere: every format a file is written in (`tui-reader export`, the
+reader's E) or a copy is made in (the reader's copy picker) is a row of EXPORTERS.
+
+To add one, write its render function in a module of its own (papers, what the user made of
+them, the search-link template -> text; core.references has the pieces) and add its row: a
+`suffix` makes it a file format (`export --format NAME`, a FILE ending in the suffix, E), and
+`copied` offers it in the copy picker, with the nouns a count of it takes.
+"""
 
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeAlias
 
 from tui_reader.core.atomic_file import write_atomically
-from tui_reader.core.library import Library
 from tui_reader.core.links import DEFAULT_SEARCH_URL
 from tui_reader.core.paper import Paper
+from tui_reader.core.paper_state import PaperState
 from tui_reader.core.references import (
     bibtex,
-    links_of,
+    citation,
     markdown_link,
-    reference_title,
-    venue_of,
+    paper_record,
+    primary_link,
 )
 from tui_reader.core.wording import count
 
-FORMATS = ("md", "bib", "json", "csv")
+Render: TypeAlias = Callable[[Sequence[Paper], PaperState, str], str]
 CSV_COLUMNS = (
     "id", "headline", "title", "authors", "venue", "url", "tags", "bookmarked", "read", "note",
     "abstract",
 )  # fmt: skip
 
 
+@dataclass(frozen=True)
+class Exporter:
+    name: str  # `export --format NAME`; what the copy picker's choice is called
+    label: str  # how the copy picker offers it
+    render: Render  # (papers, their state, search-link template) -> the text
+    suffix: str = ""  # a file format: a file whose name ends in it ("" for copies only)
+    copied: tuple[str, str] | None = None  # offered to copy: what a copy holds, one and many
+
+
 class ExportError(Exception):
     """The export cannot be written; the message names the file and the problem."""
 
 
-def paper_record(
-    paper: Paper, library: Library, search_template: str = DEFAULT_SEARCH_URL
-) -> dict[str, object]:
-    """Everything about a paper and what the user made of it, as plain data."""
-    return {
-        "id": paper.id,
-        "headline": reference_title(paper),  # never cut to fit a screen
-        "title": paper.title,
-        "authors": list(paper.authors),
-        "venue": venue_of(paper),
-        "url": links_of(paper, search_template)[0],
-        "links": links_of(paper, search_template),
-        "abstract": paper.abstract,
-        "collection": paper.collection,
-        "source": str(paper.source),
-        "tags": library.tags(paper.id),
-        "bookmarked": library.is_bookmarked(paper.id),
-        "read": library.is_read(paper.id),
-        "note": library.note(paper.id),
-    }
-
-
-def _markdown(papers: Sequence[Paper], library: Library, template: str) -> str:
+def reading_list(papers: Sequence[Paper], state: PaperState, template: str) -> str:
+    """A Markdown reading list: each paper's link, tags and note."""
     lines = [f"# Reading list ({count(len(papers), 'paper')})", ""]
     for paper in papers:
-        line = f"- {markdown_link(paper, links_of(paper, template)[0])}"
-        if tags := library.tags(paper.id):
+        line = f"- {markdown_link(paper, primary_link(paper, template))}"
+        if tags := state.tags(paper.id):
             line += " — " + " ".join(f"`#{tag}`" for tag in tags)
         lines.append(line)
-        lines += [f"  > {note_line}".rstrip() for note_line in library.note(paper.id).splitlines()]
+        lines += [f"  > {note_line}".rstrip() for note_line in state.note(paper.id).splitlines()]
     return "\n".join(lines) + "\n"
 
 
-def _csv(papers: Sequence[Paper], library: Library, template: str) -> str:
+def json_records(papers: Sequence[Paper], state: PaperState, template: str) -> str:
+    records = [paper_record(paper, state, template) for paper in papers]
+    return json.dumps(records, indent=2, ensure_ascii=False) + "\n"
+
+
+def csv_table(papers: Sequence[Paper], state: PaperState, template: str) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(CSV_COLUMNS)
     for paper in papers:
-        record = paper_record(paper, library, template)
+        record = paper_record(paper, state, template)
         record["authors"] = "; ".join(paper.authors)
-        record["tags"] = " ".join(library.tags(paper.id))
+        record["tags"] = " ".join(state.tags(paper.id))
         writer.writerow([record[column] for column in CSV_COLUMNS])
     return buffer.getvalue()
 
 
+def markdown_links(papers: Sequence[Paper], state: PaperState, template: str) -> str:
+    return "\n".join(markdown_link(paper, primary_link(paper, template)) for paper in papers)
+
+
+def citations(papers: Sequence[Paper], state: PaperState, template: str) -> str:
+    return "\n".join(citation(paper, primary_link(paper, template)) for paper in papers)
+
+
+def abstracts(papers: Sequence[Paper], state: PaperState, template: str) -> str:
+    return "\n".join(paper.abstract for paper in papers)
+
+
+# In the order the copy picker offers copies, and the file formats are listed.
+EXPORTERS: list[Exporter] = [
+    Exporter("md", "Markdown reading list", reading_list, suffix=".md"),
+    Exporter(
+        "markdown-link",
+        "Markdown link (headline + url)",
+        markdown_links,
+        copied=("Markdown link", "Markdown links"),
+    ),
+    Exporter("citation", "Citation (plain text)", citations, copied=("citation", "citations")),
+    Exporter("bib", "BibTeX entry", bibtex, ".bib", ("BibTeX entry", "BibTeX entries")),
+    Exporter("json", "JSON", json_records, suffix=".json"),
+    Exporter("csv", "CSV", csv_table, suffix=".csv"),
+    Exporter("abstract", "The abstract", abstracts, copied=("abstract", "abstracts")),
+]
+
+
+def exporter(name: str) -> Exporter:
+    """The exporter called `name`; ValueError when there is none."""
+    for row in EXPORTERS:
+        if row.name == name:
+            return row
+    names = ", ".join(row.name for row in EXPORTERS)
+    raise ValueError(f"unknown export format {name!r}: choose one of {names}")
+
+
+def file_formats() -> list[Exporter]:
+    """The exporters that write files."""
+    return [row for row in EXPORTERS if row.suffix]
+
+
+def copy_forms() -> list[Exporter]:
+    """The exporters the copy picker offers."""
+    return [row for row in EXPORTERS if row.copied]
+
+
 def format_of(path: Path) -> str | None:
-    """The format a file's name asks for (`list.md`, `refs.BIB`), or None."""
-    kind = path.suffix.lower().removeprefix(".")
-    return kind if kind in FORMATS else None
+    """The file format a file's name asks for (`list.md`, `refs.BIB`), or None: the one
+    with the longest suffix the name ends in."""
+    name = path.name.lower()
+    endings = [
+        row
+        for row in file_formats()
+        if name.endswith(row.suffix.lower()) and len(name) > len(row.suffix)
+    ]
+    return max(endings, key=lambda row: len(row.suffix)).name if endings else None
 
 
 def render(
-    kind: str, papers: Sequence[Paper], library: Library, template: str = DEFAULT_SEARCH_URL
+    name: str, papers: Sequence[Paper], state: PaperState, template: str = DEFAULT_SEARCH_URL
 ) -> str:
-    """The papers in one of FORMATS."""
-    if kind == "md":
-        return _markdown(papers, library, template)
-    if kind == "bib":
-        urls = {paper.id: links_of(paper, template)[0] for paper in papers}
-        return bibtex(papers, urls, {paper.id: library.note(paper.id) for paper in papers})
-    if kind == "json":
-        records = [paper_record(paper, library, template) for paper in papers]
-        return json.dumps(records, indent=2, ensure_ascii=False) + "\n"
-    if kind == "csv":
-        return _csv(papers, library, template)
-    raise ValueError(f"unknown export format {kind!r}: choose one of {', '.join(FORMATS)}")
+    """The papers in the format called `name`."""
+    return exporter(name).render(papers, state, template)
 
 
 def write_export(path: Path, text: str, force: bool = False) -> None:

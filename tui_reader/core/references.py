@@ -1,4 +1,5 @@
-"""Ways to refer to a paper elsewhere: its links, a Markdown link, a citation, a BibTeX entry."""
+"""Ways to refer to a paper elsewhere: its links, a Markdown link, a citation, a BibTeX entry,
+and the paper with what the user made of it as plain data."""
 
 import re
 from collections.abc import Iterable
@@ -11,6 +12,7 @@ from pylatexenc.latexencode import UnicodeToLatexEncoder
 from tui_reader.core.headline import headline_source
 from tui_reader.core.links import DEFAULT_SEARCH_URL, paper_links, search_link
 from tui_reader.core.paper import Paper
+from tui_reader.core.paper_state import PaperState
 
 _YEAR = re.compile(r"\b(19|20)\d\d\b")
 _MATH = re.compile(r"(\$[^$]+\$)")
@@ -46,6 +48,34 @@ def links_of(paper: Paper, search_template: str = DEFAULT_SEARCH_URL) -> list[st
     """Every link of the paper, the primary one first; there is always at least one."""
     search = search_link(search_text(paper), search_template)
     return paper_links(paper.url, paper.links, search)
+
+
+def primary_link(paper: Paper, search_template: str = DEFAULT_SEARCH_URL) -> str:
+    """The paper's own link, else a search for it."""
+    return links_of(paper, search_template)[0]
+
+
+def paper_record(
+    paper: Paper, state: PaperState, search_template: str = DEFAULT_SEARCH_URL
+) -> dict[str, object]:
+    """Everything about a paper and what the user made of it, as plain data."""
+    links = links_of(paper, search_template)
+    return {
+        "id": paper.id,
+        "headline": reference_title(paper),  # never cut to fit a screen
+        "title": paper.title,
+        "authors": list(paper.authors),
+        "venue": venue_of(paper),
+        "url": links[0],
+        "links": links,
+        "abstract": paper.abstract,
+        "collection": paper.collection,
+        "source": str(paper.source),
+        "tags": list(state.tags(paper.id)),
+        "bookmarked": state.is_bookmarked(paper.id),
+        "read": state.is_read(paper.id),
+        "note": state.note(paper.id),
+    }
 
 
 def venue_of(paper: Paper) -> str:
@@ -115,8 +145,11 @@ def bibtex_key(paper: Paper) -> str:
     return f"{word}{year_of(paper)}_{paper.id[:6]}"
 
 
-def bibtex(papers: Iterable[Paper], url_of: dict[str, str], notes: dict[str, str]) -> str:
-    """BibTeX entries (@misc) for the papers, one each, with unique keys."""
+def bibtex(
+    papers: Iterable[Paper], state: PaperState, search_template: str = DEFAULT_SEARCH_URL
+) -> str:
+    """BibTeX entries (@misc) for the papers, one each, with unique keys; the url is the
+    paper's primary link, the note the user's."""
     library = Library()
     for paper in papers:
         fields = [Field("title", "{" + _latex(reference_title(paper)) + "}")]
@@ -126,10 +159,9 @@ def bibtex(papers: Iterable[Paper], url_of: dict[str, str], notes: dict[str, str
             fields.append(Field("howpublished", _latex(venue)))
         if year := year_of(paper):
             fields.append(Field("year", year))
-        if url := url_of.get(paper.id):
-            fields.append(Field("url", url))
+        fields.append(Field("url", primary_link(paper, search_template)))
         fields.append(Field("abstract", _latex_source(paper.abstract)))
-        if note := notes.get(paper.id):
+        if note := state.note(paper.id):
             fields.append(Field("note", _latex(note)))
         library.add(Entry("misc", bibtex_key(paper), fields))
     return write_string(library)

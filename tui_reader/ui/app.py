@@ -24,13 +24,13 @@ from textual.worker import get_current_worker
 from tui_reader.core.browser import open_in_browser
 from tui_reader.core.config import Config
 from tui_reader.core.engine import SearchEngine
-from tui_reader.core.export import FORMATS, ExportError, write_export
+from tui_reader.core.export import ExportError, exporter, file_formats, format_of, write_export
 from tui_reader.core.export import render as render_export
 from tui_reader.core.library import Library, LibraryError, normalise_tag
 from tui_reader.core.links import DEFAULT_SEARCH_URL
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query
-from tui_reader.core.references import bibtex, citation, links_of, markdown_link
+from tui_reader.core.references import links_of
 from tui_reader.core.search_service import build_index, search_papers
 from tui_reader.core.session import Session
 from tui_reader.core.sorting import LABELS, SORTS, Sort
@@ -39,7 +39,7 @@ from tui_reader.core.wording import count
 from tui_reader.resources import bundled
 from tui_reader.ui.clipboard import CopyLog, notice
 from tui_reader.ui.copied_screen import CopiedScreen
-from tui_reader.ui.copy_picker import NOUNS, CopyPicker, Pick
+from tui_reader.ui.copy_picker import CopyPicker, Pick
 from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen, typed_path
 from tui_reader.ui.help_screen import HelpScreen, KeyTable
@@ -661,21 +661,17 @@ class ReaderApp(App[None]):
     def _picked(self, papers: list[Paper], pick: Pick | None) -> None:
         if pick is None:
             return
-        primary = {paper.id: self._links(paper)[0] for paper in papers}
         if pick.kind == "link":
             urls = [self._links(paper)[pick.number - 1] for paper in papers]
             if pick.open:
                 self._open_url(urls[0])
                 return
-            text = "\n".join(urls)
-        elif pick.kind == "bibtex":
-            notes = {paper.id: self.library.note(paper.id) for paper in papers}
-            text = bibtex(papers, primary, notes)
+            text, nouns = "\n".join(urls), ("link", "links")
         else:
-            render = {"markdown": markdown_link, "citation": citation}.get(pick.kind)
-            lines = [render(p, primary[p.id]) if render else p.abstract for p in papers]
-            text = "\n".join(lines)
-        self._copy(text, count(len(papers), *NOUNS[pick.kind]))
+            form = exporter(pick.kind)
+            text = form.render(papers, self.library, self.search_template)
+            nouns = form.copied or (form.label, form.label)
+        self._copy(text, count(len(papers), *nouns))
 
     def action_open_link(self, number: int = 1) -> None:
         paper = self.paper_list.current
@@ -691,11 +687,11 @@ class ReaderApp(App[None]):
     async def action_export(self) -> None:
         papers = self._target_papers() if self.paper_list.marked else None
         papers = papers or list(self.paper_list.papers)
-        kinds = ", ".join(f".{kind}" for kind in FORMATS)
+        kinds = ", ".join(row.suffix for row in file_formats())
 
         def check(text: str) -> str | None:
             path = typed_path(text)
-            if path.suffix.lstrip(".") not in FORMATS:
+            if format_of(path) is None:
                 return f"The file must end in one of {kinds}"
             if not path.parent.is_dir():
                 return f"There is no folder {path.parent}"
@@ -710,7 +706,8 @@ class ReaderApp(App[None]):
                 return
             path = typed_path(text)
             try:
-                kind = path.suffix.lstrip(".")
+                kind = format_of(path)
+                assert kind is not None  # checked as it was typed
                 rendered = render_export(kind, papers, self.library, self.search_template)
                 write_export(path, rendered, force=True)
             except ExportError as error:

@@ -11,28 +11,14 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui_reader.core.export import copy_forms
 from tui_reader.ui.dialogs import DIALOG_CSS
-
-# What can be copied besides a link, by the name the app renders it with.
-FORMS = {
-    "markdown": "Markdown link (headline + url)",
-    "citation": "Citation (plain text)",
-    "bibtex": "BibTeX entry",
-    "abstract": "The abstract",
-}
-# What a copy of each kind holds, as a noun and its plural: "3 BibTeX entries".
-NOUNS = {
-    "link": ("link", "links"),
-    "markdown": ("Markdown link", "Markdown links"),
-    "citation": ("citation", "citations"),
-    "bibtex": ("BibTeX entry", "BibTeX entries"),
-    "abstract": ("abstract", "abstracts"),
-}
 
 
 @dataclass(frozen=True)
 class Pick:
-    """A choice: `link` with its number (1 = primary), or one of FORMS; `open` to open the link."""
+    """A choice: `link` with its number (1 = primary), or the name of one of core.export's
+    copy_forms; `open` to open the link."""
 
     kind: str
     number: int = 1
@@ -58,8 +44,10 @@ class CopyPicker(ModalScreen[Pick | None]):
         super().__init__()
         self._title = title
         self._choices = [Pick("link", n) for n in range(1, len(links) + 1)]
-        self._choices += [Pick(kind) for kind in FORMS]
-        self._labels = [*links, *FORMS.values()]
+        # Besides links, what can be copied: the exporters that copy (core.export).
+        forms = copy_forms()
+        self._choices += [Pick(form.name) for form in forms]
+        self._labels = [*links, *(form.label for form in forms)]
 
     def compose(self) -> ComposeResult:
         options = [
