@@ -20,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.loading import load_paths
 from tui_reader.core.query import parse_query
 from tui_reader.core.search import SearchIndex
@@ -29,9 +30,9 @@ REAL = HERE.parents[1] / "shared" / "corpora" / "ml-abstracts-31k.jsonl.gz"
 SEEDS = HERE.parent / "seeds"
 
 
-def read_cases() -> list[tuple[str, str]]:
+def read_cases(name: str) -> list[tuple[str, str]]:
     cases = []
-    for line in (HERE / "known_items.tsv").read_text(encoding="utf-8").splitlines():
+    for line in (HERE / name).read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
             query, paper_id = line.split("\t")
             cases.append((query, paper_id))
@@ -74,10 +75,14 @@ def command_ranks(cases: list[tuple[str, str]]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-fzf", action="store_true", help="skip fzf (about 4 s a query)")
+    parser.add_argument("--no-command", action="store_true", help="skip the command's runs")
+    parser.add_argument("--engine", choices=("current", "flat"), default="current")
+    parser.add_argument("--cases", default="known_items.tsv", help="queries (default %(default)s)")
     arguments = parser.parse_args()
     papers = load_paths([REAL, SEEDS]).papers
-    index = SearchIndex(papers)
-    cases = read_cases()
+    index = FlatIndex.of(papers) if arguments.engine == "flat" else SearchIndex(papers)
+    index.warm()
+    cases = read_cases(arguments.cases)
     print(f"{len(papers):,} papers, {len(cases)} known-item queries")
 
     ranks: list[int | None] = []
@@ -91,7 +96,8 @@ def main() -> None:
         if ranks[-1] != 1:
             print(f"  ours {ranks[-1]!s:>4}  {query}")
     print(summary("tui-reader", ranks, seconds))
-    command_ranks(cases)
+    if not arguments.no_command:
+        command_ranks(cases)
 
     if arguments.no_fzf or not shutil.which("fzf"):
         return
