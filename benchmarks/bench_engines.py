@@ -87,7 +87,7 @@ def tantivy_engine(papers: list[Paper]) -> list[float]:
     builder = tantivy.SchemaBuilder()
     for name in ("title", "abstract", "author", "venue"):
         builder.add_text_field(name, stored=False)
-    builder.add_unsigned_field("number", stored=False, fast=True)
+    builder.add_integer_field("number", stored=False, fast=True)
     schema = builder.build()
     folder = tempfile.mkdtemp(prefix="bench-tantivy-")
     index = tantivy.Index(schema, path=folder)
