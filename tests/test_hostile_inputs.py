@@ -14,6 +14,7 @@ import pytest
 
 from tui_reader import cli
 from tui_reader.core import loading
+from tui_reader.core.formats import json_lines
 from tui_reader.core.loading import LoadError, load_paths
 
 GOOD = {"title": "Good", "abstract": "A good abstract."}
@@ -181,7 +182,7 @@ def test_a_big_plain_file_is_refused_by_its_size(tmp_path: Path, monkeypatch) ->
 
 
 def test_an_overlong_json_line_is_a_skipped_record(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(loading, "MAX_LINE_BYTES", 1000)
+    monkeypatch.setattr(json_lines, "MAX_LINE_BYTES", 1000)
     path = tmp_path / "papers.jsonl.gz"
     long = json.dumps({"abstract": "x" * 5000})
     with gzip.open(path, "wt", encoding="utf-8") as file:

@@ -1,40 +1,40 @@
 """Reading papers from the paths the user names, or from the bundled seeds.
 
-What is read is bounded, so that a small gzip file cannot take the memory or the hours its
-contents would: a file read whole (seed text, a JSON array, CSV, BibTeX) holds at most
-MAX_TEXT_BYTES of text once decompressed, JSON Lines is read as it goes and a line holds at
-most MAX_LINE_BYTES, a file holds at most MAX_RECORDS records of which at most
-MAX_SKIPPED_RECORDS cannot be read (the first MAX_PROBLEMS_LISTED are named, the rest
-counted), and a record met again in the same file is not built into a paper again. A FIFO,
-device or socket is never opened.
+A file's format and reader come from the table of input formats (core.formats). What is
+read is bounded, so that a small gzip file cannot take the memory or the hours its contents
+would: a file read whole (seed text, a JSON array, CSV, BibTeX) holds at most MAX_TEXT_BYTES
+of text once decompressed, a streaming format (JSON Lines) is read as it goes (a JSON line
+holds at most core.formats.json_lines.MAX_LINE_BYTES), a file holds at most MAX_RECORDS
+records of which at most MAX_SKIPPED_RECORDS cannot be read (the first MAX_PROBLEMS_LISTED
+are named, the rest counted), and a record met again in the same file is not built into a
+paper again. A FIFO, device or socket is never opened.
 """
 
-import codecs
 import gzip
 import io
-import re
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tui_reader.core.file_kinds import special_file_problem
-from tui_reader.core.formats import READERS, FormatError, Problem, Record, read_json_line, sniff
+from tui_reader.core.formats import (
+    FormatError,
+    InputFormat,
+    Problem,
+    Record,
+    input_format,
+    paper_suffixes,
+)
 from tui_reader.core.paper import Paper
-from tui_reader.core.seeds import iter_seed_text
 from tui_reader.core.wording import count
 
-SUFFIXES = (".txt", ".jsonl", ".ndjson", ".json", ".csv", ".bib")
 MB = 1_000_000
 MAX_TEXT_BYTES = 250 * MB  # about 200,000 abstracts; parsed, it takes several times this
-MAX_LINE_BYTES = 10 * MB
 MAX_RECORDS = 2_000_000  # twice the largest corpus measured (benchmarks/RESULTS.md)
 MAX_SKIPPED_RECORDS = 100_000
 MAX_PROBLEMS_LISTED = 50
 _CHUNK_BYTES = MB
-# A line holding more than blanks: runs of blank lines are passed over by `re`, not a line
-# at a time in Python (a gzip file of newlines would take hours).
-_CONTENT_LINE = re.compile(rb"^[^\n]*\S[^\n]*", re.MULTILINE)
 
 
 class LoadError(Exception):
@@ -96,7 +96,7 @@ def read_text(path: Path) -> str:
 
 def _is_paper_file(path: Path) -> bool:
     name = path.name.lower().removesuffix(".gz")
-    return path.is_file() and name.endswith(SUFFIXES)
+    return path.is_file() and name.endswith(paper_suffixes())
 
 
 def paper_files(path: Path) -> list[Path]:
@@ -115,10 +115,10 @@ def _stem(path: Path) -> str:
     return path.name.split(".")[0] or path.name
 
 
-def _paper(record: Record, collection: str, path: Path) -> Paper:
+def _paper(record: Record, path: Path) -> Paper:
     return Paper.from_abstract(
         record.abstract,
-        collection,
+        record.collection or _stem(path),
         path,
         title=record.title,
         authors=record.authors,
@@ -136,58 +136,6 @@ def _open(path: Path) -> io.BufferedIOBase:
     return gzip.open(path, "rb") if _is_gzip(path) else path.open("rb")
 
 
-def _numbered(data: bytes, end: int, number: int) -> Iterator[tuple[int, bytes | None]]:
-    """The lines holding more than blanks in data[:end], which begins on line `number`."""
-    counted = 0
-    for match in _CONTENT_LINE.finditer(data, 0, end):
-        number += data.count(b"\n", counted, match.start())
-        counted = match.start()
-        yield number, match[0] if len(match[0]) <= MAX_LINE_BYTES else None
-
-
-def _content_lines(file: io.BufferedIOBase) -> Iterator[tuple[int, bytes | None]]:
-    """Each line holding more than blanks, with its number, read a chunk at a time; None in
-    place of a line longer than MAX_LINE_BYTES, which is dropped as it is read."""
-    number, carry, dropping = 1, b"", False
-    while chunk := file.read(_CHUNK_BYTES):
-        if dropping:
-            end = chunk.find(b"\n")
-            if end < 0:
-                continue
-            chunk, number, dropping = chunk[end + 1 :], number + 1, False
-        data = carry + chunk
-        cut = data.rfind(b"\n") + 1
-        yield from _numbered(data, cut, number)
-        number += data.count(b"\n", 0, cut)
-        carry = data[cut:]
-        if len(carry) > MAX_LINE_BYTES:
-            yield number, None
-            carry, dropping = b"", True
-    yield from _numbered(carry, len(carry), number)
-
-
-def _json_lines(path: Path) -> Iterator[Record | Problem]:
-    """A JSON Lines file's records, read as it goes (a big file's first papers come at once)."""
-    try:
-        with _open(path) as file:
-            for number, line in _content_lines(file):
-                if line is None:
-                    size = _size(MAX_LINE_BYTES)
-                    yield Problem(number, f"longer than the {size} a line may take")
-                    continue
-                if number == 1:
-                    line = line.removeprefix(codecs.BOM_UTF8)
-                try:
-                    text = line.decode("utf-8")
-                except UnicodeDecodeError as error:
-                    problem = f"is not UTF-8 text (byte 0x{line[error.start]:02x} on line {number})"
-                    raise LoadError(path, problem) from None
-                if item := read_json_line(text, number):
-                    yield item
-    except (OSError, EOFError, zlib.error) as error:
-        raise LoadError(path, str(error) or "cannot be read") from None
-
-
 def _start(path: Path) -> str:
     """The first few kilobytes of a file's text, to tell its format."""
     try:
@@ -197,36 +145,38 @@ def _start(path: Path) -> str:
         return ""
 
 
+def _too_many(path: Path) -> LoadError:
+    return LoadError(path, f"holds more than {MAX_RECORDS:,} records, the most read from one file")
+
+
+def _records(path: Path, kind: InputFormat) -> Iterator[Record | Problem]:
+    """A file's records and problems, as its format's reader gives them."""
+    if kind.read_stream is not None:
+        try:
+            with _open(path) as file:
+                yield from kind.read_stream(file)
+        except (OSError, EOFError, zlib.error) as error:
+            raise LoadError(path, str(error) or "cannot be read") from None
+        return
+    assert kind.read_text is not None
+    text = read_text(path)
+    if kind.records_at_most is not None and kind.records_at_most(text) > MAX_RECORDS:
+        raise _too_many(path)
+    yield from kind.read_text(text)
+
+
 def iter_file(path: Path) -> Iterator[Paper | str]:
     """A file's papers, in order, and a "FILE:LINE: problem" for each record it skips (the
     first MAX_PROBLEMS_LISTED, then one line counting the rest)."""
-    items: Iterable[Record | Problem]
-    collection = _stem(path)
-    too_many = LoadError(
-        path, f"holds more than {MAX_RECORDS:,} records, the most read from one file"
-    )
-    if sniff(path.name, _start(path)) == "jsonl":
-        items = _json_lines(path)
-    else:
-        text = read_text(path)
-        kind = sniff(path.name, text)
-        if kind == "txt":
-            header, abstracts = iter_seed_text(text)
-            collection = header or collection
-            items = (Record(abstract) for abstract in abstracts)
-        elif kind == "bib" and text.count("@") > MAX_RECORDS:  # parsed whole: count first
-            raise too_many
-        else:
-            items = READERS[kind](text)
     papers: dict[Record, Paper] = {}
     skipped = 0
     try:
-        for number, item in enumerate(items, 1):
+        for number, item in enumerate(_records(path, input_format(path.name, _start(path))), 1):
             if number > MAX_RECORDS:
-                raise too_many
+                raise _too_many(path)
             if isinstance(item, Record):
                 if item not in papers:
-                    papers[item] = _paper(item, collection, path)
+                    papers[item] = _paper(item, path)
                 yield papers[item]
                 continue
             skipped += 1
@@ -244,7 +194,8 @@ def iter_file(path: Path) -> Iterator[Paper | str]:
 
 
 def load_paths(paths: Iterable[Path]) -> LoadResult:
-    """Load every paper the paths name, each paper once (the first place it appears wins).
+    """Load every paper the paths name, each paper once (the first place it appears wins):
+    what stream_papers gives, collected.
 
     Raises LoadError for a path that does not exist, cannot be decoded, or holds no papers.
     """
@@ -252,17 +203,17 @@ def load_paths(paths: Iterable[Path]) -> LoadResult:
     seen: set[str] = set()
     for path in paths:
         found = 0
-        for file in paper_files(path):
-            for item in iter_file(file):
-                if isinstance(item, str):
-                    result.problems.append(item)
-                    continue
-                found += 1
-                if item.collection not in result.collections:
-                    result.collections.append(item.collection)
-                if item.id not in seen:
-                    seen.add(item.id)
-                    result.papers.append(item)
+        for item in stream_papers(paper_files(path), raising=True):
+            if isinstance(item, str):
+                result.problems.append(item)
+                continue
+            found += len(item)
+            for paper in item:
+                if paper.collection not in result.collections:
+                    result.collections.append(paper.collection)
+                if paper.id not in seen:
+                    seen.add(paper.id)
+                    result.papers.append(paper)
                 else:
                     result.duplicates += 1
         if not found:
@@ -306,8 +257,11 @@ def _check_paths(paths: Iterable[Path]) -> list[Path]:
     return files
 
 
-def stream_papers(files: Iterable[Path], batch: int = BATCH) -> Iterator[list[Paper] | str]:
-    """Papers in batches, for loading in the background; a problem is a "FILE: what" string."""
+def stream_papers(
+    files: Iterable[Path], batch: int = BATCH, *, raising: bool = False
+) -> Iterator[list[Paper] | str]:
+    """Papers in batches, for loading in the background; a problem is a "FILE: what" string:
+    a record skipped, or a file that cannot be read (LoadError instead with `raising`)."""
     pending: list[Paper] = []
     size = FIRST_BATCH
     for file in files:
@@ -321,6 +275,8 @@ def stream_papers(files: Iterable[Path], batch: int = BATCH) -> Iterator[list[Pa
                     yield pending
                     pending, size = [], batch
         except LoadError as error:
+            if raising:
+                raise
             yield str(error)
     if pending:
         yield pending

@@ -1,0 +1,98 @@
+"""Input formats: each row of INPUT_FORMATS is one, with the suffixes of its files, how the
+start of its text is told apart, and its reader, which yields Records and Problems.
+
+Adding a format is a reader in a module of its own and one row here. A reader is given the
+file's whole text (`read_text`, at most core.loading.MAX_TEXT_BYTES of it) or its bytes,
+decompressed, to read as it goes (`read_stream`: files of any size, papers on screen at once).
+
+A file's format: the formats one of whose suffixes its name ends in (before `.gz`); when
+several claim it, the first whose `sniff` accepts the start of its text, else the last of
+them. A file named otherwise is in the first format whose `sniff` accepts its start, else
+seed text.
+"""
+
+import io
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from tui_reader.core.formats.bibtex import read_bibtex
+from tui_reader.core.formats.csv_table import read_csv
+from tui_reader.core.formats.json_array import read_json_array
+from tui_reader.core.formats.json_lines import read_json_lines
+from tui_reader.core.formats.records import FormatError, Problem, Record
+from tui_reader.core.formats.seed_text import read_seed_text
+
+__all__ = ["INPUT_FORMATS", "FormatError", "InputFormat", "Problem", "Record"]
+
+Items = Iterable[Record | Problem]
+
+
+@dataclass(frozen=True)
+class InputFormat:
+    name: str
+    suffixes: tuple[str, ...]  # ".jsonl": a file name ends in one (a .gz after it is read through)
+    read_text: Callable[[str], Items] | None = None  # given the whole text
+    read_stream: Callable[[io.BufferedIOBase], Items] | None = None  # given the bytes
+    # Whether the start of a file's text (a few kilobytes, without a BOM or leading blanks)
+    # is in this format; None: never told by its text.
+    sniff: Callable[[str], bool] | None = None
+    # A quick bound on the records of a text, for a reader that parses it all before it
+    # yields one: a file of too many is refused before it is parsed.
+    records_at_most: Callable[[str], int] | None = None
+
+    def __post_init__(self) -> None:
+        if (self.read_text is None) == (self.read_stream is None):
+            raise ValueError(f"input format {self.name}: give read_text or read_stream")
+
+    @property
+    def streaming(self) -> bool:
+        return self.read_stream is not None
+
+
+def _starts(character: str) -> Callable[[str], bool]:
+    return lambda start: start.startswith(character)
+
+
+def _csv_header(start: str) -> bool:
+    first_line = start.split("\n", 1)[0].lower()
+    return "," in first_line and "abstract" in first_line
+
+
+# The order matters where formats share a suffix (.json: an array, else JSON Lines) and for a
+# file told by its text alone.
+INPUT_FORMATS: list[InputFormat] = [
+    InputFormat("json", (".json",), read_text=read_json_array, sniff=_starts("[")),
+    InputFormat(
+        "jsonl", (".jsonl", ".ndjson", ".json"), read_stream=read_json_lines, sniff=_starts("{")
+    ),
+    InputFormat(
+        "bib",
+        (".bib",),
+        read_text=read_bibtex,
+        sniff=_starts("@"),
+        records_at_most=lambda text: text.count("@"),  # parsed whole: counted first
+    ),
+    InputFormat("csv", (".csv",), read_text=read_csv, sniff=_csv_header),
+    InputFormat("txt", (".txt",), read_text=read_seed_text),
+]
+FALLBACK = "txt"  # a file nothing else claims is seed text
+
+
+def input_format(name: str, start: str) -> InputFormat:
+    """The format of a file called `name` whose text begins with `start`."""
+    base = name.lower().removesuffix(".gz")
+    claiming = [f for f in INPUT_FORMATS if base.endswith(tuple(s.lower() for s in f.suffixes))]
+    if len(claiming) == 1:
+        return claiming[0]
+    start = start.removeprefix("\ufeff").lstrip()
+    for candidate in claiming or INPUT_FORMATS:
+        if candidate.sniff is not None and candidate.sniff(start):
+            return candidate
+    if claiming:
+        return claiming[-1]
+    return next(f for f in INPUT_FORMATS if f.name == FALLBACK)
+
+
+def paper_suffixes() -> tuple[str, ...]:
+    """Every suffix a paper file's name may end in (before `.gz`), lower case."""
+    return tuple(suffix.lower() for f in INPUT_FORMATS for suffix in f.suffixes)

@@ -1,0 +1,54 @@
+"""A JSON array of paper objects, read an item at a time."""
+
+import json
+import re
+from collections.abc import Iterator
+
+from tui_reader.core.formats.records import FormatError, Problem, Record, json_problem, record_from
+
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _skip_space(text: str, position: int) -> int:
+    match = _JSON_SPACE.match(text, position)
+    return match.end() if match else position
+
+
+def read_json_array(text: str) -> Iterator[Record | Problem]:
+    """The records of a JSON array, read an item at a time so that each is told with the line
+    it starts on; FormatError when the array cannot be read to its end."""
+    decoder = json.JSONDecoder()
+    position = _skip_space(text, 0)
+    line = 1 + text.count("\n", 0, position)
+
+    def move_to(end: int) -> None:
+        nonlocal position, line
+        end = _skip_space(text, end)
+        line += text.count("\n", position, end)
+        position = end
+
+    if not text.startswith("[", position):
+        raise FormatError(line, "not a JSON array of papers")
+    move_to(position + 1)
+    number = 0
+    while not text.startswith("]", position):
+        if number:
+            if not text.startswith(",", position):
+                what = "the array is not closed" if position == len(text) else "no comma"
+                raise FormatError(line, f"not valid JSON ({what})")
+            move_to(position + 1)
+        number += 1
+        try:
+            item, end = decoder.raw_decode(text, position)
+        except (ValueError, RecursionError) as error:
+            raise FormatError(getattr(error, "lineno", line), json_problem(error)) from None
+        if not isinstance(item, dict):
+            yield Problem(line, f"item {number}: not a JSON object")
+        elif isinstance(result := record_from(item, line), Problem):
+            yield Problem(line, f"item {number}: {result.message}")
+        else:
+            yield result
+        move_to(end)
+    move_to(position + 1)
+    if position < len(text):
+        raise FormatError(line, "not valid JSON (more after the array's end)")

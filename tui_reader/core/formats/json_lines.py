@@ -1,0 +1,78 @@
+"""JSON Lines: a paper object a line, read as it goes, so a big file's first papers come at
+once and a file of any size can be read."""
+
+import codecs
+import io
+import json
+import re
+from collections.abc import Iterator
+
+from tui_reader.core.formats.records import FormatError, Problem, Record, json_problem, record_from
+
+MB = 1_000_000
+MAX_LINE_BYTES = 10 * MB
+_CHUNK_BYTES = MB
+# A line holding more than blanks: runs of blank lines are passed over by `re`, not a line
+# at a time in Python (a gzip file of newlines would take hours).
+_CONTENT_LINE = re.compile(rb"^[^\n]*\S[^\n]*", re.MULTILINE)
+
+
+def read_json_line(line: str, number: int) -> Record | Problem | None:
+    """The record on one line of JSON Lines, the Problem with it, or None for a blank line."""
+    if not line.strip():
+        return None
+    try:
+        data = json.loads(line)
+    except (ValueError, RecursionError) as error:
+        return Problem(number, json_problem(error))
+    if not isinstance(data, dict):
+        return Problem(number, "not a JSON object")
+    return record_from(data, number)
+
+
+def _numbered(data: bytes, end: int, number: int) -> Iterator[tuple[int, bytes | None]]:
+    """The lines holding more than blanks in data[:end], which begins on line `number`."""
+    counted = 0
+    for match in _CONTENT_LINE.finditer(data, 0, end):
+        number += data.count(b"\n", counted, match.start())
+        counted = match.start()
+        yield number, match[0] if len(match[0]) <= MAX_LINE_BYTES else None
+
+
+def _content_lines(file: io.BufferedIOBase) -> Iterator[tuple[int, bytes | None]]:
+    """Each line holding more than blanks, with its number, read a chunk at a time; None in
+    place of a line longer than MAX_LINE_BYTES, which is dropped as it is read."""
+    number, carry, dropping = 1, b"", False
+    while chunk := file.read(_CHUNK_BYTES):
+        if dropping:
+            end = chunk.find(b"\n")
+            if end < 0:
+                continue
+            chunk, number, dropping = chunk[end + 1 :], number + 1, False
+        data = carry + chunk
+        cut = data.rfind(b"\n") + 1
+        yield from _numbered(data, cut, number)
+        number += data.count(b"\n", 0, cut)
+        carry = data[cut:]
+        if len(carry) > MAX_LINE_BYTES:
+            yield number, None
+            carry, dropping = b"", True
+    yield from _numbered(carry, len(carry), number)
+
+
+def read_json_lines(file: io.BufferedIOBase) -> Iterator[Record | Problem]:
+    """A JSON Lines file's records; a line over MAX_LINE_BYTES is a Problem, never held whole;
+    FormatError for a line that is not UTF-8."""
+    for number, line in _content_lines(file):
+        if line is None:
+            yield Problem(number, f"longer than the {MAX_LINE_BYTES / MB:g} MB a line may take")
+            continue
+        if number == 1:
+            line = line.removeprefix(codecs.BOM_UTF8)
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as error:
+            problem = f"is not UTF-8 text (byte 0x{line[error.start]:02x} on line {number})"
+            raise FormatError(None, problem) from None
+        if item := read_json_line(text, number):
+            yield item

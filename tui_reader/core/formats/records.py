@@ -1,0 +1,87 @@
+"""What every input format gives: records and the problems of records it could not read.
+
+A malformed record (a bad JSON line, a row with no abstract) is a Problem naming its line;
+the rest of the file still loads. A file that cannot be read past a point raises
+FormatError: none of it is used.
+"""
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from tui_reader.core.text import clean
+
+FIELDS = ("title", "abstract", "authors", "url", "venue")
+_AUTHOR_SPLIT = re.compile(r"\s+and\s+|;\s*")
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One paper as a source file gives it, before it becomes a Paper."""
+
+    abstract: str
+    title: str = ""
+    authors: tuple[str, ...] = field(default=())
+    url: str = ""
+    venue: str = ""
+    collection: str = ""  # the collection the file names (seed text's header); "": its name
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A record that could not be read: where and why."""
+
+    line: int
+    message: str
+
+
+class FormatError(Exception):
+    """A file that cannot be read past a point, so none of it is used: why, and where when
+    `line` is given."""
+
+    def __init__(self, line: int | None, message: str) -> None:
+        super().__init__(message if line is None else f"{message} on line {line}")
+        self.line = line
+        self.message = message
+
+
+def json_problem(error: ValueError | RecursionError) -> str:
+    """What stops `json` reading a text: bad syntax, deep nesting, or a number over the
+    digits Python converts (4,300)."""
+    if isinstance(error, json.JSONDecodeError):
+        return f"not valid JSON ({error.msg})"
+    if isinstance(error, RecursionError):
+        return "nested too deeply"
+    return "a number with too many digits"
+
+
+def _authors(value: object) -> tuple[str, ...]:
+    if isinstance(value, list):
+        names = [str(name) for name in value]
+    elif isinstance(value, str):
+        names = _AUTHOR_SPLIT.split(value) if (" and " in value or ";" in value) else [value]
+        if len(names) == 1 and value.count(",") >= 2:
+            names = value.split(",")
+    else:
+        names = []
+    return tuple(name for name in (clean(n) for n in names if isinstance(n, str)) if name)
+
+
+def _text(value: object) -> str:
+    """A field's text: a string, or a number written out; a list or a table is left out."""
+    return clean(str(value)) if isinstance(value, str | int | float) else ""
+
+
+def record_from(data: dict[str, object], line: int) -> Record | Problem:
+    """A Record from a mapping with the FIELDS (any case), or the Problem with it."""
+    values = {str(key).strip().lower(): value for key, value in data.items()}
+    abstract = values.get("abstract")
+    if not isinstance(abstract, str) or not clean(abstract):
+        return Problem(line, "no abstract")
+    return Record(
+        abstract=clean(abstract),
+        title=_text(values.get("title")),
+        authors=_authors(values.get("authors", values.get("author"))),
+        url=_text(values.get("url")),
+        venue=_text(values.get("venue")),
+    )
