@@ -131,3 +131,10 @@ def test_a_broken_bibtex_entry_is_one_line_on_stderr(tmp_path: Path) -> None:
     result = run("list", "--papers", str(path))
     assert result.returncode == 0
     assert result.stderr == f"tui-reader: skipped {path}:5: not a valid BibTeX entry\n"
+
+
+def test_a_json_array_may_begin_with_a_bom(tmp_path: Path) -> None:
+    path = tmp_path / "papers.json"
+    path.write_bytes(b'\xef\xbb\xbf[{"abstract": "After a BOM."}]')
+    loaded = load_paths([path])
+    assert [p.abstract for p in loaded.papers] == ["After a BOM."] and loaded.problems == []
