@@ -816,10 +816,13 @@ class ReaderApp(App[None]):
         ]
 
     def action_help(self) -> None:
+        # The panes' keys, then those that work anywhere, the footer's first: what is in sight
+        # at 80x24 without scrolling.
+        anywhere = sorted(_described(self.BINDINGS), key=lambda binding: not binding.show)
         keys: KeyTable = [
-            ("Anywhere", self._keys(self.BINDINGS)),
             ("Paper list", self._keys(PaperList.BINDINGS)),
             ("Detail pane", [*self._keys(DetailPane.BINDINGS), ("↑ ↓ pgup pgdn", "Scroll")]),
+            ("Anywhere", self._keys(anywhere)),
             ("Filter", self._keys([Binding("enter", "", "To the list"), *FilterInput.BINDINGS])),
             ("Mouse", [("click", "Choose a paper or pane"), ("double-click", "Read the paper")]),
         ]
