@@ -448,6 +448,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_fetch(argv[1:])
         if argv and argv[0] == "library":
             return run_library(argv[1:])
+        if argv and argv[0] in ("searches", "digest"):
+            from tui_reader.searches_command import run_searches  # it reuses this module
+
+            return run_searches(argv)
         if argv and argv[0] == "search":
             return run_search(search_parser().parse_args(argv[1:]))
         if argv and argv[0] in COMMANDS:

@@ -1,0 +1,161 @@
+"""`tui-reader searches` and `tui-reader digest`: saved searches as feeds, without the reader.
+
+`searches` lists each saved search with how many papers it finds and how many of those are
+unread; `digest` prints the unread papers of each (or of those named), as Markdown for an
+email or as JSON Lines for a script, to run from cron. The counts are those of the reader's
+feeds panel and of `list --query`: the papers matching the query in full.
+"""
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
+
+from tui_reader.cli import UsageError, open_library, settings
+from tui_reader.core.feeds import FeedCount, FeedCounter, feed_numbers, unread_papers
+from tui_reader.core.index_cache import indexed_papers
+from tui_reader.core.library import Library
+from tui_reader.core.loading import load_paths
+from tui_reader.core.paper import Paper
+from tui_reader.core.references import markdown_link, paper_record, primary_link
+from tui_reader.core.search_service import needs_index
+from tui_reader.core.text import clean
+from tui_reader.core.wording import count
+from tui_reader.resources import bundled
+
+NAMES = ("searches", "digest")
+NO_SEARCHES = "no saved searches yet: S in the reader saves the filter under a name"
+
+
+def _since(text: str) -> date:
+    """A date given as YYYY-MM-DD, YYYY-MM or YYYY (the first day of the month or year)."""
+    padded = text + {4: "-01-01", 7: "-01"}.get(len(text), "")
+    try:
+        return date.fromisoformat(padded)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date: {text!r} (like 2026-06-01)") from None
+
+
+def parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tui-reader")
+    commands = parser.add_subparsers(dest="command", required=True)
+    listing = commands.add_parser(
+        "searches",
+        help="list the saved searches with their unread and total counts",
+        description="List the saved searches: name, unread papers, papers found, query.",
+    )
+    listing.add_argument("--format", choices=("text", "jsonl"), default="text")
+    digest = commands.add_parser(
+        "digest",
+        help="print the unread papers of each saved search",
+        description="Print the unread papers of each saved search (or of those named), for "
+        "a cron job or an email.",
+    )
+    digest.add_argument(
+        "--search",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="only this saved search (repeatable)",
+    )
+    digest.add_argument(
+        "--since",
+        type=_since,
+        metavar="DATE",
+        help="only papers published on or after DATE (YYYY-MM-DD); a paper without a "
+        "publication date is always kept",
+    )
+    digest.add_argument("--format", choices=("md", "jsonl"), default="md")
+    for sub in (listing, digest):
+        sub.add_argument("--library", type=Path, metavar="FILE", help="default: the library")
+        sub.add_argument(
+            "--papers",
+            type=Path,
+            action="append",
+            metavar="PATH",
+            help="the papers to search (repeatable; default: the bundled abstracts)",
+        )
+    return parser
+
+
+def run_searches(argv: Sequence[str]) -> int:
+    arguments = parser().parse_args(argv)
+    library, _ = open_library(arguments.library)
+    searches = library.saved_searches()
+    if arguments.command == "digest" and arguments.search:
+        if unknown := [name for name in arguments.search if name not in searches]:
+            known = ", ".join(searches) or "none"
+            raise UsageError(f"no saved search {unknown[0]!r} (saved: {known})")
+        searches = {name: searches[name] for name in arguments.search}
+    if not searches:
+        print(f"tui-reader: {NO_SEARCHES}", file=sys.stderr)
+        return 0
+    paths = arguments.papers or [bundled("seeds")]
+    if any(needs_index(query) for query in searches.values()):
+        indexed = indexed_papers(paths)
+        loaded, index = indexed.loaded, indexed.index
+    else:
+        loaded, index = load_paths(paths), None
+    for problem in loaded.problems:
+        print(f"tui-reader: skipped {problem}", file=sys.stderr)
+    papers = loaded.papers
+    if arguments.command == "searches":
+        list_searches(FeedCounter().count(searches, index, library, papers), arguments.format)
+        return 0
+    digest: list[tuple[str, str, list[Paper]]] = []
+    for name, query in searches.items():
+        unread = unread_papers(feed_numbers(index, query, library, papers), library, papers)
+        if arguments.since is not None:
+            unread = [paper for paper in unread if _published_since(paper, arguments.since)]
+        digest.append((name, query, unread))
+    if arguments.format == "jsonl":
+        for name, query, unread in digest:
+            for paper in unread:
+                record = {"search": name, "query": query} | paper_record(paper, library)
+                print(json.dumps(record, ensure_ascii=False))
+    else:
+        sys.stdout.write(markdown_digest(digest, library, settings().search_url))
+    return 0
+
+
+def list_searches(feeds: list[FeedCount], kind: str) -> None:
+    """One line per saved search: its name, unread and total counts, and its query."""
+    width = max(len(clean(feed.name)) for feed in feeds)
+    for feed in feeds:
+        if kind == "jsonl":
+            record = {"name": feed.name, "query": feed.query}
+            print(json.dumps(record | {"unread": feed.unread, "total": feed.total}))
+        else:
+            counts = f"{feed.unread or 0:>5,} unread of {feed.total or 0:<6,}"
+            print(f"{clean(feed.name):<{width}}  {counts}  {clean(feed.query)}")
+
+
+def _published_since(paper: Paper, since: date) -> bool:
+    """Whether the paper was published on or after `since`; papers read from files carry no
+    publication date yet, and a paper without one is kept."""
+    published = str(getattr(paper, "published", "") or "")
+    return not published or published[:10] >= since.isoformat()
+
+
+def markdown_digest(
+    feeds: Sequence[tuple[str, str, list[Paper]]], library: Library, template: str
+) -> str:
+    """The unread papers of each saved search, as Markdown: a heading per search, a link and
+    the abstract per paper."""
+    papers = sum(len(unread) for _, _, unread in feeds)
+    lines = [
+        f"# tui-reader digest: {count(papers, 'unread paper')} in "
+        f"{count(len(feeds), 'saved search', 'saved searches')}"
+    ]
+    for name, query, unread in feeds:
+        lines += ["", f"## {clean(name)} ({count(len(unread), 'unread paper')})", ""]
+        shown = clean(query).replace("`", "'")
+        lines.append(f"Query: `{shown}`")
+        for paper in unread:
+            line = f"- {markdown_link(paper, primary_link(paper, template))}"
+            if tags := library.tags(paper.id):
+                line += " — " + " ".join(f"`#{tag}`" for tag in tags)
+            lines += ["", line, "", f"  {paper.abstract}"]
+    return "\n".join(lines) + "\n"
