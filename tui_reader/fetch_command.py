@@ -178,8 +178,8 @@ class Progress:
             self.drawn = False
 
 
-def papers(count: int) -> str:
-    return f"{count:,} paper" + ("" if count == 1 else "s")
+def papers(number: int) -> str:
+    return count(number, "paper")
 
 
 def _summary(label: str, tally: Tally) -> str:

@@ -14,6 +14,7 @@ import platformdirs
 
 from tui_reader.core.file_kinds import special_file_problem
 from tui_reader.core.links import DEFAULT_SEARCH_URL, check_search_template
+from tui_reader.core.wording import count
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -129,7 +130,7 @@ def load_config(
             problem(key, f"unknown setting {key!r}; it is ignored")
     if len(problems) > MAX_PROBLEMS_LISTED:
         more = len(problems) - MAX_PROBLEMS_LISTED
-        problems[MAX_PROBLEMS_LISTED:] = [f"{path}: {more:,} more problems like these"]
+        problems[MAX_PROBLEMS_LISTED:] = [f"{path}: {count(more, 'more problem')} like these"]
     return Config(**settings), problems  # type: ignore[arg-type]
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import filelock
 
-from tui_reader.core import atomic_file, library_file
+from tui_reader.core import atomic_file, library_file, wording
 from tui_reader.core.file_kinds import special_file_problem
 from tui_reader.core.library_file import (
     Contents,
@@ -778,9 +778,8 @@ def _reasons(contents: Contents) -> str:
 
 
 def _count(number: int | list[str], noun: str = "paper") -> str:
-    count = number if isinstance(number, int) else len(number)
-    plural = {"entry": "entries", "saved search": "saved searches"}.get(noun, f"{noun}s")
-    return f"{count:,} {noun if count == 1 else plural}"
+    plural = {"entry": "entries", "saved search": "saved searches"}.get(noun, "")
+    return wording.count(number if isinstance(number, int) else len(number), noun, plural)
 
 
 def _valid(tags: Iterable[str]) -> list[str]:

@@ -31,6 +31,7 @@ from tui_reader.core.atomic_file import fsync_folder, write_atomically
 from tui_reader.core.sources.pages import Cursor, MalformedPage, Pages
 from tui_reader.core.sources.polite import FetchError
 from tui_reader.core.sources.record import SourceRecord
+from tui_reader.core.wording import count
 
 STATE_SUFFIX = ".fetch-state"
 STATE_FORMAT = 1
@@ -208,8 +209,7 @@ def _kept(
     if not collection.is_open:
         return FetchFailed(f"{problem}; nothing was changed", tally, interrupted)
     return FetchFailed(
-        f"{problem}; {collection.path} keeps the {tally.papers:,} "
-        f"paper{'' if tally.papers == 1 else 's'} fetched so far: "
+        f"{problem}; {collection.path} keeps the {count(tally.papers, 'paper')} fetched so far: "
         "run the same command again to go on from there",
         tally,
         interrupted,
