@@ -125,7 +125,7 @@ async def test_a_toy_exporter_is_offered_by_e_and_the_copy_picker(
         await pilot.press("Y")
         assert isinstance(app.screen, CopyPicker)
         await pilot.press("6")  # after the link and the four built-in copies
-        assert copied == [render("toy", seed_store[:1], app.library)]
+        assert copied == [render("toy", list(seed_store)[:1], app.library)]
         await pilot.press("E")
         assert isinstance(app.screen, PromptScreen)
         await pilot.press(*["backspace"] * 2, *"toy", "enter")
