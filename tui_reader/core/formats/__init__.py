@@ -22,7 +22,16 @@ from tui_reader.core.formats.json_lines import read_json_lines
 from tui_reader.core.formats.records import FormatError, Problem, Record
 from tui_reader.core.formats.seed_text import read_seed_text
 
-__all__ = ["INPUT_FORMATS", "FormatError", "InputFormat", "Problem", "Record"]
+__all__ = [
+    "FALLBACK",
+    "INPUT_FORMATS",
+    "FormatError",
+    "InputFormat",
+    "Problem",
+    "Record",
+    "input_format",
+    "paper_suffixes",
+]
 
 Items = Iterable[Record | Problem]
 
