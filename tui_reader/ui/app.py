@@ -60,7 +60,7 @@ from tui_reader.ui.problems_screen import ProblemsScreen
 from tui_reader.ui.tag_editor import tag_edit, tag_prompt
 from tui_reader.ui.tags_screen import TagAction, TagsScreen
 
-READ_AFTER = 1.5  # seconds a paper stays in the detail pane before it counts as read
+READ_AFTER = Config().read_after  # seconds to read a paper, for a reader given no config
 RELATED_AFTER = 0.6  # seconds the cursor rests on a paper before its related papers are found
 RELOAD_EVERY = 2.0  # seconds between looks for changes another program saved
 LIST_SHARE = 4  # of 10: the list's part of the width, the detail pane has the rest
@@ -142,6 +142,7 @@ class ReaderApp(App[None]):
         Binding("t", "edit_tags", "Tags", id="tags"),
         Binding("n", "edit_note", "Note", id="note"),
         Binding("r", "toggle_read", "Read/unread", show=False, id="read"),
+        Binding("R", "read_all", "Mark all shown read", show=False, id="read-all"),
         Binding("T", "tags_view", "All tags", show=False, id="all-tags"),
         Binding("u", "undo", "Undo", id="undo"),
         Binding("y", "copy_link", "Copy link", id="copy-link"),
@@ -166,7 +167,7 @@ class ReaderApp(App[None]):
     # Actions that need a paper under the cursor, or marked papers.
     _PAPER_ACTIONS = (
         "bookmark", "edit_tags", "edit_note", "toggle_read", "copy_link", "copy_picker",
-        "open_link", "export", "related",
+        "open_link", "export", "related", "read_all",
     )  # fmt: skip
 
     def __init__(
@@ -186,7 +187,7 @@ class ReaderApp(App[None]):
         keys already checked); `index`, the store's index when it was kept from before;
         `duplicates`, how many abstracts the load met again and shows once."""
         super().__init__()
-        self.config = config or Config()
+        self.config = config or Config(read_after=READ_AFTER)
         self.set_keymap(dict(self.config.keys))
         self._restore = session
         self._last_paper_id = ""  # the last paper under the cursor
@@ -203,6 +204,7 @@ class ReaderApp(App[None]):
         self.duplicates = duplicates  # the background load adds those it meets
         self._query = ""
         self._read_timer: Timer | None = None
+        self._reading: str | None = None  # the paper the read timer is for
         self._related_timer: Timer | None = None
         self._save_failing = False
         self._shown_count = len(store)
@@ -405,10 +407,31 @@ class ReaderApp(App[None]):
         self.call_after_refresh(self._show_detail)
         if event.paper is not None:
             self._last_paper_id = event.paper.id
+        if event.chosen:
+            self._start_reading()
+        elif event.paper is None or event.paper.id != self._reading:
+            self._stop_reading()
+
+    @on(PaperList.Opened)
+    def _opened(self) -> None:
+        current = self.paper_list.current
+        if current is not None and current.id != self._reading:
+            self._start_reading()
+
+    def _start_reading(self) -> None:
+        """Read the paper under the cursor once the reader has rested on it for read_after
+        seconds. Only a paper the reader moved to or opened: never one that is under the
+        cursor because the reader started there or a new list put it there."""
+        self._stop_reading()
+        paper, delay = self.paper_list.current, self.config.read_after
+        if delay and paper is not None and not self.library.is_read(paper.id):
+            self._reading = paper.id
+            self._read_timer = self.set_timer(delay, self._mark_current_read)
+
+    def _stop_reading(self) -> None:
         if self._read_timer is not None:
             self._read_timer.stop()
-        if event.paper is not None and not self.library.is_read(event.paper.id):
-            self._read_timer = self.set_timer(READ_AFTER, self._mark_current_read)
+        self._read_timer = self._reading = None
 
     def _show_detail(self) -> None:
         paper_list = self.paper_list
@@ -446,6 +469,7 @@ class ReaderApp(App[None]):
             paper_list.choose(position)
 
     def _mark_current_read(self) -> None:
+        self._read_timer = self._reading = None
         paper = self.paper_list.current
         if paper is not None and self.library.set_read([paper.id], True):
             self._library_changed(refilter=False)
@@ -553,9 +577,17 @@ class ReaderApp(App[None]):
     def action_toggle_read(self) -> None:
         targets = self._targets()
         self.library.set_read(targets, not all(self.library.is_read(i) for i in targets))
-        if self._read_timer is not None:
-            self._read_timer.stop()
+        self._stop_reading()
         self._library_changed()
+
+    def action_read_all(self) -> None:
+        """Mark every paper shown read, as one step that u undoes."""
+        papers = self.paper_list.papers
+        if self.library.set_read([paper.id for paper in papers], True, undoable=True):
+            self._tell(f"Marked {count(len(papers), 'paper')} read (u undoes)")
+            self._library_changed()
+        else:
+            self._tell("Every paper shown is read already")
 
     async def action_edit_tags(self) -> None:
         targets = self._targets()

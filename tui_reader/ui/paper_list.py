@@ -90,11 +90,15 @@ class PaperList(ScrollView, can_focus=True):
     cursor: reactive[int] = reactive(0, always_update=True, init=False)
 
     class CursorMoved(Message):
-        """The cursor is on another paper (None when the list is empty)."""
+        """The cursor is on another paper (None when the list is empty); `chosen` when the
+        reader moved it there, not a new list or the start."""
 
-        def __init__(self, paper: Paper | None) -> None:
+        def __init__(self, paper: Paper | None, chosen: bool) -> None:
             super().__init__()
-            self.paper = paper
+            self.paper, self.chosen = paper, chosen
+
+    class Opened(Message):
+        """The reader opened the paper under the cursor to read it."""
 
     class MarksChanged(Message):
         """Papers were marked or unmarked."""
@@ -115,6 +119,7 @@ class PaperList(ScrollView, can_focus=True):
         # The paper the reader last chose: the cursor returns to it whenever it is shown again,
         # even after a keystroke of the filter had left it out.
         self._chosen_id: str | None = None
+        self._choosing = False  # the cursor is moving at the reader's request
 
     @property
     def papers(self) -> Sequence[Paper]:
@@ -154,7 +159,7 @@ class PaperList(ScrollView, can_focus=True):
     def watch_cursor(self, cursor: int) -> None:
         self._scroll_to_cursor()
         self.refresh()
-        self.post_message(self.CursorMoved(self.current))
+        self.post_message(self.CursorMoved(self.current, self._choosing))
 
     def _scroll_to_cursor(self) -> None:
         height = self.scrollable_content_region.height
@@ -240,7 +245,11 @@ class PaperList(ScrollView, can_focus=True):
 
     def choose(self, position: int) -> None:
         """Move the cursor at the reader's request."""
-        self.cursor = position
+        self._choosing = True
+        try:
+            self.cursor = position
+        finally:
+            self._choosing = False
         if self.current is not None:
             self._chosen_id = self.current.id
 
@@ -285,6 +294,7 @@ class PaperList(ScrollView, can_focus=True):
         sent with Enter ("j" to scroll) already go to it."""
         if self.current is not None:
             self.screen.focus_next()
+            self.post_message(self.Opened())
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
