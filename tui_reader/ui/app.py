@@ -72,6 +72,7 @@ LOADING_SWITCH_INTERVAL = 0.0005
 SEARCH_SWITCH_INTERVAL = 0.001
 
 T = TypeVar("T")
+Place = tuple[str, str | None]  # a query, and the paper under the cursor
 
 
 class FilterInput(OrderedInput):
@@ -153,6 +154,8 @@ class ReaderApp(App[None]):
         Binding("z", "reading_mode", "Reading mode", show=False, id="reading-mode"),
         Binding("m", "toggle_raw", "Math and emphasis / raw text", show=False, id="raw-text"),
         Binding("s", "next_sort", "Sort order", show=False, id="sort"),
+        Binding("left_square_bracket", "back", "Back to before a jump", show=False, id="back"),
+        Binding("right_square_bracket", "forward", "Forward again", show=False, id="forward"),
         *[
             Binding(str(n), f"related({n})", f"Related paper {n}", show=False, id=f"related-{n}")
             for n in range(1, 6)
@@ -205,6 +208,8 @@ class ReaderApp(App[None]):
         self._query = ""
         self._read_timer: Timer | None = None
         self._reading: str | None = None  # the paper the read timer is for
+        self._back: list[Place] = []  # where jumps started, the latest last
+        self._forward: list[Place] = []  # where going back started
         self._related_timer: Timer | None = None
         self._save_failing = False
         self._shown_count = len(store)
@@ -461,12 +466,46 @@ class ReaderApp(App[None]):
         if number > len(related):
             return
         target = related[number - 1]
-        position = next((i for i, p in enumerate(paper_list.papers) if p.id == target.id), None)
-        if position is None:  # not among the papers shown: show them all, then go to it
-            paper_list.choose_later(target.id)
-            self.filter_input.value = ""
-        else:
-            paper_list.choose(position)
+        # Not among the papers shown: show them all, then go to it.
+        shown = paper_list.position_of(target.id) is not None
+        self._jump((self._query if shown else "", target.id))
+
+    # Going back and forward over jumps
+
+    def _place(self) -> Place:
+        current = self.paper_list.current
+        return self._query, current.id if current is not None else None
+
+    def _jump(self, place: Place) -> None:
+        """Go to a query and a paper (None: the one chosen before, where shown), remembering
+        where the reader was: [ goes back there, ] forward again."""
+        self._back.append(self._place())
+        self._forward.clear()
+        self._go(place)
+
+    def _go(self, place: Place) -> None:
+        query, paper_id = place
+        if paper_id is not None:
+            self.paper_list.choose_later(paper_id)
+        if query != self._query:
+            self.filter_input.value = query  # the list follows, its cursor on the paper
+        elif paper_id is not None:
+            position = self.paper_list.position_of(paper_id)
+            if position is not None:
+                self.paper_list.choose(position)
+
+    def action_back(self) -> None:
+        self._step(self._back, self._forward, "back")
+
+    def action_forward(self) -> None:
+        self._step(self._forward, self._back, "forward")
+
+    def _step(self, leaving: list[Place], arriving: list[Place], way: str) -> None:
+        if not leaving:
+            self._tell(f"Nothing to go {way} to")
+            return
+        arriving.append(self._place())
+        self._go(leaving.pop())
 
     def _mark_current_read(self) -> None:
         self._read_timer = self._reading = None
@@ -560,7 +599,8 @@ class ReaderApp(App[None]):
             # In the filter "/" is typed ("#rl/theory"), except as its first character, where it
             # can only be a reader pressing "/" again to get to the filter: it does nothing.
             return not in_filter or not self.filter_input.value
-        if action in self._PAPER_ACTIONS or action in ("undo", "tags_view", "show_copied"):
+        dialogs = ("undo", "tags_view", "show_copied", "back", "forward")
+        if action in self._PAPER_ACTIONS or action in dialogs:
             if len(self.screen_stack) > 1:
                 return False
             if action in self._PAPER_ACTIONS:  # cheap: Textual asks at every refresh of keys
@@ -634,7 +674,7 @@ class ReaderApp(App[None]):
             return
         tag = action.tag
         if action.kind == "filter":
-            self.filter_input.value = f"#{tag}"
+            self._jump((f"#{tag}", None))
             self._focus(self.paper_list)
         elif action.kind == "rename":
 

@@ -143,15 +143,19 @@ class PaperList(ScrollView, can_focus=True):
         self.virtual_size = Size(self.size.width, len(papers))
         position = 0
         if self._chosen_id is not None:
-            finder = getattr(papers, "position_of", None)
-            if finder is not None:  # the store and search results find a paper without a walk
-                position = finder(self._chosen_id) or 0
-            else:
-                position = next((i for i, p in enumerate(papers) if p.id == self._chosen_id), 0)
+            position = self.position_of(self._chosen_id) or 0
         if position == 0:
             self.scroll_to(y=0, animate=False)
         self.cursor = position
         self.refresh()
+
+    def position_of(self, paper_id: str) -> int | None:
+        """Where the paper is among those shown, if it is."""
+        finder = getattr(self._papers, "position_of", None)
+        if finder is not None:  # the store and search results find a paper without a walk
+            position: int | None = finder(paper_id)
+            return position
+        return next((i for i, paper in enumerate(self._papers) if paper.id == paper_id), None)
 
     def validate_cursor(self, cursor: int) -> int:
         return max(0, min(cursor, len(self._papers) - 1))
