@@ -51,6 +51,8 @@ def words_and_compounds(text: str) -> tuple[list[str], list[str]]:
 class StateFilter:
     test: Callable[[PaperState, str], bool]
     negated: bool = False
+    tag: str = ""  # the tag a `#tag` filter names
+    prefix: bool = False  # a `#tag` being typed: papers with a tag that starts with it
 
     def __call__(self, state: PaperState, paper_id: str) -> bool:
         return self.test(state, paper_id) != self.negated
@@ -89,17 +91,20 @@ class Query:
         return all(test(state, paper_id) for test in self.states)
 
 
-def _has_tag(tag: str) -> Callable[[PaperState, str], bool]:
+def _has_tag(tag: str, prefix: bool) -> Callable[[PaperState, str], bool]:
+    if prefix:
+        return lambda state, paper_id: any(t.startswith(tag) for t in state.tags(paper_id))
     return lambda state, paper_id: tag in state.tags(paper_id)
 
 
-def _state_filter(token: str) -> StateFilter | None:
+def _state_filter(token: str, typing: bool) -> StateFilter | None:
     negated = token.startswith("!")
     body = token[1:] if negated else token
     if test := _STATES.get(body.lower()):
         return StateFilter(test, negated)
     if body.startswith("#") and (tag := normalise_tag(body[1:])):
-        return StateFilter(_has_tag(tag), negated)
+        prefix = typing and not negated  # like a word: "#to" finds #to-read while typed
+        return StateFilter(_has_tag(tag, prefix), negated, tag, prefix)
     return None
 
 
@@ -143,10 +148,11 @@ def parse_query(query: str) -> Query:
         if token == "|":
             join_next = bool(terms)
             continue
-        if state := _state_filter(token):
+        last = typing and number == len(tokens) - 1
+        if state := _state_filter(token, last):
             states.append(state)
             continue
-        term = _term(token, typing and number == len(tokens) - 1)
+        term = _term(token, last)
         if term is None:
             continue
         if join_next and not term.negated and not terms[-1].negated:
