@@ -13,6 +13,7 @@ from pathlib import Path
 import platformdirs
 
 from tui_reader.core.file_kinds import special_file_problem
+from tui_reader.core.library import normalise_tag
 from tui_reader.core.links import DEFAULT_SEARCH_URL, check_search_template
 from tui_reader.core.wording import count
 
@@ -38,6 +39,8 @@ class Config:
     keys: Mapping[str, str] = field(default_factory=dict)  # binding id -> keys, "b" or "ctrl+b,f2"
     paths_origin: str = ""  # "paths in FILE, line 3": told when one of the paths cannot be read
     read_after: float = 1.5  # seconds the reader rests on a paper before it is read; 0: never
+    quick_tags: tuple[str, ...] = ()  # [triage] quick_tags: the tags 1 to 9 add in triage
+    commands: Mapping[str, str] = field(default_factory=dict)  # [commands] name -> shell command
 
 
 def config_path() -> Path:
@@ -124,7 +127,23 @@ def load_config(
                 problem(name, f"keys.{name}: {wrong}")
         elif key == "read_after" and _is_seconds(value):
             settings[key] = float(value)
-        elif key in ("search_url", "theme", "paths", "keys", "read_after"):
+        elif key == "triage" and isinstance(value, dict):
+            for name, chosen in value.items():
+                if name != "quick_tags":
+                    problem(name, f"unknown setting triage.{name}; it is ignored")
+                elif (tags := _quick_tags(chosen)) is not None:
+                    settings["quick_tags"] = tags
+                else:
+                    problem(name, f"triage.quick_tags must be {_SHAPES['quick_tags']}")
+        elif key == "commands" and isinstance(value, dict):
+            commands = {}
+            for name, command in value.items():
+                if isinstance(command, str) and command.strip():
+                    commands[name] = command
+                else:
+                    problem(name, f"commands.{name} must be {_SHAPES['command']}; it is ignored")
+            settings[key] = commands
+        elif key in ("search_url", "theme", "paths", "keys", "read_after", "triage", "commands"):
             problem(key, f"{key} must be {_SHAPES[key]}; using the default")
         else:
             problem(key, f"unknown setting {key!r}; it is ignored")
@@ -140,7 +159,19 @@ _SHAPES = {
     "paths": 'a list of strings, such as ["~/papers/icml.jsonl"]',
     "keys": 'a table, such as [keys] then bookmark = "B"',
     "read_after": "a number of seconds from 0 (never) to 3600, such as 1.5",
+    "triage": 'a table, such as [triage] then quick_tags = ["to-read", "method"]',
+    "quick_tags": 'a list of up to 9 tags, such as ["to-read", "method"]; using none',
+    "commands": 'a table, such as [commands] then count = "wc -l"',
+    "command": 'a shell command as a string, such as "wc -l"',
 }
+
+
+def _quick_tags(value: object) -> tuple[str, ...] | None:
+    """Up to nine tags, as stored; None when that is not what the value is."""
+    if not isinstance(value, list) or len(value) > 9:
+        return None
+    tags = [normalise_tag(text) if isinstance(text, str) else None for text in value]
+    return tuple(tag for tag in tags if tag) if all(tags) else None
 
 
 def _is_seconds(value: object) -> bool:

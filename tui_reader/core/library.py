@@ -347,6 +347,23 @@ class Library:
     def set_note(self, paper_id: str, note: str) -> bool:
         return self._apply("note", [(paper_id, "note", note)])
 
+    def change(
+        self,
+        paper_ids: Iterable[str],
+        description: str,
+        *,
+        bookmarked: bool | None = None,
+        read: bool | None = None,
+        add_tags: Iterable[str] = (),
+    ) -> bool:
+        """Set the bookmark and the read state and add tags as one undoable step (a decision
+        in triage); ValueError names a tag that is not valid."""
+        ids, tags = list(paper_ids), _valid(add_tags)
+        changes = [(i, f"tag:{tag}", True) for i in ids for tag in tags]
+        changes += [(i, "bookmarked", bookmarked) for i in ids if bookmarked is not None]
+        changes += [(i, "read", read) for i in ids if read is not None]
+        return self._apply(description, changes)
+
     def change_tags(
         self, paper_ids: Iterable[str], add: Iterable[str] = (), remove: Iterable[str] = ()
     ) -> bool:

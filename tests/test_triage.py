@@ -1,0 +1,188 @@
+"""Triage in the core: the order, one undoable step per decision, the place kept per filter;
+and the config's quick tags and commands."""
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tui_reader.core.config import load_config
+from tui_reader.core.library import Library
+from tui_reader.core.paper import Paper
+from tui_reader.core.triage import (
+    KEEP,
+    KEPT_FILTERS,
+    LATER,
+    SKIP,
+    Place,
+    Triage,
+    filter_key,
+    load_places,
+    save_place,
+)
+
+
+def papers(count: int) -> list[Paper]:
+    return [
+        Paper.from_abstract(f"Paper number {n} studies a problem.", "Test", Path("t.txt"))
+        for n in range(count)
+    ]
+
+
+def test_unread_papers_come_first_in_the_order_shown() -> None:
+    shown, library = papers(5), Library(None)
+    library.set_read([shown[0].id, shown[2].id], True)
+    triage = Triage(shown, library, None)
+    assert [p.id for p in triage.papers] == [shown[i].id for i in (1, 3, 4, 0, 2)]
+    assert triage.current == shown[1]
+    assert triage.progress() == "1 of 5 · 0 kept · 0 skipped · 0 later"
+
+
+def test_each_decision_changes_the_library_as_one_undoable_step() -> None:
+    shown, library = papers(5), Library(None)
+    triage = Triage(shown, library, None)
+    a, b, c, d = (paper.id for paper in shown[:4])
+    triage.decide(KEEP)
+    triage.decide(SKIP)
+    triage.decide(LATER)
+    triage.decide("#to-read")
+    assert library.is_bookmarked(a) and library.is_read(a)
+    assert library.is_read(b) and not library.is_bookmarked(b)
+    assert library.tags(c) == ["later"] and not library.is_read(c)
+    assert library.tags(d) == ["to-read"] and library.is_read(d)
+    assert triage.progress() == "5 of 5 · 1 kept · 1 skipped · 1 later · 1 tagged"
+    assert triage.undo() == "#to-read in triage"
+    assert triage.current == shown[3] and library.tags(d) == [] and not library.is_read(d)
+    triage.undo()
+    triage.undo()
+    assert triage.undo() == "kept in triage"
+    assert triage.current == shown[0]
+    assert not library.is_bookmarked(a) and not library.is_read(a)
+    assert not library.can_undo, "each decision was one step"
+    assert triage.undo() is None
+    assert triage.progress() == "1 of 5 · 0 kept · 0 skipped · 0 later"
+
+
+def test_a_decision_that_changes_nothing_is_still_taken_back() -> None:
+    shown, library = papers(2), Library(None)
+    library.set_read([shown[0].id, shown[1].id], True)
+    triage = Triage(shown, library, None)
+    assert not triage.decide(SKIP)
+    assert triage.undo() == "skipped in triage"
+    assert triage.current == shown[0] and library.is_read(shown[0].id)
+
+
+def test_an_edit_made_in_triage_is_undone_before_the_decision() -> None:
+    shown, library = papers(3), Library(None)
+    triage = Triage(shown, library, None)
+    triage.decide(SKIP)
+    triage.edited(library.change_tags([shown[1].id], add=["idea"]))
+    assert triage.undo() == "tags of 1 paper"
+    assert triage.current == shown[1] and library.tags(shown[1].id) == []
+    assert triage.undo() == "skipped in triage"
+    assert triage.current == shown[0]
+
+
+def test_the_place_is_kept_per_filter_and_goes_on_where_it_stopped(tmp_path: Path) -> None:
+    where = tmp_path / "state" / "triage.json"
+    shown, library = papers(6), Library(None)
+    library.set_read([shown[0].id], True)
+    first = Triage(shown[:5], library, None)
+    first.decide(KEEP)
+    first.decide(LATER)
+    save_place(where, filter_key("  graph   neural ", "relevance"), first.place())
+    save_place(where, filter_key("other", "relevance"), Place([shown[0].id], 1))
+    kept = load_places(where)[filter_key("graph neural", "relevance")]
+    assert load_places(where).keys() == {"graph neural\nrelevance", "other\nrelevance"}
+    # Shown again: one paper gone, one new, and the decided papers now read.
+    again = Triage([shown[5], *shown[2:5], shown[0]], library, kept)
+    assert [p.id for p in again.papers] == [shown[i].id for i in (2, 3, 4, 0, 5)]
+    assert again.current == shown[3]
+    assert again.progress() == "2 of 5 · 0 kept · 0 skipped · 1 later"  # the kept one is gone
+    assert filter_key("graph neural", "headline") not in load_places(where)
+
+
+def test_only_the_latest_filters_are_kept(tmp_path: Path) -> None:
+    where = tmp_path / "triage.json"
+    for n in range(KEPT_FILTERS + 3):
+        save_place(where, filter_key(f"query {n}", "file"), Place(["a"], 0))
+    kept = load_places(where)
+    assert len(kept) == KEPT_FILTERS and filter_key("query 0", "file") not in kept
+    assert filter_key(f"query {KEPT_FILTERS + 2}", "file") in kept
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "not json",
+        '{"filters": {"q\\nfile": {"order": ["a"], "position": 5}}}',
+        '{"filters": {"q\\nfile": {"order": "ab", "position": 0}}}',
+        '{"filters": {"q\\nfile": {"order": [], "position": 0, "what": 1}}}',
+        '{"filters": [1]}',
+        "[]",
+    ],
+)
+def test_a_bad_places_file_is_ignored_and_replaced(tmp_path: Path, text: str) -> None:
+    where = tmp_path / "triage.json"
+    where.write_text(text, encoding="utf-8")
+    assert load_places(where) == {}
+    save_place(where, "q\nfile", Place(["a", "b"], 1))
+    assert load_places(where)["q\nfile"].order == ["a", "b"]
+
+
+def test_a_fifo_is_neither_read_nor_written(tmp_path: Path) -> None:
+    where = tmp_path / "triage.json"
+    os.mkfifo(where)
+    assert load_places(where) == {}  # never opened: opening a FIFO would block
+    with pytest.raises(OSError, match="FIFO"):
+        save_place(where, "q\nfile", Place(["a"], 0))
+
+
+def write_config(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_quick_tags_and_commands_in_the_config(tmp_path: Path) -> None:
+    path = write_config(
+        tmp_path,
+        '[triage]\nquick_tags = ["To-Read", "method"]\n\n'
+        '[commands]\ncount = "wc -l"\nsummarise = "llm -s \'summarise\'"\n',
+    )
+    config, problems = load_config(path)
+    assert problems == []
+    assert config.quick_tags == ("to-read", "method")
+    assert dict(config.commands) == {"count": "wc -l", "summarise": "llm -s 'summarise'"}
+
+
+def test_bad_quick_tags_and_commands_are_named_with_their_line(tmp_path: Path) -> None:
+    path = write_config(
+        tmp_path,
+        "[triage]\n"
+        'quick_tags = ["fine", "not a tag"]\n'
+        "speed = 3\n"
+        "[commands]\n"
+        'count = "wc -l"\n'
+        "empty = '  '\n"
+        "number = 3\n",
+    )
+    config, problems = load_config(path)
+    assert config.quick_tags == () and dict(config.commands) == {"count": "wc -l"}
+    assert problems == [
+        f"{path}, line 2: triage.quick_tags must be a list of up to 9 tags, such as "
+        '["to-read", "method"]; using none',
+        f"{path}, line 3: unknown setting triage.speed; it is ignored",
+        f'{path}, line 6: commands.empty must be a shell command as a string, such as "wc -l"; '
+        "it is ignored",
+        f'{path}, line 7: commands.number must be a shell command as a string, such as "wc -l"; '
+        "it is ignored",
+    ]
+    ten = write_config(tmp_path, f"triage = {{ quick_tags = {json.dumps(list('abcdefghij'))} }}\n")
+    assert "must be a list of up to 9 tags" in load_config(ten)[1][0]
+    wrong = write_config(tmp_path, 'commands = "wc -l"\n')
+    assert load_config(wrong)[1] == [
+        f'{wrong}, line 1: commands must be a table, such as [commands] then count = "wc -l"; '
+        "using the default"
+    ]

@@ -1,0 +1,186 @@
+"""Triage: the papers shown, one at a time, one key per decision.
+
+A triage runs over the papers a filter shows, unread first, in a fixed order: deciding on a
+paper changes the library (as one step that undo takes back) and moves on. Where a triage of a
+filter stopped (its order, the paper reached and the decisions made) is kept in `triage.json`
+beside the session file, so that the next triage of the same filter and sort goes on from
+there. That file is a convenience: one that cannot be read is ignored, and only the filters
+triaged last are kept.
+"""
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from tui_reader.core.atomic_file import write_atomically
+from tui_reader.core.file_kinds import special_file_problem
+from tui_reader.core.library import Library
+from tui_reader.core.locations import session_path
+from tui_reader.core.paper import Paper
+from tui_reader.core.wording import count
+
+KEPT_FILTERS = 10  # the filters whose place is remembered, the most recently triaged
+MAX_PLACES_BYTES = 50_000_000  # ten filters of a million papers each
+
+KEEP, SKIP, LATER = "kept", "skipped", "later"
+TAGGED = "tagged"  # a quick tag added (the decision is "#tag")
+LATER_TAG = "later"
+
+
+def places_path() -> Path:
+    """Where the places are kept: triage.json beside the session file."""
+    return session_path().with_name("triage.json")
+
+
+@dataclass
+class Place:
+    """Where a triage of one filter stopped."""
+
+    order: list[str]  # paper ids, in the order they are triaged
+    position: int  # the paper reached: a place in `order` (len(order) when all are done)
+    decisions: dict[str, str] = field(default_factory=dict)  # paper id -> kind or "#tag"
+    at: str = ""  # when it was left: the oldest places are dropped first
+
+
+def filter_key(query: str, sort: str) -> str:
+    """What a place is remembered by: the filter's words and the sort order."""
+    return f"{' '.join(query.split())}\n{sort}"
+
+
+def load_places(path: Path) -> dict[str, Place]:
+    """The places kept in the file; none when it is missing, not a regular file or unreadable."""
+    if special_file_problem(path):
+        return {}
+    try:
+        with path.open("rb") as file:
+            raw = file.read(MAX_PLACES_BYTES + 1)
+        data = json.loads(raw) if len(raw) <= MAX_PLACES_BYTES else None
+    except (OSError, ValueError, RecursionError):
+        return {}
+    filters = data.get("filters") if isinstance(data, dict) else None
+    places = {}
+    for key, item in filters.items() if isinstance(filters, dict) else ():
+        try:
+            place = Place(**item)
+        except TypeError:
+            continue
+        if (
+            isinstance(place.order, list)
+            and all(isinstance(i, str) for i in place.order)
+            and isinstance(place.position, int)
+            and 0 <= place.position <= len(place.order)
+            and isinstance(place.decisions, dict)
+            and all(isinstance(v, str) for v in place.decisions.values())
+            and isinstance(place.at, str)
+        ):
+            places[key] = place
+    return places
+
+
+def save_place(path: Path, key: str, place: Place) -> None:
+    """Keep the place of one filter, with those of the filters triaged last; OSError when the
+    file cannot be written (or is not a regular file)."""
+    if problem := special_file_problem(path):
+        raise OSError(0, problem, str(path))
+    place.at = datetime.now(timezone.utc).isoformat()
+    places = load_places(path)
+    places.pop(key, None)
+    places[key] = place
+    latest = sorted(places.items(), key=lambda item: item[1].at)[-KEPT_FILTERS:]
+    data = {"version": 1, "filters": {key: asdict(place) for key, place in latest}}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, json.dumps(data, ensure_ascii=False) + "\n")
+
+
+@dataclass(frozen=True)
+class Step:
+    """A change made in triage, to undo: a decision (at `position`) or an edit of tags or a
+    note; `changed` says whether the library took a step that undo must take back."""
+
+    position: int | None
+    changed: bool
+
+
+class Triage:
+    """The papers to triage in order, the one reached, and the decisions made."""
+
+    def __init__(self, papers: Sequence[Paper], library: Library, place: Place | None) -> None:
+        shown = {paper.id: paper for paper in papers}
+        kept = [i for i in place.order if i in shown] if place is not None else []
+        new = [paper for paper in papers if paper.id not in set(kept)]
+        new.sort(key=lambda paper: library.is_read(paper.id))  # stable: unread first
+        self.papers = [shown[i] for i in kept] + new
+        self.library = library
+        self.position = 0
+        self.decisions: dict[str, str] = {}
+        self.steps: list[Step] = []
+        if place is not None:
+            self.decisions = {i: kind for i, kind in place.decisions.items() if i in shown}
+            remaining = {i for i in place.order[place.position :] if i in shown}
+            self.position = next((n for n, i in enumerate(kept) if i in remaining), len(kept))
+
+    @property
+    def current(self) -> Paper | None:
+        return self.papers[self.position] if self.position < len(self.papers) else None
+
+    def ahead(self) -> Paper | None:
+        """The paper after the current one: the next on screen."""
+        following = self.position + 1
+        return self.papers[following] if following < len(self.papers) else None
+
+    def place(self) -> Place:
+        return Place([paper.id for paper in self.papers], self.position, dict(self.decisions))
+
+    def decide(self, kind: str) -> bool:
+        """Decide on the current paper (KEEP, SKIP, LATER or "#tag"), as one undoable step of
+        the library, and move on; whether the library changed. ValueError for a bad tag."""
+        paper = self.current
+        if paper is None:
+            return False
+        ids = [paper.id]
+        what = f"{kind} in triage"
+        if kind == KEEP:
+            changed = self.library.change(ids, what, bookmarked=True, read=True)
+        elif kind == SKIP:
+            changed = self.library.change(ids, what, read=True)
+        elif kind == LATER:
+            changed = self.library.change(ids, what, add_tags=[LATER_TAG])
+        else:
+            changed = self.library.change(ids, what, add_tags=[kind[1:]], read=True)
+        self.steps.append(Step(self.position, changed))
+        self.decisions[paper.id] = kind
+        self.position += 1
+        return changed
+
+    def edited(self, changed: bool) -> None:
+        """Record an edit of tags or a note made in triage, for undo to take back first."""
+        if changed:
+            self.steps.append(Step(None, True))
+
+    def undo(self) -> str | None:
+        """Take back the last step: a decision goes back to its paper. What was undone, or
+        None when there is nothing to undo in this triage."""
+        if not self.steps:
+            return None
+        step = self.steps.pop()
+        undone = self.library.undo() if step.changed else None
+        if step.position is None:
+            return undone or "the last edit"
+        self.position = step.position
+        paper = self.papers[step.position]
+        kind = self.decisions.pop(paper.id, "")
+        return undone or f"{kind} in triage"
+
+    def progress(self) -> str:
+        """'12 of 340 · 5 kept · 6 skipped · 1 later' (and how many got a quick tag)."""
+        total = len(self.papers)
+        kinds = list(self.decisions.values())
+        where = f"{min(self.position + 1, total):,} of {total:,}"
+        if self.current is None:
+            where = f"all {count(total, 'paper')} triaged"
+        parts = [where] + [f"{kinds.count(kind):,} {kind}" for kind in (KEEP, SKIP, LATER)]
+        if tagged := sum(kind.startswith("#") for kind in kinds):
+            parts.append(f"{tagged:,} {TAGGED}")
+        return " · ".join(parts)

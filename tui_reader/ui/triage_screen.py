@@ -1,0 +1,313 @@
+"""Triage: the papers shown, one at a time in the reading layout, one key per decision.
+
+Enter keeps a paper (bookmark, read), x skips it (read), l leaves it for later (#later,
+unread), 1 to 9 add the config's quick tags (and read); each decision is one step of the
+library's undo, and u takes it back and returns to the paper. y, o, t and n work as in the
+list. Escape leaves, giving the paper reached; where a filter's triage stopped is kept for the
+next time (core.triage). The next paper is typeset while the reader reads this one, so it is
+on screen in the frame after the key.
+"""
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.content import Content, Span
+from textual.screen import ModalScreen
+from textual.style import Style
+from textual.widget import AwaitMount
+from textual.widgets import Static
+
+from tui_reader.core.browser import open_in_browser
+from tui_reader.core.library import Library, LibraryError
+from tui_reader.core.paper import Paper
+from tui_reader.core.references import links_of
+from tui_reader.core.triage import (
+    KEEP,
+    LATER,
+    SKIP,
+    Triage,
+    filter_key,
+    load_places,
+    places_path,
+    save_place,
+)
+from tui_reader.ui.clipboard import CopyLog, notice
+from tui_reader.ui.detail_pane import LINK_SHOWN, MEASURE, paper_content
+from tui_reader.ui.messages import SaveFailed
+from tui_reader.ui.note_editor import NoteEditor
+from tui_reader.ui.tag_editor import tag_edit, tag_prompt
+
+SHOW_COPIED_KEY = "c"  # in the list: what was copied, named in a copy's notice
+
+
+def _own_links(content: Content) -> Content:
+    """The paper's links, clicked, open through this screen: the detail pane's go to the app,
+    which opens those of the paper under the list's cursor."""
+    spans = []
+    for span in content.spans:
+        style = span.style
+        if isinstance(style, Style) and str(style.meta.get("@click", "")).startswith("app."):
+            screen_action = "screen." + str(style.meta["@click"]).removeprefix("app.")
+            style = style + Style.from_meta({"@click": screen_action})
+        spans.append(Span(span.start, span.end, style))
+    return Content(content.plain, spans)
+
+
+class TriageScreen(ModalScreen[str | None]):
+    """Triage the papers given, in their order, unread first; dismissed with the id of the
+    paper reached (None when there were none)."""
+
+    DEFAULT_CSS = """
+    TriageScreen {
+        background: $background;
+    }
+    TriageScreen #triage-progress {
+        height: 1;
+        padding: 0 1;
+        background: $boost;
+        text-style: bold;
+    }
+    TriageScreen #triage-reading {
+        height: 1fr;
+        padding: 0 2;
+        align-horizontal: center;
+        scrollbar-size-vertical: 1;
+    }
+    TriageScreen #triage-body {
+        max-width: 100;
+    }
+    TriageScreen #triage-keys {
+        height: auto;
+        padding: 0 1;
+        color: $text-muted;
+        background: $boost;
+    }
+    """
+    BINDINGS = [
+        Binding("enter", f"decide('{KEEP}')", "Keep"),
+        Binding("x", f"decide('{SKIP}')", "Skip"),
+        Binding("l", f"decide('{LATER}')", "Later"),
+        *[Binding(str(n), f"quick_tag({n})", show=False) for n in range(1, 10)],
+        Binding("u", "undo", "Undo"),
+        Binding("y", "copy_link", "Copy link"),
+        Binding("o", "open_link", "Open link"),
+        Binding("t", "edit_tags", "Tags"),
+        Binding("n", "edit_note", "Note"),
+        Binding("j", "scroll(1)", show=False),
+        Binding("k", "scroll(-1)", show=False),
+        Binding("escape", "leave", "Leave"),
+    ]
+
+    def __init__(
+        self,
+        papers: Sequence[Paper],
+        library: Library,
+        *,
+        query: str,
+        sort: str,
+        quick_tags: Sequence[str] = (),
+        search_template: str,
+        copy_log: CopyLog | None = None,
+        places: Path | None = None,
+    ) -> None:
+        """`papers`: those the filter `query` shows, sorted by `sort`, in that order;
+        `places`: where triages are remembered (default: beside the session file)."""
+        super().__init__()
+        self._places = places or places_path()
+        self._key = filter_key(query, sort)
+        self.triage = Triage(papers, library, load_places(self._places).get(self._key))
+        self.library = library
+        self._quick_tags = list(quick_tags)[:9]
+        self._template = search_template
+        self._copy_log = copy_log
+        self._body = Static(id="triage-body")
+        self._progress = Static(id="triage-progress")
+        # The paper after this one, typeset: (its id, its state when typeset, the text).
+        self.ahead: tuple[str, str, Content] | None = None
+        self._kept_place = False
+        self._save_failing = False
+
+    def compose(self) -> ComposeResult:
+        yield self._progress
+        with VerticalScroll(id="triage-reading"):
+            yield self._body
+        keys = "Enter keep · x skip · l later · u undo · y copy link · o open · t tags · n note"
+        tags = "   ".join(f"{n} #{tag}" for n, tag in enumerate(self._quick_tags, 1))
+        yield Static(
+            Content(f"{keys} · Escape leaves" + (f"\n{tags}" if tags else "")), id="triage-keys"
+        )
+
+    def on_mount(self) -> None:
+        self.query_one("#triage-reading").focus()
+        self._show()
+
+    def on_resize(self) -> None:
+        self.ahead = None  # typeset for another width
+        self._show()
+
+    # Showing
+
+    def _content(self, paper: Paper) -> Content:
+        width = min(self.size.width - 4, MEASURE) - 4
+        links = links_of(paper, self._template)
+        content = paper_content(paper, self.library, links, link_width=max(width, LINK_SHOWN))
+        return _own_links(content)
+
+    def _show(self) -> None:
+        """Show the paper reached and the progress; then typeset the one after it."""
+        triage = self.triage
+        self._progress.update(Content(triage.progress()))
+        paper = triage.current
+        if paper is None:
+            done = "Every paper is triaged. u takes back the last decision, Escape leaves."
+            self._body.update(Content.styled(done, "italic"))
+        elif (
+            self.ahead is not None
+            and self.ahead[0] == paper.id
+            and self.ahead[1] == self.library.changed_at(paper.id)
+        ):
+            self._body.update(self.ahead[2])
+        else:
+            self._body.update(self._content(paper))
+        self.query_one("#triage-reading", VerticalScroll).scroll_home(animate=False)
+        self.call_after_refresh(self._typeset_ahead)
+
+    def _typeset_ahead(self) -> None:
+        paper = self.triage.ahead()
+        if paper is not None and (self.ahead is None or self.ahead[0] != paper.id):
+            self.ahead = (paper.id, self.library.changed_at(paper.id), self._content(paper))
+
+    def action_scroll(self, lines: int) -> None:
+        reading = self.query_one("#triage-reading", VerticalScroll)
+        reading.scroll_to(y=reading.scroll_target_y + lines, animate=False, immediate=True)
+
+    # Deciding
+
+    def action_decide(self, kind: str) -> None:
+        if self.triage.current is None:
+            self.notify("Every paper is triaged: Escape leaves", markup=False)
+            return
+        if self.triage.decide(kind):
+            self._save()
+        self._show()
+
+    def action_quick_tag(self, number: int) -> None:
+        if number > len(self._quick_tags):
+            self.notify(
+                f"No quick tag {number}: name up to nine in the config file, "
+                '[triage] quick_tags = ["to-read", ...]',
+                markup=False,
+            )
+            return
+        self.action_decide(f"#{self._quick_tags[number - 1]}")
+
+    def action_undo(self) -> None:
+        undone = self.triage.undo()
+        if undone is None:
+            self.notify("Nothing to undo in this triage", markup=False)
+            return
+        self.notify(f"Undone: {undone}", markup=False)
+        self.ahead = None
+        self._show()
+        self._save()
+
+    # As in the list
+
+    def action_copy_link(self) -> None:
+        if (paper := self.triage.current) is not None:
+            self._copy(links_of(paper, self._template)[0])
+
+    def _copy(self, url: str, warning: str = "") -> None:
+        if self._copy_log is None:
+            self._copy_log = CopyLog(self.app)
+        said = notice(self._copy_log.copy(url, "1 link"), SHOW_COPIED_KEY)
+        self.notify(f"{warning} {said}" if warning else said, markup=False)
+
+    def action_open_link(self, number: int = 1) -> None:
+        paper = self.triage.current
+        if paper is None or not 1 <= number <= len(links := links_of(paper, self._template)):
+            return
+        if reason := open_in_browser(links[number - 1]):
+            self._copy(links[number - 1], warning=f"Not opening a browser: {reason}.")
+        else:
+            self.notify(f"Opened {links[number - 1]}", markup=False)
+
+    def action_edit_tags(self) -> AwaitMount | None:
+        paper = self.triage.current
+        if paper is None:
+            return None
+        current = self.library.tags(paper.id)
+
+        def apply(text: str | None) -> None:
+            if text is not None:
+                edit = tag_edit(text, current)
+                self._edited(self.library.change_tags([paper.id], edit.add, edit.remove))
+
+        title = f"Tags of “{paper.headline}”"
+        prompt = tag_prompt(title, current, list(self.library.tag_counts()))
+        return self.app.push_screen(prompt, apply)
+
+    def action_edit_note(self) -> AwaitMount | None:
+        paper = self.triage.current
+        if paper is None:
+            return None
+
+        def apply(text: str | None) -> None:
+            if text is not None:
+                self._edited(self.library.set_note(paper.id, text.rstrip()))
+
+        editor = NoteEditor(f"Note on “{paper.headline}”", self.library.note(paper.id))
+        return self.app.push_screen(editor, apply)
+
+    def _edited(self, changed: bool) -> None:
+        self.triage.edited(changed)
+        if changed:
+            self._save()
+            self._show()
+
+    # Leaving, and keeping what was done
+
+    def action_leave(self) -> None:
+        triage = self.triage
+        self._keep_place()
+        reached = triage.current or (triage.papers[-1] if triage.papers else None)
+        self.dismiss(reached.id if reached is not None else None)
+
+    def on_unmount(self) -> None:
+        self._keep_place()  # the reader quit with the triage open
+
+    def _keep_place(self) -> None:
+        if self._kept_place or not self.triage.papers:
+            return
+        self._kept_place = True
+        try:
+            save_place(self._places, self._key, self.triage.place())
+        except OSError as error:
+            self.app.notify(
+                f"Where this triage stopped cannot be kept in {self._places}: "
+                f"{error.strerror or error}",
+                severity="warning",
+                markup=False,
+            )
+
+    @work(thread=True, group="triage-save")
+    def _save(self) -> None:
+        try:
+            self.library.save()
+        except LibraryError as error:
+            self.post_message(SaveFailed(str(error)))  # dropped once the screen is gone
+
+    @on(SaveFailed)
+    def _save_failed(self, message: SaveFailed) -> None:
+        message.stop()
+        if not self._save_failing:  # said once
+            self._save_failing = True
+            self.notify(
+                f"Changes cannot be saved ({message.problem}); they are kept for this session.",
+                severity="warning",
+                markup=False,
+            )
