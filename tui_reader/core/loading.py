@@ -146,7 +146,8 @@ def _start(path: Path) -> str:
 
 
 def _too_many(path: Path) -> LoadError:
-    return LoadError(path, f"holds more than {MAX_RECORDS:,} records, the most read from one file")
+    most = count(MAX_RECORDS, "record")
+    return LoadError(path, f"holds more than {most}, the most read from one file")
 
 
 def _records(path: Path, kind: InputFormat) -> Iterator[Record | Problem]:
