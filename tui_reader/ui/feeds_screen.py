@@ -1,0 +1,186 @@
+"""Saved searches as feeds: a panel of them with their unread and total counts, and the prompt
+that saves the filter under a name.
+
+The panel counts in the background (core.feeds) when it opens and again every few seconds while
+it is open, so its counts follow papers being loaded and what other programs change; Enter
+gives the query to show, d deletes a search after asking.
+"""
+
+from collections.abc import Callable, Sequence
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+from textual.worker import Worker
+
+from tui_reader.core.engine import SearchEngine
+from tui_reader.core.feeds import FeedCount, FeedCounter
+from tui_reader.core.library import SEARCH_NAME_MAX, Library, LibraryError
+from tui_reader.core.paper import Paper
+from tui_reader.core.text import clean
+from tui_reader.ui.dialogs import DIALOG_CSS, ConfirmScreen, PromptScreen
+from tui_reader.ui.messages import SaveFailed
+
+RECOUNT_EVERY = 2.0  # seconds between counts while the panel is open
+
+
+class FeedsCounted(Message):
+    """The saved searches, counted."""
+
+    def __init__(self, counts: list[FeedCount]) -> None:
+        super().__init__()
+        self.counts = counts
+
+
+def save_search_prompt(library: Library, query: str) -> PromptScreen:
+    """Ask for a name to save the filter under (asking before replacing a search of that
+    name); dismissed with the name, which the caller saves with `library.save_search`."""
+    saved = library.saved_searches()
+
+    def check(text: str) -> str | None:
+        name = " ".join(text.split())
+        if not name or len(name) > SEARCH_NAME_MAX or not name.isprintable():
+            return f"A name is a few words, at most {SEARCH_NAME_MAX} characters"
+        return None
+
+    def replace(text: str) -> str | None:
+        name = " ".join(text.split())
+        if name in saved and saved[name] != query.strip():
+            return f"“{name}” finds “{saved[name]}”. Make it find “{query.strip()}”?"
+        return None
+
+    hint = "The feeds panel (F) lists it with its unread papers. Enter saves, Escape cancels"
+    return PromptScreen(f"Save the filter “{query.strip()}” as", "", hint, check, confirm=replace)
+
+
+class FeedsScreen(ModalScreen[str | None]):
+    """The saved searches with their counts; dismissed with the query to show, or None."""
+
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="FeedsScreen")
+        + """
+    FeedsScreen > Vertical { width: 90; }
+    FeedsScreen OptionList { height: auto; max-height: 20; border: none; }
+    """
+    )
+    BINDINGS = [
+        Binding("escape,q", "dismiss(None)", "Close"),
+        Binding("d,delete", "delete", "Delete the search"),
+    ]
+
+    def __init__(
+        self,
+        library: Library,
+        papers: Sequence[Paper],
+        index: Callable[[], SearchEngine | None],
+        counter: FeedCounter | None = None,
+    ) -> None:
+        """`papers`: every paper (the store, which may grow); `index()`: its search index once
+        it is built; `counter`: one kept between openings, so known matches are not sought
+        again."""
+        super().__init__()
+        self.library = library
+        self._papers = papers
+        self._index = index
+        self._counter = counter or FeedCounter()
+        self.counts: list[FeedCount] = []
+        self._counting: Worker[None] | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Content.styled("Saved searches   unread / papers", "bold"))
+            yield OptionList()
+            yield Static(classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self._show([FeedCount(name, query, None, None) for name, query in self._searches().items()])
+        self._recount()
+        self.set_interval(RECOUNT_EVERY, self._recount)
+
+    def _searches(self) -> dict[str, str]:
+        return self.library.saved_searches()
+
+    def _recount(self) -> None:
+        """Count again, unless the last count is still running (at a million papers, a count
+        of searches that filter on state can take longer than RECOUNT_EVERY)."""
+        if self._counting is None or self._counting.is_finished:
+            self._counting = self._count()
+
+    @work(thread=True, group="feeds-count")
+    def _count(self) -> None:
+        counts = self._counter.count(self._searches(), self._index(), self.library, self._papers)
+        self.post_message(FeedsCounted(counts))
+
+    @on(FeedsCounted)
+    def _counted(self, message: FeedsCounted) -> None:
+        self._show(message.counts)
+
+    def _show(self, counts: list[FeedCount]) -> None:
+        self.counts = counts
+        option_list = self.query_one(OptionList)
+        highlighted = option_list.highlighted
+        width = max((len(clean(feed.name)) for feed in counts), default=0) + 2
+        numbers = max((len(feed.counts) for feed in counts), default=0)
+        option_list.clear_options()
+        option_list.add_options(
+            Option(
+                Content.assemble(
+                    (clean(feed.name).ljust(width), "bold"),
+                    feed.counts.rjust(numbers),
+                    ("   " + clean(feed.query), "dim"),
+                ),
+                feed.name,
+            )
+            for feed in counts
+        )
+        if counts:
+            option_list.highlighted = min(highlighted or 0, len(counts) - 1)
+            hint = "Enter shows its papers   d deletes it   Escape closes"
+        else:
+            hint = "No saved searches yet: S saves the filter under a name. Escape closes."
+        self.query_one(".dialog-hint", Static).update(Content(hint))
+
+    def _highlighted(self) -> FeedCount | None:
+        option_list = self.query_one(OptionList)
+        if option_list.highlighted is None or not self.counts:
+            return None
+        return self.counts[option_list.highlighted]
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.counts[event.option_index].query)
+
+    def action_delete(self) -> None:
+        feed = self._highlighted()
+        if feed is None:
+            return
+
+        def delete(yes: bool | None) -> None:
+            if yes and self.library.delete_search(feed.name):
+                self._save()
+                self._show([f for f in self.counts if f.name != feed.name])
+
+        question = f"Delete the saved search “{clean(feed.name)}” ({clean(feed.query)})?"
+        self.app.push_screen(ConfirmScreen(question), delete)
+
+    @work(thread=True, group="feeds-save")
+    def _save(self) -> None:
+        try:
+            self.library.save()
+        except LibraryError as error:
+            self.post_message(SaveFailed(str(error)))
+
+    @on(SaveFailed)
+    def _save_failed(self, message: SaveFailed) -> None:
+        message.stop()
+        self.notify(
+            f"Changes cannot be saved ({message.problem}); they are kept for this session.",
+            severity="warning",
+            markup=False,
+        )
