@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
@@ -154,8 +154,8 @@ class ReaderApp(App[None]):
         Binding("z", "reading_mode", "Reading mode", show=False, id="reading-mode"),
         Binding("m", "toggle_raw", "Math and emphasis / raw text", show=False, id="raw-text"),
         Binding("s", "next_sort", "Sort order", show=False, id="sort"),
-        Binding("left_square_bracket", "back", "Back to before a jump", show=False, id="back"),
-        Binding("right_square_bracket", "forward", "Forward again", show=False, id="forward"),
+        Binding("left_square_bracket", "jump_back", "Back before a jump", show=False, id="back"),
+        Binding("right_square_bracket", "jump_forward", "Forward again", show=False, id="forward"),
         *[
             Binding(str(n), f"related({n})", f"Related paper {n}", show=False, id=f"related-{n}")
             for n in range(1, 6)
@@ -494,10 +494,10 @@ class ReaderApp(App[None]):
             if position is not None:
                 self.paper_list.choose(position)
 
-    def action_back(self) -> None:
+    def action_jump_back(self) -> None:
         self._step(self._back, self._forward, "back")
 
-    def action_forward(self) -> None:
+    def action_jump_forward(self) -> None:
         self._step(self._forward, self._back, "forward")
 
     def _step(self, leaving: list[Place], arriving: list[Place], way: str) -> None:
@@ -599,7 +599,7 @@ class ReaderApp(App[None]):
             # In the filter "/" is typed ("#rl/theory"), except as its first character, where it
             # can only be a reader pressing "/" again to get to the filter: it does nothing.
             return not in_filter or not self.filter_input.value
-        dialogs = ("undo", "tags_view", "show_copied", "back", "forward")
+        dialogs = ("undo", "tags_view", "show_copied", "jump_back", "jump_forward")
         if action in self._PAPER_ACTIONS or action in dialogs:
             if len(self.screen_stack) > 1:
                 return False
@@ -860,7 +860,7 @@ class ReaderApp(App[None]):
         panes = self.panes
         panes.list_share = max(2, min(8, panes.list_share + step))
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The command palette (Ctrl+P) offers every action of the reader, with its key, and
         those of Textual's commands the reader has no action of the same name for."""
         ours: list[SystemCommand] = []
