@@ -16,6 +16,7 @@ from textual.containers import Horizontal
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen, ScreenResultCallbackType
+from textual.suggester import Suggester
 from textual.timer import Timer
 from textual.widget import AwaitMount, Widget
 from textual.widgets import Footer, Header
@@ -57,7 +58,7 @@ from tui_reader.ui.note_editor import NoteEditor
 from tui_reader.ui.ordered_keys import OrderedInput, route_key
 from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.problems_screen import ProblemsScreen
-from tui_reader.ui.tag_editor import tag_edit, tag_prompt
+from tui_reader.ui.tag_editor import TagSuggester, tag_edit, tag_prompt
 from tui_reader.ui.tags_screen import TagAction, TagsScreen
 
 READ_AFTER = Config().read_after  # seconds to read a paper, for a reader given no config
@@ -83,8 +84,10 @@ class FilterInput(OrderedInput):
         Binding("down", "leave", "To the list", show=False),
     ]
 
-    def __init__(self, changed: Callable[[str], None], placeholder: str, id: str) -> None:
-        super().__init__(placeholder=placeholder, id=id)
+    def __init__(
+        self, changed: Callable[[str], None], suggester: Suggester, placeholder: str, id: str
+    ) -> None:
+        super().__init__(placeholder=placeholder, id=id, suggester=suggester)
         self._changed = changed
 
     def watch_value(self, value: str) -> None:
@@ -219,6 +222,7 @@ class ReaderApp(App[None]):
         # The reader's panes, kept at hand: a dialog over them makes `query_one` look in it.
         self.filter_input = FilterInput(
             self._filter_changed,
+            TagSuggester(self.library.tag_counts, marks=("!#", "#")),  # → accepts
             placeholder="Filter: words, #tag, !#tag, is:bookmarked, is:unread, has:note",
             id="filter",
         )
@@ -379,13 +383,25 @@ class ReaderApp(App[None]):
         if query != self._query:
             return
         self.shown_query = query
-        message = f"No papers match “{query.strip()}”" if query.strip() else "No papers"
+        message = "No papers" if not query.strip() else "" if papers else self._nothing(query)
         paper_list = self.paper_list
         paper_list.highlight = self.detail_pane.highlight = highlight
         paper_list.show(papers, message, len(papers) if full is None else full)
         self._shown_count = len(papers) if full is None else full
         self._close_count = len(papers) - self._shown_count
         self._update_header()
+
+    def _nothing(self, query: str) -> str:
+        """Why a query finds no paper: a tag that no paper has, else the query."""
+        tags = self.library.tag_counts()
+        for state in parse_query(query).states:
+            if not state.tag or state.negated:
+                continue
+            if state.prefix and not any(tag.startswith(state.tag) for tag in tags):
+                return f"No paper has a tag starting with #{state.tag}"
+            if not state.prefix and state.tag not in tags:
+                return f"No paper has the tag #{state.tag}"
+        return f"No papers match “{query.strip()}”"
 
     def _update_header(self) -> None:
         marked = len(self.paper_list.marked)

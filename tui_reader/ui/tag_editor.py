@@ -1,5 +1,6 @@
 """Editing tags: a prompt whose words are tags, completed from the tags already in use."""
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from textual.suggester import Suggester
@@ -9,21 +10,24 @@ from tui_reader.ui.dialogs import PromptScreen
 
 
 class TagSuggester(Suggester):
-    """Completes the word being typed (after an optional `-`) to a tag already in use."""
+    """Completes the word being typed to a tag in use, when it starts with one of `marks`:
+    the tag editor's words are tags ("" and "-" to remove), the filter's start with "#"."""
 
-    def __init__(self, tags: list[str]) -> None:
+    def __init__(
+        self, tags: Callable[[], Iterable[str]], marks: tuple[str, ...] = ("-", "")
+    ) -> None:
         super().__init__(use_cache=False, case_sensitive=True)
-        self._tags = tags
+        self._tags, self._marks = tags, marks
 
     async def get_suggestion(self, value: str) -> str | None:
         head, space, word = value.rpartition(" ")
-        sign = "-" if word.startswith("-") else ""
-        stem = word[len(sign) :].lower()
+        mark = next((mark for mark in self._marks if word.startswith(mark)), None)
+        stem = word[len(mark) :].lower() if mark is not None else ""
         if not stem:
             return None
-        for tag in self._tags:
+        for tag in self._tags():
             if tag.startswith(stem) and tag != stem:
-                return f"{head}{space}{sign}{tag}"
+                return f"{head}{space}{mark}{tag}"
         return None
 
 
@@ -35,7 +39,9 @@ class TagEdit:
 
 def parse_tag_words(text: str) -> tuple[list[str], list[str], list[str]]:
     """The words of the prompt as (tags, tags to remove with `-`, words that are not tags)."""
-    keep, remove, bad = [], [], []
+    keep: list[str] = []
+    remove: list[str] = []
+    bad: list[str] = []
     for word in text.split():
         target = remove if word.startswith("-") else keep
         tag = normalise_tag(word[1:] if word.startswith("-") else word)
@@ -72,6 +78,5 @@ def tag_prompt(title: str, current: list[str] | None, tags_in_use: list[str]) ->
     else:
         value = " ".join(current)
         hint = "Its tags, separated by spaces. → completes, Enter saves, Escape cancels"
-    return PromptScreen(
-        title, value + (" " if value else ""), hint, _check, TagSuggester(tags_in_use)
-    )
+    suggester = TagSuggester(lambda: tags_in_use)
+    return PromptScreen(title, value + (" " if value else ""), hint, _check, suggester)

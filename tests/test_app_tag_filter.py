@@ -1,0 +1,54 @@
+"""Tags in the filter: a #tag completes as it is typed (→ accepts), finds the tags it starts
+while typed, and a tag no paper has is said to be one."""
+
+from pathlib import Path
+
+import pytest
+
+from tests.pilot_helpers import rows, type_filter, wait_until
+from tui_reader.core.library import Library
+from tui_reader.core.store import PaperStore
+from tui_reader.ui.app import ReaderApp
+
+
+@pytest.fixture
+def app(seed_store: PaperStore, private_library: Path) -> ReaderApp:
+    library, _ = Library.open(private_library)
+    library.change_tags([seed_store[2].id], ["to-read"])
+    library.change_tags([seed_store[4].id], ["theory"])
+    return ReaderApp(seed_store, library)
+
+
+async def test_a_tag_being_typed_finds_the_tags_it_starts(
+    app: ReaderApp, seed_store: PaperStore
+) -> None:
+    async with app.run_test(size=(100, 30)) as pilot:
+        await type_filter(pilot, "#to")
+        assert list(app.paper_list.papers) == [seed_store[2]]
+        await type_filter(pilot, " ")  # typed whole: no paper has #to
+        assert list(app.paper_list.papers) == []
+
+
+async def test_a_tag_completes_and_right_accepts(app: ReaderApp, seed_store: PaperStore) -> None:
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("slash", *"is:unread", "space", "exclamation_mark", "number_sign", "t")
+        filter_input = app.filter_input
+        await wait_until(
+            pilot, lambda: filter_input._suggestion == "is:unread !#theory", "a suggestion"
+        )
+        await pilot.press("h", "e", "right")
+        assert filter_input.value == "is:unread !#theory"
+
+
+async def test_a_tag_no_paper_has_is_said(app: ReaderApp) -> None:
+    async with app.run_test(size=(160, 30)) as pilot:
+        await type_filter(pilot, "#nosuchtag ")
+        assert rows(app) == ["No paper has the tag #nosuchtag"]
+        await pilot.press("backspace", "backspace")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert rows(app) == ["No paper has a tag starting with #nosuchta"]
+        await pilot.press("ctrl+u", *"#theory", "space", *"zzzqqq")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert rows(app) == ["No papers match “#theory zzzqqq”"]
