@@ -8,6 +8,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
 from tui_reader.ui.dialogs import DIALOG_CSS
+from tui_reader.ui.external_editor import edit_in_editor
 
 
 class NoteEditor(ModalScreen[str]):
@@ -20,7 +21,11 @@ class NoteEditor(ModalScreen[str]):
     NoteEditor TextArea { height: 12; }
     """
     )
-    BINDINGS = [Binding("escape,ctrl+s", "save", "Save note")]
+    BINDINGS = [
+        Binding("escape,ctrl+s", "save", "Save note"),
+        # Before the text area's own Ctrl+E (end of line).
+        Binding("ctrl+e", "external_editor", "Edit in $EDITOR", priority=True),
+    ]
 
     def __init__(self, title: str, note: str) -> None:
         super().__init__()
@@ -30,8 +35,16 @@ class NoteEditor(ModalScreen[str]):
         with Vertical():
             yield Static(Content.styled(self._title, "bold"))
             yield TextArea(self._note, soft_wrap=True, show_line_numbers=False)
-            hint = "Escape or Ctrl+S saves and closes; u in the list undoes the change."
+            hint = "Escape or Ctrl+S saves and closes; Ctrl+E edits it in $EDITOR; u undoes it."
             yield Static(Content(hint), classes="dialog-hint")
+
+    def action_external_editor(self) -> None:
+        text_area = self.query_one(TextArea)
+        edited, problem = edit_in_editor(self.app, text_area.text)
+        if edited is None:
+            self.notify(f"{problem}; the note is as it was", severity="warning", markup=False)
+        else:  # as an edit, which Ctrl+Z takes back
+            text_area.replace(edited, text_area.document.start, text_area.document.end)
 
     def action_save(self) -> None:
         self.dismiss(self.query_one(TextArea).text)

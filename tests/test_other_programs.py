@@ -1,0 +1,249 @@
+"""Working with other programs: a note edited in $EDITOR, papers piped to a command."""
+
+import json
+import os
+import stat
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pyperclip
+import pytest
+from textual.app import App
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Static, TextArea
+
+from tui_reader.core import pipe
+from tui_reader.core.library import Library
+from tui_reader.core.loading import load_paths
+from tui_reader.core.paper import Paper
+from tui_reader.core.pipe import PipeRun, pipe_input
+from tui_reader.resources import bundled
+from tui_reader.ui.note_editor import NoteEditor
+from tui_reader.ui.pipe_screen import NO_COMMANDS, PipeOutputScreen, PipePicker, pipe_papers
+
+from .pilot_helpers import wait_until
+
+TEMPLATE = "https://example.org/?q={query}"
+ENDED = 10.0  # seconds a cancelled command has to be gone
+
+
+class Host(App[None]):
+    """An app that opens a screen at once and keeps what it was dismissed with."""
+
+    def __init__(self, screen: Screen[Any] | None = None) -> None:
+        super().__init__()
+        self.first = screen
+        self.results: list[Any] = []
+
+    def on_mount(self) -> None:
+        if self.first is not None:
+            self.push_screen(self.first, self.results.append)
+
+
+def script(folder: Path, name: str, body: str) -> Path:
+    path = folder / name
+    path.write_text("#!/bin/sh\n" + body, encoding="utf-8")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+def status_line(screen: Screen[Any], selector: str) -> str:
+    content = screen.query_one(selector, Static).content
+    assert isinstance(content, Content)
+    return content.plain
+
+
+def notices(app: App[Any]) -> list[str]:
+    return [notification.message for notification in app._notifications]
+
+
+@pytest.fixture
+def papers() -> list[Paper]:
+    return load_paths([bundled("seeds")]).papers[:3]
+
+
+# The note in $EDITOR
+
+
+async def test_ctrl_e_edits_the_note_in_the_editor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    editor = script(tmp_path, "editor", 'printf "\\nadded in the editor [/b]\\n" >> "$2"\n')
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.setenv("EDITOR", f"{editor} --flag")  # a command line, split as a shell would
+    app = Host(NoteEditor("Note on a paper", "my note"))
+    async with app.run_test() as pilot:
+        await pilot.press("ctrl+e")
+        text_area = app.screen.query_one(TextArea)
+        assert text_area.text == "my note\nadded in the editor [/b]"
+        await pilot.press("ctrl+z")
+        assert text_area.text == "my note", "the editor's change is one edit to undo"
+        await pilot.press("ctrl+e", "escape")
+    assert app.results == ["my note\nadded in the editor [/b]"]
+
+
+@pytest.mark.parametrize(
+    ("editor", "said"),
+    [
+        ("", "No editor is set: set $EDITOR (or $VISUAL), such as EDITOR=nano"),
+        ("/no/such/editor", "The editor /no/such/editor could not be started: No such file"),
+        ("FAIL", "The editor {fail} failed (exit status 3)"),
+    ],
+)
+async def test_a_missing_or_failing_editor_is_said_and_the_note_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, editor: str, said: str
+) -> None:
+    failing = script(tmp_path, "failing", 'echo "garbage" > "$1"\nexit 3\n')
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.setenv("EDITOR", str(failing) if editor == "FAIL" else editor)
+    app = Host(NoteEditor("Note on a paper", "kept [CLS]"))
+    async with app.run_test() as pilot:
+        await pilot.press("ctrl+e")
+        assert app.screen.query_one(TextArea).text == "kept [CLS]"
+        (message,) = notices(app)
+        assert message.startswith(said.format(fail=failing))
+        assert message.endswith("; the note is as it was")
+
+
+async def test_visual_is_preferred_to_editor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("VISUAL", str(script(tmp_path, "visual", 'echo visual > "$1"\n')))
+    monkeypatch.setenv("EDITOR", str(script(tmp_path, "editor", 'echo editor > "$1"\n')))
+    app = Host(NoteEditor("Note", ""))
+    async with app.run_test() as pilot:
+        await pilot.press("ctrl+e")
+        assert app.screen.query_one(TextArea).text == "visual"
+
+
+# Piping papers: the core
+
+
+def test_the_papers_go_in_as_json_lines_bibtex_or_plain_text(papers: list[Paper]) -> None:
+    state = Library(None)
+    state.change_tags([papers[0].id], add=["x"])
+    lines = pipe_input("jsonl", papers, state, TEMPLATE).splitlines()
+    assert [json.loads(line)["id"] for line in lines] == [paper.id for paper in papers]
+    assert json.loads(lines[0])["tags"] == ["x"]
+    assert pipe_input("bib", papers, state, TEMPLATE).count("@misc{") == 3
+    text = pipe_input("text", papers, state, TEMPLATE)
+    assert text.startswith(papers[0].headline) and papers[2].abstract in text
+
+
+def test_a_command_reads_the_papers_and_its_output_is_read_back(papers: list[Paper]) -> None:
+    data = pipe_input("jsonl", papers, Library(None), TEMPLATE)
+    outcome = PipeRun("wc -l", data).run()
+    assert (outcome.status, outcome.output.strip(), outcome.errors) == (0, "3", "")
+
+
+def test_a_failing_command_gives_its_status_and_errors() -> None:
+    outcome = PipeRun("echo partial; echo 'no such model \x1b]52;c;aGk=\x07' >&2; exit 3", "").run()
+    assert (outcome.status, outcome.output, outcome.failed) == (3, "partial\n", True)
+    assert outcome.errors == "no such model ]52;c;aGk=\n"  # no escape reaches the terminal
+
+
+def test_output_past_the_limit_is_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipe, "MAX_OUTPUT", 1000)
+    outcome = PipeRun("yes | head -c 5000", "").run()
+    assert outcome.cut and len(outcome.output) == 1000
+
+
+def test_a_command_that_hangs_is_cancelled_with_what_it_started() -> None:
+    run = PipeRun("sleep 60 | cat; echo never", "ignored input\n" * 100_000)  # over a pipe's fill
+    finished: list[pipe.Outcome] = []
+    worker = threading.Thread(target=lambda: finished.append(run.run()))
+    worker.start()
+    deadline = time.monotonic() + ENDED
+    while run._process is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert run._process is not None, "the command started"
+    group = run._process.pid
+    run.cancel()
+    worker.join(ENDED)
+    assert not worker.is_alive(), f"the run ended within {ENDED} s of cancelling"
+    assert finished[0].status is None
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail(f"the command's processes were still there {ENDED} s after cancelling")
+
+
+# Piping papers: the screens
+
+
+async def test_pipe_to_wc_shows_the_output_and_y_copies_it(
+    papers: list[Paper], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    copied: list[str] = []
+    monkeypatch.setattr(pyperclip, "copy", copied.append)
+    app = Host()
+    commands = {"count": "wc -l", "words [/b]": "wc -w"}
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pipe_papers(app, papers, Library(None), commands, TEMPLATE)
+        picker = app.screen
+        assert isinstance(picker, PipePicker)
+        assert "JSON Lines" in status_line(picker, "#pipe-format")
+        await pilot.press("tab", "tab", "tab")  # round the formats to JSON Lines again
+        assert picker.kind == "jsonl"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, PipeOutputScreen), "the output")
+        output = app.screen
+        assert isinstance(output, PipeOutputScreen)
+        await wait_until(pilot, lambda: not output.running, "wc to end", ENDED)
+        assert output.query_one(TextArea).text.strip() == "3"
+        assert status_line(output, "#pipe-status").startswith("Done in ")
+        await pilot.press("y")
+        assert copied == [output.query_one(TextArea).text]
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is not output, "the pane closed")
+
+
+async def test_plain_text_goes_to_the_command_chosen(papers: list[Paper]) -> None:
+    app = Host()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pipe_papers(app, papers, Library(None), {"a": "wc -l", "head": "head -n 1"}, "")
+        await pilot.press("f", "f", "down", "enter")  # plain text, the second command
+        await wait_until(pilot, lambda: isinstance(app.screen, PipeOutputScreen), "the output")
+        output = app.screen
+        assert isinstance(output, PipeOutputScreen)
+        await wait_until(pilot, lambda: not output.running, "head to end", ENDED)
+        assert output.query_one(TextArea).text == papers[0].headline + "\n"
+
+
+async def test_a_failing_command_is_reported_with_its_errors(papers: list[Paper]) -> None:
+    app = Host(PipeOutputScreen("bad", "echo oops >&2; exit 4", "", "3 papers as BibTeX"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        output = app.screen
+        assert isinstance(output, PipeOutputScreen)
+        await wait_until(pilot, lambda: not output.running, "the command to end", ENDED)
+        status = status_line(output, "#pipe-status")
+        assert status.startswith("Failed: exit status 4 after ")
+        assert "(its errors are at the end of the text)" in status
+        assert output.query_one(TextArea).text == "oops\n"
+
+
+async def test_a_slow_command_is_cancelled_with_escape(papers: list[Paper]) -> None:
+    app = Host(PipeOutputScreen("slow", "sleep 60; echo never", "", "1 paper as JSON Lines"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        output = app.screen
+        assert isinstance(output, PipeOutputScreen)
+        assert status_line(output, "#pipe-status") == "Running… Escape cancels"
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not output.running, "the command cancelled", ENDED)
+        assert status_line(output, "#pipe-status").startswith("Cancelled after ")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is not output, "the pane closed")
+    assert app.results == [None]
+
+
+async def test_no_commands_says_how_to_name_them() -> None:
+    app = Host(PipePicker({}, 2))
+    async with app.run_test(size=(100, 30)):
+        assert status_line(app.screen, ".dialog-hint").startswith(NO_COMMANDS)

@@ -1,0 +1,229 @@
+"""Piping papers to a command of the config's [commands]: choose the command and the format,
+then read its output in a pane where it can be selected and copied.
+
+The command runs in a thread while the pane says for how long; Escape cancels it (core.pipe
+ends it and what it started). A command that fails shows its exit status and what it wrote to
+stderr; nothing it writes can reach the terminal.
+"""
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.timer import Timer
+from textual.widget import AwaitMount
+from textual.widgets import OptionList, Static, TextArea
+from textual.widgets.option_list import Option
+
+from tui_reader.core.paper import Paper
+from tui_reader.core.paper_state import PaperState
+from tui_reader.core.pipe import FORMATS, Outcome, PipeRun, pipe_input
+from tui_reader.core.text import clean
+from tui_reader.core.wording import count
+from tui_reader.ui.clipboard import CopyLog, notice
+from tui_reader.ui.dialogs import DIALOG_CSS
+
+SHOW_COPIED_KEY = "c"  # in the list: what was copied, named in a copy's notice
+NO_COMMANDS = (
+    'No commands yet: name some in the config file, such as [commands] then count = "wc -l"'
+)
+
+
+class PipePicker(ModalScreen[tuple[str, str] | None]):
+    """Choose a command and the format the papers go to it in; dismissed with (the command's
+    name, the format), or None."""
+
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="PipePicker")
+        + """
+    PipePicker > Vertical { width: 90; }
+    PipePicker OptionList { height: auto; max-height: 15; border: none; }
+    """
+    )
+    BINDINGS = [
+        Binding("escape", "dismiss(None)", "Cancel"),
+        Binding("tab,f", "next_format", "Next format"),
+    ]
+
+    def __init__(self, commands: Mapping[str, str], papers: int, kind: str = "jsonl") -> None:
+        super().__init__()
+        self._commands = dict(commands)
+        self._papers = papers
+        self.kind = kind
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            title = f"Pipe {count(self._papers, 'paper')} to a command"
+            yield Static(Content.styled(title, "bold"))
+            if self._commands:
+                yield OptionList(
+                    *(
+                        Option(Content.assemble((name, "bold"), ("   " + clean(line), "dim")), name)
+                        for name, line in self._commands.items()
+                    )
+                )
+                yield Static(id="pipe-format")
+                hint = "Enter runs it   Tab changes the format   Escape cancels"
+            else:
+                hint = NO_COMMANDS + ". Escape closes."
+            yield Static(Content(hint), classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self._show_format()
+
+    def _show_format(self) -> None:
+        if not self._commands:
+            return
+        parts: list[str | tuple[str, str]] = ["As: "]
+        for kind, label in FORMATS.items():
+            parts += [(f" {label} ", "reverse" if kind == self.kind else "dim"), " "]
+        self.query_one("#pipe-format", Static).update(Content.assemble(*parts))
+
+    def action_next_format(self) -> None:
+        kinds = list(FORMATS)
+        self.kind = kinds[(kinds.index(self.kind) + 1) % len(kinds)]
+        self._show_format()
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is not None:
+            self.dismiss((event.option.id, self.kind))
+
+
+class PipeFinished(Message):
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__()
+        self.outcome = outcome
+
+
+class PipeOutputScreen(ModalScreen[None]):
+    """A command's run on the papers: its output, read-only and selectable, when it ends."""
+
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="PipeOutputScreen")
+        + """
+    PipeOutputScreen > Vertical { width: 100%; max-width: 120; height: 100%; max-height: 40; }
+    PipeOutputScreen TextArea, PipeOutputScreen TextArea:focus {
+        height: 1fr; border: none; padding: 0;
+    }
+    """
+    )
+    BINDINGS = [
+        Binding("escape", "cancel_or_close", "Cancel or close"),
+        Binding("y", "copy_output", "Copy the output"),
+    ]
+
+    def __init__(
+        self, name: str, command: str, data: str, what: str, copy_log: CopyLog | None = None
+    ) -> None:
+        """`what` says what the command is given ("3 papers as JSON Lines")."""
+        super().__init__()
+        self._name, self._what = name, what
+        self._run = PipeRun(command, data)
+        self._copy_log = copy_log
+        self._started = time.monotonic()
+        self._ticker: Timer | None = None
+        self.outcome: Outcome | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            title = f"{self._name}: {self._run.command} ← {self._what}"
+            yield Static(Content.styled(clean(title), "bold"))
+            yield TextArea(read_only=True, soft_wrap=True, show_line_numbers=False)
+            yield Static(id="pipe-status", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self._say("Running… Escape cancels")
+        self._ticker = self.set_interval(1.0, self._tick)
+        self._start()
+
+    def _say(self, text: str) -> None:
+        self.query_one("#pipe-status", Static).update(Content(text))
+
+    def _tick(self) -> None:
+        if self.outcome is None and not self._run.cancelled:
+            seconds = time.monotonic() - self._started
+            self._say(f"Running for {seconds:.0f} s… Escape cancels")
+
+    @property
+    def running(self) -> bool:
+        return self.outcome is None
+
+    @work(thread=True, group="pipe")
+    def _start(self) -> None:
+        self.post_message(PipeFinished(self._run.run()))
+
+    @on(PipeFinished)
+    def _finished(self, message: PipeFinished) -> None:
+        self.outcome = outcome = message.outcome
+        if self._ticker is not None:
+            self._ticker.stop()
+        text = outcome.output
+        if outcome.errors:
+            text += ("\n" if text and not text.endswith("\n") else "") + outcome.errors
+        self.query_one(TextArea).load_text(text)
+        took = f"{outcome.seconds:.1f} s"
+        if outcome.problem:
+            status = f"The command {outcome.problem}"
+        elif outcome.status is None:
+            status = f"Cancelled after {took}"
+        elif outcome.status:
+            status = f"Failed: exit status {outcome.status} after {took}"
+            if outcome.errors:
+                status += " (its errors are at the end of the text)"
+        else:
+            status = f"Done in {took}"
+        if outcome.cut:
+            status += f" · only the first {len(outcome.output):,} characters are shown"
+        how = "select and Ctrl+C copies, y copies it all, " if text else ""
+        self._say(f"{status} · {how}Escape closes")
+        self.query_one(TextArea).focus()
+
+    def action_cancel_or_close(self) -> None:
+        if self.running and not self._run.cancelled:
+            self._run.cancel()
+            self._say("Cancelling…")
+        elif not self.running:
+            self.dismiss(None)
+
+    def on_unmount(self) -> None:
+        if self.running:
+            self._run.cancel()  # the reader quit while it ran
+
+    def action_copy_output(self) -> None:
+        text = self.query_one(TextArea).text
+        if self.running or not text:
+            return
+        if self._copy_log is None:
+            self._copy_log = CopyLog(self.app)
+        copied = self._copy_log.copy(text, f"the output of {self._name}")
+        self.notify(notice(copied, SHOW_COPIED_KEY), markup=False)
+
+
+def pipe_papers(
+    app: App[Any],
+    papers: Sequence[Paper],
+    state: PaperState,
+    commands: Mapping[str, str],
+    template: str,
+    copy_log: CopyLog | None = None,
+) -> AwaitMount:
+    """Ask which command to pipe the papers to, and in which format; then run it and show
+    what it wrote. Awaiting it waits until the picker is open."""
+
+    def chosen(choice: tuple[str, str] | None) -> None:
+        if choice is None:
+            return
+        name, kind = choice
+        data = pipe_input(kind, papers, state, template)
+        what = f"{count(len(papers), 'paper')} as {FORMATS[kind]}"
+        app.push_screen(PipeOutputScreen(name, commands[name], data, what, copy_log))
+
+    return app.push_screen(PipePicker(commands, len(papers)), chosen)
