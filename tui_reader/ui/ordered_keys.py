@@ -22,11 +22,11 @@ async def route_key(app: App[Any], event: events.Key) -> bool:
     An `OrderedInput` with the focus gets every key, in the order sent, and looks each up in
     its turn. Elsewhere a key's binding runs now: an action that opens a dialog is awaited
     until the dialog has the focus, so the keys after it go there."""
+    app.app_focus = True  # as Textual does for a key
     focused = app.focused
     if isinstance(focused, OrderedInput):
         focused._forward_event(event)
         return True
-    app.app_focus = True  # as Textual does for a key
     if await app._check_bindings(event.key, priority=True):
         return True
     return await app._check_bindings(event.key)
