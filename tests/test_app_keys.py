@@ -132,3 +132,16 @@ async def test_list_keys_before_slash_move_the_cursor(seed_store: PaperStore) ->
         assert app.query_one(PaperList).papers  # the list went on to show the query's papers
         burst(app, "escape", "escape", "j", "j", "j")
         await wait_until(pilot, lambda: app.query_one(PaperList).cursor == 5, "the cursor on 5")
+
+
+async def test_other_text_fields_edit_as_textual_has_them(seed_store: PaperStore) -> None:
+    """The command palette's field is Textual's: its keys go the way Textual sends them."""
+    from textual.command import CommandPalette
+
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("ctrl+p")
+        assert isinstance(app.screen, CommandPalette)
+        field = app.screen.query_one(Input)
+        burst(app, *"sortt", "backspace")
+        await typed(pilot, field, "sort")

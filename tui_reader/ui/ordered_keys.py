@@ -13,7 +13,7 @@ from typing import Any
 
 from textual import events
 from textual.app import App
-from textual.widgets import Input
+from textual.widgets import Input, TextArea
 
 
 async def route_key(app: App[Any], event: events.Key) -> bool:
@@ -27,6 +27,8 @@ async def route_key(app: App[Any], event: events.Key) -> bool:
     if isinstance(focused, OrderedInput):
         focused._forward_event(event)
         return True
+    if isinstance(focused, (Input, TextArea)):
+        return False  # another text field (the command palette's): as Textual does
     if await app._check_bindings(event.key, priority=True):
         return True
     return await app._check_bindings(event.key)
