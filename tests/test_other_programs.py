@@ -13,7 +13,7 @@ import pytest
 from textual.app import App
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Static, TextArea
+from textual.widgets import OptionList, Static, TextArea
 
 from tui_reader.core import pipe
 from tui_reader.core.library import Library
@@ -190,6 +190,10 @@ async def test_pipe_to_wc_shows_the_output_and_y_copies_it(
         picker = app.screen
         assert isinstance(picker, PipePicker)
         assert "JSON Lines" in status_line(picker, "#pipe-format")
+        options = picker.query_one(OptionList)
+        prompts = [str(options.get_option_at_index(n).prompt) for n in range(2)]
+        assert [prompt.index("wc -") for prompt in prompts] == [13, 13], "commands in a column"
+        assert prompts[1].startswith("words [/b]")
         await pilot.press("tab", "tab", "tab")  # round the formats to JSON Lines again
         assert picker.kind == "jsonl"
         await pilot.press("enter")

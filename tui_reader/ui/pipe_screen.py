@@ -63,9 +63,13 @@ class PipePicker(ModalScreen[tuple[str, str] | None]):
             title = f"Pipe {count(self._papers, 'paper')} to a command"
             yield Static(Content.styled(title, "bold"))
             if self._commands:
+                width = max(len(name) for name in self._commands) + 3
                 yield OptionList(
                     *(
-                        Option(Content.assemble((name, "bold"), ("   " + clean(line), "dim")), name)
+                        Option(
+                            Content.assemble((name.ljust(width), "bold"), (clean(line), "dim")),
+                            name,
+                        )
                         for name, line in self._commands.items()
                     )
                 )
