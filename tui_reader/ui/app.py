@@ -43,6 +43,7 @@ from tui_reader.ui.copied_screen import CopiedScreen
 from tui_reader.ui.copy_picker import CopyPicker, Pick
 from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen, typed_path
+from tui_reader.ui.feeds_screen import FeedsScreen, save_search_prompt
 from tui_reader.ui.help_screen import HelpScreen, KeyTable
 from tui_reader.ui.messages import (
     IndexReady,
@@ -57,9 +58,11 @@ from tui_reader.ui.messages import (
 from tui_reader.ui.note_editor import NoteEditor
 from tui_reader.ui.ordered_keys import OrderedInput, route_key
 from tui_reader.ui.paper_list import PaperList
+from tui_reader.ui.pipe_screen import pipe_papers
 from tui_reader.ui.problems_screen import ProblemsScreen
 from tui_reader.ui.tag_editor import TagSuggester, tag_edit, tag_prompt
 from tui_reader.ui.tags_screen import TagAction, TagsScreen
+from tui_reader.ui.triage_screen import TriageScreen
 
 READ_AFTER = Config().read_after  # seconds to read a paper, for a reader given no config
 RELATED_AFTER = 0.6  # seconds the cursor rests on a paper before its related papers are found
@@ -154,6 +157,10 @@ class ReaderApp(App[None]):
         SHOW_COPIED,
         Binding("o", "open_link", "Open link", show=False, id="open-link"),
         Binding("E", "export", "Export shown or marked", show=False, id="export"),
+        Binding("I", "triage", "Triage the papers shown", show=False, id="triage"),
+        Binding("S", "save_search", "Save the filter as a feed", show=False, id="save-search"),
+        Binding("F", "feeds", "Feeds: saved searches", show=False, id="feeds"),
+        Binding("vertical_line", "pipe", "Pipe to a command", show=False, id="pipe"),
         Binding("z", "reading_mode", "Reading mode", show=False, id="reading-mode"),
         Binding("m", "toggle_raw", "Math and emphasis / raw text", show=False, id="raw-text"),
         Binding("s", "next_sort", "Sort order", show=False, id="sort"),
@@ -173,7 +180,7 @@ class ReaderApp(App[None]):
     # Actions that need a paper under the cursor, or marked papers.
     _PAPER_ACTIONS = (
         "bookmark", "edit_tags", "edit_note", "toggle_read", "copy_link", "copy_picker",
-        "open_link", "export", "related", "read_all",
+        "open_link", "export", "related", "read_all", "triage", "pipe",
     )  # fmt: skip
 
     def __init__(
@@ -253,6 +260,8 @@ class ReaderApp(App[None]):
             self._restore_session(self._restore)
         self._refilter()
         self._focus(self.paper_list)
+        if self.library.saved_searches():  # the feeds, under the problems to read first
+            self.push_screen(self._feeds_screen(), self._feed_chosen)
         if self._messages:  # together, where all can be read: stacked notices scroll away
             self.push_screen(ProblemsScreen(self._messages))
         sys.setswitchinterval(SEARCH_SWITCH_INTERVAL)
@@ -615,7 +624,9 @@ class ReaderApp(App[None]):
             # In the filter "/" is typed ("#rl/theory"), except as its first character, where it
             # can only be a reader pressing "/" again to get to the filter: it does nothing.
             return not in_filter or not self.filter_input.value
-        dialogs = ("undo", "tags_view", "show_copied", "jump_back", "jump_forward")
+        dialogs = (
+            "undo", "tags_view", "show_copied", "jump_back", "jump_forward", "feeds", "save_search",
+        )  # fmt: skip
         if action in self._PAPER_ACTIONS or action in dialogs:
             if len(self.screen_stack) > 1:
                 return False
@@ -807,6 +818,57 @@ class ReaderApp(App[None]):
         hint = f"In {Path.cwd()} unless the name has a folder. Enter writes, Escape cancels"
         prompt = PromptScreen(title, "reading-list.md", hint, check=check, confirm=replace)
         await self._open_dialog(prompt, write)
+
+    # Triage, feeds and other programs
+
+    async def action_triage(self) -> None:
+        """The papers shown (those matching in full), one at a time, one key per decision."""
+        self._stop_reading()
+        paper_list = self.paper_list
+        triage = TriageScreen(
+            paper_list.papers[: paper_list.full],
+            self.library,
+            query=self.shown_query,  # the filter whose papers the list shows
+            sort=self.sort,
+            quick_tags=self.config.quick_tags,
+            search_template=self.search_template,
+            copy_log=self.copy_log,
+        )
+        await self._open_dialog(triage, self._triaged)
+
+    def _triaged(self, paper_id: str | None) -> None:
+        self._library_changed()
+        if paper_id is not None:
+            self._go((self._query, paper_id))
+
+    async def action_save_search(self) -> None:
+        query = self._query.strip()
+        if not query:
+            self._tell("Type a filter first: S saves it under a name, as a feed")
+            return
+
+        def save(name: str | None) -> None:
+            if name is not None and self.library.save_search(name, query):
+                self._tell(f"Saved the filter as “{' '.join(name.split())}”: F lists the feeds")
+                self._save()
+
+        await self._open_dialog(save_search_prompt(self.library, query), save)
+
+    def _feeds_screen(self) -> FeedsScreen:
+        return FeedsScreen(self.library, self.store, lambda: self._index)
+
+    async def action_feeds(self) -> None:
+        await self._open_dialog(self._feeds_screen(), self._feed_chosen)
+
+    def _feed_chosen(self, query: str | None) -> None:
+        if query is not None:
+            self._jump((query, None))
+            self._focus(self.paper_list)
+
+    async def action_pipe(self) -> None:
+        self.clear_notifications()
+        papers, commands = self._target_papers(), self.config.commands
+        await pipe_papers(self, papers, self.library, commands, self.search_template, self.copy_log)
 
     def _open_dialog(
         self, dialog: Screen[T], then: ScreenResultCallbackType[T] | None = None

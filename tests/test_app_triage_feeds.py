@@ -1,0 +1,121 @@
+"""Triage, feeds and pipes from the reader's main screen: I, S, F and |."""
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, TextArea
+
+from tui_reader.core.config import Config
+from tui_reader.core.library import Library
+from tui_reader.core.store import PaperStore
+from tui_reader.ui.app import ReaderApp
+from tui_reader.ui.dialogs import PromptScreen
+from tui_reader.ui.feeds_screen import FeedsScreen
+from tui_reader.ui.pipe_screen import PipeOutputScreen, PipePicker
+from tui_reader.ui.triage_screen import TriageScreen
+
+from .pilot_helpers import ready, type_filter, wait_until
+
+
+def reader(store: PaperStore, path: Path, **config: object) -> ReaderApp:
+    library, messages = Library.open(path)
+    assert messages == []
+    return ReaderApp(store, library, config=Config(read_after=0, **config))  # type: ignore[arg-type]
+
+
+async def test_i_triages_the_papers_shown_and_escape_leaves_the_list_on_the_last(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await type_filter(pilot, "reinforcement")
+        await pilot.press("enter")
+        shown = list(app.paper_list.papers[: app.paper_list.full])
+        assert len(shown) > 3
+        await pilot.press("I")
+        triage = app.screen
+        assert isinstance(triage, TriageScreen)
+        assert [paper.id for paper in triage.triage.papers] == [
+            paper.id for paper in shown
+        ]
+        await pilot.press("enter", "x")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is not triage, "the triage to close")
+        current = app.paper_list.current
+        assert current is not None and current.id == shown[2].id
+        assert app.library.is_bookmarked(shown[0].id) and app.library.is_read(
+            shown[1].id
+        )
+        await pilot.press("u")  # in the list, after triage
+        assert app.library.is_read(shown[1].id) is False
+        assert app.library.is_bookmarked(shown[0].id) and app.library.is_read(
+            shown[0].id
+        )
+
+
+async def test_s_saves_the_filter_and_f_lists_and_applies_it(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await pilot.press("S")
+        assert app.screen is app.screen_stack[0], "no filter: nothing to save"
+        await type_filter(pilot, "bandit")
+        await pilot.press("enter", "S")
+        assert isinstance(app.screen, PromptScreen)
+        app.screen.query_one(Input).value = "bandits [/b]"
+        await pilot.press("enter")
+        await wait_until(
+            pilot,
+            lambda: (
+                Library.open(private_library)[0].saved_searches()
+                == {"bandits [/b]": "bandit"}
+            ),
+            "the search saved",
+        )
+        await pilot.press("slash", "escape", "escape", "F")  # the filter cleared, left
+        feeds = app.screen
+        assert isinstance(feeds, FeedsScreen)
+        await wait_until(
+            pilot, lambda: feeds.counts and feeds.counts[0].total, "the counts"
+        )
+        await pilot.press("enter")
+        await wait_until(
+            pilot, lambda: app.shown_query == "bandit", "the feed's papers shown"
+        )
+        assert app.filter_input.value == "bandit"
+
+
+async def test_the_feeds_are_shown_at_start_when_there_are_any(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    library, _ = Library.open(private_library)
+    library.save_search("diffusion", "diffusion")
+    library.save()
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, FeedsScreen), "the feeds"
+        )
+        await pilot.press("escape")
+        assert app.screen is app.screen_stack[0]
+
+
+async def test_bar_pipes_the_current_paper_to_a_command(
+    seed_store: PaperStore, private_library: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = reader(seed_store, private_library, commands={"count": "wc -l"})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await pilot.press("vertical_line")
+        assert isinstance(app.screen, PipePicker)
+        await pilot.press("enter")
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, PipeOutputScreen), "the output"
+        )
+        output = app.screen
+        assert isinstance(output, PipeOutputScreen)
+        await wait_until(pilot, lambda: not output.running, "wc to end")
+        assert output.query_one(TextArea).text.strip() == "1"
