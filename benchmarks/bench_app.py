@@ -21,8 +21,9 @@ import statistics  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 # isort: off
-import tui_reader.ui  # noqa: E402, F401  (before Textual: it sets the app's frame rate)
+from tui_reader import startup  # noqa: E402
 
+startup.set_frame_rate()  # before Textual is imported
 # isort: on
 from textual import events  # noqa: E402
 from textual.widgets import Input  # noqa: E402

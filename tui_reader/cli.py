@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from tui_reader import __version__
+from tui_reader import __version__, startup
 from tui_reader.core.config import Config, ConfigError, config_path, load_config
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.export import (
@@ -376,6 +376,7 @@ def save_on_signals(library: Library, exit_app: Callable[[], object]) -> Callabl
 
 
 def run_reader(arguments: argparse.Namespace) -> int:
+    startup.set_frame_rate()  # before Textual is imported
     from tui_reader.ui.app import ReaderApp
     from tui_reader.ui.keymap import check_keys, key_conflicts, theme_problem
 

@@ -1,8 +1,6 @@
 """The reader: a filter, the paper list and the detail pane over a store of papers."""
 
-import gc
 import re
-import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
@@ -22,6 +20,7 @@ from textual.widget import AwaitMount, Widget
 from textual.widgets import Footer, Header
 from textual.worker import get_current_worker
 
+from tui_reader import startup
 from tui_reader.core.browser import open_in_browser
 from tui_reader.core.config import Config
 from tui_reader.core.engine import SearchEngine
@@ -70,10 +69,6 @@ RELOAD_EVERY = 2.0  # seconds between looks for changes another program saved
 LIST_SHARE = 4  # of 10: the list's part of the width, the detail pane has the rest
 STACKED_BELOW = 100  # columns: a narrower terminal shows the detail pane below the list
 POST_EVERY = 0.25  # seconds between showing the papers loaded so far
-# Python hands the GIL between threads every 5 ms by default. Shorter turns let the UI thread
-# draw while a loading or searching thread works: keys are answered and results drawn sooner.
-LOADING_SWITCH_INTERVAL = 0.0005
-SEARCH_SWITCH_INTERVAL = 0.001
 
 T = TypeVar("T")
 Place = tuple[str, str | None]  # a query, and the paper under the cursor
@@ -264,7 +259,7 @@ class ReaderApp(App[None]):
             self.push_screen(self._feeds_screen(), self._feed_chosen)
         if self._messages:  # together, where all can be read: stacked notices scroll away
             self.push_screen(ProblemsScreen(self._messages))
-        sys.setswitchinterval(SEARCH_SWITCH_INTERVAL)
+        startup.searching_turns()
         if self._stream is not None:
             self._load()
         else:
@@ -281,8 +276,7 @@ class ReaderApp(App[None]):
     def _load(self) -> None:
         assert self._stream is not None
         problems = self.load_problems
-        sys.setswitchinterval(LOADING_SWITCH_INTERVAL)
-        try:
+        with startup.loading_turns():
             pending: list[Paper] = []
             posted: float | None = None  # when papers were last posted: the first at once
             for item in self._stream:
@@ -294,16 +288,12 @@ class ReaderApp(App[None]):
                     self.post_message(PapersLoaded(pending))
                     pending, posted = [], time.monotonic()
             self.post_message(PapersLoaded(pending))
-        finally:
-            sys.setswitchinterval(SEARCH_SWITCH_INTERVAL)
         self.post_message(LoadFinished(problems))
 
     @on(PapersLoaded)
     def _add_papers(self, message: PapersLoaded) -> None:
         papers = message.papers
-        # Papers live as long as the app: take them out of the garbage collector's sight, or
-        # its full passes over a big corpus stall the screen for a tenth of a second or more.
-        gc.freeze()
+        startup.keep_for_good()  # papers live as long as the app
         added = self.store.extend(papers)
         self.duplicates += len(papers) - added
         if added:
@@ -336,7 +326,7 @@ class ReaderApp(App[None]):
     @on(IndexReady)
     def _index_ready(self, message: IndexReady) -> None:
         index = message.index
-        gc.freeze()  # the index lives as long as the papers (see _add_papers)
+        startup.keep_for_good()  # the index lives as long as the papers
         self._index = index
         self.status = "ready"
         self._show_detail()  # now related papers can be found

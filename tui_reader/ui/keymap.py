@@ -3,17 +3,18 @@
 from collections.abc import Mapping, Sequence
 
 from textual.binding import Binding, BindingType
-from textual.keys import Keys, _character_to_key, _normalize_key_list, key_to_character
+from textual.keys import Keys, key_to_character
 from textual.theme import BUILTIN_THEMES
 
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.paper_list import PaperList
+from tui_reader.ui.textual_keys import key_list, key_name
 
 _MODIFIERS = {"ctrl", "shift", "alt", "super", "meta", "hyper"}
 # Named keys (f2, pagedown) and printable characters by their names (slash, less_than_sign),
 # which key_to_character alone misses for some ("slash" is U+002F SOLIDUS).
-_NAMED_KEYS = {key.value for key in Keys} | {_character_to_key(chr(c)) for c in range(32, 127)}
+_NAMED_KEYS = {key.value for key in Keys} | {key_name(chr(c)) for c in range(32, 127)}
 
 
 # The keys in effect where the list, or the detail pane, has the focus: its own and the app's.
@@ -44,12 +45,12 @@ def keys_taken(keys: Mapping[str, str]) -> list[str]:
             key
             for b in bindings
             if b.id is not None and b.id in keys
-            for key in _normalize_key_list(keys[b.id]).split(",")
+            for key in key_list(keys[b.id])
         }
         for binding in bindings:
             if binding.id in keys or not binding.description:
                 continue
-            if set(_normalize_key_list(binding.key).split(",")) <= taken:
+            if set(key_list(binding.key)) <= taken:
                 lost[binding.description] = None
     return list(lost)
 
@@ -88,7 +89,7 @@ def key_conflicts(keys: Mapping[str, str]) -> list[tuple[str, str]]:
         for binding in context:
             if isinstance(binding, Binding) and binding.description:
                 chosen = keys.get(binding.id or "", binding.key)
-                for key in _normalize_key_list(chosen).split(","):
+                for key in key_list(chosen):
                     holders.setdefault(key, []).append(binding)
         for key, bindings in holders.items():
             names = list(dict.fromkeys(b.description for b in bindings))

@@ -15,6 +15,8 @@ from textual import events
 from textual.app import App
 from textual.widgets import Input, TextArea
 
+from tui_reader.ui.textual_keys import forward_key, run_binding
+
 
 async def route_key(app: App[Any], event: events.Key) -> bool:
     """Take a key as it reaches the app; False leaves it to Textual.
@@ -25,13 +27,13 @@ async def route_key(app: App[Any], event: events.Key) -> bool:
     app.app_focus = True  # as Textual does for a key
     focused = app.focused
     if isinstance(focused, OrderedInput):
-        focused._forward_event(event)
+        forward_key(focused, event)
         return True
     if isinstance(focused, (Input, TextArea)):
         return False  # another text field (the command palette's): as Textual does
-    if await app._check_bindings(event.key, priority=True):
+    if await run_binding(app, event.key, priority=True):
         return True
-    return await app._check_bindings(event.key)
+    return await run_binding(app, event.key)
 
 
 class OrderedInput(Input):
@@ -43,11 +45,11 @@ class OrderedInput(Input):
             # Sent with a key that took the focus away (Escape, then "j" for the list): it
             # was passed here before that key acted, and goes where the focus went.
             app.post_message(events.Key(event.key, event.character))
-        elif await app._check_bindings(event.key, priority=True):
+        elif await run_binding(app, event.key, priority=True):
             pass
         elif self.check_consume_key(event.key, event.character):
             return  # typed text: Input's own handler inserts it
-        elif not await app._check_bindings(event.key):
+        elif not await run_binding(app, event.key):
             return  # not bound: on to Input's handler, then up to the app
         event.stop()
         event.prevent_default()  # Input's handlers are done with it

@@ -1,0 +1,43 @@
+"""Process-wide tuning of the reader, in one place: the frame rate, the threads' turns and the
+garbage collector. The UI asks for these; it does not set them itself."""
+
+import gc
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+# Textual draws at most TEXTUAL_FPS frames a second (60 unless set), and a change waits for the
+# next frame's turn: at 120 the list follows each key about 5 ms sooner.
+FRAME_RATE = "120"
+# How long a thread runs before another may (Python's default is 5 ms). Short, so the thread
+# reading papers, or searching, lets the keys and the screen have their turn.
+LOADING_SWITCH_INTERVAL = 0.0005
+SEARCH_SWITCH_INTERVAL = 0.001
+
+
+def set_frame_rate() -> None:
+    """Call before Textual is imported (it reads the rate once); a rate the user set is kept."""
+    os.environ.setdefault("TEXTUAL_FPS", FRAME_RATE)
+
+
+def searching_turns() -> None:
+    """The threads' turns while the reader runs."""
+    sys.setswitchinterval(SEARCH_SWITCH_INTERVAL)
+
+
+@contextmanager
+def loading_turns() -> Iterator[None]:
+    """Shorter turns while papers are read in the background, then the reader's again."""
+    sys.setswitchinterval(LOADING_SWITCH_INTERVAL)
+    try:
+        yield
+    finally:
+        searching_turns()
+
+
+def keep_for_good() -> None:
+    """Take everything alive now out of the garbage collector's sight: papers and their index
+    live as long as the reader, and full passes over a big corpus stall the screen for a tenth
+    of a second or more."""
+    gc.freeze()
