@@ -3,15 +3,18 @@
 Tests import these from here, never from another test module.
 """
 
+import asyncio
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.app import App
 from textual.content import Content
 from textual.pilot import Pilot
 from textual.widgets import Static
+from textual.worker import WorkerCancelled
 
 from tui_reader.core.loading import load_paths
 from tui_reader.core.store import PaperStore
@@ -20,6 +23,7 @@ from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.paper_list import PaperList
 
 POLL = 0.02  # seconds between looks while waiting
+WORK_TIMEOUT = 60.0  # seconds the app's background work may take in a test
 
 
 async def wait_until(
@@ -32,6 +36,25 @@ async def wait_until(
         if time.monotonic() > deadline:
             pytest.fail(f"waited {timeout:g} s for {what}", pytrace=False)
         await pilot.pause(POLL)
+
+
+async def work_done(app: App[Any], timeout: float = WORK_TIMEOUT) -> None:
+    """Wait, up to `timeout` seconds, for the work the app has running now (its workers).
+
+    The reader cancels a search (or sort) made stale by the next key on purpose, so a worker
+    cancelled while waited for is no failure; one that failed raises its error here."""
+    waiting = list(app.workers)
+    waits = asyncio.gather(*(worker.wait() for worker in waiting), return_exceptions=True)
+    try:
+        outcomes = await asyncio.wait_for(waits, timeout)
+    except TimeoutError:
+        names = ", ".join(worker.name for worker in waiting if not worker.is_finished)
+        pytest.fail(f"waited {timeout:g} s for the app's work: {names}", pytrace=False)
+    for outcome in outcomes:
+        if isinstance(outcome, BaseException) and not isinstance(
+            outcome, (WorkerCancelled, asyncio.CancelledError)
+        ):
+            raise outcome
 
 
 def lines(app: ReaderApp) -> list[str]:
@@ -64,7 +87,7 @@ def store_from(path: Path) -> PaperStore:
 async def type_filter(pilot: Pilot[Any], text: str) -> None:
     """Type a query into the filter and wait for its results."""
     await pilot.press("slash", *text)
-    await pilot.app.workers.wait_for_complete()
+    await work_done(pilot.app)
     await pilot.pause()
 
 

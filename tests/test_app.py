@@ -15,6 +15,7 @@ from tests.pilot_helpers import (
     store_from,
     type_filter,
     wait_until,
+    work_done,
 )
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
@@ -212,7 +213,7 @@ async def test_keys_typed_in_one_burst_all_reach_the_filter_and_the_list(seed_st
         for key, character in [("slash", "/"), *[(c, c) for c in "tabular"], ("enter", None)]:
             app.post_message(events.Key(key, character))
         app.post_message(events.Key("j", "j"))
-        await app.workers.wait_for_complete()
+        await work_done(app)
         await pilot.pause()
         # Had "/" or Enter waited for the focus to move, letters or "j" would be lost or typed.
         assert app.query_one(Input).value == "tabular"
@@ -326,14 +327,14 @@ async def test_a_session_is_restored_and_recorded(seed_store) -> None:
     session = Session("diffusion", augmask.id, "headline", "textual-light")
     app = ReaderApp(seed_store, session=session)
     async with app.run_test(size=(100, 30)) as pilot:
-        await app.workers.wait_for_complete()
+        await work_done(app)
         await pilot.pause()
         assert app.query_one(Input).value == "diffusion"
         assert app.query_one(PaperList).current is augmask
         assert app.sub_title.endswith("· by headline")
         assert app.theme == "textual-light"
         await pilot.press("j", "s")
-        await app.workers.wait_for_complete()
+        await work_done(app)
         await pilot.pause()
         current = app.query_one(PaperList).current
     assert app.session() == Session("diffusion", current.id, "changed", "textual-light")
@@ -347,7 +348,7 @@ async def test_related_papers_are_listed_and_a_digit_jumps_to_one(seed_store) ->
         assert paper_id == seed_store[0].id and len(related) == 5
         assert f"Related  (a digit jumps to it)\n 1 {related[0].headline[:40]}" in detail(app)
         await pilot.press("2")
-        await app.workers.wait_for_complete()
+        await work_done(app)
         await pilot.pause()
         assert app.query_one(PaperList).current is related[1]
         await type_filter(pilot, "vericoding")
@@ -355,7 +356,7 @@ async def test_related_papers_are_listed_and_a_digit_jumps_to_one(seed_store) ->
         await related_shown(pilot, app.query_one(PaperList).current.id)
         target = app.query_one(DetailPane).related[1][0]
         await pilot.press("1")  # not among the papers shown: the filter clears
-        await app.workers.wait_for_complete()
+        await work_done(app)
         await pilot.pause()
         assert app.query_one(Input).value == ""
         assert app.query_one(PaperList).current is target

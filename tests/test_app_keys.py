@@ -7,7 +7,7 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
-from tests.pilot_helpers import wait_until
+from tests.pilot_helpers import wait_until, work_done
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.detail_pane import DetailPane
@@ -32,7 +32,7 @@ async def typed(pilot: Pilot[Any], field: Input, text: str) -> None:
 
 async def settled(pilot: Pilot[Any]) -> None:
     """Let every key of a burst be handled (keys are handled in a few frames at most)."""
-    await pilot.app.workers.wait_for_complete()
+    await work_done(pilot.app)
     for _ in range(5):
         await pilot.pause(0.02)
 

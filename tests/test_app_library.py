@@ -8,6 +8,7 @@ import pytest
 from textual.notifications import Notification
 from textual.widgets import Input, TextArea
 
+from tests.pilot_helpers import work_done
 from tui_reader.core.library import Library
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import app as app_module
@@ -41,7 +42,7 @@ def saved(path: Path) -> dict:
 
 
 async def settle(pilot) -> None:
-    await pilot.app.workers.wait_for_complete()
+    await work_done(pilot.app)
     await pilot.pause()
 
 

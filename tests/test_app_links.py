@@ -7,6 +7,7 @@ import bibtexparser
 import pyperclip
 import pytest
 
+from tests.pilot_helpers import work_done
 from tui_reader.core.library import Library
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
@@ -182,7 +183,7 @@ async def test_export_from_the_app(seed_store: PaperStore, tmp_path: Path, monke
     app = ReaderApp(seed_store, library)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("slash", *"diffusion", "enter")
-        await app.workers.wait_for_complete()
+        await work_done(app)
         await pilot.press("E")
         assert isinstance(app.screen, PromptScreen)
         await pilot.press("enter")  # reading-list.md with the papers shown

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.pilot_helpers import rows, type_filter, wait_until
+from tests.pilot_helpers import rows, type_filter, wait_until, work_done
 from tui_reader.core.library import Library
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
@@ -45,10 +45,10 @@ async def test_a_tag_no_paper_has_is_said(app: ReaderApp) -> None:
         await type_filter(pilot, "#nosuchtag ")
         assert rows(app) == ["No paper has the tag #nosuchtag"]
         await pilot.press("backspace", "backspace")
-        await app.workers.wait_for_complete()
+        await work_done(app)
         await pilot.pause()
         assert rows(app) == ["No paper has a tag starting with #nosuchta"]
         await pilot.press("ctrl+u", *"#theory", "space", *"zzzqqq")
-        await app.workers.wait_for_complete()
+        await work_done(app)
         await pilot.pause()
         assert rows(app) == ["No papers match “#theory zzzqqq”"]

@@ -20,7 +20,7 @@ from tui_reader.ui import feeds_screen
 from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen
 from tui_reader.ui.feeds_screen import FeedsScreen, save_search_prompt
 
-from .pilot_helpers import wait_until
+from .pilot_helpers import wait_until, work_done
 
 
 class Host(App[None]):
@@ -135,7 +135,7 @@ async def test_d_deletes_a_search_after_asking(
         await pilot.press("y")
         await wait_until(pilot, lambda: app.screen is screen, "the panel again")
         assert [row.split()[0] for row in rows(screen)] == ["first"]
-        await app.workers.wait_for_complete()
+        await work_done(app)
         assert opened(private_library).saved_searches() == {"first": "diffusion"}
         await pilot.press("d", "y")
         await wait_until(pilot, lambda: not rows(screen), "no searches left")

@@ -1,15 +1,21 @@
-"""SVG snapshots of the main screen (pytest-textual-snapshot).
+"""SVG snapshots of every screen (pytest-textual-snapshot).
 
 After a deliberate change to the look, review the new pictures and run
 `pytest tests/test_snapshots.py --snapshot-update`.
 """
 
+from dataclasses import replace
+from datetime import datetime
+
+import pyperclip
 import pytest
 
-from tests.pilot_helpers import related_shown
+from tests.pilot_helpers import related_shown, wait_until, work_done
+from tui_reader.core.library import Library
 from tui_reader.ui import app as app_module
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.paper_list import PaperList
+from tui_reader.ui.problems_screen import ProblemsScreen
 
 
 @pytest.fixture(autouse=True)
@@ -21,10 +27,10 @@ def no_timing(monkeypatch: pytest.MonkeyPatch) -> None:
 
 async def settle(pilot) -> None:
     """Wait for the search, then for the related papers of the paper shown."""
-    await pilot.app.workers.wait_for_complete()
+    await work_done(pilot.app)
     await pilot.pause()  # the results reach the list
     await related_shown(pilot, pilot.app.query_one(PaperList).current.id)
-    await pilot.app.workers.wait_for_complete()
+    await work_done(pilot.app)
     await pilot.pause()
 
 
@@ -66,3 +72,66 @@ def test_reading_mode(snap_compare, seed_store, size: tuple[int, int]) -> None:
         await pilot.pause()
 
     assert snap_compare(ReaderApp(seed_store), terminal_size=size, run_before=read)
+
+
+def test_stacked_layout(snap_compare, seed_store) -> None:
+    """Just under 100 columns the detail pane sits below the list."""
+
+    async def stacked(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("j", "j")
+        await settle(pilot)
+
+    assert snap_compare(ReaderApp(seed_store), terminal_size=(99, 40), run_before=stacked)
+
+
+# The dialogs and screens over the main one, each opened by its keys (README), at 100 x 32.
+DIALOGS = {
+    "tags_view": (("b", "t", *"method", "enter"), ("T",)),
+    "copy_picker": ((), ("Y",)),
+    "tag_editor": ((), ("t", *"rl theory")),
+    "note_editor": ((), ("n", *"Read [/b] again \\[CLS]")),
+    "export_dialog": ((), ("E",)),  # the name it suggests, in the folder it names
+    "copied_log": (("y",), ("c",)),
+}
+
+
+@pytest.fixture
+def same_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copy goes to a stand-in clipboard, and the export dialog names the folder "/"."""
+    monkeypatch.setattr(pyperclip, "copy", lambda text: None)
+    monkeypatch.chdir("/")
+
+
+@pytest.mark.usefixtures("same_everywhere")
+@pytest.mark.parametrize("dialog", DIALOGS)
+def test_dialog(snap_compare, seed_store, dialog: str) -> None:
+    before, keys = DIALOGS[dialog]
+
+    async def open_dialog(pilot) -> None:
+        await settle(pilot)
+        await pilot.press(*before)
+        await work_done(pilot.app)
+        log = pilot.app.copy_log
+        log.copies = [replace(copy, at=datetime(2026, 1, 2, 9, 30)) for copy in log.copies]
+        await pilot.press(*keys)
+        await work_done(pilot.app)
+        await pilot.pause()
+
+    assert snap_compare(ReaderApp(seed_store), terminal_size=(100, 32), run_before=open_dialog)
+
+
+def test_start_problems(snap_compare, seed_store) -> None:
+    problems = [
+        "config.toml line 1: there is no theme 'nosuch'",
+        "config.toml line 5: [keys] teleport: no such action (the README lists them)",
+        "papers.jsonl: line 3 is not JSON [/b] (skipped)",
+    ]
+
+    async def shown(pilot) -> None:
+        await settle(pilot)
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, ProblemsScreen), "problems")
+        await pilot.pause()
+
+    app = ReaderApp(seed_store, Library(None), problems)
+    assert snap_compare(app, terminal_size=(100, 32), run_before=shown)

@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from textual.style import Style
 from textual.widgets import Input, Static
 
+from tests.pilot_helpers import work_done
 from tui_reader.core.library import Library
 from tui_reader.core.loading import load_paths
 from tui_reader.core.paper import Paper
@@ -78,7 +79,7 @@ def on_disk(path: Path) -> Library:
 
 
 async def settle(pilot: Pilot[Any]) -> None:
-    await pilot.app.workers.wait_for_complete()
+    await work_done(pilot.app)
     await pilot.pause()
 
 
