@@ -124,6 +124,7 @@ def _paper(record: Record, path: Path) -> Paper:
         authors=record.authors,
         url=record.url,
         venue=record.venue,
+        metadata=record.metadata,
     )
 
 

@@ -3,6 +3,7 @@
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypedDict
 
 from tui_reader.core.headline import headline_for
 from tui_reader.core.links import extract_links
@@ -12,7 +13,8 @@ ID_LENGTH = 12
 
 
 def paper_id(abstract: str) -> str:
-    """A short, stable hash of the normalised abstract.
+    """A short, stable hash of the normalised abstract: the id of a paper without an arXiv id
+    (one with it has the arXiv id without version, `2501.01234`, never 12 hex digits).
 
     Twelve hex digits (48 bits) keep the chance of any collision under 0.2% at a million papers.
     """
@@ -34,6 +36,17 @@ class Paper:
     authors: tuple[str, ...] = field(default=())
     url: str = ""
     venue: str = ""
+    year: int | None = None
+    published: str = ""  # ISO dates
+    updated: str = ""
+    arxiv_id: str = ""  # without its version
+    arxiv_version: int | None = None
+    doi: str = ""
+    categories: tuple[str, ...] = field(default=())  # the primary one first
+    openreview_forum: str = ""
+    decision: str = ""
+    keywords: tuple[str, ...] = field(default=())
+    kind_links: tuple[tuple[str, str], ...] = field(default=())  # (kind, url): abstract, pdf...
 
     def __reduce__(self) -> tuple[type["Paper"], tuple[object, ...]]:
         # Pickled as its fields in order: read back twice as fast as the dataclass default,
@@ -51,9 +64,14 @@ class Paper:
         authors: tuple[str, ...] = (),
         url: str = "",
         venue: str = "",
+        metadata: "Metadata | None" = None,
     ) -> "Paper":
+        """The paper of an abstract, with the optional fields `metadata` gives. A paper with an
+        arXiv id is identified by it, so what the user made of it follows it through new
+        versions and revised abstracts."""
+        metadata = metadata or {}
         return cls(
-            id=paper_id(abstract),
+            id=metadata.get("arxiv_id") or paper_id(abstract),
             abstract=abstract,
             collection=collection,
             source=source,
@@ -63,4 +81,21 @@ class Paper:
             authors=authors,
             url=url,
             venue=venue,
+            **metadata,
         )
+
+
+class Metadata(TypedDict, total=False):
+    """The optional fields of a Paper beyond title, authors, url and venue."""
+
+    year: int | None
+    published: str
+    updated: str
+    arxiv_id: str
+    arxiv_version: int | None
+    doi: str
+    categories: tuple[str, ...]
+    openreview_forum: str
+    decision: str
+    keywords: tuple[str, ...]
+    kind_links: tuple[tuple[str, str], ...]

@@ -47,7 +47,8 @@ def reference_title(paper: Paper) -> str:
 def links_of(paper: Paper, search_template: str = DEFAULT_SEARCH_URL) -> list[str]:
     """Every link of the paper, the primary one first; there is always at least one."""
     search = search_link(search_text(paper), search_template)
-    return paper_links(paper.url, paper.links, search)
+    own = [url for _, url in paper.kind_links]
+    return paper_links(paper.url, [*own, *paper.links], search)
 
 
 def primary_link(paper: Paper, search_template: str = DEFAULT_SEARCH_URL) -> str:

@@ -22,6 +22,26 @@ MEASURE = 100  # cells: the body's max-width in styles/app.tcss, a readable line
 MATCH_STYLE = "bold underline $foreground on $accent-muted"
 
 
+def _metadata_lines(paper: Paper) -> list[str | tuple[str, str]]:
+    """The lines of what is known about a paper beyond its text: authors, venue and year,
+    arXiv id with version, DOI; none for a paper that has none."""
+    lines = []
+    if paper.authors:
+        lines.append(", ".join(paper.authors))
+    year = str(paper.year) if paper.year and str(paper.year) not in paper.venue else ""
+    if place := " ".join(part for part in (paper.venue, year) if part):
+        lines.append(place)
+    if paper.arxiv_id:
+        version = f"v{paper.arxiv_version}" if paper.arxiv_version else ""
+        lines.append(f"arXiv {paper.arxiv_id}{version}")
+    if paper.doi:
+        lines.append(f"DOI {paper.doi}")
+    parts: list[str | tuple[str, str]] = []
+    for line in lines:
+        parts += [(line, "dim"), "\n"]
+    return parts
+
+
 def paper_content(
     paper: Paper,
     library: Library,
@@ -43,6 +63,7 @@ def paper_content(
         "\n",
         (f"id {paper.id}", "dim"),
         "\n",
+        *_metadata_lines(paper),
         ("  ".join(item for item in state if item), "italic"),
         "\n\n",
         typeset_content(paper.abstract, raw),

@@ -9,6 +9,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from tui_reader.core.paper import Metadata
+from tui_reader.core.sources.record import LINK_KINDS, clean_all, split_arxiv_id
 from tui_reader.core.text import clean
 
 FIELDS = ("title", "abstract", "authors", "url", "venue")
@@ -25,6 +27,8 @@ class Record:
     url: str = ""
     venue: str = ""
     collection: str = ""  # the collection the file names (seed text's header); "": its name
+    # Compared but not hashed (a dict is not hashable): equal records still hash alike.
+    metadata: Metadata = field(default_factory=lambda: Metadata(), hash=False)
 
 
 @dataclass(frozen=True)
@@ -84,4 +88,46 @@ def record_from(data: dict[str, object], line: int) -> Record | Problem:
         authors=_authors(values.get("authors", values.get("author"))),
         url=_text(values.get("url")),
         venue=_text(values.get("venue")),
+        metadata=metadata_from(values),
     )
+
+
+def _year(value: object) -> int | None:
+    text = str(value).strip() if isinstance(value, str | int) else ""
+    return int(text) if len(text) == 4 and text.isdigit() else None
+
+
+def _version(value: object) -> int | None:
+    text = str(value).strip().removeprefix("v") if isinstance(value, str | int) else ""
+    return int(text) if text.isdigit() and len(text) < 6 else None
+
+
+def _words(value: object) -> tuple[str, ...]:
+    """A list of strings, or a string of words ("cs.LG stat.ML", as the arXiv snapshot has)."""
+    return clean_all(value.split() if isinstance(value, str) else value)
+
+
+def metadata_from(values: dict[str, object]) -> Metadata:
+    """The optional fields of a record (keys in lower case), those it has in a form we read;
+    an arXiv id with a version ("2501.01234v2") gives both."""
+    metadata = Metadata()
+    if (year := _year(values.get("year"))) is not None:
+        metadata["year"] = year
+    for name in ("published", "updated", "doi", "openreview_forum", "decision"):
+        if text := _text(values.get(name)):
+            metadata[name] = text
+    if arxiv := split_arxiv_id(_text(values.get("arxiv_id"))):
+        metadata["arxiv_id"] = arxiv[0]
+        version = _version(values.get("arxiv_version"))
+        if (version := version if version is not None else arxiv[1]) is not None:
+            metadata["arxiv_version"] = version
+    if categories := _words(values.get("categories")):
+        metadata["categories"] = categories
+    if keywords := clean_all(values.get("keywords")):
+        metadata["keywords"] = keywords
+    links = values.get("links")
+    if isinstance(links, dict):
+        kinds = [(kind, _text(links.get(kind))) for kind in LINK_KINDS]
+        if kind_links := tuple((kind, url) for kind, url in kinds if url):
+            metadata["kind_links"] = kind_links
+    return metadata
