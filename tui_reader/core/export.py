@@ -19,6 +19,7 @@ from tui_reader.core.atomic_file import write_atomically
 from tui_reader.core.links import DEFAULT_SEARCH_URL
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
+from tui_reader.core.reference_formats import csl_json, ris
 from tui_reader.core.references import (
     bibtex,
     citation,
@@ -103,6 +104,11 @@ EXPORTERS: list[Exporter] = [
     Exporter("json", "JSON", json_records, suffix=".json"),
     Exporter("csv", "CSV", csv_table, suffix=".csv"),
     Exporter("abstract", "The abstract", abstracts, copied=("abstract", "abstracts")),
+    Exporter("ris", "RIS record", ris, ".ris", ("RIS record", "RIS records")),
+    # `.csl.json`: `.json` is our own export (a name ending in both is CSL-JSON, the longer).
+    Exporter(
+        "csl-json", "CSL-JSON item", csl_json, ".csl.json", ("CSL-JSON item", "CSL-JSON items")
+    ),
 ]
 
 

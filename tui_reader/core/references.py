@@ -1,11 +1,14 @@
 """Ways to refer to a paper elsewhere: its links, a Markdown link, a citation, a BibTeX entry,
 and the paper with what the user made of it as plain data."""
 
+import itertools
 import re
+import unicodedata
 from collections.abc import Iterable
 
 from bibtexparser.entrypoint import write_string
 from bibtexparser.library import Library
+from bibtexparser.middlewares.names import parse_single_name_into_parts
 from bibtexparser.model import Entry, Field
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
@@ -17,6 +20,11 @@ from tui_reader.core.paper_state import PaperState
 _YEAR = re.compile(r"\b(19|20)\d\d\b")
 _MATH = re.compile(r"(\$[^$]+\$)")
 _KEY_WORD = re.compile(r"[A-Za-z0-9]+")
+# Words a key passes over for the title's first significant one, as Better BibTeX does.
+_STOP_WORDS = frozenset(
+    ("a", "an", "and", "as", "at", "but", "by", "for", "from", "in", "into", "is", "of", "on",
+     "or", "the", "to", "towards", "via", "with", "without")
+)  # fmt: skip
 _UNESCAPED = re.compile(r"(?<!\\)([%&#])")
 # A character LaTeX has no command for (✓, CJK) is kept as UTF-8, which biblatex and Zotero
 # read, without a warning on stderr for each.
@@ -83,11 +91,6 @@ def venue_of(paper: Paper) -> str:
     return paper.venue or paper.collection
 
 
-def year_of(paper: Paper) -> str:
-    match = _YEAR.search(venue_of(paper))
-    return match.group() if match else ""
-
-
 def markdown_link(paper: Paper, url: str) -> str:
     """`[title](url)`, brackets in the title escaped."""
     text = reference_title(paper).replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
@@ -139,20 +142,76 @@ def _balanced(text: str, pair: str = "{}") -> bool:
     return depth == 0
 
 
+def name_parts(author: str) -> tuple[str, str]:
+    """An author's family name (with its "van", "de"...) and given names; a name BibTeX
+    cannot split is all family name."""
+    try:
+        parts = parse_single_name_into_parts(author, strict=False)
+    except Exception:  # the parser raises plain exceptions on names like "a,b,c,d"
+        return author, ""
+    family = " ".join([*parts.von, *parts.last]) or author
+    return family, " ".join([*parts.first, *parts.jr])
+
+
+def _ascii_words(text: str) -> list[str]:
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return [word.lower() for word in _KEY_WORD.findall(folded)]
+
+
+def year_of(paper: Paper) -> str:
+    """The paper's year, else the year its venue or collection names."""
+    if paper.year:
+        return str(paper.year)
+    match = _YEAR.search(venue_of(paper))
+    return match.group() if match else ""
+
+
 def bibtex_key(paper: Paper) -> str:
-    """A readable key that is unique among papers: first author or headline word, year, id."""
-    source = paper.authors[0].split()[-1] if paper.authors else paper.headline
-    word = next(iter(_KEY_WORD.findall(source)), "paper").lower()
-    return f"{word}{year_of(paper)}_{paper.id[:6]}"
+    """A readable key, as Better BibTeX makes them: first author's family name, year, first
+    significant title word (`lovelace2025attention`). A paper without authors has its
+    headline's first word, year and id (`loam2026_28f1d9`): stable whatever else is exported."""
+    if not paper.authors:
+        word = next(iter(_ascii_words(paper.headline)), "paper")
+        return f"{word}{year_of(paper)}_{paper.id[:6]}"
+    family = name_parts(paper.authors[0])[0]
+    words = _ascii_words(family.split()[-1] if family.split() else family)
+    title = [w for w in _ascii_words(reference_title(paper)) if w not in _STOP_WORDS]
+    return f"{''.join(words[-1:]) or 'anon'}{year_of(paper)}{''.join(title[:1])}"
+
+
+def citation_keys(papers: Iterable[Paper]) -> list[str]:
+    """The papers' keys, a repeated one given a, b, c... after the first (Better BibTeX's way)."""
+    keys: list[str] = []
+    taken: set[str] = set()
+    for paper in papers:
+        base = key = bibtex_key(paper)
+        suffixes = (base + _suffix(n) for n in itertools.count())
+        while key in taken:
+            key = next(suffixes)
+        taken.add(key)
+        keys.append(key)
+    return keys
+
+
+def _suffix(number: int) -> str:
+    """a, b, ..., z, aa, ab, ...: the n-th suffix of a repeated key."""
+    letters = ""
+    number += 1
+    while number:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(ord("a") + rest) + letters
+    return letters
 
 
 def bibtex(
     papers: Iterable[Paper], state: PaperState, search_template: str = DEFAULT_SEARCH_URL
 ) -> str:
-    """BibTeX entries (@misc) for the papers, one each, with unique keys; the url is the
-    paper's primary link, the note the user's."""
+    """BibTeX entries (@misc) for the papers, one each, with unique keys: authors, title, year,
+    arXiv's eprint, archivePrefix and primaryClass, DOI, the paper's primary link as url, and
+    the user's note."""
     library = Library()
-    for paper in papers:
+    papers = list(papers)
+    for paper, key in zip(papers, citation_keys(papers), strict=True):
         fields = [Field("title", "{" + _latex(reference_title(paper)) + "}")]
         if paper.authors:
             fields.append(Field("author", " and ".join(_latex(a) for a in paper.authors)))
@@ -160,9 +219,15 @@ def bibtex(
             fields.append(Field("howpublished", _latex(venue)))
         if year := year_of(paper):
             fields.append(Field("year", year))
+        if paper.arxiv_id:
+            fields += [Field("eprint", paper.arxiv_id), Field("archivePrefix", "arXiv")]
+            if paper.categories:
+                fields.append(Field("primaryClass", paper.categories[0]))
+        if paper.doi:
+            fields.append(Field("doi", _latex(paper.doi)))
         fields.append(Field("url", primary_link(paper, search_template)))
         fields.append(Field("abstract", _latex_source(paper.abstract)))
         if note := state.note(paper.id):
             fields.append(Field("note", _latex(note)))
-        library.add(Entry("misc", bibtex_key(paper), fields))
+        library.add(Entry("misc", key, fields))
     return write_string(library)

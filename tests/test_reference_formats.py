@@ -1,0 +1,161 @@
+"""References out: BibTeX, RIS and CSL-JSON of papers with metadata, parsed back by
+independent parsers (bibtexparser, rispy, citeproc-py)."""
+
+import json
+from pathlib import Path
+
+import bibtexparser
+import citeproc
+import rispy
+from citeproc import (
+    Citation,
+    CitationItem,
+    CitationStylesBibliography,
+    CitationStylesStyle,
+    formatter,
+)
+from citeproc.source.json import CiteProcJSON
+
+from tui_reader.core.export import copy_forms, format_of, render
+from tui_reader.core.library import Library
+from tui_reader.core.paper import Paper
+from tui_reader.core.references import bibtex_key, citation_keys
+
+STYLE = "data/styles/harvard-cite-them-right.csl"  # the style citeproc-py ships
+HOSTILE = "Attacks [/b] on [CLS] tokens\x1b]52;c;aGk=\x07 & 100% {unbalanced"
+
+
+def arxiv_paper(title: str = "On the Attention of Transformers", version: int = 2) -> Paper:
+    return Paper.from_abstract(
+        f"Abstract of {title}. $x^2$ and 50% more.\nSecond line.",
+        "fetched",
+        Path("fetched.jsonl"),
+        title=title,
+        authors=("Ada Lovelace", "van Beethoven, Ludwig", "Émile Borel"),
+        url="https://arxiv.org/abs/2501.01234",
+        venue="arXiv",
+        metadata={
+            "year": 2025,
+            "published": "2025-01-03",
+            "arxiv_id": "2501.01234",
+            "arxiv_version": version,
+            "doi": "10.48550/arXiv.2501.01234",
+            "categories": ("cs.LG", "stat.ML"),
+        },
+    )
+
+
+def venue_paper() -> Paper:
+    return Paper.from_abstract(
+        "A conference paper.",
+        "ICML 2026",
+        Path("icml.jsonl"),
+        title="Émergence of Skills",
+        authors=("Borel, Émile",),
+        venue="ICML 2026",
+    )
+
+
+def bare_paper(text: str = "LOAM: design of observation models. More.") -> Paper:
+    return Paper.from_abstract(text, "ICML 2026 Papers", Path("seeds.txt"))
+
+
+def papers() -> list[Paper]:
+    # Two papers whose keys would be the same: the second gets "a".
+    twin = arxiv_paper("Attention, Revisited")
+    return [arxiv_paper(), twin, venue_paper(), bare_paper(), bare_paper(HOSTILE)]
+
+
+def state(tmp_path: Path, paper: Paper) -> Library:
+    library, _ = Library.open(tmp_path / "lib.json")
+    library.set_note(paper.id, 'Read "this"\n& that')
+    return library
+
+
+def test_keys_are_author_year_and_title_word_deduplicated_like_better_bibtex() -> None:
+    first, twin, venue, bare, hostile = papers()
+    assert bibtex_key(first) == "lovelace2025attention"
+    assert bibtex_key(venue) == "borel2026emergence"
+    assert citation_keys([first, twin, first]) == [
+        "lovelace2025attention",
+        "lovelace2025attentiona",
+        "lovelace2025attentionb",
+    ]
+    # Without authors: the headline's first word, the year and the id, whatever else is exported.
+    assert bibtex_key(bare) == f"loam2026_{bare.id[:6]}"
+    assert citation_keys([bare, hostile])[0] == citation_keys([bare])[0]
+    assert citation_keys([hostile])[0] == f"attacks2026_{hostile.id[:6]}"
+
+
+def test_bibtex_has_authors_year_eprint_doi_and_url(tmp_path: Path) -> None:
+    items = papers()
+    parsed = bibtexparser.parse_string(render("bib", items, state(tmp_path, items[0])))
+    assert parsed.failed_blocks == []
+    assert [entry.key for entry in parsed.entries] == citation_keys(items)
+    first = parsed.entries[0].fields_dict
+    assert first["author"].value == "Ada Lovelace and van Beethoven, Ludwig and \\'Emile Borel"
+    assert first["year"].value == "2025"
+    assert first["eprint"].value == "2501.01234"
+    assert first["archivePrefix"].value == "arXiv"
+    assert first["primaryClass"].value == "cs.LG"
+    assert first["doi"].value == "10.48550/arXiv.2501.01234"
+    assert first["url"].value == "https://arxiv.org/abs/2501.01234"
+    assert "eprint" not in parsed.entries[2].fields_dict
+
+
+def test_ris_parses_back_with_rispy(tmp_path: Path) -> None:
+    items = papers()
+    records = rispy.loads(render("ris", items, state(tmp_path, items[0])))
+    assert len(records) == 5
+    first = records[0]
+    assert first["type_of_reference"] == "UNPB"
+    assert first["id"] == "lovelace2025attention"
+    assert first["title"] == "On the Attention of Transformers"
+    assert first["authors"] == ["Lovelace, Ada", "van Beethoven, Ludwig", "Borel, Émile"]
+    assert (first["year"], first["date"]) == ("2025", "2025/01/03")
+    assert first["doi"] == "10.48550/arXiv.2501.01234"
+    assert first["urls"] == ["https://arxiv.org/abs/2501.01234"]
+    assert (
+        first["abstract"]
+        == "Abstract of On the Attention of Transformers. $x^2$ and 50% more. Second line."
+    )
+    assert first["keywords"] == ["cs.LG", "stat.ML"]
+    assert first["notes"] == ['Read "this" & that']
+    assert records[2]["type_of_reference"] == "CPAPER"
+    assert records[2]["secondary_title"] == "ICML 2026"
+    assert records[4]["type_of_reference"] == "GEN"
+    assert records[4]["abstract"].startswith("Attacks [/b] on [CLS] tokens")
+
+
+def test_csl_json_has_the_shape_of_the_schema_and_citeproc_reads_it(tmp_path: Path) -> None:
+    items = papers()
+    data = json.loads(render("csl-json", items, state(tmp_path, items[0])))
+    assert [item["id"] for item in data] == citation_keys(items)
+    first = data[0]
+    assert first["type"] == "article" and first["title"] == "On the Attention of Transformers"
+    assert first["author"] == [
+        {"family": "Lovelace", "given": "Ada"},
+        {"family": "van Beethoven", "given": "Ludwig"},
+        {"family": "Borel", "given": "Émile"},
+    ]
+    assert first["issued"] == {"date-parts": [[2025, 1, 3]]}
+    assert first["DOI"] == "10.48550/arXiv.2501.01234"
+    assert first["URL"] == "https://arxiv.org/abs/2501.01234"
+    assert data[2]["type"] == "paper-conference"
+    assert data[2]["container-title"] == "ICML 2026"
+    assert data[3]["issued"] == {"date-parts": [[2026]]} and "author" not in data[3]
+
+    style = CitationStylesStyle(str(Path(citeproc.__file__).parent / STYLE))
+    bibliography = CitationStylesBibliography(style, CiteProcJSON(data), formatter.plain)
+    for item in data:
+        bibliography.register(Citation([CitationItem(item["id"])]))
+    rendered = [str(entry) for entry in bibliography.bibliography()]
+    assert len(rendered) == 5
+    assert any("Lovelace, A., van Beethoven, L. and Borel, É. (2025)" in e for e in rendered)
+
+
+def test_the_reference_formats_are_files_and_copies() -> None:
+    assert format_of(Path("refs.ris")) == "ris"
+    assert format_of(Path("refs.csl.json")) == "csl-json"
+    assert format_of(Path("papers.json")) == "json"
+    assert {"bib", "ris", "csl-json"} <= {row.name for row in copy_forms()}
