@@ -689,31 +689,32 @@ class ReaderApp(App[None]):
     def _tag_action(self, action: TagAction | None) -> None:
         if action is None:
             return
-        tag = action.tag
         if action.kind == "filter":
-            self._jump((f"#{tag}", None))
+            self._jump((f"#{action.tag}", None))
             self._focus(self.paper_list)
-        elif action.kind == "rename":
+        else:
+            self._change_tag(action)
+
+    @work(group="dialog")
+    async def _change_tag(self, action: TagAction) -> None:
+        """Rename or delete a tag everywhere, after asking."""
+        tag = action.tag
+        if action.kind == "rename":
 
             def check(text: str) -> str | None:
                 new = normalise_tag(text)
                 return None if new and new != tag else "Type a new tag: a word; - _ . / + allowed"
 
-            def rename(text: str | None) -> None:
-                if text is not None and self.library.rename_tag(tag, text):
-                    self._tell(f"Renamed #{tag} to #{normalise_tag(text)} (u undoes)")
-                    self._library_changed()
-
-            self._open_dialog(PromptScreen(f"Rename #{tag} to", tag, check=check), rename)
+            text = await self._ask(PromptScreen(f"Rename #{tag} to", tag, check=check))
+            if text is not None and self.library.rename_tag(tag, text):
+                self._tell(f"Renamed #{tag} to #{normalise_tag(text)} (u undoes)")
+                self._library_changed()
         elif action.kind == "delete":
             tagged = count(self.library.tag_counts().get(tag, 0), "paper")
-
-            def delete(yes: bool | None) -> None:
-                if yes and self.library.delete_tag(tag):
-                    self._tell(f"Deleted #{tag} from {tagged} (u undoes)")
-                    self._library_changed()
-
-            self._open_dialog(ConfirmScreen(f"Delete #{tag} from {tagged}?"), delete)
+            yes = await self._ask(ConfirmScreen(f"Delete #{tag} from {tagged}?"))
+            if yes and self.library.delete_tag(tag):
+                self._tell(f"Deleted #{tag} from {tagged} (u undoes)")
+                self._library_changed()
 
     # Links, copying and export
 
@@ -868,6 +869,11 @@ class ReaderApp(App[None]):
         Notices are about what came before: they would show over the dialog, so they go."""
         self.clear_notifications()
         return self.push_screen(dialog, then)
+
+    async def _ask(self, dialog: Screen[T]) -> T:
+        """A dialog's answer, in a flow that runs as a worker (`@work`), as `_open_dialog`."""
+        self.clear_notifications()
+        return await self.push_screen_wait(dialog)
 
     def _headline(self, paper_id: str) -> str:
         paper = self.store.get(paper_id)

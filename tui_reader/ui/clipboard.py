@@ -7,6 +7,7 @@ can be read and selected by hand.
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 import pyperclip
 from textual.app import App
@@ -28,7 +29,7 @@ class Copied:
 class CopyLog:
     """Copies for an app, and remembers every copy of the session, newest last."""
 
-    def __init__(self, app: App[object]) -> None:
+    def __init__(self, app: App[Any]) -> None:
         self._app = app
         self.copies: list[Copied] = []
 
