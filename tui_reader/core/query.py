@@ -6,7 +6,10 @@
 - `!word` or `-word` excludes papers that have it; `a | b` matches either;
 - `title:word`, `author:name`, `venue:word` look only in that field;
 - state filters on the user's library: `#tag` has the tag, `!#tag` lacks it, `is:bookmarked`,
-  `is:read`, `is:unread`, `has:note`, any of them negated with a leading `!`.
+  `is:read`, `is:unread`, `has:note`, any of them negated with a leading `!`;
+- metadata filters on the paper: `cat:cs.LG` (`cat:cs`: any cs category), `year:2025`,
+  `after:2025-06` (on or after), `before:2025-06` (strictly before), by the date the paper was
+  published (else its year); a paper without the field does not match; negated with `!`.
 """
 
 import re
@@ -14,12 +17,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from tui_reader.core.library import normalise_tag
+from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
 
 FIELDS = ("title", "author", "venue")
 _WORD = re.compile(r"\w+")
 _COMPOUND = re.compile(r"\b\w+(?:-\w+)+")  # \b: a compound starts at a word's start
 _TOKEN = re.compile(r'[!-]?(?:\w+:)?"[^"]*"?|\S+')
+_DATE = re.compile(r"\d{4}(?:-\d\d(?:-\d\d)?)?")
 _STATES: dict[str, Callable[[PaperState, str], bool]] = {
     "is:bookmarked": lambda state, paper_id: state.is_bookmarked(paper_id),
     "is:read": lambda state, paper_id: state.is_read(paper_id),
@@ -59,6 +64,73 @@ class StateFilter:
 
 
 @dataclass(frozen=True)
+class MetadataFilter:
+    """A filter on the paper's own fields (`cat:`, `year:`, `after:`, `before:`)."""
+
+    test: Callable[[Paper], bool]
+    negated: bool = False
+
+    def __call__(self, paper: Paper) -> bool:
+        return self.test(paper) != self.negated
+
+
+def _date(paper: Paper) -> str:
+    """The paper's date, as precise as known: `2025-06-03`, `2025`, or ""."""
+    return paper.published or (str(paper.year) if paper.year else "")
+
+
+def _after(bound: str) -> Callable[[Paper], bool]:
+    """On or after the bound; a date less precise than it (2025 for 2025-06) cannot say."""
+
+    def test(paper: Paper) -> bool:
+        date = _date(paper)
+        shared = min(len(date), len(bound))
+        if date[:shared] != bound[:shared]:
+            return bool(date) and date[:shared] > bound[:shared]
+        return bool(date) and len(date) >= len(bound)
+
+    return test
+
+
+def _before(bound: str) -> Callable[[Paper], bool]:
+    """Strictly before the bound; a date less precise than it cannot say."""
+
+    def test(paper: Paper) -> bool:
+        date = _date(paper)
+        shared = min(len(date), len(bound))
+        return bool(date) and date[:shared] < bound[:shared]
+
+    return test
+
+
+def _in_category(name: str) -> Callable[[Paper], bool]:
+    name = name.casefold()
+    return lambda paper: any(
+        c.casefold() == name or c.casefold().startswith(name + ".") for c in paper.categories
+    )
+
+
+def _in_year(year: int) -> Callable[[Paper], bool]:
+    return lambda paper: paper.year == year
+
+
+def _metadata_filter(token: str) -> MetadataFilter | None:
+    negated = token.startswith("!")
+    scope, _, value = (token[1:] if negated else token).partition(":")
+    scope = scope.lower()
+    test: Callable[[Paper], bool]
+    if scope == "cat" and value:
+        test = _in_category(value)
+    elif scope == "year" and len(value) == 4 and value.isdigit():
+        test = _in_year(int(value))
+    elif scope in ("after", "before") and _DATE.fullmatch(value):
+        test = _after(value) if scope == "after" else _before(value)
+    else:
+        return None
+    return MetadataFilter(test, negated)
+
+
+@dataclass(frozen=True)
 class Alternative:
     """One way a term can match: a word, or a phrase of several words."""
 
@@ -85,10 +157,15 @@ class Term:
 class Query:
     terms: tuple[Term, ...] = ()
     states: tuple[StateFilter, ...] = ()
+    metadata: tuple[MetadataFilter, ...] = ()
 
     def keeps(self, state: PaperState, paper_id: str) -> bool:
         """Whether the paper passes every state filter."""
         return all(test(state, paper_id) for test in self.states)
+
+    def fits(self, paper: Paper) -> bool:
+        """Whether the paper passes every metadata filter."""
+        return all(test(paper) for test in self.metadata)
 
 
 def _has_tag(tag: str, prefix: bool) -> Callable[[PaperState, str], bool]:
@@ -137,12 +214,13 @@ def _term(token: str, typing: bool) -> Term | None:
 
 
 def parse_query(query: str) -> Query:
-    """The query's terms and state filters. The last word is "being typed" unless a space
-    follows it."""
+    """The query's terms, state filters and metadata filters. The last word is "being typed"
+    unless a space follows it."""
     tokens = _TOKEN.findall(query)
     typing = bool(query) and not query[-1].isspace()
     terms: list[Term] = []
     states: list[StateFilter] = []
+    metadata: list[MetadataFilter] = []
     join_next = False
     for number, token in enumerate(tokens):
         if token == "|":
@@ -152,6 +230,9 @@ def parse_query(query: str) -> Query:
         if state := _state_filter(token, last):
             states.append(state)
             continue
+        if found := _metadata_filter(token):
+            metadata.append(found)
+            continue
         term = _term(token, last)
         if term is None:
             continue
@@ -160,7 +241,7 @@ def parse_query(query: str) -> Query:
         else:
             terms.append(term)
         join_next = False
-    return Query(_without_repeats(terms), tuple(states))
+    return Query(_without_repeats(terms), tuple(states), tuple(metadata))
 
 
 def _without_repeats(terms: list[Term]) -> tuple[Term, ...]:

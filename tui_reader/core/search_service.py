@@ -3,7 +3,8 @@
 
 A query's text is parsed once (core.query); its terms go to the engine (core.engine), which
 ranks paper numbers; its state filters (`#tag`, `is:read`, `has:note`...) keep the papers the
-user's state allows, recounting those that match every term ("full") and the rest ("close");
+user's state allows and its metadata filters (`cat:`, `year:`, `after:`, `before:`) those
+whose fields fit, recounting those that match every term ("full") and the rest ("close");
 then the papers are put in the order asked for (core.sorting). Callers turn the numbers into
 papers through the store (`PaperStore.view`).
 """
@@ -47,7 +48,8 @@ def build_index(papers: Sequence[Paper]) -> SearchEngine:
 
 
 def needs_index(text: str) -> bool:
-    """Whether a query has search terms, so needs an index (state filters alone do not)."""
+    """Whether a query has search terms, so needs an index (state and metadata filters alone
+    do not)."""
     return bool(parse_query(text).terms)
 
 
@@ -73,9 +75,10 @@ def search_papers(
         every = len(papers)
         ranking = Ranking(np.arange(every, dtype=np.int64), every, np.zeros(every))
     numbers, full, scores = ranking.numbers, ranking.full, ranking.scores
-    if query.states:
+    if query.states or query.metadata:
+        chosen = (papers[int(number)] for number in numbers)
         kept = np.fromiter(
-            (query.keeps(state, papers[int(number)].id) for number in numbers),
+            (query.fits(paper) and query.keeps(state, paper.id) for paper in chosen),
             dtype=bool,
             count=len(numbers),
         )
