@@ -86,8 +86,10 @@ def toy_exporter(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_built_in_exporters_in_their_order() -> None:
-    assert [row.name for row in file_formats()] == ["md", "bib", "json", "csv"]
-    assert [row.name for row in copy_forms()] == ["markdown-link", "citation", "bib", "abstract"]
+    assert [row.name for row in file_formats()] == ["md", "bib", "json", "csv", "ris", "csl-json"]
+    assert [row.name for row in copy_forms()] == [
+        "markdown-link", "citation", "bib", "abstract", "ris", "csl-json"
+    ]  # fmt: skip
     assert [format_of(Path(name)) for name in ("a.tar.md", "refs.csv", ".md", "md")] == [
         "md",
         "csv",
@@ -108,7 +110,7 @@ def test_a_toy_exporter_writes_files_from_the_command_line(
     assert cli.main(["export", "--format", "toy", "--query", "#x"]) == 0
     assert capsys.readouterr().out == out.read_text()
     assert cli.main(["export", "-o", str(tmp_path / "papers.txt")]) == 2
-    assert ".csv, .toy" in capsys.readouterr().err
+    assert ".csl.json, .toy" in capsys.readouterr().err
 
 
 async def test_a_toy_exporter_is_offered_by_e_and_the_copy_picker(
@@ -124,7 +126,7 @@ async def test_a_toy_exporter_is_offered_by_e_and_the_copy_picker(
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("Y")
         assert isinstance(app.screen, CopyPicker)
-        await pilot.press("6")  # after the link and the four built-in copies
+        await pilot.press("8")  # after the link and the six built-in copies
         assert copied == [render("toy", list(seed_store)[:1], app.library)]
         await pilot.press("E")
         assert isinstance(app.screen, PromptScreen)
