@@ -15,6 +15,7 @@ import io
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from tui_reader.core.formats.arxiv_snapshot import is_snapshot, read_arxiv_snapshot
 from tui_reader.core.formats.bibtex import read_bibtex
 from tui_reader.core.formats.csv_table import read_csv
 from tui_reader.core.formats.json_array import read_json_array
@@ -71,6 +72,13 @@ def _csv_header(start: str) -> bool:
 # file told by its text alone.
 INPUT_FORMATS: list[InputFormat] = [
     InputFormat("json", (".json",), read_text=read_json_array, sniff=_starts("[")),
+    # Before JSON Lines, which it is: told by its keys (`arxiv-metadata-oai-snapshot.json`).
+    InputFormat(
+        "arxiv-snapshot",
+        (".json", ".jsonl", ".ndjson"),
+        read_stream=read_arxiv_snapshot,
+        sniff=is_snapshot,
+    ),
     InputFormat(
         "jsonl", (".jsonl", ".ndjson", ".json"), read_stream=read_json_lines, sniff=_starts("{")
     ),

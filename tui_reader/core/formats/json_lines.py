@@ -5,7 +5,7 @@ import codecs
 import io
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from tui_reader.core.formats.records import FormatError, Problem, Record, json_problem, record_from
 
@@ -17,8 +17,14 @@ _CHUNK_BYTES = MB
 _CONTENT_LINE = re.compile(rb"^[^\n]*\S[^\n]*", re.MULTILINE)
 
 
-def read_json_line(line: str, number: int) -> Record | Problem | None:
-    """The record on one line of JSON Lines, the Problem with it, or None for a blank line."""
+ToRecord = Callable[[dict[str, object], int], Record | Problem]
+
+
+def read_json_line(
+    line: str, number: int, to_record: ToRecord = record_from
+) -> Record | Problem | None:
+    """The record on one line of JSON Lines, the Problem with it, or None for a blank line;
+    `to_record` reads the line's object (a format with keys of its own gives its own)."""
     if not line.strip():
         return None
     try:
@@ -27,7 +33,7 @@ def read_json_line(line: str, number: int) -> Record | Problem | None:
         return Problem(number, json_problem(error))
     if not isinstance(data, dict):
         return Problem(number, "not a JSON object")
-    return record_from(data, number)
+    return to_record(data, number)
 
 
 def _numbered(data: bytes, end: int, number: int) -> Iterator[tuple[int, bytes | None]]:
@@ -60,7 +66,9 @@ def _content_lines(file: io.BufferedIOBase) -> Iterator[tuple[int, bytes | None]
     yield from _numbered(carry, len(carry), number)
 
 
-def read_json_lines(file: io.BufferedIOBase) -> Iterator[Record | Problem]:
+def read_json_lines(
+    file: io.BufferedIOBase, to_record: ToRecord = record_from
+) -> Iterator[Record | Problem]:
     """A JSON Lines file's records; a line over MAX_LINE_BYTES is a Problem, never held whole;
     FormatError for a line that is not UTF-8."""
     for number, line in _content_lines(file):
@@ -74,5 +82,5 @@ def read_json_lines(file: io.BufferedIOBase) -> Iterator[Record | Problem]:
         except UnicodeDecodeError as error:
             problem = f"is not UTF-8 text (byte 0x{line[error.start]:02x} on line {number})"
             raise FormatError(None, problem) from None
-        if item := read_json_line(text, number):
+        if item := read_json_line(text, number, to_record):
             yield item

@@ -1,0 +1,84 @@
+"""The arXiv metadata snapshot opens as a path like any other, streamed, its keys read."""
+
+import gzip
+import json
+from pathlib import Path
+
+from tui_reader.core.formats import input_format
+from tui_reader.core.loading import load_paths
+
+# Lines as the snapshot writes them (keys and forms from its documentation on Kaggle).
+FIRST = {
+    "id": "0704.0001",
+    "submitter": "Pavel Nadolsky",
+    "authors": "C. Bal\\'azs, E. L. Berger, P. M. Nadolsky, C.-P. Yuan",
+    "title": "Calculation of prompt diphoton production cross sections at Tevatron and\n"
+    "  LHC energies",
+    "comments": "37 pages, 15 figures",
+    "journal-ref": "Phys.Rev.D76:013009,2007",
+    "doi": "10.1103/PhysRevD.76.013009",
+    "report-no": "ANL-HEP-PR-07-12",
+    "categories": "hep-ph",
+    "license": None,
+    "abstract": "  A fully differential calculation in perturbative quantum chromodynamics is\n"
+    "presented [/b] \x1b]52;c;aGk=\x07 here.\n",
+    "versions": [
+        {"version": "v1", "created": "Mon, 2 Apr 2007 19:18:42 GMT"},
+        {"version": "v2", "created": "Tue, 24 Jul 2007 20:10:27 GMT"},
+    ],
+    "update_date": "2008-11-13",
+    "authors_parsed": [["Balázs", "C.", ""], ["Berger", "E. L.", ""], ["Yuan", "C. -P.", ""]],
+}
+SECOND = {
+    "id": "math/0309136",
+    "submitter": "Someone",
+    "authors": "A. Author and B. Writer",
+    "title": "Old style",
+    "comments": None,
+    "journal-ref": None,
+    "doi": None,
+    "report-no": None,
+    "categories": "math.GT cs.LG",
+    "license": None,
+    "abstract": "An old-style identifier.",
+    "versions": [{"version": "v1", "created": "Mon, 8 Sep 2003 12:00:00 GMT"}],
+    "update_date": "2003-09-09",
+    "authors_parsed": [],
+}
+
+
+def write(path: Path, *records: dict[str, object]) -> Path:
+    text = "".join(json.dumps(r) + "\n" for r in records)
+    if path.name.endswith(".gz"):
+        path.write_bytes(gzip.compress(text.encode()))
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_snapshot_is_read_with_its_metadata(tmp_path: Path) -> None:
+    path = write(tmp_path / "arxiv-metadata-oai-snapshot.json", FIRST, SECOND, {"id": "x"})
+    loaded = load_paths([path])
+    assert loaded.problems == [f"{path}:3: no arXiv id"]
+    first, second = loaded.papers
+    assert first.id == first.arxiv_id == "0704.0001" and first.arxiv_version == 2
+    assert first.title.startswith("Calculation of prompt diphoton production cross sections at")
+    assert first.authors == ("C. Balázs", "E. L. Berger", "C. -P. Yuan")
+    assert first.abstract.startswith("A fully differential") and "\x1b" not in first.abstract
+    assert "[/b]" in first.abstract
+    assert (first.year, first.published, first.updated) == (2007, "2007-04-02", "2008-11-13")
+    assert (first.doi, first.categories) == ("10.1103/PhysRevD.76.013009", ("hep-ph",))
+    assert first.venue == "Phys.Rev.D76:013009,2007"
+    assert first.url == "https://arxiv.org/abs/0704.0001"
+    assert dict(first.kind_links)["doi"] == "https://doi.org/10.1103/PhysRevD.76.013009"
+    assert second.id == "math/0309136" and second.authors == ("A. Author", "B. Writer")
+    assert (second.venue, second.categories) == ("arXiv", ("math.GT", "cs.LG"))
+
+
+def test_the_snapshot_is_told_by_its_keys_whatever_its_name(tmp_path: Path) -> None:
+    start = json.dumps(FIRST)[:4096]
+    assert input_format("snapshot.json", start).name == "arxiv-snapshot"
+    assert input_format("snapshot.jsonl", start).name == "arxiv-snapshot"
+    assert input_format("papers.jsonl", '{"abstract": "x", "id": 1}').name == "jsonl"
+    gz = write(tmp_path / "snapshot.json.gz", SECOND)
+    assert [p.id for p in load_paths([gz]).papers] == ["math/0309136"]

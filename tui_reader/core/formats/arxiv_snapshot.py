@@ -1,0 +1,76 @@
+"""The arXiv metadata snapshot (Kaggle's `arxiv-metadata-oai-snapshot.json`): JSON Lines, a
+paper a line with arXiv's own keys (`id`, `submitter`, `authors`, `title`, `journal-ref`,
+`doi`, `categories`, `abstract`, `versions`, `update_date`, `authors_parsed`...), read as it
+goes like any JSON Lines file (the snapshot is over 4 GB)."""
+
+import io
+from collections.abc import Iterator
+from email.utils import parsedate_to_datetime
+
+from tui_reader.core.formats.json_lines import read_json_lines
+from tui_reader.core.formats.records import Problem, Record, record_from
+from tui_reader.core.sources.record import arxiv_links, split_arxiv_id
+
+
+def is_snapshot(start: str) -> bool:
+    """Whether a file's text starts like the snapshot: an object whose keys begin `id`,
+    `submitter` (the authors and abstract after them may be long, so they are not looked for)."""
+    first = start.split("\n", 1)[0]
+    return first.startswith("{") and '"id"' in first and '"submitter"' in first
+
+
+def _names(parsed: object) -> list[str]:
+    """`authors_parsed` ([family, given, suffix] each) as names, given names first."""
+    if not isinstance(parsed, list):
+        return []
+    names = []
+    for parts in parsed:
+        if isinstance(parts, list) and all(isinstance(p, str) for p in parts) and parts:
+            family, given, *rest = [*parts, ""] if len(parts) == 1 else parts
+            names.append(" ".join(p for p in (given, family, *rest) if p.strip()))
+    return names
+
+
+def _first_date(versions: object) -> str:
+    """The day the first version was submitted ("Mon, 2 Apr 2007 19:18:42 GMT" -> 2007-04-02)."""
+    if isinstance(versions, list) and versions and isinstance(versions[0], dict):
+        created = versions[0].get("created")
+        if isinstance(created, str):
+            try:
+                return parsedate_to_datetime(created).date().isoformat()
+            except (TypeError, ValueError):
+                return ""
+    return ""
+
+
+def snapshot_record(data: dict[str, object], line: int) -> Record | Problem:
+    """A Record in our own fields from a line of the snapshot."""
+    ident = data.get("id")
+    arxiv = split_arxiv_id(ident) if isinstance(ident, str) else None
+    if arxiv is None:
+        return Problem(line, "no arXiv id")
+    versions = data.get("versions")
+    doi = data.get("doi") if isinstance(data.get("doi"), str) else ""
+    published = _first_date(versions)
+    links = arxiv_links(arxiv[0], str(doi or "").strip())
+    fields: dict[str, object] = {
+        "title": data.get("title"),
+        "abstract": data.get("abstract"),
+        "authors": _names(data.get("authors_parsed")) or data.get("authors"),
+        "url": links["abstract"],
+        "venue": data.get("journal-ref") or "arXiv",
+        "year": published[:4],
+        "published": published,
+        "updated": data.get("update_date"),
+        "arxiv_id": arxiv[0],
+        "arxiv_version": len(versions) if isinstance(versions, list) and versions else None,
+        "doi": doi,
+        "categories": data.get("categories"),
+        "links": links,
+    }
+    return record_from(fields, line)
+
+
+def read_arxiv_snapshot(file: io.BufferedIOBase) -> Iterator[Record | Problem]:
+    """The snapshot's records, a line at a time."""
+    return read_json_lines(file, snapshot_record)
