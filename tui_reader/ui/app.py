@@ -178,6 +178,8 @@ class ReaderApp(App[None]):
         "open_link", "export", "related", "read_all", "triage", "pipe",
     )  # fmt: skip
 
+    raw: reactive[bool] = reactive(False, init=False)  # paper text as written, not typeset
+
     def __init__(
         self,
         store: PaperStore,
@@ -241,8 +243,8 @@ class ReaderApp(App[None]):
         yield Header()
         yield self.filter_input
         with self.panes:
-            yield self.paper_list
-            yield self.detail_pane
+            yield self.paper_list.data_bind(ReaderApp.raw)
+            yield self.detail_pane.data_bind(ReaderApp.raw)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -416,7 +418,7 @@ class ReaderApp(App[None]):
             shown += f" · by {label}"
         if marked:
             shown += f" · {marked:,} marked"
-        self.sub_title = shown + (" · raw text" if self.detail_pane.raw else "")
+        self.sub_title = shown + (" · raw text" if self.raw else "")
 
     # Following the cursor
 
@@ -922,12 +924,9 @@ class ReaderApp(App[None]):
 
     def action_toggle_raw(self) -> None:
         """Show paper text as written (LaTeX, asterisks) or typeset; search and copy use it raw."""
-        paper_list, detail = self.paper_list, self.detail_pane
-        paper_list.raw = detail.raw = not detail.raw
-        paper_list.refresh()
-        detail.show(detail.paper, paper_list.empty_message)
+        self.raw = not self.raw  # the list and the detail pane follow (data_bind)
         self._update_header()
-        self.notify("Showing the raw text" if detail.raw else "Showing math and emphasis")
+        self.notify("Showing the raw text" if self.raw else "Showing math and emphasis")
 
     def action_split(self, step: int) -> None:
         """Move the split between the list and the detail pane; the session keeps it."""

@@ -7,6 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.reactive import reactive
 from textual.style import Style
 from textual.widgets import Static
 
@@ -88,6 +89,8 @@ def paper_content(
 class DetailPane(VerticalScroll):
     """Shows one paper, wrapped to the pane, scrolling when it is longer."""
 
+    raw: reactive[bool] = reactive(False, init=False)  # the text as written, not typeset
+
     BINDINGS = [
         Binding("j", "scroll_down", "Scroll down", show=False, id="scroll-down"),
         Binding("k", "scroll_up", "Scroll up", show=False, id="scroll-up"),
@@ -134,9 +137,12 @@ class DetailPane(VerticalScroll):
         self.paper: Paper | None = None
         self.highlight: re.Pattern[str] | None = None
         self.related: tuple[str, list[Paper]] = ("", [])  # a paper's id, and papers like it
-        self.raw = False  # show the text as written, not typeset
         # Kept, not looked up: a paper shown as the reader quits finds it taken down already.
         self._body = Static(id="detail-body")
+
+    def watch_raw(self) -> None:
+        if self.paper is not None:
+            self.show(self.paper)
 
     def on_resize(self) -> None:
         if self.paper is not None:
