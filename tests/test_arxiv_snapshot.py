@@ -4,8 +4,12 @@ import gzip
 import json
 from pathlib import Path
 
+import pytest
+
+from tui_reader.cli import reader_parser
+from tui_reader.core import loading
 from tui_reader.core.formats import input_format
-from tui_reader.core.loading import load_paths
+from tui_reader.core.loading import LoadError, LoadFilter, load_paths
 
 # Lines as the snapshot writes them (keys and forms from its documentation on Kaggle).
 FIRST = {
@@ -82,3 +86,31 @@ def test_the_snapshot_is_told_by_its_keys_whatever_its_name(tmp_path: Path) -> N
     assert input_format("papers.jsonl", '{"abstract": "x", "id": 1}').name == "jsonl"
     gz = write(tmp_path / "snapshot.json.gz", SECOND)
     assert [p.id for p in load_paths([gz]).papers] == ["math/0309136"]
+
+
+def test_category_and_since_filters_at_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path / "snapshot.json", FIRST, SECOND)
+    assert [p.id for p in load_paths([path], LoadFilter(("cs",))).papers] == ["math/0309136"]
+    assert [p.id for p in load_paths([path], LoadFilter(("hep-ph", "cs.LG"))).papers] == [
+        "0704.0001",
+        "math/0309136",
+    ]
+    assert [p.id for p in load_paths([path], LoadFilter(since="2007-04")).papers] == ["0704.0001"]
+    with pytest.raises(LoadError, match="holds no papers of the categories or dates asked for"):
+        load_paths([path], LoadFilter(("astro-ph",), "2001"))
+    # Papers left out do not count towards the most a file may hold.
+    monkeypatch.setattr(loading, "MAX_RECORDS", 1)
+    assert len(load_paths([path], LoadFilter(since="2005")).papers) == 1
+    with pytest.raises(LoadError, match="holds more than 1 record"):
+        load_paths([path])
+
+
+def test_the_reader_takes_category_and_since() -> None:
+    arguments = reader_parser().parse_args(["x.json", "--category", "cs.LG", "--since", "2025-06"])
+    assert (arguments.category, arguments.since) == (["cs.LG"], "2025-06")
+    assert reader_parser().parse_args([]).since is None
+    with pytest.raises(SystemExit) as exit_info:
+        reader_parser().parse_args(["--since", "June"])
+    assert exit_info.value.code == 2

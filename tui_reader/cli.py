@@ -32,10 +32,18 @@ from tui_reader.core.library import (
     normalise_tag,
 )
 from tui_reader.core.links import check_search_template
-from tui_reader.core.loading import LoadError, LoadResult, check_paths, load_paths, stream_papers
+from tui_reader.core.loading import (
+    NO_FILTER,
+    LoadError,
+    LoadFilter,
+    LoadResult,
+    check_paths,
+    load_paths,
+    stream_papers,
+)
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import NO_STATE
-from tui_reader.core.query import parse_query
+from tui_reader.core.query import DATE, parse_query
 from tui_reader.core.references import paper_record, reference_title
 from tui_reader.core.search_service import needs_index, search_papers
 from tui_reader.core.session import SessionError, load_session, save_session, session_path
@@ -96,8 +104,27 @@ def reader_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="start with no query, at the top, ignoring where the last session left off",
     )
+    parser.add_argument(
+        "--category",
+        action="append",
+        default=[],
+        metavar="C",
+        help="load only papers in this arXiv category or archive (cs.LG, cs); repeatable: any",
+    )
+    parser.add_argument(
+        "--since",
+        type=_since,
+        metavar="DATE",
+        help="load only papers first published on or after DATE (YYYY-MM-DD, YYYY-MM or YYYY)",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser
+
+
+def _since(text: str) -> str:
+    if not DATE.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date: YYYY-MM-DD, YYYY-MM or YYYY")
+    return text
 
 
 def commands_parser() -> argparse.ArgumentParser:
@@ -390,17 +417,18 @@ def run_reader(arguments: argparse.Namespace) -> int:
     stream = kept = None
     duplicates = 0  # abstracts met again and shown once
     big = sum(file.stat().st_size for file in files) > LOAD_AT_ONCE
+    keep = LoadFilter(tuple(arguments.category), arguments.since or "")
     if not big:
-        loaded = load_paths(paths)  # small: load now, so any problem stops the reader at once
+        loaded = load_paths(paths, keep)  # small: load now, so a problem stops the reader at once
         store = PaperStore(loaded.papers, loaded.collections)
         duplicates = loaded.duplicates
         for problem in loaded.problems:
             print(f"tui-reader: skipped {problem}", file=sys.stderr)
-    elif kept := load_cached(files):  # loaded and indexed before: ready at once
+    elif keep == NO_FILTER and (kept := load_cached(files)):  # loaded and indexed before
         store = PaperStore(kept.loaded.papers, kept.loaded.collections)
         duplicates = kept.loaded.duplicates
     else:
-        store, stream = PaperStore(), stream_papers(files)
+        store, stream = PaperStore(), stream_papers(files, keep=keep)
     library, messages = open_library(arguments.library)
     template = search_template(arguments.search_url, config)
 
@@ -430,7 +458,8 @@ def run_reader(arguments: argparse.Namespace) -> int:
     # may not have reached the file yet.
     if library.has_unsaved_changes:
         library.save()
-    if stream is not None and app.index is not None:  # last: the user's data is safe already
+    # Last: the user's data is safe already. The cache is of whole files: never of a filtered load.
+    if stream is not None and app.index is not None and keep == NO_FILTER:
         loaded = LoadResult(list(store), store.collections, app.load_problems, app.duplicates)
         if save_cached(files, IndexedPapers(loaded, app.index)):
             print(

@@ -27,6 +27,7 @@ from tui_reader.core.formats import (
     paper_suffixes,
 )
 from tui_reader.core.paper import Paper
+from tui_reader.core.query import in_category, on_or_after
 from tui_reader.core.wording import count
 
 MB = 1_000_000
@@ -167,13 +168,41 @@ def _records(path: Path, kind: InputFormat) -> Iterator[Record | Problem]:
     yield from kind.read_text(text)
 
 
-def iter_file(path: Path) -> Iterator[Paper | str]:
-    """A file's papers, in order, and a "FILE:LINE: problem" for each record it skips (the
-    first MAX_PROBLEMS_LISTED, then one line counting the rest)."""
+@dataclass(frozen=True)
+class LoadFilter:
+    """Which records a load keeps (`--category`, `--since`): those in any of the categories
+    (or their archives: `cs`), first published on or after `since`; a record without the
+    field is left out. Records left out do not count towards MAX_RECORDS."""
+
+    categories: tuple[str, ...] = ()
+    since: str = ""  # YYYY, YYYY-MM or YYYY-MM-DD
+
+    def keeps(self, record: Record) -> bool:
+        metadata = record.metadata
+        if self.categories:
+            categories = metadata.get("categories", ())
+            if not any(in_category(categories, name) for name in self.categories):
+                return False
+        if self.since:
+            date = metadata.get("published") or str(metadata.get("year") or "")
+            return on_or_after(date, self.since)
+        return True
+
+
+NO_FILTER = LoadFilter()
+
+
+def iter_file(path: Path, keep: LoadFilter = NO_FILTER) -> Iterator[Paper | str]:
+    """A file's papers (those `keep` keeps), in order, and a "FILE:LINE: problem" for each
+    record it skips (the first MAX_PROBLEMS_LISTED, then one line counting the rest)."""
     papers: dict[Record, Paper] = {}
-    skipped = 0
+    skipped = number = 0
+    filtering = keep != NO_FILTER
     try:
-        for number, item in enumerate(_records(path, input_format(path.name, _start(path))), 1):
+        for item in _records(path, input_format(path.name, _start(path))):
+            if filtering and isinstance(item, Record) and not keep.keeps(item):
+                continue
+            number += 1
             if number > MAX_RECORDS:
                 raise _too_many(path)
             if isinstance(item, Record):
@@ -195,7 +224,7 @@ def iter_file(path: Path) -> Iterator[Paper | str]:
         yield f"{path}: {more} that could not be read"
 
 
-def load_paths(paths: Iterable[Path]) -> LoadResult:
+def load_paths(paths: Iterable[Path], keep: LoadFilter = NO_FILTER) -> LoadResult:
     """Load every paper the paths name, each paper once (the first place it appears wins):
     what stream_papers gives, collected.
 
@@ -205,7 +234,7 @@ def load_paths(paths: Iterable[Path]) -> LoadResult:
     seen: set[str] = set()
     for path in paths:
         found = 0
-        for item in stream_papers(paper_files(path), raising=True):
+        for item in stream_papers(paper_files(path), raising=True, keep=keep):
             if isinstance(item, str):
                 result.problems.append(item)
                 continue
@@ -218,6 +247,8 @@ def load_paths(paths: Iterable[Path]) -> LoadResult:
                     result.papers.append(paper)
                 else:
                     result.duplicates += 1
+        if not found and keep != NO_FILTER:
+            raise LoadError(path, "holds no papers of the categories or dates asked for")
         if not found:
             raise LoadError(path, "holds no papers" if path.is_dir() else "holds no abstracts")
     return result
@@ -260,7 +291,11 @@ def _check_paths(paths: Iterable[Path]) -> list[Path]:
 
 
 def stream_papers(
-    files: Iterable[Path], batch: int = BATCH, *, raising: bool = False
+    files: Iterable[Path],
+    batch: int = BATCH,
+    *,
+    raising: bool = False,
+    keep: LoadFilter = NO_FILTER,
 ) -> Iterator[list[Paper] | str]:
     """Papers in batches, for loading in the background; a problem is a "FILE: what" string:
     a record skipped, or a file that cannot be read (LoadError instead with `raising`)."""
@@ -268,7 +303,7 @@ def stream_papers(
     size = FIRST_BATCH
     for file in files:
         try:
-            for item in iter_file(file):
+            for item in iter_file(file, keep):
                 if isinstance(item, str):
                     yield item
                     continue

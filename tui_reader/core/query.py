@@ -13,7 +13,7 @@
 """
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from tui_reader.core.library import normalise_tag
@@ -24,7 +24,7 @@ FIELDS = ("title", "author", "venue")
 _WORD = re.compile(r"\w+")
 _COMPOUND = re.compile(r"\b\w+(?:-\w+)+")  # \b: a compound starts at a word's start
 _TOKEN = re.compile(r'[!-]?(?:\w+:)?"[^"]*"?|\S+')
-_DATE = re.compile(r"\d{4}(?:-\d\d(?:-\d\d)?)?")
+DATE = re.compile(r"\d{4}(?:-\d\d(?:-\d\d)?)?")
 _STATES: dict[str, Callable[[PaperState, str], bool]] = {
     "is:bookmarked": lambda state, paper_id: state.is_bookmarked(paper_id),
     "is:read": lambda state, paper_id: state.is_read(paper_id),
@@ -79,17 +79,17 @@ def _date(paper: Paper) -> str:
     return paper.published or (str(paper.year) if paper.year else "")
 
 
+def on_or_after(date: str, bound: str) -> bool:
+    """Whether a date (`2025-06-03`, `2025-06`, `2025`; "" for none) is on or after the bound;
+    one less precise than it (2025 for 2025-06) cannot say, so is not."""
+    shared = min(len(date), len(bound))
+    if date[:shared] != bound[:shared]:
+        return bool(date) and date[:shared] > bound[:shared]
+    return bool(date) and len(date) >= len(bound)
+
+
 def _after(bound: str) -> Callable[[Paper], bool]:
-    """On or after the bound; a date less precise than it (2025 for 2025-06) cannot say."""
-
-    def test(paper: Paper) -> bool:
-        date = _date(paper)
-        shared = min(len(date), len(bound))
-        if date[:shared] != bound[:shared]:
-            return bool(date) and date[:shared] > bound[:shared]
-        return bool(date) and len(date) >= len(bound)
-
-    return test
+    return lambda paper: on_or_after(_date(paper), bound)
 
 
 def _before(bound: str) -> Callable[[Paper], bool]:
@@ -103,11 +103,14 @@ def _before(bound: str) -> Callable[[Paper], bool]:
     return test
 
 
-def _in_category(name: str) -> Callable[[Paper], bool]:
+def in_category(categories: Sequence[str], name: str) -> bool:
+    """Whether one of the categories is `name` (`cs.LG`), or in the archive it names (`cs`)."""
     name = name.casefold()
-    return lambda paper: any(
-        c.casefold() == name or c.casefold().startswith(name + ".") for c in paper.categories
-    )
+    return any(c.casefold() == name or c.casefold().startswith(name + ".") for c in categories)
+
+
+def _in_category(name: str) -> Callable[[Paper], bool]:
+    return lambda paper: in_category(paper.categories, name)
 
 
 def _in_year(year: int) -> Callable[[Paper], bool]:
@@ -123,7 +126,7 @@ def _metadata_filter(token: str) -> MetadataFilter | None:
         test = _in_category(value)
     elif scope == "year" and len(value) == 4 and value.isdigit():
         test = _in_year(int(value))
-    elif scope in ("after", "before") and _DATE.fullmatch(value):
+    elif scope in ("after", "before") and DATE.fullmatch(value):
         test = _after(value) if scope == "after" else _before(value)
     else:
         return None
