@@ -36,22 +36,16 @@ async def test_i_triages_the_papers_shown_and_escape_leaves_the_list_on_the_last
         await pilot.press("I")
         triage = app.screen
         assert isinstance(triage, TriageScreen)
-        assert [paper.id for paper in triage.triage.papers] == [
-            paper.id for paper in shown
-        ]
+        assert [paper.id for paper in triage.triage.papers] == [paper.id for paper in shown]
         await pilot.press("enter", "x")
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is not triage, "the triage to close")
         current = app.paper_list.current
         assert current is not None and current.id == shown[2].id
-        assert app.library.is_bookmarked(shown[0].id) and app.library.is_read(
-            shown[1].id
-        )
+        assert app.library.is_bookmarked(shown[0].id) and app.library.is_read(shown[1].id)
         await pilot.press("u")  # in the list, after triage
         assert app.library.is_read(shown[1].id) is False
-        assert app.library.is_bookmarked(shown[0].id) and app.library.is_read(
-            shown[0].id
-        )
+        assert app.library.is_bookmarked(shown[0].id) and app.library.is_read(shown[0].id)
 
 
 async def test_s_saves_the_filter_and_f_lists_and_applies_it(
@@ -69,22 +63,15 @@ async def test_s_saves_the_filter_and_f_lists_and_applies_it(
         await pilot.press("enter")
         await wait_until(
             pilot,
-            lambda: (
-                Library.open(private_library)[0].saved_searches()
-                == {"bandits [/b]": "bandit"}
-            ),
+            lambda: Library.open(private_library)[0].saved_searches() == {"bandits [/b]": "bandit"},
             "the search saved",
         )
         await pilot.press("slash", "escape", "escape", "F")  # the filter cleared, left
         feeds = app.screen
         assert isinstance(feeds, FeedsScreen)
-        await wait_until(
-            pilot, lambda: feeds.counts and feeds.counts[0].total, "the counts"
-        )
+        await wait_until(pilot, lambda: feeds.counts and feeds.counts[0].total, "the counts")
         await pilot.press("enter")
-        await wait_until(
-            pilot, lambda: app.shown_query == "bandit", "the feed's papers shown"
-        )
+        await wait_until(pilot, lambda: app.shown_query == "bandit", "the feed's papers shown")
         assert app.filter_input.value == "bandit"
 
 
@@ -96,9 +83,7 @@ async def test_the_feeds_are_shown_at_start_when_there_are_any(
     library.save()
     app = reader(seed_store, private_library)
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_until(
-            pilot, lambda: isinstance(app.screen, FeedsScreen), "the feeds"
-        )
+        await wait_until(pilot, lambda: isinstance(app.screen, FeedsScreen), "the feeds")
         await pilot.press("escape")
         assert app.screen is app.screen_stack[0]
 
@@ -112,9 +97,7 @@ async def test_bar_pipes_the_current_paper_to_a_command(
         await pilot.press("vertical_line")
         assert isinstance(app.screen, PipePicker)
         await pilot.press("enter")
-        await wait_until(
-            pilot, lambda: isinstance(app.screen, PipeOutputScreen), "the output"
-        )
+        await wait_until(pilot, lambda: isinstance(app.screen, PipeOutputScreen), "the output")
         output = app.screen
         assert isinstance(output, PipeOutputScreen)
         await wait_until(pilot, lambda: not output.running, "wc to end")

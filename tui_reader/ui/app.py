@@ -66,6 +66,7 @@ from tui_reader.ui.triage_screen import TriageScreen
 READ_AFTER = Config().read_after  # seconds to read a paper, for a reader given no config
 RELATED_AFTER = 0.6  # seconds the cursor rests on a paper before its related papers are found
 RELOAD_EVERY = 2.0  # seconds between looks for changes another program saved
+SAVING_SHOWN_AFTER = 0.3  # seconds a save may take before the header says it is in flight
 LIST_SHARE = 4  # of 10: the list's part of the width, the detail pane has the rest
 STACKED_BELOW = 100  # columns: a narrower terminal shows the detail pane below the list
 POST_EVERY = 0.25  # seconds between showing the papers loaded so far
@@ -418,6 +419,10 @@ class ReaderApp(App[None]):
             shown += f" · by {label}"
         if marked:
             shown += f" · {marked:,} marked"
+        if self._save_failing:
+            shown += " · not saved"
+        elif self.library.has_unsaved_changes or self.library.saving:
+            shown += " · saving…"
         self.sub_title = shown + (" · raw text" if self.raw else "")
 
     # Following the cursor
@@ -549,6 +554,9 @@ class ReaderApp(App[None]):
         if refilter and parse_query(self._query).states:
             self._refilter()
         self._save()
+        # A save takes a millisecond; one that takes longer (another program holds the lock, a
+        # slow disk) is shown in the header until it is done.
+        self.set_timer(SAVING_SHOWN_AFTER, self._update_header)
 
     def _redraw_library_state(self) -> None:
         paper_list = self.paper_list
@@ -572,6 +580,7 @@ class ReaderApp(App[None]):
             self._save_failing = False
             self._tell(f"Saved again to {self.library.path}")
         self._redraw_library_state()
+        self._update_header()
 
     @on(SaveFailed)
     def _save_failed(self, message: SaveFailed) -> None:
@@ -581,14 +590,18 @@ class ReaderApp(App[None]):
             self._tell(
                 f"Changes cannot be saved ({problem}); they are kept for this session.", "warning"
             )
+            self._update_header()
 
     @work(thread=True, exclusive=True, group="reload")
     def _look_for_outside_changes(self) -> None:
-        if self.library.reload_if_changed():
-            self.post_message(LibraryReloaded())
+        changes = self.library.reload_if_changed()
+        if changes.changed or changes.messages:
+            self.post_message(LibraryReloaded(changes.messages))
 
     @on(LibraryReloaded)
-    def _reloaded(self) -> None:
+    def _reloaded(self, reloaded: LibraryReloaded) -> None:
+        for message in reloaded.messages:
+            self._tell(message, "error")
         self._redraw_library_state()
 
     def _tell(self, message: str, severity: SeverityLevel = "information") -> None:

@@ -78,4 +78,9 @@ class SaveFailed(Message):
 
 
 class LibraryReloaded(Message):
-    """Another program changed the library file, and its changes were read in."""
+    """Another program changed the library file, and its changes were read in; `messages` say
+    what was found on disk (a damaged file mended, entries kept aside)."""
+
+    def __init__(self, messages: list[str]) -> None:
+        super().__init__()
+        self.messages = messages

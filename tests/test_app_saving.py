@@ -1,0 +1,60 @@
+"""The header says when a save is in flight or failing, and what a look at the file found."""
+
+import threading
+from pathlib import Path
+
+from tests.pilot_helpers import wait_until, work_done
+from tui_reader.core.library import Library
+from tui_reader.core.store import PaperStore
+from tui_reader.ui.app import ReaderApp
+
+
+async def test_a_slow_save_is_shown_in_the_header_until_it_is_done(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    library, _ = Library.open(private_library)
+    release = threading.Event()
+    save = library.save
+
+    def slow_save(fold: bool = False) -> list[str]:
+        release.wait(10)  # another program holds the lock, say
+        return save(fold)
+
+    library.save = slow_save  # type: ignore[method-assign]
+    app = ReaderApp(seed_store, library)
+    async with app.run_test() as pilot:
+        await work_done(app)
+        await pilot.press("b")
+        await wait_until(pilot, lambda: "saving…" in app.sub_title, "the saving indicator")
+        release.set()
+        await wait_until(pilot, lambda: "saving…" not in app.sub_title, "the save to finish")
+    assert Library.open(private_library)[0].is_bookmarked(seed_store[0].id)
+
+
+async def test_a_library_that_cannot_be_saved_says_so_in_the_header(
+    seed_store: PaperStore, tmp_path: Path
+) -> None:
+    library, _ = Library.open(tmp_path / "no such folder" / "library.json")
+    app = ReaderApp(seed_store, library)
+    async with app.run_test() as pilot:
+        await work_done(app)
+        await pilot.press("b")
+        await wait_until(pilot, lambda: "not saved" in app.sub_title, "the failure in the header")
+
+
+async def test_damage_found_while_the_reader_is_open_is_told(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    library, _ = Library.open(private_library)
+    library.change_tags([seed_store[0].id], add=["kept"])
+    library.save(fold=True)
+    app = ReaderApp(seed_store, library)
+    async with app.run_test() as pilot:
+        await work_done(app)
+        private_library.write_text("garbage", encoding="utf-8")  # damaged by another program
+        await wait_until(
+            pilot,
+            lambda: any("was damaged" in str(n.message) for n in app._notifications),
+            "the notice of the damaged file",
+        )
+    assert Library.open(private_library)[0].tags(seed_store[0].id) == ["kept"]
