@@ -1,6 +1,5 @@
 """The reader: a filter, the paper list and the detail pane over a store of papers."""
 
-import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
@@ -349,7 +348,7 @@ class ReaderApp(App[None]):
                 self._update_header()  # the search runs once the index is ready
         elif self.sort in ("relevance", "file"):
             self.workers.cancel_group(self, "search")
-            self._show(self.store, "")
+            self._show(ResultsReady(self.store, ""))
         else:
             self._sort_all()
 
@@ -371,17 +370,14 @@ class ReaderApp(App[None]):
             self.post_message(results)
 
     @on(ResultsReady)
-    def _results_ready(self, message: ResultsReady) -> None:
-        self._show(message.papers, message.query, message.full, message.highlight)
-
-    def _show(
-        self,
-        papers: Sequence[Paper],
-        query: str,
-        full: int | None = None,
-        highlight: re.Pattern[str] | None = None,
-    ) -> None:
+    def _show(self, results: ResultsReady) -> None:
         """Show a search's results, unless the query has changed since it started."""
+        papers, query, full, highlight = (
+            results.papers,
+            results.query,
+            results.full,
+            results.highlight,
+        )
         if query != self._query:
             return
         self.shown_query = query
