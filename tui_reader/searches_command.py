@@ -133,10 +133,9 @@ def list_searches(feeds: list[FeedCount], kind: str) -> None:
 
 
 def _published_since(paper: Paper, since: date) -> bool:
-    """Whether the paper was published on or after `since`; papers read from files carry no
-    publication date yet, and a paper without one is kept."""
-    published = str(getattr(paper, "published", "") or "")
-    return not published or published[:10] >= since.isoformat()
+    """Whether the paper was published on or after `since` (fetched papers and the arXiv
+    snapshot carry the date); a paper without one is kept."""
+    return not paper.published or paper.published[:10] >= since.isoformat()
 
 
 def markdown_digest(
