@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from types import ModuleType
 from urllib.parse import parse_qs, urlsplit
 from xml.sax.saxutils import escape
 
@@ -112,6 +114,19 @@ def fake_time(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
     monkeypatch.setattr(polite, "monotonic", fake.monotonic)
     monkeypatch.setattr(polite, "sleep", fake.sleep)
     return fake
+
+
+def fetch_clock(monkeypatch: pytest.MonkeyPatch, data_home: Path, service: ModuleType) -> FakeTime:
+    """A fetch test's world: collections under `data_home`, pages of two papers from the
+    service's module, and a clock that only moves when the fetch waits."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(data_home))
+    monkeypatch.setattr(service, "PAGE_SIZE", 2)
+    return fake_time(monkeypatch)
+
+
+def lines(path: Path) -> list[dict[str, object]]:
+    """The records of a collection file."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 def closed_port_url() -> str:

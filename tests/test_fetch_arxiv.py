@@ -14,7 +14,8 @@ from tests.fetch_helpers import (
     atom_entry,
     atom_feed,
     closed_port_url,
-    fake_time,
+    fetch_clock,
+    lines,
     oai_error,
     oai_page,
     oai_record,
@@ -28,17 +29,11 @@ from tui_reader.fetch_command import run_fetch
 
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> FakeTime:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setattr(arxiv, "PAGE_SIZE", 2)
-    return fake_time(monkeypatch)
+    return fetch_clock(monkeypatch, tmp_path / "data", arxiv)
 
 
 def collection(tmp_path: Path, name: str) -> Path:
     return tmp_path / "data" / "tui-reader" / "collections" / f"{name}.jsonl"
-
-
-def lines(path: Path) -> list[dict[str, object]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 FEED = atom_feed(

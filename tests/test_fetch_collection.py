@@ -16,7 +16,8 @@ from tests.fetch_helpers import (
     Script,
     atom_entry,
     atom_feed,
-    fake_time,
+    fetch_clock,
+    lines,
     serving,
 )
 from tui_reader.core.loading import load_paths
@@ -27,13 +28,7 @@ from tui_reader.fetch_command import Progress, run_fetch
 
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> FakeTime:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setattr(arxiv, "PAGE_SIZE", 2)
-    return fake_time(monkeypatch)
-
-
-def lines(path: Path) -> list[dict[str, object]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return fetch_clock(monkeypatch, tmp_path / "data", arxiv)
 
 
 def page(numbers: list[int], start: int, total: int = 6, version: int = 1) -> Reply:

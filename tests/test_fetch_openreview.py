@@ -11,7 +11,8 @@ from tests.fetch_helpers import (
     Reply,
     Script,
     closed_port_url,
-    fake_time,
+    fetch_clock,
+    lines,
     note,
     notes_page,
     serving,
@@ -23,13 +24,7 @@ from tui_reader.fetch_command import run_fetch
 
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> FakeTime:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setattr(openreview, "PAGE_SIZE", 2)
-    return fake_time(monkeypatch)
-
-
-def lines(path: Path) -> list[dict[str, object]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return fetch_clock(monkeypatch, tmp_path / "data", openreview)
 
 
 def collection(tmp_path: Path, name: str) -> Path:
