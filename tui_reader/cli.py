@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tui_reader import __version__, startup
-from tui_reader.core.config import Config, ConfigError, config_path, load_config
+from tui_reader.core.config import Config, ConfigError, load_config
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.export import (
     ExportError,
@@ -41,12 +41,13 @@ from tui_reader.core.loading import (
     load_paths,
     stream_papers,
 )
+from tui_reader.core.locations import config_path, session_path
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.query import DATE, parse_query
 from tui_reader.core.references import paper_record, reference_title
 from tui_reader.core.search_service import needs_index, search_papers
-from tui_reader.core.session import SessionError, load_session, save_session, session_path
+from tui_reader.core.session import SessionError, load_session, save_session
 from tui_reader.core.store import PaperStore
 from tui_reader.core.wording import count
 from tui_reader.library_command import run_library

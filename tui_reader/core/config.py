@@ -3,14 +3,11 @@
 A config that is a FIFO, a device or a socket is never opened: ConfigError says so.
 """
 
-import os
 import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import platformdirs
 
 from tui_reader.core.file_kinds import special_file_problem
 from tui_reader.core.library import normalise_tag
@@ -22,7 +19,6 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-CONFIG_VARIABLE = "TUI_READER_CONFIG"
 MAX_CONFIG_BYTES = 4_000_000  # a few thousand times a full config
 MAX_PROBLEMS_LISTED = 10  # then one line counts the rest
 
@@ -41,13 +37,6 @@ class Config:
     read_after: float = 1.5  # seconds the reader rests on a paper before it is read; 0: never
     quick_tags: tuple[str, ...] = ()  # [triage] quick_tags: the tags 1 to 9 add in triage
     commands: Mapping[str, str] = field(default_factory=dict)  # [commands] name -> shell command
-
-
-def config_path() -> Path:
-    """$TUI_READER_CONFIG, else config.toml in the platform's config folder."""
-    if configured := os.environ.get(CONFIG_VARIABLE):
-        return Path(configured).expanduser()
-    return Path(platformdirs.user_config_dir("tui-reader", appauthor=False)) / "config.toml"
 
 
 def load_config(

@@ -6,16 +6,12 @@ ignored. A FIFO, device or socket in its place is neither read nor replaced (Ses
 """
 
 import json
-import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
-
-import platformdirs
 
 from tui_reader.core.atomic_file import write_atomically
 from tui_reader.core.file_kinds import special_file_problem
 
-SESSION_VARIABLE = "TUI_READER_SESSION"
 MAX_SESSION_BYTES = 1_000_000  # a session is a few hundred bytes: more is not one
 
 
@@ -35,12 +31,6 @@ class Session:
     sort: str = "relevance"
     theme: str = ""
     split: int = 4  # tenths of the width (or height) the paper list takes
-
-
-def session_path() -> Path:
-    if configured := os.environ.get(SESSION_VARIABLE):
-        return Path(configured).expanduser()
-    return Path(platformdirs.user_state_dir("tui-reader", appauthor=False)) / "session.json"
 
 
 def load_session(path: Path) -> Session:
