@@ -7,6 +7,7 @@ import pytest
 from tests.test_app import store_from
 from tui_reader.core.config import Config, load_config
 from tui_reader.core.links import DEFAULT_SEARCH_URL
+from tui_reader.core.sources import arxiv, openreview
 from tui_reader.core.session import Session
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
@@ -115,6 +116,11 @@ def test_the_readme_documents_every_setting_and_key_with_its_default(tmp_path: P
     config, problems = load_config(write(tmp_path, block), check_keys)
     assert problems == []
     assert config.search_url == DEFAULT_SEARCH_URL and config.paths == ()
+    assert config.sources == {
+        "arxiv_api": arxiv.API_DEFAULT,
+        "arxiv_oai": arxiv.OAI_DEFAULT,
+        "openreview_api": openreview.API_DEFAULT,
+    }
     assert config.theme == ReaderApp(PaperStore()).theme  # Textual's default
     bindings = [*ReaderApp.BINDINGS, *PaperList.BINDINGS, *DetailPane.BINDINGS]
     defaults = {b.id: b.key for b in bindings if isinstance(b, Binding) and b.id}
@@ -235,3 +241,23 @@ def test_missing_paths_from_the_config_say_so(
         f"tui-reader: {tmp_path / 'missing.jsonl'}: no such file or directory"
         f" (from paths in {config}, line 2)\n"
     )
+
+
+def test_the_services_addresses_are_read_from_sources(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "[sources]\n"
+        'arxiv_api = "http://127.0.0.1:8080/api/query"\n'
+        'openreview_api = "ftp://mirror.example/"\n'
+        "arxiv_oai = 3\n"
+        'zenodo = "https://zenodo.org"\n',
+    )
+    config, problems = load_config(path)
+    assert config.sources == {"arxiv_api": "http://127.0.0.1:8080/api/query"}
+    assert problems == [
+        f"{path}, line 3: sources.openreview_api must be an http(s) URL as a string; it is ignored",
+        f"{path}, line 4: sources.arxiv_oai must be an http(s) URL as a string; it is ignored",
+        f"{path}, line 5: unknown setting sources.zenodo; it is ignored",
+    ]
+    config, problems = load_config(write(tmp_path, 'sources = "https://arxiv.org"\n'))
+    assert config.sources == {} and "sources must be a table" in problems[0]

@@ -438,3 +438,21 @@ def test_fetch_is_a_command_of_tui_reader(
         monkeypatch.setenv("TUI_READER_ARXIV_API", server.url)
         assert main(["fetch", "arxiv", "--category", "cs.LG", "-o", str(tmp_path / "a.jsonl")]) == 0
     assert len(lines(tmp_path / "a.jsonl")) == 1
+
+
+def test_the_config_names_the_services_and_the_environment_wins(
+    clock: FakeTime, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    out = tmp_path / "a.jsonl"
+    config = tmp_path / "config.toml"
+    monkeypatch.setenv("TUI_READER_CONFIG", str(config))
+    monkeypatch.delenv("TUI_READER_ARXIV_API", raising=False)
+    with serving(Script(Reply(atom_feed(entries(1), 1, 0)))) as server:
+        config.write_text(f'[sources]\narxiv_api = "{server.url}"\n', encoding="utf-8")
+        assert run_fetch(["arxiv", "--category", "cs.LG", "-o", str(out)]) == 0
+    assert len(server.requests) == 1 and len(lines(out)) == 1
+    with serving(Script()) as unused, serving(Script(Reply(atom_feed(entries(2), 1, 0)))) as used:
+        config.write_text(f'[sources]\narxiv_api = "{unused.url}"\n', encoding="utf-8")
+        monkeypatch.setenv("TUI_READER_ARXIV_API", used.url)
+        assert run_fetch(["arxiv", "--category", "cs.LG", "-o", str(out)]) == 0
+    assert (len(unused.requests), len(used.requests)) == (0, 1)

@@ -193,3 +193,18 @@ def test_escape_sequences_in_a_note_never_reach_the_file() -> None:
     assert "\x1b" not in json.loads(line)["title"] + json.loads(line)["abstract"]
     assert (record.title, record.abstract) == ("]52;c;ZXZpbA==Title [/b]", "Bound [2J[0,1]]8;;x\\.")
     assert record.authors == ("Ada[31m Lovelace",)
+
+
+def test_the_config_names_openreview(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fetch_clock(monkeypatch, tmp_path / "data", openreview)
+    config = tmp_path / "config.toml"
+    monkeypatch.setenv("TUI_READER_CONFIG", str(config))
+    monkeypatch.delenv("TUI_READER_OPENREVIEW_API", raising=False)
+    with serving(Script(Reply(notes_page([note("f1", "One")]))), path="/notes") as server:
+        base = server.url.removesuffix("/notes")
+        config.write_text(f'[sources]\nopenreview_api = "{base}"\n', encoding="utf-8")
+        out = tmp_path / "o.jsonl"
+        assert run_fetch(["openreview", VENUE, "-o", str(out)]) == 0, capsys.readouterr().err
+    assert [r["title"] for r in lines(out)] == ["One"]

@@ -8,11 +8,12 @@ saying what the file keeps, and 130 after Ctrl+C. Run again, a fetch goes on whe
 import argparse
 import functools
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import date
 from pathlib import Path
 from typing import NoReturn, Protocol, TextIO
 
+from tui_reader.cli import settings
 from tui_reader.core.file_kinds import special_file_problem
 from tui_reader.core.sources import arxiv, openreview
 from tui_reader.core.sources.collection import (
@@ -111,8 +112,9 @@ def fetch_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _request(arguments: argparse.Namespace) -> Request:
-    """What the command asks for, checked (UsageError when it is wrong)."""
+def _request(arguments: argparse.Namespace, addresses: Mapping[str, str]) -> Request:
+    """What the command asks for, checked (UsageError when it is wrong); `addresses` are the
+    config's [sources]."""
     request: Request
     try:
         if arguments.source == "arxiv":
@@ -120,10 +122,12 @@ def _request(arguments: argparse.Namespace) -> Request:
             query = arguments.query.strip()
             if not (categories or query or arguments.since):
                 raise UsageError("say what to fetch: --category, --query or --since")
-            request = arxiv.ArxivRequest(categories, query, arguments.since, arguments.max)
+            request = arxiv.ArxivRequest(
+                categories, query, arguments.since, arguments.max, addresses
+            )
         else:
             venue_id = openreview.check_venue_id(arguments.venue_id)
-            request = openreview.VenueRequest(venue_id, arguments.accepted)
+            request = openreview.VenueRequest(venue_id, arguments.accepted, addresses)
         request.service()  # a base URL from the environment is checked here
     except ValueError as error:
         raise UsageError(str(error)) from None
@@ -213,7 +217,7 @@ def run_fetch(argv: Sequence[str]) -> int:
         arguments = fetch_parser().parse_args(argv)
         if arguments.source == "list":
             return list_collections(sys.stdout)
-        request = _request(arguments)
+        request = _request(arguments, settings().sources)
         path = _output(arguments, request)
     except UsageError as error:
         print(f"tui-reader fetch: {error} (see tui-reader fetch --help)", file=sys.stderr)

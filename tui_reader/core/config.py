@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import SplitResult, urlsplit
 
 from tui_reader.core.file_kinds import special_file_problem
 from tui_reader.core.library import normalise_tag
@@ -37,6 +38,7 @@ class Config:
     read_after: float = 1.5  # seconds the reader rests on a paper before it is read; 0: never
     quick_tags: tuple[str, ...] = ()  # [triage] quick_tags: the tags 1 to 9 add in triage
     commands: Mapping[str, str] = field(default_factory=dict)  # [commands] name -> shell command
+    sources: Mapping[str, str] = field(default_factory=dict)  # [sources] arxiv_api... -> URL
 
 
 def load_config(
@@ -132,7 +134,11 @@ def load_config(
                 else:
                     problem(name, f"commands.{name} must be {_SHAPES['command']}; it is ignored")
             settings[key] = commands
-        elif key in ("search_url", "theme", "paths", "keys", "read_after", "triage", "commands"):
+        elif key == "sources" and isinstance(value, dict):
+            settings[key] = _sources(value, problem)
+        elif key in (
+            "search_url", "theme", "paths", "keys", "read_after", "triage", "commands", "sources"
+        ):  # fmt: skip
             problem(key, f"{key} must be {_SHAPES[key]}; using the default")
         else:
             problem(key, f"unknown setting {key!r}; it is ignored")
@@ -151,8 +157,29 @@ _SHAPES = {
     "triage": 'a table, such as [triage] then quick_tags = ["to-read", "method"]',
     "quick_tags": 'a list of up to 9 tags, such as ["to-read", "method"]; using none',
     "commands": 'a table, such as [commands] then count = "wc -l"',
+    "sources": 'a table, such as [sources] then arxiv_api = "https://export.arxiv.org/api/query"',
     "command": 'a shell command as a string, such as "wc -l"',
 }
+
+
+SOURCES = ("arxiv_api", "arxiv_oai", "openreview_api")  # the services' addresses
+
+
+def _sources(value: dict[str, object], problem: Callable[[str, str], None]) -> dict[str, str]:
+    """The services' addresses of the [sources] table: http(s) URLs."""
+    addresses = {}
+    for name, url in value.items():
+        if name not in SOURCES:
+            problem(name, f"unknown setting sources.{name}; it is ignored")
+        elif isinstance(url, str) and _is_http(parts := urlsplit(url.strip())):
+            addresses[name] = parts.geturl()
+        else:
+            problem(name, f"sources.{name} must be an http(s) URL as a string; it is ignored")
+    return addresses
+
+
+def _is_http(parts: SplitResult) -> bool:
+    return parts.scheme in ("http", "https") and bool(parts.netloc)
 
 
 def _quick_tags(value: object) -> tuple[str, ...] | None:

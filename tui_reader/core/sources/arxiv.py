@@ -15,8 +15,8 @@ Both are asked no more than once every INTERVAL seconds. XML is parsed with defu
 
 import io
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from xml.etree.ElementTree import Element
 
@@ -65,6 +65,8 @@ class ArxivRequest:
     query: str = ""
     since: date | None = None
     max: int | None = None
+    # The config's [sources] addresses (arxiv_api, arxiv_oai); the environment wins over them.
+    addresses: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     @property
     def harvest(self) -> bool:
@@ -89,7 +91,9 @@ class ArxivRequest:
         return (oai_pages if self.harvest else atom_pages)(client, self, cursor)
 
     def service(self) -> Service:
-        return oai_service() if self.harvest else atom_service()
+        if self.harvest:
+            return oai_service(self.addresses.get("arxiv_oai", ""))
+        return atom_service(self.addresses.get("arxiv_api", ""))
 
     def label(self) -> str:
         """How progress names the fetch: arXiv cs.LG 'diffusion' since 2025-06-01."""
@@ -117,12 +121,12 @@ def check_category(category: str) -> str:
     return category
 
 
-def atom_service() -> Service:
-    return Service("arXiv", base_url(API_VARIABLE, API_DEFAULT), INTERVAL)
+def atom_service(configured: str = "") -> Service:
+    return Service("arXiv", base_url(API_VARIABLE, API_DEFAULT, configured), INTERVAL)
 
 
-def oai_service() -> Service:
-    return Service("arXiv OAI-PMH", base_url(OAI_VARIABLE, OAI_DEFAULT), INTERVAL)
+def oai_service(configured: str = "") -> Service:
+    return Service("arXiv OAI-PMH", base_url(OAI_VARIABLE, OAI_DEFAULT, configured), INTERVAL)
 
 
 def search_query(request: ArxivRequest, now: datetime | None = None) -> str:
@@ -246,7 +250,7 @@ def atom_pages(
     client: PoliteClient, request: ArxivRequest, cursor: Cursor | None
 ) -> Iterator[Page]:
     """The request's papers from the Atom API, newest first, a page at a time."""
-    service = atom_service()
+    service = request.service()
     query = search_query(request)
     start = int(cursor["start"]) if cursor else 0
     while start < request.limit:
@@ -380,7 +384,7 @@ def parse_oai(data: bytes) -> OaiPage:
 def oai_pages(client: PoliteClient, request: ArxivRequest, cursor: Cursor | None) -> Iterator[Page]:
     """The request's papers harvested with OAI-PMH, set after set, token after token. A token
     that has expired (an old resume state) starts its set again from the beginning."""
-    service = oai_service()
+    service = request.service()
     sets = list(dict.fromkeys(oai_set(c) for c in request.categories)) or [""]
     index = int(cursor["set"]) if cursor else 0
     token = str(cursor.get("token", "")) if cursor else ""

@@ -9,8 +9,8 @@ tells them apart. Each field of a note is `content.<field>.value`.
 
 import json
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from tui_reader.core.sources.pages import Cursor, MalformedPage, Page
@@ -40,6 +40,8 @@ DECISIONS = {
 class VenueRequest:
     venue_id: str
     accepted: bool = False
+    # The config's [sources] addresses (openreview_api); the environment wins over them.
+    addresses: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     def key(self) -> dict[str, object]:
         return {"source": "openreview", "venue": self.venue_id, "accepted": self.accepted}
@@ -48,7 +50,7 @@ class VenueRequest:
         return venue_pages(client, self, cursor)
 
     def service(self) -> Service:
-        return api_service()
+        return api_service(self.addresses.get("openreview_api", ""))
 
     def label(self) -> str:
         return f"OpenReview {self.venue_id}" + (" (accepted)" if self.accepted else "")
@@ -70,8 +72,8 @@ def check_venue_id(venue_id: str) -> str:
     return venue_id
 
 
-def api_service() -> Service:
-    notes = base_url(API_VARIABLE, API_DEFAULT).rstrip("/") + "/notes"
+def api_service(configured: str = "") -> Service:
+    notes = base_url(API_VARIABLE, API_DEFAULT, configured).rstrip("/") + "/notes"
     return Service("OpenReview", notes, INTERVAL)
 
 
@@ -174,7 +176,7 @@ def venue_pages(
     client: PoliteClient, request: VenueRequest, cursor: Cursor | None
 ) -> Iterator[Page]:
     """The venue's papers, a page at a time, until a page comes back short."""
-    api = api_service()
+    api = request.service()
     offset = int(cursor["offset"]) if cursor else 0
     while True:
         params = {**request.params(), "offset": offset, "limit": PAGE_SIZE}

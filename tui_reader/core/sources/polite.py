@@ -56,10 +56,10 @@ class Service:
     min_interval: float
 
 
-def base_url(variable: str, default: str) -> str:
-    """The URL in the environment variable, else the default; ValueError when the variable
-    holds something that is not an http(s) URL."""
-    url = os.environ.get(variable, "").strip() or default
+def base_url(variable: str, default: str, configured: str = "") -> str:
+    """The URL in the environment variable, else the one the config file gives, else the
+    default; ValueError when the variable holds something that is not an http(s) URL."""
+    url = os.environ.get(variable, "").strip() or configured or default
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ValueError(f"${variable} is not an http(s) URL: {url!r}")
