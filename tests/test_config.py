@@ -7,8 +7,8 @@ import pytest
 from tests.test_app import store_from
 from tui_reader.core.config import Config, load_config
 from tui_reader.core.links import DEFAULT_SEARCH_URL
-from tui_reader.core.sources import arxiv, openreview
 from tui_reader.core.session import Session
+from tui_reader.core.sources import arxiv, openreview
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.keymap import check_keys
