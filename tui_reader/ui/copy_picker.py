@@ -1,5 +1,6 @@
 """The copy picker: a paper's links and the other ways to refer to it, chosen by digit or Enter."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from textual import on
@@ -13,6 +14,15 @@ from textual.widgets.option_list import Option
 
 from tui_reader.core.export import copy_forms
 from tui_reader.ui.dialogs import DIALOG_CSS
+
+# How the picker names a link of each kind a paper carries (Paper.kind_links).
+KIND_LABELS = {
+    "abstract": "abstract page",
+    "pdf": "PDF",
+    "doi": "DOI",
+    "forum": "forum",
+    "code": "code",
+}
 
 
 @dataclass(frozen=True)
@@ -39,20 +49,33 @@ class CopyPicker(ModalScreen[Pick | None]):
         *[Binding(str(n), f"choose({n - 1})", show=False) for n in range(1, 10)],
     ]
 
-    def __init__(self, title: str, links: list[str]) -> None:
-        """`links`: the paper's links; for marked papers, just ["each paper's primary link"]."""
+    def __init__(
+        self, title: str, links: list[str], kind_links: Sequence[tuple[str, str]] = ()
+    ) -> None:
+        """`links`: the paper's links; for marked papers, just ["each paper's primary link"].
+        `kind_links`: the paper's (kind, url) pairs, which name the links they hold."""
         super().__init__()
         self._title = title
         self._choices = [Pick("link", n) for n in range(1, len(links) + 1)]
         # Besides links, what can be copied: the exporters that copy (core.export).
         forms = copy_forms()
         self._choices += [Pick(form.name) for form in forms]
+        kinds = {url: KIND_LABELS.get(kind, kind) for kind, url in reversed(kind_links)}
+        self._kinds = [kinds.get(link, "") for link in links] + ["" for _ in forms]
         self._labels = [*links, *(form.label for form in forms)]
 
     def compose(self) -> ComposeResult:
+        width = max(map(len, self._kinds), default=0)
         options = [
-            Option(Content.assemble((f"{n:>2}  ", "bold"), label), str(n - 1))
-            for n, label in enumerate(self._labels, 1)
+            Option(
+                Content.assemble(
+                    (f"{n:>2}  ", "bold"),
+                    (f"{kind:<{width + 2}}" if width else "", "italic"),
+                    label,
+                ),
+                str(n - 1),
+            )
+            for n, (kind, label) in enumerate(zip(self._kinds, self._labels, strict=True), 1)
         ]
         with Vertical():
             yield Static(Content.styled(self._title, "bold"))
