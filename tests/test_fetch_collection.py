@@ -265,3 +265,28 @@ def test_progress_redraws_one_line_on_a_terminal_and_prints_lines_elsewhere() ->
     wait = "arXiv: 503 Service Unavailable; trying again in 7 s[2J"
     assert screen.getvalue() == f"\r\x1b[K{line}\n{wait}\n\r\x1b[K{line}\n"
     assert log.getvalue() == f"{line}\n{wait}\n{line}\n"
+
+
+def test_the_reader_opens_the_fetched_collections_when_given_no_paths(
+    clock: FakeTime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_seed
+) -> None:
+    from tui_reader import cli
+    from tui_reader.ui.app import ReaderApp
+
+    opened: list[ReaderApp] = []
+    monkeypatch.setattr(ReaderApp, "run", lambda app: opened.append(app))
+    assert cli.main([]) == 0  # nothing fetched yet: the bundled abstracts
+    assert opened[-1].store.title == "ICML 2026 Papers"
+    with serving(listing(2)) as server:
+        monkeypatch.setenv("TUI_READER_ARXIV_API", server.url)
+        assert run_fetch(["arxiv", "--category", "cs.LG"]) == 0
+        assert run_fetch(["arxiv", "--query", "graph", "--max", "1"]) == 0
+    assert cli.main([]) == 0
+    assert [paper.title for paper in opened[-1].store] == ["Paper 1", "Paper 2"]
+    assert opened[-1].store.collections == ["arxiv-cs-LG", "arxiv-query-graph"]
+    write_seed("Only this paper.", header="From Config")
+    config = tmp_path / "config.toml"
+    config.write_text('paths = ["test.txt"]\n', encoding="utf-8")
+    monkeypatch.setenv("TUI_READER_CONFIG", str(config))
+    assert cli.main([]) == 0  # the config's paths win
+    assert opened[-1].store.title == "From Config"

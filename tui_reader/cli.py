@@ -48,6 +48,7 @@ from tui_reader.core.query import DATE, parse_query
 from tui_reader.core.references import paper_record, reference_title
 from tui_reader.core.search_service import needs_index, search_papers
 from tui_reader.core.session import SessionError, load_session, save_session
+from tui_reader.core.sources.folder import fetched_collections
 from tui_reader.core.store import PaperStore
 from tui_reader.core.wording import count
 from tui_reader.library_command import run_library
@@ -96,7 +97,8 @@ def reader_parser() -> argparse.ArgumentParser:
         nargs="*",
         type=Path,
         metavar="PATH",
-        help="a seed-format file or a directory of them (default: the bundled ICML 2026 abstracts)",
+        help="a file of papers or a directory of them (default: the config's paths, else the "
+        "fetched collections, else the bundled ICML 2026 abstracts)",
     )
     _add_library_option(parser)
     _add_search_url_option(parser)
@@ -411,7 +413,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
     config, config_problems = load_config(
         config_path(), check_keys, check_theme=theme_problem, check_keymap=key_conflicts
     )
-    paths = arguments.paths or list(config.paths) or [bundled("seeds")]
+    paths = arguments.paths or list(config.paths) or fetched_collections() or [bundled("seeds")]
     files = check_paths(paths, "" if arguments.paths else config.paths_origin)
     where = session_path()
     saved = load_session(where)  # before the library: a FIFO or device there stops the reader

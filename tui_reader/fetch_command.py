@@ -19,10 +19,10 @@ from tui_reader.core.sources import arxiv, openreview
 from tui_reader.core.sources.collection import (
     FetchFailed,
     Tally,
-    collections_folder,
     fetch_into,
     state_path,
 )
+from tui_reader.core.sources.folder import collections_folder, fetched_collections
 from tui_reader.core.sources.pages import Cursor, Page
 from tui_reader.core.sources.polite import PoliteClient, Service
 from tui_reader.core.text import strip_controls
@@ -200,7 +200,7 @@ def _summary(label: str, tally: Tally) -> str:
 
 def list_collections(stream: TextIO) -> int:
     folder = collections_folder()
-    files = sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
+    files = fetched_collections()
     if not files:
         print(f"no collections in {folder} yet: tui-reader fetch --help", file=stream)
     for path in files:

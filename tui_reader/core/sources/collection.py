@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import BinaryIO
 
 import filelock
-import platformdirs
 
 from tui_reader.core.atomic_file import fsync_folder, write_atomically
 from tui_reader.core.sources.pages import Cursor, MalformedPage, Pages
@@ -35,11 +34,6 @@ from tui_reader.core.wording import count
 
 STATE_SUFFIX = ".fetch-state"
 STATE_FORMAT = 1
-
-
-def collections_folder() -> Path:
-    """Where fetched collections go: `collections` in the user data folder."""
-    return Path(platformdirs.user_data_dir("tui-reader", appauthor=False)) / "collections"
 
 
 def state_path(path: Path) -> Path:
