@@ -145,7 +145,9 @@ def test_a_new_version_replaces_the_line_of_the_paper_where_it_was(
     records = lines(out)
     assert [r["arxiv_id"] for r in records] == [f"2501.{n:05d}" for n in range(1, 5)]
     assert [r["arxiv_version"] for r in records] == [1, 3, 1, 1]
-    assert ": 0 new papers, 1 updated;" in capsys.readouterr().err.splitlines()[-1]
+    err = capsys.readouterr().err.splitlines()
+    assert ": 0 new papers, 1 updated;" in err[-2]
+    assert err[-1] == "1 paper has a new version: 2501.00002v3"
 
 
 def test_a_state_left_by_another_request_is_not_used(
@@ -290,3 +292,65 @@ def test_the_reader_opens_the_fetched_collections_when_given_no_paths(
     monkeypatch.setenv("TUI_READER_CONFIG", str(config))
     assert cli.main([]) == 0  # the config's paths win
     assert opened[-1].store.title == "From Config"
+
+
+def test_a_fetch_again_names_the_papers_with_a_new_version(
+    clock: FakeTime,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = tmp_path / "v.jsonl"
+    with serving(Script(page([1, 2], 0, 4, version=2), page([3, 4], 2, 4))) as server:
+        assert fetch(server.url, out, monkeypatch) == 0
+    assert "new version" not in capsys.readouterr().err
+    again = Script(page([1], 0, 4, version=3), page([2], 1, 4, version=2), page([3, 4], 2, 4, 2))
+    with serving(again) as server:
+        assert fetch(server.url, out, monkeypatch) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[-2].endswith(f": 0 new papers, 3 updated; {out} holds 4")
+    assert err[-1] == "3 papers have a new version: 2501.00001v3, 2501.00003v2, 2501.00004v2"
+    assert [r["arxiv_version"] for r in lines(out)] == [3, 2, 2, 2]
+
+
+def test_what_the_user_made_of_a_paper_follows_it_to_its_arxiv_id(
+    clock: FakeTime,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    private_library: Path,
+) -> None:
+    from tui_reader.core.library import Library
+    from tui_reader.core.paper import paper_id
+
+    # A paper first read from a plain file (the id of its text), another one resolved.
+    plain = paper_id("We study paper 1 in depth.")
+    library, _ = Library.open(private_library)
+    library.change_tags([plain], add=["to-read", "method"])
+    library.set_bookmarked([plain], True)
+    library.set_note(plain, "Compare with [/b] the baseline.")
+    library.change_tags(["0123456789ab"], add=["resolved-one"])
+    library.set_resolved("0123456789ab", {"title": "Paper 2", "arxiv_id": "2501.00002"})
+    library.change_tags(["2501.00001"], add=["method"])
+    library.set_note("2501.00001", "Already noted.")
+    library.change_tags(["fedcba987654"], add=["unrelated"])
+    library.save()
+    with serving(listing(2)) as server:
+        assert fetch(server.url, tmp_path / "o.jsonl", monkeypatch) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "the tags, bookmarks, read marks and notes of 2 papers now follow their arXiv ids"
+    )
+    after, messages = Library.open(private_library)  # from the files: journaled
+    assert messages == []
+    assert after.tags("2501.00001") == ["method", "to-read"]
+    assert after.is_bookmarked("2501.00001")
+    assert after.note("2501.00001") == "Already noted.\n\nCompare with [/b] the baseline."
+    assert after.tags("2501.00002") == ["resolved-one"]
+    assert after.tags(plain) == after.tags("0123456789ab") == []
+    assert not after.is_bookmarked(plain) and after.note(plain) == ""
+    assert after.tags("fedcba987654") == ["unrelated"]
+    journal = private_library.with_name("library.json.journal").read_text(encoding="utf-8")
+    with serving(listing(2)) as server:  # once: a second fetch moves nothing
+        assert fetch(server.url, tmp_path / "o.jsonl", monkeypatch) == 0
+    assert "now follow" not in capsys.readouterr().err
+    assert private_library.with_name("library.json.journal").read_text(encoding="utf-8") == journal

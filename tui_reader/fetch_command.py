@@ -13,8 +13,10 @@ from datetime import date
 from pathlib import Path
 from typing import NoReturn, Protocol, TextIO
 
-from tui_reader.cli import settings
+from tui_reader.cli import open_library, settings
 from tui_reader.core.file_kinds import special_file_problem
+from tui_reader.core.library import LibraryError
+from tui_reader.core.paper import paper_id
 from tui_reader.core.sources import arxiv, openreview
 from tui_reader.core.sources.collection import (
     FetchFailed,
@@ -23,7 +25,7 @@ from tui_reader.core.sources.collection import (
     state_path,
 )
 from tui_reader.core.sources.folder import collections_folder, fetched_collections
-from tui_reader.core.sources.pages import Cursor, Page
+from tui_reader.core.sources.pages import Cursor, Page, Pages
 from tui_reader.core.sources.polite import PoliteClient, Service
 from tui_reader.core.text import strip_controls
 from tui_reader.core.wording import count
@@ -198,6 +200,64 @@ def _summary(label: str, tally: Tally) -> str:
     return text
 
 
+VERSIONS_SHOWN = 10  # papers with a new version named; then a count
+
+
+def _new_versions(tally: Tally) -> str | None:
+    """Which papers came back with a newer version than the file kept."""
+    found = tally.new_versions
+    if not found:
+        return None
+    named = ", ".join(found[:VERSIONS_SHOWN])
+    if len(found) > VERSIONS_SHOWN:
+        named += f" and {len(found) - VERSIONS_SHOWN:,} more"
+    verb = "has" if len(found) == 1 else "have"
+    return f"{papers(len(found))} {verb} a new version: {named}"
+
+
+def watched(pages: Pages, arxiv_ids: dict[str, str]) -> Pages:
+    """The pages, noting each arXiv paper fetched under the id its text alone would give it
+    (`paper_id` of its abstract -> its arXiv id)."""
+
+    def pages_seen(cursor: Cursor | None) -> Iterator[Page]:
+        for page in pages(cursor):
+            for record in page.records:
+                if record.arxiv_id:
+                    arxiv_ids[paper_id(record.abstract)] = record.arxiv_id
+            yield page
+
+    return pages_seen
+
+
+def follow_papers(arxiv_ids: dict[str, str]) -> int:
+    """What the user made of papers known by their text (a plain file's abstract, tagged) or
+    resolved to an arXiv paper moves to the arXiv id of the paper fetched: once, journaled.
+    The exit status: 1 when the library cannot be saved."""
+    if not arxiv_ids:
+        return 0
+    library, _ = open_library(None)
+    fetched = set(arxiv_ids.values())
+    moves = dict(arxiv_ids)
+    for known in library.paper_ids():
+        resolved = library.resolved(known).get("arxiv_id")
+        if resolved in fetched and known not in fetched:
+            moves.setdefault(known, resolved)
+    moved = library.move_papers(moves)
+    if not moved:
+        return 0
+    try:
+        for message in library.save():
+            print(f"tui-reader: {message}", file=sys.stderr)
+    except LibraryError as error:
+        print(f"tui-reader: changes could not be saved: {error}", file=sys.stderr)
+        return 1
+    print(
+        f"the tags, bookmarks, read marks and notes of {papers(moved)} now follow their arXiv ids",
+        file=sys.stderr,
+    )
+    return 0
+
+
 def list_collections(stream: TextIO) -> int:
     folder = collections_folder()
     files = fetched_collections()
@@ -224,15 +284,18 @@ def run_fetch(argv: Sequence[str]) -> int:
         return 2
     label = request.label()
     progress = Progress(label, sys.stderr)
+    arxiv_ids: dict[str, str] = {}
     try:
         with PoliteClient(on_wait=progress.note) as client:
-            tally = fetch_into(
-                path, request.key(), functools.partial(request.pages, client), progress
-            )
+            pages = watched(functools.partial(request.pages, client), arxiv_ids)
+            tally = fetch_into(path, request.key(), pages, progress)
     except FetchFailed as failure:
         progress.end()
         print(f"tui-reader: {strip_controls(str(failure))}", file=sys.stderr)
+        follow_papers(arxiv_ids)  # of the pages kept
         return INTERRUPTED if failure.interrupted else 1
     progress.end()
     print(_summary(label, tally), file=sys.stderr)
-    return 0
+    if versions := _new_versions(tally):
+        print(versions, file=sys.stderr)
+    return follow_papers(arxiv_ids)

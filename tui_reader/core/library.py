@@ -51,7 +51,8 @@ RELOAD_LOCK_TIMEOUT = 1.0  # a look for others' changes waits less: it comes aga
 # The journal is folded into the snapshot once it is this big, or half the snapshot's size:
 # folding costs the whole file, so it happens once in many saves.
 FOLD_AT = 256 * 1024
-_DEFAULTS: dict[str, Any] = {"bookmarked": False, "read": False, "note": ""}
+_DEFAULTS: dict[str, Any] = {"bookmarked": False, "read": False, "note": "", "resolved": {}}
+_USER_FIELDS = ("bookmarked", "read", "note")  # what a paper's user made of it, moved with it
 _TAG = re.compile(r"[^\W_][\w./+-]*")
 TAG_MAX = 40
 SEARCH_NAME_MAX = 60
@@ -259,9 +260,13 @@ class Library:
     def changed_at(self, paper_id: str) -> str:
         """When the user last changed anything about the paper ("" for never)."""
         entry = self._entries.get(paper_id, {})
-        stamps = [entry.get(f"{name}_at", "") for name in library_file.FIELDS]
+        stamps = [entry.get(f"{name}_at", "") for name in _USER_FIELDS]
         stamps += [*entry.get("tags", {}).values(), *entry.get("removed_tags", {}).values()]
         return max(stamps, default="")
+
+    def resolved(self, paper_id: str) -> dict[str, Any]:
+        """What `resolve` found for the paper, as core.resolve stored it ({} for nothing)."""
+        return dict(self._get(paper_id, "resolved"))
 
     def tags(self, paper_id: str) -> list[str]:
         return sorted(self._entries.get(paper_id, {}).get("tags", {}))
@@ -434,6 +439,39 @@ class Library:
             for paper_id in ids:
                 self._set(paper_id, "read", value, change)
         return bool(change.before)
+
+    def set_resolved(self, paper_id: str, found: dict[str, Any]) -> bool:
+        """Keep what `resolve` found for the paper (not an undoable step); True when it changed."""
+        with self._state_lock:
+            change = Change("")
+            self._set(paper_id, "resolved", found, change)
+        return bool(change.before)
+
+    def move_papers(self, moves: dict[str, str]) -> int:
+        """Move what the user made of papers to their new ids (old id -> new id: a paper first
+        known by its text, now by its arXiv id): tags, bookmark, read state and note, stamped
+        now and journaled, so that the old id is left with nothing and nothing moves twice. A
+        note the new id has already is kept, the old one after it. Not an undoable step; how
+        many papers moved."""
+        moved = 0
+        with self._state_lock:
+            for old, new in moves.items():
+                entry = self._entries.get(old, {})
+                if old == new or not entry:
+                    continue
+                tags = list(entry.get("tags", {}))
+                changes = [(new, f"tag:{tag}", True) for tag in tags]
+                changes += [(old, f"tag:{tag}", False) for tag in tags]
+                for name in _USER_FIELDS:
+                    if (value := entry.get(name, _DEFAULTS[name])) == _DEFAULTS[name]:
+                        continue
+                    if name == "note" and (kept := self.note(new)) and kept != value:
+                        value = f"{kept}\n\n{value}"
+                    changes += [(new, name, value), (old, name, _DEFAULTS[name])]
+                for paper_id, name, value in changes:
+                    self._set(paper_id, name, value, None)
+                moved += bool(changes)
+        return moved
 
     def undo(self) -> str | None:
         """Undo the last undoable step; what was undone, or None."""

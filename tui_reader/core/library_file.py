@@ -31,7 +31,8 @@ VERSION = 1
 JOURNAL_VERSION = 1
 Entries = dict[str, dict[str, Any]]
 
-_VALUE_TYPES: dict[str, type] = {"bookmarked": bool, "read": bool, "note": str}
+# `resolved`: the title, authors and links `tui-reader resolve` found for the paper (core.resolve).
+_VALUE_TYPES: dict[str, type] = {"bookmarked": bool, "read": bool, "note": str, "resolved": dict}
 FIELDS = tuple(_VALUE_TYPES)
 _TIME_FIELDS = tuple(f"{name}_at" for name in _VALUE_TYPES)
 _TAG_FIELDS = ("tags", "removed_tags")

@@ -20,7 +20,7 @@ import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
@@ -58,13 +58,21 @@ def _digest(line: bytes) -> bytes:
     return hashlib.blake2b(line, digest_size=16).digest()
 
 
-def _source_id(line: bytes) -> str | None:
+def _identity(line: bytes) -> tuple[str, int | None] | None:
+    """The source_id of a line and its arXiv version (None when it has none)."""
     try:
         data = json.loads(line)
     except (ValueError, RecursionError):
         return None
-    value = data.get("source_id") if isinstance(data, dict) else None
-    return value if isinstance(value, str) else None
+    if not isinstance(data, dict) or not isinstance(source_id := data.get("source_id"), str):
+        return None
+    version = data.get("arxiv_version")
+    return source_id, version if type(version) is int else None
+
+
+def _source_id(line: bytes) -> str | None:
+    identity = _identity(line)
+    return identity[0] if identity else None
 
 
 class CollectionFile:
@@ -74,6 +82,8 @@ class CollectionFile:
         self.path = path
         self.request = request
         self.papers: dict[str, bytes] = {}  # source_id: digest of its line in the file
+        self.versions: dict[str, int] = {}  # source_id: its arXiv version in the file
+        self.new_versions: dict[str, str] = {}  # source_id: "2501.01234v3", newer than kept
         self.replaced = 0
         self._handle: BinaryIO | None = None
         self._lock: filelock.BaseFileLock | None = None
@@ -106,8 +116,11 @@ class CollectionFile:
                     if not line.endswith(b"\n"):
                         break
                     end += len(line)
-                    if source_id := _source_id(line):
+                    if identity := _identity(line):
+                        source_id, version = identity
                         self.papers[source_id] = _digest(line.rstrip(b"\n"))
+                        if version is not None:
+                            self.versions[source_id] = version
         except FileNotFoundError:
             return
         if end < self.path.stat().st_size:
@@ -128,6 +141,11 @@ class CollectionFile:
                 new += 1
             else:
                 self.replaced += 1
+            version, kept = record.arxiv_version, self.versions.get(record.source_id)
+            if version is not None and kept is not None and version > kept:
+                self.new_versions[record.source_id] = f"{record.arxiv_id}v{version}"
+            if version is not None:
+                self.versions[record.source_id] = version
             self.papers[record.source_id] = digest
             lines.append(line + b"\n")
         if lines:
@@ -185,6 +203,7 @@ class Tally:
     updated: int = 0  # papers the file had, now changed (a new version)
     unreadable: int = 0  # entries the service sent that were not readable papers
     papers: int = 0  # papers in the file
+    new_versions: list[str] = field(default_factory=list)  # "2501.01234v3": newer than kept
 
 
 class FetchFailed(Exception):
@@ -231,6 +250,7 @@ def fetch_into(
         tally.added += collection.add(records)
         tally.updated += collection.replaced - before
         tally.papers = len(collection.papers)
+        tally.new_versions = list(collection.new_versions.values())
 
     cursor = saved_cursor(path, request)
     try:
