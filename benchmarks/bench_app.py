@@ -69,8 +69,7 @@ def reader(corpus: Path, kept: bool) -> ReaderApp:
     indexed = load_cached(files)
     if indexed is None:
         raise SystemExit(f"nothing kept for {corpus}: run `tui-reader search x {corpus}` first")
-    store = PaperStore(indexed.loaded.papers, indexed.loaded.collections)
-    return ReaderApp(store, Library(None), index=indexed.index)
+    return ReaderApp(indexed.store, Library(None), index=indexed.index)
 
 
 async def measure(corpus: Path, kept: bool) -> dict[str, object]:

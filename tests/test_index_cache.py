@@ -1,12 +1,38 @@
+import json
 import os
+import pickle
+from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.pilot_helpers import ready
 from tui_reader import cli
 from tui_reader.core import index_cache
-from tui_reader.core.search import SearchIndex
+from tui_reader.core.config import load_config
+from tui_reader.core.flat.index import FlatIndex
+from tui_reader.core.index_cache import IndexedPapers, keep, keep_in_background, load_cached
+from tui_reader.core.loading import check_paths, load_store
+from tui_reader.core.store import PaperStore
+
+PLANTED = "planted.txt"
+
+
+class Planted:
+    """Unpickling this writes a file: proof that code ran."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def __reduce__(self) -> tuple[Callable[..., object], tuple[object, ...]]:
+        return (Path.write_text, (self.folder / PLANTED, "code ran"))
+
+
+@pytest.fixture(autouse=True)
+def flat_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index the cache keeps whole (another engine's papers are kept, not its index)."""
+    monkeypatch.setattr(index_cache, "build_index", FlatIndex.of)
 
 
 def search(capsys: pytest.CaptureFixture[str], *arguments: str) -> str:
@@ -15,43 +41,44 @@ def search(capsys: pytest.CaptureFixture[str], *arguments: str) -> str:
 
 
 def entries(tmp_path: Path) -> list[Path]:
-    return sorted((tmp_path / "cache").glob("index-*.pickle"))
+    return sorted((tmp_path / "cache").glob("papers-v*"))
 
 
-def test_a_second_search_over_the_same_files_reads_the_index_back(
+def nothing_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*_: object) -> None:
+        raise AssertionError("the papers were loaded or indexed again")
+
+    monkeypatch.setattr(index_cache, "build_index", fail)
+    monkeypatch.setattr(index_cache, "load_store", fail)
+
+
+def test_a_second_search_opens_the_kept_papers_and_index(
     tmp_path: Path, write_seed, capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
     first = search(capsys, "difusion", str(path))
     assert "Diffusion models" in first and len(entries(tmp_path)) == 1
-
-    def no_index(*_: object) -> None:
-        raise AssertionError("the index was built again")
-
-    monkeypatch.setattr(SearchIndex, "__init__", no_index)
+    nothing_built(monkeypatch)
     assert search(capsys, "difusion", str(path)) == first
+    kept = load_cached(check_paths([path]))
+    assert kept is not None and isinstance(kept.store.get(kept.store[0].id), type(kept.store[0]))
+    assert isinstance(kept.index, FlatIndex)
 
 
-def test_list_and_export_with_a_query_share_the_kept_index(
+def test_list_and_export_with_a_query_share_the_kept_entry(
     tmp_path: Path, write_seed, capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
     assert cli.main(["list", "--papers", str(path), "--query", "difusion"]) == 0
     listed = capsys.readouterr().out
     assert "Diffusion models" in listed and "Bandits" not in listed
-    assert len(entries(tmp_path)) == 1  # kept, as search keeps it
-
-    def no_index(*_: object) -> None:
-        raise AssertionError("the index was built again")
-
-    monkeypatch.setattr(SearchIndex, "__init__", no_index)
+    assert len(entries(tmp_path)) == 1
+    nothing_built(monkeypatch)
     assert "Diffusion models" in search(capsys, "difusion", str(path))
     assert cli.main(["list", "--papers", str(path), "--query", "difusion"]) == 0
     assert capsys.readouterr().out == listed
     assert cli.main(["export", "--papers", str(path), "--query", "bandit", "--format", "md"]) == 0
     assert "Bandits with regret" in capsys.readouterr().out
-    assert cli.main(["list", "--papers", str(path)]) == 0  # no query: no index needed
-    assert len(capsys.readouterr().out.splitlines()) == 2
 
 
 def test_a_changed_file_is_loaded_and_indexed_anew(tmp_path: Path, write_seed, capsys) -> None:
@@ -63,20 +90,128 @@ def test_a_changed_file_is_loaded_and_indexed_anew(tmp_path: Path, write_seed, c
     assert len(entries(tmp_path)) == 2
 
 
-def test_a_damaged_entry_is_rebuilt_and_old_entries_are_dropped(
+def _plant_pickle(entry: Path) -> None:
+    np.save(entry / "keys.npy", np.array([Planted(entry)], dtype=object), allow_pickle=True)
+
+
+def _truncate(entry: Path) -> None:
+    abstract = entry / "abstract.npy"
+    abstract.write_bytes(abstract.read_bytes()[:-5])
+
+
+def _lie_about_shapes(entry: Path) -> None:
+    manifest = json.loads((entry / "manifest.json").read_text(encoding="utf-8"))
+    manifest["arrays"]["abstract"]["shape"] = [10**9]
+    (entry / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+
+def _another_version(entry: Path) -> None:
+    manifest = json.loads((entry / "manifest.json").read_text(encoding="utf-8"))
+    manifest["version"] = index_cache.VERSION + 1
+    (entry / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+
+def _offsets_past_the_text(entry: Path) -> None:
+    offsets = np.load(entry / "title_offsets.npy")
+    offsets[1] = 10**6
+    np.save(entry / "title_offsets.npy", offsets)
+
+
+def _garbage_manifest(entry: Path) -> None:
+    (entry / "manifest.json").write_bytes(b"\x80\x04not json")
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        _plant_pickle,
+        _truncate,
+        _lie_about_shapes,
+        _another_version,
+        _offsets_past_the_text,
+        _garbage_manifest,
+    ],
+)
+def test_a_damaged_or_foreign_entry_is_rejected_rebuilt_and_runs_no_code(
+    tmp_path: Path, write_seed, capsys, damage: Callable[[Path], None]
+) -> None:
+    path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
+    first = search(capsys, "diffusion", str(path))
+    (entry,) = entries(tmp_path)
+    damage(entry)
+    assert load_cached(check_paths([path])) is None
+    assert search(capsys, "diffusion", str(path)) == first  # loaded and kept again
+    assert not (entry / PLANTED).exists()
+    assert load_cached(check_paths([path])) is not None
+
+
+def test_a_pickle_of_the_earlier_cache_is_never_read_and_is_removed(
     tmp_path: Path, write_seed, capsys
 ) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    planted = cache / "index-0123456789abcdef01234567.pickle"
+    planted.write_bytes(pickle.dumps(Planted(cache)))
     path = write_seed("Diffusion models for tabular data.")
-    search(capsys, "diffusion", str(path))
-    entries(tmp_path)[0].write_bytes(b"not a pickle")
-    assert "Diffusion models" in search(capsys, "diffusion", str(path))
-    for number in range(index_cache.KEPT + 2):
-        other = write_seed(f"Paper number {number}.", name=f"other{number}.txt")
-        search(capsys, "paper", str(other))
-    assert len(entries(tmp_path)) == index_cache.KEPT
+    assert "Diffusion" in search(capsys, "diffusion", str(path))
+    assert not planted.exists() and not (cache / PLANTED).exists()
 
 
-def test_the_reader_keeps_a_big_input_s_index_for_its_next_start(
+def _kept_entry(write_seed, name: str, abstracts: int) -> tuple[list[Path], IndexedPapers]:
+    texts = [f"Paper {name} number {n} on sparse regression." for n in range(abstracts)]
+    files = check_paths([write_seed(*texts, name=f"{name}.txt")])
+    loaded = load_store(files)
+    assert isinstance(loaded.papers, PaperStore)
+    return files, IndexedPapers(loaded, FlatIndex.of(loaded.papers), loaded.papers)
+
+
+def test_the_cache_folder_keeps_under_its_limit_least_recently_used_first(
+    tmp_path: Path, write_seed
+) -> None:
+    root = tmp_path / "cache"
+    kept = [_kept_entry(write_seed, name, 20) for name in ("a", "b", "c")]
+    assert keep(*kept[0], root=root, limit=10**9)
+    size = sum(f.stat().st_size for f in entries(tmp_path)[0].rglob("*") if f.is_file())
+    assert keep(*kept[1], root=root, limit=10**9)
+    os.utime(entries(tmp_path)[0] / "manifest.json", (1, 1))  # used long ago
+    assert load_cached(kept[1][0]) is not None  # used now
+    assert keep(*kept[2], root=root, limit=int(2.5 * size))
+    assert len(entries(tmp_path)) == 2
+    assert load_cached(kept[0][0]) is None  # the least recently used went
+    assert load_cached(kept[1][0]) is not None and load_cached(kept[2][0]) is not None
+
+
+def test_the_cache_limit_is_a_setting(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[cache]\nlimit = 2_000_000\n", encoding="utf-8")
+    assert load_config(config)[0].cache_limit == 2_000_000
+    config.write_text('[cache]\nlimit = "big"\nsize = 3\n', encoding="utf-8")
+    settings, problems = load_config(config)
+    assert settings.cache_limit == load_config(tmp_path / "none.toml")[0].cache_limit
+    assert [p.split(": ", 1)[1] for p in problems] == [
+        "cache.limit must be a number of bytes, such as 2_000_000_000; using the default",
+        "unknown setting cache.size; it is ignored",
+    ]
+
+
+def test_keeping_in_the_background_writes_an_entry_the_next_run_opens(
+    tmp_path: Path, write_seed
+) -> None:
+    files, indexed = _kept_entry(write_seed, "a", 30)
+    keep_in_background(files, indexed).join(timeout=30)
+    kept = load_cached(files)
+    assert kept is not None and list(kept.store) == list(indexed.store)
+    assert kept.loaded.problems == [] and len(kept.index) == 30
+
+
+def test_papers_still_loading_are_not_kept(tmp_path: Path, write_seed) -> None:
+    files, indexed = _kept_entry(write_seed, "a", 3)
+    indexed.store.extend(load_store([write_seed("Another paper.", name="b.txt")]).papers)
+    assert not keep(files, indexed)
+    assert entries(tmp_path) == []
+
+
+def test_the_reader_opens_a_kept_entry_and_keeps_nothing_at_quit(
     tmp_path: Path, write_seed, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
     from tui_reader.ui.app import ReaderApp
@@ -96,34 +231,9 @@ def test_the_reader_keeps_a_big_input_s_index_for_its_next_start(
 
     monkeypatch.setattr(ReaderApp, "run", run_until_indexed)
     assert cli.main([str(path)]) == 0
-    assert opened[0]._stream is not None  # loaded in the background, then indexed
-    assert "kept the index of 2 papers" in capsys.readouterr().err
-    assert len(entries(tmp_path)) == 1
-
-    monkeypatch.setattr(SearchIndex, "__init__", None)  # no index may be built now
+    assert entries(tmp_path) == [] and "kept" not in capsys.readouterr().err  # not at quit
+    search(capsys, "diffusion", str(path))  # kept, as a search keeps it
+    nothing_built(monkeypatch)
     assert cli.main([str(path)]) == 0
     second = opened[1]
-    assert second._stream is None and len(second.store) == 2 and second.index is not None
-    assert "kept" not in capsys.readouterr().err
-
-
-def test_an_index_that_could_not_be_kept_is_not_said_to_be(
-    tmp_path: Path, write_seed, monkeypatch: pytest.MonkeyPatch, capsys
-) -> None:
-    from tui_reader.ui.app import ReaderApp
-
-    monkeypatch.setattr(cli, "LOAD_AT_ONCE", 0)
-    (tmp_path / "cache").write_text("a file where the cache folder should be", encoding="utf-8")
-    path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
-    run = ReaderApp.run
-
-    def run_until_indexed(app: ReaderApp) -> None:
-        async def quit_when_ready(pilot) -> None:
-            await ready(pilot)
-            app.exit()
-
-        run(app, headless=True, auto_pilot=quit_when_ready)
-
-    monkeypatch.setattr(ReaderApp, "run", run_until_indexed)
-    assert cli.main([str(path)]) == 0
-    assert "index" not in capsys.readouterr().err
+    assert len(second.store) == 2 and second.store[0].abstract.startswith("Diffusion")

@@ -22,7 +22,7 @@ from tui_reader.core.export import (
     render,
     write_export,
 )
-from tui_reader.core.index_cache import IndexedPapers, indexed_papers, load_cached, save_cached
+from tui_reader.core.index_cache import indexed_papers, load_cached
 from tui_reader.core.library import (
     ENVIRONMENT_VARIABLE,
     Library,
@@ -36,7 +36,6 @@ from tui_reader.core.loading import (
     NO_FILTER,
     LoadError,
     LoadFilter,
-    LoadResult,
     check_paths,
     load_paths,
     stream_papers,
@@ -265,7 +264,7 @@ def search_template(option: str | None, config: Config) -> str:
 
 def select(
     arguments: argparse.Namespace,
-    papers: list[Paper],
+    papers: Sequence[Paper],
     index: SearchEngine | None,
     library: Library,
 ) -> list[Paper]:
@@ -428,7 +427,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
         for problem in loaded.problems:
             print(f"tui-reader: skipped {problem}", file=sys.stderr)
     elif keep == NO_FILTER and (kept := load_cached(files)):  # loaded and indexed before
-        store = PaperStore(kept.loaded.papers, kept.loaded.collections)
+        store = kept.store
         duplicates = kept.loaded.duplicates
     else:
         store, stream = PaperStore(), stream_papers(files, keep=keep)
@@ -461,14 +460,6 @@ def run_reader(arguments: argparse.Namespace) -> int:
     # may not have reached the file yet.
     if library.has_unsaved_changes:
         library.save()
-    # Last: the user's data is safe already. The cache is of whole files: never of a filtered load.
-    if stream is not None and app.index is not None and keep == NO_FILTER:
-        loaded = LoadResult(list(store), store.collections, app.load_problems, app.duplicates)
-        if save_cached(files, IndexedPapers(loaded, app.index)):
-            print(
-                f"tui-reader: kept the index of {count(len(store), 'paper')} for the next start",
-                file=sys.stderr,
-            )
     return 0
 
 

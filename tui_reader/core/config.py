@@ -39,6 +39,7 @@ class Config:
     quick_tags: tuple[str, ...] = ()  # [triage] quick_tags: the tags 1 to 9 add in triage
     commands: Mapping[str, str] = field(default_factory=dict)  # [commands] name -> shell command
     sources: Mapping[str, str] = field(default_factory=dict)  # [sources] arxiv_api... -> URL
+    cache_limit: int = 4_000_000_000  # [cache] limit: bytes the kept indexes may take
 
 
 def load_config(
@@ -136,8 +137,17 @@ def load_config(
             settings[key] = commands
         elif key == "sources" and isinstance(value, dict):
             settings[key] = _sources(value, problem)
+        elif key == "cache" and isinstance(value, dict):
+            for name, chosen in value.items():
+                if name != "limit":
+                    problem(name, f"unknown setting cache.{name}; it is ignored")
+                elif isinstance(chosen, int) and not isinstance(chosen, bool) and chosen >= 0:
+                    settings["cache_limit"] = chosen
+                else:
+                    problem(name, f"cache.limit must be {_SHAPES['limit']}")
         elif key in (
-            "search_url", "theme", "paths", "keys", "read_after", "triage", "commands", "sources"
+            "search_url", "theme", "paths", "keys", "read_after", "triage", "commands", "sources",
+            "cache",
         ):  # fmt: skip
             problem(key, f"{key} must be {_SHAPES[key]}; using the default")
         else:
@@ -159,6 +169,8 @@ _SHAPES = {
     "commands": 'a table, such as [commands] then count = "wc -l"',
     "sources": 'a table, such as [sources] then arxiv_api = "https://export.arxiv.org/api/query"',
     "command": 'a shell command as a string, such as "wc -l"',
+    "cache": "a table, such as [cache] then limit = 2_000_000_000",
+    "limit": "a number of bytes, such as 2_000_000_000; using the default",
 }
 
 

@@ -1,93 +1,298 @@
-"""Loaded papers and their search index, kept on disk between runs.
+"""Loaded papers and their search index, kept on disk between runs, opened by memory map.
 
-`tui-reader search`, `list --query` and `export --query` keep every set of files they searched
-(`indexed_papers`); the reader keeps big ones (more than it loads at once) when it quits.
-Building the index of 30,000 papers takes seconds; reading it back takes a quarter of one. An
-entry stands for the exact files it was built from (path, size, modification time) and this
-version of the code, so any change to either builds a new one. It is a convenience only: when
-it cannot be read or written, the papers are loaded and indexed as if there were none.
+An entry is a folder in the cache folder (`papers-v1-<key>`): the store's columns as `.npy`
+arrays (core.store), a JSON manifest, and the flat index's own folder (core.flat.disk). The
+manifest names the format and its VERSION, the source files the entry stands for (path, size,
+modification time), and each array's type and shape. Arrays are read with `np.load(...,
+mmap_mode="r", allow_pickle=False)`: nothing is unpickled, no code runs, and the pages are
+read when a paper is shown. Anything else is rejected and the papers are loaded anew: another
+format or version, other files, a missing, truncated or mistyped array, offsets that do not
+add up, codes out of range.
+
+An entry is written whole into a temporary folder and renamed into place, when the index is
+built (`indexed_papers` for the commands; `keep_in_background` for the reader, never at
+quit); the cache folder is kept under the `[cache] limit` setting, least recently used entries
+removed first. A cache is a convenience only: one that cannot be read or written costs time.
 """
 
-import gc
 import hashlib
-import pickle
-from collections.abc import Sequence
+import json
+import os
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
+from typing import Any
 
-from tui_reader.core.atomic_file import write_atomically
+import numpy as np
+
+from tui_reader.core.config import ConfigError, load_config
 from tui_reader.core.engine import SearchEngine
-from tui_reader.core.loading import LoadResult, check_paths, load_paths
-from tui_reader.core.locations import cache_folder
+from tui_reader.core.flat import disk
+from tui_reader.core.flat.index import FlatIndex
+from tui_reader.core.loading import LoadResult, check_paths, load_store
+from tui_reader.core.locations import cache_folder, config_path
 from tui_reader.core.search_service import build_index
+from tui_reader.core.store import TEXTS, Array, Chunk, PaperStore
 
-KEPT = 4  # entries kept, the most recently used
+FORMAT = "tui-reader papers"
+VERSION = 1
+PREFIX = "papers-v"
+MANIFEST = "manifest.json"
+MANIFEST_LIMIT = 64_000_000  # bytes: source names and problems; a bigger file is not ours
+# Each array's type; those of one value per paper, and the offsets (one more).
+_TYPES = {name: "|u1" for name in TEXTS} | {f"{name}_offsets": "<i8" for name in TEXTS}
+_TYPES |= {"years": "<i8", "flags": "|i1", "collections": "<i4", "sources": "<i4"}
+_TYPES |= {"keys": "<i8", "sorted_keys": "<i8", "sorted_numbers": "<i8", "headline_ranks": "<i8"}
+_PER_PAPER = (
+    "years",
+    "flags",
+    "collections",
+    "sources",
+    "keys",
+    "sorted_keys",
+    "sorted_numbers",
+    "headline_ranks",
+)
+
+
+class Rejected(Exception):
+    """A kept entry that is not a sound copy of these sources' papers (they are loaded anew)."""
 
 
 @dataclass
 class IndexedPapers:
-    loaded: LoadResult
-    index: SearchEngine  # over loaded.papers, numbered in their order
+    loaded: LoadResult  # its papers: `store`
+    index: SearchEngine  # over the store's papers, numbered in their order
+    store: PaperStore
 
 
-@cache
-def _code_digest() -> bytes:
-    """The core's source: pickles of other code are never read back."""
-    digest = hashlib.sha256()
-    for source in sorted(Path(__file__).parent.rglob("*.py")):
-        digest.update(source.read_bytes())
-    return digest.digest()
+def cache_limit() -> int:
+    """The `[cache] limit` setting: bytes the cache folder may take."""
+    try:
+        return load_config(config_path())[0].cache_limit
+    except ConfigError:  # told by the commands and the reader
+        return disk.CACHE_LIMIT
 
 
-def _entry(files: Sequence[Path]) -> Path:
-    key = hashlib.sha256(_code_digest())
-    for file in files:
-        status = file.stat()
-        key.update(f"{file.resolve()}\0{status.st_size}\0{status.st_mtime_ns}\n".encode())
-    return cache_folder() / f"index-{key.hexdigest()[:24]}.pickle"
+def _folder(root: Path, sources: list[dict[str, object]]) -> Path:
+    key = hashlib.sha256(json.dumps(sources, sort_keys=True).encode()).hexdigest()[:24]
+    return root / f"{PREFIX}{VERSION}-{key}"
 
 
 def load_cached(files: Sequence[Path]) -> IndexedPapers | None:
-    """The papers and index built from exactly these files before, if they were kept."""
+    """The papers and index kept for exactly these files, memory-mapped; None when there
+    are none or what is there is rejected."""
     try:
-        entry = _entry(files)
-        collecting = gc.isenabled()
-        gc.disable()  # a full collection at every few thousand new objects: seconds at 100k
-        try:
-            with entry.open("rb") as stream:
-                cached = pickle.load(stream)  # our own file, in the user's own cache folder
-        finally:
-            if collecting:
-                gc.enable()
-        entry.touch()  # recently used: kept longest
-    except Exception:  # missing, unreadable, or written by other code: build anew
+        return open_entry(cache_folder(), disk.sources_of(files))
+    except (Rejected, OSError):
         return None
-    return cached if isinstance(cached, IndexedPapers) else None
 
 
-def save_cached(files: Sequence[Path], indexed: IndexedPapers) -> bool:
-    """Keep these papers and their index for the next run over the same files; whether
-    they were written."""
+def open_entry(root: Path, sources: list[dict[str, object]]) -> IndexedPapers:
+    """The entry kept for these sources. Rejected when there is none, or it is not sound; an
+    entry whose papers are sound but whose index is not gets its index built again."""
+    folder = _folder(root, sources)
+    manifest = _manifest(folder, sources)
+    arrays = {name: _array(folder, name, described) for name, described in manifest["arrays"]}
+    _check(folder, arrays, manifest)
+    names = {"collections": manifest["collection_names"], "sources": manifest["source_names"]}
+    store = PaperStore.from_arrays(arrays, manifest["collections"], names)
     try:
-        entry = _entry(files)
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(entry, pickle.dumps(indexed, protocol=pickle.HIGHEST_PROTOCOL))
-        entries = sorted(entry.parent.glob("index-*.pickle"), key=lambda p: p.stat().st_mtime)
-        for old in entries[:-KEPT]:
-            old.unlink(missing_ok=True)
+        index: SearchEngine = disk.open_index(folder, sources)
+    except disk.Rejected:
+        index = build_index(store)
+    if len(index) != len(store):
+        raise Rejected(f"{folder}: the index is not of these papers")
+    (folder / MANIFEST).touch()  # recently used: kept longest
+    loaded = LoadResult(
+        store, manifest["collections"], manifest["problems"], manifest["duplicates"]
+    )
+    return IndexedPapers(loaded, index, store)
+
+
+def _manifest(folder: Path, sources: list[dict[str, object]]) -> dict[str, Any]:
+    try:
+        with (folder / MANIFEST).open("rb") as stream:
+            manifest = json.loads(stream.read(MANIFEST_LIMIT + 1)[:MANIFEST_LIMIT])
+    except (OSError, ValueError, RecursionError) as error:
+        raise Rejected(f"{folder}: no readable manifest ({error})") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise Rejected(f"{folder}: not a {FORMAT} folder")
+    if manifest.get("version") != VERSION:
+        raise Rejected(f"{folder}: format version {manifest.get('version')!r}, not {VERSION}")
+    if manifest.get("sources") != sources:
+        raise Rejected(f"{folder}: kept for other files")
+    shapes = {
+        "collections": list,
+        "collection_names": list,
+        "source_names": list,
+        "problems": list,
+        "duplicates": int,
+        "count": int,
+        "arrays": dict,
+    }
+    for name, kind in shapes.items():
+        if not isinstance(manifest.get(name), kind):
+            raise Rejected(f"{folder}: the manifest has no {name}")
+    for name in ("collections", "collection_names", "source_names", "problems"):
+        if not all(isinstance(item, str) for item in manifest[name]):
+            raise Rejected(f"{folder}: the manifest's {name} are not all text")
+    arrays = manifest["arrays"]
+    if set(arrays) != set(_TYPES):
+        raise Rejected(f"{folder}: the manifest lists other arrays")
+    manifest["arrays"] = [(name, arrays[name]) for name in sorted(arrays)]
+    return manifest
+
+
+def _array(folder: Path, name: str, described: object) -> Array:
+    """An array of the entry, memory-mapped, as the manifest and the format describe it."""
+    try:
+        array: Array = np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False)
+    except (OSError, ValueError, EOFError) as error:  # missing, truncated, or of objects
+        raise Rejected(f"{folder}: {name} cannot be read ({error})") from None
+    found = {"dtype": array.dtype.str, "shape": list(array.shape)}
+    if found != described or found["dtype"] != _TYPES[name] or array.ndim != 1:
+        raise Rejected(f"{folder}: {name} is not the array the manifest describes")
+    return array
+
+
+def _check(folder: Path, arrays: Mapping[str, Array], manifest: Mapping[str, Any]) -> None:
+    """The arrays agree: on how many papers, offsets that index their texts, codes in range."""
+    count = manifest["count"]
+    for name in _PER_PAPER:
+        if len(arrays[name]) != count:
+            raise Rejected(f"{folder}: {name} is not of {count} papers")
+    for name in TEXTS:
+        offsets = arrays[f"{name}_offsets"]
+        if (
+            len(offsets) != count + 1
+            or offsets[0] != 0
+            or offsets[-1] != len(arrays[name])
+            or np.any(np.diff(offsets) < 0)
+        ):
+            raise Rejected(f"{folder}: {name}_offsets does not index {name}")
+    for name, names in (("collections", "collection_names"), ("sources", "source_names")):
+        codes, known = arrays[name], manifest[names]
+        if count and (codes.min() < 0 or codes.max() >= len(known)):
+            raise Rejected(f"{folder}: {name} names what the manifest does not")
+    numbers = arrays["sorted_numbers"]
+    if count and (numbers.min() < 0 or numbers.max() >= count):
+        raise Rejected(f"{folder}: sorted_numbers are not paper numbers")
+
+
+def keep(
+    files: Sequence[Path],
+    indexed: IndexedPapers,
+    root: Path | None = None,
+    limit: int | None = None,
+) -> bool:
+    """Keep these papers and their index for the next run over the same files (the index
+    only when it is one the flat format holds); whether they were written. The cache folder
+    is then pruned to `limit` bytes (the setting's by default)."""
+    store, loaded = indexed.store, indexed.loaded
+    if len(indexed.index) != len(store):  # papers still loading: not yet the files' papers
+        return False
+    try:
+        root = cache_folder() if root is None else root
+        sources = disk.sources_of(files)
+        root.mkdir(parents=True, exist_ok=True)
+        final = _folder(root, sources)
+        temporary = Path(tempfile.mkdtemp(prefix=".writing-", dir=root))
+        try:
+            named, names = store.arrays()
+            shapes = {
+                name: _save(temporary / f"{name}.npy", value) for name, value in named.items()
+            }
+            if isinstance(indexed.index, FlatIndex):
+                disk.save(temporary, sources, indexed.index._arrays)
+            manifest = {
+                "format": FORMAT,
+                "version": VERSION,
+                "sources": sources,
+                "count": len(store),
+                "collections": list(store.collections),
+                "collection_names": names["collections"],
+                "source_names": names["sources"],
+                "problems": list(loaded.problems),
+                "duplicates": loaded.duplicates,
+                "arrays": shapes,
+            }
+            (temporary / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+            shutil.rmtree(final, ignore_errors=True)
+            os.replace(temporary, final)
+        except BaseException:
+            shutil.rmtree(temporary, ignore_errors=True)
+            raise
+        prune(root, cache_limit() if limit is None else limit, keep=final)
     except OSError:
         return False  # a cache that cannot be written costs time, nothing else
     return True
 
 
+def _save(path: Path, value: Iterator[Chunk] | Array) -> dict[str, object]:
+    """Write an array, or bytes given as chunks (written one after the other, not joined)."""
+    if isinstance(value, np.ndarray):
+        np.save(path, value, allow_pickle=False)
+        return {"dtype": value.dtype.str, "shape": list(value.shape)}
+    chunks = list(value)
+    size = sum(len(chunk) for chunk in chunks)
+    header = {"descr": "|u1", "fortran_order": False, "shape": (size,)}
+    with path.open("wb") as stream:
+        np.lib.format.write_array_header_1_0(stream, header)
+        for chunk in chunks:
+            stream.write(chunk if isinstance(chunk, bytes) else chunk.data)
+    return {"dtype": "|u1", "shape": [size]}
+
+
+def keep_in_background(
+    files: Sequence[Path], indexed: IndexedPapers, limit: int | None = None
+) -> threading.Thread:
+    """Keep the papers and index (as `keep`) in a daemon thread, started now: safe while the
+    reader runs (it only reads the store) and safe to abandon at quit (an unfinished entry is
+    a temporary folder, removed by a later prune)."""
+    thread = threading.Thread(
+        target=keep, args=(list(files), indexed, None, limit), name="keep-index", daemon=True
+    )
+    thread.start()
+    return thread
+
+
+def prune(root: Path, limit: int, keep: Path | None = None) -> None:
+    """Remove the least recently used entries until the rest fit in `limit` bytes (never
+    `keep`), what unfinished writes left behind, and the pickles of an earlier version."""
+    entries = []
+    for path in root.iterdir():
+        if path.name.startswith(".writing-"):
+            if time.time() - path.stat().st_mtime > disk.ABANDONED:  # not being written now
+                shutil.rmtree(path, ignore_errors=True)
+        elif path.name.startswith("index-") and path.name.endswith(".pickle"):
+            path.unlink(missing_ok=True)  # never read again: a planted one would run code
+        elif path.name.startswith(PREFIX) and path.is_dir():
+            size = sum(file.stat().st_size for file in path.rglob("*") if file.is_file())
+            manifest = path / MANIFEST
+            used = manifest.stat().st_mtime if manifest.exists() else 0.0
+            entries.append((used, size, path))
+    total = sum(size for _, size, _ in entries)
+    for _, size, path in sorted(entries):
+        if total <= limit:
+            break
+        if path != keep:
+            shutil.rmtree(path, ignore_errors=True)
+            total -= size
+
+
 def indexed_papers(paths: Sequence[Path]) -> IndexedPapers:
-    """The papers the paths name and their index: read back when these files were indexed
-    before, else loaded, indexed and kept. LoadError for a path that cannot be read."""
+    """The papers the paths name and their index: opened from the cache when these files
+    were kept before, else loaded, indexed and kept. LoadError for a path that cannot be read."""
     files = check_paths(paths)
     indexed = load_cached(files)
     if indexed is None:
-        loaded = load_paths(paths)
-        indexed = IndexedPapers(loaded, build_index(loaded.papers))
-        save_cached(files, indexed)
+        loaded = load_store(paths)
+        assert isinstance(loaded.papers, PaperStore)
+        indexed = IndexedPapers(loaded, build_index(loaded.papers), loaded.papers)
+        keep(files, indexed)
     return indexed

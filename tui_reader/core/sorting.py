@@ -7,7 +7,7 @@ import numpy as np
 
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
-from tui_reader.core.store import Numbers
+from tui_reader.core.store import Numbers, PaperStore
 
 Sort: TypeAlias = Literal["relevance", "file", "headline", "changed"]
 SORTS: tuple[Sort, ...] = ("relevance", "file", "headline", "changed")
@@ -26,6 +26,11 @@ def sort_order(
         parts = [np.argsort(numbers[:full], kind="stable")]
         parts.append(full + np.argsort(numbers[full:], kind="stable"))
         return np.concatenate(parts).astype(np.int64, copy=False)
+    if order == "headline" and isinstance(papers, PaperStore):  # no paper built: 1M in 0.1 s
+        ranks = papers.headline_ranks()[numbers]
+        parts = [np.argsort(ranks[:full], kind="stable")]
+        parts.append(full + np.argsort(ranks[full:], kind="stable"))
+        return np.concatenate(parts).astype(np.int64, copy=False)
     key = _key(order, papers, state)
     keys = [key(int(number)) for number in numbers]
     by_key: Callable[[int], tuple[str | tuple[int, ...], int]] = keys.__getitem__
@@ -37,7 +42,8 @@ def _key(
     order: Sort, papers: Sequence[Paper], state: PaperState
 ) -> Callable[[int], tuple[str | tuple[int, ...], int]]:
     if order == "changed":  # most recent first; papers never changed last, in file order
-        return lambda number: (_later_first(state.changed_at(papers[number].id)), number)
+        id_of = papers.id_of if isinstance(papers, PaperStore) else lambda n: papers[n].id
+        return lambda number: (_later_first(state.changed_at(id_of(number))), number)
     return lambda number: (papers[number].headline.casefold(), 0)
 
 

@@ -1,11 +1,25 @@
-"""The papers of this session, in load order and by id.
+"""The papers of this session, in load order and by id, kept as columns.
 
 A paper's number is its place in the store (0 for the first loaded): searches, sorts and
 related papers speak in numbers, and a `PaperView` shows the papers they name.
+
+Papers are not kept as objects: each text field is one UTF-8 blob with int64 offsets, the
+numbers are arrays, the collection and source file are codes into short lists, and the
+rarely set fields are a small JSON object per paper. `store[n]` builds the `Paper` when it is
+asked for. A store grows a batch at a time while papers load (each batch one immutable chunk,
+so threads reading it need no lock), or opens whole from memory-mapped arrays
+(`from_arrays`, the index cache). Ids are found by a 64-bit hash of the id, sorted, so a
+million ids cost no dict of a million strings.
 """
 
-from collections.abc import Iterable, Iterator, Sequence
-from typing import TypeAlias, overload
+import hashlib
+import json
+from array import array
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import pairwise
+from pathlib import Path
+from typing import Any, TypeAlias, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -13,47 +27,317 @@ import numpy.typing as npt
 from tui_reader.core.paper import Paper
 
 Numbers: TypeAlias = npt.NDArray[np.int64]  # paper numbers: places in the store
+Array: TypeAlias = npt.NDArray[Any]
+Chunk: TypeAlias = bytes | npt.NDArray[np.uint8]
+
+TEXTS = ("id", "abstract", "headline", "title", "authors", "categories", "published", "extra")
+NO_YEAR = -(2**63)
+SEPARATOR = "\x1f"  # between authors, between categories; clean text never holds it
+HEADLINE_IS_TITLE = 1  # a flag: the headline column is empty, the title stands for it
+# Fields of a Paper kept as JSON in the `extra` column, when not their default.
+_EXTRA = (
+    "links",
+    "url",
+    "venue",
+    "updated",
+    "arxiv_id",
+    "arxiv_version",
+    "doi",
+    "openreview_forum",
+    "decision",
+    "keywords",
+    "kind_links",
+)
+RECENT_PAPERS = 4096  # papers kept built, for the rows on screen
+_MERGE_AT = 50_000  # ids looked up through a dict until this many, then merged into arrays
+
+
+def id_key(paper_id: str) -> int:
+    """A paper id's 64-bit key (stable across runs: kept on disk)."""
+    digest = hashlib.blake2b(paper_id.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little", signed=True)
+
+
+class _Strings:
+    """A column of strings: chunks of UTF-8 with one int64 offset per string (and a 0)."""
+
+    def __init__(self, chunk: Chunk | None = None, offsets: Array | None = None) -> None:
+        self.chunks: list[Chunk] = [] if chunk is None else [chunk]
+        self.starts: list[int] = [] if chunk is None else [0]  # where each chunk starts
+        self.offsets: array[int] | Array = array("q", [0]) if offsets is None else offsets
+
+    def append(self, values: Sequence[str]) -> None:
+        encoded = [value.encode("utf-8", "surrogatepass") for value in values]
+        end = int(self.offsets[-1])
+        if not isinstance(self.offsets, array):  # opened from arrays: grows in memory now
+            self.offsets = array("q", np.asarray(self.offsets).tobytes())
+        if joined := b"".join(encoded):
+            self.chunks.append(joined)
+            self.starts.append(end)
+        lengths = np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)))
+        self.offsets.frombytes((lengths + end).tobytes())
+
+    def get(self, number: int) -> str:
+        start, end = int(self.offsets[number]), int(self.offsets[number + 1])
+        if start == end:
+            return ""
+        place = bisect_right(self.starts, start) - 1
+        base = self.starts[place]
+        return bytes(self.chunks[place][start - base : end - base]).decode("utf-8", "surrogatepass")
+
+    def all(self, count: int) -> list[str]:
+        """The first `count` strings, decoded at once (much faster than one at a time)."""
+        blob = b"".join(bytes(chunk) for chunk in self.chunks)
+        bounds = np.asarray(self.offsets[: count + 1]).tolist()
+        return [blob[a:b].decode("utf-8", "surrogatepass") for a, b in pairwise(bounds)]
+
+    def arrays(self, count: int) -> tuple[Iterator[Chunk], Array]:
+        """The bytes of the first `count` strings, as chunks, and their offsets."""
+        offsets = np.array(self.offsets[: count + 1], dtype=np.int64)
+        end = int(offsets[-1])
+        chunks = list(zip(self.starts, self.chunks, strict=True))
+        return (chunk[: end - start] for start, chunk in chunks if start < end), offsets
 
 
 class PaperStore(Sequence[Paper]):
     """An ordered, read-only collection of papers, also indexed by paper id."""
 
-    def __init__(self, papers: Sequence[Paper] = (), collections: Sequence[str] = ()) -> None:
-        self._papers: list[Paper] = []
-        self._positions: dict[str, int] = {}
+    def __init__(self, papers: Iterable[Paper] = (), collections: Sequence[str] = ()) -> None:
         self.collections = list(collections)
+        self._texts = {name: _Strings() for name in TEXTS}
+        self._years: array[int] | Array = array("q")
+        self._flags: array[int] | Array = array("b")
+        self._collection_codes: array[int] | Array = array("l")
+        self._source_codes: array[int] | Array = array("l")
+        self._collection_names: list[str] = []
+        self._source_names: list[str] = []
+        self._codes: tuple[dict[str, int], dict[str, int]] = ({}, {})  # name: its place
+        self._source_paths: list[Path] = []
+        self._keys: array[int] | Array = array("q")
+        # Sorted keys with their paper numbers, and a dict of the keys added since.
+        empty = np.zeros(0, dtype=np.int64)
+        self._lookup: tuple[Array, Array, dict[int, int]] = (empty, empty, {})
+        self._count = 0
+        self._headline_ranks: Array | None = None
+        self._recent: dict[int, Paper] = {}
         self.extend(papers)
+
+    @classmethod
+    def from_arrays(
+        cls, arrays: Mapping[str, Array], collections: Sequence[str], names: Mapping[str, list[str]]
+    ) -> "PaperStore":
+        """A store over arrays `arrays()` gave (memory-mapped, usually); `names` holds the
+        collection and source names the codes stand for."""
+        store = cls((), collections)
+        store._count = len(arrays["keys"])
+        for name in TEXTS:
+            store._texts[name] = _Strings(arrays[name], arrays[f"{name}_offsets"])
+        store._years, store._flags = arrays["years"], arrays["flags"]
+        store._collection_codes, store._source_codes = arrays["collections"], arrays["sources"]
+        store._collection_names, store._source_names = names["collections"], names["sources"]
+        store._codes = (_places(store._collection_names), _places(store._source_names))
+        store._keys = arrays["keys"]
+        store._lookup = (arrays["sorted_keys"], arrays["sorted_numbers"], {})
+        store._headline_ranks = arrays["headline_ranks"]
+        return store
 
     def extend(self, papers: Iterable[Paper]) -> int:
         """Add papers not already here (by id), in order; how many were new."""
-        before = len(self._papers)
+        added: list[Paper] = []
+        keys: list[int] = []
+        batch: dict[str, int] = {}
         for paper in papers:
-            if paper.id not in self._positions:
-                self._positions[paper.id] = len(self._papers)
-                self._papers.append(paper)
-                if paper.collection not in self.collections:
-                    self.collections.append(paper.collection)
-        return len(self._papers) - before
+            if paper.id in batch or self.position_of(paper.id) is not None:
+                continue
+            batch[paper.id] = len(added)
+            added.append(paper)
+            keys.append(id_key(paper.id))
+            if paper.collection not in self.collections:
+                self.collections.append(paper.collection)
+        if added:
+            self._append(added, keys)
+        return len(added)
+
+    def _append(self, papers: list[Paper], keys: list[int]) -> None:
+        columns: dict[str, list[str]] = {name: [] for name in TEXTS}
+        years: list[int] = []
+        flags: list[int] = []
+        collections: list[int] = []
+        sources: list[int] = []
+        for paper in papers:
+            extra = {name: getattr(paper, name) for name in _EXTRA if getattr(paper, name)}
+            authors = _joined(paper.authors)
+            categories = _joined(paper.categories)
+            if authors is None or categories is None:  # a separator inside: kept as JSON
+                extra.update(authors=paper.authors, categories=paper.categories)
+            headline_is_title = bool(paper.title) and paper.headline == paper.title
+            for name, value in (
+                ("id", paper.id),
+                ("abstract", paper.abstract),
+                ("headline", "" if headline_is_title else paper.headline),
+                ("title", paper.title),
+                ("authors", authors or ""),
+                ("categories", categories or ""),
+                ("published", paper.published),
+                ("extra", json.dumps(extra, ensure_ascii=False) if extra else ""),
+            ):
+                columns[name].append(value)
+            years.append(NO_YEAR if paper.year is None else paper.year)
+            flags.append(HEADLINE_IS_TITLE if headline_is_title else 0)
+            collections.append(_code(self._collection_names, self._codes[0], paper.collection))
+            sources.append(_code(self._source_names, self._codes[1], str(paper.source)))
+        for name, values in columns.items():
+            self._texts[name].append(values)
+        numeric: tuple[tuple[str, list[int]], ...] = (
+            ("_years", years),
+            ("_flags", flags),
+            ("_collection_codes", collections),
+            ("_source_codes", sources),
+            ("_keys", keys),
+        )
+        for column, numbers in numeric:
+            grown = getattr(self, column)
+            if not isinstance(grown, array):  # opened from arrays: grows in memory now
+                grown = array(grown.dtype.char, grown.tobytes())
+            grown.extend(numbers)
+            setattr(self, column, grown)
+        sorted_keys, _, recent = self._lookup
+        for offset, key in enumerate(keys):
+            if key in recent:  # two ids of one key (rare): only the arrays can hold both
+                recent = {}
+                self._lookup = (*self._merged(self._count + len(keys)), recent)
+                break
+            recent[key] = self._count + offset
+        self._count += len(papers)  # last: what a reader sees is complete
+        if len(recent) > max(_MERGE_AT, len(sorted_keys) // 4):
+            self._lookup = (*self._merged(self._count), {})
+
+    def _merged(self, count: int) -> tuple[Array, Array]:
+        keys = np.array(self._keys[:count], dtype=np.int64)
+        numbers = np.argsort(keys, kind="stable").astype(np.int64)
+        return keys[numbers], numbers
 
     def __len__(self) -> int:
-        return len(self._papers)
+        return self._count
 
-    def __getitem__(self, index: int) -> Paper:  # type: ignore[override]
-        return self._papers[index]
+    @overload
+    def __getitem__(self, index: int) -> Paper: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Paper]: ...
+
+    def __getitem__(self, index: int | slice) -> Paper | list[Paper]:
+        if isinstance(index, slice):
+            return [self._paper(number) for number in range(*index.indices(self._count))]
+        number = index + self._count if index < 0 else index
+        if not 0 <= number < self._count:
+            raise IndexError(f"paper number {index} of {self._count}")
+        # The papers on screen are asked for again at every frame: built once.
+        paper = self._recent.get(number)
+        if paper is None:
+            if len(self._recent) >= RECENT_PAPERS:
+                self._recent = {}
+            paper = self._recent[number] = self._paper(number)
+        return paper
+
+    def _paper(self, number: int) -> Paper:
+        text = self._texts
+        extra: dict[str, Any] = {}
+        if packed := text["extra"].get(number):
+            extra = {name: _tuples(value) for name, value in json.loads(packed).items()}
+        title = text["title"].get(number)
+        year = int(self._years[number])
+        fields: dict[str, Any] = {
+            "authors": _split(text["authors"].get(number)),
+            "categories": _split(text["categories"].get(number)),
+        } | extra
+        return Paper(
+            id=text["id"].get(number),
+            abstract=text["abstract"].get(number),
+            collection=self._collection_names[int(self._collection_codes[number])],
+            source=self._source_path(int(self._source_codes[number])),
+            headline=title
+            if int(self._flags[number]) & HEADLINE_IS_TITLE
+            else text["headline"].get(number),
+            title=title,
+            year=None if year == NO_YEAR else year,
+            published=text["published"].get(number),
+            **fields,
+        )
+
+    def _source_path(self, code: int) -> Path:
+        paths = self._source_paths
+        while len(paths) <= code:
+            paths.append(Path(self._source_names[len(paths)]))
+        return paths[code]
 
     def __iter__(self) -> Iterator[Paper]:
-        return iter(self._papers)
+        return (self._paper(number) for number in range(self._count))
 
     def __contains__(self, paper_id: object) -> bool:
-        return paper_id in self._positions
+        return isinstance(paper_id, str) and self.position_of(paper_id) is not None
 
     def get(self, paper_id: str) -> Paper | None:
-        position = self._positions.get(paper_id)
-        return None if position is None else self._papers[position]
+        position = self.position_of(paper_id)
+        return None if position is None else self[position]
 
     def position_of(self, paper_id: str) -> int | None:
         """The paper's place in load order (its number), or None when it is not in the store."""
-        return self._positions.get(paper_id)
+        key = id_key(paper_id)
+        sorted_keys, numbers, recent = self._lookup
+        ids = self._texts["id"]
+        found = recent.get(key)
+        if found is not None and ids.get(found) == paper_id:
+            return found
+        start = int(np.searchsorted(sorted_keys, key, "left"))
+        for place in range(start, len(sorted_keys)):
+            if sorted_keys[place] != key:
+                break
+            if ids.get(number := int(numbers[place])) == paper_id:
+                return number
+        return None
+
+    def id_of(self, number: int) -> str:
+        """The id of paper `number`, without building the paper."""
+        return self._texts["id"].get(number)
+
+    def headline_ranks(self) -> Array:
+        """Each paper's place among the headlines in case-blind alphabetical order (equal
+        headlines share one), to sort by headline without reading them."""
+        ranks = self._headline_ranks
+        if ranks is None or len(ranks) != self._count:
+            ranks = self._headline_ranks = _ranks(self._headlines())
+        return ranks
+
+    def _headlines(self) -> list[str]:
+        count = self._count
+        titles = self._texts["title"].all(count)
+        headlines = self._texts["headline"].all(count)
+        flags = np.asarray(self._flags[:count]).tolist()
+        return [
+            t if f & HEADLINE_IS_TITLE else h
+            for t, h, f in zip(titles, headlines, flags, strict=True)
+        ]
+
+    def arrays(self) -> tuple[dict[str, Iterator[Chunk] | Array], dict[str, list[str]]]:
+        """The store as named arrays (a text's bytes as chunks, to be written one after the
+        other), and the names the codes stand for; `from_arrays` opens them again."""
+        count = self._count
+        named: dict[str, Iterator[Chunk] | Array] = {}
+        for name, strings in self._texts.items():
+            named[name], named[f"{name}_offsets"] = strings.arrays(count)
+        for name, column, dtype in (
+            ("years", self._years, np.int64),
+            ("flags", self._flags, np.int8),
+            ("collections", self._collection_codes, np.int32),
+            ("sources", self._source_codes, np.int32),
+            ("keys", self._keys, np.int64),
+        ):
+            named[name] = np.array(column[:count], dtype=dtype)
+        named["sorted_keys"], named["sorted_numbers"] = self._merged(count)
+        named["headline_ranks"] = self.headline_ranks()[:count].astype(np.int64)
+        names = {"collections": list(self._collection_names), "sources": list(self._source_names)}
+        return named, names
 
     def view(self, numbers: Numbers) -> "PaperView":
         """The papers these numbers name, in their order."""
@@ -65,6 +349,47 @@ class PaperStore(Sequence[Paper]):
         if len(self.collections) == 1:
             return self.collections[0]
         return f"{len(self.collections)} collections" if self.collections else "No papers"
+
+
+def _code(names: list[str], codes: dict[str, int], name: str) -> int:
+    """The place of a name in a list of names, added when new."""
+    code = codes.get(name)
+    if code is None:
+        code = codes[name] = len(names)
+        names.append(name)
+    return code
+
+
+def _places(names: list[str]) -> dict[str, int]:
+    return {name: code for code, name in enumerate(names)}
+
+
+def _joined(values: tuple[str, ...]) -> str | None:
+    """The values in one string, or None when they cannot be split again."""
+    if any(SEPARATOR in value or not value for value in values):
+        return None
+    return SEPARATOR.join(values)
+
+
+def _split(text: str) -> tuple[str, ...]:
+    return tuple(text.split(SEPARATOR)) if text else ()
+
+
+def _tuples(value: object) -> object:
+    """JSON lists back as the tuples a Paper holds."""
+    return tuple(_tuples(item) for item in value) if isinstance(value, list) else value
+
+
+def _ranks(headlines: list[str]) -> Array:
+    keys = [headline.casefold() for headline in headlines]
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    ranks = np.empty(len(keys), dtype=np.int64)
+    rank, previous = -1, None
+    for number in order:
+        if keys[number] != previous:
+            rank, previous = rank + 1, keys[number]
+        ranks[number] = rank
+    return ranks
 
 
 class PaperView(Sequence[Paper]):

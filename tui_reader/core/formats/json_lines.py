@@ -7,6 +7,8 @@ import json
 import re
 from collections.abc import Callable, Iterator
 
+import orjson
+
 from tui_reader.core.formats.records import FormatError, Problem, Record, json_problem, record_from
 
 MB = 1_000_000
@@ -28,9 +30,12 @@ def read_json_line(
     if not line.strip():
         return None
     try:
-        data = json.loads(line)
-    except (ValueError, RecursionError) as error:
-        return Problem(number, json_problem(error))
+        data = orjson.loads(line)
+    except orjson.JSONDecodeError:  # or what only `json` reads (NaN, a 20-digit number)
+        try:
+            data = json.loads(line)  # which also says what is wrong in its own words
+        except (ValueError, RecursionError) as error:
+            return Problem(number, json_problem(error))
     if not isinstance(data, dict):
         return Problem(number, "not a JSON object")
     return to_record(data, number)

@@ -1,0 +1,123 @@
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tui_reader.core import store as store_module
+from tui_reader.core.paper import Paper
+from tui_reader.core.paper_state import NO_STATE
+from tui_reader.core.sorting import sort_order
+from tui_reader.core.store import PaperStore
+
+HOSTILE = "[/b] [CLS] \x1b]52;c;aGk=\x07 $x$ \u202e"
+
+
+def paper(number: int, **fields: object) -> Paper:
+    values: dict[str, object] = {
+        "id": f"{number:012x}",
+        "abstract": f"Abstract {number}.",
+        "collection": "c",
+        "source": Path("/papers/a.jsonl"),
+        "headline": f"Headline {number}",
+    }
+    return Paper(**(values | fields))  # type: ignore[arg-type]
+
+
+FULL = paper(
+    7,
+    abstract=f"All fields {HOSTILE} see https://x.org/a",
+    collection="ICML",
+    source=Path("/elsewhere/b.json"),
+    headline="Sparse models",
+    links=("https://x.org/a",),
+    title="Sparse models",
+    authors=("Ada Lovelace", "Émile Noether"),
+    url="https://x.org/7",
+    venue="ICML 2026",
+    year=2026,
+    published="2026-01-02",
+    updated="2026-02-03",
+    arxiv_id="2601.00007",
+    arxiv_version=3,
+    doi="10.1/x",
+    categories=("cs.LG", "stat.ML"),
+    openreview_forum="abc",
+    decision="Accept",
+    keywords=("sparsity",),
+    kind_links=(("pdf", "https://x.org/7.pdf"), ("code", "https://git.x/7")),
+)
+ODD = [
+    FULL,
+    paper(1),  # every optional field at its default
+    paper(2, title="A title", headline="Not the title", year=0),
+    paper(3, authors=("Has \x1f a separator", ""), categories=("",)),
+    paper(4, title="", headline=""),
+]
+
+
+def test_a_paper_comes_back_with_every_field_as_it_went_in() -> None:
+    kept = PaperStore(ODD, ["ICML", "c"])
+    assert [kept[n] for n in range(len(ODD))] == ODD
+    assert list(kept) == ODD and kept[-1] == ODD[-1] and kept[1:3] == ODD[1:3]
+    assert kept.title == "2 collections" and kept.get(FULL.id) == FULL
+    with pytest.raises(IndexError):
+        kept[len(ODD)]
+
+
+def test_papers_are_added_once_by_id_in_order() -> None:
+    kept = PaperStore()
+    assert kept.extend([paper(1), paper(2), paper(1)]) == 2
+    assert kept.extend([paper(2), paper(3, abstract="other")]) == 1
+    assert [p.id for p in kept] == [paper(n).id for n in (1, 2, 3)]
+    assert kept.position_of(paper(3).id) == 2 and paper(3).id in kept
+    assert kept.position_of("nothing") is None and kept.get("nothing") is None
+    assert 3 not in kept
+
+
+@pytest.mark.parametrize("same_key", [False, True])
+def test_ids_are_found_across_merges_and_shared_keys(
+    monkeypatch: pytest.MonkeyPatch, same_key: bool
+) -> None:
+    monkeypatch.setattr(store_module, "_MERGE_AT", 3)
+    if same_key:  # every id one key: found by comparing the ids themselves
+        monkeypatch.setattr(store_module, "id_key", lambda _: 42)
+    kept = PaperStore()
+    for first in range(0, 40, 7):
+        kept.extend(paper(n) for n in range(first, first + 7))
+    assert kept.extend([paper(5), paper(39)]) == 0
+    assert [kept.position_of(paper(n).id) for n in range(42)] == list(range(42))
+    assert kept.position_of(paper(99).id) is None and len(kept) == 42
+
+
+def test_a_store_opens_again_from_its_arrays() -> None:
+    kept = PaperStore(ODD, ["ICML", "c"])
+    named, names = kept.arrays()
+    arrays = {
+        name: value
+        if isinstance(value, np.ndarray)
+        else np.frombuffer(b"".join(bytes(c) for c in value), dtype=np.uint8)
+        for name, value in named.items()
+    }
+    opened = PaperStore.from_arrays(arrays, kept.collections, names)
+    assert list(opened) == ODD and opened.get(ODD[3].id) == ODD[3]
+    assert opened.extend([paper(9), ODD[0]]) == 1  # grows in memory from there
+    assert list(opened) == [*ODD, paper(9)] and opened.position_of(paper(9).id) == len(ODD)
+
+
+def test_sorting_by_headline_reads_the_column_as_papers_would_sort() -> None:
+    headlines = ["beta", "Alpha", "alpha", "Gamma", "beta", "ALPHA zero"]
+    papers = [paper(n, headline=h) for n, h in enumerate(headlines)]
+    kept = PaperStore(papers)
+    numbers = np.array([4, 3, 2, 1, 0, 5], dtype=np.int64)
+    by_column = sort_order(numbers, 4, "headline", kept, NO_STATE)
+    by_papers = sort_order(numbers, 4, "headline", papers, NO_STATE)
+    assert by_column.tolist() == by_papers.tolist() == [2, 3, 0, 1, 5, 4]
+    kept.extend([paper(6, headline="aardvark")])  # the ranks follow the papers added
+    assert sort_order(np.array([0, 6]), 2, "headline", kept, NO_STATE).tolist() == [1, 0]
+
+
+def test_a_view_shows_papers_by_number() -> None:
+    kept = PaperStore([paper(n) for n in range(4)])
+    view = kept.view(np.array([3, 0], dtype=np.int64))
+    assert len(view) == 2 and view[0] == kept[3] and view[1:] == [kept[0]]
+    assert view.position_of(kept[0].id) == 1 and view.position_of(kept[2].id) is None
