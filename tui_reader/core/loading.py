@@ -6,8 +6,8 @@ would: a file read whole (seed text, a JSON array, CSV, BibTeX) holds at most MA
 of text once decompressed, a streaming format (JSON Lines) is read as it goes (a JSON line
 holds at most core.formats.json_lines.MAX_LINE_BYTES), a file holds at most MAX_RECORDS
 records of which at most MAX_SKIPPED_RECORDS cannot be read (the first MAX_PROBLEMS_LISTED
-are named, the rest counted), and a record met again in the same file is not built into a
-paper again. A FIFO, device or socket is never opened.
+are named, the rest counted), and a record met again in the same file soon after (among the
+last RECENT_RECORDS) is not built into a paper again. A FIFO, device or socket is never opened.
 """
 
 import gzip
@@ -36,6 +36,7 @@ MAX_TEXT_BYTES = 250 * MB  # about 200,000 abstracts; parsed, it takes several t
 MAX_RECORDS = 2_000_000  # twice the largest corpus measured (benchmarks/RESULTS.md)
 MAX_SKIPPED_RECORDS = 100_000
 MAX_PROBLEMS_LISTED = 50
+RECENT_RECORDS = 10_000  # records of a file remembered, each with its paper
 _CHUNK_BYTES = MB
 
 
@@ -196,7 +197,7 @@ NO_FILTER = LoadFilter()
 def iter_file(path: Path, keep: LoadFilter = NO_FILTER) -> Iterator[Paper | str]:
     """A file's papers (those `keep` keeps), in order, and a "FILE:LINE: problem" for each
     record it skips (the first MAX_PROBLEMS_LISTED, then one line counting the rest)."""
-    papers: dict[Record, Paper] = {}
+    papers: dict[Record, Paper] = {}  # the records read last, so that one repeated is built once
     skipped = number = 0
     filtering = keep != NO_FILTER
     try:
@@ -208,6 +209,8 @@ def iter_file(path: Path, keep: LoadFilter = NO_FILTER) -> Iterator[Paper | str]
                 raise _too_many(path)
             if isinstance(item, Record):
                 if item not in papers:
+                    if len(papers) >= RECENT_RECORDS:  # not all: they would hold every paper
+                        del papers[next(iter(papers))]
                     papers[item] = _paper(item, path)
                 yield papers[item]
                 continue

@@ -1,0 +1,116 @@
+"""The papers alone, without an index: loading them cold, keeping them, opening them warm.
+
+    python benchmarks/bench_store.py list CORPUS   # load_paths: a list of Paper objects (before)
+    python benchmarks/bench_store.py store CORPUS  # load_store: columns; then kept in the cache
+    python benchmarks/bench_store.py warm CORPUS   # the kept columns opened by memory map
+
+One mode a process, so that peak RSS is that mode's. The cache folder is $TUI_READER_CACHE
+(set it to a scratch folder). `warm` also times what the reader does with the papers: the
+first screenful, a sort of all of them by headline, a hundred ids looked up.
+"""
+
+import argparse
+import os
+import random
+import resource
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tui_reader.core import index_cache
+from tui_reader.core.engine import Ranking
+from tui_reader.core.index_cache import IndexedPapers, keep, load_cached
+from tui_reader.core.loading import check_paths, load_paths, load_store
+from tui_reader.core.paper_state import NO_STATE
+from tui_reader.core.query import Query
+from tui_reader.core.search_service import search_papers
+from tui_reader.core.store import Numbers, PaperStore
+
+
+class NoIndex:
+    """Stands for an index of `count` papers: the papers alone are measured."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def run(self, query: Query) -> Ranking:
+        raise NotImplementedError
+
+    def related(self, number: int, count: int = 5) -> Numbers:
+        raise NotImplementedError
+
+    def warm(self) -> None:
+        pass
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def timed(what: str, start: float) -> float:
+    took = time.perf_counter() - start
+    print(f"{what}: {took:.2f} s (RSS now {rss_mb():,.0f} MB, peak {peak_mb():,.0f} MB)")
+    return took
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mode", choices=("list", "store", "warm"))
+    parser.add_argument("corpus", type=Path)
+    arguments = parser.parse_args()
+    files = check_paths([arguments.corpus])
+    print(f"{arguments.mode} {arguments.corpus}, RSS at start {rss_mb():.0f} MB")
+    start = time.perf_counter()
+    if arguments.mode == "list":
+        loaded = load_paths(files)
+        timed(f"loaded {len(loaded.papers):,} papers as objects", start)
+        papers = loaded.papers
+    elif arguments.mode == "store":
+        loaded = load_store(files)
+        timed(f"loaded {len(loaded.papers):,} papers as columns", start)
+        assert isinstance(loaded.papers, PaperStore)
+        store = loaded.papers
+        start = time.perf_counter()
+        kept = keep(files, IndexedPapers(loaded, NoIndex(len(store)), store))
+        timed(f"kept in {os.environ.get('TUI_READER_CACHE')} ({kept})", start)
+        papers = store
+    else:
+        index_cache.build_index = lambda store: NoIndex(len(store))  # type: ignore[assignment,attr-defined]
+        indexed = load_cached(files)
+        assert indexed is not None, "nothing kept: run the store mode first"
+        timed(f"opened {len(indexed.store):,} kept papers", start)
+        papers = indexed.store
+    start = time.perf_counter()
+    screen = [papers[n].headline for n in range(40)]
+    timed(f"a screenful ({len(screen)} papers)", start)
+    start = time.perf_counter()
+    ordered = search_papers(None, "", NO_STATE, "headline", papers)
+    timed(f"all {len(ordered.numbers):,} sorted by headline", start)
+    start = time.perf_counter()
+    again = search_papers(None, "", NO_STATE, "headline", papers)
+    timed("sorted by headline again", start)
+    assert (again.numbers == ordered.numbers).all()
+    ids = [papers[n].id for n in random.Random(1).sample(range(len(papers)), 100)]
+    start = time.perf_counter()
+    if isinstance(papers, PaperStore):
+        found = [papers.position_of(paper_id) for paper_id in ids]
+    else:
+        found = [next(n for n, p in enumerate(papers) if p.id == i) for i in ids[:3]]
+    timed(f"{len(found)} ids looked up", start)
+    print(f"peak RSS {peak_mb():,.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
