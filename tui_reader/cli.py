@@ -45,6 +45,7 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.query import DATE, parse_query
 from tui_reader.core.references import paper_record, reference_title
+from tui_reader.core.resolve import resolving, with_resolutions
 from tui_reader.core.search_service import needs_index, search_papers
 from tui_reader.core.session import SessionError, load_session, save_session
 from tui_reader.core.sources.folder import fetched_collections
@@ -89,7 +90,7 @@ def reader_parser() -> argparse.ArgumentParser:
         prog="tui-reader",
         description="Read, filter and triage research-paper abstracts in the terminal.",
         epilog="commands for scripts: tag, untag, bookmark, unbookmark, tags, list "
-        "export, search, fetch, library (tui-reader COMMAND --help)",
+        "export, search, fetch, resolve, library (tui-reader COMMAND --help)",
     )
     parser.add_argument(
         "paths",
@@ -292,8 +293,8 @@ def run_command(arguments: argparse.Namespace) -> int:
         loaded = load_paths(paths)
     for problem in loaded.problems:
         print(f"tui-reader: skipped {problem}", file=sys.stderr)
-    papers = loaded.papers
     library, _ = open_library(arguments.library)
+    papers = with_resolutions(loaded.papers, library)
     if arguments.command == "tags":
         for tag, number in library.tag_counts().items():
             print(f"{tag}\t{number}")
@@ -432,6 +433,10 @@ def run_reader(arguments: argparse.Namespace) -> int:
     else:
         store, stream = PaperStore(), stream_papers(files, keep=keep)
     library, messages = open_library(arguments.library)
+    if not big:  # with what resolve found (a store from the cache is shown as it was kept)
+        store = PaperStore(with_resolutions(store, library), store.collections)
+    elif stream is not None:
+        stream = resolving(stream, library)
     template = search_template(arguments.search_url, config)
 
     session = None if arguments.fresh else saved
@@ -470,6 +475,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from tui_reader.fetch_command import run_fetch  # httpx only when fetching
 
             return run_fetch(argv[1:])
+        if argv and argv[0] == "resolve":
+            from tui_reader.resolve_command import run_resolve  # httpx only when looking up
+
+            return run_resolve(argv[1:])
         if argv and argv[0] == "library":
             return run_library(argv[1:])
         if argv and argv[0] in ("searches", "digest"):

@@ -1,0 +1,134 @@
+"""`tui-reader resolve`: find the paper behind each abstract that has no title (core.resolve).
+
+Exit status: 0 when every paper to look up was looked up, 2 with one line for a mistake in
+the command or papers that cannot be read, 1 with one line when a service failed or the
+machine is offline (what was found so far is kept), 130 after Ctrl+C. Run again, it goes on
+with the papers not looked up yet.
+"""
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn, TextIO
+
+from tui_reader.cli import open_library, settings
+from tui_reader.core.library import ENVIRONMENT_VARIABLE, default_path
+from tui_reader.core.loading import load_paths
+from tui_reader.core.resolve import Outcome, needs_lookup, resolve_online
+from tui_reader.core.sources import arxiv
+from tui_reader.core.sources.lookup import search_service
+from tui_reader.core.sources.polite import FetchError
+from tui_reader.core.text import strip_controls
+from tui_reader.core.wording import count
+from tui_reader.resources import bundled
+
+INTERRUPTED = 130
+
+
+class UsageError(Exception):
+    """A mistake in the command; the message says what."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def resolve_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="tui-reader resolve",
+        description="Look each paper that has no title up on OpenReview and arXiv by its "
+        "abstract, and keep the title, authors and links of a certain match in the library: "
+        "the reader, list and export show them from then on.",
+    )
+    parser.add_argument(
+        "--papers",
+        type=Path,
+        action="append",
+        metavar="PATH",
+        help="papers to look up (repeatable; default: the config's paths, else the bundled "
+        "abstracts)",
+    )
+    parser.add_argument(
+        "--library",
+        type=Path,
+        metavar="FILE",
+        help=f"the library file (default: ${ENVIRONMENT_VARIABLE}, else {default_path()})",
+    )
+    parser.add_argument(
+        "--again",
+        action="store_true",
+        help="look up again the papers looked up before without a certain match",
+    )
+    return parser
+
+
+class Progress:
+    """How far the run is, redrawn in place on a terminal (nothing elsewhere)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.live = stream.isatty()
+        self.outcome = Outcome()
+
+    def __call__(self, outcome: Outcome) -> None:
+        self.outcome = outcome
+        if self.live:
+            self.stream.write(f"\r\x1b[K{_done(outcome)}")
+            self.stream.flush()
+
+    def end(self) -> None:
+        if self.live and self.outcome.looked_up:
+            self.stream.write("\n")
+
+
+def _done(outcome: Outcome) -> str:
+    return (
+        f"resolve: {outcome.looked_up:,} of {count(outcome.to_look_up, 'paper')} looked up, "
+        f"{len(outcome.found):,} found"
+    )
+
+
+def run_resolve(argv: Sequence[str]) -> int:
+    """`tui-reader resolve ...`; the exit status."""
+    try:
+        arguments = resolve_parser().parse_args(argv)
+        config = settings()
+        search_service(config.sources)  # a base URL from the environment is checked here
+        arxiv.atom_service(config.sources.get("arxiv_api", ""))
+    except (UsageError, ValueError) as error:
+        print(f"tui-reader resolve: {error} (see tui-reader resolve --help)", file=sys.stderr)
+        return 2
+    loaded = load_paths(arguments.papers or list(config.paths) or [bundled("seeds")])
+    for problem in loaded.problems:
+        print(f"tui-reader: skipped {problem}", file=sys.stderr)
+    library, _ = open_library(arguments.library)
+    if not any(needs_lookup(paper, library, arguments.again) for paper in loaded.papers):
+        again = "" if arguments.again else " (--again looks up those found without a match)"
+        print(f"resolve: every paper has a title or was looked up{again}", file=sys.stderr)
+        return 0
+    progress = Progress(sys.stderr)
+    try:
+        outcome = resolve_online(
+            loaded.papers, library, config.sources, again=arguments.again, progress=progress
+        )
+    except (FetchError, KeyboardInterrupt) as error:
+        progress.end()
+        problem = "interrupted" if isinstance(error, KeyboardInterrupt) else str(error)
+        looked_up = progress.outcome.looked_up
+        kept = (
+            "nothing was changed"
+            if not looked_up
+            else f"the {count(looked_up, 'paper')} looked up so far "
+            f"{'is' if looked_up == 1 else 'are'} kept: run the same command again to go on"
+        )
+        print(f"tui-reader: {strip_controls(problem)}; {kept}", file=sys.stderr)
+        return INTERRUPTED if isinstance(error, KeyboardInterrupt) else 1
+    progress.end()
+    print(
+        f"{_done(outcome)} (title, authors and links kept in the library), "
+        f"{outcome.unmatched:,} without a certain match",
+        file=sys.stderr,
+    )
+    return 0
