@@ -85,7 +85,10 @@ def test_the_same_abstract_written_otherwise_matches(variant: str) -> None:
         pytest.param(
             " ".join(sentences(BANDIT)[:2] + sentences(LOAM)[2:]), id="shares its first sentences"
         ),
+        # Four of its five sentences (91 by the score alone, 0.83 of its length).
         pytest.param(" ".join(sentences(BANDIT)[:4]), id="a shorter workshop version"),
+        # All of it and a sixth more (91 by the score alone, 0.84 of the length).
+        pytest.param(BANDIT + " " + JUDGE[: len(BANDIT) // 6], id="a part of a longer one"),
         pytest.param("", id="no text"),
     ],
 )
