@@ -426,3 +426,14 @@ def test_papers_with_a_title_or_without_a_find_are_shown_as_they_are() -> None:
     library.set_resolved(SEED_PAPERS[1].id, {"checked": "2026-11-30"})
     shown = with_resolutions([titled, SEED_PAPERS[1]], library)
     assert shown == [titled, SEED_PAPERS[1]]
+
+
+def test_merging_a_copy_says_how_many_resolutions_changed(tmp_path: Path) -> None:
+    copy, _ = Library.open(tmp_path / "copy.json")
+    copy.set_resolved(SEED_PAPERS[0].id, {"title": "Found", "checked": "2026-11-30"})
+    copy.save()
+    library, _ = Library.open(tmp_path / "library.json")
+    assert (
+        str(library.merge_copy(tmp_path / "copy.json")) == "1 paper changed: 1 resolution changed"
+    )
+    assert library.resolved(SEED_PAPERS[0].id)["title"] == "Found"

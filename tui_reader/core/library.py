@@ -109,6 +109,7 @@ class MergeReport:
     bookmarks: int = 0
     notes: int = 0
     read_marks: int = 0
+    resolutions: int = 0  # what resolve found
     searches: int = 0  # saved searches added, changed or deleted
     skipped: int = 0  # entries of the copy that could not be read
 
@@ -121,6 +122,7 @@ class MergeReport:
             ("bookmarked", "bookmarks"),
             ("note", "notes"),
             ("read", "read_marks"),
+            ("resolved", "resolutions"),
         ):
             if before.get(name, _DEFAULTS[name]) != after.get(name, _DEFAULTS[name]):
                 setattr(self, attribute, getattr(self, attribute) + 1)
@@ -139,6 +141,7 @@ class MergeReport:
                     (self.bookmarks, "bookmark", "changed"),
                     (self.notes, "note", "changed"),
                     (self.read_marks, "read mark", "changed"),
+                    (self.resolutions, "resolution", "changed"),
                 )
                 if number
             ]
