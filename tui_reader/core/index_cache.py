@@ -244,7 +244,7 @@ def _save(path: Path, value: Iterator[Chunk] | Array) -> dict[str, object]:
     with path.open("wb") as stream:
         np.lib.format.write_array_header_1_0(stream, header)
         for chunk in chunks:
-            stream.write(chunk if isinstance(chunk, bytes) else chunk.data)
+            stream.write(chunk)
     return {"dtype": "|u1", "shape": [size]}
 
 
