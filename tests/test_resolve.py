@@ -33,6 +33,7 @@ from tui_reader.core.resolve import (
     certain_match,
     resolve_online,
     resolved_paper,
+    resolving,
     search_words,
     similarity,
     with_resolutions,
@@ -437,3 +438,12 @@ def test_merging_a_copy_says_how_many_resolutions_changed(tmp_path: Path) -> Non
         str(library.merge_copy(tmp_path / "copy.json")) == "1 paper changed: 1 resolution changed"
     )
     assert library.resolved(SEED_PAPERS[0].id)["title"] == "Found"
+
+
+def test_papers_loaded_in_batches_are_shown_with_what_was_found() -> None:
+    library = Library(None)
+    library.set_resolved(SEED_PAPERS[1].id, {"title": "Found Title"})
+    batches = [SEED_PAPERS[:2], "big.jsonl:3: not JSON", SEED_PAPERS[2:3]]
+    shown = list(resolving(iter(batches), library))
+    assert shown[1] == "big.jsonl:3: not JSON" and shown[2] == SEED_PAPERS[2:3]
+    assert [paper.title for paper in shown[0]] == ["", "Found Title"]
