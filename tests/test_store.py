@@ -55,6 +55,18 @@ ODD = [
 ]
 
 
+def reopened(kept: PaperStore) -> PaperStore:
+    """The store opened again from its arrays, as the cache opens them."""
+    named, names = kept.arrays()
+    arrays = {
+        name: value
+        if isinstance(value, np.ndarray)
+        else np.frombuffer(b"".join(bytes(chunk) for chunk in value), dtype=np.uint8)
+        for name, value in named.items()
+    }
+    return PaperStore.from_arrays(arrays, kept.collections, names)
+
+
 def test_a_paper_comes_back_with_every_field_as_it_went_in() -> None:
     kept = PaperStore(ODD, ["ICML", "c"])
     assert [kept[n] for n in range(len(ODD))] == ODD
@@ -90,15 +102,7 @@ def test_ids_are_found_across_merges_and_shared_keys(
 
 
 def test_a_store_opens_again_from_its_arrays() -> None:
-    kept = PaperStore(ODD, ["ICML", "c"])
-    named, names = kept.arrays()
-    arrays = {
-        name: value
-        if isinstance(value, np.ndarray)
-        else np.frombuffer(b"".join(bytes(c) for c in value), dtype=np.uint8)
-        for name, value in named.items()
-    }
-    opened = PaperStore.from_arrays(arrays, kept.collections, names)
+    opened = reopened(PaperStore(ODD, ["ICML", "c"]))
     assert list(opened) == ODD and opened.get(ODD[3].id) == ODD[3]
     assert opened.extend([paper(9), ODD[0]]) == 1  # grows in memory from there
     assert list(opened) == [*ODD, paper(9)] and opened.position_of(paper(9).id) == len(ODD)
@@ -121,3 +125,18 @@ def test_a_view_shows_papers_by_number() -> None:
     view = kept.view(np.array([3, 0], dtype=np.int64))
     assert len(view) == 2 and view[0] == kept[3] and view[1:] == [kept[0]]
     assert view.position_of(kept[0].id) == 1 and view.position_of(kept[2].id) is None
+
+
+@pytest.mark.parametrize("opened", [False, True])
+def test_a_field_of_many_papers_is_read_without_building_them(opened: bool) -> None:
+    kept = PaperStore()
+    for first in range(0, len(ODD), 2):  # several chunks
+        kept.extend(ODD[first : first + 2])
+    if opened:
+        kept = reopened(kept)
+    for name in ("id", "abstract", "headline", "title", "venue", "published", "collection"):
+        assert kept.texts(name) == [getattr(p, name) for p in ODD]
+        assert kept.texts(name, 1, 4) == [getattr(p, name) for p in ODD[1:4]]
+    for name in ("authors", "categories"):
+        assert kept.texts(name, 2) == [" ".join(getattr(p, name)) for p in ODD[2:]]
+    assert kept.texts("title", 3, 3) == [] and kept.texts("id", 4, 99) == [ODD[4].id]

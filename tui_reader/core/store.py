@@ -32,7 +32,17 @@ Array: TypeAlias = npt.NDArray[Any]
 Chunk: TypeAlias = bytes | memoryview
 Column: TypeAlias = "array[int] | memoryview"  # grown in memory, or mapped from a file
 
-TEXTS = ("id", "abstract", "headline", "title", "authors", "categories", "published", "extra")
+TEXTS = (
+    "id",
+    "abstract",
+    "headline",
+    "title",
+    "authors",
+    "venue",
+    "categories",
+    "published",
+    "extra",
+)
 NO_YEAR = -(2**63)
 SEPARATOR = "\x1f"  # between authors, between categories; clean text never holds it
 HEADLINE_IS_TITLE = 1  # a flag: the headline column is empty, the title stands for it
@@ -48,7 +58,6 @@ NUMBERS: dict[str, tuple[str, type[np.signedinteger[Any]]]] = {
 _EXTRA = (
     "links",
     "url",
-    "venue",
     "updated",
     "arxiv_id",
     "arxiv_version",
@@ -95,11 +104,21 @@ class _Strings:
         base = self.starts[place]
         return str(self.chunks[place][start - base : end - base], "utf-8", "surrogatepass")
 
-    def all(self, count: int) -> list[str]:
-        """The first `count` strings, decoded at once (much faster than one at a time)."""
-        blob = b"".join(bytes(chunk) for chunk in self.chunks)
-        bounds = np.asarray(self.offsets[: count + 1]).tolist()
-        return [blob[a:b].decode("utf-8", "surrogatepass") for a, b in pairwise(bounds)]
+    def all(self, start: int, stop: int) -> list[str]:
+        """Strings `start` to `stop`, decoded at once (much faster than one at a time)."""
+        bounds = self.offsets[start : stop + 1].tolist()
+        first, end = bounds[0], bounds[-1]
+        place = max(bisect_right(self.starts, first) - 1, 0)
+        parts = []
+        for base, chunk in zip(self.starts[place:], self.chunks[place:], strict=True):
+            if base >= end:
+                break
+            parts.append(bytes(chunk[max(first - base, 0) : end - base]))
+        blob = b"".join(parts)
+        return [
+            blob[a - first : b - first].decode("utf-8", "surrogatepass")
+            for a, b in pairwise(bounds)
+        ]
 
     def arrays(self, count: int) -> tuple[Iterator[Chunk], Array]:
         """The bytes of the first `count` strings, as chunks, and their offsets."""
@@ -181,7 +200,7 @@ class PaperStore(Sequence[Paper]):
         collections: list[int] = []
         sources: list[int] = []
         for paper in papers:
-            extra = {name: getattr(paper, name) for name in _EXTRA if getattr(paper, name)}
+            extra = {name: value for name in _EXTRA if (value := getattr(paper, name))}
             authors = _joined(paper.authors)
             categories = _joined(paper.categories)
             if authors is None or categories is None:  # a separator inside: kept as JSON
@@ -193,6 +212,7 @@ class PaperStore(Sequence[Paper]):
                 ("headline", "" if headline_is_title else paper.headline),
                 ("title", paper.title),
                 ("authors", authors or ""),
+                ("venue", paper.venue),
                 ("categories", categories or ""),
                 ("published", paper.published),
                 ("extra", _json(extra) if extra else ""),
@@ -270,6 +290,7 @@ class PaperStore(Sequence[Paper]):
             abstract=text["abstract"].get(number),
             collection=self._collection_names[numbers["collections"][number]],
             source=self._source_path(numbers["sources"][number]),
+            venue=text["venue"].get(number),
             headline=title
             if numbers["flags"][number] & HEADLINE_IS_TITLE
             else text["headline"].get(number),
@@ -328,14 +349,34 @@ class PaperStore(Sequence[Paper]):
         return ranks
 
     def _headlines(self) -> list[str]:
-        count = self._count
-        titles = self._texts["title"].all(count)
-        headlines = self._texts["headline"].all(count)
-        flags = self._numbers["flags"][:count].tolist()
-        return [
-            t if f & HEADLINE_IS_TITLE else h
-            for t, h, f in zip(titles, headlines, flags, strict=True)
-        ]
+        return self.texts("headline")
+
+    def texts(self, name: str, start: int = 0, stop: int | None = None) -> list[str]:
+        """A field of papers `start` to `stop`, decoded at once without building the papers
+        (ten times faster): id, abstract, headline, title, venue, published or collection;
+        authors and categories as Paper holds them, joined by spaces."""
+        stop = self._count if stop is None else min(stop, self._count)
+        if start >= stop:
+            return []
+        if name == "collection":
+            codes = self._numbers["collections"][start:stop].tolist()
+            return [self._collection_names[code] for code in codes]
+        if name == "headline":
+            titles = self._texts["title"].all(start, stop)
+            headlines = self._texts["headline"].all(start, stop)
+            flags = self._numbers["flags"][start:stop].tolist()
+            return [
+                t if f & HEADLINE_IS_TITLE else h
+                for t, h, f in zip(titles, headlines, flags, strict=True)
+            ]
+        values = self._texts[name].all(start, stop)
+        if name in ("authors", "categories"):
+            values = [value.replace(SEPARATOR, " ") for value in values]
+            extras = self._texts["extra"]
+            for place, value in enumerate(values):  # kept as JSON when a name holds a separator
+                if not value and f'"{name}"' in extras.get(start + place):
+                    values[place] = " ".join(getattr(self._paper(start + place), name))
+        return values
 
     def arrays(self) -> tuple[dict[str, Iterator[Chunk] | Array], dict[str, list[str]]]:
         """The store as named arrays (a text's bytes as chunks, to be written one after the
@@ -395,9 +436,10 @@ def _places(names: list[str]) -> dict[str, int]:
 
 def _joined(values: tuple[str, ...]) -> str | None:
     """The values in one string, or None when they cannot be split again."""
-    if any(SEPARATOR in value or not value for value in values):
+    joined = SEPARATOR.join(values)
+    if not all(values) or joined.count(SEPARATOR) != max(len(values) - 1, 0):
         return None
-    return SEPARATOR.join(values)
+    return joined
 
 
 def _split(text: str) -> tuple[str, ...]:
