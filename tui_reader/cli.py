@@ -45,7 +45,7 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.query import DATE, parse_query
 from tui_reader.core.references import paper_record, reference_title
-from tui_reader.core.resolve import resolving, with_resolutions
+from tui_reader.core.resolve import any_found, resolving, with_resolutions
 from tui_reader.core.search_service import needs_index, search_papers
 from tui_reader.core.session import SessionError, load_session, save_session
 from tui_reader.core.sources.folder import fetched_collections
@@ -433,7 +433,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
     else:
         store, stream = PaperStore(), stream_papers(files, keep=keep)
     library, messages = open_library(arguments.library)
-    if not big:  # with what resolve found (a store from the cache is shown as it was kept)
+    if not big and any_found(library):  # with what resolve found (not a store from the cache)
         store = PaperStore(with_resolutions(store, library), store.collections)
     elif stream is not None:
         stream = resolving(stream, library)

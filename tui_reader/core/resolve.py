@@ -214,6 +214,11 @@ def _found(library: Library) -> dict[str, dict[str, Any]]:
     return entries
 
 
+def any_found(library: Library) -> bool:
+    """Whether resolve found any paper (else papers need not be looked at)."""
+    return bool(_found(library))
+
+
 def with_resolutions(papers: Sequence[Paper], library: Library) -> list[Paper]:
     """The papers, each title-less one that resolve found shown with what it found."""
     entries = _found(library)
