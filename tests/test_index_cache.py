@@ -198,10 +198,11 @@ def test_keeping_in_the_background_writes_an_entry_the_next_run_opens(
     tmp_path: Path, write_seed
 ) -> None:
     files, indexed = _kept_entry(write_seed, "a", 30)
-    keep_in_background(files, indexed).join(timeout=30)
+    problems = ["a.txt:3: no abstract"]
+    keep_in_background(files, indexed.store, indexed.index, problems, 2).join(timeout=30)
     kept = load_cached(files)
     assert kept is not None and list(kept.store) == list(indexed.store)
-    assert kept.loaded.problems == [] and len(kept.index) == 30
+    assert (kept.loaded.problems, kept.loaded.duplicates, len(kept.index)) == (problems, 2, 30)
 
 
 def test_papers_still_loading_are_not_kept(tmp_path: Path, write_seed) -> None:

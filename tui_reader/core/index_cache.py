@@ -249,14 +249,19 @@ def _save(path: Path, value: Iterator[Chunk] | Array) -> dict[str, object]:
 
 
 def keep_in_background(
-    files: Sequence[Path], indexed: IndexedPapers, limit: int | None = None
+    files: Sequence[Path],
+    store: PaperStore,
+    index: SearchEngine,
+    problems: Sequence[str] = (),
+    duplicates: int = 0,
 ) -> threading.Thread:
-    """Keep the papers and index (as `keep`) in a daemon thread, started now: safe while the
-    reader runs (it only reads the store) and safe to abandon at quit (an unfinished entry is
-    a temporary folder, removed by a later prune)."""
-    thread = threading.Thread(
-        target=keep, args=(list(files), indexed, None, limit), name="keep-index", daemon=True
-    )
+    """Keep the papers of these files and their index (as `keep`: not while papers are still
+    loading) in a daemon thread, started now. Safe while the reader runs: it only reads the
+    store. Safe to abandon at quit: an unfinished entry is a temporary folder, which a later
+    prune removes."""
+    loaded = LoadResult(store, list(store.collections), list(problems), duplicates)
+    indexed = IndexedPapers(loaded, index, store)
+    thread = threading.Thread(target=keep, args=(list(files), indexed), daemon=True)
     thread.start()
     return thread
 
