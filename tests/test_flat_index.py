@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tui_reader.core.flat import disk
+from tui_reader.core.flat import build, disk
 from tui_reader.core.flat.build import build_arrays
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.paper import Paper
@@ -183,3 +183,19 @@ def test_the_cache_keeps_under_its_size_removing_the_least_recently_used(tmp_pat
     size = sum(file.stat().st_size for file in folders[0].iterdir())
     disk.prune(root, limit=2 * size, keep=folders[0])
     assert [folder.exists() for folder in folders] == [True, False, True]
+
+
+def test_a_pool_of_processes_builds_the_same_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(build, "CHUNK", 2)
+    monkeypatch.setattr(build, "POOLED_FROM", 0)
+    papers = corpus(
+        r"Co-training with $\alpha$-divergence.",
+        "Graph neural networks on SAM.",
+        r"A Schr\"odinger bridge, naïve.",
+        "Sparse attention and co-training.",
+        "Graphs, SAM and the same words again.",
+    )
+    alone, pooled = build.build_arrays(papers, processes=1), build.build_arrays(papers, 2)
+    assert alone.keys() == pooled.keys()
+    for name, array in alone.items():
+        assert np.array_equal(array, pooled[name]), name

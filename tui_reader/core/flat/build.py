@@ -1,163 +1,378 @@
-"""Index papers into a few flat arrays, a chunk of papers at a time.
+"""Index papers into a few flat arrays, a chunk of papers at a time, on every core.
 
-Each chunk's texts are joined by NUL characters and read by one regex (C speed, no Python
-loop per word); NUL stands between papers, so counting NULs gives each word its paper. A
-word's id is its place in the vocabulary in the order first seen; `order` lists the ids in
-alphabetical order, for prefixes. Postings (the sorted paper numbers of each word, each paper
-once) are one int32 array with int64 offsets, per field:
+A chunk's texts are joined (NUL between papers, SOH between a paper's fields), their LaTeX
+unwrapped (core.flat.fold), and cut into raw tokens in bulk: `bytes.translate` turns every
+ASCII byte that is not a letter, digit, `_` or `-` into a space and `bytes.split` does the
+rest, with no Python loop per word. Each raw token ("Co-Training", "Schrödinger", "model's")
+is read once per process into the words search knows (casefolded, accents dropped, a
+hyphenated compound also joined: co, training, cotraining) and its capitalised words as
+written (Co, Training); a token seen again costs one dict look-up. Postings then come from
+numpy: each chunk's (word, paper) pairs made unique by `np.unique`, merged at the end into one
+int32 array per field with int64 offsets, in paper order. Chunks are read by a pool of
+processes when there are several, each keeping its own table of tokens; only arrays, the new
+words and the folded text come back.
 
-- `all`: every word of the paper, as core.flat.fold reads it, and hyphenated compounds joined
-  ("co-training" is also "cotraining");
+Words are numbered in alphabetical order, so prefixes are ranges of ids. Fields:
+
+- `all`: every word of the paper (headline, title, abstract, authors, venue, collection);
 - `title` (headline and title), `author`, `venue` (venue and collection);
 - `cased`: words written with a capital ("SAM", "GPs"), as written, over their own vocabulary.
 
 The folded text of each paper is kept too (`text`, UTF-8, each paper ended by a NUL), for
-phrases and for ranking by how close the terms stand.
+phrases, for ranking by how close the terms stand, and for related papers.
 """
 
+import mmap
+import multiprocessing
+import os
 import re
-from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+import tempfile
+from array import array
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
 from itertools import pairwise
+from typing import IO, TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from tui_reader.core.flat.fold import fold
-from tui_reader.core.paper import Paper
+from tui_reader.core.flat.fold import fold_rest, unwrap_latex
+
+if TYPE_CHECKING:
+    from tui_reader.core.paper import Paper
 
 Array = npt.NDArray[np.generic]
 Arrays = dict[str, Array]
+Ids = npt.NDArray[np.int32]
+Chunk = tuple[int, Ids, npt.NDArray[np.uint16]]  # first paper, word ids, papers within
 
-CHUNK = 8192  # papers read at once
+CHUNK = 5000  # papers read at once
+POOLED_FROM = 4 * CHUNK  # fewer papers are read in this process (a pool costs a second)
 FIELDS = ("all", "title", "author", "venue")
-_WORDS = re.compile(r"\w+|\x00")
-_COMPOUNDS = re.compile(r"\b\w++(?:-\w++)+|\x00")  # possessive: no backtracking
-# Words with a capital letter (Latin, Greek, Cyrillic), as the case-sensitive index keeps them.
-_CASED = re.compile(r"\b(?=\w*[A-ZÀ-ÖØ-ÞΑ-ΩЀ-Я])\w+|\x00")
-SEPARATOR = "\x00"
+# The postings each searched field of a paper (see searched_text) goes to besides `all`.
+_FIELD_OF_SEGMENT = np.asarray([1, 1, 0, 2, 3], dtype=np.int8)  # a place in FIELDS
+PAPER_END, FIELD_END = "\x00", "\x01"
+_WORDS = re.compile(r"\w+")
+_COMPOUNDS = re.compile(r"\w++(?:-\w++)+")  # possessive: no backtracking
+_MARKUP = b"${}\\"  # what is left of LaTeX once unwrapped: dropped from the text
+_CUT = bytes(
+    byte if chr(byte).isalnum() or chr(byte) in "_-\x00\x01" or byte >= 128 else ord(" ")
+    for byte in range(256)
+)
 
 
-class _Vocabulary:
-    """Words to ids in the order first seen; id 0 is the separator between papers."""
+def searched_text(paper: "Paper") -> str:
+    """A paper's searched fields, FIELD_END between them (none inside: they would split it)."""
+    fields = (
+        paper.headline,
+        paper.title,
+        paper.abstract,
+        " ".join(paper.authors),
+        f"{paper.venue} {paper.collection}",
+    )
+    text = FIELD_END.join(fields)
+    if text.count(FIELD_END) != len(fields) - 1 or PAPER_END in text:
+        text = FIELD_END.join(
+            part.replace(FIELD_END, " ").replace(PAPER_END, " ") for part in fields
+        )
+    return text
+
+
+@dataclass
+class ChunkRead:
+    """What one chunk gives: pairs (word, paper in the chunk) per field, sorted by word then
+    paper, in the reading process's own word ids, with the words it met first in this chunk."""
+
+    reader: int  # the process that read it: its word ids are its own
+    new_words: list[str]
+    new_cased: list[str]
+    compounds: dict[str, str]  # "cotraining": "co-training", to highlight what was typed
+    pairs: dict[str, tuple[Ids, Ids]]  # field (and "cased") -> (word ids, papers)
+    text: bytes  # the chunk's folded text, each paper ended by PAPER_END
+
+
+class _TokenWords:
+    """Each raw token's words: the first in an array (-1: none), the others (a compound's
+    parts, words joined by punctuation other than ASCII) in a short list of their own."""
 
     def __init__(self) -> None:
-        ids: defaultdict[str, int] = defaultdict()
-        ids.default_factory = ids.__len__
-        ids[SEPARATOR] = 0
-        self.ids = ids
+        self.ids: dict[str, int] = {}
+        self.listed: list[str] = []
+        self.first = array("i")
+        self.more_offsets = array("q", [0])  # by raw token id, into more
+        self.more = array("i")
 
-    def of(self, tokens: list[str]) -> npt.NDArray[np.int32]:
-        return np.fromiter(map(self.ids.__getitem__, tokens), dtype=np.int32, count=len(tokens))
+    def add(self, words: Iterable[str]) -> None:
+        """The words of the next raw token."""
+        numbers = []
+        for word in words:
+            number = self.ids.get(word)
+            if number is None:
+                number = self.ids[word] = len(self.listed)
+                self.listed.append(word)
+            numbers.append(number)
+        self.first.append(numbers[0] if numbers else -1)
+        self.more.extend(numbers[1:])
+        self.more_offsets.append(len(self.more))
 
-    def arrays(self, prefix: str) -> Arrays:
-        """The words (without the separator) as UTF-8 with offsets, and their sorted order."""
-        words = list(self.ids)[1:]
-        order = np.asarray(sorted(range(len(words)), key=words.__getitem__), dtype=np.int32)
-        return _strings(f"{prefix}words", words) | {f"{prefix}order": order}
+    def add_one(self, word: str | None) -> None:
+        """The word of the next raw token (None: it has none)."""
+        if word is None:
+            self.first.append(-1)
+        else:
+            number = self.ids.get(word)
+            if number is None:
+                number = self.ids[word] = len(self.listed)
+                self.listed.append(word)
+            self.first.append(number)
+        self.more_offsets.append(len(self.more))
+
+    def of(self, tokens: Ids, paper: Ids, segment: Ids) -> tuple[Ids, Ids, Ids]:
+        """The words of these raw tokens, with the paper and segment of each."""
+        first = np.frombuffer(self.first, dtype=np.int32)[tokens]
+        kept = first >= 0
+        offsets = np.frombuffer(self.more_offsets, dtype=np.int64)
+        begin, end = offsets[:-1][tokens], offsets[1:][tokens]
+        has_more = np.flatnonzero(end > begin)
+        if not len(has_more):
+            return first[kept], paper[kept], segment[kept]
+        begin, lengths = begin[has_more], end[has_more] - begin[has_more]
+        within = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        more = np.frombuffer(self.more, dtype=np.int32)[np.repeat(begin, lengths) + within]
+        return (
+            np.concatenate((first[kept], more)),
+            np.concatenate((paper[kept], np.repeat(paper[has_more], lengths))),
+            np.concatenate((segment[kept], np.repeat(segment[has_more], lengths))),
+        )
 
 
-class _Postings:
-    """The (word, paper) pairs of each chunk, merged into one array at the end."""
+class _Reader:
+    """Raw tokens to words, kept for every chunk a process reads."""
 
     def __init__(self) -> None:
-        self.chunks: list[tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]] = []
+        self.tokens: defaultdict[bytes, int] = defaultdict()
+        self.tokens.default_factory = self.tokens.__len__
+        self.words, self.cased = _TokenWords(), _TokenWords()
+        for separator in (PAPER_END, FIELD_END):  # raw ids 0 and 1 stand for no word
+            self.tokens[separator.encode()]
+            self.words.add(())
+            self.cased.add(())
 
-    def add(self, streams: Iterable[npt.NDArray[np.int32]], first: int, count: int) -> None:
-        """Add a chunk of `count` papers from `first`: each stream holds word ids with 0
-        between papers."""
-        keys = []
-        for ids in streams:
-            paper = np.cumsum(ids == 0)
-            kept = ids != 0
-            keys.append((ids[kept].astype(np.int64) - 1) * (count + 1) + paper[kept])
-        pairs = np.sort(np.concatenate(keys))  # by word, then paper; each pair once:
-        unique = pairs[np.concatenate(([True], pairs[1:] != pairs[:-1]))[: len(pairs)]]
-        words, papers = np.divmod(unique, count + 1)
-        self.chunks.append((words.astype(np.int32), (papers + first).astype(np.int32)))
+    def read(self, joined: str, count: int) -> ChunkRead:
+        """Read `count` papers' searched texts, each ended by PAPER_END."""
+        first_word, first_cased = len(self.words.listed), len(self.cased.listed)
+        compounds: dict[str, str] = {}
+        raw = unwrap_latex(joined).encode().translate(None, _MARKUP)
+        tokens = raw.replace(b"\x00", b" \x00 ").replace(b"\x01", b" \x01 ").translate(_CUT).split()
+        known = len(self.tokens)
+        ids = np.fromiter(map(self.tokens.__getitem__, tokens), dtype=np.int32, count=len(tokens))
+        if len(self.tokens) > known:  # ids are given in the order first met
+            where = np.flatnonzero(ids >= known)
+            new = ids[where]
+            first = where[np.concatenate(([True], new[1:] > np.maximum.accumulate(new)[:-1]))]
+            self._learn([tokens[i] for i in first.tolist()], compounds)
+        del tokens
+        ends = ids == 0
+        paper = (np.cumsum(ends) - ends).astype(np.int32)
+        fields = np.cumsum(ids == 1, dtype=np.int32)
+        segment = (fields - np.concatenate(([0], fields[ends]))[paper]).astype(np.int8)
+        words, word_paper, word_segment = self.words.of(ids, paper, segment)
+        pairs = {"all": _unique_pairs(words, word_paper, count)}
+        field_of = _FIELD_OF_SEGMENT[word_segment]
+        for number, name in enumerate(FIELDS[1:], start=1):
+            inside = field_of == number
+            pairs[name] = _unique_pairs(words[inside], word_paper[inside], count)
+        cased, cased_paper, _ = self.cased.of(ids, paper, segment)
+        pairs["cased"] = _unique_pairs(cased, cased_paper, count)
+        return ChunkRead(
+            os.getpid(),
+            self.words.listed[first_word:],
+            self.cased.listed[first_cased:],
+            compounds,
+            pairs,
+            _folded_text(raw),
+        )
 
-    def arrays(self, name: str, vocabulary_size: int) -> Arrays:
-        counts = np.zeros(vocabulary_size, dtype=np.int64)
-        for words, _ in self.chunks:
-            counts += np.bincount(words, minlength=vocabulary_size)
-        offsets = np.zeros(vocabulary_size + 1, dtype=np.int64)
-        np.cumsum(counts, out=offsets[1:])
-        papers = np.empty(int(offsets[-1]), dtype=np.int32)
-        cursor = offsets[:-1].copy()
-        while self.chunks:  # chunks in paper order: each word's papers stay sorted
-            words, numbers = self.chunks.pop(0)
-            here = np.bincount(words, minlength=vocabulary_size)
-            starts = np.cumsum(here) - here  # where each word's run starts in this chunk
-            papers[cursor[words] + np.arange(len(words)) - starts[words]] = numbers
-            cursor += here
-        return {f"{name}_offsets": offsets, f"{name}_papers": papers}
+    def _learn(self, tokens: list[bytes], compounds: dict[str, str]) -> None:
+        """Read new raw tokens into words."""
+        for token in tokens:
+            if token.isalnum() and token.islower():  # most: one word as it is
+                self.words.add_one(token.decode())
+                self.cased.add_one(None)
+                continue
+            written = token.decode()
+            if not written.isascii():
+                written = fold_rest(written, casefold=False)
+            folded = written.casefold()
+            found = dict.fromkeys(_WORDS.findall(folded))
+            if "-" in folded:
+                for compound in _COMPOUNDS.findall(folded):
+                    joined = compound.replace("-", "")
+                    compounds.setdefault(joined, compound)
+                    found[joined] = None
+            self.words.add(found)
+            capitals = () if folded == written else _WORDS.findall(written)
+            self.cased.add(dict.fromkeys(w for w in capitals if w != w.lower()))
 
 
-def _joined(papers: Sequence[Paper], text: Callable[[Paper], str]) -> str:
-    joined = SEPARATOR.join(map(text, papers)) + SEPARATOR
-    if joined.count(SEPARATOR) != len(papers):  # a paper's own NUL would split it in two
-        joined = SEPARATOR.join(text(paper).replace(SEPARATOR, " ") for paper in papers) + SEPARATOR
-    return joined
+def _unique_pairs(words: Ids, papers: Ids, count: int) -> tuple[Ids, Ids]:
+    """The (word, paper) pairs, each once, sorted by word then paper."""
+    keys = np.sort(words.astype(np.int64) * count + papers)
+    keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))[: len(keys)]]
+    found, numbers = np.divmod(keys, count)
+    return found.astype(np.int32), numbers.astype(np.int32)
 
 
-def _compounds(text: str) -> list[str]:
-    """The hyphenated compounds of a text, and its paper separators."""
-    pieces = " ".join(p for p in text.split() if "-" in p or SEPARATOR in p)
-    return _COMPOUNDS.findall(pieces)
+def _folded_text(raw: bytes) -> bytes:
+    """The text as phrases are matched: lower case, accents dropped; fields on their own
+    lines, each paper ended by a NUL."""
+    papers = raw.translate(_FIELDS_AS_LINES).split(b"\x00")
+    return b"\x00".join(
+        text.lower() if text.isascii() else fold_rest(text.decode()).encode() for text in papers
+    )
 
 
-def _searched_text(paper: Paper) -> str:
-    authors = " ".join(paper.authors)
-    venue = f"{paper.venue}\n{paper.collection}"
-    return f"{paper.headline}\n{paper.title}\n{paper.abstract}\n{authors}\n{venue}"
+_FIELDS_AS_LINES = bytes.maketrans(b"\x01", b"\n")
+_READER: _Reader | None = None
 
 
-def build_arrays(papers: Sequence[Paper]) -> Arrays:
-    """The index of these papers, numbered in their order, as named arrays."""
-    vocabulary, cased = _Vocabulary(), _Vocabulary()
-    postings = {name: _Postings() for name in (*FIELDS, "cased")}
-    compounds: dict[str, str] = {}  # "cotraining": "co-training", to highlight what was typed
-    texts: list[bytes] = []
+def _read_pooled(joined: str, count: int) -> ChunkRead:
+    global _READER  # one table of tokens per process of the pool
+    if _READER is None:
+        _READER = _Reader()
+    return _READER.read(joined, count)
+
+
+class _Merged:
+    """Chunks' pairs and words, numbered as one index. What is big (each chunk's pairs, the
+    folded text) waits in unnamed temporary files, read back by memory map: the system may
+    drop those pages when memory runs short, where it cannot drop the process's own."""
+
+    def __init__(self) -> None:
+        self.vocabularies: dict[str, dict[str, int]] = {"words": {}, "cased": {}}
+        self.compounds: dict[str, str] = {}
+        # Each reading process's word ids to ours.
+        self.mapping: dict[tuple[str, int], Ids] = {}
+        self.pairs = tempfile.TemporaryFile()  # noqa: SIM115 (closed in arrays())
+        self.text = tempfile.TemporaryFile()  # noqa: SIM115 (its map outlives it)
+        # For each field, each chunk's first paper, pair count and place in self.pairs.
+        self.chunks: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
+        self.text_ends: list[npt.NDArray[np.int64]] = []  # where each paper's text ends
+
+    def add(self, read: ChunkRead, first: int) -> None:
+        for kind, new in (("words", read.new_words), ("cased", read.new_cased)):
+            vocabulary = self.vocabularies[kind]
+            ours = np.fromiter(
+                (vocabulary.setdefault(word, len(vocabulary)) for word in new), np.int32, len(new)
+            )
+            before = self.mapping.get((kind, read.reader), np.zeros(0, dtype=np.int32))
+            self.mapping[kind, read.reader] = np.concatenate((before, ours))
+        for joined, compound in read.compounds.items():
+            self.compounds.setdefault(joined, compound)
+        for name, (ids, papers) in read.pairs.items():
+            mapping = self.mapping["cased" if name == "cased" else "words", read.reader]
+            self.chunks[name].append((first, len(ids), self.pairs.tell()))
+            self.pairs.write(mapping[ids].tobytes())
+            self.pairs.write(papers.astype(np.uint16).tobytes())  # within the chunk
+        ends = np.flatnonzero(np.frombuffer(read.text, dtype=np.uint8) == 0)
+        self.text_ends.append(ends + 1 + self.text.tell())
+        self.text.write(read.text)
+
+    def arrays(self, count: int) -> Arrays:
+        arrays: Arrays = {"papers": np.asarray([count], dtype=np.int64)}
+        pairs = _mapped(self.pairs)
+        for prefix, kind, names in (("", "words", FIELDS), ("cased_", "cased", ("cased",))):
+            listed = list(self.vocabularies[kind])
+            alphabetical = sorted(range(len(listed)), key=listed.__getitem__)
+            arrays |= _strings(f"{prefix}words", [listed[i] for i in alphabetical])
+            rank = np.empty(len(listed), dtype=np.int32)  # our ids are alphabetical ranks
+            rank[alphabetical] = np.arange(len(listed), dtype=np.int32)
+            for name in names:
+
+                def chunks(name: str = name, rank: Ids = rank) -> Iterator[Chunk]:
+                    for first, length, place in self.chunks[name]:
+                        ids = np.frombuffer(pairs, np.int32, length, place)
+                        papers = np.frombuffer(pairs, np.uint16, length, place + 4 * length)
+                        yield first, rank[ids], papers
+
+                arrays |= _postings(name, chunks, len(rank))
+        self.pairs.close()
+        arrays["text"] = np.frombuffer(_mapped(self.text), dtype=np.uint8)
+        arrays["text_offsets"] = np.concatenate([[0], *self.text_ends]).astype(np.int64)
+        joined = sorted(self.compounds)
+        arrays |= _strings("compound_keys", joined)
+        arrays |= _strings("compound_values", [self.compounds[word] for word in joined])
+        return arrays
+
+
+def _mapped(file: IO[bytes]) -> mmap.mmap | bytes:
+    file.flush()
+    if not file.tell():
+        return b""  # an empty file cannot be mapped
+    return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+
+
+def _postings(name: str, chunks: Callable[[], Iterator[Chunk]], words: int) -> Arrays:
+    """Each word's papers, in paper order, from chunks in paper order whose pairs are grouped
+    by word (each group in paper order); `chunks` is read twice."""
+    counts = np.zeros(words, dtype=np.int64)
+    for _, ids, _ in chunks():
+        counts += np.bincount(ids, minlength=words)
+    offsets = np.zeros(words + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    papers = np.empty(int(offsets[-1]), dtype=np.int32)
+    cursor = offsets[:-1].copy()
+    for first, ids, numbers in chunks():
+        if not len(ids):
+            continue
+        starts = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1])))
+        lengths = np.diff(np.append(starts, len(ids)))
+        runs = ids[starts]
+        within = np.arange(len(ids), dtype=np.int64) - np.repeat(starts, lengths)
+        papers[np.repeat(cursor[runs], lengths) + within] = numbers.astype(np.int32) + first
+        cursor[runs] += lengths
+    return {f"{name}_offsets": offsets, f"{name}_papers": papers}
+
+
+def _chunks(papers: Sequence["Paper"]) -> Iterator[tuple[int, str, int]]:
     for first in range(0, len(papers), CHUNK):
         chunk = papers[first : first + CHUNK]
-        count = len(chunk)
-        folded = fold(_joined(chunk, _searched_text))
-        texts.append(folded.encode())
-        streams = [vocabulary.of(_WORDS.findall(folded))]
-        found = _compounds(folded)
-        for compound in found:
-            if compound != SEPARATOR:
-                compounds.setdefault(compound.replace("-", ""), compound)
-        streams.append(vocabulary.of([compound.replace("-", "") for compound in found]))
-        postings["all"].add(streams, first, count)
-        for name, text in (
-            ("title", lambda paper: f"{paper.headline} {paper.title}"),
-            ("author", lambda paper: " ".join(paper.authors)),
-            ("venue", lambda paper: f"{paper.venue} {paper.collection}"),
-        ):
-            field = fold(_joined(chunk, text))
-            joined = [c.replace("-", "") for c in _compounds(field)]
-            field_streams = [vocabulary.of(_WORDS.findall(field)), vocabulary.of(joined)]
-            postings[name].add(field_streams, first, count)
-        raw = _joined(chunk, lambda paper: f"{paper.headline} {paper.title} {paper.abstract}")
-        # Only pieces with a capital (or a paper's end) can hold one: 10x faster than the
-        # regex over everything.
-        pieces = " ".join(p for p in raw.split() if not p.islower() or SEPARATOR in p)
-        postings["cased"].add([cased.of(_CASED.findall(pieces))], first, count)
-    arrays: Arrays = {"papers": np.asarray([len(papers)], dtype=np.int64)}
-    arrays |= vocabulary.arrays("")
-    arrays |= cased.arrays("cased_")
-    for name in FIELDS:
-        arrays |= postings[name].arrays(name, len(vocabulary.ids) - 1)
-    arrays |= postings["cased"].arrays("cased", len(cased.ids) - 1)
-    blob = b"".join(texts)
-    ends = np.flatnonzero(np.frombuffer(blob, dtype=np.uint8) == 0)
-    arrays["text"] = np.frombuffer(blob, dtype=np.uint8)
-    arrays["text_offsets"] = np.concatenate(([0], ends + 1)).astype(np.int64)
-    joined_words = sorted(compounds)
-    arrays |= _strings("compound_keys", joined_words)
-    arrays |= _strings("compound_values", [compounds[word] for word in joined_words])
-    return arrays
+        joined = "".join(searched_text(paper) + PAPER_END for paper in chunk)
+        yield first, joined, len(chunk)
+
+
+def _processors() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def build_arrays(papers: Sequence["Paper"], processes: int | None = None) -> Arrays:
+    """The index of these papers, numbered in their order, as named arrays. Several chunks
+    are read by a pool of `processes` (default: one a core)."""
+    merged = _Merged()
+    processes = processes or min(_processors(), -(-len(papers) // CHUNK))
+    if processes < 2 or len(papers) < POOLED_FROM:
+        reader = _Reader()
+        for first, joined, count in _chunks(papers):
+            merged.add(reader.read(joined, count), first)
+        return merged.arrays(len(papers))
+    # Spawned, not forked: the index may be built in a thread of a program running others,
+    # whose locks a fork would copy held. A program building it must guard its main module.
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(processes, mp_context=spawn) as pool:
+        waiting: deque[tuple[int, Future[ChunkRead]]] = deque()
+        for first, joined, count in _chunks(papers):
+            waiting.append((first, pool.submit(_read_pooled, joined, count)))
+            if len(waiting) > 2 * processes:  # bounded: chunks are megabytes each
+                done_first, result = waiting.popleft()
+                merged.add(result.result(), done_first)
+        for done_first, result in waiting:
+            merged.add(result.result(), done_first)
+    return merged.arrays(len(papers))
 
 
 def _strings(name: str, strings: list[str]) -> Arrays:

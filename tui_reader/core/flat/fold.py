@@ -2,8 +2,10 @@
 
 `$\\mathcal{O}(1/T)$` reads `o(1/t)`, `Schr\\"odinger` and `Schrödinger` read `schrodinger`,
 `$\\alpha$` reads `alpha`. This is a fast, regex-only approximation of core.typeset (which
-takes milliseconds a paper: hours at a million papers); it is applied to whole chunks of
-papers joined by NUL characters, which none of its patterns cross.
+takes milliseconds a paper: hours at a million papers). The index applies its steps to whole
+chunks of papers joined by NUL and SOH characters, which none of its patterns cross:
+`unwrap_latex` on the chunk, then the markup left dropped and each new word read through
+`fold_rest` (core.flat.build).
 """
 
 import re
@@ -13,7 +15,7 @@ import unicodedata
 _WRAPPER = re.compile(
     r"\\(?:math(?:cal|bb|rm|bf|it|sf|frak|scr|tt)|text(?:rm|bf|it|sf|tt|normal)?|emph"
     r"|boldsymbol|bm|operatorname\*?|mbox|hat|bar|tilde|vec|widehat|widetilde|overline)"
-    r"\s*\{([^{}\x00]*)\}"
+    r"\s*\{([^{}\x00\x01]*)\}"
 )
 # \"o, \'{e}, {\"o}, \c{c}, \v s: the letter stays, the accent goes.
 _ACCENT = re.compile(r"\\(?:[\"'`^~=.]|[uvHckbdr](?=\s*\{))\s*\{?\s*\\?([A-Za-z])\s*\}?")
@@ -22,13 +24,23 @@ _MARKUP = re.compile(r"[${}\\]")  # what is left of the markup
 _MARKS = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 
-def fold(text: str) -> str:
-    """The text as search reads it (lower case, no accents, no LaTeX commands)."""
-    if "\\" in text or "$" in text:
+def unwrap_latex(text: str) -> str:
+    """The text with LaTeX commands unwrapped (`\\mathcal{O}` reads `{O}`... `O` once the
+    markup characters `${}\\` left are dropped), case kept."""
+    if "\\" in text:
         text = _WRAPPER.sub(r"\1", text)
         text = _ACCENT.sub(r"\1", text)
         text = _COMMAND.sub(r"\1", text)
-        text = _MARKUP.sub("", text)
+    return text
+
+
+def fold_rest(text: str, casefold: bool = True) -> str:
+    """The text without accents (and in lower case unless `casefold` is false)."""
     if not text.isascii():
         text = _MARKS.sub("", unicodedata.normalize("NFKD", text))
-    return text.casefold()
+    return text.casefold() if casefold else text
+
+
+def fold(text: str) -> str:
+    """The text as search reads it (lower case, no accents, no LaTeX commands)."""
+    return fold_rest(_MARKUP.sub("", unwrap_latex(text)))

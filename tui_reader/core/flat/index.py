@@ -51,12 +51,10 @@ def _typos_allowed(word: str) -> int:
 
 
 class _Vocabulary:
-    """Indexed words (by id) with their postings in each field."""
+    """Indexed words (by id: their alphabetical rank) with their postings in each field."""
 
     def __init__(self, arrays: Mapping[str, Array], prefix: str, fields: tuple[str, ...]):
         self.words = strings_of(arrays[f"{prefix}words"], arrays[f"{prefix}words_offsets"])
-        self.order: npt.NDArray[np.int32] = np.asarray(arrays[f"{prefix}order"], dtype=np.int32)
-        self.sorted = [self.words[i] for i in self.order.tolist()]
         self.postings = {
             name: (np.asarray(arrays[f"{name}_offsets"]), arrays[f"{name}_papers"])
             for name in fields
@@ -65,16 +63,16 @@ class _Vocabulary:
         self.frequency = np.diff(offsets)
 
     def id_of(self, word: str) -> int | None:
-        place = bisect_left(self.sorted, word)
-        if place < len(self.sorted) and self.sorted[place] == word:
-            return int(self.order[place])
+        place = bisect_left(self.words, word)
+        if place < len(self.words) and self.words[place] == word:
+            return place
         return None
 
     def prefixed(self, stem: str) -> npt.NDArray[np.int32]:
         """Ids of the words beginning with the stem; only the commonest when there are many."""
-        start = bisect_left(self.sorted, stem)
-        end = bisect_left(self.sorted, stem + "\U0010ffff", start)
-        ids: npt.NDArray[np.int32] = self.order[start:end]
+        start = bisect_left(self.words, stem)
+        end = bisect_left(self.words, stem + "\U0010ffff", start)
+        ids = np.arange(start, end, dtype=np.int32)
         most = SHORT_PREFIX_WORDS.get(len(stem), PREFIX_WORDS_MAX)
         if len(ids) > most:
             ids = ids[np.argsort(-self.frequency[ids], kind="stable")[:most]]
@@ -112,8 +110,9 @@ class FlatIndex:
     def of(cls, papers: Sequence[Paper]) -> "FlatIndex":
         """The index of these papers, built in memory."""
         arrays = build_arrays(papers)
-        text = arrays["text"].base  # the bytes object the array views, for its find()
-        assert isinstance(text, bytes)
+        view = arrays["text"].base  # what the array views, for its find()
+        text = view.obj if isinstance(view, memoryview) else view
+        assert isinstance(text, bytes | mmap.mmap)
         return cls(arrays, text)
 
     def _weights(self, frequencies: Ints) -> Floats:
@@ -133,7 +132,7 @@ class FlatIndex:
     def _lengths(self) -> dict[int, list[str]]:
         if self._by_length is None:
             by_length: dict[int, list[str]] = defaultdict(list)
-            for word in self._words.sorted:
+            for word in self._words.words:
                 by_length[len(word)].append(word)
             self._by_length = by_length
         return self._by_length
@@ -157,7 +156,7 @@ class FlatIndex:
         sorted vocabulary (words sharing a beginning are neighbours there)."""
         if length not in self._beginnings:
             starts: dict[str, int] = {}
-            for position, word in enumerate(self._words.sorted):
+            for position, word in enumerate(self._words.words):
                 if len(word) >= length:
                     starts.setdefault(word[:length], position)
             self._beginnings[length] = (list(starts), list(starts.values()))
@@ -174,8 +173,8 @@ class FlatIndex:
                 stem, beginnings, scorer=Levenshtein.distance, score_cutoff=1, limit=None
             ):
                 start = starts[place]
-                end = bisect_left(self._words.sorted, beginning + "\U0010ffff", start)
-                found += self._words.order[start:end][:PREFIX_WORDS_MAX].tolist()
+                end = bisect_left(self._words.words, beginning + "\U0010ffff", start)
+                found += range(start, min(end, start + PREFIX_WORDS_MAX))
                 if len(found) > PREFIX_WORDS_MAX * 4:
                     return found
         return found
