@@ -12,14 +12,14 @@ from bench_app import QUERIES
 
 from tui_reader.core.loading import load_paths
 from tui_reader.core.query import parse_query
-from tui_reader.core.search import SearchIndex
+from tui_reader.core.search_service import build_index
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", type=Path)
     arguments = parser.parse_args()
-    index = SearchIndex(load_paths([arguments.corpus]).papers)
+    index = build_index(load_paths([arguments.corpus]).papers)
     index.warm()
     typed = [query[:end] for query in QUERIES for end in range(1, len(query) + 1)]
     times = []

@@ -20,10 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.loading import load_paths
 from tui_reader.core.query import parse_query
-from tui_reader.core.search import SearchIndex
+from tui_reader.core.search_service import build_index
 
 HERE = Path(__file__).resolve().parent
 REAL = HERE.parents[1] / "shared" / "corpora" / "ml-abstracts-31k.jsonl.gz"
@@ -76,11 +75,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-fzf", action="store_true", help="skip fzf (about 4 s a query)")
     parser.add_argument("--no-command", action="store_true", help="skip the command's runs")
-    parser.add_argument("--engine", choices=("current", "flat"), default="current")
     parser.add_argument("--cases", default="known_items.tsv", help="queries (default %(default)s)")
     arguments = parser.parse_args()
     papers = load_paths([REAL, SEEDS]).papers
-    index = FlatIndex.of(papers) if arguments.engine == "flat" else SearchIndex(papers)
+    index = build_index(papers)
     index.warm()
     cases = read_cases(arguments.cases)
     print(f"{len(papers):,} papers, {len(cases)} known-item queries")

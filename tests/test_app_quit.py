@@ -11,7 +11,7 @@ from textual.widgets import Static
 from textual.worker import Worker
 
 from tests.pilot_helpers import wait_until
-from tui_reader.core.search import SearchIndex
+from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import app as app_module
 from tui_reader.ui import detail_pane as detail_module
@@ -93,8 +93,8 @@ def results_while_quitting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(detail_module, "Static", Body)
     monkeypatch.setattr(app_module, "RELATED_AFTER", 0.001)  # found as soon as the cursor moves
-    monkeypatch.setattr(SearchIndex, "related", at_quit(SearchIndex.related))
-    monkeypatch.setattr(SearchIndex, "run", at_quit(SearchIndex.run))
+    monkeypatch.setattr(FlatIndex, "related", at_quit(FlatIndex.related))
+    monkeypatch.setattr(FlatIndex, "run", at_quit(FlatIndex.run))
     return finding
 
 

@@ -4,9 +4,9 @@ from pathlib import Path
 import pytest
 
 from tui_reader.core.engine import Ranking
+from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query, words
-from tui_reader.core.search import SearchIndex
 from tui_reader.core.search_service import highlight_pattern
 from tui_reader.core.store import PaperStore
 
@@ -16,7 +16,7 @@ class Searched:
 
     def __init__(self, papers: Sequence[Paper]) -> None:
         self.papers = list(papers)
-        self.engine = SearchIndex(self.papers)
+        self.engine = FlatIndex.of(self.papers)
 
     def run(self, query: str) -> tuple[list[Paper], Ranking]:
         """The papers ranked for the query (all and close), and the ranking."""

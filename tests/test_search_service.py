@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from tui_reader.core.engine import Ranking, SearchEngine
+from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.query import Query, parse_query
-from tui_reader.core.search import SearchIndex
 from tui_reader.core.search_service import Results, build_index, needs_index, search_papers
 from tui_reader.core.sorting import Sort
 from tui_reader.core.store import Numbers, PaperStore
@@ -172,5 +172,5 @@ def test_any_engine_meeting_the_protocol_serves_the_search(store: PaperStore) ->
     found = search_papers(engine, "anything !#x", state, "relevance", store)
     assert numbers(found) == [3, 1, 0] and found.full == 3
     assert found.highlight is not None and found.highlight.search(store[2].abstract)
-    indexed: SearchEngine = SearchIndex(store)  # today's engine meets it too
+    indexed: SearchEngine = FlatIndex.of(store)  # our engine meets it too
     assert len(indexed) == 4 and indexed.run(parse_query("")).full == 4

@@ -1,8 +1,9 @@
 """What a search engine gives the rest of the reader: paper numbers, never Paper objects.
 
-`core.search.SearchIndex` is the engine today (an inverted index in memory). Another one (on
-disk, memory-mapped, or a library such as tantivy) replaces it by meeting `SearchEngine` and
-being returned by `core.search_service.build_index`; nothing else changes.
+`core.flat.index.FlatIndex` is the engine: flat numpy arrays, built on every core and kept on
+disk as a folder opened by memory map (core.flat). Another one (a library such as tantivy)
+would replace it by meeting `SearchEngine` and being returned by
+`core.search_service.build_index`; nothing else changes.
 """
 
 from dataclasses import dataclass

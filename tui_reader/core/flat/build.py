@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -51,7 +51,8 @@ Chunk = tuple[int, Ids, npt.NDArray[np.uint16]]  # first paper, word ids, papers
 CHUNK = 5000  # papers read at once
 POOLED_FROM = 4 * CHUNK  # fewer papers are read in this process (a pool costs a second)
 FIELDS = ("all", "title", "author", "venue")
-# The postings each searched field of a paper (see searched_text) goes to besides `all`.
+# The postings each of a paper's searched fields (SEARCHED; venue and collection are one) goes
+# to besides `all`.
 _FIELD_OF_SEGMENT = np.asarray([1, 1, 0, 2, 3], dtype=np.int8)  # a place in FIELDS
 PAPER_END, FIELD_END = "\x00", "\x01"
 _WORDS = re.compile(r"\w+")
@@ -63,21 +64,44 @@ _CUT = bytes(
 )
 
 
-def searched_text(paper: "Paper") -> str:
-    """A paper's searched fields, FIELD_END between them (none inside: they would split it)."""
-    fields = (
-        paper.headline,
-        paper.title,
-        paper.abstract,
-        " ".join(paper.authors),
-        f"{paper.venue} {paper.collection}",
-    )
-    text = FIELD_END.join(fields)
-    if text.count(FIELD_END) != len(fields) - 1 or PAPER_END in text:
-        text = FIELD_END.join(
-            part.replace(FIELD_END, " ").replace(PAPER_END, " ") for part in fields
-        )
-    return text
+@runtime_checkable
+class Columns(Protocol):
+    """Papers kept as columns (core.store.PaperStore): a field of many papers at once."""
+
+    def __len__(self) -> int: ...
+
+    def texts(self, name: str, start: int = 0, stop: int | None = None) -> list[str]: ...
+
+
+# A paper's searched fields, in order (authors joined by spaces).
+SEARCHED = ("headline", "title", "abstract", "authors", "venue", "collection")
+
+
+def _fields(papers: "Sequence[Paper] | Columns", start: int, stop: int) -> list[list[str]]:
+    """The searched fields of papers `start` to `stop`, field by field."""
+    if isinstance(papers, Columns):
+        return [papers.texts(name, start, stop) for name in SEARCHED]
+    chunk = papers[start:stop]
+    return [
+        [paper.headline for paper in chunk],
+        [paper.title for paper in chunk],
+        [paper.abstract for paper in chunk],
+        [" ".join(paper.authors) for paper in chunk],
+        [paper.venue for paper in chunk],
+        [paper.collection for paper in chunk],
+    ]
+
+
+def _joined(fields: list[list[str]]) -> str:
+    """Papers' searched texts: FIELD_END between a paper's fields (the venue and collection
+    are one), each paper ended by PAPER_END; those characters in the text become spaces."""
+    count = len(fields[0])
+    pattern = f"{{}}{FIELD_END}{{}}{FIELD_END}{{}}{FIELD_END}{{}}{FIELD_END}{{}} {{}}{PAPER_END}"
+    joined = "".join(map(pattern.format, *fields))
+    if joined.count(PAPER_END) != count or joined.count(FIELD_END) != 4 * count:
+        clean = str.maketrans(PAPER_END + FIELD_END, "  ")
+        joined = "".join(map(pattern.format, *([t.translate(clean) for t in f] for f in fields)))
+    return joined
 
 
 @dataclass
@@ -336,11 +360,10 @@ def _postings(name: str, chunks: Callable[[], Iterator[Chunk]], words: int) -> A
     return {f"{name}_offsets": offsets, f"{name}_papers": papers}
 
 
-def _chunks(papers: Sequence["Paper"]) -> Iterator[tuple[int, str, int]]:
+def _chunks(papers: "Sequence[Paper] | Columns") -> Iterator[tuple[int, str, int]]:
     for first in range(0, len(papers), CHUNK):
-        chunk = papers[first : first + CHUNK]
-        joined = "".join(searched_text(paper) + PAPER_END for paper in chunk)
-        yield first, joined, len(chunk)
+        stop = min(first + CHUNK, len(papers))
+        yield first, _joined(_fields(papers, first, stop)), stop - first
 
 
 def _processors() -> int:
@@ -350,7 +373,7 @@ def _processors() -> int:
         return os.cpu_count() or 1
 
 
-def build_arrays(papers: Sequence["Paper"], processes: int | None = None) -> Arrays:
+def build_arrays(papers: "Sequence[Paper] | Columns", processes: int | None = None) -> Arrays:
     """The index of these papers, numbered in their order, as named arrays. Several chunks
     are read by a pool of `processes` (default: one a core)."""
     merged = _Merged()

@@ -23,7 +23,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from tui_reader.core.engine import Ranking
-from tui_reader.core.flat.build import Array, build_arrays, strings_of
+from tui_reader.core.flat.build import Array, Columns, build_arrays, strings_of
 from tui_reader.core.flat.fold import fold
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import Alternative, Query, Term
@@ -107,13 +107,18 @@ class FlatIndex:
         self._paper_lengths: Floats | None = None  # the square root of each paper's words
 
     @classmethod
-    def of(cls, papers: Sequence[Paper]) -> "FlatIndex":
+    def of(cls, papers: Sequence[Paper] | Columns) -> "FlatIndex":
         """The index of these papers, built in memory."""
         arrays = build_arrays(papers)
         view = arrays["text"].base  # what the array views, for its find()
         text = view.obj if isinstance(view, memoryview) else view
         assert isinstance(text, bytes | mmap.mmap)
         return cls(arrays, text)
+
+    @property
+    def arrays(self) -> Mapping[str, Array]:
+        """The arrays it answers from, to keep on disk (core.flat.disk.save)."""
+        return self._arrays
 
     def _weights(self, frequencies: Ints) -> Floats:
         return (1 + np.log(max(self._count, 1) / np.maximum(frequencies, 1))).astype(np.float32)
