@@ -11,7 +11,7 @@ import pytest
 
 from tui_reader.core.flat import build, disk
 from tui_reader.core.flat.build import build_arrays
-from tui_reader.core.flat.index import FlatIndex
+from tui_reader.core.flat.index import RANKED_EXACTLY, FlatIndex, _best_first
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query
 from tui_reader.core.store import PaperStore
@@ -199,3 +199,14 @@ def test_a_pool_of_processes_builds_the_same_index(monkeypatch: pytest.MonkeyPat
     assert alone.keys() == pooled.keys()
     for name, array in alone.items():
         assert np.array_equal(array, pooled[name]), name
+
+
+def test_many_papers_found_are_ranked_best_first_the_best_exactly() -> None:
+    keys = np.random.default_rng(1).integers(0, 3000, size=20_000).astype(np.float64) / 7
+    order = _best_first(keys)
+    assert sorted(order.tolist()) == list(range(len(keys)))  # every paper once
+    exact = np.argsort(-keys, kind="stable")
+    assert order[:RANKED_EXACTLY].tolist() == exact[:RANKED_EXACTLY].tolist()
+    assert np.all(np.diff(keys[order]) <= 1e-9 * keys.max() + (keys.max() / 65535))
+    ties = order[keys[order] == keys[order][-1]]
+    assert ties.tolist() == sorted(ties.tolist())  # equal keys in load order

@@ -271,8 +271,9 @@ def _read_pooled(joined: str, count: int) -> ChunkRead:
 
 class _Merged:
     """Chunks' pairs and words, numbered as one index. What is big (each chunk's pairs, the
-    folded text) waits in unnamed temporary files, read back by memory map: the system may
-    drop those pages when memory runs short, where it cannot drop the process's own."""
+    folded text) waits in unnamed temporary files (the pairs read back a chunk at a time, the
+    text by memory map): the system may drop those pages when memory runs short, where it
+    cannot drop the process's own."""
 
     def __init__(self) -> None:
         self.vocabularies: dict[str, dict[str, int]] = {"words": {}, "cased": {}}
@@ -306,7 +307,7 @@ class _Merged:
 
     def arrays(self, count: int) -> Arrays:
         arrays: Arrays = {"papers": np.asarray([count], dtype=np.int64)}
-        pairs = _mapped(self.pairs)
+        self.pairs.flush()
         for prefix, kind, names in (("", "words", FIELDS), ("cased_", "cased", ("cased",))):
             listed = list(self.vocabularies[kind])
             alphabetical = sorted(range(len(listed)), key=listed.__getitem__)
@@ -317,9 +318,10 @@ class _Merged:
 
                 def chunks(name: str = name, rank: Ids = rank) -> Iterator[Chunk]:
                     for first, length, place in self.chunks[name]:
-                        ids = np.frombuffer(pairs, np.int32, length, place)
-                        papers = np.frombuffer(pairs, np.uint16, length, place + 4 * length)
-                        yield first, rank[ids], papers
+                        self.pairs.seek(place)
+                        read = self.pairs.read(6 * length)
+                        ids = np.frombuffer(read, np.int32, length)
+                        yield first, rank[ids], np.frombuffer(read, np.uint16, length, 4 * length)
 
                 arrays |= _postings(name, chunks, len(rank))
         self.pairs.close()

@@ -42,6 +42,7 @@ TERM_SCALE = 1000.0  # a paper matching one more term always ranks higher
 CLOSENESS_TOP = 30  # the best papers that are ranked again by how close their terms stand
 CLOSENESS_WEIGHT = 2.0
 SCORES_KEPT_BYTES = 48_000_000  # scores of recent alternatives kept for the next keys
+RANKED_EXACTLY = 1000  # of many papers found, the best ranked by their exact score
 RELATED_WORDS = 60  # a paper's most telling words that find the papers most like it
 _WORDS = re.compile(r"\w+")
 
@@ -242,10 +243,13 @@ class FlatIndex:
         begin = self._text_start
         return self._text[begin + start : begin + end - 1].decode()
 
-    def _has(self, number: int, needle: bytes) -> bool:
-        start, end = self._text_offsets[number : number + 2].tolist()
-        begin = self._text_start
-        return self._text.find(needle, begin + start, begin + end) >= 0
+    def _have(self, numbers: Ints, needle: bytes) -> npt.NDArray[np.bool_]:
+        """Whether each paper's folded text holds the needle."""
+        begin, find = self._text_start, self._text.find
+        starts = (self._text_offsets[numbers] + begin).tolist()
+        ends = (self._text_offsets[numbers + 1] + begin).tolist()
+        found = [find(needle, start, end) >= 0 for start, end in zip(starts, ends, strict=True)]
+        return np.asarray(found, dtype=bool)
 
     def _score_word(
         self, scores: Floats, alternative: Alternative, matches: dict[int, float], cased: bool
@@ -257,17 +261,15 @@ class FlatIndex:
         # commonest of them, so that "mo" does not rank the rare "mollification" first.
         ids = np.fromiter(matches, dtype=np.int64, count=len(matches))
         weakest = float(weights[ids].min()) if len(ids) else 0.0
-        by_value: dict[float, list[int]] = defaultdict(list)
+        by_value: dict[tuple[float, str], list[int]] = defaultdict(list)
         for word_id, quality in matches.items():
-            weight = float(weights[word_id]) if quality == EXACT else weakest
-            by_value[quality * weight].append(word_id)
-        for value, word_ids in sorted(by_value.items()):
-            sources = [(field, value)]
+            value = quality * (float(weights[word_id]) if quality == EXACT else weakest)
+            by_value[value, field].append(word_id)
             if field == "all":
-                sources.append(("title", value * TITLE_WEIGHT))
-            for source, score in sources:
-                papers = vocabulary.papers(source, word_ids)
-                scores[papers] = np.maximum(scores[papers], score)
+                by_value[value * TITLE_WEIGHT, "title"].append(word_id)
+        # Best last: each paper keeps its best score without reading the scores back.
+        for (value, source), word_ids in sorted(by_value.items()):
+            scores[vocabulary.papers(source, word_ids)] = value
         if cased and alternative.field:  # and the word (in any case) in that field
             folded = self._words.id_of(fold(alternative.text))
             inside = np.zeros(self._count, dtype=bool)
@@ -312,12 +314,10 @@ class FlatIndex:
             every &= scores > 0
         total[~every] = 0
         if alternative.exact and alternative.is_phrase:  # a quoted phrase stands in the text
-            needle = fold(alternative.text).encode()
-            for number in np.flatnonzero(total).tolist():
-                if self._has(number, needle):
-                    total[number] *= PHRASE_BONUS
-                else:
-                    total[number] = 0
+            found = np.flatnonzero(total)
+            has = self._have(found, fold(alternative.text).encode())
+            total[found[has]] *= PHRASE_BONUS
+            total[found[~has]] = 0
         return total
 
     def _score_term(self, term: Term, matched: set[str]) -> Floats:
@@ -353,7 +353,7 @@ class FlatIndex:
                 keep &= self._score_term(term, set()) == 0
         candidates = np.flatnonzero(keep)
         keys = count[candidates].astype(np.float64) * TERM_SCALE + total[candidates]
-        ranking = np.argsort(-keys, kind="stable")
+        ranking = _best_first(keys)
         order, keys = candidates[ranking], keys[ranking]
         full = int(np.count_nonzero(count[order] == len(positive))) if positive else len(order)
         if len(term_words) >= 2:
@@ -399,6 +399,23 @@ class FlatIndex:
         best = np.argpartition(-scores, min(count, self._count - 1))[:count]
         best = best[np.argsort(-scores[best], kind="stable")]
         return best[scores[best] > 0].astype(np.int64)
+
+
+def _best_first(keys: npt.NDArray[np.float64]) -> Ints:
+    """Places of the keys, highest first, ties in place order. Past the first RANKED_EXACTLY
+    of many, keys are ranked by their value rounded to 1/65536 of their range: a stable
+    sort of 16-bit integers (a radix sort) costs a tenth of sorting the floats."""
+    if len(keys) <= 4 * RANKED_EXACTLY:
+        return np.argsort(-keys, kind="stable")
+    top = np.sort(np.argpartition(-keys, RANKED_EXACTLY)[:RANKED_EXACTLY])
+    top = top[np.argsort(-keys[top], kind="stable")]
+    rest = np.ones(len(keys), dtype=bool)
+    rest[top] = False
+    others = np.flatnonzero(rest)
+    low, high = float(keys[others].min()), float(keys[others].max())
+    scale = 65535 / (high - low) if high > low else 0.0
+    rounded = ((high - keys[others]) * scale).astype(np.uint16)
+    return np.concatenate((top, others[np.argsort(rounded, kind="stable")]))
 
 
 def _smallest_window(tokens: list[str], term_words: list[set[str]]) -> int:
