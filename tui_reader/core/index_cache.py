@@ -208,7 +208,7 @@ def keep(
                 name: _save(temporary / f"{name}.npy", value) for name, value in named.items()
             }
             if isinstance(indexed.index, FlatIndex):
-                disk.save(temporary, sources, indexed.index._arrays)
+                disk.save(temporary, sources, indexed.index.arrays)
             manifest = {
                 "format": FORMAT,
                 "version": VERSION,
