@@ -210,3 +210,19 @@ def test_many_papers_found_are_ranked_best_first_the_best_exactly() -> None:
     assert np.all(np.diff(keys[order]) <= 1e-9 * keys.max() + (keys.max() / 65535))
     ties = order[keys[order] == keys[order][-1]]
     assert ties.tolist() == sorted(ties.tolist())  # equal keys in load order
+
+
+def test_related_papers_share_what_the_paper_is_about_not_its_venue() -> None:
+    papers = [
+        Paper.from_abstract(text, "C", Path("x.jsonl"), title=title, venue=venue)
+        for title, text, venue in (
+            ("Diffusion for ligands", "Diffusion models generate ligands.", "Zeta Omega Kappa Mu"),
+            ("Operators", "Neural operators on irregular geometry.", "Zeta Omega Kappa Mu"),
+            ("Pockets", "Ligands in pockets, by diffusion.", "Other"),
+            ("Graphs", "Graph neural networks with homophily.", "Other"),
+            ("Bandits", "Regret of bandits.", "Other"),
+        )
+    ]
+    index = FlatIndex.of(papers)
+    assert index.related(0, 1).tolist() == [2]
+    assert 0 not in index.related(0, 4).tolist()

@@ -11,10 +11,11 @@ being typed). Scores add up per paper:
 - papers matching every term rank above those matching all but one ("close").
 """
 
+import math
 import mmap
 import re
 from bisect import bisect_left
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -42,8 +43,9 @@ TERM_SCALE = 1000.0  # a paper matching one more term always ranks higher
 CLOSENESS_TOP = 30  # the best papers that are ranked again by how close their terms stand
 CLOSENESS_WEIGHT = 2.0
 SCORES_KEPT_BYTES = 48_000_000  # scores of recent alternatives kept for the next keys
+DENSE_FROM, DENSE_SHARE = 65536, 16  # from so many papers, a word of 1/16 of them is a bitmap
 RANKED_EXACTLY = 1000  # of many papers found, the best ranked by their exact score
-RELATED_WORDS = 60  # a paper's most telling words that find the papers most like it
+RELATED_WORDS = 40  # a paper's most telling words that find the papers most like it
 _WORDS = re.compile(r"\w+")
 
 
@@ -62,6 +64,7 @@ class _Vocabulary:
         }
         offsets = self.postings[fields[0]][0]
         self.frequency = np.diff(offsets)
+        self._bitmaps: dict[tuple[str, int], npt.NDArray[np.uint8]] = {}
 
     def id_of(self, word: str) -> int | None:
         place = bisect_left(self.words, word)
@@ -83,6 +86,36 @@ class _Vocabulary:
         offsets, papers = self.postings[field]
         parts = [papers[offsets[i] : offsets[i + 1]] for i in np.asarray(ids).tolist()]
         return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
+
+    def mark(self, scores: Floats, field: str, ids: list[int], value: float) -> None:
+        """Give the papers having any of these words the value. A word of many papers is
+        read as a bitmap of all papers (made once), eight times smaller than its postings:
+        the words of a one-letter prefix are a few bitmaps or'ed, not millions of numbers."""
+        offsets = self.postings[field][0]
+        many = len(scores) // DENSE_SHARE if len(scores) >= DENSE_FROM else len(scores)
+        common = [i for i in ids if offsets[i + 1] - offsets[i] > many]
+        if common:
+            bitmaps = [self._bitmap(field, i, len(scores)) for i in common]
+            having = np.unpackbits(np.bitwise_or.reduce(bitmaps), count=len(scores))
+            scores[having.view(bool)] = value
+        if len(common) < len(ids):
+            rare = [i for i in ids if offsets[i + 1] - offsets[i] <= many]
+            scores[self.papers(field, rare)] = value
+
+    def _bitmap(self, field: str, word: int, count: int) -> npt.NDArray[np.uint8]:
+        bitmap = self._bitmaps.get((field, word))
+        if bitmap is None:
+            having = np.zeros(count, dtype=bool)
+            having[self.papers(field, [word])] = True
+            bitmap = self._bitmaps[field, word] = np.packbits(having)
+        return bitmap
+
+    def warm(self, count: int) -> None:
+        """Make the bitmaps of the commonest words."""
+        for field, (offsets, _) in self.postings.items():
+            if count >= DENSE_FROM:
+                for word in np.flatnonzero(np.diff(offsets) > count // DENSE_SHARE).tolist():
+                    self._bitmap(field, word, count)
 
 
 class FlatIndex:
@@ -128,8 +161,13 @@ class FlatIndex:
         return self._count
 
     def warm(self) -> None:
-        """Build the tables typos need, ahead of time (a second at a million papers)."""
+        """Build the tables typos and related papers need, ahead of time (seconds at a
+        million papers)."""
         self._lengths()
+        self._paper_words()
+        self._highlighted([])
+        self._words.warm(self._count)
+        self._cased.warm(self._count)
         for length in range(4, 12):
             self._beginnings_of(length)
 
@@ -269,7 +307,7 @@ class FlatIndex:
                 by_value[value * TITLE_WEIGHT, "title"].append(word_id)
         # Best last: each paper keeps its best score without reading the scores back.
         for (value, source), word_ids in sorted(by_value.items()):
-            scores[vocabulary.papers(source, word_ids)] = value
+            vocabulary.mark(scores, source, word_ids, value)
         if cased and alternative.field:  # and the word (in any case) in that field
             folded = self._words.id_of(fold(alternative.text))
             inside = np.zeros(self._count, dtype=bool)
@@ -298,9 +336,8 @@ class FlatIndex:
     def _compute_alternative(
         self, alternative: Alternative, negated: bool, matched: set[str]
     ) -> Floats:
-        total = np.zeros(self._count, dtype=np.float32)
-        every = np.ones(self._count, dtype=bool)
         cased = self._is_cased(alternative)
+        each = []
         for position, word in enumerate(alternative.words):
             last = position == len(alternative.words) - 1
             matches = self._matching(alternative, word, last, negated, cased)
@@ -310,9 +347,12 @@ class FlatIndex:
                 matched.update(self._highlighted(list(matches)))
             scores = np.zeros(self._count, dtype=np.float32)
             self._score_word(scores, alternative, matches, cased)
-            total += scores
-            every &= scores > 0
-        total[~every] = 0
+            each.append(scores)
+        total = each[0]
+        if len(each) > 1:  # a phrase: every word in the paper
+            every = np.logical_and.reduce([scores > 0 for scores in each])
+            total = np.sum(each, axis=0, dtype=np.float32)
+            total[~every] = 0
         if alternative.exact and alternative.is_phrase:  # a quoted phrase stands in the text
             found = np.flatnonzero(total)
             has = self._have(found, fold(alternative.text).encode())
@@ -339,6 +379,13 @@ class FlatIndex:
             )
         matched: set[str] = set()
         term_words: list[set[str]] = []
+        if len(query.terms) == 1 and positive:  # one word, as a query starts: no counting
+            scores = self._score_term(positive[0], matched)
+            candidates = np.flatnonzero(scores)
+            keys = scores[candidates].astype(np.float64) + TERM_SCALE
+            ranking = _best_first(keys)
+            order = candidates[ranking].astype(np.int64)
+            return Ranking(order, len(order), keys[ranking], frozenset(matched))
         count = np.zeros(self._count, dtype=np.int8)
         total = np.zeros(self._count, dtype=np.float32)
         for term in positive:
@@ -374,48 +421,71 @@ class FlatIndex:
         order[:top], keys[:top] = order[:top][ranking], keys[:top][ranking]
 
     def related(self, number: int, count: int = 5) -> Numbers:
-        """The papers most like this one: those sharing most of its telling words (its words
-        weighted by rarity, common ones left out), each paper's share scaled by its length."""
+        """The papers most like this one: those sharing most of its telling words, each
+        paper's share scaled by the square root of its number of words.
+
+        A word of the paper's headline, title or abstract (not its authors, venue or file)
+        tells what it is about as much as it is frequent in the paper and rare elsewhere
+        (TF-IDF, doubled in its title); words of one paper or of a tenth of all say nothing.
+        Its RELATED_WORDS most telling words count, by how telling they are, for each paper
+        that has them, twice in that paper's title."""
         if not 0 <= number < self._count or self._count < 2:
             return np.zeros(0, dtype=np.int64)
-        found = dict.fromkeys(_WORDS.findall(self._text_of(number)))
-        ids = [i for i in map(self._words.id_of, found) if i is not None]
-        chosen = np.asarray(ids, dtype=np.int64)
-        frequency = self._words.frequency[chosen]
-        # Words of a few papers or of many say little about what a paper is about.
+        headline, title, abstract, *_ = [*self._text_of(number).split("\n"), "", ""]
+        titled = set(_WORDS.findall(f"{headline} {title}"))
+        written = Counter(_WORDS.findall(f"{headline} {title} {abstract}"))
         common = self._count // 10 if self._count >= 1000 else self._count
-        chosen = chosen[(frequency > 1) & (frequency <= common)]
-        chosen = chosen[np.argsort(-self._weight[chosen], kind="stable")][:RELATED_WORDS]
-        scores = np.zeros(self._count, dtype=np.float32)
-        for word_id in chosen.tolist():
-            scores[self._words.papers("all", [word_id])] += self._weight[word_id] ** 2
-            scores[self._words.papers("title", [word_id])] += self._weight[word_id] ** 2
-        if self._paper_lengths is None:
-            papers = self._words.postings["all"][1]
-            lengths = np.maximum(np.bincount(papers, minlength=self._count), 1)
-            self._paper_lengths = np.sqrt(lengths).astype(np.float32)
-        scores /= self._paper_lengths
+        telling: dict[int, float] = {}
+        for word, times in written.items():
+            word_id = self._words.id_of(word)
+            if word_id is not None and 1 < self._words.frequency[word_id] <= common:
+                boost = TITLE_WEIGHT if word in titled else 1.0
+                telling[word_id] = boost * (1 + math.log(times)) * float(self._weight[word_id])
+        chosen = sorted(telling, key=telling.__getitem__, reverse=True)[:RELATED_WORDS]
+        parts, weights = [], []
+        for word_id in chosen:
+            worth = telling[word_id]
+            for field, scale in (("all", 1.0), ("title", TITLE_WEIGHT - 1)):
+                papers = self._words.papers(field, [word_id])
+                parts.append(papers)
+                weights.append(np.full(len(papers), worth * scale))
+        if not parts:
+            return np.zeros(0, dtype=np.int64)
+        scores = (
+            np.bincount(np.concatenate(parts), np.concatenate(weights), minlength=self._count)
+            / self._paper_words()
+        )
         scores[number] = 0
         best = np.argpartition(-scores, min(count, self._count - 1))[:count]
         best = best[np.argsort(-scores[best], kind="stable")]
         return best[scores[best] > 0].astype(np.int64)
 
+    def _paper_words(self) -> Floats:
+        """The square root of each paper's number of distinct words."""
+        if self._paper_lengths is None:
+            papers = self._words.postings["all"][1]
+            lengths = np.maximum(np.bincount(papers, minlength=self._count), 1)
+            self._paper_lengths = np.sqrt(lengths).astype(np.float32)
+        return self._paper_lengths
+
 
 def _best_first(keys: npt.NDArray[np.float64]) -> Ints:
-    """Places of the keys, highest first, ties in place order. Past the first RANKED_EXACTLY
-    of many, keys are ranked by their value rounded to 1/65536 of their range: a stable
-    sort of 16-bit integers (a radix sort) costs a tenth of sorting the floats."""
+    """Places of the keys, highest first, ties in place order. Of many keys, only the best
+    RANKED_EXACTLY or so are ranked by their exact value, the rest by their value rounded to
+    1/65536 of the keys' range: a stable sort of 16-bit integers (a radix sort) costs a tenth
+    of sorting the floats."""
     if len(keys) <= 4 * RANKED_EXACTLY:
         return np.argsort(-keys, kind="stable")
-    top = np.sort(np.argpartition(-keys, RANKED_EXACTLY)[:RANKED_EXACTLY])
-    top = top[np.argsort(-keys[top], kind="stable")]
-    rest = np.ones(len(keys), dtype=bool)
-    rest[top] = False
-    others = np.flatnonzero(rest)
-    low, high = float(keys[others].min()), float(keys[others].max())
-    scale = 65535 / (high - low) if high > low else 0.0
-    rounded = ((high - keys[others]) * scale).astype(np.uint16)
-    return np.concatenate((top, others[np.argsort(rounded, kind="stable")]))
+    low, high = float(keys.min()), float(keys.max())
+    below = np.subtract(high, keys, dtype=np.float32)
+    below *= 65535 / (high - low) if high > low else 0.0
+    rounded = below.astype(np.uint16)
+    order = np.argsort(rounded, kind="stable")
+    # Every key rounded as the RANKED_EXACTLY-th best or better is above all the others.
+    exactly = int(np.count_nonzero(rounded <= rounded[order[RANKED_EXACTLY - 1]]))
+    best = order[:exactly]
+    order[:exactly] = best[np.argsort(-keys[best], kind="stable")]
+    return order
 
 
 def _smallest_window(tokens: list[str], term_words: list[set[str]]) -> int:
