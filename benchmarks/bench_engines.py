@@ -12,6 +12,7 @@ every matching paper, ranked, as the app needs (tantivy: a search with a limit o
 
 import argparse
 import gzip
+import os
 import resource
 import statistics
 import sys
@@ -71,11 +72,23 @@ def ours(papers: list[Paper]) -> list[float]:
     started = time.perf_counter()
     index.warm()
     print(f"warm {time.perf_counter() - started:.1f} s")
-    times = []
+    times, cpu_times = [], []
     for query in typed():
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         index.run(parse_query(query))
         times.append(1000 * (time.perf_counter() - started))
+        cpu_times.append(1000 * (time.process_time() - cpu))
+    cpu_times.sort()
+    print(
+        f"queries' CPU time: median {statistics.median(cpu_times):.1f} ms, "
+        f"p95 {cpu_times[int(0.95 * (len(cpu_times) - 1))]:.1f} ms, max {cpu_times[-1]:.1f} ms"
+    )
+    related = []
+    for number in range(0, len(papers), max(1, len(papers) // 50)):
+        started = time.perf_counter()
+        index.related(number)
+        related.append(1000 * (time.perf_counter() - started))
+    print(f"related papers: median {statistics.median(related):.1f} ms, max {max(related):.1f} ms")
     return times
 
 
@@ -133,6 +146,9 @@ def tantivy_engine(papers: list[Paper]) -> list[float]:
 
 
 def main() -> None:
+    started = time.perf_counter()
+    sum(range(10**7))  # how loaded the machine is: about 0.2 s when idle
+    print(f"sum(range(10**7)) took {time.perf_counter() - started:.2f} s; load {os.getloadavg()}")
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", type=Path)
     parser.add_argument("engine", choices=("flat", "tantivy"))

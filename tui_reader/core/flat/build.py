@@ -222,9 +222,10 @@ class _Reader:
     def _learn(self, tokens: list[bytes], compounds: dict[str, str]) -> None:
         """Read new raw tokens into words."""
         for token in tokens:
-            if token.isalnum() and token.islower():  # most: one word as it is
-                self.words.add_one(token.decode())
-                self.cased.add_one(None)
+            if token.isalnum():  # most: ASCII letters and digits, one word
+                folded = token.lower()
+                self.words.add_one(folded.decode())
+                self.cased.add_one(None if folded == token else token.decode())
                 continue
             written = token.decode()
             if not written.isascii():
