@@ -29,12 +29,6 @@ class Planted:
         return (Path.write_text, (self.folder / PLANTED, "code ran"))
 
 
-@pytest.fixture(autouse=True)
-def flat_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The index the cache keeps whole (another engine's papers are kept, not its index)."""
-    monkeypatch.setattr(index_cache, "build_index", FlatIndex.of)
-
-
 def search(capsys: pytest.CaptureFixture[str], *arguments: str) -> str:
     assert cli.main(["search", *arguments]) == 0
     return capsys.readouterr().out
