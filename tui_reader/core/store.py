@@ -194,34 +194,31 @@ class PaperStore(Sequence[Paper]):
         return len(added)
 
     def _append(self, papers: list[Paper], keys: list[int]) -> None:
-        columns: dict[str, list[str]] = {name: [] for name in TEXTS}
-        years: list[int] = []
-        flags: list[int] = []
-        collections: list[int] = []
-        sources: list[int] = []
-        for paper in papers:
-            extra = {name: value for name in _EXTRA if (value := getattr(paper, name))}
-            authors = _joined(paper.authors)
-            categories = _joined(paper.categories)
-            if authors is None or categories is None:  # a separator inside: kept as JSON
-                extra.update(authors=paper.authors, categories=paper.categories)
-            headline_is_title = bool(paper.title) and paper.headline == paper.title
-            for name, value in (
-                ("id", paper.id),
-                ("abstract", paper.abstract),
-                ("headline", "" if headline_is_title else paper.headline),
-                ("title", paper.title),
-                ("authors", authors or ""),
-                ("venue", paper.venue),
-                ("categories", categories or ""),
-                ("published", paper.published),
-                ("extra", _json(extra) if extra else ""),
-            ):
-                columns[name].append(value)
-            years.append(NO_YEAR if paper.year is None else paper.year)
-            flags.append(HEADLINE_IS_TITLE if headline_is_title else 0)
-            collections.append(_code(self._collection_names, self._codes[0], paper.collection))
-            sources.append(_code(self._source_names, self._codes[1], str(paper.source)))
+        titled = [bool(p.title) and p.headline == p.title for p in papers]
+        authors = [_joined(p.authors) for p in papers]
+        categories = [_joined(p.categories) for p in papers]
+        columns = {
+            "id": [p.id for p in papers],
+            "abstract": [p.abstract for p in papers],
+            "headline": [
+                "" if is_title else p.headline for p, is_title in zip(papers, titled, strict=True)
+            ],
+            "title": [p.title for p in papers],
+            "authors": [joined or "" for joined in authors],
+            "venue": [p.venue for p in papers],
+            "categories": [joined or "" for joined in categories],
+            "published": [p.published for p in papers],
+            "extra": [
+                _extra(p, a is None or c is None)
+                for p, a, c in zip(papers, authors, categories, strict=True)
+            ],
+        }
+        years = [NO_YEAR if p.year is None else p.year for p in papers]
+        flags = [HEADLINE_IS_TITLE if is_title else 0 for is_title in titled]
+        names, codes = self._collection_names, self._codes[0]
+        collections = [_code(names, codes, p.collection) for p in papers]
+        names, codes = self._source_names, self._codes[1]
+        sources = [_code(names, codes, str(p.source)) for p in papers]
         for name, values in columns.items():
             self._texts[name].append(values)
         added = {
@@ -421,6 +418,15 @@ def _view(column: Array) -> memoryview:
 def _growable(column: Column, code: str) -> "array[int]":
     """The column as an array that can grow (a mapped one is copied into memory once)."""
     return column if isinstance(column, array) else array(code, column.tobytes())
+
+
+def _extra(paper: Paper, with_names: bool) -> str:
+    """The paper's rarely set fields, as JSON ("" for none); `with_names`: its authors and
+    categories too (a separator inside them: the columns cannot hold them)."""
+    extra = {name: value for name in _EXTRA if (value := getattr(paper, name))}
+    if with_names:
+        extra.update(authors=paper.authors, categories=paper.categories)
+    return _json(extra) if extra else ""
 
 
 def _json(fields: dict[str, Any]) -> str:
