@@ -231,3 +231,18 @@ def test_the_reader_opens_a_kept_entry_without_loading_or_indexing(
     assert cli.main([str(path)]) == 0
     (app,) = opened
     assert len(app.store) == 2 and app.store[0].abstract.startswith("Diffusion")
+
+
+def test_an_index_of_another_version_is_built_again_once_from_the_kept_papers(
+    tmp_path: Path, write_seed, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
+    first = search(capsys, "diffusion", str(path))
+    (entry,) = entries(tmp_path)
+    (index,) = entry.glob("flat-v*")
+    index.rename(entry / "flat-v0-older")  # as an earlier format version left it
+    monkeypatch.setattr(index_cache, "load_store", lambda *_: pytest.fail("papers loaded"))
+    assert search(capsys, "diffusion", str(path)) == first  # indexed from the kept papers
+    assert [p.name for p in entry.glob("flat-v*")] == [index.name]
+    nothing_built(monkeypatch)
+    assert search(capsys, "diffusion", str(path)) == first

@@ -94,7 +94,8 @@ def load_cached(files: Sequence[Path]) -> IndexedPapers | None:
 
 def open_entry(root: Path, sources: list[dict[str, object]]) -> IndexedPapers:
     """The entry kept for these sources. Rejected when there is none, or it is not sound; an
-    entry whose papers are sound but whose index is not gets its index built again."""
+    entry whose papers are sound but whose index is not (another version of the index's
+    format, or damaged) gets its index built and kept again."""
     folder = _folder(root, sources)
     manifest = _manifest(folder, sources)
     arrays = {name: _array(folder, name, described) for name, described in manifest["arrays"]}
@@ -105,6 +106,8 @@ def open_entry(root: Path, sources: list[dict[str, object]]) -> IndexedPapers:
         index: SearchEngine = disk.open_index(folder, sources)
     except disk.Rejected:
         index = build_index(store)
+        if isinstance(index, FlatIndex) and len(index) == len(store):
+            _replace_index(folder, sources, index)
     if len(index) != len(store):
         raise Rejected(f"{folder}: the index is not of these papers")
     (folder / MANIFEST).touch()  # recently used: kept longest
@@ -112,6 +115,17 @@ def open_entry(root: Path, sources: list[dict[str, object]]) -> IndexedPapers:
         store, manifest["collections"], manifest["problems"], manifest["duplicates"]
     )
     return IndexedPapers(loaded, index, store)
+
+
+def _replace_index(folder: Path, sources: list[dict[str, object]], index: FlatIndex) -> None:
+    """Keep a new index in the entry, in place of one of another version (or a damaged one)."""
+    try:
+        kept = disk.save(folder, sources, index.arrays)
+        for other in folder.glob("flat-v*"):
+            if other != kept:
+                shutil.rmtree(other, ignore_errors=True)
+    except OSError:
+        pass  # built again next time
 
 
 def _manifest(folder: Path, sources: list[dict[str, object]]) -> dict[str, Any]:
