@@ -97,11 +97,15 @@ class _Strings:
         self.offsets.frombytes((lengths + end).tobytes())
 
     def get(self, number: int) -> str:
-        start, end = int(self.offsets[number]), int(self.offsets[number + 1])
+        offsets = self.offsets
+        start, end = offsets[number], offsets[number + 1]
         if start == end:
             return ""
-        place = bisect_right(self.starts, start) - 1
-        base = self.starts[place]
+        starts = self.starts
+        if len(starts) == 1:  # one chunk: a column opened from a file
+            return str(self.chunks[0][start:end], "utf-8", "surrogatepass")
+        place = bisect_right(starts, start) - 1
+        base = starts[place]
         return str(self.chunks[place][start - base : end - base], "utf-8", "surrogatepass")
 
     def all(self, start: int, stop: int) -> list[str]:
@@ -274,7 +278,7 @@ class PaperStore(Sequence[Paper]):
         text = self._texts
         extra: dict[str, Any] = {}
         if packed := text["extra"].get(number):
-            extra = {name: _tuples(value) for name, value in json.loads(packed).items()}
+            extra = {name: _tuples(value) for name, value in _unjson(packed).items()}
         title = text["title"].get(number)
         numbers = self._numbers
         year = numbers["years"][number]
@@ -434,6 +438,14 @@ def _json(fields: dict[str, Any]) -> str:
         return orjson.dumps(fields).decode()
     except orjson.JSONEncodeError:  # a lone surrogate, which only json writes
         return json.dumps(fields, ensure_ascii=False)
+
+
+def _unjson(text: str) -> dict[str, Any]:
+    try:
+        fields: dict[str, Any] = orjson.loads(text)
+    except orjson.JSONDecodeError:  # a lone surrogate, which only json reads
+        fields = json.loads(text)
+    return fields
 
 
 def _places(names: list[str]) -> dict[str, int]:
