@@ -42,8 +42,9 @@ async def work_done(app: App[Any], timeout: float = WORK_TIMEOUT) -> None:
     """Wait, up to `timeout` seconds, for the work the app has running now (its workers).
 
     The reader cancels a search (or sort) made stale by the next key on purpose, so a worker
-    cancelled while waited for is no failure; one that failed raises its error here."""
-    waiting = list(app.workers)
+    cancelled while waited for is no failure; one that failed raises its error here. A dialog
+    flow (group "dialog") waits for the reader's answer, not for work: it is not waited for."""
+    waiting = [worker for worker in app.workers if worker.group != "dialog"]
     waits = asyncio.gather(*(worker.wait() for worker in waiting), return_exceptions=True)
     try:
         outcomes = await asyncio.wait_for(waits, timeout)
@@ -101,4 +102,6 @@ async def ready(pilot: Pilot[Any]) -> None:
     """Wait until the papers are loaded and indexed."""
     app = pilot.app
     assert isinstance(app, ReaderApp)
-    await wait_until(pilot, lambda: app.status == "ready", "the papers loaded and indexed", 60)
+    await wait_until(
+        pilot, lambda: app.workspace.status == "ready", "the papers loaded and indexed", 60
+    )

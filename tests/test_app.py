@@ -34,8 +34,8 @@ async def test_starts_with_every_paper_and_the_first_in_the_detail_pane(seed_sto
     app = ReaderApp(seed_store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()  # the detail pane follows the list's first frame
-        assert app.title == "ICML 2026 Papers"
-        assert app.sub_title == "38 of 38 papers"
+        assert app.workspace.title == "ICML 2026 Papers"
+        assert app.workspace.sub_title == "38 of 38 papers"
         assert rows(app)[0].startswith("LOAM: LLM-based design")
         text = detail(app)
         assert text.startswith("LOAM: LLM-based design of Observation and Action Models")
@@ -50,7 +50,7 @@ async def test_typing_filters_fuzzily_and_ranks(seed_store) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await type_filter(pilot, "difusion tabular")
         # One paper has both words; the four with only "diffusion" follow, dimmed.
-        assert app.sub_title == "1 of 38 papers (+4 close)"
+        assert app.workspace.sub_title == "1 of 38 papers (+4 close)"
         # Under 100 columns the list takes the full width, above the detail pane.
         assert rows(app)[0] == (
             "AugMask: a plug-and-play training framework that adapts missing-unaware ba…"
@@ -64,13 +64,13 @@ async def test_empty_result_says_so_and_escape_clears(seed_store) -> None:
     app = ReaderApp(seed_store)
     async with app.run_test(size=(80, 24)) as pilot:
         await type_filter(pilot, "qqqzzzxx")
-        assert app.sub_title == "0 of 38 papers"
+        assert app.workspace.sub_title == "0 of 38 papers"
         assert rows(app) == ["No papers match “qqqzzzxx”"]
         assert detail(app) == "No papers match “qqqzzzxx”"
         await pilot.press("escape")
         await pilot.pause()
         assert app.query_one(Input).value == ""
-        assert app.sub_title == "38 of 38 papers"
+        assert app.workspace.sub_title == "38 of 38 papers"
         await pilot.press("escape")
         assert app.focused is app.query_one(PaperList)
 
@@ -180,7 +180,7 @@ async def test_hostile_text_is_shown_literally(write_seed: Callable[..., Path]) 
     app = ReaderApp(store)
     async with app.run_test(size=(160, 30)) as pilot:
         await pilot.pause()
-        assert app.title == "[b]Hostile[/b] [$accent]"
+        assert app.workspace.title == "[b]Hostile[/b] [$accent]"
         shown = rows(app)
         assert shown[0].startswith("Masked tokens [CLS] and [MASK] with closing [/b]")
         assert shown[1].startswith("A theme variable [$accent] and [bold red]markup[/]")
@@ -196,7 +196,7 @@ async def test_hostile_text_is_shown_literally(write_seed: Callable[..., Path]) 
         assert "\x1b" not in text and "\x07" not in text
         assert "]52;c;aGk= tries to set the clipboard, [2J clears" in text
         await type_filter(pilot, "[/b] [$accent]")  # markup typed as a query is only words
-        assert app.shown_query == "[/b] [$accent]"
+        assert app.workspace.shown_query == "[/b] [$accent]"
         assert rows(app)  # results or "No papers match", drawn without error
 
 
@@ -245,11 +245,13 @@ async def test_typing_fast_over_ten_thousand_papers_shows_the_final_query(tmp_pa
         for character in "vericodnig dafny":  # a typo, then more words, all in one burst
             key = "space" if character == " " else character
             app.post_message(events.Key(key, character))
-        await wait_until(pilot, lambda: app.shown_query == "vericodnig dafny", "the results")
+        await wait_until(
+            pilot, lambda: app.workspace.shown_query == "vericodnig dafny", "the results"
+        )
         await pilot.pause()
         assert app.query_one(Input).value == "vericodnig dafny"
         assert rows(app)[0] == "Vericoding at scale"
-        assert app.sub_title == "1 of 10,001 papers"
+        assert app.workspace.sub_title == "1 of 10,001 papers"
 
 
 async def test_slash_in_an_empty_filter_is_not_typed_but_is_within_a_query(seed_store) -> None:
@@ -301,22 +303,22 @@ async def test_s_cycles_the_sort_order_shown_in_the_header(seed_store) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("G", "b")  # the last paper becomes the most recently changed
         await pilot.press("s")
-        assert app.sub_title == "38 of 38 papers · by file order"
+        assert app.workspace.sub_title == "38 of 38 papers · by file order"
         assert app.query_one(PaperList).papers[0].headline.startswith("LOAM")
         await pilot.press("s")
         await pilot.pause()
-        assert app.sub_title == "38 of 38 papers · by headline"
+        assert app.workspace.sub_title == "38 of 38 papers · by headline"
         shown = [p.headline for p in app.query_one(PaperList).papers]
         assert shown == sorted(shown, key=str.casefold)
         await pilot.press("s")
         await pilot.pause()
-        assert app.sub_title == "38 of 38 papers · by recently changed"
+        assert app.workspace.sub_title == "38 of 38 papers · by recently changed"
         assert app.query_one(PaperList).papers[0].headline.startswith("LaST₀")
         await type_filter(pilot, "diffusion")
-        assert app.sub_title.endswith("· by recently changed")
+        assert app.workspace.sub_title.endswith("· by recently changed")
         await pilot.press("escape", "escape", "s")
         await pilot.pause()
-        assert app.sub_title == "38 of 38 papers"
+        assert app.workspace.sub_title == "38 of 38 papers"
         assert app.query_one(PaperList).papers[0].headline.startswith("LOAM")
 
 
@@ -330,8 +332,8 @@ async def test_a_session_is_restored_and_recorded(seed_store) -> None:
         await work_done(app)
         await pilot.pause()
         assert app.query_one(Input).value == "diffusion"
-        assert app.query_one(PaperList).current is augmask
-        assert app.sub_title.endswith("· by headline")
+        assert app.query_one(PaperList).current == augmask
+        assert app.workspace.sub_title.endswith("· by headline")
         assert app.theme == "textual-light"
         await pilot.press("j", "s")
         await work_done(app)

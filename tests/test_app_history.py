@@ -7,8 +7,8 @@ from tui_reader.ui.app import ReaderApp
 
 
 def place(app: ReaderApp) -> tuple[str, str | None]:
-    current = app.paper_list.current
-    return app.filter_input.value, current.id if current is not None else None
+    current = app.workspace.paper_list.current
+    return app.workspace.filter_input.value, current.id if current is not None else None
 
 
 async def test_back_after_a_related_jump_restores_the_filter_and_the_paper(
@@ -19,13 +19,13 @@ async def test_back_after_a_related_jump_restores_the_filter_and_the_paper(
         await type_filter(pilot, "vericoding")
         await pilot.press("enter")
         before = place(app)
-        await related_shown(pilot, app.paper_list.current.id)
-        target = app.detail_pane.related[1][0]
+        await related_shown(pilot, app.workspace.paper_list.current.id)
+        target = app.workspace.detail_pane.related[1][0]
         await pilot.press("1")  # not among the papers shown: the filter clears
         await wait_until(pilot, lambda: place(app) == ("", target.id), "the related paper")
         await pilot.press("left_square_bracket")
         await wait_until(pilot, lambda: place(app) == before, "back where the jump started")
-        assert app.shown_query == "vericoding"
+        assert app.workspace.shown_query == "vericoding"
         await pilot.press("right_square_bracket")
         await wait_until(pilot, lambda: place(app) == ("", target.id), "forward again")
         await pilot.press("right_square_bracket")
@@ -55,14 +55,14 @@ async def test_brackets_are_typed_in_the_filter(seed_store: PaperStore) -> None:
     app = ReaderApp(seed_store)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("slash", "left_square_bracket", *"x", "right_square_bracket")
-        assert app.filter_input.value == "[x]"
+        assert app.workspace.filter_input.value == "[x]"
 
 
 async def test_back_within_the_same_list(seed_store: PaperStore) -> None:
     app = ReaderApp(seed_store)
     async with app.run_test(size=(100, 40)) as pilot:
         await related_shown(pilot, seed_store[0].id)
-        target = app.detail_pane.related[1][0]
+        target = app.workspace.detail_pane.related[1][0]
         await pilot.press("1")
         await wait_until(pilot, lambda: place(app) == ("", target.id), "the related paper")
         await pilot.press("left_square_bracket")

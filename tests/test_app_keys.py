@@ -48,7 +48,7 @@ async def test_text_typed_right_after_ctrl_u_replaces_the_filter(seed_store: Pap
         burst(app, *" grpah", "backspace", "backspace", "backspace", *"aph", "home", "delete")
         await wait_until(pilot, lambda: filter_input.value == "gent graph", "editing keys")
         await settled(pilot)
-        assert app.shown_query == "gent graph"
+        assert app.workspace.shown_query == "gent graph"
 
 
 async def test_a_name_typed_after_ctrl_u_in_the_export_dialog(seed_store: PaperStore) -> None:

@@ -12,6 +12,7 @@ from tests.pilot_helpers import work_done
 from tui_reader.core.library import Library
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import app as app_module
+from tui_reader.ui import workspace as workspace_module
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen
 from tui_reader.ui.note_editor import NoteEditor
@@ -108,7 +109,7 @@ async def test_space_marks_and_tags_and_bookmarks_apply_to_all_marked(
     app = reader(seed_store, private_library)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("space", "j", "space")  # marks papers 0 and 2
-        assert app.sub_title == "38 of 38 papers · 2 marked"
+        assert app.workspace.sub_title == "38 of 38 papers · 2 marked"
         assert [line[0] for line in lines(app)[:4]] == ["▌", " ", "▌", " "]
         await pilot.press("t", *"related-work", "enter")
         await pilot.press("b")
@@ -122,7 +123,7 @@ async def test_space_marks_and_tags_and_bookmarks_apply_to_all_marked(
         assert app.library.tag_counts() == {"new": 2}
         await pilot.press("escape")
         assert app.query_one(PaperList).marked == set()
-        assert app.sub_title == "38 of 38 papers"
+        assert app.workspace.sub_title == "38 of 38 papers"
 
 
 async def test_mark_all_shown(seed_store, private_library) -> None:
@@ -212,12 +213,12 @@ async def test_state_filters_in_the_query(seed_store, private_library) -> None:
         ]:
             app.query_one(Input).value = query
             await settle(pilot)
-            assert app.sub_title == f"{count} of 38 papers", query
+            assert app.workspace.sub_title == f"{count} of 38 papers", query
         app.query_one(Input).value = "#to-read"
         await settle(pilot)
         await pilot.press("enter", "t", *["backspace"] * 8, "enter")  # untag the first: it leaves
         await settle(pilot)
-        assert app.sub_title == "1 of 38 papers"
+        assert app.workspace.sub_title == "1 of 38 papers"
 
 
 async def test_tags_view_filters_renames_and_deletes(seed_store, private_library) -> None:
@@ -230,7 +231,7 @@ async def test_tags_view_filters_renames_and_deletes(seed_store, private_library
         await pilot.press("enter")  # "other" sorts first
         await settle(pilot)
         assert app.query_one(Input).value == "#other"
-        assert app.sub_title == "1 of 38 papers"
+        assert app.workspace.sub_title == "1 of 38 papers"
 
         await pilot.press("T", "down", "r")
         assert isinstance(app.screen, PromptScreen)
@@ -269,7 +270,7 @@ async def test_everything_is_there_after_a_restart(seed_store, private_library) 
 async def test_changes_from_the_command_line_appear_in_the_open_app(
     seed_store, private_library, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app_module, "RELOAD_EVERY", 0.1)
+    monkeypatch.setattr(workspace_module, "RELOAD_EVERY", 0.1)
     app = reader(seed_store, private_library)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("b")

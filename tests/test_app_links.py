@@ -166,7 +166,7 @@ async def test_links_in_the_detail_pane_are_numbered_and_clickable(
         await goto(pilot, RL4RLA)
         text = detail(app)
         assert " 1 https://github.com/Tim-Xiong/RL4RLA\n 2 https://scholar.google.com" in text
-        await app.run_action("app.open_link(2)")
+        await app.run_action("screen.open_link(2)")
         assert no_display[-1].startswith("https://scholar.google.com/scholar?q=")
 
 

@@ -13,8 +13,8 @@ from textual.worker import Worker
 from tests.pilot_helpers import wait_until
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.store import PaperStore
-from tui_reader.ui import app as app_module
 from tui_reader.ui import detail_pane as detail_module
+from tui_reader.ui import workspace as workspace_module
 from tui_reader.ui.app import ReaderApp
 
 LOOPS = 10
@@ -92,7 +92,9 @@ def results_while_quitting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return found
 
     monkeypatch.setattr(detail_module, "Static", Body)
-    monkeypatch.setattr(app_module, "RELATED_AFTER", 0.001)  # found as soon as the cursor moves
+    monkeypatch.setattr(
+        workspace_module, "RELATED_AFTER", 0.001
+    )  # found as soon as the cursor moves
     monkeypatch.setattr(FlatIndex, "related", at_quit(FlatIndex.related))
     monkeypatch.setattr(FlatIndex, "run", at_quit(FlatIndex.run))
     return finding
@@ -118,7 +120,7 @@ async def test_quitting_right_after_moving_the_cursor(
         await thread_work.finished()  # the related papers are found as the reader quits
         assert app.return_code == 0 and app._exception is None, app._exception
         assert thread_work.errors == []
-        assert app.detail_pane.related[0] != seed_store[1].id  # dropped
+        assert app.workspace.detail_pane.related[0] != seed_store[1].id  # dropped
 
 
 async def test_quitting_right_after_typing_a_query(
@@ -130,4 +132,4 @@ async def test_quitting_right_after_typing_a_query(
         await thread_work.finished()
         assert app.return_code == 0 and app._exception is None, app._exception
         assert thread_work.errors == []
-        assert app.shown_query == ""  # the results were dropped
+        assert app.workspace.shown_query == ""  # the results were dropped

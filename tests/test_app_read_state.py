@@ -48,7 +48,9 @@ async def test_nor_the_paper_a_restored_session_puts_there(
     session = Session("", seed_store[5].id, "relevance", "textual-dark")
     app = reader(seed_store, private_library, session=session)
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_until(pilot, lambda: app.paper_list.cursor == 5, "the session restored")
+        await wait_until(
+            pilot, lambda: app.workspace.paper_list.cursor == 5, "the session restored"
+        )
         await pilot.pause(LONGER)
         assert not app.library.is_read(seed_store[5].id)
 
@@ -106,7 +108,7 @@ async def test_capital_r_reads_every_paper_shown_and_u_undoes_it(
         await pilot.press("j", "r")  # one read before
         await type_filter(pilot, "diffusion")
         await pilot.press("enter", "R")
-        shown = list(app.paper_list.papers)
+        shown = list(app.workspace.paper_list.papers)
         assert shown and all(app.library.is_read(paper.id) for paper in shown)
         others = [paper for paper in seed_store if paper not in shown and paper != seed_store[1]]
         assert not any(app.library.is_read(paper.id) for paper in others)

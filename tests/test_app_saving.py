@@ -25,9 +25,13 @@ async def test_a_slow_save_is_shown_in_the_header_until_it_is_done(
     async with app.run_test() as pilot:
         await work_done(app)
         await pilot.press("b")
-        await wait_until(pilot, lambda: "saving…" in app.sub_title, "the saving indicator")
+        await wait_until(
+            pilot, lambda: "saving…" in app.workspace.sub_title, "the saving indicator"
+        )
         release.set()
-        await wait_until(pilot, lambda: "saving…" not in app.sub_title, "the save to finish")
+        await wait_until(
+            pilot, lambda: "saving…" not in app.workspace.sub_title, "the save to finish"
+        )
     assert Library.open(private_library)[0].is_bookmarked(seed_store[0].id)
 
 
@@ -39,7 +43,9 @@ async def test_a_library_that_cannot_be_saved_says_so_in_the_header(
     async with app.run_test() as pilot:
         await work_done(app)
         await pilot.press("b")
-        await wait_until(pilot, lambda: "not saved" in app.sub_title, "the failure in the header")
+        await wait_until(
+            pilot, lambda: "not saved" in app.workspace.sub_title, "the failure in the header"
+        )
 
 
 async def test_damage_found_while_the_reader_is_open_is_told(

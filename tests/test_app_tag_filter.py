@@ -24,15 +24,15 @@ async def test_a_tag_being_typed_finds_the_tags_it_starts(
 ) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await type_filter(pilot, "#to")
-        assert list(app.paper_list.papers) == [seed_store[2]]
+        assert list(app.workspace.paper_list.papers) == [seed_store[2]]
         await type_filter(pilot, " ")  # typed whole: no paper has #to
-        assert list(app.paper_list.papers) == []
+        assert list(app.workspace.paper_list.papers) == []
 
 
 async def test_a_tag_completes_and_right_accepts(app: ReaderApp, seed_store: PaperStore) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("slash", *"is:unread", "space", "exclamation_mark", "number_sign", "t")
-        filter_input = app.filter_input
+        filter_input = app.workspace.filter_input
         await wait_until(
             pilot, lambda: filter_input._suggestion == "is:unread !#theory", "a suggestion"
         )

@@ -31,7 +31,7 @@ async def test_i_triages_the_papers_shown_and_escape_leaves_the_list_on_the_last
         await ready(pilot)
         await type_filter(pilot, "reinforcement")
         await pilot.press("enter")
-        shown = list(app.paper_list.papers[: app.paper_list.full])
+        shown = list(app.workspace.paper_list.papers[: app.workspace.paper_list.full])
         assert len(shown) > 3
         await pilot.press("I")
         triage = app.screen
@@ -40,7 +40,7 @@ async def test_i_triages_the_papers_shown_and_escape_leaves_the_list_on_the_last
         await pilot.press("enter", "x")
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is not triage, "the triage to close")
-        current = app.paper_list.current
+        current = app.workspace.paper_list.current
         assert current is not None and current.id == shown[2].id
         assert app.library.is_bookmarked(shown[0].id) and app.library.is_read(shown[1].id)
         await pilot.press("u")  # in the list, after triage
@@ -71,8 +71,10 @@ async def test_s_saves_the_filter_and_f_lists_and_applies_it(
         assert isinstance(feeds, FeedsScreen)
         await wait_until(pilot, lambda: feeds.counts and feeds.counts[0].total, "the counts")
         await pilot.press("enter")
-        await wait_until(pilot, lambda: app.shown_query == "bandit", "the feed's papers shown")
-        assert app.filter_input.value == "bandit"
+        await wait_until(
+            pilot, lambda: app.workspace.shown_query == "bandit", "the feed's papers shown"
+        )
+        assert app.workspace.filter_input.value == "bandit"
 
 
 async def test_the_feeds_are_shown_at_start_when_there_are_any(

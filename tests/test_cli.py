@@ -200,8 +200,8 @@ def test_the_session_is_saved_at_exit_and_fresh_ignores_it(monkeypatch) -> None:
     restored = []
 
     def run(app: ReaderApp) -> None:
-        restored.append(app._restore)
-        app._query = "kept query"
+        restored.append(app.workspace._restore)
+        app.workspace._query = "kept query"
 
     monkeypatch.setattr(ReaderApp, "run", run)
     assert cli.main([]) == 0
@@ -227,6 +227,6 @@ def test_the_reader_opens_the_config_paths_and_shows_config_problems(
     app = opened[0]
     assert app.store.title == "From Config" and len(app.store) == 1
     assert app.config.keys == {"bookmark": "B"}
-    assert app._messages == [f"{config}, line 2: unknown setting 'colour'; it is ignored"]
+    assert app.workspace._messages == [f"{config}, line 2: unknown setting 'colour'; it is ignored"]
     assert cli.main([str(SEEDS)]) == 0  # paths given on the command line win
     assert len(opened[1].store) == 38

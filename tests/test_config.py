@@ -12,6 +12,7 @@ from tui_reader.core.sources import arxiv, openreview
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.keymap import check_keys
+from tui_reader.ui.workspace import Workspace
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -122,7 +123,7 @@ def test_the_readme_documents_every_setting_and_key_with_its_default(tmp_path: P
         "openreview_api": openreview.API_DEFAULT,
     }
     assert config.theme == ReaderApp(PaperStore()).theme  # Textual's default
-    bindings = [*ReaderApp.BINDINGS, *PaperList.BINDINGS, *DetailPane.BINDINGS]
+    bindings = [*Workspace.BINDINGS, *PaperList.BINDINGS, *DetailPane.BINDINGS]
     defaults = {b.id: b.key for b in bindings if isinstance(b, Binding) and b.id}
     assert defaults.keys() - config.keys.keys() == {f"related-{n}" for n in range(2, 6)}
     assert binding_ids() == defaults.keys()
@@ -144,7 +145,7 @@ def test_an_action_left_without_a_key_is_reported(tmp_path: Path, monkeypatch) -
     opened = []
     monkeypatch.setattr(ReaderApp, "run", lambda app: opened.append(app))
     assert cli.main([]) == 0
-    assert opened[0]._messages == [
+    assert opened[0].workspace._messages == [
         f"{config}, line 2: keys.bookmark: 't' is the key of both Bookmark and Tags app-wide, "
         "but only one can have it; Tags has no other key"
     ]

@@ -16,13 +16,16 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static, TextArea
 
 from tui_reader.core import pipe
+from tui_reader.core.config import Config
 from tui_reader.core.library import Library
 from tui_reader.core.loading import load_paths
 from tui_reader.core.paper import Paper
 from tui_reader.core.pipe import PipeRun, pipe_input
+from tui_reader.core.store import PaperStore
 from tui_reader.resources import bundled
+from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.note_editor import NoteEditor
-from tui_reader.ui.pipe_screen import NO_COMMANDS, PipeOutputScreen, PipePicker, pipe_papers
+from tui_reader.ui.pipe_screen import NO_COMMANDS, PipeOutputScreen, PipePicker
 
 from .pilot_helpers import wait_until
 
@@ -178,15 +181,21 @@ def test_a_command_that_hangs_is_cancelled_with_what_it_started() -> None:
 # Piping papers: the screens
 
 
+def piping_reader(papers: list[Paper], commands: dict[str, str]) -> ReaderApp:
+    """The reader over these papers, with these commands to pipe to."""
+    config = Config(read_after=0, commands=commands)
+    return ReaderApp(PaperStore(papers), Library(None), search_template=TEMPLATE, config=config)
+
+
 async def test_pipe_to_wc_shows_the_output_and_y_copies_it(
     papers: list[Paper], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     copied: list[str] = []
     monkeypatch.setattr(pyperclip, "copy", copied.append)
-    app = Host()
     commands = {"count": "wc -l", "words [/b]": "wc -w"}
+    app = piping_reader(papers, commands)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pipe_papers(app, papers, Library(None), commands, TEMPLATE)
+        await pilot.press("A", "vertical_line")  # every paper shown, to a command
         picker = app.screen
         assert isinstance(picker, PipePicker)
         assert "JSON Lines" in status_line(picker, "#pipe-format")
@@ -210,10 +219,11 @@ async def test_pipe_to_wc_shows_the_output_and_y_copies_it(
 
 
 async def test_plain_text_goes_to_the_command_chosen(papers: list[Paper]) -> None:
-    app = Host()
+    app = piping_reader(papers[:1], {"a": "wc -l", "head": "head -n 1"})
     async with app.run_test(size=(100, 30)) as pilot:
-        await pipe_papers(app, papers, Library(None), {"a": "wc -l", "head": "head -n 1"}, "")
-        await pilot.press("f", "f", "down", "enter")  # plain text, the second command
+        await pilot.press(
+            "vertical_line", "f", "f", "down", "enter"
+        )  # plain text, the second command
         await wait_until(pilot, lambda: isinstance(app.screen, PipeOutputScreen), "the output")
         output = app.screen
         assert isinstance(output, PipeOutputScreen)

@@ -75,7 +75,7 @@ async def test_one_paper_is_one_paper_everywhere(write_seed: Callable[..., Path]
     app = ReaderApp(store_from(write_seed("The only paper.")))
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot)
-        assert app.sub_title == "1 of 1 paper"
+        assert app.workspace.sub_title == "1 of 1 paper"
         app.library.change_tags([app.store[0].id], add=["solo"])
         await pilot.press("T")
         prompt = str(app.screen.query_one(OptionList).get_option_at_index(0).prompt)
@@ -103,9 +103,9 @@ async def test_m_says_in_the_header_that_the_raw_text_is_shown(seed_store: Paper
     app = ReaderApp(seed_store)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("m")
-        assert app.sub_title.endswith(" · raw text")
+        assert app.workspace.sub_title.endswith(" · raw text")
         await pilot.press("m")
-        assert "raw" not in app.sub_title
+        assert "raw" not in app.workspace.sub_title
 
 
 async def test_the_split_is_remembered(seed_store: PaperStore) -> None:
@@ -145,7 +145,7 @@ async def test_duplicates_merged_are_said_once_at_start(
     opened: list[ReaderApp] = []
     monkeypatch.setattr(ReaderApp, "run", lambda app: opened.append(app))
     assert cli.main([str(path)]) == 0
-    assert opened[0].duplicates == 2
+    assert opened[0].workspace.duplicates == 2
     app = ReaderApp(opened[0].store, duplicates=2)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -156,5 +156,5 @@ async def test_duplicates_merged_are_said_once_at_start(
     app = ReaderApp(PaperStore(), stream=stream_papers(check_paths([big])))
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(pilot)
-        assert len(app.store) == 3 and app.duplicates == 4
+        assert len(app.store) == 3 and app.workspace.duplicates == 4
         assert notices(app) == ["4 duplicate abstracts shown once"]

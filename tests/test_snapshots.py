@@ -13,6 +13,7 @@ import pytest
 from tests.pilot_helpers import related_shown, wait_until, work_done
 from tui_reader.core.library import Library
 from tui_reader.ui import app as app_module
+from tui_reader.ui import workspace as workspace_module
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.problems_screen import ProblemsScreen
@@ -21,7 +22,7 @@ from tui_reader.ui.problems_screen import ProblemsScreen
 @pytest.fixture(autouse=True)
 def no_timing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Related papers at once and nothing read by the clock, so each picture is the same."""
-    monkeypatch.setattr(app_module, "RELATED_AFTER", 0.01)
+    monkeypatch.setattr(workspace_module, "RELATED_AFTER", 0.01)
     monkeypatch.setattr(app_module, "READ_AFTER", 3600)
 
 

@@ -72,8 +72,8 @@ def test_the_reader_is_given_every_problem_with_its_line(
     opened: list[ReaderApp] = []
     monkeypatch.setattr(ReaderApp, "run", lambda app: opened.append(app))
     assert cli.main([]) == 0
-    assert opened[0]._messages == read(path)[1]
-    assert len(opened[0]._messages) == 8
+    assert opened[0].workspace._messages == read(path)[1]
+    assert len(opened[0].workspace._messages) == 8
 
 
 @pytest.mark.parametrize("size", [(80, 24), (100, 30)])

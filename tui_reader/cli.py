@@ -9,6 +9,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 from tui_reader import __version__, startup
@@ -22,7 +23,7 @@ from tui_reader.core.export import (
     render,
     write_export,
 )
-from tui_reader.core.index_cache import indexed_papers, load_cached
+from tui_reader.core.index_cache import indexed_papers, keep_in_background, load_cached
 from tui_reader.core.library import (
     ENVIRONMENT_VARIABLE,
     Library,
@@ -445,6 +446,10 @@ def run_reader(arguments: argparse.Namespace) -> int:
         skipped = count(len(kept.loaded.problems), "record")
         messages.append(f"Skipped {skipped} that could not be read")
     index = kept.index if kept else None
+    # Kept when its index is built, in the background: whole files, never a filtered load.
+    keep_index = None
+    if stream is not None and keep == NO_FILTER:
+        keep_index = partial(keep_in_background, files)
     app = ReaderApp(
         store,
         library,
@@ -455,6 +460,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
         config=config,
         index=index,
         duplicates=duplicates,
+        keep_index=keep_index,
     )
     app_closed = save_on_signals(library, app.exit)
     app.run()

@@ -73,8 +73,8 @@ def paper_content(
         parts += ["\n\n", ("Note", "bold"), "\n", note]
     parts += ["\n\n", ("Links", "bold"), ("  (click, or o opens the first; y copies it)", "dim")]
     for number, link in enumerate(links, 1):
-        # The click runs an action by number: the URL itself never enters an action string.
-        style = Style(underline=True) + Style.from_meta({"@click": f"app.open_link({number})"})
+        # The click runs the screen's action by number: the URL never enters an action string.
+        style = Style(underline=True) + Style.from_meta({"@click": f"screen.open_link({number})"})
         # A long search link would wrap into a wall of %-escapes: show its start; y copies it all.
         shown = link if len(link) <= link_width else link[: link_width - 1] + "…"
         parts += ["\n", (f"{number:>2} ", "dim"), Content(shown).stylize(style)]
@@ -90,6 +90,12 @@ class DetailPane(VerticalScroll):
     """Shows one paper, wrapped to the pane, scrolling when it is longer."""
 
     raw: reactive[bool] = reactive(False, init=False)  # the text as written, not typeset
+    # Finds the words a search matched, to highlight them.
+    highlight: reactive[re.Pattern[str] | None] = reactive[re.Pattern[str] | None](None, init=False)
+    # A paper's id, and the papers most like it (found in a thread: RelatedFound).
+    related: reactive[tuple[str, list[Paper]]] = reactive[tuple[str, list[Paper]]](
+        ("", []), init=False
+    )
 
     BINDINGS = [
         Binding("j", "scroll_down", "Scroll down", show=False, id="scroll-down"),
@@ -135,13 +141,18 @@ class DetailPane(VerticalScroll):
         self.library = library
         self.search_template = search_template
         self.paper: Paper | None = None
-        self.highlight: re.Pattern[str] | None = None
-        self.related: tuple[str, list[Paper]] = ("", [])  # a paper's id, and papers like it
         # Kept, not looked up: a paper shown as the reader quits finds it taken down already.
         self._body = Static(id="detail-body")
 
     def watch_raw(self) -> None:
         if self.paper is not None:
+            self.show(self.paper)
+
+    def watch_highlight(self) -> None:
+        self.watch_raw()
+
+    def watch_related(self, related: tuple[str, list[Paper]]) -> None:
+        if self.paper is not None and self.paper.id == related[0]:
             self.show(self.paper)
 
     def on_resize(self) -> None:
@@ -150,8 +161,6 @@ class DetailPane(VerticalScroll):
 
     def on_related_found(self, message: RelatedFound) -> None:
         self.related = (message.paper_id, message.related)
-        if self.paper is not None and self.paper.id == message.paper_id:
-            self.show(self.paper)
 
     def show(self, paper: Paper | None, empty_message: str = "No paper selected") -> None:
         """Show a paper from its top, or the message when there is none."""

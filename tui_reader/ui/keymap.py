@@ -6,10 +6,10 @@ from textual.binding import Binding, BindingType
 from textual.keys import Keys, key_to_character
 from textual.theme import BUILTIN_THEMES
 
-from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.textual_keys import key_list, key_name
+from tui_reader.ui.workspace import Workspace
 
 _MODIFIERS = {"ctrl", "shift", "alt", "super", "meta", "hyper"}
 # Named keys (f2, pagedown) and printable characters by their names (slash, less_than_sign),
@@ -17,14 +17,14 @@ _MODIFIERS = {"ctrl", "shift", "alt", "super", "meta", "hyper"}
 _NAMED_KEYS = {key.value for key in Keys} | {key_name(chr(c)) for c in range(32, 127)}
 
 
-# The keys in effect where the list, or the detail pane, has the focus: its own and the app's.
+# The keys in effect where the list, or the detail pane, has the focus: its own and the screen's.
 _CONTEXTS = (
-    [*ReaderApp.BINDINGS, *PaperList.BINDINGS],
-    [*ReaderApp.BINDINGS, *DetailPane.BINDINGS],
+    [*Workspace.BINDINGS, *PaperList.BINDINGS],
+    [*Workspace.BINDINGS, *DetailPane.BINDINGS],
 )
-# The same, named, after the app's own keys, which apply everywhere.
+# The same, named, after the screen's own keys, which apply everywhere.
 _PLACES: tuple[tuple[str, Sequence[BindingType]], ...] = (
-    ("app-wide", ReaderApp.BINDINGS),
+    ("app-wide", Workspace.BINDINGS),
     ("in the paper list", _CONTEXTS[0]),
     ("in the detail pane", _CONTEXTS[1]),
 )

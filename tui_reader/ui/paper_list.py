@@ -89,6 +89,8 @@ class PaperList(ScrollView, can_focus=True):
 
     cursor: reactive[int] = reactive(0, always_update=True, init=False)
     raw: reactive[bool] = reactive(False)  # headlines as written, not typeset (redraws)
+    # Finds the words a search matched, to highlight them (redraws).
+    highlight: reactive[re.Pattern[str] | None] = reactive[re.Pattern[str] | None](None)
 
     class CursorMoved(Message):
         """The cursor is on another paper (None when the list is empty); `chosen` when the
@@ -108,7 +110,6 @@ class PaperList(ScrollView, can_focus=True):
         super().__init__(id=id)
         self.library = library
         self.marked: set[str] = set()
-        self.highlight: re.Pattern[str] | None = None
         self._base_style = Style()
         self.full = 0
         # Rendered rows, by paper, width and look: scrolling and typing redraw from here.

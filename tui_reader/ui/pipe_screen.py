@@ -7,24 +7,20 @@ stderr; nothing it writes can reach the terminal.
 """
 
 import time
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping
 
 from textual import on, work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.timer import Timer
-from textual.widget import AwaitMount
 from textual.widgets import OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from tui_reader.core.paper import Paper
-from tui_reader.core.paper_state import PaperState
-from tui_reader.core.pipe import FORMATS, Outcome, PipeRun, pipe_input
+from tui_reader.core.pipe import FORMATS, Outcome, PipeRun
 from tui_reader.core.text import clean
 from tui_reader.core.wording import count
 from tui_reader.ui.clipboard import CopyLog, notice
@@ -209,25 +205,3 @@ class PipeOutputScreen(ModalScreen[None]):
             self._copy_log = CopyLog(self.app)
         copied = self._copy_log.copy(text, f"the output of {self._name}")
         self.notify(notice(copied, SHOW_COPIED_KEY), markup=False)
-
-
-def pipe_papers(
-    app: App[Any],
-    papers: Sequence[Paper],
-    state: PaperState,
-    commands: Mapping[str, str],
-    template: str,
-    copy_log: CopyLog | None = None,
-) -> AwaitMount:
-    """Ask which command to pipe the papers to, and in which format; then run it and show
-    what it wrote. Awaiting it waits until the picker is open."""
-
-    def chosen(choice: tuple[str, str] | None) -> None:
-        if choice is None:
-            return
-        name, kind = choice
-        data = pipe_input(kind, papers, state, template)
-        what = f"{count(len(papers), 'paper')} as {FORMATS[kind]}"
-        app.push_screen(PipeOutputScreen(name, commands[name], data, what, copy_log))
-
-    return app.push_screen(PipePicker(commands, len(papers)), chosen)

@@ -15,9 +15,8 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.content import Content, Span
+from textual.content import Content
 from textual.screen import ModalScreen
-from textual.style import Style
 from textual.widget import AwaitMount
 from textual.widgets import Static
 
@@ -42,19 +41,6 @@ from tui_reader.ui.note_editor import NoteEditor
 from tui_reader.ui.tag_editor import tag_edit, tag_prompt
 
 SHOW_COPIED_KEY = "c"  # in the list: what was copied, named in a copy's notice
-
-
-def _own_links(content: Content) -> Content:
-    """The paper's links, clicked, open through this screen: the detail pane's go to the app,
-    which opens those of the paper under the list's cursor."""
-    spans = []
-    for span in content.spans:
-        style = span.style
-        if isinstance(style, Style) and str(style.meta.get("@click", "")).startswith("app."):
-            screen_action = "screen." + str(style.meta["@click"]).removeprefix("app.")
-            style = style + Style.from_meta({"@click": screen_action})
-        spans.append(Span(span.start, span.end, style))
-    return Content(content.plain, spans)
 
 
 class TriageScreen(ModalScreen[str | None]):
@@ -154,8 +140,8 @@ class TriageScreen(ModalScreen[str | None]):
     def _content(self, paper: Paper) -> Content:
         width = min(self.size.width - 4, MEASURE) - 4
         links = links_of(paper, self._template)
-        content = paper_content(paper, self.library, links, link_width=max(width, LINK_SHOWN))
-        return _own_links(content)
+        # Its links, clicked, run this screen's open_link (screen.open_link).
+        return paper_content(paper, self.library, links, link_width=max(width, LINK_SHOWN))
 
     def _show(self) -> None:
         """Show the paper reached and the progress; then typeset the one after it."""

@@ -1,0 +1,55 @@
+"""The reader keeps the papers of a big input and their index once it has built it, in the
+background while it runs (never at quit), and opens them from there next time."""
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from tests.pilot_helpers import ready
+from tui_reader import cli
+from tui_reader.core import index_cache
+from tui_reader.ui.app import ReaderApp
+
+KEPT_WITHIN = 30.0  # seconds
+
+
+def kept(tmp_path: Path) -> list[Path]:
+    return sorted((tmp_path / "cache").glob("papers-v*"))
+
+
+def test_the_reader_keeps_its_index_while_it_runs_and_opens_it_next_time(
+    tmp_path: Path, write_seed: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cli, "LOAD_AT_ONCE", 0)  # these two papers count as a big input
+    path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
+    opened: list[ReaderApp] = []
+    seen_running: list[list[Path]] = []
+    run = ReaderApp.run
+
+    def run_until_kept(app: ReaderApp) -> None:
+        async def quit_once_kept(pilot: Pilot[Any]) -> None:
+            await ready(pilot)
+            ends = time.monotonic() + KEPT_WITHIN
+            while not kept(tmp_path) and time.monotonic() < ends:
+                await pilot.pause(0.05)
+            seen_running.append(kept(tmp_path))
+            app.exit()
+
+        opened.append(app)
+        run(app, headless=True, auto_pilot=quit_once_kept)
+
+    monkeypatch.setattr(ReaderApp, "run", run_until_kept)
+    assert cli.main([str(path)]) == 0
+    assert seen_running[0], f"nothing kept within {KEPT_WITHIN:g} s of the index being built"
+
+    def fail(*_: object) -> None:
+        raise AssertionError("the papers were loaded or indexed again")
+
+    monkeypatch.setattr(index_cache, "build_index", fail)
+    monkeypatch.setattr(cli, "stream_papers", fail)
+    assert cli.main([str(path)]) == 0
+    second = opened[1]
+    assert len(second.store) == 2 and second.workspace.index is not None

@@ -1,0 +1,37 @@
+"""The filter: the query the paper list shows the papers of."""
+
+from collections.abc import Callable
+
+from textual.binding import Binding
+from textual.suggester import Suggester
+
+from tui_reader.ui.ordered_keys import OrderedInput
+
+
+class FilterInput(OrderedInput):
+    """The filter query: Escape clears it, or leaves it when it is already empty."""
+
+    BINDINGS = [
+        Binding("escape", "clear", "Clear filter", show=False),
+        Binding("down", "leave", "To the list", show=False),
+    ]
+
+    def __init__(
+        self, changed: Callable[[str], None], suggester: Suggester, placeholder: str, id: str
+    ) -> None:
+        super().__init__(placeholder=placeholder, id=id, suggester=suggester)
+        self._changed = changed
+
+    def watch_value(self, value: str) -> None:
+        # Told at once, not by a message: the list follows before the next key of a burst
+        # acts (Escape clears the filter, then "j" moves down the whole list).
+        self._changed(value)
+
+    def action_clear(self) -> None:
+        if self.value:
+            self.value = ""
+        else:
+            self.action_leave()
+
+    def action_leave(self) -> None:
+        self.screen.focus_next()

@@ -1,0 +1,941 @@
+"""The reader's main screen: the filter, the paper list and the detail pane over the papers."""
+
+import asyncio
+import re
+import time
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
+from contextvars import ContextVar
+from functools import wraps
+from pathlib import Path
+from typing import Any, Literal, TypeAlias, TypeVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.notifications import SeverityLevel
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Footer, Header
+from textual.worker import get_current_worker
+
+from tui_reader import startup
+from tui_reader.core.browser import open_in_browser
+from tui_reader.core.config import Config
+from tui_reader.core.engine import SearchEngine
+from tui_reader.core.export import ExportError, exporter, file_formats, format_of, write_export
+from tui_reader.core.export import render as render_export
+from tui_reader.core.library import Library, LibraryError, normalise_tag
+from tui_reader.core.paper import Paper
+from tui_reader.core.pipe import FORMATS, pipe_input
+from tui_reader.core.query import parse_query
+from tui_reader.core.references import links_of
+from tui_reader.core.search_service import build_index, search_papers
+from tui_reader.core.session import Session
+from tui_reader.core.sorting import LABELS, SORTS, Sort
+from tui_reader.core.store import PaperStore
+from tui_reader.core.wording import count
+from tui_reader.ui.clipboard import CopyLog, notice
+from tui_reader.ui.copied_screen import CopiedScreen
+from tui_reader.ui.copy_picker import CopyPicker
+from tui_reader.ui.detail_pane import DetailPane
+from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen, typed_path
+from tui_reader.ui.feeds_screen import FeedsScreen, save_search_prompt
+from tui_reader.ui.filter_input import FilterInput
+from tui_reader.ui.help_screen import HelpScreen, KeyTable
+from tui_reader.ui.key_labels import described, key_display
+from tui_reader.ui.messages import (
+    IndexReady,
+    LibraryReloaded,
+    LibrarySaved,
+    LoadFinished,
+    PapersLoaded,
+    RelatedFound,
+    ResultsReady,
+    SaveFailed,
+)
+from tui_reader.ui.note_editor import NoteEditor
+from tui_reader.ui.paper_list import PaperList
+from tui_reader.ui.pipe_screen import PipeOutputScreen, PipePicker
+from tui_reader.ui.problems_screen import ProblemsScreen
+from tui_reader.ui.tag_editor import TagSuggester, tag_edit, tag_prompt
+from tui_reader.ui.tags_screen import TagsScreen
+from tui_reader.ui.triage_screen import TriageScreen
+
+RELATED_AFTER = 0.6  # seconds the cursor rests on a paper before its related papers are found
+RELOAD_EVERY = 2.0  # seconds between looks for changes another program saved
+SAVING_SHOWN_AFTER = 0.3  # seconds a save may take before the header says it is in flight
+LIST_SHARE = 4  # of 10: the list's part of the width, the detail pane has the rest
+STACKED_BELOW = 100  # columns: a narrower terminal shows the detail pane below the list
+POST_EVERY = 0.25  # seconds between showing the papers loaded so far
+
+T = TypeVar("T")
+Place = tuple[str, str | None]  # a query, and the paper under the cursor
+Status: TypeAlias = Literal["loading", "indexing", "ready"]
+Flow: TypeAlias = Callable[..., Coroutine[Any, Any, None]]
+# Keeps the papers and their index for the next start (the store, the index, the problems
+# the load met, duplicates); called in a thread, once the index is built.
+KeepIndex: TypeAlias = Callable[[PaperStore, SearchEngine, Sequence[str], int], object]
+
+# Set by a dialog flow's first dialog once it is open (see `dialog_flow`).
+_dialog_open: ContextVar[asyncio.Event] = ContextVar("dialog_open")
+
+
+def dialog_flow(flow: Flow) -> Callable[..., Awaitable[None]]:
+    """An action that asks in dialogs and acts on the answers, written top to bottom.
+
+    It runs as a worker (a dialog's answer is awaited with `Workspace._ask`); the key that
+    started it is done once its first dialog is open, or once it ended without one, so that
+    the keys sent with it ("t" and a tag) go to that dialog, in order (see ordered_keys)."""
+
+    @wraps(flow)
+    async def action(screen: "Workspace", *arguments: object) -> None:
+        opened = asyncio.Event()
+
+        async def run() -> None:
+            token = _dialog_open.set(opened)
+            try:
+                await flow(screen, *arguments)
+            finally:
+                _dialog_open.reset(token)
+                opened.set()  # it ended without a dialog
+
+        screen.run_worker(run(), name=flow.__name__, group="dialog")
+        await opened.wait()  # the worker's task runs on its own: it gets here
+
+    return action
+
+
+class Panes(Horizontal):
+    """The list and the detail pane: side by side, or stacked under STACKED_BELOW columns."""
+
+    list_share = reactive(LIST_SHARE, init=False)  # tenths of the width (or height) the list takes
+
+    def on_resize(self) -> None:
+        self.watch_list_share()
+
+    def watch_list_share(self) -> None:
+        share = {"list": f"{self.list_share}fr", "detail": f"{10 - self.list_share}fr"}
+        stacked = self.size.width < STACKED_BELOW
+        for name, pane in (
+            ("list", self.query_one(PaperList)),
+            ("detail", self.query_one(DetailPane)),
+        ):
+            pane.styles.width = "100%" if stacked else share[name]
+            pane.styles.height = share[name] if stacked else "100%"
+
+
+SHOW_COPIED = Binding("c", "show_copied", "What was copied", show=False, id="copied")
+
+
+class Workspace(Screen[None]):
+    """Filter, read and triage the papers; the user's library follows every change."""
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-stacked"), (STACKED_BELOW, "-side-by-side")]
+    BINDINGS = [
+        # Priority bindings act as soon as the key arrives, so that keys typed in the same
+        # burst ("/dif", "diffusion<Enter>j") land in the pane they were meant for.
+        Binding("slash", "focus_filter", "Filter", priority=True, id="filter"),
+        Binding("enter", "leave_filter", show=False, priority=True),
+        Binding("b", "bookmark", "Bookmark", id="bookmark"),
+        Binding("t", "edit_tags", "Tags", id="tags"),
+        Binding("n", "edit_note", "Note", id="note"),
+        Binding("r", "toggle_read", "Read/unread", show=False, id="read"),
+        Binding("R", "read_all", "Mark all shown read", show=False, id="read-all"),
+        Binding("T", "tags_view", "All tags", show=False, id="all-tags"),
+        Binding("u", "undo", "Undo", id="undo"),
+        Binding("y", "copy_link", "Copy link", id="copy-link"),
+        Binding("Y", "copy_picker", "Copy…", show=False, id="copy-picker"),
+        SHOW_COPIED,
+        Binding("o", "open_link", "Open link", show=False, id="open-link"),
+        Binding("E", "export", "Export shown or marked", show=False, id="export"),
+        Binding("I", "triage", "Triage the papers shown", show=False, id="triage"),
+        Binding("S", "save_search", "Save the filter as a feed", show=False, id="save-search"),
+        Binding("F", "feeds", "Feeds: saved searches", show=False, id="feeds"),
+        Binding("vertical_line", "pipe", "Pipe to a command", show=False, id="pipe"),
+        Binding("z", "reading_mode", "Reading mode", show=False, id="reading-mode"),
+        Binding("m", "toggle_raw", "Math and emphasis / raw text", show=False, id="raw-text"),
+        Binding("s", "next_sort", "Sort order", show=False, id="sort"),
+        Binding("left_square_bracket", "jump_back", "Back before a jump", show=False, id="back"),
+        Binding("right_square_bracket", "jump_forward", "Forward again", show=False, id="forward"),
+        *[
+            Binding(str(n), f"related({n})", f"Related paper {n}", show=False, id=f"related-{n}")
+            for n in range(1, 6)
+        ],
+        Binding("less_than_sign", "split(-1)", "Narrower list", show=False, id="narrower"),
+        Binding("greater_than_sign", "split(1)", "Wider list", show=False, id="wider"),
+        Binding("question_mark", "help", "Keys", id="help"),
+        Binding("q", "app.quit", "Quit", id="quit"),
+        Binding("tab", "app.focus_next", "Next pane", show=False),
+        Binding("shift+tab", "app.focus_previous", "Previous pane", show=False),
+    ]
+    # Actions that need a paper under the cursor, or marked papers.
+    _PAPER_ACTIONS = (
+        "bookmark", "edit_tags", "edit_note", "toggle_read", "copy_link", "copy_picker",
+        "open_link", "export", "related", "read_all", "triage", "pipe",
+    )  # fmt: skip
+
+    # What the list and the detail pane show follows these (data_bind); the header all four.
+    raw: reactive[bool] = reactive(False, init=False)  # paper text as written, not typeset
+    highlight: reactive[re.Pattern[str] | None] = reactive[re.Pattern[str] | None](None, init=False)
+    sort: reactive[Sort] = reactive[Sort]("relevance", init=False)
+    status: reactive[Status] = reactive[Status]("indexing", init=False)
+
+    def __init__(
+        self,
+        store: PaperStore,
+        library: Library,
+        config: Config,
+        copy_log: CopyLog,
+        search_template: str,
+        *,
+        messages: Sequence[str] = (),
+        stream: Iterator[list[Paper] | str] | None = None,
+        session: Session | None = None,
+        index: SearchEngine | None = None,
+        duplicates: int = 0,
+        keep_index: KeepIndex | None = None,
+    ) -> None:
+        """`messages`, problems met at start, shown together; `stream`, when given, yields
+        more papers (and problems) to load in the background; `session`, where the reader
+        left off last time; `index`, the store's index when it was kept from before;
+        `duplicates`, how many abstracts the load met again and shows once; `keep_index`,
+        what keeps the papers and their index for the next start, once it is built."""
+        super().__init__()
+        self.store, self.library, self.config = store, library, config
+        self.copy_log, self.search_template = copy_log, search_template
+        self._messages = list(messages)
+        self._stream = stream
+        self._restore = session
+        self._kept_index, self._keep_index = index, keep_index
+        self.duplicates = duplicates  # the background load adds those it meets
+        self.set_reactive(Workspace.status, "loading" if stream is not None else "indexing")
+        self._index: SearchEngine | None = None
+        self.load_problems: list[str] = []  # records the background load skipped
+        self._query = ""
+        self.shown_query = ""  # the query whose results the list shows
+        self._shown_count, self._close_count = len(store), 0
+        self._last_paper_id = ""  # the last paper under the cursor
+        self._read_timer: Timer | None = None
+        self._reading: str | None = None  # the paper the read timer is for
+        self._related_timer: Timer | None = None
+        self._back: list[Place] = []  # where jumps started, the latest last
+        self._forward: list[Place] = []  # where going back started
+        self._save_failing = False
+        self.filter_input = FilterInput(
+            self._filter_changed,
+            TagSuggester(self.library.tag_counts, marks=("!#", "#")),  # → accepts
+            placeholder="Filter: words, #tag, !#tag, is:bookmarked, is:unread, has:note",
+            id="filter",
+        )
+        # Kept at hand: a dialog over the screen makes `query_one` look in it.
+        self.paper_list = PaperList(self.library, id="papers")
+        self.detail_pane = DetailPane(self.library, self.search_template, id="detail")
+        self.panes = Panes(id="panes")
+
+    @property
+    def index(self) -> SearchEngine | None:
+        """The search index over the store, once it is built."""
+        return self._index
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield self.filter_input
+        with self.panes:
+            yield self.paper_list.data_bind(Workspace.raw, Workspace.highlight)
+            yield self.detail_pane.data_bind(Workspace.raw, Workspace.highlight)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = self.store.title
+        if self._restore is not None:
+            self._restore_place(self._restore)
+        self._refilter()
+        self._focus(self.paper_list)
+        if self.library.saved_searches():  # the feeds, under the problems to read first
+            self.app.push_screen(self._feeds_screen(), self._feed_chosen)
+        if self._messages:  # together, where all can be read: stacked notices scroll away
+            self.app.push_screen(ProblemsScreen(self._messages))
+        startup.searching_turns()
+        if self._stream is not None:
+            self._load()
+        else:
+            self._say_duplicates()
+            self._build_index()
+        self.set_interval(RELOAD_EVERY, self._look_for_outside_changes)
+
+    # Loading and indexing. Threads report in messages (ui/messages), handled in turn with
+    # the keys; once the screen is gone they are dropped.
+
+    @work(thread=True, exclusive=True, group="load")
+    def _load(self) -> None:
+        assert self._stream is not None
+        problems = self.load_problems
+        with startup.loading_turns():
+            pending: list[Paper] = []
+            posted: float | None = None  # when papers were last posted: the first at once
+            for item in self._stream:
+                if isinstance(item, str):
+                    problems.append(item)
+                    continue
+                pending += item
+                if posted is None or time.monotonic() - posted > POST_EVERY:
+                    self.post_message(PapersLoaded(pending))
+                    pending, posted = [], time.monotonic()
+            self.post_message(PapersLoaded(pending))
+        self.post_message(LoadFinished(problems))
+
+    @on(PapersLoaded)
+    def _add_papers(self, message: PapersLoaded) -> None:
+        papers = message.papers
+        startup.keep_for_good()  # papers live as long as the app
+        added = self.store.extend(papers)
+        self.duplicates += len(papers) - added
+        if added:
+            self.title = self.store.title
+            if not self._query.strip():
+                self._refilter()
+            self._update_header()
+
+    @on(LoadFinished)
+    def _loaded(self, message: LoadFinished) -> None:
+        problems = message.problems
+        self.status = "indexing"
+        self._build_index()  # over every paper: their messages came first
+        self._say_duplicates()
+        if problems:
+            listed = "\n".join(problems[:5]) + ("\n…" if len(problems) > 5 else "")
+            skipped = count(len(problems), "record")
+            self._tell(f"Skipped {skipped} that could not be read:\n{listed}", "warning")
+
+    def _say_duplicates(self) -> None:
+        if self.duplicates:
+            self._tell(f"{count(self.duplicates, 'duplicate abstract')} shown once")
+
+    @work(thread=True, exclusive=True, group="index")
+    def _build_index(self) -> None:
+        if self._kept_index is not None:
+            index = self._kept_index
+        else:
+            index = build_index(self.store)
+            if self._keep_index is not None:
+                self._keep_index(self.store, index, self.load_problems, self.duplicates)
+        self.post_message(IndexReady(index))
+        index.warm()
+
+    @on(IndexReady)
+    def _index_ready(self, message: IndexReady) -> None:
+        startup.keep_for_good()  # the index lives as long as the papers
+        self._index = message.index
+        self.status = "ready"
+        self._show_detail()  # now related papers can be found
+        if self._query.strip():
+            self._search(self._query)
+
+    # Filtering
+
+    def _filter_changed(self, query: str) -> None:
+        self._query = query
+        self._refilter()
+
+    def _refilter(self) -> None:
+        if self._query.strip():
+            if self._index is not None:
+                self._search(self._query)
+            else:
+                self._update_header()  # the search runs once the index is ready
+        elif self.sort in ("relevance", "file"):
+            self.workers.cancel_group(self, "search")
+            self._show(ResultsReady(self.store, ""))
+        else:
+            self._sort_all()
+
+    @work(thread=True, exclusive=True, group="search")
+    def _sort_all(self) -> None:
+        """Every paper in the chosen order, sorted off the screen's thread (a second at 1M)."""
+        found = search_papers(None, "", self.library, self.sort, self.store)
+        self._post_results(ResultsReady(self.store.view(found.numbers), ""))
+
+    @work(thread=True, exclusive=True, group="search")
+    def _search(self, query: str) -> None:
+        assert self._index is not None
+        found = search_papers(self._index, query, self.library, self.sort, self.store)
+        papers = self.store.view(found.numbers)
+        self._post_results(ResultsReady(papers, query, found.full, found.highlight))
+
+    def _post_results(self, results: ResultsReady) -> None:
+        if not get_current_worker().is_cancelled:  # a later key's search replaced this one
+            self.post_message(results)
+
+    @on(ResultsReady)
+    def _show(self, results: ResultsReady) -> None:
+        """Show a search's results, unless the query has changed since it started."""
+        papers, query = results.papers, results.query
+        if query != self._query:
+            return
+        self.shown_query = query
+        message = "No papers" if not query.strip() else "" if papers else self._nothing(query)
+        full = len(papers) if results.full is None else results.full
+        self.highlight = results.highlight  # the list and the detail pane follow (data_bind)
+        self.paper_list.show(papers, message, full)
+        self._shown_count, self._close_count = full, len(papers) - full
+        self._update_header()
+
+    def _nothing(self, query: str) -> str:
+        """Why a query finds no paper: a tag that no paper has, else the query."""
+        tags = self.library.tag_counts()
+        for state in parse_query(query).states:
+            if not state.tag or state.negated:
+                continue
+            if state.prefix and not any(tag.startswith(state.tag) for tag in tags):
+                return f"No paper has a tag starting with #{state.tag}"
+            if not state.prefix and state.tag not in tags:
+                return f"No paper has the tag #{state.tag}"
+        return f"No papers match “{query.strip()}”"
+
+    def watch_status(self) -> None:
+        self._update_header()
+
+    def watch_sort(self) -> None:
+        self._refilter()
+        self._update_header()
+
+    def watch_raw(self) -> None:
+        self._update_header()
+
+    def _update_header(self) -> None:
+        marked = len(self.paper_list.marked)
+        papers = count(len(self.store), "paper")
+        shown = f"{self._shown_count:,} of {papers}"
+        if self._close_count:
+            shown += f" (+{self._close_count:,} close)"
+        if self.status == "loading":
+            shown = f"loading… {papers}"
+        elif self.status == "indexing" and self._query.strip():
+            shown = f"indexing {papers}…"
+        if label := LABELS.get(self.sort):
+            shown += f" · by {label}"
+        if marked:
+            shown += f" · {marked:,} marked"
+        if self._save_failing:
+            shown += " · not saved"
+        elif self.library.has_unsaved_changes or self.library.saving:
+            shown += " · saving…"
+        self.sub_title = shown + (" · raw text" if self.raw else "")
+
+    # Following the cursor
+
+    @on(PaperList.CursorMoved)
+    def _cursor_moved(self, event: PaperList.CursorMoved) -> None:
+        # The list repaints first; the detail pane (which may re-wrap a long abstract) follows
+        # in the next frame, so typing and moving feel immediate.
+        self.call_after_refresh(self._show_detail)
+        if event.paper is not None:
+            self._last_paper_id = event.paper.id
+        if event.chosen:
+            self._start_reading()
+        elif event.paper is None or event.paper.id != self._reading:
+            self._stop_reading()
+
+    @on(PaperList.Opened)
+    def _opened(self) -> None:
+        current = self.paper_list.current
+        if current is not None and current.id != self._reading:
+            self._start_reading()
+
+    def _start_reading(self) -> None:
+        """Read the paper under the cursor once the reader has rested on it for read_after
+        seconds. Only a paper the reader moved to or opened: never one that is under the
+        cursor because the reader started there or a new list put it there."""
+        self._stop_reading()
+        paper, delay = self.paper_list.current, self.config.read_after
+        if delay and paper is not None and not self.library.is_read(paper.id):
+            self._reading = paper.id
+            self._read_timer = self.set_timer(delay, self._mark_current_read)
+
+    def _stop_reading(self) -> None:
+        if self._read_timer is not None:
+            self._read_timer.stop()
+        self._read_timer = self._reading = None
+
+    def _mark_current_read(self) -> None:
+        self._read_timer = self._reading = None
+        paper = self.paper_list.current
+        if paper is not None and self.library.set_read([paper.id], True):
+            self._library_changed(refilter=False)
+
+    def _show_detail(self) -> None:
+        paper_list = self.paper_list
+        self.detail_pane.show(paper_list.current, paper_list.empty_message)
+        if self._related_timer is not None:
+            self._related_timer.stop()
+        if paper_list.current is not None and self._index is not None:
+            # Related papers once the cursor rests, not at every key of a search or a scroll.
+            paper_id = paper_list.current.id
+            self._related_timer = self.set_timer(
+                RELATED_AFTER, lambda: self._find_related(paper_id)
+            )
+
+    @work(thread=True, exclusive=True, group="related")
+    def _find_related(self, paper_id: str) -> None:
+        assert self._index is not None
+        number = self.store.position_of(paper_id)
+        related = [] if number is None else list(self.store.view(self._index.related(number)))
+        self.detail_pane.post_message(RelatedFound(paper_id, related))
+
+    def action_related(self, number: int) -> None:
+        """Go to the paper the detail pane lists as related number `number`."""
+        paper_id, related = self.detail_pane.related
+        current = self.paper_list.current
+        if current is None or current.id != paper_id or number > len(related):
+            return
+        target = related[number - 1]
+        # Not among the papers shown: show them all, then go to it.
+        shown = self.paper_list.position_of(target.id) is not None
+        self._jump((self._query if shown else "", target.id))
+
+    @on(PaperList.MarksChanged)
+    def _marks_changed(self) -> None:
+        self._update_header()
+
+    # Going back and forward over jumps
+
+    def _place(self) -> Place:
+        current = self.paper_list.current
+        return self._query, current.id if current is not None else None
+
+    def _jump(self, place: Place) -> None:
+        """Go to a query and a paper (None: the one chosen before, where shown), remembering
+        where the reader was: [ goes back there, ] forward again."""
+        self._back.append(self._place())
+        self._forward.clear()
+        self._go(place)
+
+    def _go(self, place: Place) -> None:
+        query, paper_id = place
+        if paper_id is not None:
+            self.paper_list.choose_later(paper_id)
+        if query != self._query:
+            self.filter_input.value = query  # the list follows, its cursor on the paper
+        elif paper_id is not None:
+            position = self.paper_list.position_of(paper_id)
+            if position is not None:
+                self.paper_list.choose(position)
+
+    def action_jump_back(self) -> None:
+        self._step(self._back, self._forward, "back")
+
+    def action_jump_forward(self) -> None:
+        self._step(self._forward, self._back, "forward")
+
+    def _step(self, leaving: list[Place], arriving: list[Place], way: str) -> None:
+        if not leaving:
+            self._tell(f"Nothing to go {way} to")
+            return
+        arriving.append(self._place())
+        self._go(leaving.pop())
+
+    # The user's library
+
+    def _targets(self) -> list[str]:
+        """The marked papers (in store order) or else the one under the cursor."""
+        paper_list = self.paper_list
+        if paper_list.marked:
+            return [p.id for p in self.store if p.id in paper_list.marked]
+        return [paper_list.current.id] if paper_list.current is not None else []
+
+    def _library_changed(self, refilter: bool = True) -> None:
+        """Redraw what the library shows, filter again on state, and save."""
+        self._redraw_library_state()
+        if refilter and parse_query(self._query).states:
+            self._refilter()
+        self._save()
+        # A save takes a millisecond; one that takes longer (another program holds the lock, a
+        # slow disk) is shown in the header until it is done.
+        self.set_timer(SAVING_SHOWN_AFTER, self._update_header)
+
+    def _redraw_library_state(self) -> None:
+        paper_list = self.paper_list
+        paper_list.refresh_rows()
+        self.detail_pane.show(paper_list.current, paper_list.empty_message)
+
+    @work(thread=True, group="save")
+    def _save(self) -> None:
+        try:
+            messages = self.library.save()
+        except LibraryError as error:
+            self.post_message(SaveFailed(str(error)))
+        else:
+            self.post_message(LibrarySaved(messages))
+
+    @on(LibrarySaved)
+    def _saved(self, saved: LibrarySaved) -> None:
+        for message in saved.messages:
+            self._tell(message, "error")
+        if self._save_failing:
+            self._save_failing = False
+            self._tell(f"Saved again to {self.library.path}")
+        self._redraw_library_state()
+        self._update_header()
+
+    @on(SaveFailed)
+    def _save_failed(self, message: SaveFailed) -> None:
+        if not self._save_failing:
+            self._save_failing = True
+            problem = message.problem
+            self._tell(
+                f"Changes cannot be saved ({problem}); they are kept for this session.", "warning"
+            )
+            self._update_header()
+
+    @work(thread=True, exclusive=True, group="reload")
+    def _look_for_outside_changes(self) -> None:
+        changes = self.library.reload_if_changed()
+        if changes.changed or changes.messages:
+            self.post_message(LibraryReloaded(changes.messages))
+
+    @on(LibraryReloaded)
+    def _reloaded(self, reloaded: LibraryReloaded) -> None:
+        for message in reloaded.messages:
+            self._tell(message, "error")
+        self._redraw_library_state()
+
+    def _tell(self, message: str, severity: SeverityLevel = "information") -> None:
+        timeout = 20 if severity != "information" else 4
+        self.app.notify(message, severity=severity, timeout=timeout, markup=False)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not self.is_active:  # under a dialog, whose keys are the ones in reach
+            return action == "help"
+        if action in ("focus_filter", "leave_filter"):
+            in_filter = isinstance(self.focused, FilterInput)
+            if action == "leave_filter":
+                return in_filter
+            # In the filter "/" is typed ("#rl/theory"), except as its first character, where it
+            # can only be a reader pressing "/" again to get to the filter: it does nothing.
+            return not in_filter or not self.filter_input.value
+        if action in self._PAPER_ACTIONS:  # cheap: Textual asks at every refresh of keys
+            return bool(self.paper_list.marked) or self.paper_list.current is not None
+        return True
+
+    def action_bookmark(self) -> None:
+        targets = self._targets()
+        value = not all(self.library.is_bookmarked(i) for i in targets)
+        self.library.set_bookmarked(targets, value)
+        self._library_changed()
+
+    def action_toggle_read(self) -> None:
+        targets = self._targets()
+        self.library.set_read(targets, not all(self.library.is_read(i) for i in targets))
+        self._stop_reading()
+        self._library_changed()
+
+    def action_read_all(self) -> None:
+        """Mark every paper shown read, as one step that u undoes."""
+        papers = self.paper_list.papers
+        if self.library.set_read([paper.id for paper in papers], True, undoable=True):
+            self._tell(f"Marked {count(len(papers), 'paper')} read (u undoes)")
+            self._library_changed()
+        else:
+            self._tell("Every paper shown is read already")
+
+    def action_undo(self) -> None:
+        undone = self.library.undo()
+        if undone is None:
+            self._tell("Nothing to undo")
+            return
+        self._tell(f"Undone: {undone}")
+        self._library_changed()
+
+    # Dialogs: each flow asks, then acts, top to bottom
+
+    async def _ask(self, dialog: Screen[T]) -> T:
+        """Open a dialog over the screen and wait for its answer, in a `dialog_flow`. Notices
+        are about what came before: they would show over the dialog, so they go."""
+        self.app.clear_notifications()
+        answer: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+
+        def answered(result: T | None) -> None:
+            if not answer.done():
+                answer.set_result(result)  # type: ignore[arg-type]  # the dialog's T
+
+        await self.app.push_screen(dialog, answered)
+        if (opened := _dialog_open.get(None)) is not None:
+            opened.set()
+        return await answer
+
+    @dialog_flow
+    async def action_edit_tags(self) -> None:
+        targets = self._targets()
+        current = self.library.tags(targets[0]) if len(targets) == 1 else None
+        if current is None:
+            title = f"Tags for the {count(len(targets), 'marked paper')}"
+        else:
+            title = f"Tags of {self._headline(targets[0])}"
+        text = await self._ask(tag_prompt(title, current, list(self.library.tag_counts())))
+        if text is None:
+            return
+        edit = tag_edit(text, current)
+        if self.library.change_tags(targets, edit.add, edit.remove):
+            self._library_changed()
+
+    @dialog_flow
+    async def action_edit_note(self) -> None:
+        paper = self.paper_list.current
+        if paper is None:
+            return
+        title = f"Note on {self._headline(paper.id)}"
+        text = await self._ask(NoteEditor(title, self.library.note(paper.id)))
+        if text is not None and self.library.set_note(paper.id, text.rstrip()):
+            self._library_changed()
+
+    @dialog_flow
+    async def action_tags_view(self) -> None:
+        action = await self._ask(TagsScreen(self.library.tag_counts()))
+        if action is None:
+            return
+        tag = action.tag
+        if action.kind == "filter":
+            self._jump((f"#{tag}", None))
+            self._focus(self.paper_list)
+        elif action.kind == "rename":
+
+            def check(text: str) -> str | None:
+                new = normalise_tag(text)
+                return None if new and new != tag else "Type a new tag: a word; - _ . / + allowed"
+
+            text = await self._ask(PromptScreen(f"Rename #{tag} to", tag, check=check))
+            if text is not None and self.library.rename_tag(tag, text):
+                self._tell(f"Renamed #{tag} to #{normalise_tag(text)} (u undoes)")
+                self._library_changed()
+        elif action.kind == "delete":
+            tagged = count(self.library.tag_counts().get(tag, 0), "paper")
+            yes = await self._ask(ConfirmScreen(f"Delete #{tag} from {tagged}?"))
+            if yes and self.library.delete_tag(tag):
+                self._tell(f"Deleted #{tag} from {tagged} (u undoes)")
+                self._library_changed()
+
+    # Links, copying and export
+
+    def _target_papers(self) -> list[Paper]:
+        return [paper for i in self._targets() if (paper := self.store.get(i)) is not None]
+
+    def _links(self, paper: Paper) -> list[str]:
+        return links_of(paper, self.search_template)
+
+    def _key(self, binding: Binding) -> str:
+        return key_display(self.app, self.config.keys, binding)
+
+    def _copy(self, text: str, what: str, warning: str = "") -> None:
+        """Copy text holding `what` ("3 links"); say so, after the `warning` when there is one."""
+        said = notice(self.copy_log.copy(text, what), self._key(SHOW_COPIED))
+        if warning:
+            self._tell(f"{warning} {said}", "warning")
+        else:
+            self._tell(said)
+
+    def action_copy_link(self) -> None:
+        papers = self._target_papers()
+        self._copy("\n".join(self._links(paper)[0] for paper in papers), count(len(papers), "link"))
+
+    def action_show_copied(self) -> None:
+        self.app.push_screen(CopiedScreen(self.copy_log, self._key(SHOW_COPIED)))
+
+    @dialog_flow
+    async def action_copy_picker(self) -> None:
+        papers = self._target_papers()
+        if len(papers) == 1:
+            title, links = f"Copy from {self._headline(papers[0].id)}", self._links(papers[0])
+            kind_links = papers[0].kind_links
+        else:
+            title = f"Copy for the {count(len(papers), 'marked paper')}"
+            links, kind_links = ["Each one's primary link"], ()
+        pick = await self._ask(CopyPicker(title, links, kind_links))
+        if pick is None:
+            return
+        if pick.kind == "link":
+            urls = [self._links(paper)[pick.number - 1] for paper in papers]
+            if pick.open:
+                self._open_url(urls[0])
+                return
+            text, nouns = "\n".join(urls), ("link", "links")
+        else:
+            form = exporter(pick.kind)
+            text = form.render(papers, self.library, self.search_template)
+            nouns = form.copied or (form.label, form.label)
+        self._copy(text, count(len(papers), *nouns))
+
+    def action_open_link(self, number: int = 1) -> None:
+        paper = self.paper_list.current
+        if paper is not None and 1 <= number <= len(links := self._links(paper)):
+            self._open_url(links[number - 1])
+
+    def _open_url(self, url: str) -> None:
+        if reason := open_in_browser(url):
+            self._copy(url, "1 link", warning=f"Not opening a browser: {reason}.")
+        else:
+            self._tell(f"Opened {url}")
+
+    @dialog_flow
+    async def action_export(self) -> None:
+        papers = self._target_papers() if self.paper_list.marked else None
+        papers = papers or list(self.paper_list.papers)
+        kinds = ", ".join(row.suffix for row in file_formats())
+
+        def check(text: str) -> str | None:
+            path = typed_path(text)
+            if format_of(path) is None:
+                return f"The file must end in one of {kinds}"
+            if not path.parent.is_dir():
+                return f"There is no folder {path.parent}"
+            return None
+
+        def replace(text: str) -> str | None:
+            path = typed_path(text)
+            return f"{path} exists. Replace it?" if path.exists() else None
+
+        title = f"Export {count(len(papers), 'paper')} to a file ({kinds})"
+        hint = f"In {Path.cwd()} unless the name has a folder. Enter writes, Escape cancels"
+        prompt = PromptScreen(title, "reading-list.md", hint, check=check, confirm=replace)
+        text = await self._ask(prompt)
+        if text is None:
+            return
+        path = typed_path(text)
+        kind = format_of(path)
+        assert kind is not None  # checked as it was typed
+        try:
+            rendered = render_export(kind, papers, self.library, self.search_template)
+            write_export(path, rendered, force=True)
+        except ExportError as error:
+            self._tell(str(error), "error")
+        else:
+            self._tell(f"Wrote {count(len(papers), 'paper')} to {path}")
+
+    # Triage, feeds and other programs
+
+    @dialog_flow
+    async def action_triage(self) -> None:
+        """The papers shown (those matching in full), one at a time, one key per decision."""
+        self._stop_reading()
+        paper_list = self.paper_list
+        triage = TriageScreen(
+            paper_list.papers[: paper_list.full],
+            self.library,
+            query=self.shown_query,  # the filter whose papers the list shows
+            sort=self.sort,
+            quick_tags=self.config.quick_tags,
+            search_template=self.search_template,
+            copy_log=self.copy_log,
+        )
+        paper_id = await self._ask(triage)
+        self._library_changed()
+        if paper_id is not None:
+            self._go((self._query, paper_id))
+
+    @dialog_flow
+    async def action_save_search(self) -> None:
+        query = self._query.strip()
+        if not query:
+            self._tell("Type a filter first: S saves it under a name, as a feed")
+            return
+        name = await self._ask(save_search_prompt(self.library, query))
+        if name is not None and self.library.save_search(name, query):
+            self._tell(f"Saved the filter as “{' '.join(name.split())}”: F lists the feeds")
+            self._save()
+
+    def _feeds_screen(self) -> FeedsScreen:
+        return FeedsScreen(self.library, self.store, lambda: self._index)
+
+    @dialog_flow
+    async def action_feeds(self) -> None:
+        self._feed_chosen(await self._ask(self._feeds_screen()))
+
+    def _feed_chosen(self, query: str | None) -> None:
+        if query is not None:
+            self._jump((query, None))
+            self._focus(self.paper_list)
+
+    @dialog_flow
+    async def action_pipe(self) -> None:
+        papers, commands = self._target_papers(), self.config.commands
+        choice = await self._ask(PipePicker(commands, len(papers)))
+        if choice is None:
+            return
+        name, kind = choice
+        data = pipe_input(kind, papers, self.library, self.search_template)
+        what = f"{count(len(papers), 'paper')} as {FORMATS[kind]}"
+        self.app.push_screen(PipeOutputScreen(name, commands[name], data, what, self.copy_log))
+
+    def _headline(self, paper_id: str) -> str:
+        paper = self.store.get(paper_id)
+        return f"“{paper.headline}”" if paper is not None else paper_id
+
+    # Moving around and looking
+
+    def _focus(self, pane: Widget) -> None:
+        # Widget.focus() defers the change; setting the screen's focus takes effect at once.
+        self.set_focus(pane)
+
+    def action_focus_filter(self) -> None:
+        self._focus(self.filter_input)
+
+    def action_leave_filter(self) -> None:
+        self._focus(self.paper_list)
+
+    def _restore_place(self, session: Session) -> None:
+        if session.sort in SORTS:
+            self.set_reactive(Workspace.sort, session.sort)
+        if 2 <= session.split <= 8:
+            self.panes.list_share = session.split
+        if session.paper_id:
+            self.paper_list.choose_later(session.paper_id)
+        if session.query:
+            # Known at once, so that the start does not sort every paper for an empty filter.
+            self._query = session.query
+            self.filter_input.value = session.query
+
+    def place(self, theme: str) -> Session:
+        """Where the reader is (or was, once it has quit), to be restored next time."""
+        split = self.panes.list_share
+        return Session(self._query, self._last_paper_id, self.sort, theme, split)
+
+    def action_next_sort(self) -> None:
+        """Relevance (file order when not filtering), file order, headline, recently changed."""
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+
+    def action_reading_mode(self) -> None:
+        """The detail pane alone, full width; the same key brings the list back."""
+        reading = self.toggle_class("-reading").has_class("-reading")
+        self._focus(self.detail_pane if reading else self.paper_list)
+
+    def action_toggle_raw(self) -> None:
+        """Show paper text as written (LaTeX, asterisks) or typeset; search and copy use it raw."""
+        self.raw = not self.raw
+        self.app.notify("Showing the raw text" if self.raw else "Showing math and emphasis")
+
+    def action_split(self, step: int) -> None:
+        """Move the split between the list and the detail pane; the session keeps it."""
+        panes = self.panes
+        panes.list_share = max(2, min(8, panes.list_share + step))
+
+    def key_table(self) -> KeyTable:
+        """Every key of the screen, by where it works, as the config binds them."""
+
+        def keys(bindings: Sequence[BindingType]) -> list[tuple[str, str]]:
+            return [(self._key(binding), binding.description) for binding in described(bindings)]
+
+        # The panes' keys, then those that work anywhere, the footer's first: what is in sight
+        # at 80x24 without scrolling.
+        anywhere = sorted(described(self.BINDINGS), key=lambda binding: not binding.show)
+        return [
+            ("Paper list", keys(PaperList.BINDINGS)),
+            ("Detail pane", [*keys(DetailPane.BINDINGS), ("↑ ↓ pgup pgdn", "Scroll")]),
+            ("Anywhere", keys(anywhere)),
+            ("Filter", keys([Binding("enter", "", "To the list"), *FilterInput.BINDINGS])),
+            ("Mouse", [("click", "Choose a paper or pane"), ("double-click", "Read the paper")]),
+        ]
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(self.key_table()))
