@@ -18,7 +18,8 @@ Words are numbered in alphabetical order, so prefixes are ranges of ids. Fields:
 - `title` (headline and title), `author`, `venue` (venue and collection);
 - `cased`: words written with a capital ("SAM", "GPs"), as written, over their own vocabulary.
 
-The folded text of each paper is kept too (`text`, UTF-8, each paper ended by a NUL), for
+Each paper's number of distinct words is kept (`paper_words`, for related papers), and the
+folded text of each paper too (`text`, UTF-8, each paper ended by a NUL), for
 phrases, for ranking by how close the terms stand, and for related papers.
 """
 
@@ -223,9 +224,9 @@ class _Reader:
         """Read new raw tokens into words."""
         for token in tokens:
             if token.isalnum():  # most: ASCII letters and digits, one word
-                folded = token.lower()
-                self.words.add_one(folded.decode())
-                self.cased.add_one(None if folded == token else token.decode())
+                lower = token.lower()
+                self.words.add_one(lower.decode())
+                self.cased.add_one(None if lower == token else token.decode())
                 continue
             written = token.decode()
             if not written.isascii():
@@ -325,6 +326,7 @@ class _Merged:
                         yield first, rank[ids], np.frombuffer(read, np.uint16, length, 4 * length)
 
                 arrays |= _postings(name, chunks, len(rank))
+        arrays["paper_words"] = paper_words(arrays["all_papers"], count)
         self.pairs.close()
         arrays["text"] = np.frombuffer(_mapped(self.text), dtype=np.uint8)
         arrays["text_offsets"] = np.concatenate([[0], *self.text_ends]).astype(np.int64)
@@ -332,6 +334,14 @@ class _Merged:
         arrays |= _strings("compound_keys", joined)
         arrays |= _strings("compound_values", [self.compounds[word] for word in joined])
         return arrays
+
+
+def paper_words(papers: Array, count: int) -> npt.NDArray[np.int32]:
+    """How many distinct words each of `count` papers has, from the `all` postings."""
+    lengths = np.zeros(count, dtype=np.int64)
+    for start in range(0, len(papers), 1 << 24):  # bincount copies to 64 bits: a slice at once
+        lengths += np.bincount(papers[start : start + (1 << 24)], minlength=count)
+    return lengths.astype(np.int32)
 
 
 def _mapped(file: IO[bytes]) -> mmap.mmap | bytes:

@@ -25,7 +25,7 @@ from tui_reader.core.flat.build import Array, Arrays
 from tui_reader.core.flat.index import FlatIndex
 
 FORMAT = "tui-reader flat index"
-VERSION = 2  # 2: words numbered in alphabetical order
+VERSION = 3  # 2: words numbered in alphabetical order; 3: each paper's number of words
 CACHE_LIMIT = 4_000_000_000  # bytes of index folders kept, by default
 MANIFEST = "manifest.json"
 ABANDONED = 3600  # seconds after which an unfinished write is left over from a crash
@@ -121,7 +121,7 @@ def open_index(root: Path, sources: list[dict[str, object]]) -> FlatIndex:
 
 def _check(folder: Path, arrays: Arrays) -> None:
     """Offsets start at 0, never decrease and end at their array's length; the rest agree."""
-    missing = {*_BOUNDED, *_BOUNDED.values(), "papers"} - set(arrays)
+    missing = {*_BOUNDED, *_BOUNDED.values(), "papers", "paper_words"} - set(arrays)
     if missing:
         raise Rejected(f"{folder}: missing {', '.join(sorted(missing))}")
     for name, bounded in _BOUNDED.items():
@@ -141,7 +141,7 @@ def _check(folder: Path, arrays: Arrays) -> None:
             raise Rejected(f"{folder}: {name} postings do not match the vocabulary")
     if len(arrays["cased_offsets"]) != len(arrays["cased_words_offsets"]):
         raise Rejected(f"{folder}: cased postings do not match their vocabulary")
-    if len(arrays["text_offsets"]) != papers + 1:
+    if len(arrays["text_offsets"]) != papers + 1 or len(arrays["paper_words"]) != papers:
         raise Rejected(f"{folder}: the arrays do not agree on how many papers or words")
 
 

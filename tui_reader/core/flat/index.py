@@ -463,9 +463,8 @@ class FlatIndex:
     def _paper_words(self) -> Floats:
         """The square root of each paper's number of distinct words."""
         if self._paper_lengths is None:
-            papers = self._words.postings["all"][1]
-            lengths = np.maximum(np.bincount(papers, minlength=self._count), 1)
-            self._paper_lengths = np.sqrt(lengths).astype(np.float32)
+            lengths = np.asarray(self._arrays["paper_words"])
+            self._paper_lengths = np.sqrt(np.maximum(lengths, 1)).astype(np.float32)
         return self._paper_lengths
 
 
