@@ -94,6 +94,9 @@ DIALOGS = {
     "note_editor": ((), ("n", *"Read [/b] again \\[CLS]")),
     "export_dialog": ((), ("E",)),  # the name it suggests, in the folder it names
     "copied_log": (("y",), ("c",)),
+    "triage": (("slash", *"bandit", "enter"), ("I",)),
+    "feeds": (("slash", *"bandit", "enter", "S", *"bandits", "enter"), ("F",)),
+    "pipe_picker": ((), ("vertical_line",)),
 }
 
 
