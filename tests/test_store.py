@@ -141,3 +141,44 @@ def test_a_field_of_many_papers_is_read_without_building_them(opened: bool) -> N
     for name in ("authors", "categories"):
         assert kept.texts(name, 2) == [" ".join(getattr(p, name)) for p in ODD[2:]]
     assert kept.texts("title", 3, 3) == [] and kept.texts("id", 4, 99) == [p.id for p in ODD[4:]]
+
+
+@pytest.mark.parametrize("opened", [False, True])
+def test_filters_read_the_columns_as_they_read_papers(opened: bool) -> None:
+    from tui_reader.core.query import parse_query
+
+    class Tagged:
+        def __getattr__(self, name: str) -> object:
+            return getattr(NO_STATE, name)
+
+        def tags(self, paper_id: str) -> tuple[str, ...]:
+            return ("mine",) if paper_id in (ODD[0].id, ODD[3].id) else ()
+
+    papers = [
+        *ODD,
+        paper(10, year=2025, published="2025-06-03", categories=("cs.LG",)),
+        paper(11, year=2024, categories=("math.ST", "cs.LG")),
+        paper(12, categories=("with space", "a\x1fb")),
+        paper(13, categories=("with space",)),
+    ]
+    kept = PaperStore(papers)
+    if opened:
+        kept = reopened(kept)
+    numbers = np.array([8, 0, 3, 6, 9, 7, 1, 5], dtype=np.int64)
+    for text in (
+        "cat:cs",
+        "cat:cs.LG",
+        "!cat:stat.ML",
+        "cat:space",
+        "cat:b",
+        "year:2026",
+        "after:2025-06",
+        "before:2025",
+        "#mine",
+        "!#mine year:2024",
+    ):
+        query = parse_query(text)
+        expected = [query.fits(p) and query.keeps(Tagged(), p.id) for p in kept.view(numbers)]
+        for chosen in (numbers, numbers[:2]):  # most papers, then a few
+            found = kept.passing(query, Tagged(), chosen).tolist()  # type: ignore[arg-type]
+            assert found == expected[: len(chosen)], text

@@ -19,13 +19,17 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import pairwise
 from pathlib import Path
-from typing import Any, TypeAlias, overload
+from typing import TYPE_CHECKING, Any, TypeAlias, cast, overload
 
 import numpy as np
 import numpy.typing as npt
 import orjson
 
 from tui_reader.core.paper import Paper
+
+if TYPE_CHECKING:
+    from tui_reader.core.paper_state import PaperState
+    from tui_reader.core.query import Query
 
 Numbers: TypeAlias = npt.NDArray[np.int64]  # paper numbers: places in the store
 Array: TypeAlias = npt.NDArray[Any]
@@ -46,6 +50,7 @@ TEXTS = (
 NO_YEAR = -(2**63)
 SEPARATOR = "\x1f"  # between authors, between categories; clean text never holds it
 HEADLINE_IS_TITLE = 1  # a flag: the headline column is empty, the title stands for it
+NAMES_AS_JSON = 2  # a flag: the authors and categories are in the extra column
 # Columns of one number a paper: the array module's type code and numpy's type.
 NUMBERS: dict[str, tuple[str, type[np.signedinteger[Any]]]] = {
     "years": ("q", np.int64),
@@ -67,6 +72,7 @@ _EXTRA = (
     "keywords",
     "kind_links",
 )
+_FILTERED = ("id", "published", "categories")  # the text columns the filters read
 RECENT_PAPERS = 4096  # papers kept built, for the rows on screen
 _MERGE_AT = 50_000  # ids looked up through a dict until this many, then merged into arrays
 
@@ -218,7 +224,11 @@ class PaperStore(Sequence[Paper]):
             ],
         }
         years = [NO_YEAR if p.year is None else p.year for p in papers]
-        flags = [HEADLINE_IS_TITLE if is_title else 0 for is_title in titled]
+        flags = [
+            (HEADLINE_IS_TITLE if is_title else 0)
+            | (NAMES_AS_JSON if a is None or c is None else 0)
+            for is_title, a, c in zip(titled, authors, categories, strict=True)
+        ]
         names, codes = self._collection_names, self._codes[0]
         collections = [_code(names, codes, p.collection) for p in papers]
         names, codes = self._source_names, self._codes[1]
@@ -337,6 +347,34 @@ class PaperStore(Sequence[Paper]):
                 return number
         return None
 
+    def passing(
+        self, query: "Query", state: "PaperState", numbers: Numbers
+    ) -> npt.NDArray[np.bool_]:
+        """Which of these papers pass the query's state and metadata filters (`#tag`,
+        `cat:`, `year:`...), read from the columns without building the papers: the filters
+        read only a paper's id, year, date and categories."""
+        count = len(numbers)
+        chosen = numbers.tolist()
+        text = self._texts
+        if count > self._count // 8:  # most papers: each column decoded whole, at once
+            ids, published, categories = (
+                [values[n] for n in chosen]
+                for values in (text[name].all(0, self._count) for name in _FILTERED)
+            )
+        else:
+            ids, published, categories = ([text[name].get(n) for n in chosen] for name in _FILTERED)
+        names = {n: self._paper(n).categories for n in self._names_as_json(0, self._count)}
+        years = self._numbers["years"]
+        papers = (
+            cast(Paper, _Filtered(i, years[n], p, names[n] if n in names else _split(c)))
+            for n, i, p, c in zip(chosen, ids, published, categories, strict=True)
+        )
+        return np.fromiter(
+            (query.fits(paper) and query.keeps(state, paper.id) for paper in papers),
+            dtype=bool,
+            count=count,
+        )
+
     def id_of(self, number: int) -> str:
         """The id of paper `number`, without building the paper."""
         return self._texts["id"].get(number)
@@ -373,11 +411,15 @@ class PaperStore(Sequence[Paper]):
         values = self._texts[name].all(start, stop)
         if name in ("authors", "categories"):
             values = [value.replace(SEPARATOR, " ") for value in values]
-            extras = self._texts["extra"]
-            for place, value in enumerate(values):  # kept as JSON when a name holds a separator
-                if not value and f'"{name}"' in extras.get(start + place):
-                    values[place] = " ".join(getattr(self._paper(start + place), name))
+            for number in self._names_as_json(start, stop):
+                values[number - start] = " ".join(getattr(self._paper(number), name))
         return values
+
+    def _names_as_json(self, start: int, stop: int) -> list[int]:
+        """The papers whose authors and categories are kept in the extra column."""
+        flags = np.asarray(self._numbers["flags"][start:stop])
+        numbers: list[int] = (np.flatnonzero(flags & NAMES_AS_JSON) + start).tolist()
+        return numbers
 
     def arrays(self) -> tuple[dict[str, Iterator[Chunk] | Array], dict[str, list[str]]]:
         """The store as named arrays (a text's bytes as chunks, to be written one after the
@@ -479,6 +521,16 @@ def _ranks(headlines: list[str]) -> Array:
             rank, previous = rank + 1, keys[number]
         ranks[number] = rank
     return ranks
+
+
+class _Filtered:
+    """What the state and metadata filters read of a paper."""
+
+    __slots__ = ("categories", "id", "published", "year")
+
+    def __init__(self, paper_id: str, year: int, published: str, categories: tuple[str, ...]):
+        self.id, self.published, self.categories = paper_id, published, categories
+        self.year = None if year == NO_YEAR else year
 
 
 class PaperView(Sequence[Paper]):
