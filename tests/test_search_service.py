@@ -94,6 +94,16 @@ def test_state_filters_keep_what_the_state_allows_and_recount(store: PaperStore)
     assert numbers(found) == [3]
 
 
+def test_a_store_filters_from_its_columns_building_no_paper(
+    store: PaperStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index = build_index(store)
+    state = State(tagged={store[1].id: ["to-read"], store[0].id: ["to-read"]})
+    monkeypatch.setattr(PaperStore, "__getitem__", lambda *_: pytest.fail("a paper was built"))
+    found = search_papers(index, "graph neural proteins #to-read ", state, "relevance", store)
+    assert numbers(found) == [1, 0] and (found.full, found.close) == (1, 1)
+
+
 def test_a_query_without_search_terms_needs_no_index(store: PaperStore) -> None:
     state = State(bookmarked={store[2].id, store[0].id})
     assert not needs_index("is:bookmarked #x !has:note ") and needs_index("graph #x")

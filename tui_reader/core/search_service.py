@@ -21,7 +21,7 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
 from tui_reader.core.query import parse_query
 from tui_reader.core.sorting import Sort, sort_order
-from tui_reader.core.store import Numbers
+from tui_reader.core.store import Numbers, PaperStore
 
 HIGHLIGHTED_WORDS = 60  # the longest matched words a highlight looks for
 
@@ -77,12 +77,15 @@ def search_papers(
         ranking = Ranking(np.arange(every, dtype=np.int64), every, np.zeros(every))
     numbers, full, scores = ranking.numbers, ranking.full, ranking.scores
     if query.states or query.metadata:
-        chosen = (papers[int(number)] for number in numbers)
-        kept = np.fromiter(
-            (query.fits(paper) and query.keeps(state, paper.id) for paper in chosen),
-            dtype=bool,
-            count=len(numbers),
-        )
+        if isinstance(papers, PaperStore):  # read from its columns, no paper built
+            kept = papers.passing(query, state, numbers)
+        else:
+            chosen = (papers[int(number)] for number in numbers)
+            kept = np.fromiter(
+                (query.fits(paper) and query.keeps(state, paper.id) for paper in chosen),
+                dtype=bool,
+                count=len(numbers),
+            )
         full = int(np.count_nonzero(kept[:full]))
         numbers, scores = numbers[kept], scores[kept]
     if order != "relevance":
