@@ -246,3 +246,11 @@ def test_an_index_of_another_version_is_built_again_once_from_the_kept_papers(
     assert [p.name for p in entry.glob("flat-v*")] == [index.name]
     nothing_built(monkeypatch)
     assert search(capsys, "diffusion", str(path)) == first
+
+
+def test_a_cache_that_cannot_be_written_costs_time_only(tmp_path: Path, write_seed, capsys) -> None:
+    (tmp_path / "cache").write_text("a file where the cache folder should be", encoding="utf-8")
+    files, indexed = _kept_entry(write_seed, "a", 3)
+    assert not keep(files, indexed)
+    assert load_cached(files) is None
+    assert "sparse regression" in search(capsys, "sparse", str(files[0]))
