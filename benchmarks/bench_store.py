@@ -87,7 +87,7 @@ def main() -> None:
         timed(f"kept in {os.environ.get('TUI_READER_CACHE')} ({kept})", start)
         papers = store
     else:
-        index_cache.build_index = lambda store: NoIndex(len(store))  # type: ignore[assignment,attr-defined]
+        index_cache.build_index = lambda store: NoIndex(len(store))  # type: ignore[assignment,attr-defined,return-value]
         indexed = load_cached(files)
         assert indexed is not None, "nothing kept: run the store mode first"
         timed(f"opened {len(indexed.store):,} kept papers", start)
