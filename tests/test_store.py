@@ -182,3 +182,20 @@ def test_filters_read_the_columns_as_they_read_papers(opened: bool) -> None:
         for chosen in (numbers, numbers[:2]):  # most papers, then a few
             found = kept.passing(query, Tagged(), chosen).tolist()  # type: ignore[arg-type]
             assert found == expected[: len(chosen)], text
+
+
+def test_sorting_by_change_reads_ids_from_the_columns() -> None:
+    class Changed:
+        def __getattr__(self, name: str) -> object:
+            return getattr(NO_STATE, name)
+
+        def changed_at(self, paper_id: str) -> str:
+            stamps = {paper(4).id: "2026-03", paper(1).id: "2026-03", paper(2).id: "2026-01"}
+            return stamps.get(paper_id, "")
+
+    papers = [paper(n) for n in range(20)]
+    numbers = np.array([5, 4, 3, 2, 1, 0], dtype=np.int64)
+    expected = [4, 1, 3, 5, 2, 0]  # latest first, equal times by number, never changed last
+    for kept in (PaperStore(papers[:6]), papers[:6], PaperStore(papers)):
+        assert sort_order(numbers, 6, "changed", kept, Changed()).tolist() == expected  # type: ignore[arg-type]
+    assert sort_order(numbers, 4, "changed", papers, Changed()).tolist() == [1, 3, 2, 0, 4, 5]  # type: ignore[arg-type]

@@ -19,32 +19,47 @@ def sort_order(
 ) -> Numbers:
     """Where each paper of `numbers` goes for the order asked for, as positions in `numbers`:
     those matching every term (the first `full`) stay before the close ones. Relevance keeps
-    the order they came in; ties keep it too."""
+    the order they came in; ties keep it too. A store's papers are sorted from its columns,
+    none built (a million by headline in 0.2 s)."""
     if order == "relevance":
         return np.arange(len(numbers), dtype=np.int64)
-    if order == "file":  # a paper's number is its place in load order
-        parts = [np.argsort(numbers[:full], kind="stable")]
-        parts.append(full + np.argsort(numbers[full:], kind="stable"))
-        return np.concatenate(parts).astype(np.int64, copy=False)
-    if order == "headline" and isinstance(papers, PaperStore):  # no paper built: 1M in 0.1 s
-        ranks = papers.headline_ranks()[numbers]
-        parts = [np.argsort(ranks[:full], kind="stable")]
-        parts.append(full + np.argsort(ranks[full:], kind="stable"))
-        return np.concatenate(parts).astype(np.int64, copy=False)
-    key = _key(order, papers, state)
-    keys = [key(int(number)) for number in numbers]
-    by_key: Callable[[int], tuple[str | tuple[int, ...], int]] = keys.__getitem__
-    positions = sorted(range(full), key=by_key) + sorted(range(full, len(numbers)), key=by_key)
-    return np.asarray(positions, dtype=np.int64)
+    keys: Numbers = numbers  # file order: a paper's number is its place in load order
+    ties = np.arange(len(numbers))  # equal keys keep the order they came in
+    if order == "headline":
+        keys = _headline_ranks(numbers, papers)
+    elif order == "changed":  # the most recently changed first, never changed last, by number
+        keys, ties = _change_ranks(numbers, papers, state), numbers
+    parts = []
+    for part in (slice(0, full), slice(full, len(numbers))):
+        parts.append(part.start + np.lexsort((ties[part], keys[part])))
+    return np.concatenate(parts).astype(np.int64, copy=False)
 
 
-def _key(
-    order: Sort, papers: Sequence[Paper], state: PaperState
-) -> Callable[[int], tuple[str | tuple[int, ...], int]]:
-    if order == "changed":  # most recent first; papers never changed last, in file order
-        id_of = papers.id_of if isinstance(papers, PaperStore) else lambda n: papers[n].id
-        return lambda number: (_later_first(state.changed_at(id_of(number))), number)
-    return lambda number: (papers[number].headline.casefold(), 0)
+def _headline_ranks(numbers: Numbers, papers: Sequence[Paper]) -> Numbers:
+    """Each paper's place in case-blind alphabetical order of headlines (equal ones share)."""
+    if isinstance(papers, PaperStore):
+        ranks: Numbers = papers.headline_ranks()[numbers]
+        return ranks
+    headlines = [papers[int(number)].headline.casefold() for number in numbers]
+    return _dense_ranks(headlines, key=None)
+
+
+def _change_ranks(numbers: Numbers, papers: Sequence[Paper], state: PaperState) -> Numbers:
+    """Each paper's place by when the user last changed it, latest first; never last."""
+    if isinstance(papers, PaperStore) and len(numbers) > len(papers) // 8:
+        every = papers.texts("id")  # at once: much faster than one at a time
+        ids = [every[number] for number in numbers.tolist()]
+    elif isinstance(papers, PaperStore):
+        ids = [papers.id_of(number) for number in numbers.tolist()]
+    else:
+        ids = [papers[number].id for number in numbers.tolist()]
+    return _dense_ranks([state.changed_at(paper_id) for paper_id in ids], key=_later_first)
+
+
+def _dense_ranks(values: list[str], key: Callable[[str], tuple[int, ...]] | None) -> Numbers:
+    """Each value's place among the distinct values sorted (by `key`)."""
+    place = {value: rank for rank, value in enumerate(sorted(set(values), key=key))}
+    return np.fromiter(map(place.__getitem__, values), dtype=np.int64, count=len(values))
 
 
 def _later_first(stamp: str) -> tuple[int, ...]:
