@@ -157,6 +157,7 @@ class PaperStore(Sequence[Paper]):
         self._count = 0
         self._headline_ranks: Array | None = None
         self._recent: dict[int, Paper] = {}
+        self._revised: dict[int, Paper] = {}  # papers shown otherwise than loaded (revise)
         self.extend(papers)
 
     @classmethod
@@ -176,6 +177,14 @@ class PaperStore(Sequence[Paper]):
         store._lookup = (plain["sorted_keys"], plain["sorted_numbers"], {})
         store._headline_ranks = np.asarray(arrays["headline_ranks"])
         return store
+
+    def revise(self, papers: Iterable[Paper]) -> None:
+        """Give the papers of these ids (those here) as these from now on: a paper that
+        resolve found, with its title and links. Searching still reads them as loaded."""
+        for paper in papers:
+            if (number := self.position_of(paper.id)) is not None:
+                self._revised[number] = paper
+                self._recent.pop(number, None)
 
     def extend(self, papers: Iterable[Paper]) -> int:
         """Add papers not already here (by id), in order; how many were new."""
@@ -285,6 +294,8 @@ class PaperStore(Sequence[Paper]):
         return paper
 
     def _paper(self, number: int) -> Paper:
+        if (revised := self._revised.get(number)) is not None:
+            return revised
         text = self._texts
         extra: dict[str, Any] = {}
         if packed := text["extra"].get(number):

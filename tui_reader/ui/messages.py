@@ -84,3 +84,12 @@ class LibraryReloaded(Message):
     def __init__(self, messages: list[str]) -> None:
         super().__init__()
         self.messages = messages
+
+
+class PapersResolved(Message):
+    """A look-up of papers by their text ended: `found`, the ids of those it found for
+    certain, of `looked_up`; `problem`, why it stopped early (offline...), else empty."""
+
+    def __init__(self, found: list[str], looked_up: int, problem: str = "") -> None:
+        super().__init__()
+        self.found, self.looked_up, self.problem = found, looked_up, problem

@@ -2,6 +2,7 @@
 
 import asyncio
 import re
+import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from contextvars import ContextVar
@@ -32,6 +33,7 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.pipe import FORMATS, pipe_input
 from tui_reader.core.query import parse_query
 from tui_reader.core.references import links_of
+from tui_reader.core.resolve import resolve_online, with_resolutions
 from tui_reader.core.search_service import build_index, search_papers
 from tui_reader.core.session import Session
 from tui_reader.core.sorting import LABELS, SORTS, Sort
@@ -52,6 +54,7 @@ from tui_reader.ui.messages import (
     LibrarySaved,
     LoadFinished,
     PapersLoaded,
+    PapersResolved,
     RelatedFound,
     ResultsReady,
     SaveFailed,
@@ -155,6 +158,7 @@ class Workspace(Screen[None]):
         Binding("S", "save_search", "Save the filter as a feed", show=False, id="save-search"),
         Binding("F", "feeds", "Feeds: saved searches", show=False, id="feeds"),
         Binding("vertical_line", "pipe", "Pipe to a command", show=False, id="pipe"),
+        Binding("L", "resolve", "Look up the real paper (title, links)", show=False, id="resolve"),
         Binding("z", "reading_mode", "Reading mode", show=False, id="reading-mode"),
         Binding("m", "toggle_raw", "Math and emphasis / raw text", show=False, id="raw-text"),
         Binding("s", "next_sort", "Sort order", show=False, id="sort"),
@@ -174,7 +178,7 @@ class Workspace(Screen[None]):
     # Actions that need a paper under the cursor, or marked papers.
     _PAPER_ACTIONS = (
         "bookmark", "edit_tags", "edit_note", "toggle_read", "copy_link", "copy_picker",
-        "open_link", "export", "related", "read_all", "triage", "pipe",
+        "open_link", "export", "related", "read_all", "triage", "pipe", "resolve",
     )  # fmt: skip
 
     # What the list and the detail pane show follows these (data_bind); the header all four.
@@ -224,6 +228,7 @@ class Workspace(Screen[None]):
         self._back: list[Place] = []  # where jumps started, the latest last
         self._forward: list[Place] = []  # where going back started
         self._save_failing = False
+        self._stop_looking_up = threading.Event()  # set as the screen goes: a look-up ends
         self.filter_input = FilterInput(
             self._filter_changed,
             TagSuggester(self.library.tag_counts, marks=("!#", "#")),  # → accepts
@@ -867,6 +872,47 @@ class Workspace(Screen[None]):
         data = pipe_input(kind, papers, self.library, self.search_template)
         what = f"{count(len(papers), 'paper')} as {FORMATS[kind]}"
         self.app.push_screen(PipeOutputScreen(name, commands[name], data, what, self.copy_log))
+
+    def action_resolve(self) -> None:
+        """Look the marked papers (or the one under the cursor) up on OpenReview and arXiv by
+        their text; one that is certainly the same paper gets its title, authors and links."""
+        papers = [paper for paper in self._target_papers() if not paper.title]
+        if not papers:
+            self._tell("These papers have titles already: there is nothing to look up")
+            return
+        self._tell(f"Looking up {count(len(papers), 'paper')} on OpenReview and arXiv…")
+        self._look_up(papers)
+
+    @work(thread=True, exclusive=True, group="resolve")
+    def _look_up(self, papers: list[Paper]) -> None:
+        # Here, not at the top: the HTTP client costs the reader's start a sixth of a second.
+        from tui_reader.core.sources.polite import FetchError
+
+        stop, sources = self._stop_looking_up, self.config.sources
+        try:
+            outcome = resolve_online(papers, self.library, sources, again=True, stop=stop)
+        except (FetchError, LibraryError) as error:
+            self.post_message(PapersResolved([], 0, str(error)))
+        else:
+            self.post_message(PapersResolved(outcome.found, outcome.looked_up))
+
+    def on_unmount(self) -> None:
+        self._stop_looking_up.set()
+
+    @on(PapersResolved)
+    def _resolved(self, resolved: PapersResolved) -> None:
+        found = [paper for i in resolved.found if (paper := self.store.get(i)) is not None]
+        self.store.revise(with_resolutions(found, self.library))
+        self.paper_list.refresh_rows()
+        self._redraw_library_state()
+        if resolved.problem:
+            self._tell(f"Stopped looking up: {resolved.problem}", "warning")
+        elif resolved.looked_up:
+            unsure = resolved.looked_up - len(found)
+            said = f"Found {count(len(found), 'paper')} for certain"
+            self._tell(
+                said + (f"; {count(unsure, 'paper')} had no certain match" if unsure else "")
+            )
 
     def _headline(self, paper_id: str) -> str:
         paper = self.store.get(paper_id)
