@@ -81,7 +81,7 @@ async def measure(corpus: Path, kept: bool) -> dict[str, object]:
 
     def recording(paper_list: PaperList, crop):  # type: ignore[no-untyped-def]
         strips = draw(paper_list, crop)
-        drawn.append((time.perf_counter(), app.shown_query, len(paper_list.papers)))
+        drawn.append((time.perf_counter(), app.workspace.shown_query, len(paper_list.papers)))
         return strips
 
     PaperList.render_lines = recording  # type: ignore[method-assign]
@@ -92,7 +92,7 @@ async def measure(corpus: Path, kept: bool) -> dict[str, object]:
         figures["first paint with papers (s)"] = painted - STARTED
         figures["papers on screen at first paint"] = count
         moves = []
-        while app.status == "loading" and len(moves) < 20:  # keys while loading goes on
+        while app.workspace.status == "loading" and len(moves) < 20:  # keys while loading goes on
             drawn.clear()
             sent = time.perf_counter()
             app.post_message(events.Key("j", "j"))
@@ -102,7 +102,7 @@ async def measure(corpus: Path, kept: bool) -> dict[str, object]:
         if moves:
             figures["cursor key while loading, median (ms)"] = statistics.median(moves)
             figures["cursor key while loading, max (ms)"] = max(moves)
-        await until(lambda: app.status == "ready", 0.01, limit=3600)  # a million takes minutes
+        await until(lambda: app.workspace.status == "ready", 0.01, limit=3600)  # a million takes minutes
         figures["loaded and indexed (s)"] = time.perf_counter() - STARTED
         figures["papers"] = len(app.store)
         await app.workers.wait_for_complete()
