@@ -35,10 +35,12 @@ from tui_reader.core.resolve import (
     resolved_paper,
     resolving,
     search_words,
+    show_resolutions,
     similarity,
     with_resolutions,
 )
 from tui_reader.core.sources.record import SourceRecord
+from tui_reader.core.store import PaperStore
 from tui_reader.core.typeset import typeset
 from tui_reader.resolve_command import run_resolve
 
@@ -427,6 +429,17 @@ def test_papers_with_a_title_or_without_a_find_are_shown_as_they_are() -> None:
     library.set_resolved(SEED_PAPERS[1].id, {"checked": "2026-11-30"})
     shown = with_resolutions([titled, SEED_PAPERS[1]], library)
     assert shown == [titled, SEED_PAPERS[1]]
+
+
+def test_a_store_shows_each_paper_resolve_found_with_what_it_found() -> None:
+    store = PaperStore(SEED_PAPERS, ["ICML 2026 Papers"])  # as loaded at once, or kept
+    library = Library(None)
+    library.set_resolved(SEED_PAPERS[2].id, {"title": "Found Title", "checked": "2026-11-30"})
+    library.set_resolved(SEED_PAPERS[3].id, {"checked": "2026-11-30"})  # looked up, no match
+    show_resolutions(store, library)
+    assert store[2].title == "Found Title" == store.get(SEED_PAPERS[2].id).title  # type: ignore[union-attr]
+    assert store[2].id == SEED_PAPERS[2].id  # its tags stay
+    assert store[3] == SEED_PAPERS[3] and store[1] == SEED_PAPERS[1]
 
 
 def test_merging_a_copy_says_how_many_resolutions_changed(tmp_path: Path) -> None:

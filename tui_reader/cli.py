@@ -46,7 +46,7 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.query import DATE, parse_query
 from tui_reader.core.references import paper_record, reference_title
-from tui_reader.core.resolve import any_found, resolving, with_resolutions
+from tui_reader.core.resolve import resolving, show_resolutions, with_resolutions
 from tui_reader.core.search_service import needs_index, search_papers
 from tui_reader.core.session import SessionError, load_session, save_session
 from tui_reader.core.sources.folder import fetched_collections
@@ -434,9 +434,9 @@ def run_reader(arguments: argparse.Namespace) -> int:
     else:
         store, stream = PaperStore(), stream_papers(files, keep=keep)
     library, messages = open_library(arguments.library)
-    if not big and any_found(library):  # with what resolve found (not a store from the cache)
-        store = PaperStore(with_resolutions(store, library), store.collections)
-    elif stream is not None:
+    if stream is None:  # each paper resolve found, with what it found
+        show_resolutions(store, library)
+    else:
         stream = resolving(stream, library)
     template = search_template(arguments.search_url, config)
 

@@ -52,6 +52,7 @@ from tui_reader.core.library import Library
 from tui_reader.core.links import is_web_url
 from tui_reader.core.paper import Paper
 from tui_reader.core.sources.record import LINK_KINDS, SourceRecord, clean_all, split_arxiv_id
+from tui_reader.core.store import PaperStore
 from tui_reader.core.text import clean
 from tui_reader.core.typeset import typeset
 
@@ -214,15 +215,18 @@ def _found(library: Library) -> dict[str, dict[str, Any]]:
     return entries
 
 
-def any_found(library: Library) -> bool:
-    """Whether resolve found any paper (else papers need not be looked at)."""
-    return bool(_found(library))
-
-
 def with_resolutions(papers: Sequence[Paper], library: Library) -> list[Paper]:
     """The papers, each title-less one that resolve found shown with what it found."""
     entries = _found(library)
     return [resolved_paper(p, entries[p.id]) if p.id in entries else p for p in papers]
+
+
+def show_resolutions(store: PaperStore, library: Library) -> None:
+    """Show each paper of the store that resolve found with what it found (a store loaded
+    at once, or opened from the cache)."""
+    found = _found(library)
+    papers = [paper for paper_id in found if (paper := store.get(paper_id)) is not None]
+    store.revise(resolved_paper(paper, found[paper.id]) for paper in papers)
 
 
 def resolving(
