@@ -1,7 +1,6 @@
 """The `tui-reader` command: the reader, and commands for scripts that share its library."""
 
 import argparse
-import asyncio
 import contextlib
 import json
 import os
@@ -390,6 +389,9 @@ def save_on_signals(library: Library, exit_app: Callable[[], object]) -> Callabl
         with contextlib.suppress(LibraryError):
             library.save()
         with contextlib.suppress(RuntimeError):  # no event loop: nothing else to close
+            # Imported here: asyncio costs every command a tenth of a second at start.
+            import asyncio
+
             asyncio.get_running_loop().call_soon_threadsafe(exit_app)
         ender = threading.Timer(EXIT_GRACE, os._exit, (128 + signum,))
         ender.daemon = True
