@@ -79,18 +79,22 @@ SEARCHED = ("headline", "title", "abstract", "authors", "venue", "collection")
 
 
 def _fields(papers: "Sequence[Paper] | Columns", start: int, stop: int) -> list[list[str]]:
-    """The searched fields of papers `start` to `stop`, field by field."""
+    """The searched fields of papers `start` to `stop`, field by field; a title that is the
+    headline is read once."""
     if isinstance(papers, Columns):
-        return [papers.texts(name, start, stop) for name in SEARCHED]
-    chunk = papers[start:stop]
-    return [
-        [paper.headline for paper in chunk],
-        [paper.title for paper in chunk],
-        [paper.abstract for paper in chunk],
-        [" ".join(paper.authors) for paper in chunk],
-        [paper.venue for paper in chunk],
-        [paper.collection for paper in chunk],
-    ]
+        fields = [papers.texts(name, start, stop) for name in SEARCHED]
+    else:
+        chunk = papers[start:stop]
+        fields = [
+            [paper.headline for paper in chunk],
+            [paper.title for paper in chunk],
+            [paper.abstract for paper in chunk],
+            [" ".join(paper.authors) for paper in chunk],
+            [paper.venue for paper in chunk],
+            [paper.collection for paper in chunk],
+        ]
+    fields[1] = ["" if t == h else t for h, t in zip(fields[0], fields[1], strict=True)]
+    return fields
 
 
 def _joined(fields: list[list[str]]) -> str:
