@@ -226,3 +226,18 @@ def test_related_papers_share_what_the_paper_is_about_not_its_venue() -> None:
     index = FlatIndex.of(papers)
     assert index.related(0, 1).tolist() == [2]
     assert 0 not in index.related(0, 4).tolist()
+
+
+def test_where_no_pool_can_start_one_process_builds_the_index(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_pool(*arguments: object, **keywords: object) -> None:
+        raise OSError("no semaphores here")
+
+    monkeypatch.setattr(build, "ProcessPoolExecutor", no_pool)
+    monkeypatch.setattr(build, "CHUNK", 2)
+    monkeypatch.setattr(build, "POOLED_FROM", 0)
+    papers = corpus("Graph neural networks.", "Sparse attention.", "Bandits with regret.")
+    alone, fallen_back = build.build_arrays(papers, 1), build.build_arrays(papers, 2)
+    assert alone.keys() == fallen_back.keys()
+    assert all(np.array_equal(array, fallen_back[name]) for name, array in alone.items())

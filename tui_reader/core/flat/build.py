@@ -32,6 +32,7 @@ from array import array
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import IO, TYPE_CHECKING, Protocol, runtime_checkable
@@ -392,14 +393,22 @@ def _processors() -> int:
 
 def build_arrays(papers: "Sequence[Paper] | Columns", processes: int | None = None) -> Arrays:
     """The index of these papers, numbered in their order, as named arrays. Several chunks
-    are read by a pool of `processes` (default: one a core)."""
-    merged = _Merged()
+    are read by a pool of `processes` (default: one a core); where no pool can start (no
+    semaphores, say), by this process alone."""
     processes = processes or min(_processors(), -(-len(papers) // CHUNK))
-    if processes < 2 or len(papers) < POOLED_FROM:
-        reader = _Reader()
-        for first, joined, count in _chunks(papers):
-            merged.add(reader.read(joined, count), first)
-        return merged.arrays(len(papers))
+    if processes >= 2 and len(papers) >= POOLED_FROM:
+        try:
+            return _pooled(papers, processes)
+        except (OSError, ImportError, BrokenProcessPool):
+            pass
+    merged, reader = _Merged(), _Reader()
+    for first, joined, count in _chunks(papers):
+        merged.add(reader.read(joined, count), first)
+    return merged.arrays(len(papers))
+
+
+def _pooled(papers: "Sequence[Paper] | Columns", processes: int) -> Arrays:
+    merged = _Merged()
     # Spawned, not forked: the index may be built in a thread of a program running others,
     # whose locks a fork would copy held. A program building it must guard its main module.
     spawn = multiprocessing.get_context("spawn")
