@@ -73,6 +73,7 @@ SAVING_SHOWN_AFTER = 0.3  # seconds a save may take before the header says it is
 LIST_SHARE = 4  # of 10: the list's part of the width, the detail pane has the rest
 STACKED_BELOW = 100  # columns: a narrower terminal shows the detail pane below the list
 POST_EVERY = 0.25  # seconds between showing the papers loaded so far
+FIRST_INDEXED = 50_000  # papers of a big input indexed at once, to filter them while it loads
 
 T = TypeVar("T")
 Place = tuple[str, str | None]  # a query, and the paper under the cursor
@@ -214,6 +215,7 @@ class Workspace(Screen[None]):
         self._stream = stream
         self._restore = session
         self._kept_index, self._keep_index = index, keep_index
+        self._first_papers: list[Paper] | None = []  # loaded ones, until they are indexed
         self.duplicates = duplicates  # the background load adds those it meets
         self.set_reactive(Workspace.status, "loading" if stream is not None else "indexing")
         self._index: SearchEngine | None = None
@@ -296,17 +298,39 @@ class Workspace(Screen[None]):
     def _add_papers(self, message: PapersLoaded) -> None:
         papers = message.papers
         startup.keep_for_good()  # papers live as long as the app
+        before = len(self.store)
         added = self.store.extend(papers)
         self.duplicates += len(papers) - added
+        if self._first_papers is not None and added:
+            self._index_first(papers, before)
         if added:
             self.title = self.store.title
             if not self._query.strip():
                 self._refilter()
             self._update_header()
 
+    def _index_first(self, papers: list[Paper], before: int) -> None:
+        """Gather the first papers of a big input as they come and index them, so that the
+        filter finds among them while the rest loads and is indexed."""
+        assert self._first_papers is not None
+        first = self._first_papers
+        if len(papers) == len(self.store) - before:
+            first += papers
+        else:  # some met again: only those the store added, in its order
+            kept = {self.store.position_of(paper.id): paper for paper in papers}
+            first += [kept[number] for number in range(before, len(self.store))]
+        if len(first) >= FIRST_INDEXED:
+            self._first_papers = None
+            self._build_first_index(first)
+
+    @work(thread=True, group="first-index")
+    def _build_first_index(self, papers: list[Paper]) -> None:
+        self.post_message(IndexReady(build_index(papers)))
+
     @on(LoadFinished)
     def _loaded(self, message: LoadFinished) -> None:
         problems = message.problems
+        self._first_papers = None  # all of them are indexed next
         self.status = "indexing"
         self._build_index()  # over every paper: their messages came first
         self._say_duplicates()
@@ -332,9 +356,14 @@ class Workspace(Screen[None]):
 
     @on(IndexReady)
     def _index_ready(self, message: IndexReady) -> None:
+        index = message.index
+        if self._index is not None and len(index) <= len(self._index):
+            return  # the first papers' index, built after the whole one
         startup.keep_for_good()  # the index lives as long as the papers
-        self._index = message.index
-        self.status = "ready"
+        self._index = index
+        if self.status == "indexing" and len(index) == len(self.store):
+            self.status = "ready"
+        self._update_header()
         self._show_detail()  # now related papers can be found
         if self._query.strip():
             self._search(self._query)
@@ -416,7 +445,11 @@ class Workspace(Screen[None]):
         shown = f"{self._shown_count:,} of {papers}"
         if self._close_count:
             shown += f" (+{self._close_count:,} close)"
-        if self.status == "loading":
+        indexed = len(self._index) if self._index is not None else 0
+        if self._query.strip() and self.status != "ready" and indexed:
+            shown += f" · searching the first {indexed:,} while the rest "
+            shown += "loads" if self.status == "loading" else "is indexed"
+        elif self.status == "loading":
             shown = f"loading… {papers}"
         elif self.status == "indexing" and self._query.strip():
             shown = f"indexing {papers}…"
@@ -485,9 +518,13 @@ class Workspace(Screen[None]):
 
     @work(thread=True, exclusive=True, group="related")
     def _find_related(self, paper_id: str) -> None:
-        assert self._index is not None
+        index = self._index
+        assert index is not None
         number = self.store.position_of(paper_id)
-        related = [] if number is None else list(self.store.view(self._index.related(number)))
+        if number is None or number >= len(index):  # not indexed yet
+            related = []
+        else:
+            related = list(self.store.view(index.related(number)))
         self.detail_pane.post_message(RelatedFound(paper_id, related))
 
     def action_related(self, number: int) -> None:

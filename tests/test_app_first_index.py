@@ -1,0 +1,53 @@
+"""While a big input loads, its first papers are indexed at once, so the filter finds among
+them; the whole index replaces theirs once every paper is read."""
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from tests.pilot_helpers import ready, wait_until
+from tui_reader.core.library import Library
+from tui_reader.core.paper import Paper
+from tui_reader.core.store import PaperStore
+from tui_reader.ui import workspace
+from tui_reader.ui.app import ReaderApp
+from tui_reader.ui.paper_list import PaperList
+
+
+def slow_stream(
+    first: list[Paper], rest: list[Paper], go_on: threading.Event
+) -> Iterator[list[Paper] | str]:
+    yield first
+    yield first[:2]  # met again: shown once
+    if not go_on.wait(30):
+        raise AssertionError("the test never let the rest load")
+    yield rest
+
+
+async def test_the_filter_finds_among_the_first_papers_while_the_rest_loads(
+    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(workspace, "FIRST_INDEXED", 20)
+    papers = list(seed_store)
+    first, rest = papers[:20], papers[20:]
+    in_rest = next(p for p in rest if "diffusion" in p.abstract.lower())
+    go_on = threading.Event()
+    app = ReaderApp(PaperStore(), Library(None), stream=slow_stream(first, rest, go_on))
+    async with app.run_test(size=(120, 30)) as pilot:
+        shown = app.workspace
+        await wait_until(pilot, lambda: shown.index is not None, "the first papers indexed")
+        assert shown.status == "loading" and len(shown.index) == 20  # type: ignore[arg-type]
+        await pilot.press("slash", *"diffusion")
+        paper_list = app.query_one(PaperList)
+        await wait_until(pilot, lambda: shown.shown_query == "diffusion", "results")
+        found = {paper.id for paper in paper_list.papers}
+        assert found and found <= {paper.id for paper in first}
+        assert "searching the first 20 while the rest loads" in str(shown.sub_title)
+        go_on.set()
+        await ready(pilot)
+        await wait_until(
+            pilot, lambda: in_rest.id in {p.id for p in paper_list.papers}, "the rest found"
+        )
+        assert "searching the first" not in str(shown.sub_title)
+        assert len(shown.store) == len(papers) and shown.duplicates == 2
