@@ -19,6 +19,7 @@ def private_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("TUI_READER_CONFIG", str(tmp_path / "no-config.toml"))
     monkeypatch.setenv("TUI_READER_SESSION", str(tmp_path / "session.json"))
     monkeypatch.setenv("TUI_READER_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # fetched collections
     return path
 
 

@@ -270,7 +270,11 @@ def test_progress_redraws_one_line_on_a_terminal_and_prints_lines_elsewhere() ->
 
 
 def test_the_reader_opens_the_fetched_collections_when_given_no_paths(
-    clock: FakeTime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_seed
+    clock: FakeTime,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    write_seed,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     from tui_reader import cli
     from tui_reader.ui.app import ReaderApp
@@ -286,6 +290,10 @@ def test_the_reader_opens_the_fetched_collections_when_given_no_paths(
     assert cli.main([]) == 0
     assert [paper.title for paper in opened[-1].store] == ["Paper 1", "Paper 2"]
     assert opened[-1].store.collections == ["arxiv-cs-LG", "arxiv-query-graph"]
+    capsys.readouterr()
+    assert cli.main(["list"]) == 0  # the commands read what the reader opens
+    listed = capsys.readouterr().out
+    assert "Paper 1" in listed and "Paper 2" in listed and "LOAM" not in listed
     write_seed("Only this paper.", header="From Config")
     config = tmp_path / "config.toml"
     config.write_text('paths = ["test.txt"]\n', encoding="utf-8")

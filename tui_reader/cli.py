@@ -142,7 +142,7 @@ def commands_parser() -> argparse.ArgumentParser:
             type=Path,
             action="append",
             metavar="PATH",
-            help="papers whose ids are known (repeatable; default: the bundled abstracts)",
+            help=f"papers whose ids are known (repeatable; {DEFAULT_PAPERS})",
         )
         return sub
 
@@ -180,7 +180,7 @@ def search_parser() -> argparse.ArgumentParser:
     parser.add_argument("query", metavar="QUERY")
     # A default keeps argparse from naming PATH among the arguments required.
     parser.add_argument(
-        "paths", nargs="*", type=Path, default=[], metavar="PATH", help="default: the seeds"
+        "paths", nargs="*", type=Path, default=[], metavar="PATH", help=DEFAULT_PAPERS
     )
     parser.add_argument("--limit", type=int, default=20, metavar="N", help="default: 20")
     parser.add_argument("--format", choices=("text", "jsonl"), default="text")
@@ -192,7 +192,7 @@ def run_search(arguments: argparse.Namespace) -> int:
     """Rank the papers for the query; state filters read the library."""
     if arguments.limit < 1:
         raise UsageError(f"--limit must be 1 or more, not {arguments.limit}")
-    indexed = indexed_papers(arguments.paths or [bundled("seeds")])
+    indexed = indexed_papers(papers_or_default(arguments.paths))
     for problem in indexed.loaded.problems:
         print(f"tui-reader: skipped {problem}", file=sys.stderr)
     papers = indexed.loaded.papers
@@ -245,6 +245,17 @@ def resolve_id(paper_id: str, known: Sequence[str]) -> str:
     raise UsageError(f"unknown paper id: {paper_id}")
 
 
+DEFAULT_PAPERS = "default: the config's paths, else the fetched collections, else the seeds"
+
+
+def papers_or_default(paths: Sequence[Path], config: Config | None = None) -> list[Path]:
+    """The papers named, else those the reader opens when given none: the config's `paths`,
+    else the collections fetched so far, else the bundled abstracts."""
+    if paths:
+        return list(paths)
+    return list((config or settings()).paths) or fetched_collections() or [bundled("seeds")]
+
+
 def settings() -> Config:
     """The config file's settings, its problems told on stderr (commands run without a screen)."""
     config, problems = load_config(config_path())
@@ -282,7 +293,7 @@ def select(
 
 
 def run_command(arguments: argparse.Namespace) -> int:
-    paths = arguments.papers or [bundled("seeds")]
+    paths = papers_or_default(arguments.papers or [])
     # First: bad input opens nothing. A query's search terms need the index, kept as search
     # keeps it.
     index = None

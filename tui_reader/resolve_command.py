@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn, TextIO
 
-from tui_reader.cli import open_library, settings
+from tui_reader.cli import DEFAULT_PAPERS, open_library, papers_or_default, settings
 from tui_reader.core.library import ENVIRONMENT_VARIABLE, default_path
 from tui_reader.core.loading import load_paths
 from tui_reader.core.resolve import Outcome, needs_lookup, resolve_online
@@ -21,7 +21,6 @@ from tui_reader.core.sources.lookup import search_service
 from tui_reader.core.sources.polite import FetchError
 from tui_reader.core.text import strip_controls
 from tui_reader.core.wording import count
-from tui_reader.resources import bundled
 
 INTERRUPTED = 130
 
@@ -47,8 +46,7 @@ def resolve_parser() -> argparse.ArgumentParser:
         type=Path,
         action="append",
         metavar="PATH",
-        help="papers to look up (repeatable; default: the config's paths, else the bundled "
-        "abstracts)",
+        help=f"papers to look up (repeatable; {DEFAULT_PAPERS})",
     )
     parser.add_argument(
         "--library",
@@ -100,7 +98,7 @@ def run_resolve(argv: Sequence[str]) -> int:
     except (UsageError, ValueError) as error:
         print(f"tui-reader resolve: {error} (see tui-reader resolve --help)", file=sys.stderr)
         return 2
-    loaded = load_paths(arguments.papers or list(config.paths) or [bundled("seeds")])
+    loaded = load_paths(papers_or_default(arguments.papers or [], config))
     for problem in loaded.problems:
         print(f"tui-reader: skipped {problem}", file=sys.stderr)
     library, _ = open_library(arguments.library)

@@ -13,7 +13,13 @@ from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 
-from tui_reader.cli import UsageError, open_library, settings
+from tui_reader.cli import (
+    DEFAULT_PAPERS,
+    UsageError,
+    open_library,
+    papers_or_default,
+    settings,
+)
 from tui_reader.core.feeds import FeedCount, FeedCounter, feed_numbers, unread_papers
 from tui_reader.core.index_cache import indexed_papers
 from tui_reader.core.library import Library
@@ -23,7 +29,6 @@ from tui_reader.core.references import markdown_link, paper_record, primary_link
 from tui_reader.core.search_service import needs_index
 from tui_reader.core.text import clean
 from tui_reader.core.wording import count
-from tui_reader.resources import bundled
 
 NAMES = ("searches", "digest")
 NO_SEARCHES = "no saved searches yet: S in the reader saves the filter under a name"
@@ -75,7 +80,7 @@ def parser() -> argparse.ArgumentParser:
             type=Path,
             action="append",
             metavar="PATH",
-            help="the papers to search (repeatable; default: the bundled abstracts)",
+            help=f"the papers to search (repeatable; {DEFAULT_PAPERS})",
         )
     return parser
 
@@ -92,7 +97,7 @@ def run_searches(argv: Sequence[str]) -> int:
     if not searches:
         print(f"tui-reader: {NO_SEARCHES}", file=sys.stderr)
         return 0
-    paths = arguments.papers or [bundled("seeds")]
+    paths = papers_or_default(arguments.papers or [])
     if any(needs_index(query) for query in searches.values()):
         indexed = indexed_papers(paths)
         loaded, index = indexed.loaded, indexed.index
