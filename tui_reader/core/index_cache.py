@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from tui_reader.core import wording
 from tui_reader.core.config import ConfigError, load_config
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.flat import disk
@@ -179,7 +180,7 @@ def _check(folder: Path, arrays: Mapping[str, Array], manifest: Mapping[str, Any
     count = manifest["count"]
     for name in _PER_PAPER:
         if len(arrays[name]) != count:
-            raise Rejected(f"{folder}: {name} is not of {count} papers")
+            raise Rejected(f"{folder}: {name} is not of {wording.count(count, 'paper')}")
     for name in TEXTS:
         offsets = arrays[f"{name}_offsets"]
         if (
