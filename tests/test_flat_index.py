@@ -11,7 +11,7 @@ import pytest
 
 from tui_reader.core.flat import build, disk
 from tui_reader.core.flat.build import build_arrays
-from tui_reader.core.flat.index import RANKED_EXACTLY, FlatIndex, _best_first
+from tui_reader.core.flat.index import RANKED_EXACTLY, FlatIndex, _best_first, _smallest_window
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query
 from tui_reader.core.store import PaperStore
@@ -241,3 +241,10 @@ def test_where_no_pool_can_start_one_process_builds_the_index(
     alone, fallen_back = build.build_arrays(papers, 1), build.build_arrays(papers, 2)
     assert alone.keys() == fallen_back.keys()
     assert all(np.array_equal(array, fallen_back[name]) for name, array in alone.items())
+
+
+def test_the_smallest_window_holding_every_term() -> None:
+    terms_of = {"policy": [0], "gradient": [1], "policies": [0]}
+    tokens = ["policy", "x", "y", "gradient", "z", "policies", "gradient"]
+    assert _smallest_window(tokens, terms_of, 2) == 2
+    assert _smallest_window(["policy", "x", "y", "z"], terms_of, 2) == 0

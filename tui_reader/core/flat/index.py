@@ -412,9 +412,13 @@ class FlatIndex:
     ) -> None:
         """Rank the best papers again (in place), adding a bonus when the query's terms stand
         close together in the text: the largest when they are next to each other."""
-        folded = [{fold(word) for word in found} for found in term_words]
+        terms_of: dict[str, list[int]] = defaultdict(list)  # a word: the terms it matches
+        for term, found in enumerate(term_words):
+            for word in {fold(word) for word in found}:
+                terms_of[word].append(term)
         for rank in range(top):
-            window = _smallest_window(_WORDS.findall(self._text_of(int(order[rank]))), folded)
+            tokens = _WORDS.findall(self._text_of(int(order[rank])))
+            window = _smallest_window(tokens, terms_of, len(term_words))
             if window:
                 keys[rank] += CLOSENESS_WEIGHT * len(term_words) / window
         ranking = np.argsort(-keys[:top], kind="stable")
@@ -487,23 +491,19 @@ def _best_first(keys: npt.NDArray[np.float64]) -> Ints:
     return order
 
 
-def _smallest_window(tokens: list[str], term_words: list[set[str]]) -> int:
+def _smallest_window(tokens: list[str], terms_of: Mapping[str, list[int]], terms: int) -> int:
     """The length of the shortest run of tokens holding a match of every term (0: none)."""
-    seen: dict[int, int] = {}
+    hits = [(place, terms_of[token]) for place, token in enumerate(tokens) if token in terms_of]
+    seen: dict[int, int] = {}  # a term: how many times it is in the window
     best, start = 0, 0
-    terms_of: dict[str, list[int]] = defaultdict(list)
-    for term, found in enumerate(term_words):
-        for word in found:
-            terms_of[word].append(term)
-    nothing: list[int] = []
-    hits = [terms_of.get(token, nothing) for token in tokens]
-    for end, terms in enumerate(hits):
-        for term in terms:
+    for place, found in hits:
+        for term in found:
             seen[term] = seen.get(term, 0) + 1
-        while len(seen) == len(term_words):
-            length = end - start + 1
+        while len(seen) == terms:
+            first, leaving = hits[start]
+            length = place - first + 1
             best = length if not best or length < best else best
-            for term in hits[start]:
+            for term in leaving:
                 seen[term] -= 1
                 if not seen[term]:
                     del seen[term]
