@@ -58,8 +58,8 @@ class _Vocabulary:
 
     def __init__(self, arrays: Mapping[str, Array], prefix: str, fields: tuple[str, ...]):
         self.words = strings_of(arrays[f"{prefix}words"], arrays[f"{prefix}words_offsets"])
-        self.postings = {
-            name: (np.asarray(arrays[f"{name}_offsets"]), arrays[f"{name}_papers"])
+        self.postings = {  # plain arrays: slicing a memmap costs a Python object each
+            name: (np.asarray(arrays[f"{name}_offsets"]), np.asarray(arrays[f"{name}_papers"]))
             for name in fields
         }
         offsets = self.postings[fields[0]][0]
@@ -82,25 +82,27 @@ class _Vocabulary:
             ids = ids[np.argsort(-self.frequency[ids], kind="stable")[:most]]
         return ids
 
-    def papers(self, field: str, ids: npt.NDArray[np.int32] | list[int]) -> Array:
+    def papers(self, field: str, ids: npt.NDArray[np.int32 | np.int64] | list[int]) -> Array:
         offsets, papers = self.postings[field]
-        parts = [papers[offsets[i] : offsets[i + 1]] for i in np.asarray(ids).tolist()]
+        ids = np.asarray(ids, dtype=np.int64)
+        starts, ends = offsets[ids].tolist(), offsets[ids + 1].tolist()
+        parts = [papers[start:end] for start, end in zip(starts, ends, strict=True)]
         return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
 
     def mark(self, scores: Floats, field: str, ids: list[int], value: float) -> None:
         """Give the papers having any of these words the value. A word of many papers is
         read as a bitmap of all papers (made once), eight times smaller than its postings:
         the words of a one-letter prefix are a few bitmaps or'ed, not millions of numbers."""
-        offsets = self.postings[field][0]
+        offsets = np.asarray(self.postings[field][0], dtype=np.int64)
         many = len(scores) // DENSE_SHARE if len(scores) >= DENSE_FROM else len(scores)
-        common = [i for i in ids if offsets[i + 1] - offsets[i] > many]
-        if common:
-            bitmaps = [self._bitmap(field, i, len(scores)) for i in common]
+        words = np.asarray(ids, dtype=np.int64)
+        dense = offsets[words + 1] - offsets[words] > many
+        if dense.any():
+            bitmaps = [self._bitmap(field, i, len(scores)) for i in words[dense].tolist()]
             having = np.unpackbits(np.bitwise_or.reduce(bitmaps), count=len(scores))
             scores[having.view(bool)] = value
-        if len(common) < len(ids):
-            rare = [i for i in ids if offsets[i + 1] - offsets[i] <= many]
-            scores[self.papers(field, rare)] = value
+        if not dense.all():
+            scores[self.papers(field, words[~dense])] = value
 
     def _bitmap(self, field: str, word: int, count: int) -> npt.NDArray[np.uint8]:
         bitmap = self._bitmaps.get((field, word))
