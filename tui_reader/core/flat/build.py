@@ -416,7 +416,7 @@ def _pooled(papers: "Sequence[Paper] | Columns", processes: int) -> Arrays:
         waiting: deque[tuple[int, Future[ChunkRead]]] = deque()
         for first, joined, count in _chunks(papers):
             waiting.append((first, pool.submit(_read_pooled, joined, count)))
-            if len(waiting) > 2 * processes:  # bounded: chunks are megabytes each
+            if len(waiting) > processes:  # bounded: chunks are megabytes, and a quit waits for them
                 done_first, result = waiting.popleft()
                 merged.add(result.result(), done_first)
         for done_first, result in waiting:
