@@ -73,6 +73,7 @@ def reader(corpus: Path, kept: bool) -> ReaderApp:
 
 
 async def measure(corpus: Path, kept: bool) -> dict[str, object]:
+    startup.ready_for_processes()  # as the reader does for a big input
     app = reader(corpus, kept)
     # Each time the list is drawn: when, and for which query. A key's latency ends at the
     # first drawing of the list with that key's results.
@@ -102,7 +103,8 @@ async def measure(corpus: Path, kept: bool) -> dict[str, object]:
         if moves:
             figures["cursor key while loading, median (ms)"] = statistics.median(moves)
             figures["cursor key while loading, max (ms)"] = max(moves)
-        await until(lambda: app.workspace.status == "ready", 0.01, limit=3600)  # a million takes minutes
+        # A million takes minutes.
+        await until(lambda: app.workspace.status == "ready", 0.01, limit=3600)
         figures["loaded and indexed (s)"] = time.perf_counter() - STARTED
         figures["papers"] = len(app.store)
         await app.workers.wait_for_complete()

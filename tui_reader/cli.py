@@ -475,6 +475,8 @@ def run_reader(arguments: argparse.Namespace) -> int:
         duplicates=duplicates,
         keep_index=keep_index,
     )
+    if big:
+        startup.ready_for_processes()
     app_closed = save_on_signals(library, app.exit)
     app.run()
     app_closed()

@@ -41,3 +41,13 @@ def keep_for_good() -> None:
     live as long as the reader, and full passes over a big corpus stall the screen for a tenth
     of a second or more."""
     gc.freeze()
+
+
+def ready_for_processes() -> None:
+    """Start multiprocessing's resource tracker now, while stderr is the terminal's. Loading
+    and indexing a big input use a pool of processes from a thread of the reader; the first
+    pool would start the tracker then, handing it Textual's stand-in for stderr, which has no
+    file descriptor ("bad value(s) in fds_to_keep")."""
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
