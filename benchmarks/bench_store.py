@@ -3,8 +3,10 @@
     python benchmarks/bench_store.py list CORPUS   # load_paths: a list of Paper objects (before)
     python benchmarks/bench_store.py store CORPUS  # load_store: columns; then kept in the cache
     python benchmarks/bench_store.py warm CORPUS   # the kept columns opened by memory map
+    python benchmarks/bench_store.py stream CORPUS # stream_papers, as the reader loads: first batch
 
-One mode a process, so that peak RSS is that mode's. The cache folder is $TUI_READER_CACHE
+One mode a process, so that peak RSS is that mode's (the pool reading a big file is counted
+apart: its CPU and the peak of its largest process). The cache folder is $TUI_READER_CACHE
 (set it to a scratch folder). `warm` also times what the reader does with the papers: the
 first screenful, a sort of all of them by headline, a hundred ids looked up.
 """
@@ -22,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tui_reader.core import index_cache
 from tui_reader.core.engine import Ranking
 from tui_reader.core.index_cache import IndexedPapers, keep, load_cached
-from tui_reader.core.loading import check_paths, load_paths, load_store
+from tui_reader.core.loading import check_paths, load_paths, load_store, stream_papers
 from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.query import Query
 from tui_reader.core.search_service import search_papers
@@ -65,14 +67,38 @@ def timed(what: str, start: float) -> float:
     return took
 
 
+def cpu() -> None:
+    """CPU time so far, of this process and of the processes it waited for (the pool)."""
+    here = resource.getrusage(resource.RUSAGE_SELF)
+    pool = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(
+        f"CPU: {here.ru_utime + here.ru_stime:.1f} s here, {pool.ru_utime + pool.ru_stime:.1f} s"
+        f" in the pool (its largest process peaked at {pool.ru_maxrss / 1024:,.0f} MB)"
+    )
+
+
+def stream(files: list[Path]) -> None:
+    start = time.perf_counter()
+    store, first = PaperStore(), None
+    for item in stream_papers(files):
+        if isinstance(item, list):
+            first = first or timed(f"the first batch ({len(item)} papers)", start)
+            store.extend(item)
+    timed(f"all {len(store):,} streamed into a store", start)
+    cpu()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=("list", "store", "warm"))
+    parser.add_argument("mode", choices=("list", "store", "warm", "stream"))
     parser.add_argument("corpus", type=Path)
     arguments = parser.parse_args()
     files = check_paths([arguments.corpus])
     print(f"{arguments.mode} {arguments.corpus}, RSS at start {rss_mb():.0f} MB")
     start = time.perf_counter()
+    if arguments.mode == "stream":
+        stream(files)
+        return
     if arguments.mode == "list":
         loaded = load_paths(files)
         timed(f"loaded {len(loaded.papers):,} papers as objects", start)
@@ -80,6 +106,7 @@ def main() -> None:
     elif arguments.mode == "store":
         loaded = load_store(files)
         timed(f"loaded {len(loaded.papers):,} papers as columns", start)
+        cpu()
         assert isinstance(loaded.papers, PaperStore)
         store = loaded.papers
         start = time.perf_counter()

@@ -8,12 +8,24 @@ holds at most core.formats.json_lines.MAX_LINE_BYTES), a file holds at most MAX_
 records of which at most MAX_SKIPPED_RECORDS cannot be read (the first MAX_PROBLEMS_LISTED
 are named, the rest counted), and a record met again in the same file soon after (among the
 last RECENT_RECORDS) is not built into a paper again. A FIFO, device or socket is never opened.
+
+A big file of a record a line (JSON Lines, the arXiv snapshot: PROCESSES_FROM bytes or more)
+is read on every core: cut here into pieces of whole lines, read by a pool of spawned
+processes a few pieces at a time, and given back in order, the same papers, problems and line
+numbers as read here. A program that loads one must guard its main module
+(`if __name__ == "__main__":`), as spawned processes import it.
 """
 
 import gzip
 import io
+import multiprocessing
+import os
+import pickle
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +38,7 @@ from tui_reader.core.formats import (
     input_format,
     paper_suffixes,
 )
+from tui_reader.core.formats.json_lines import line_chunks
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import in_category, on_or_after
 from tui_reader.core.store import PaperStore
@@ -197,22 +210,14 @@ NO_FILTER = LoadFilter()
 def iter_file(path: Path, keep: LoadFilter = NO_FILTER) -> Iterator[Paper | str]:
     """A file's papers (those `keep` keeps), in order, and a "FILE:LINE: problem" for each
     record it skips (the first MAX_PROBLEMS_LISTED, then one line counting the rest)."""
-    papers: dict[Record, Paper] = {}  # the records read last, so that one repeated is built once
     skipped = number = 0
-    filtering = keep != NO_FILTER
     try:
-        for item in _records(path, input_format(path.name, _start(path))):
-            if filtering and isinstance(item, Record) and not keep.keeps(item):
-                continue
+        for item in _built(path, keep):
             number += 1
             if number > MAX_RECORDS:
                 raise _too_many(path)
-            if isinstance(item, Record):
-                if item not in papers:
-                    if len(papers) >= RECENT_RECORDS:  # not all: they would hold every paper
-                        del papers[next(iter(papers))]
-                    papers[item] = _paper(item, path)
-                yield papers[item]
+            if isinstance(item, Paper):
+                yield item
                 continue
             skipped += 1
             if skipped > MAX_SKIPPED_RECORDS:
@@ -226,6 +231,128 @@ def iter_file(path: Path, keep: LoadFilter = NO_FILTER) -> Iterator[Paper | str]
     if skipped > MAX_PROBLEMS_LISTED:
         more = count(skipped - MAX_PROBLEMS_LISTED, "more record")
         yield f"{path}: {more} that could not be read"
+
+
+def _built(path: Path, keep: LoadFilter) -> Iterator[Paper | Problem]:
+    """A file's papers (those `keep` keeps) and problems, in order: a big file of a record a
+    line read on every core."""
+    kind = input_format(path.name, _start(path))
+    if kind.read_lines is not None and _worth_processes(path):
+        yield from _built_apart(path, kind.read_lines, keep)
+    else:
+        yield from _papers(_records(path, kind), path, keep, {})
+
+
+def _papers(
+    items: Iterable[Record | Problem], path: Path, keep: LoadFilter, recent: dict[Record, Paper]
+) -> Iterator[Paper | Problem]:
+    """The papers of the records `keep` keeps, and the problems; `recent` holds the records
+    read last with their papers, so that one repeated soon after is built once."""
+    filtering = keep != NO_FILTER
+    for item in items:
+        if isinstance(item, Problem):
+            yield item
+            continue
+        if filtering and not keep.keeps(item):
+            continue
+        paper = recent.get(item)
+        if paper is None:
+            if len(recent) >= RECENT_RECORDS:  # not all: they would hold every paper
+                del recent[next(iter(recent))]
+            paper = recent[item] = _paper(item, path)
+        yield paper
+
+
+PROCESSES_FROM = 16 * MB  # a smaller file is read in this process: a pool costs a second
+_PIECE_BYTES = 2 * MB  # of text, read by a process at once: about 1,500 papers
+_recent_here: dict[Record, Paper] = {}  # in a process of the pool, as `_papers` takes it
+ReadLines = Callable[[bytes, int], Iterable[Record | Problem]]
+Piece = tuple[bytes, str]  # what a process read, pickled, and why it stopped ("")
+
+
+def _worth_processes(path: Path) -> bool:
+    try:
+        return (os.cpu_count() or 1) > 1 and path.stat().st_size >= PROCESSES_FROM
+    except OSError:
+        return False
+
+
+def _built_apart(path: Path, read: ReadLines, keep: LoadFilter) -> Iterator[Paper | Problem]:
+    """What `_papers` gives for a file of a record a line, its pieces read by a pool of
+    processes, a few at a time, and given back in order. The first piece is read here, while
+    the pool starts, so that the first papers come at once."""
+    processes = os.cpu_count() or 1
+    pieces = _pieces(path)
+    # Spawned, not forked: papers load in a thread of the reader, whose locks a fork would
+    # copy held.
+    pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"))
+    pending: deque[Future[Piece] | Problem | LoadError] = deque()
+
+    def submit() -> None:
+        while len(pending) < 2 * processes:
+            piece: tuple[bytes, int] | Problem | LoadError | None
+            try:
+                piece = next(pieces, None)
+            except LoadError as error:  # raised in its turn, after the papers read before it
+                piece = error
+            if piece is None:
+                return
+            if isinstance(piece, Problem | LoadError):
+                pending.append(piece)
+            else:
+                pending.append(pool.submit(_read_piece, read, *piece, path, keep))
+
+    try:
+        first = next(pieces, None)
+        if isinstance(first, Problem):
+            yield first
+        elif first is not None:
+            for place, item in enumerate(_papers(read(*first), path, keep, {})):
+                yield item
+                if place == FIRST_BATCH:  # the first papers are on their way: start the pool
+                    submit()
+        submit()
+        while pending:
+            entry = pending.popleft()
+            submit()
+            if isinstance(entry, LoadError):
+                raise entry
+            if isinstance(entry, Problem):
+                yield entry
+                continue
+            try:
+                items, stopped = entry.result()
+            except BrokenProcessPool:
+                raise LoadError(path, "a process reading it stopped") from None
+            # Unpickled here, not in the pool's thread, so the papers are made where they are used
+            # (bytes from our own processes, never from a file).
+            yield from pickle.loads(items)
+            if stopped:
+                raise FormatError(None, stopped)
+    finally:
+        pieces.close()
+        pool.shutdown(cancel_futures=True)
+
+
+def _pieces(path: Path) -> Generator[tuple[bytes, int] | Problem, None, None]:
+    try:
+        with _open(path) as file:
+            yield from line_chunks(file, _PIECE_BYTES)
+    except (OSError, EOFError, zlib.error) as error:
+        raise LoadError(path, str(error) or "cannot be read") from None
+
+
+def _read_piece(read: ReadLines, data: bytes, number: int, path: Path, keep: LoadFilter) -> Piece:
+    """In a process of the pool: the papers and problems of whole lines of a file, the first
+    of them line `number`, pickled, and why the file cannot be read past them ("" when it can)."""
+    items: list[Paper | Problem] = []
+    stopped = ""
+    try:
+        for item in _papers(read(data, number), path, keep, _recent_here):
+            items.append(item)
+    except FormatError as error:  # not sent as itself: it is not pickled whole
+        stopped = str(error)
+    return pickle.dumps(items, pickle.HIGHEST_PROTOCOL), stopped
 
 
 def load_paths(paths: Iterable[Path], keep: LoadFilter = NO_FILTER) -> LoadResult:

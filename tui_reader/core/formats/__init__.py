@@ -15,11 +15,15 @@ import io
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from tui_reader.core.formats.arxiv_snapshot import is_snapshot, read_arxiv_snapshot
+from tui_reader.core.formats.arxiv_snapshot import (
+    is_snapshot,
+    read_arxiv_snapshot,
+    read_snapshot_lines,
+)
 from tui_reader.core.formats.bibtex import read_bibtex
 from tui_reader.core.formats.csv_table import read_csv
 from tui_reader.core.formats.json_array import read_json_array
-from tui_reader.core.formats.json_lines import read_json_lines
+from tui_reader.core.formats.json_lines import read_json_lines, read_lines
 from tui_reader.core.formats.records import FormatError, Problem, Record
 from tui_reader.core.formats.seed_text import read_seed_text
 
@@ -49,6 +53,9 @@ class InputFormat:
     # A quick bound on the records of a text, for a reader that parses it all before it
     # yields one: a file of too many is refused before it is parsed.
     records_at_most: Callable[[str], int] | None = None
+    # For a format of a record a line: the items of whole lines (bytes), given the number of
+    # the first. A big file is then cut into pieces of lines read on every core.
+    read_lines: Callable[[bytes, int], Items] | None = None
 
     def __post_init__(self) -> None:
         if (self.read_text is None) == (self.read_stream is None):
@@ -78,9 +85,14 @@ INPUT_FORMATS: list[InputFormat] = [
         (".json", ".jsonl", ".ndjson"),
         read_stream=read_arxiv_snapshot,
         sniff=is_snapshot,
+        read_lines=read_snapshot_lines,
     ),
     InputFormat(
-        "jsonl", (".jsonl", ".ndjson", ".json"), read_stream=read_json_lines, sniff=_starts("{")
+        "jsonl",
+        (".jsonl", ".ndjson", ".json"),
+        read_stream=read_json_lines,
+        sniff=_starts("{"),
+        read_lines=read_lines,
     ),
     InputFormat(
         "bib",

@@ -7,7 +7,7 @@ import io
 from collections.abc import Iterator
 from email.utils import parsedate_to_datetime
 
-from tui_reader.core.formats.json_lines import read_json_lines
+from tui_reader.core.formats.json_lines import read_json_lines, read_lines
 from tui_reader.core.formats.records import Problem, Record, record_from
 from tui_reader.core.sources.record import arxiv_links, split_arxiv_id
 
@@ -74,3 +74,8 @@ def snapshot_record(data: dict[str, object], line: int) -> Record | Problem:
 def read_arxiv_snapshot(file: io.BufferedIOBase) -> Iterator[Record | Problem]:
     """The snapshot's records, a line at a time."""
     return read_json_lines(file, snapshot_record)
+
+
+def read_snapshot_lines(data: bytes, number: int) -> Iterator[Record | Problem]:
+    """The records of whole lines of the snapshot, the first of them line `number`."""
+    return read_lines(data, number, snapshot_record)

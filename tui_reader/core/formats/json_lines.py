@@ -50,11 +50,14 @@ def _numbered(data: bytes, end: int, number: int) -> Iterator[tuple[int, bytes |
         yield number, match[0] if len(match[0]) <= MAX_LINE_BYTES else None
 
 
-def _content_lines(file: io.BufferedIOBase) -> Iterator[tuple[int, bytes | None]]:
-    """Each line holding more than blanks, with its number, read a chunk at a time; None in
-    place of a line longer than MAX_LINE_BYTES, which is dropped as it is read."""
+def line_chunks(
+    file: io.BufferedIOBase, size: int = _CHUNK_BYTES
+) -> Iterator[tuple[bytes, int] | Problem]:
+    """A file's text in whole lines, read `size` bytes at a time: pieces, each with the
+    number of its first line, and a Problem for a line longer than MAX_LINE_BYTES, which is
+    dropped as it is read. The pieces can be read apart (`read_lines`), on other cores."""
     number, carry, dropping = 1, b"", False
-    while chunk := file.read(_CHUNK_BYTES):
+    while chunk := file.read(size):
         if dropping:
             end = chunk.find(b"\n")
             if end < 0:
@@ -62,23 +65,29 @@ def _content_lines(file: io.BufferedIOBase) -> Iterator[tuple[int, bytes | None]
             chunk, number, dropping = chunk[end + 1 :], number + 1, False
         data = carry + chunk
         cut = data.rfind(b"\n") + 1
-        yield from _numbered(data, cut, number)
+        if cut:
+            yield data[:cut], number
         number += data.count(b"\n", 0, cut)
         carry = data[cut:]
         if len(carry) > MAX_LINE_BYTES:
-            yield number, None
+            yield _too_long(number)
             carry, dropping = b"", True
-    yield from _numbered(carry, len(carry), number)
+    if carry:
+        yield carry, number
 
 
-def read_json_lines(
-    file: io.BufferedIOBase, to_record: ToRecord = record_from
+def _too_long(number: int) -> Problem:
+    return Problem(number, f"longer than the {MAX_LINE_BYTES / MB:g} MB a line may take")
+
+
+def read_lines(
+    data: bytes, first: int, to_record: ToRecord = record_from
 ) -> Iterator[Record | Problem]:
-    """A JSON Lines file's records; a line over MAX_LINE_BYTES is a Problem, never held whole;
+    """The records of whole lines of JSON Lines, the first of them line `first`;
     FormatError for a line that is not UTF-8."""
-    for number, line in _content_lines(file):
+    for number, line in _numbered(data, len(data), first):
         if line is None:
-            yield Problem(number, f"longer than the {MAX_LINE_BYTES / MB:g} MB a line may take")
+            yield _too_long(number)
             continue
         if number == 1:
             line = line.removeprefix(codecs.BOM_UTF8)
@@ -89,3 +98,15 @@ def read_json_lines(
             raise FormatError(None, problem) from None
         if item := read_json_line(text, number, to_record):
             yield item
+
+
+def read_json_lines(
+    file: io.BufferedIOBase, to_record: ToRecord = record_from
+) -> Iterator[Record | Problem]:
+    """A JSON Lines file's records; a line over MAX_LINE_BYTES is a Problem, never held whole;
+    FormatError for a line that is not UTF-8."""
+    for piece in line_chunks(file):
+        if isinstance(piece, Problem):
+            yield piece
+        else:
+            yield from read_lines(*piece, to_record)
