@@ -131,6 +131,12 @@ class Panes(Horizontal):
             pane.styles.height = share[name] if stacked else "100%"
 
 
+def in_background(name: str, work: Callable[[], object]) -> None:
+    """Run slow work (indexing: a minute at a million papers) in a daemon thread, which posts
+    what it found. A worker's thread would hold a quit until it ended; this one is dropped."""
+    threading.Thread(target=work, name=name, daemon=True).start()
+
+
 SHOW_COPIED = Binding("c", "show_copied", "What was copied", show=False, id="copied")
 
 
@@ -230,7 +236,7 @@ class Workspace(Screen[None]):
         self._back: list[Place] = []  # where jumps started, the latest last
         self._forward: list[Place] = []  # where going back started
         self._save_failing = False
-        self._stop_looking_up = threading.Event()  # set as the screen goes: a look-up ends
+        self._leaving = threading.Event()  # set as the screen goes: loading, a look-up end
         self.filter_input = FilterInput(
             self._filter_changed,
             TagSuggester(self.library.tag_counts, marks=("!#", "#")),  # → accepts
@@ -284,6 +290,9 @@ class Workspace(Screen[None]):
             pending: list[Paper] = []
             posted: float | None = None  # when papers were last posted: the first at once
             for item in self._stream:
+                if self._leaving.is_set():  # the reader quits: stop reading (and its pool)
+                    getattr(self._stream, "close", lambda: None)()
+                    return
                 if isinstance(item, str):
                     problems.append(item)
                     continue
@@ -323,9 +332,8 @@ class Workspace(Screen[None]):
             self._first_papers = None
             self._build_first_index(first)
 
-    @work(thread=True, group="first-index")
     def _build_first_index(self, papers: list[Paper]) -> None:
-        self.post_message(IndexReady(build_index(papers)))
+        in_background("first-index", lambda: self.post_message(IndexReady(build_index(papers))))
 
     @on(LoadFinished)
     def _loaded(self, message: LoadFinished) -> None:
@@ -343,8 +351,10 @@ class Workspace(Screen[None]):
         if self.duplicates:
             self._tell(f"{count(self.duplicates, 'duplicate abstract')} shown once")
 
-    @work(thread=True, exclusive=True, group="index")
     def _build_index(self) -> None:
+        in_background("index", self._index_papers)
+
+    def _index_papers(self) -> None:
         if self._kept_index is not None:
             index = self._kept_index
         else:
@@ -925,7 +935,7 @@ class Workspace(Screen[None]):
         # Here, not at the top: the HTTP client costs the reader's start a sixth of a second.
         from tui_reader.core.sources.polite import FetchError
 
-        stop, sources = self._stop_looking_up, self.config.sources
+        stop, sources = self._leaving, self.config.sources
         try:
             outcome = resolve_online(papers, self.library, sources, again=True, stop=stop)
         except (FetchError, LibraryError) as error:
@@ -934,7 +944,7 @@ class Workspace(Screen[None]):
             self.post_message(PapersResolved(outcome.found, outcome.looked_up))
 
     def on_unmount(self) -> None:
-        self._stop_looking_up.set()
+        self._leaving.set()
 
     @on(PapersResolved)
     def _resolved(self, resolved: PapersResolved) -> None:
