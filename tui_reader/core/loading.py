@@ -19,6 +19,7 @@ numbers as read here. A program that loads one must guard its main module
 import gzip
 import io
 import multiprocessing
+import operator
 import os
 import pickle
 import zlib
@@ -268,6 +269,7 @@ _PIECE_BYTES = 2 * MB  # of text, read by a process at once: about 1,500 papers
 _recent_here: dict[Record, Paper] = {}  # in a process of the pool, as `_papers` takes it
 ReadLines = Callable[[bytes, int], Iterable[Record | Problem]]
 Piece = tuple[bytes, str]  # what a process read, pickled, and why it stopped ("")
+_fields = operator.attrgetter(*Paper.__slots__)  # a Paper's fields, in the order it takes them
 
 
 def _worth_processes(path: Path) -> bool:
@@ -326,7 +328,8 @@ def _built_apart(path: Path, read: ReadLines, keep: LoadFilter) -> Iterator[Pape
                 raise LoadError(path, "a process reading it stopped") from None
             # Unpickled here, not in the pool's thread, so the papers are made where they are used
             # (bytes from our own processes, never from a file).
-            yield from pickle.loads(items)
+            for item in pickle.loads(items):
+                yield Paper(*item) if isinstance(item, tuple) else item
             if stopped:
                 raise FormatError(None, stopped)
     finally:
@@ -344,12 +347,13 @@ def _pieces(path: Path) -> Generator[tuple[bytes, int] | Problem, None, None]:
 
 def _read_piece(read: ReadLines, data: bytes, number: int, path: Path, keep: LoadFilter) -> Piece:
     """In a process of the pool: the papers and problems of whole lines of a file, the first
-    of them line `number`, pickled, and why the file cannot be read past them ("" when it can)."""
-    items: list[Paper | Problem] = []
+    of them line `number`, pickled, and why the file cannot be read past them ("" when it can).
+    A paper is sent as the tuple of its fields: a third quicker to pickle than the paper."""
+    items: list[tuple[object, ...] | Problem] = []
     stopped = ""
     try:
         for item in _papers(read(data, number), path, keep, _recent_here):
-            items.append(item)
+            items.append(_fields(item) if isinstance(item, Paper) else item)
     except FormatError as error:  # not sent as itself: it is not pickled whole
         stopped = str(error)
     return pickle.dumps(items, pickle.HIGHEST_PROTOCOL), stopped
