@@ -214,6 +214,7 @@ async def test_pipe_to_wc_shows_the_output_and_y_copies_it(
         assert status_line(output, "#pipe-status").startswith("Done in ")
         await pilot.press("y")
         assert copied == [output.query_one(TextArea).text]
+        assert notices(app)[-1] == "Copied the output of count to the clipboard · c shows it"
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is not output, "the pane closed")
 

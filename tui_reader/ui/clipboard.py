@@ -54,5 +54,6 @@ def notice(copied: Copied, show_key: str) -> str:
         said = f"Copied {copied.what} to the clipboard"
     else:
         said = f"Sent {copied.what} to the terminal (OSC 52)"
-    them = "it" if copied.what.startswith("1 ") else "them"
+    count = copied.what.split(" ", 1)[0]  # "3 links", "1 link", "the output of wc"
+    them = "them" if count.isdigit() and count != "1" else "it"
     return f"{said} · {show_key} shows {them}"

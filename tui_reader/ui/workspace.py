@@ -178,7 +178,7 @@ class Workspace(Screen[None]):
         Binding("less_than_sign", "split(-1)", "Narrower list", show=False, id="narrower"),
         Binding("greater_than_sign", "split(1)", "Wider list", show=False, id="wider"),
         Binding("question_mark", "help", "Keys", id="help"),
-        Binding("q", "app.quit", "Quit", id="quit"),
+        Binding("q", "quit", "Quit", id="quit"),
         Binding("tab", "app.focus_next", "Next pane", show=False),
         Binding("shift+tab", "app.focus_previous", "Previous pane", show=False),
     ]
@@ -423,7 +423,10 @@ class Workspace(Screen[None]):
         message = "No papers" if not query.strip() else "" if papers else self._nothing(query)
         full = len(papers) if results.full is None else results.full
         self.highlight = results.highlight  # the list and the detail pane follow (data_bind)
+        had_papers = bool(self.paper_list.papers)
         self.paper_list.show(papers, message, full)
+        if bool(papers) != had_papers:  # the paper keys come (or go): the footer shows them
+            self.refresh_bindings()
         self._shown_count, self._close_count = full, len(papers) - full
         self._update_header()
 
@@ -658,9 +661,15 @@ class Workspace(Screen[None]):
         timeout = 20 if severity != "information" else 4
         self.app.notify(message, severity=severity, timeout=timeout, markup=False)
 
+    def on_screen_resume(self) -> None:
+        self.refresh_bindings()  # the footer was last drawn under a dialog
+
+    def on_screen_suspend(self) -> None:
+        self.refresh_bindings()  # a dialog is over it: its keys are the ones in reach
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if not self.is_active:  # under a dialog, whose keys are the ones in reach
-            return action == "help"
+            return False
         if action in ("focus_filter", "leave_filter"):
             in_filter = isinstance(self.focused, FilterInput)
             if action == "leave_filter":
@@ -970,6 +979,9 @@ class Workspace(Screen[None]):
     def _focus(self, pane: Widget) -> None:
         # Widget.focus() defers the change; setting the screen's focus takes effect at once.
         self.set_focus(pane)
+
+    def action_quit(self) -> None:
+        self.app.exit()
 
     def action_focus_filter(self) -> None:
         self._focus(self.filter_input)
