@@ -165,7 +165,7 @@ class Workspace(Screen[None]):
         Binding("S", "save_search", "Save the filter as a feed", show=False, id="save-search"),
         Binding("F", "feeds", "Feeds: saved searches", show=False, id="feeds"),
         Binding("vertical_line", "pipe", "Pipe to a command", show=False, id="pipe"),
-        Binding("L", "resolve", "Look up the real paper (title, links)", show=False, id="resolve"),
+        Binding("L", "resolve", "Find the real paper online", show=False, id="resolve"),
         Binding("z", "reading_mode", "Reading mode", show=False, id="reading-mode"),
         Binding("m", "toggle_raw", "Math and emphasis / raw text", show=False, id="raw-text"),
         Binding("s", "next_sort", "Sort order", show=False, id="sort"),
