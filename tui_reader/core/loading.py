@@ -265,7 +265,10 @@ def _papers(
 
 
 PROCESSES_FROM = 16 * MB  # a smaller file is read in this process: a pool costs a second
-_PIECE_BYTES = 2 * MB  # of text, read by a process at once: about 1,500 papers
+# Text read by a process at once: about 300 papers. Pieces of megabytes left the loading
+# process 200 MB bigger at a million papers: once freed they raise glibc's mmap threshold, and
+# the next ones fragment the heap between the store's chunks.
+_PIECE_BYTES = 400_000
 _recent_here: dict[Record, Paper] = {}  # in a process of the pool, as `_papers` takes it
 ReadLines = Callable[[bytes, int], Iterable[Record | Problem]]
 Piece = tuple[bytes, str]  # what a process read, pickled, and why it stopped ("")
