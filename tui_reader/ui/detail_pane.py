@@ -90,7 +90,8 @@ class DetailPane(VerticalScroll):
     """Shows one paper, wrapped to the pane, scrolling when it is longer."""
 
     raw: reactive[bool] = reactive(False, init=False)  # the text as written, not typeset
-    # Finds the words a search matched, to highlight them.
+    # Finds the words a search matched, to highlight them. Not drawn at once: the screen shows
+    # the paper under the cursor after every search, and drawing it twice a key costs ~15 ms.
     highlight: reactive[re.Pattern[str] | None] = reactive[re.Pattern[str] | None](None, init=False)
     # A paper's id, and the papers most like it (found in a thread: RelatedFound).
     related: reactive[tuple[str, list[Paper]]] = reactive[tuple[str, list[Paper]]](
@@ -147,9 +148,6 @@ class DetailPane(VerticalScroll):
     def watch_raw(self) -> None:
         if self.paper is not None:
             self.show(self.paper)
-
-    def watch_highlight(self) -> None:
-        self.watch_raw()
 
     def watch_related(self, related: tuple[str, list[Paper]]) -> None:
         if self.paper is not None and self.paper.id == related[0]:
