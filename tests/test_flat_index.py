@@ -173,18 +173,6 @@ def test_an_index_of_other_files_is_not_opened(
         disk.open_index(root, changed)
 
 
-def test_the_cache_keeps_under_its_size_removing_the_least_recently_used(tmp_path: Path) -> None:
-    root = tmp_path / "cache"
-    arrays = build_arrays(corpus("Some words here.", "Other words there."))
-    folders = []
-    for number in range(3):
-        folders.append(disk.save(root, [{"path": str(number)}], arrays))
-        os.utime(folders[-1] / "manifest.json", (number, number))  # used in this order
-    size = sum(file.stat().st_size for file in folders[0].iterdir())
-    disk.prune(root, limit=2 * size, keep=folders[0])
-    assert [folder.exists() for folder in folders] == [True, False, True]
-
-
 def test_a_pool_of_processes_builds_the_same_index(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(build, "CHUNK", 2)
     monkeypatch.setattr(build, "POOLED_FROM", 0)

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from tui_reader.core import wording
-from tui_reader.core.config import ConfigError, load_config
+from tui_reader.core.config import Config, ConfigError, load_config
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.flat import disk
 from tui_reader.core.flat.index import FlatIndex
@@ -76,7 +76,7 @@ def cache_limit() -> int:
     try:
         return load_config(config_path())[0].cache_limit
     except ConfigError:  # told by the commands and the reader
-        return disk.CACHE_LIMIT
+        return Config().cache_limit
 
 
 def _folder(root: Path, sources: list[dict[str, object]]) -> Path:

@@ -15,7 +15,6 @@ import mmap
 import os
 import shutil
 import tempfile
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -26,7 +25,6 @@ from tui_reader.core.flat.index import FlatIndex
 
 FORMAT = "tui-reader flat index"
 VERSION = 3  # 2: words numbered in alphabetical order; 3: each paper's number of words
-CACHE_LIMIT = 4_000_000_000  # bytes of index folders kept, by default
 MANIFEST = "manifest.json"
 ABANDONED = 3600  # seconds after which an unfinished write is left over from a crash
 MANIFEST_LIMIT = 1_000_000  # bytes: a manifest is small; a bigger file is not ours
@@ -149,26 +147,3 @@ def _mapped(path: Path, array: Array) -> tuple[mmap.mmap, int]:
     """The file memory-mapped, and where the array's bytes start in it (after the header)."""
     with path.open("rb") as stream:
         return mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ), int(array.offset)  # type: ignore[attr-defined]
-
-
-def prune(root: Path, limit: int = CACHE_LIMIT, keep: Path | None = None) -> None:
-    """Remove the least recently used index folders until the rest fit in `limit` bytes
-    (never `keep`), and what unfinished writes left behind."""
-    if not root.is_dir():
-        return
-    folders = []
-    for folder in root.iterdir():
-        if folder.name.startswith(".writing-"):
-            if time.time() - folder.stat().st_mtime > ABANDONED:  # not being written now
-                shutil.rmtree(folder, ignore_errors=True)
-        elif folder.name.startswith("flat-v") and folder.is_dir():
-            size = sum(file.stat().st_size for file in folder.iterdir() if file.is_file())
-            used = (folder / MANIFEST).stat().st_mtime if (folder / MANIFEST).exists() else 0
-            folders.append((used, size, folder))
-    total = sum(size for _, size, _ in folders)
-    for _, size, folder in sorted(folders):
-        if total <= limit:
-            break
-        if folder != keep:
-            shutil.rmtree(folder, ignore_errors=True)
-            total -= size
