@@ -14,7 +14,8 @@ async def main() -> None:
     loaded = load_paths([bundled("seeds")])
     app = ReaderApp(PaperStore(loaded.papers, loaded.collections))
     async with app.run_test(size=(80, 24)):
-        assert app.sub_title == "38 of 38 papers", app.sub_title
+        shown = app.workspace.sub_title
+        assert shown == "38 of 38 papers", shown
         assert app.stylesheet.source, "no stylesheet loaded"
         assert any(path.endswith("app.tcss") for path, _ in app.stylesheet.source), "no app.tcss"
     print(f"installed package at {tui_reader.__file__} shows 38 papers with its styles")
