@@ -4,6 +4,7 @@ import os
 import pty
 import select
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -72,3 +73,31 @@ def test_closing_the_terminal_right_after_a_change_keeps_it(private_library: Pat
         time.sleep(0.05)
     assert os.waitstatus_to_exitcode(done[1]) in (0, 128 + signal.SIGHUP, -signal.SIGHUP)
     assert Library.open(private_library)[0].is_bookmarked(paper.id)
+
+
+DEADLOCKED = """
+import os, signal, sys, threading
+from pathlib import Path
+from tui_reader.cli import save_on_signals
+from tui_reader.core.library import Library
+library, _ = Library.open(Path(sys.argv[1]))
+app_closed = save_on_signals(library, lambda: None)
+library.change_tags(["aaaaaaaaaaaa"], add=["pending"])
+with library._state_lock:  # the main thread drawing rows, when the signal comes
+    saving = threading.Thread(target=library.save)  # the app's save in a worker
+    saving.start()
+    saving.join(0.3)  # it holds the save lock and waits for the state lock
+    os.kill(os.getpid(), signal.SIGTERM)
+app_closed()
+"""
+
+
+def test_a_signal_while_a_save_waits_for_the_screen_neither_hangs_nor_loses(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "library.json"
+    done = subprocess.run(
+        [sys.executable, "-c", DEADLOCKED, str(path)], timeout=30, capture_output=True
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert Library.open(path)[0].tags("aaaaaaaaaaaa") == ["pending"]

@@ -393,26 +393,43 @@ EXIT_GRACE = 3.0  # seconds the reader has to close after SIGTERM or SIGHUP, its
 def save_on_signals(library: Library, exit_app: Callable[[], object]) -> Callable[[], None]:
     """On SIGTERM or SIGHUP (the terminal closed) save what is pending, then close the app;
     should it not close within EXIT_GRACE (a terminal that is gone can block it), end the
-    process. Returns what to call once the app has closed."""
+    process. Returns what to call once the app has closed (it waits for that save)."""
     enders: list[threading.Timer] = []
+    savers: list[threading.Thread] = []
 
     def finish(signum: int, _frame: object) -> None:
-        with contextlib.suppress(LibraryError):
-            library.save()
-        with contextlib.suppress(RuntimeError):  # no event loop: nothing else to close
-            # Imported here: asyncio costs every command a tenth of a second at start.
-            import asyncio
+        # The handler runs in the main thread wherever it was, perhaps holding the library's
+        # state lock that a save in a thread waits for: it must not save itself (a deadlock
+        # left the reader running after SIGHUP), only start the saving and closing.
+        # Imported here: asyncio costs every command a tenth of a second at start.
+        import asyncio
 
-            asyncio.get_running_loop().call_soon_threadsafe(exit_app)
-        ender = threading.Timer(EXIT_GRACE, os._exit, (128 + signum,))
-        ender.daemon = True
-        enders.append(ender)
-        ender.start()
+        try:
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop: nothing else to close
+            loop = None
+
+        def save_then_close() -> None:
+            with contextlib.suppress(LibraryError):
+                library.save()
+            if loop is not None:
+                with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                    loop.call_soon_threadsafe(exit_app)
+            ender = threading.Timer(EXIT_GRACE, os._exit, (128 + signum,))
+            ender.daemon = True
+            enders.append(ender)
+            ender.start()
+
+        saving = threading.Thread(target=save_then_close, name="save-on-signal")
+        savers.append(saving)
+        saving.start()
 
     for number in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(number, finish)
 
     def closed() -> None:
+        for saving in savers:
+            saving.join()
         for ender in enders:
             ender.cancel()
 
