@@ -60,8 +60,8 @@ _PER_PAPER = (
 )
 
 
-class Rejected(Exception):
-    """A kept entry that is not a sound copy of these sources' papers (they are loaded anew)."""
+# A kept entry that is not a sound copy of these sources' papers (they are loaded anew).
+Rejected = disk.Rejected
 
 
 @dataclass
@@ -130,17 +130,7 @@ def _replace_index(folder: Path, sources: list[dict[str, object]], index: FlatIn
 
 
 def _manifest(folder: Path, sources: list[dict[str, object]]) -> dict[str, Any]:
-    try:
-        with (folder / MANIFEST).open("rb") as stream:
-            manifest = json.loads(stream.read(MANIFEST_LIMIT + 1)[:MANIFEST_LIMIT])
-    except (OSError, ValueError, RecursionError) as error:
-        raise Rejected(f"{folder}: no readable manifest ({error})") from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise Rejected(f"{folder}: not a {FORMAT} folder")
-    if manifest.get("version") != VERSION:
-        raise Rejected(f"{folder}: format version {manifest.get('version')!r}, not {VERSION}")
-    if manifest.get("sources") != sources:
-        raise Rejected(f"{folder}: kept for other files")
+    manifest = disk.read_manifest(folder, (FORMAT, VERSION), sources, MANIFEST_LIMIT)
     shapes = {
         "collections": list,
         "collection_names": list,

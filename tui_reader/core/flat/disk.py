@@ -17,6 +17,7 @@ import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -84,21 +85,31 @@ def save(root: Path, sources: list[dict[str, object]], arrays: Mapping[str, Arra
     return final
 
 
+def read_manifest(
+    folder: Path, kind: tuple[str, int], sources: list[dict[str, object]], limit: int
+) -> dict[str, Any]:
+    """A kept folder's manifest, when it is of this format and version (`kind`) and was made
+    from these sources; else Rejected. A file over `limit` bytes is not one of ours."""
+    name, version = kind
+    try:
+        with (folder / MANIFEST).open("rb") as stream:
+            manifest = json.loads(stream.read(limit + 1)[:limit])
+    except (OSError, ValueError, RecursionError) as error:
+        raise Rejected(f"{folder}: no readable manifest ({error})") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != name:
+        raise Rejected(f"{folder}: not a {name}")
+    if manifest.get("version") != version:
+        raise Rejected(f"{folder}: format version {manifest.get('version')!r}, not {version}")
+    if manifest.get("sources") != sources:
+        raise Rejected(f"{folder}: made from other files")
+    return manifest
+
+
 def open_index(root: Path, sources: list[dict[str, object]]) -> FlatIndex:
     """The index kept for these sources, memory-mapped. Rejected when there is none, or what
     is there is not a sound index of them."""
     folder = folder_for(root, sources)
-    try:
-        with (folder / MANIFEST).open("rb") as stream:
-            manifest = json.loads(stream.read(MANIFEST_LIMIT + 1)[:MANIFEST_LIMIT])
-    except (OSError, ValueError) as error:
-        raise Rejected(f"{folder}: no readable manifest ({error})") from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise Rejected(f"{folder}: not a {FORMAT}")
-    if manifest.get("version") != VERSION:
-        raise Rejected(f"{folder}: format version {manifest.get('version')!r}, not {VERSION}")
-    if manifest.get("sources") != sources:
-        raise Rejected(f"{folder}: built from other files")
+    manifest = read_manifest(folder, (FORMAT, VERSION), sources, MANIFEST_LIMIT)
     expected = manifest.get("arrays")
     if not isinstance(expected, dict):
         raise Rejected(f"{folder}: the manifest lists no arrays")
