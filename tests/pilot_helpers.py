@@ -85,11 +85,20 @@ def store_from(path: Path) -> PaperStore:
     return PaperStore(loaded.papers, loaded.collections)
 
 
+async def settled(pilot: Pilot[Any]) -> None:
+    """Wait for the detail pane and the header to follow the list (once keys pause)."""
+    app = pilot.app
+    assert isinstance(app, ReaderApp)
+    await wait_until(pilot, lambda: app.workspace.settled, "the detail pane and the header")
+    await pilot.pause()
+
+
 async def type_filter(pilot: Pilot[Any], text: str) -> None:
-    """Type a query into the filter and wait for its results."""
+    """Type a query into the filter and wait for its results, and the pane and header."""
     await pilot.press("slash", *text)
     await work_done(pilot.app)
     await pilot.pause()
+    await settled(pilot)
 
 
 async def related_shown(pilot: Pilot[Any], paper_id: str) -> None:

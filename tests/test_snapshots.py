@@ -10,7 +10,7 @@ from datetime import datetime
 import pyperclip
 import pytest
 
-from tests.pilot_helpers import related_shown, wait_until, work_done
+from tests.pilot_helpers import related_shown, settled, wait_until, work_done
 from tui_reader.core.library import Library
 from tui_reader.ui import app as app_module
 from tui_reader.ui import workspace as workspace_module
@@ -30,6 +30,7 @@ async def settle(pilot) -> None:
     """Wait for the search, then for the related papers of the paper shown."""
     await work_done(pilot.app)
     await pilot.pause()  # the results reach the list
+    await settled(pilot)
     await related_shown(pilot, pilot.app.query_one(PaperList).current.id)
     await work_done(pilot.app)
     await pilot.pause()
@@ -116,6 +117,7 @@ def test_dialog(snap_compare, seed_store, dialog: str) -> None:
         await settle(pilot)
         await pilot.press(*before)
         await work_done(pilot.app)
+        await settled(pilot)
         log = pilot.app.copy_log
         log.copies = [replace(copy, at=datetime(2026, 1, 2, 9, 30)) for copy in log.copies]
         await pilot.press(*keys)

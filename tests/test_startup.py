@@ -12,7 +12,7 @@ from tui_reader import startup
 def test_frame_rate_is_set_unless_the_user_chose_one(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("TEXTUAL_FPS", raising=False)
     startup.set_frame_rate()
-    assert os.environ["TEXTUAL_FPS"] == "120"
+    assert os.environ["TEXTUAL_FPS"] == startup.FRAME_RATE
     monkeypatch.setenv("TEXTUAL_FPS", "30")
     startup.set_frame_rate()
     assert os.environ["TEXTUAL_FPS"] == "30"

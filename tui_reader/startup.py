@@ -8,8 +8,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 # Textual draws at most TEXTUAL_FPS frames a second (60 unless set), and a change waits for the
-# next frame's turn: at 120 the list follows each key about 5 ms sooner.
-FRAME_RATE = "120"
+# next frame's turn. A frame is drawn only when something changed, so the cap only sets how
+# long a change may wait: at 1000 the list follows each key about 6 ms (median) and 40 ms
+# (p95) sooner than at 120 (benchmarks/RESULTS.md).
+FRAME_RATE = "1000"
 # How long a thread runs before another may (Python's default is 5 ms). Short, so the thread
 # reading papers, or searching, lets the keys and the screen have their turn.
 LOADING_SWITCH_INTERVAL = 0.0005

@@ -92,7 +92,9 @@ class DetailPane(VerticalScroll):
     raw: reactive[bool] = reactive(False, init=False)  # the text as written, not typeset
     # Finds the words a search matched, to highlight them. Not drawn at once: the screen shows
     # the paper under the cursor after every search, and drawing it twice a key costs ~15 ms.
-    highlight: reactive[re.Pattern[str] | None] = reactive[re.Pattern[str] | None](None, init=False)
+    highlight: reactive[re.Pattern[str] | None] = reactive[re.Pattern[str] | None](
+        None, init=False, repaint=False
+    )
     # A paper's id, and the papers most like it (found in a thread: RelatedFound).
     related: reactive[tuple[str, list[Paper]]] = reactive[tuple[str, list[Paper]]](
         ("", []), init=False

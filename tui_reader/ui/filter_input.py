@@ -3,6 +3,8 @@
 from collections.abc import Callable
 
 from textual.binding import Binding
+from textual.geometry import Size
+from textual.reactive import Reactive
 from textual.suggester import Suggester
 
 from tui_reader.ui.ordered_keys import OrderedInput
@@ -10,6 +12,11 @@ from tui_reader.ui.ordered_keys import OrderedInput
 
 class FilterInput(OrderedInput):
     """The filter query: Escape clears it, or leaves it when it is already empty."""
+
+    # An Input's virtual size is its text's width, new at each key, and Textual lays the whole
+    # screen out again when it changes. The filter's size is fixed (styles/app.tcss), and its
+    # text scrolls within it without a layout.
+    virtual_size = Reactive(Size(0, 0))
 
     BINDINGS = [
         Binding("escape", "clear", "Clear filter", show=False),

@@ -3,8 +3,8 @@
 import re
 from collections.abc import Sequence
 
+from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.cache import LRUCache
@@ -16,7 +16,30 @@ from textual.strip import Strip
 
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
-from tui_reader.ui.typeset_text import typeset_text
+from tui_reader.core.typeset import Span, typeset
+
+# A typeset span's style, by (bold, italic).
+_SPAN_STYLES = {
+    (bold, italic): Style(bold=bold or None, italic=italic or None) if bold or italic else None
+    for bold in (False, True)
+    for italic in (False, True)
+}
+
+
+def _over(style: Style | None, on_top: Style) -> Style:
+    return on_top if style is None else style + on_top
+
+
+def _cut(segments: list[Segment], cells: int) -> tuple[list[Segment], int]:
+    """The segments in at most `cells` cells, ending in an ellipsis when they had to be cut;
+    and the cells they take."""
+    length = Segment.get_line_length(segments)
+    if length <= cells:
+        return segments, length
+    if cells <= 0:
+        return [], 0
+    kept = next(iter(Segment.divide(segments, [cells - 1])))
+    return [*kept, Segment("…")], Segment.get_line_length(kept) + 1
 
 
 class PaperList(ScrollView, can_focus=True):
@@ -114,6 +137,10 @@ class PaperList(ScrollView, can_focus=True):
         self.full = 0
         # Rendered rows, by paper, width and look: scrolling and typing redraw from here.
         self._rows: LRUCache[tuple[object, ...], Strip] = LRUCache(2000)
+        # Typeset headlines, by paper and rawness: the same papers come back key after key.
+        self._headlines: LRUCache[tuple[str, bool], list[tuple[str, Style | None]]] = LRUCache(2000)
+        self._looks: dict[str, Style] = {}
+        self._geometry: tuple[Size, Size, Size] | None = None  # as last laid out
         self._library_version = 0
         self._papers: Sequence[Paper] = ()
         self.empty_message = "No papers"
@@ -141,7 +168,7 @@ class PaperList(ScrollView, can_focus=True):
         self._papers = papers
         self.full = len(papers) if full is None else full
         self.empty_message = empty_message
-        self.virtual_size = Size(self.size.width, len(papers))
+        self._set_rows(len(papers))
         position = 0
         if self._chosen_id is not None:
             position = self.position_of(self._chosen_id) or 0
@@ -149,6 +176,16 @@ class PaperList(ScrollView, can_focus=True):
             self.scroll_to(y=0, animate=False)
         self.cursor = position
         self.refresh()
+
+    def _set_rows(self, count: int) -> None:
+        size = Size(self.size.width, count)
+        if (count > self.scrollable_content_region.height) != self.show_vertical_scrollbar:
+            self.virtual_size = size  # the scrollbar comes or goes: the screen is laid out
+            return
+        # Only the scrollbar's thumb changes: no layout of the whole screen at each key.
+        self.set_reactive(PaperList.virtual_size, size)
+        if self.show_vertical_scrollbar:
+            self.vertical_scrollbar.window_virtual_size = count
 
     def position_of(self, paper_id: str) -> int | None:
         """Where the paper is among those shown, if it is."""
@@ -173,23 +210,41 @@ class PaperList(ScrollView, can_focus=True):
         elif height and self.cursor >= self.scroll_offset.y + height:
             self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
 
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        # Textual's ScrollView compares the region the compositor gives it with the list's
+        # virtual size, which differ whenever the papers outnumber the rows: any layout of the
+        # screen (each key of the filter makes one) redrew the scrollbar in a frame of its own.
+        geometry = (size, container_size, self.virtual_size)
+        if geometry == self._geometry:
+            return False
+        self._geometry = geometry
+        return super()._size_updated(size, virtual_size, container_size, layout)
+
     def on_resize(self) -> None:
         self.virtual_size = Size(self.size.width, len(self._papers))
         self._scroll_to_cursor()
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        self._base_style = self.rich_style  # the same for every row, and not cheap to work out
+        # The same for every row, and not cheap to work out: once a frame.
+        self._base_style = self.rich_style
+        self._looks = {name: self.get_component_rich_style(name) for name in self.COMPONENT_CLASSES}
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         index = self.scroll_offset.y + y
-        base = self._base_style
+        base, looks = self._base_style, self._looks
         if not self._papers:
             if y != 0:
                 return Strip.blank(width, base)
-            style = base + self.get_component_rich_style("paper-list--empty")
-            return self._strip(f" {self.empty_message}", style, width)
+            style = base + looks["paper-list--empty"]
+            return (
+                Strip([Segment(f" {self.empty_message}")])
+                .apply_style(style)
+                .crop_extend(0, width, style)
+            )
         if index >= len(self._papers):
             return Strip.blank(width, base)
         paper = self._papers[index]
@@ -202,38 +257,64 @@ class PaperList(ScrollView, can_focus=True):
         if strip is None:
             style = base
             if index >= self.full:
-                style = base + self.get_component_rich_style("paper-list--close")
+                style = base + looks["paper-list--close"]
             if index == self.cursor:
-                style = base + self.get_component_rich_style("paper-list--cursor")
-            strip = self._rows[key] = self._strip(self._row(paper, width), style, width)
+                style = base + looks["paper-list--cursor"]
+            row = Segment.apply_style(self._row(paper, width), style)
+            strip = self._rows[key] = Strip(row).crop_extend(0, width, style)
         return strip
 
-    def _row(self, paper: Paper, width: int) -> Text:
-        """Mark, bookmark star, unread dot, headline, and the tags at the right."""
-        library, component = self.library, self.get_component_rich_style
-        row = Text(no_wrap=True)
-        row.append("▌" if paper.id in self.marked else " ", component("paper-list--mark"))
-        row.append("★" if library.is_bookmarked(paper.id) else " ", component("paper-list--star"))
-        row.append("•" if not library.is_read(paper.id) else " ", component("paper-list--unread"))
-        row.append(" ")
-        tags = Text(" ".join(f"#{tag}" for tag in library.tags(paper.id)))
-        tags.truncate(max(0, width // 3), overflow="ellipsis")
-        headline = typeset_text(paper.headline, self.raw)
-        if self.highlight is not None:
-            headline.highlight_regex(self.highlight, component("paper-list--match"))
-        headline.truncate(max(1, width - row.cell_len - tags.cell_len - 1), overflow="ellipsis")
-        row.append_text(headline)
-        if tags:
-            row.append(" " * max(1, width - row.cell_len - tags.cell_len))
-            row.append_text(tags.copy())
-            row.stylize(component("paper-list--tags"), len(row) - len(tags))
+    def _row(self, paper: Paper, width: int) -> list[Segment]:
+        """Mark, bookmark star, unread dot, headline, and the tags at the right.
+
+        Segments, not a Rich Text: each key of the filter draws every row anew."""
+        library, looks = self.library, self._looks
+        row = [
+            Segment("▌" if paper.id in self.marked else " ", looks["paper-list--mark"]),
+            Segment("★" if library.is_bookmarked(paper.id) else " ", looks["paper-list--star"]),
+            Segment("•" if not library.is_read(paper.id) else " ", looks["paper-list--unread"]),
+            Segment(" "),
+        ]
+        tag_text = " ".join(f"#{tag}" for tag in library.tags(paper.id))
+        tags, tag_cells = _cut([Segment(tag_text, looks["paper-list--tags"])], width // 3)
+        start = len(row)  # cells: one each
+        room = max(1, width - start - tag_cells - 1)
+        headline, headline_cells = _cut(self._headline(paper), room)
+        row += headline
+        if tag_cells:
+            row.append(Segment(" " * max(1, width - start - headline_cells - tag_cells)))
+            row += tags
         return row
 
-    def _strip(self, row: Text | str, style: Style, width: int) -> Strip:
-        row = Text(row, no_wrap=True) if isinstance(row, str) else row
-        row.truncate(width, overflow="ellipsis")
-        row.stylize_before(style)
-        return Strip(row.render(self.app.console)).crop_extend(0, width, style)
+    def _headline(self, paper: Paper) -> list[Segment]:
+        """The headline typeset, with the words the search matched highlighted."""
+        key = (paper.id, self.raw)
+        runs = self._headlines.get(key)
+        if runs is None:
+            spans = [Span(paper.headline)] if self.raw else typeset(paper.headline)
+            runs = self._headlines[key] = [
+                (span.text, _SPAN_STYLES[span.bold, span.italic]) for span in spans
+            ]
+        if self.highlight is None:
+            return [Segment(text, style) for text, style in runs]
+        plain = "".join(text for text, _ in runs)
+        found = [match.span() for match in self.highlight.finditer(plain)]
+        match_style = self._looks["paper-list--match"]
+        segments: list[Segment] = []
+        start = 0
+        for text, style in runs:
+            end, cut = start + len(text), start
+            for first, last in found:
+                if last <= cut or first >= end:
+                    continue
+                if first > cut:
+                    segments.append(Segment(plain[cut:first], style))
+                cut = min(last, end)
+                segments.append(Segment(plain[max(first, start) : cut], _over(style, match_style)))
+            if cut < end:
+                segments.append(Segment(plain[cut:end], style))
+            start = end
+        return segments
 
     def refresh_rows(self) -> None:
         """Redraw after the library or the marks changed."""

@@ -19,7 +19,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Footer, Header
+from textual.widgets import Footer
 from textual.worker import get_current_worker
 
 from tui_reader import startup
@@ -65,9 +65,15 @@ from tui_reader.ui.pipe_screen import PipeOutputScreen, PipePicker
 from tui_reader.ui.problems_screen import ProblemsScreen
 from tui_reader.ui.tag_editor import TagSuggester, tag_edit, tag_prompt
 from tui_reader.ui.tags_screen import TagsScreen
+from tui_reader.ui.title_bar import TitleBar
 from tui_reader.ui.triage_screen import TriageScreen
 
 RELATED_AFTER = 0.6  # seconds the cursor rests on a paper before its related papers are found
+# Seconds without a new list before the detail pane shows the paper a search put under the
+# cursor, and the header the new count: while keys come, each draws the list alone. (The pane
+# costs as much again, and a frame draws all that lies between what changed: the header's
+# row spans the screen.)
+SETTLED_AFTER = 0.1
 RELOAD_EVERY = 2.0  # seconds between looks for changes another program saved
 SAVING_SHOWN_AFTER = 0.3  # seconds a save may take before the header says it is in flight
 LIST_SHARE = 4  # of 10: the list's part of the width, the detail pane has the rest
@@ -189,10 +195,16 @@ class Workspace(Screen[None]):
     )  # fmt: skip
 
     # What the list and the detail pane show follows these (data_bind); the header all four.
-    raw: reactive[bool] = reactive(False, init=False)  # paper text as written, not typeset
-    highlight: reactive[re.Pattern[str] | None] = reactive[re.Pattern[str] | None](None, init=False)
-    sort: reactive[Sort] = reactive[Sort]("relevance", init=False)
-    status: reactive[Status] = reactive[Status]("indexing", init=False)
+    # None repaints the screen itself: a repaint of the screen draws every widget on it again,
+    # and the widgets that show these repaint themselves.
+    raw: reactive[bool] = reactive(False, init=False, repaint=False)  # text as written
+    highlight: reactive[re.Pattern[str] | None] = reactive[re.Pattern[str] | None](
+        None, init=False, repaint=False
+    )
+    sort: reactive[Sort] = reactive[Sort]("relevance", init=False, repaint=False)
+    status: reactive[Status] = reactive[Status]("indexing", init=False, repaint=False)
+    title: reactive[str | None] = reactive[str | None](None, init=False, repaint=False)
+    sub_title: reactive[str | None] = reactive[str | None](None, init=False, repaint=False)
 
     def __init__(
         self,
@@ -233,10 +245,13 @@ class Workspace(Screen[None]):
         self._read_timer: Timer | None = None
         self._reading: str | None = None  # the paper the read timer is for
         self._related_timer: Timer | None = None
+        self._settle_timer: Timer | None = None
+        self._unsettled: set[Callable[[], None]] = set()  # to run once the keys pause
         self._back: list[Place] = []  # where jumps started, the latest last
         self._forward: list[Place] = []  # where going back started
         self._save_failing = False
         self._leaving = threading.Event()  # set as the screen goes: loading, a look-up end
+        self.title_bar = TitleBar()
         self.filter_input = FilterInput(
             self._filter_changed,
             TagSuggester(self.library.tag_counts, marks=("!#", "#")),  # → accepts
@@ -254,7 +269,7 @@ class Workspace(Screen[None]):
         return self._index
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield self.title_bar
         yield self.filter_input
         with self.panes:
             yield self.paper_list.data_bind(Workspace.raw, Workspace.highlight)
@@ -452,6 +467,32 @@ class Workspace(Screen[None]):
     def watch_raw(self) -> None:
         self._update_header()
 
+    def watch_title(self) -> None:
+        self._show_title()
+
+    def watch_sub_title(self) -> None:
+        self._when_settled(self._show_title)
+
+    def _show_title(self) -> None:
+        self.title_bar.show(self.title or "", self.sub_title or "")
+
+    def _when_settled(self, update: Callable[[], None]) -> None:
+        """Run `update` once no new list or count has come for SETTLED_AFTER seconds."""
+        self._unsettled.add(update)
+        if self._settle_timer is not None:
+            self._settle_timer.stop()
+        self._settle_timer = self.set_timer(SETTLED_AFTER, self._settle)
+
+    def _settle(self) -> None:
+        updates, self._unsettled = self._unsettled, set()
+        for update in updates:
+            update()
+
+    @property
+    def settled(self) -> bool:
+        """Whether the detail pane and the header show what the list does."""
+        return not self._unsettled
+
     def _update_header(self) -> None:
         marked = len(self.paper_list.marked)
         papers = count(len(self.store), "paper")
@@ -480,9 +521,14 @@ class Workspace(Screen[None]):
 
     @on(PaperList.CursorMoved)
     def _cursor_moved(self, event: PaperList.CursorMoved) -> None:
-        # The list repaints first; the detail pane (which may re-wrap a long abstract) follows
-        # in the next frame, so typing and moving feel immediate.
-        self.call_after_refresh(self._show_detail)
+        if event.chosen or self.detail_pane.paper is None:
+            # The list repaints first; the detail pane (which may wrap a long abstract again)
+            # follows in the next frame, so moving feels immediate. A new list of a search
+            # replaces the paper shown once the keys pause.
+            self._unsettled.discard(self._show_detail)
+            self.call_after_refresh(self._show_detail)
+        else:
+            self._when_settled(self._show_detail)
         if event.paper is not None:
             self._last_paper_id = event.paper.id
         if event.chosen:

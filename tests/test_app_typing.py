@@ -1,0 +1,72 @@
+"""While keys come, each draws the list alone; the detail pane and header follow once they
+pause. The header and the filter draw in place, without laying out the screen."""
+
+import pytest
+from textual.widgets import Input
+
+from tests.pilot_helpers import detail, rows, settled, store_from, work_done
+from tui_reader.ui import workspace as workspace_module
+from tui_reader.ui.app import ReaderApp
+from tui_reader.ui.title_bar import TitleBar
+
+
+def title_shown(app: ReaderApp) -> str:
+    bar = app.query_one(TitleBar)
+    return str(bar.render()).strip()
+
+
+async def test_the_pane_and_header_follow_the_list_once_the_keys_pause(
+    seed_store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(workspace_module, "SETTLED_AFTER", 2.0)
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settled(pilot)
+        first = detail(app)
+        assert title_shown(app).endswith("ICML 2026 Papers — 38 of 38 papers")
+        await pilot.press("slash", *"satisficing")
+        await work_done(app)
+        await pilot.pause()
+        assert rows(app)[0].startswith("uncertain-UCB: a new algorithm")
+        assert app.workspace.sub_title == "1 of 38 papers"
+        assert detail(app) == first, "the pane waits for the keys to pause"
+        assert title_shown(app).endswith("38 of 38 papers")
+        assert not app.workspace.settled
+        await settled(pilot)
+        assert detail(app).startswith("uncertain-UCB: a new algorithm")
+        assert title_shown(app).endswith("ICML 2026 Papers — 1 of 38 papers")
+
+
+async def test_moving_the_cursor_shows_the_paper_at_once(
+    seed_store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(workspace_module, "SETTLED_AFTER", 60.0)
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        assert detail(app).startswith(seed_store[0].headline[:40])
+        await pilot.press("j")
+        await pilot.pause()
+        assert detail(app).startswith(seed_store[1].headline[:40])
+
+
+async def test_a_title_is_shown_literally_and_cut_to_the_width(write_seed) -> None:
+    store = store_from(write_seed("One paper.", header="[b]Bold[/b] " + "x" * 70))
+    app = ReaderApp(store)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settled(pilot)
+        shown = title_shown(app)
+        assert shown.startswith("⭘") and "[b]Bold[/b] xxx" in shown and shown.endswith("…")
+        assert len(shown) <= 60
+
+
+async def test_a_query_longer_than_the_filter_scrolls_to_its_end(seed_store) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.press("slash", *("regret " * 12))
+        await work_done(app)
+        await pilot.pause()
+        filter_input = app.query_one("#filter", Input)
+        assert filter_input.scroll_offset.x > 0
+        text = "".join(segment.text for segment in filter_input.render_line(0))
+        assert "regret regret" in text and text.rstrip().endswith("regret")
