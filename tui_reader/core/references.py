@@ -1,15 +1,12 @@
 """Ways to refer to a paper elsewhere: its links, a Markdown link, a citation, a BibTeX entry,
 and the paper with what the user made of it as plain data."""
 
+import functools
 import itertools
 import re
 import unicodedata
 from collections.abc import Iterable
 
-from bibtexparser.entrypoint import write_string
-from bibtexparser.library import Library
-from bibtexparser.middlewares.names import parse_single_name_into_parts
-from bibtexparser.model import Entry, Field
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
 from tui_reader.core.headline import headline_source
@@ -26,11 +23,16 @@ _STOP_WORDS = frozenset(
      "or", "the", "to", "towards", "via", "with", "without")
 )  # fmt: skip
 _UNESCAPED = re.compile(r"(?<!\\)([%&#])")
-# A character LaTeX has no command for (✓, CJK) is kept as UTF-8, which biblatex and Zotero
-# read, without a warning on stderr for each.
-_ENCODER = UnicodeToLatexEncoder(
-    non_ascii_only=False, unknown_char_policy="keep", unknown_char_warning=False
-)
+
+
+@functools.cache
+def _encoder() -> UnicodeToLatexEncoder:
+    # A character LaTeX has no command for (✓, CJK) is kept as UTF-8, which biblatex and
+    # Zotero read, without a warning on stderr for each. Made when first used: its tables
+    # take a while, and most runs write no BibTeX.
+    return UnicodeToLatexEncoder(
+        non_ascii_only=False, unknown_char_policy="keep", unknown_char_warning=False
+    )
 
 
 def search_text(paper: Paper) -> str:
@@ -120,7 +122,7 @@ def _latex(text: str) -> str:
         if _MATH.fullmatch(piece) and piece.count("{") == piece.count("}"):
             pieces.append(piece)
         else:
-            pieces.append(_ENCODER.unicode_to_latex(piece))
+            pieces.append(_encoder().unicode_to_latex(piece))
     return "".join(pieces)
 
 
@@ -145,6 +147,9 @@ def _balanced(text: str, pair: str = "{}") -> bool:
 def name_parts(author: str) -> tuple[str, str]:
     """An author's family name (with its "van", "de"...) and given names; a name BibTeX
     cannot split is all family name."""
+    # bibtexparser is imported when a reference is made, not by every command (0.02 s).
+    from bibtexparser.middlewares.names import parse_single_name_into_parts
+
     try:
         parts = parse_single_name_into_parts(author, strict=False)
     except Exception:  # the parser raises plain exceptions on names like "a,b,c,d"
@@ -209,6 +214,10 @@ def bibtex(
     """BibTeX entries (@misc) for the papers, one each, with unique keys: authors, title, year,
     arXiv's eprint, archivePrefix and primaryClass, DOI, the paper's primary link as url, and
     the user's note."""
+    from bibtexparser.entrypoint import write_string  # as in name_parts
+    from bibtexparser.library import Library
+    from bibtexparser.model import Entry, Field
+
     library = Library()
     papers = list(papers)
     for paper, key in zip(papers, citation_keys(papers), strict=True):

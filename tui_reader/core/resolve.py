@@ -54,7 +54,6 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.sources.record import LINK_KINDS, SourceRecord, clean_all, split_arxiv_id
 from tui_reader.core.store import PaperStore
 from tui_reader.core.text import clean
-from tui_reader.core.typeset import typeset
 
 SAME_TEXT = 90.0  # fuzz.ratio of the folded abstracts (see the module)
 SAME_LENGTH = 0.85  # the shorter folded abstract's length over the longer's
@@ -76,6 +75,10 @@ _COMMON = frozenset(
 
 def fold(text: str) -> str:
     """The words of a text as the similarity compares them (see the module)."""
+    # Imported when first needed: the typesetter's parsers take 0.06 s to import, and
+    # `tui-reader search`, which imports this module, never folds.
+    from tui_reader.core.typeset import typeset
+
     text = _DEBRIS.sub("", text)
     text = "".join(span.text for span in typeset(text))
     text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text))

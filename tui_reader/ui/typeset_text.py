@@ -1,6 +1,5 @@
-"""Typeset paper text (math as Unicode, emphasis as styles) for the list and the detail pane."""
+"""Typeset paper text (math as Unicode, emphasis as styles) for the detail pane."""
 
-from rich.text import Text
 from textual.content import Content
 
 from tui_reader.core.typeset import Span, typeset
@@ -15,10 +14,3 @@ def typeset_content(text: str, raw: bool = False) -> Content:
     if raw:
         return Content(text)
     return Content.assemble(*((span.text, _style(span)) for span in typeset(text)))
-
-
-def typeset_text(text: str, raw: bool = False) -> Text:
-    """Paper text as a Rich Text, for rows drawn line by line."""
-    if raw:
-        return Text(text)
-    return Text.assemble(*((span.text, _style(span)) for span in typeset(text)))
