@@ -140,6 +140,11 @@ async def measure(corpus: Path, kept: bool) -> dict[str, object]:
         slowest = sorted(by_query, reverse=True)[:5]
         figures["slowest keys"] = ", ".join(f"{query!r} {ms:.0f} ms" for ms, query in slowest)
     figures["peak RSS (MB)"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    # The peak counts the pages of the memory-mapped cache the search has read: the kernel
+    # may drop those at any time (they are the file's), unlike the process's own memory.
+    status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines())
+    for name, label in (("RssAnon", "own memory"), ("RssFile", "mapped files")):
+        figures[f"RSS at the end: {label} (MB)"] = int(status[name].split()[0]) / 1024
     return figures
 
 

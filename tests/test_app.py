@@ -12,6 +12,7 @@ from tests.pilot_helpers import (
     ready,
     related_shown,
     rows,
+    settled,
     store_from,
     type_filter,
     wait_until,
@@ -115,6 +116,38 @@ async def test_cursor_stays_on_its_paper_while_the_filter_changes(seed_store) ->
         await pilot.press("escape")
         await pilot.pause()
         assert paper_list.current is seed_store[augmask]
+
+
+async def test_back_from_no_results_the_cursor_row_is_in_sight(seed_store) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(120, 24)) as pilot:
+        paper_list = app.query_one(PaperList)
+        await pilot.press("G")
+        await type_filter(pilot, "zzqqxxw")
+        assert not paper_list.papers
+        await pilot.press("escape")
+        await settled(pilot)
+        assert paper_list.cursor == 37
+        top, height = paper_list.scroll_offset.y, paper_list.scrollable_content_region.height
+        assert top <= 37 < top + height, (top, height)
+        assert rows(app)[-1].startswith("LaST₀")
+
+
+async def test_a_search_opens_on_its_full_matches_not_on_a_close_one(seed_store) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(120, 30)) as pilot:
+        paper_list = app.query_one(PaperList)
+        await type_filter(pilot, "regret")
+        await pilot.press("enter", "j", "j", "j")  # the fourth of five, chosen
+        chosen = paper_list.current
+        assert chosen is not None
+        await type_filter(pilot, "regret bound")  # it lacks "bound": a match in part
+        position = paper_list.position_of(chosen.id)
+        assert position is not None and 0 < paper_list.full <= position
+        assert paper_list.cursor == 0
+        await pilot.press("enter")  # to the list, so that "/" starts a new query
+        await type_filter(pilot, "regret zzqq")  # nothing matches in full: back to it
+        assert paper_list.full == 0 and paper_list.current == chosen
 
 
 async def test_enter_and_tab_move_between_filter_list_and_detail(seed_store) -> None:

@@ -186,3 +186,14 @@ def test_repeating_a_query_changes_nothing(seed_store: PaperStore, query: str) -
         ranking = index.engine.run(parse_query(repeated))
         assert list(ranking.numbers) == list(once.numbers), repeated
         assert ranking.full == once.full and list(ranking.scores) == list(once.scores)
+
+
+def test_a_prefix_matching_many_words_still_highlights_the_word_typed() -> None:
+    # Among 100,000 papers "diffusion" completes to thousands of words, most of them long
+    # compounds: the highlight kept the longest and missed "Diffusion" itself.
+    matched = {"diffusion", "diffusions"} | {f"diffusion-variant{n:03}" for n in range(500)}
+    pattern = highlight_pattern(frozenset(matched))
+    assert pattern is not None
+    assert pattern.search("Cold Diffusion: Inverting Arbitrary Image Transforms").group() == (
+        "Diffusion"
+    )

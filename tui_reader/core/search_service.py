@@ -23,7 +23,7 @@ from tui_reader.core.query import parse_query
 from tui_reader.core.sorting import Sort, sort_order
 from tui_reader.core.store import Numbers, PaperStore
 
-HIGHLIGHTED_WORDS = 60  # the longest matched words a highlight looks for
+HIGHLIGHTED_WORDS = 60  # the shortest matched words a highlight looks for
 
 
 @dataclass(frozen=True)
@@ -98,8 +98,13 @@ def search_papers(
 def highlight_pattern(
     matched: frozenset[str] | set[str], limit: int = HIGHLIGHTED_WORDS
 ) -> re.Pattern[str] | None:
-    """A pattern finding the matched words in a paper's text, to highlight them."""
+    """A pattern finding the matched words in a paper's text, to highlight them.
+
+    The shortest are kept: a prefix typed among many papers matches thousands of words, and
+    the word itself ("diffusion") is among its shortest completions, not its longest
+    ("diffusion-convolutional")."""
     if not matched:
         return None
-    chosen = sorted(matched, key=len, reverse=True)[:limit]
+    chosen = sorted(matched, key=lambda word: (len(word), word))[:limit]
+    chosen.reverse()  # the longest first: a compound ("diffusion-based") whole, not its start
     return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, chosen)) + r")(?!\w)", re.IGNORECASE)

@@ -171,7 +171,11 @@ class PaperList(ScrollView, can_focus=True):
         self._set_rows(len(papers))
         position = 0
         if self._chosen_id is not None:
-            position = self.position_of(self._chosen_id) or 0
+            found = self.position_of(self._chosen_id)
+            # Not to a paper matching only in part while others match in full: the list
+            # would open on the close ones, the full matches above it out of sight.
+            if found is not None and (found < self.full or not self.full):
+                position = found
         if position == 0:
             self.scroll_to(y=0, animate=False)
         self.cursor = position
@@ -181,6 +185,9 @@ class PaperList(ScrollView, can_focus=True):
         size = Size(self.size.width, count)
         if (count > self.scrollable_content_region.height) != self.show_vertical_scrollbar:
             self.virtual_size = size  # the scrollbar comes or goes: the screen is laid out
+            # Without a scrollbar the list cannot scroll: to the cursor once it has one
+            # (back from an empty list, the cursor's row was left out of sight).
+            self.call_after_refresh(self._scroll_to_cursor)
             return
         # Only the scrollbar's thumb changes: no layout of the whole screen at each key.
         self.set_reactive(PaperList.virtual_size, size)
