@@ -4,7 +4,7 @@ pause. The header and the filter draw in place, without laying out the screen.""
 import pytest
 from textual.widgets import Input
 
-from tests.pilot_helpers import detail, rows, settled, store_from, work_done
+from tests.pilot_helpers import detail, related_shown, rows, settled, store_from, work_done
 from tui_reader.ui import workspace as workspace_module
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.title_bar import TitleBar
@@ -70,3 +70,31 @@ async def test_a_query_longer_than_the_filter_scrolls_to_its_end(seed_store) -> 
         assert filter_input.scroll_offset.x > 0
         text = "".join(segment.text for segment in filter_input.render_line(0))
         assert "regret regret" in text and text.rstrip().endswith("regret")
+
+
+async def test_the_list_scrollbar_follows_the_count_once_the_list_scrolls(
+    write_seed, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(workspace_module, "SETTLED_AFTER", 60.0)  # no layout while typing
+    abstracts = [f"Paper {n} studies {('alpha', 'beta')[n % 2]}quasars." for n in range(2000)]
+    app = ReaderApp(store_from(write_seed(*abstracts)))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        paper_list = app.workspace.paper_list
+        bar = paper_list.vertical_scrollbar
+        assert bar.window_virtual_size == 2000
+        current = paper_list.current
+        assert current is not None
+        await related_shown(pilot, current.id)  # the pane laid out again, before the keys
+        await pilot.press("slash")
+        await pilot.pause()
+        await pilot.press(*"alphaquasars")
+        await work_done(app)
+        await pilot.pause()
+        assert len(paper_list.papers) == 1000
+        # The thumb looks the same for 1,000 papers as for 2,000 at this height: not redrawn.
+        assert bar.window_virtual_size == 2000
+        await pilot.press("enter", *["j"] * 40)
+        await pilot.pause()
+        assert paper_list.scroll_offset.y > 0
+        assert bar.window_virtual_size == 1000

@@ -68,6 +68,31 @@ def test_search_reads_typeset_math_and_accents(query: str, expected: int) -> Non
     assert ranking.full >= 1 and int(ranking.numbers[0]) == expected
 
 
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("traning ", 0),  # a letter left out
+        ("craining ", 0),  # the first letter replaced
+        ("xdiffusion ", 1),  # a letter put before the first
+        ("iffusion ", 1),  # the first letter left out
+        ("hmophily ", 2),
+        ("homphily ", 2),
+        ("xiffus", 1),  # a word being typed: its beginning one edit away
+        ("rainin", 0),  # its first letter left out
+        ("diffsuion ", 1),  # two edits (a swap), the first letter kept
+    ],
+)
+def test_a_typo_anywhere_in_a_word_finds_it(query: str, expected: int) -> None:
+    papers = corpus(
+        "Training robots by imitation.",
+        "Diffusion models for proteins.",
+        "Homophily in social graphs.",
+        "Unrelated text about other things.",
+    )
+    ranking = FlatIndex.of(papers).run(parse_query(query))
+    assert ranking.full >= 1 and int(ranking.numbers[0]) == expected
+
+
 def test_a_word_typed_whole_still_ranks_its_exact_papers_first() -> None:
     papers = corpus("Graphene sheets conduct.", "A graph of papers.", "Graphs everywhere.")
     index = FlatIndex.of(papers)

@@ -2,6 +2,7 @@
 
 import re
 from collections.abc import Sequence
+from math import ceil
 
 from rich.segment import Segment
 from rich.style import Style
@@ -12,6 +13,7 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from tui_reader.core.library import Library
@@ -28,6 +30,19 @@ _SPAN_STYLES = {
 
 def _over(style: Style | None, on_top: Style) -> Style:
     return on_top if style is None else style + on_top
+
+
+def _drawn(bar: ScrollBar, rows: int) -> list[Segment]:
+    """The scrollbar as drawn for a list of so many rows (as ScrollBar.render asks for it)."""
+    window = bar.window_size if bar.window_size < rows else 0
+    drawn = bar.renderer.render_bar(
+        size=bar.size.height,
+        virtual_size=rows,
+        window_size=ceil(window),
+        position=bar.position,
+        thickness=bar.thickness,
+    )
+    return list(drawn.segments)
 
 
 def _cut(segments: list[Segment], cells: int) -> tuple[list[Segment], int]:
@@ -189,10 +204,15 @@ class PaperList(ScrollView, can_focus=True):
             # (back from an empty list, the cursor's row was left out of sight).
             self.call_after_refresh(self._scroll_to_cursor)
             return
-        # Only the scrollbar's thumb changes: no layout of the whole screen at each key.
+        # Only the scrollbar's thumb changes: no layout of the whole screen at each key, and
+        # the bar is drawn again (3 ms) only when it looks different. Its count catches up
+        # at the next layout or scroll (_size_updated).
         self.set_reactive(PaperList.virtual_size, size)
-        if self.show_vertical_scrollbar:
-            self.vertical_scrollbar.window_virtual_size = count
+        bar = self.vertical_scrollbar
+        if not self.show_vertical_scrollbar:
+            return
+        if _drawn(bar, count) != _drawn(bar, bar.window_virtual_size):
+            bar.window_virtual_size = count
 
     def position_of(self, paper_id: str) -> int | None:
         """Where the paper is among those shown, if it is."""

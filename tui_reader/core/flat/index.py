@@ -137,7 +137,7 @@ class FlatIndex:
         self._compounds: dict[str, str] | None = None
         self._weight = self._weights(self._words.frequency)
         self._cased_weight = self._weights(self._cased.frequency)
-        self._by_length: dict[int, list[str]] | None = None
+        self._starting: list[str] | None = None  # the letters words start with
         self._beginnings: dict[int, tuple[list[str], list[int]]] = {}
         self._scored: dict[tuple[object, ...], tuple[Floats, frozenset[str]]] = {}
         self._paper_lengths: Floats | None = None  # the square root of each paper's words
@@ -165,7 +165,7 @@ class FlatIndex:
     def warm(self) -> None:
         """Build the tables typos and related papers need, ahead of time (seconds at a
         million papers)."""
-        self._lengths()
+        self._first_letters()
         self._paper_words()
         self._highlighted([])
         self._words.warm(self._count)
@@ -175,26 +175,47 @@ class FlatIndex:
 
     # Which indexed words a query word matches
 
-    def _lengths(self) -> dict[int, list[str]]:
-        if self._by_length is None:
-            by_length: dict[int, list[str]] = defaultdict(list)
-            for word in self._words.words:
-                by_length[len(word)].append(word)
-            self._by_length = by_length
-        return self._by_length
+    def _first_letters(self) -> list[str]:
+        """Every character an indexed word starts with."""
+        if self._starting is None:
+            words, letters, place = self._words.words, [], 0
+            while place < len(words):
+                if not words[place]:
+                    place += 1
+                    continue
+                letters.append(words[place][0])
+                place = bisect_left(words, letters[-1] + "\U0010ffff", place + 1)
+            self._starting = letters
+        return self._starting
 
     def _typo_words(self, word: str) -> list[tuple[str, int]]:
+        """Indexed words within the typos allowed of the word, with their distance; of those
+        starting with another letter, only the ones a single edit away (_matching keeps no
+        others: "cotraining" is not two typos of "training")."""
         allowed = _typos_allowed(word)
-        found: list[tuple[str, int]] = []
         if not allowed:
-            return found
-        by_length = self._lengths()
-        for length in range(len(word) - allowed, len(word) + allowed + 1):
-            if candidates := by_length.get(length):
-                matches = process.extract(
-                    word, candidates, scorer=Levenshtein.distance, score_cutoff=allowed, limit=None
-                )
-                found += [(match, int(distance)) for match, distance, _ in matches]
+            return []
+        words = self._words.words
+        # The words starting with the same letter are neighbours in the sorted vocabulary.
+        start = bisect_left(words, word[0])
+        end = bisect_left(words, word[0] + "\U0010ffff", start)
+        found = [
+            (match, int(distance))
+            for match, distance, _ in process.extract(
+                word,
+                words[start:end],
+                scorer=Levenshtein.distance,
+                score_cutoff=allowed,
+                limit=None,
+            )
+        ]
+        # One edit of the first letter: replaced, another put before it, or it left out.
+        letters = self._first_letters()
+        edited = {letter + word[1:] for letter in letters} | {letter + word for letter in letters}
+        edited.add(word[1:])
+        for text in edited:
+            if text[:1] != word[0] and self._words.id_of(text) is not None:
+                found.append((text, 1))
         return found
 
     def _beginnings_of(self, length: int) -> tuple[list[str], list[int]]:
@@ -213,12 +234,32 @@ class FlatIndex:
         if len(stem) < 4:
             return []
         found: list[int] = []
-        for length in (len(stem), len(stem) + 1):
+        letters = self._first_letters()
+        # Beginnings as long as the stem are one letter replaced, one letter longer one put in.
+        for length, edited in (
+            (len(stem), {letter + stem[1:] for letter in letters}),
+            (len(stem) + 1, {letter + stem for letter in letters}),
+        ):
             beginnings, starts = self._beginnings_of(length)
-            for beginning, _, place in process.extract(
-                stem, beginnings, scorer=Levenshtein.distance, score_cutoff=1, limit=None
-            ):
-                start = starts[place]
+            # Those starting with the stem's letter are neighbours (the beginnings are sorted).
+            first = bisect_left(beginnings, stem[0])
+            last = bisect_left(beginnings, stem[0] + "\U0010ffff", first)
+            near = [
+                (int(distance), first + place)
+                for _, distance, place in process.extract(
+                    stem,
+                    beginnings[first:last],
+                    scorer=Levenshtein.distance,
+                    score_cutoff=1,
+                    limit=None,
+                )
+            ]
+            for text in edited:  # one edit of the first letter
+                place = bisect_left(beginnings, text)
+                if text[0] != stem[0] and place < len(beginnings) and beginnings[place] == text:
+                    near.append((1, place))
+            for _, place in sorted(near):
+                beginning, start = beginnings[place], starts[place]
                 end = bisect_left(self._words.words, beginning + "\U0010ffff", start)
                 found += range(start, min(end, start + PREFIX_WORDS_MAX))
                 if len(found) > PREFIX_WORDS_MAX * 4:
