@@ -45,6 +45,38 @@ def _drawn(bar: ScrollBar, rows: int) -> list[Segment]:
     return list(drawn.segments)
 
 
+def _found(
+    highlight: re.Pattern[str] | None, runs: list[tuple[str, Style | None]]
+) -> tuple[tuple[int, int], ...]:
+    """Where the highlight finds its words in the runs' text."""
+    if highlight is None:
+        return ()
+    return tuple(match.span() for match in highlight.finditer("".join(text for text, _ in runs)))
+
+
+def _highlighted(
+    runs: list[tuple[str, Style | None]], found: tuple[tuple[int, int], ...], look: Style
+) -> list[Segment]:
+    """The runs as segments, the spans found drawn in the look."""
+    segments: list[Segment] = []
+    start = 0
+    for text, style in runs:
+        end, cut = start + len(text), start
+        for first, last in found:
+            if last <= cut or first >= end:
+                continue
+            if first > cut:
+                segments.append(Segment(text[cut - start : first - start], style))
+            cut = min(last, end)
+            segments.append(
+                Segment(text[max(first, start) - start : cut - start], _over(style, look))
+            )
+        if cut < end:
+            segments.append(Segment(text[cut - start :], style))
+        start = end
+    return segments
+
+
 def _cut(segments: list[Segment], cells: int) -> tuple[list[Segment], int]:
     """The segments in at most `cells` cells, ending in an ellipsis when they had to be cut;
     and the cells they take."""
@@ -276,10 +308,11 @@ class PaperList(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         paper = self._papers[index]
         state = (index >= self.full, index == self.cursor, paper.id in self.marked)
-        # By the highlight's words, not the pattern object: rows stay cached while the next
-        # key of a query matches the same words.
-        words = self.highlight.pattern if self.highlight is not None else ""
-        key = (paper.id, width, state, words, self._library_version, self.raw)
+        # By what is highlighted in it, not by the query: a row stays cached while the keys
+        # of a query leave the same words highlighted in it.
+        runs = self._typeset(paper)
+        found = _found(self.highlight, runs)
+        key = (paper.id, width, state, found, self._library_version, self.raw)
         strip = self._rows.get(key)
         if strip is None:
             style = base
@@ -287,12 +320,20 @@ class PaperList(ScrollView, can_focus=True):
                 style = base + looks["paper-list--close"]
             if index == self.cursor:
                 style = base + looks["paper-list--cursor"]
-            row = Segment.apply_style(self._row(paper, width), style)
-            strip = self._rows[key] = Strip(row).crop_extend(0, width, style)
+            row, cells = self._row(
+                paper, width, _highlighted(runs, found, looks["paper-list--match"])
+            )
+            if cells < width:
+                row.append(Segment(" " * (width - cells)))
+            strip = Strip(Segment.apply_style(row, style), max(width, cells))
+            if cells > width:
+                strip = strip.crop(0, width)
+            self._rows[key] = strip
         return strip
 
-    def _row(self, paper: Paper, width: int) -> list[Segment]:
-        """Mark, bookmark star, unread dot, headline, and the tags at the right.
+    def _row(self, paper: Paper, width: int, headline: list[Segment]) -> tuple[list[Segment], int]:
+        """Mark, bookmark star, unread dot, headline, and the tags at the right; and the
+        cells they take.
 
         Segments, not a Rich Text: each key of the filter draws every row anew."""
         library, looks = self.library, self._looks
@@ -306,15 +347,17 @@ class PaperList(ScrollView, can_focus=True):
         tags, tag_cells = _cut([Segment(tag_text, looks["paper-list--tags"])], width // 3)
         start = len(row)  # cells: one each
         room = max(1, width - start - tag_cells - 1)
-        headline, headline_cells = _cut(self._headline(paper), room)
+        headline, headline_cells = _cut(headline, room)
         row += headline
+        cells = start + headline_cells
         if tag_cells:
-            row.append(Segment(" " * max(1, width - start - headline_cells - tag_cells)))
-            row += tags
-        return row
+            gap = max(1, width - cells - tag_cells)
+            row += [Segment(" " * gap), *tags]
+            cells += gap + tag_cells
+        return row, cells
 
-    def _headline(self, paper: Paper) -> list[Segment]:
-        """The headline typeset, with the words the search matched highlighted."""
+    def _typeset(self, paper: Paper) -> list[tuple[str, Style | None]]:
+        """The headline typeset (unless raw), as runs of text in a style."""
         key = (paper.id, self.raw)
         runs = self._headlines.get(key)
         if runs is None:
@@ -322,26 +365,7 @@ class PaperList(ScrollView, can_focus=True):
             runs = self._headlines[key] = [
                 (span.text, _SPAN_STYLES[span.bold, span.italic]) for span in spans
             ]
-        if self.highlight is None:
-            return [Segment(text, style) for text, style in runs]
-        plain = "".join(text for text, _ in runs)
-        found = [match.span() for match in self.highlight.finditer(plain)]
-        match_style = self._looks["paper-list--match"]
-        segments: list[Segment] = []
-        start = 0
-        for text, style in runs:
-            end, cut = start + len(text), start
-            for first, last in found:
-                if last <= cut or first >= end:
-                    continue
-                if first > cut:
-                    segments.append(Segment(plain[cut:first], style))
-                cut = min(last, end)
-                segments.append(Segment(plain[max(first, start) : cut], _over(style, match_style)))
-            if cut < end:
-                segments.append(Segment(plain[cut:end], style))
-            start = end
-        return segments
+        return runs
 
     def refresh_rows(self) -> None:
         """Redraw after the library or the marks changed."""
