@@ -52,3 +52,19 @@ async def test_without_kinds_the_links_are_listed_as_they_were() -> None:
     app = Host(CopyPicker("Copy", [SEARCH]))
     async with app.run_test(size=(120, 30)):
         assert prompts(app)[0] == f" 1  {SEARCH}"
+
+
+async def test_j_and_k_move_in_the_picker_as_in_the_list() -> None:
+    links = [ABSTRACT, PDF, DOI, CODE]
+    app = Host(CopyPicker("Copy", links, KINDS))
+    async with app.run_test(size=(120, 30)) as pilot:
+        options = app.screen.query_one(OptionList)
+        start = options.highlighted
+        await pilot.press("j", "j")
+        assert options.highlighted == (start or 0) + 2
+        await pilot.press("k")
+        assert options.highlighted == (start or 0) + 1
+        await pilot.press("G")
+        assert options.highlighted == options.option_count - 1
+        await pilot.press("g", "enter")
+    assert app.picked and app.picked[0] is not None

@@ -59,7 +59,15 @@ async def test_help_at_80x24_shows_the_main_keys_and_how_to_close_on_top(
         if visible != every:
             assert str(box.border_title).endswith("↓ more below")
             await pilot.press("j", "j", "j", "j", "j")
-            assert app.screen.query_one(VerticalScroll).scroll_y > 0
+            scroll = app.screen.query_one(VerticalScroll)
+            assert scroll.scroll_y > 0
+            await pilot.press(*["j"] * 60)  # to the end: nothing more below
+            await pilot.pause()
+            assert scroll.scroll_y == scroll.max_scroll_y
+            assert str(box.border_title) == CLOSE_HINT
+            await pilot.press("k")
+            await pilot.pause()
+            assert str(box.border_title).endswith("↓ more below")
         await pilot.press("q")
         assert not isinstance(app.screen, HelpScreen)
 

@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option
 from tui_reader.core.text import strip_controls
 from tui_reader.ui.clipboard import Copied, CopyLog, notice
 from tui_reader.ui.dialogs import DIALOG_CSS
+from tui_reader.ui.picker_list import PickerList
 
 HINT = (
     "y copies the chosen one again · in the text, select with the mouse or Shift+arrows "
@@ -64,7 +65,7 @@ class CopiedScreen(ModalScreen[None]):
                 hint = "Nothing copied yet: y copies a paper's link, Y chooses what to copy."
                 yield Static(Content(hint))
                 return
-            yield OptionList(*self._options())
+            yield PickerList(*self._options())
             yield CopiedText()
             yield Static(Content(HINT), classes="dialog-hint")
 

@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 
 from tui_reader.core.export import copy_forms
 from tui_reader.ui.dialogs import DIALOG_CSS
+from tui_reader.ui.picker_list import PickerList
 
 # How the picker names a link of each kind a paper carries (Paper.kind_links).
 KIND_LABELS = {
@@ -79,7 +80,7 @@ class CopyPicker(ModalScreen[Pick | None]):
         ]
         with Vertical():
             yield Static(Content.styled(self._title, "bold"))
-            yield OptionList(*options)
+            yield PickerList(*options)
             hint = "A digit or Enter copies it   o opens a link   Escape closes"
             yield Static(Content(hint), classes="dialog-hint")
 

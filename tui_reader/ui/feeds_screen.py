@@ -26,6 +26,7 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.text import clean
 from tui_reader.ui.dialogs import DIALOG_CSS, ConfirmScreen, PromptScreen
 from tui_reader.ui.messages import SaveFailed
+from tui_reader.ui.picker_list import PickerList
 
 RECOUNT_EVERY = 2.0  # seconds between counts while the panel is open
 
@@ -95,7 +96,7 @@ class FeedsScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Content.styled("Saved searches   unread / papers", "bold"))
-            yield OptionList()
+            yield PickerList()
             yield Static(classes="dialog-hint")
 
     def on_mount(self) -> None:

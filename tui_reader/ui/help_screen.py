@@ -159,6 +159,7 @@ class HelpScreen(ModalScreen[None]):
     def __init__(self, keys: KeyTable) -> None:
         super().__init__()
         self._keys = keys
+        self._hidden = 0
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
@@ -176,8 +177,18 @@ class HelpScreen(ModalScreen[None]):
             padded = [cell.pad_right(column_width - cell.cell_length) for cell in cells[:-1]]
             lines.append(Content(" " * GAP).join([*padded, cells[-1]]))
         self.query_one("#help-keys", Static).update(Content("\n").join(lines))
-        more = " · ↓ more below" if rows > height - 2 else ""
-        self.query_one(Vertical).border_title = CLOSE_HINT + more
+        self._hidden = rows - (height - 2)  # rows below the box when scrolled to its top
+        self._say_more()
+
+    def on_mount(self) -> None:
+        self.watch(self.query_one(VerticalScroll), "scroll_y", self._say_more, init=False)
+
+    def _say_more(self) -> None:
+        """Say "more below" in the title while there is, not once scrolled to the end."""
+        below = self._hidden - self.query_one(VerticalScroll).scroll_y
+        self.query_one(Vertical).border_title = CLOSE_HINT + (
+            " · ↓ more below" if below > 0 else ""
+        )
 
     def action_scroll(self, direction: str) -> None:
         scroll = self.query_one(VerticalScroll)

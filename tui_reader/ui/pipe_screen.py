@@ -25,6 +25,7 @@ from tui_reader.core.text import clean
 from tui_reader.core.wording import count
 from tui_reader.ui.clipboard import CopyLog, notice
 from tui_reader.ui.dialogs import DIALOG_CSS
+from tui_reader.ui.picker_list import PickerList
 
 SHOW_COPIED_KEY = "c"  # in the list: what was copied, named in a copy's notice
 NO_COMMANDS = (
@@ -60,7 +61,7 @@ class PipePicker(ModalScreen[tuple[str, str] | None]):
             yield Static(Content.styled(title, "bold"))
             if self._commands:
                 width = max(len(name) for name in self._commands) + 3
-                yield OptionList(
+                yield PickerList(
                     *(
                         Option(
                             Content.assemble((name.ljust(width), "bold"), (clean(line), "dim")),

@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 
 from tui_reader.core.wording import count
 from tui_reader.ui.dialogs import DIALOG_CSS
+from tui_reader.ui.picker_list import PickerList
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class TagsScreen(ModalScreen[TagAction | None]):
         with Vertical():
             yield Static(Content.styled("Tags", "bold"))
             if options:
-                yield OptionList(*options)
+                yield PickerList(*options)
                 hint = "Enter filters by the tag   r renames it   d deletes it   Escape closes"
             else:
                 hint = "No tags yet: press t on a paper to tag it. Escape closes."
