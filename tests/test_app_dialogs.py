@@ -63,6 +63,18 @@ async def test_a_missing_folder_is_said_in_the_prompt_which_stays_open(
         assert (in_tmp / "nowhere" / "list.md").exists()
 
 
+async def test_a_folder_is_said_to_be_one_before_any_question_of_replacing(
+    seed_store: PaperStore, in_tmp: Path
+) -> None:
+    (in_tmp / "notes.md").mkdir()
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("E", "ctrl+u", *"notes.md", "enter")
+        assert isinstance(app.screen, PromptScreen)
+        assert prompt_error(app) == f"{in_tmp / 'notes.md'} is a folder: name a file"
+        assert (in_tmp / "notes.md").is_dir()
+
+
 async def test_the_prompt_says_where_a_bare_name_goes(seed_store: PaperStore, in_tmp: Path) -> None:
     app = ReaderApp(seed_store)
     async with app.run_test(size=(100, 30)) as pilot:

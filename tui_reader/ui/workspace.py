@@ -897,6 +897,10 @@ class Workspace(Screen[None]):
                 return f"The file must end in one of {kinds}"
             if not path.parent.is_dir():
                 return f"There is no folder {path.parent}"
+            if path.is_dir():
+                return f"{path} is a folder: name a file"
+            if path.exists() and not path.is_file():
+                return f"{path} is not a regular file: name another"
             return None
 
         def replace(text: str) -> str | None:
