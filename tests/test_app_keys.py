@@ -145,3 +145,14 @@ async def test_other_text_fields_edit_as_textual_has_them(seed_store: PaperStore
         field = app.screen.query_one(Input)
         burst(app, *"sortt", "backspace")
         await typed(pilot, field, "sort")
+
+
+async def test_keys_after_enter_move_in_the_list_of_what_was_typed(seed_store: PaperStore) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        paper_list = app.query_one(PaperList)
+        burst(app, "slash", *"regret", "enter", "j", "j")
+        await wait_until(pilot, lambda: app.workspace.shown_query == "regret", "the results")
+        await settled(pilot)
+        assert len(paper_list.papers) == 5  # the papers of "regret", not all 38
+        assert paper_list.cursor == 2

@@ -419,10 +419,12 @@ class Workspace(Screen[None]):
 
     @work(thread=True, exclusive=True, group="search")
     def _search(self, query: str) -> None:
+        self._post_results(self._results(query))
+
+    def _results(self, query: str) -> ResultsReady:
         assert self._index is not None
         found = search_papers(self._index, query, self.library, self.sort, self.store)
-        papers = self.store.view(found.numbers)
-        self._post_results(ResultsReady(papers, query, found.full, found.highlight))
+        return ResultsReady(self.store.view(found.numbers), query, found.full, found.highlight)
 
     def _post_results(self, results: ResultsReady) -> None:
         if not get_current_worker().is_cancelled:  # a later key's search replaced this one
@@ -1037,6 +1039,11 @@ class Workspace(Screen[None]):
         self._focus(self.filter_input)
 
     def action_leave_filter(self) -> None:
+        # The keys sent after Enter ("j j") move in the list of what was typed: a search
+        # still on its way is made here, at once (milliseconds), before they act.
+        if self.shown_query != self._query and self._query.strip() and self._index is not None:
+            self.workers.cancel_group(self, "search")
+            self._show(self._results(self._query))
         self._focus(self.paper_list)
 
     def _restore_place(self, session: Session) -> None:
