@@ -7,13 +7,15 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
-from tests.pilot_helpers import wait_until, work_done
+from tests.pilot_helpers import ready, wait_until, work_done
+from tui_reader.core.library import Library
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.dialogs import PromptScreen
 from tui_reader.ui.note_editor import NoteEditor
 from tui_reader.ui.paper_list import PaperList
+from tui_reader.ui.workspace import Workspace
 
 CHARACTERS = {"space": " ", "slash": "/", "full_stop": "."}
 
@@ -151,8 +153,24 @@ async def test_keys_after_enter_move_in_the_list_of_what_was_typed(seed_store: P
     app = ReaderApp(seed_store)
     async with app.run_test(size=(100, 30)) as pilot:
         paper_list = app.query_one(PaperList)
+        await ready(pilot)
         burst(app, "slash", *"regret", "enter", "j", "j")
         await wait_until(pilot, lambda: app.workspace.shown_query == "regret", "the results")
         await settled(pilot)
         assert len(paper_list.papers) == 5  # the papers of "regret", not all 38
         assert paper_list.cursor == 2
+
+
+async def test_keys_sent_after_a_dialog_closes_go_to_the_list(seed_store: PaperStore) -> None:
+    app = ReaderApp(seed_store, Library(None))
+    async with app.run_test(size=(100, 30)) as pilot:
+        paper_list = app.query_one(PaperList)
+        burst(app, "t", "ctrl+u", *"tag", "enter", "j")
+        await wait_until(pilot, lambda: paper_list.cursor == 1, "the j after Enter")
+        await settled(pilot)
+        assert app.library.tags(seed_store[0].id) == ["tag"]
+        burst(app, "n", *"text", "ctrl+s", "j")
+        await wait_until(pilot, lambda: paper_list.cursor == 2, "the j after Ctrl+S")
+        await settled(pilot)
+        assert app.library.note(seed_store[1].id) == "text"
+        assert isinstance(app.screen, Workspace)

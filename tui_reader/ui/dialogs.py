@@ -3,7 +3,6 @@
 from collections.abc import Callable
 from pathlib import Path
 
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -48,7 +47,12 @@ class PromptScreen(ModalScreen[str | None]):
     it?") or None; answered no, the prompt stays open with the text as typed."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="PromptScreen")
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        # Before the field's own Enter, which only posts a message: the keys sent after Enter
+        # would reach the field before the prompt closed, and be lost in it.
+        Binding("enter", "accept", "Accept", show=False, priority=True),
+    ]
 
     def __init__(
         self,
@@ -70,9 +74,8 @@ class PromptScreen(ModalScreen[str | None]):
             yield Static(Content(self._hint), classes="dialog-hint")
             yield Static(classes="dialog-error")
 
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
-        text = event.value
+    def action_accept(self) -> None:
+        text = self.query_one(Input).value
         error = self.query_one(".dialog-error", Static)
         if problem := self._check(text):
             error.update(Content(problem))

@@ -9,6 +9,7 @@ from textual.widgets import Static, TextArea
 
 from tui_reader.ui.dialogs import DIALOG_CSS
 from tui_reader.ui.external_editor import edit_in_editor
+from tui_reader.ui.ordered_keys import OrderedTextArea
 
 
 class NoteEditor(ModalScreen[str]):
@@ -34,7 +35,7 @@ class NoteEditor(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Content.styled(self._title, "bold"))
-            yield TextArea(self._note, soft_wrap=True, show_line_numbers=False)
+            yield OrderedTextArea(self._note, soft_wrap=True, show_line_numbers=False)
             hint = "Escape or Ctrl+S saves and closes; Ctrl+E edits it in $EDITOR; u undoes it."
             yield Static(Content(hint), classes="dialog-hint")
 

@@ -26,7 +26,7 @@ async def route_key(app: App[Any], event: events.Key) -> bool:
     until the dialog has the focus, so the keys after it go there."""
     app.app_focus = True  # as Textual does for a key
     focused = app.focused
-    if isinstance(focused, OrderedInput):
+    if isinstance(focused, (OrderedInput, OrderedTextArea)):
         forward_key(focused, event)
         return True
     if isinstance(focused, (Input, TextArea)):
@@ -36,20 +36,33 @@ async def route_key(app: App[Any], event: events.Key) -> bool:
     return await run_binding(app, event.key)
 
 
+async def _in_turn(field: Input | TextArea, event: events.Key) -> None:
+    """Look a key up for a text field, once the keys sent before it have acted."""
+    app = field.app
+    if app.focused is not field:
+        # Sent with a key that took the focus away (Escape, then "j" for the list; Ctrl+S
+        # closing the note): it was passed here before that key acted, and goes where the
+        # focus went.
+        app.post_message(events.Key(event.key, event.character))
+    elif await run_binding(app, event.key, priority=True):
+        pass
+    elif field.check_consume_key(event.key, event.character):
+        return  # typed text: the field's own handler inserts it
+    elif not await run_binding(app, event.key):
+        return  # not bound: on to the field's handler, then up to the app
+    event.stop()
+    event.prevent_default()  # the field's handlers are done with it
+
+
 class OrderedInput(Input):
     """An Input that looks up each key once the keys sent before it have acted."""
 
     async def _on_key(self, event: events.Key) -> None:
-        app = self.app
-        if app.focused is not self:
-            # Sent with a key that took the focus away (Escape, then "j" for the list): it
-            # was passed here before that key acted, and goes where the focus went.
-            app.post_message(events.Key(event.key, event.character))
-        elif await run_binding(app, event.key, priority=True):
-            pass
-        elif self.check_consume_key(event.key, event.character):
-            return  # typed text: Input's own handler inserts it
-        elif not await run_binding(app, event.key):
-            return  # not bound: on to Input's handler, then up to the app
-        event.stop()
-        event.prevent_default()  # Input's handlers are done with it
+        await _in_turn(self, event)
+
+
+class OrderedTextArea(TextArea):
+    """A TextArea that looks up each key once the keys sent before it have acted."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        await _in_turn(self, event)
