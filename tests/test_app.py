@@ -82,12 +82,14 @@ async def test_cursor_keys_move_and_the_detail_pane_follows(seed_store) -> None:
         paper_list = app.query_one(PaperList)
         await pilot.press("j", "j", "down")
         assert paper_list.cursor == 3
+        await settled(pilot)  # moves as fast as a held key: the pane follows once they stop
         assert detail(app).startswith(seed_store[3].headline)
         await pilot.press("k", "up")
         assert paper_list.cursor == 1
+        await settled(pilot)
         await pilot.press("G")
         assert paper_list.cursor == 37
-        assert detail(app).startswith(seed_store[37].headline)
+        assert detail(app).startswith(seed_store[37].headline)  # one move: at once
         assert paper_list.scroll_offset.y > 0
         assert rows(app)[-1].startswith("LaST₀")
         await pilot.press("g")
@@ -225,6 +227,7 @@ async def test_hostile_text_is_shown_literally(write_seed: Callable[..., Path]) 
         styles = {str(span.style) for span in spans}
         assert not any("accent" in style or "red" in style for style in styles), styles
         await pilot.press("j")
+        await settled(pilot)
         text = detail(app)
         assert "\x1b" not in text and "\x07" not in text
         assert "]52;c;aGk= tries to set the clipboard, [2J clears" in text

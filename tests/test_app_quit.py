@@ -127,7 +127,7 @@ async def test_quitting_right_after_typing_a_query(
     seed_store: PaperStore, results_while_quitting: list[str], thread_work: ThreadWork
 ) -> None:
     for _ in range(LOOPS):
-        keys = ("slash", *"graph", "enter")
+        keys = ("slash", *"graph", "tab")  # Tab leaves the search to its thread
         app = await quit_while_finding(seed_store, results_while_quitting, "run", *keys)
         await thread_work.finished()
         assert app.return_code == 0 and app._exception is None, app._exception

@@ -98,3 +98,21 @@ async def test_the_list_scrollbar_follows_the_count_once_the_list_scrolls(
         await pilot.pause()
         assert paper_list.scroll_offset.y > 0
         assert bar.window_virtual_size == 1000
+
+
+async def test_moves_as_fast_as_a_held_key_show_the_paper_once_they_stop(
+    seed_store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(workspace_module, "SETTLED_AFTER", 2.0)
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settled(pilot)
+        await pilot.press("j")  # one move: the pane follows at once
+        await pilot.pause()
+        assert detail(app).startswith(seed_store[1].headline[:40])
+        await pilot.press("j", "j", "j")  # each within 2 s of the one before
+        assert app.workspace.paper_list.cursor == 4
+        assert detail(app).startswith(seed_store[1].headline[:40])
+        assert not app.workspace.settled
+        await settled(pilot)
+        assert detail(app).startswith(seed_store[4].headline[:40])

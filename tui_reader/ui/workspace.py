@@ -246,6 +246,7 @@ class Workspace(Screen[None]):
         self._reading: str | None = None  # the paper the read timer is for
         self._related_timer: Timer | None = None
         self._settle_timer: Timer | None = None
+        self._moved_at = 0.0  # when the reader last moved the cursor (time.monotonic)
         self._unsettled: set[Callable[[], None]] = set()  # to run once the keys pause
         self._back: list[Place] = []  # where jumps started, the latest last
         self._forward: list[Place] = []  # where going back started
@@ -523,10 +524,14 @@ class Workspace(Screen[None]):
 
     @on(PaperList.CursorMoved)
     def _cursor_moved(self, event: PaperList.CursorMoved) -> None:
-        if event.chosen or self.detail_pane.paper is None:
+        now, moved = time.monotonic(), self._moved_at
+        if event.chosen:
+            self._moved_at = now
+        if self.detail_pane.paper is None or (event.chosen and now - moved > SETTLED_AFTER):
             # The list repaints first; the detail pane (which may wrap a long abstract again)
-            # follows in the next frame, so moving feels immediate. A new list of a search
-            # replaces the paper shown once the keys pause.
+            # follows in the next frame, so a move feels immediate. A new list of a search,
+            # or moves as fast as a held key repeats, show the paper once the keys pause:
+            # drawing each would take longer than the keys come.
             self._unsettled.discard(self._show_detail)
             self.call_after_refresh(self._show_detail)
         else:
