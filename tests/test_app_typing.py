@@ -15,10 +15,14 @@ def title_shown(app: ReaderApp) -> str:
     return str(bar.render()).strip()
 
 
-async def test_the_pane_and_header_follow_the_list_once_the_keys_pause(
-    seed_store, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def settling_slowly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pane and the header wait 2 s for the keys to pause: long enough to look first."""
     monkeypatch.setattr(workspace_module, "SETTLED_AFTER", 2.0)
+
+
+@pytest.mark.usefixtures("settling_slowly")
+async def test_the_pane_and_header_follow_the_list_once_the_keys_pause(seed_store) -> None:
     app = ReaderApp(seed_store)
     async with app.run_test(size=(120, 30)) as pilot:
         await settled(pilot)
@@ -100,10 +104,8 @@ async def test_the_list_scrollbar_follows_the_count_once_the_list_scrolls(
         assert bar.window_virtual_size == 1000
 
 
-async def test_moves_as_fast_as_a_held_key_show_the_paper_once_they_stop(
-    seed_store, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(workspace_module, "SETTLED_AFTER", 2.0)
+@pytest.mark.usefixtures("settling_slowly")
+async def test_moves_as_fast_as_a_held_key_show_the_paper_once_they_stop(seed_store) -> None:
     app = ReaderApp(seed_store)
     async with app.run_test(size=(120, 30)) as pilot:
         await settled(pilot)
