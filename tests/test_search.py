@@ -197,3 +197,23 @@ def test_a_prefix_matching_many_words_still_highlights_the_word_typed() -> None:
     assert pattern.search("Cold Diffusion: Inverting Arbitrary Image Transforms").group() == (
         "Diffusion"
     )
+
+
+def test_the_words_typed_are_highlighted_before_their_typos() -> None:
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    typos = {f"po{first}{second}" for first in letters for second in letters}  # 676, short
+    pattern = highlight_pattern(frozenset({"policy", "policies", *typos}), ("policy",))
+    assert pattern is not None
+    assert pattern.search("an optimal Policy here").group() == "Policy"
+
+
+def test_a_word_written_once_as_a_compound_is_highlighted_either_way() -> None:
+    papers = [
+        Paper.from_abstract("An optimal pol-icy, hyphenated by a PDF.", "C", Path("x.txt")),
+        Paper.from_abstract("The optimal policy of the agent.", "C", Path("x.txt")),
+    ]
+    ranking = Searched(papers).run("policy")[1]
+    pattern = highlight_pattern(ranking.matched, ("policy",))
+    assert pattern is not None
+    assert pattern.search(papers[0].abstract).group() == "pol-icy"
+    assert pattern.search(papers[1].abstract).group() == "policy"

@@ -91,20 +91,29 @@ def search_papers(
     if order != "relevance":
         positions = sort_order(numbers, full, order, papers, state)
         numbers, scores = numbers[positions], scores[positions]
-    highlight = highlight_pattern(ranking.matched)
+    typed = tuple(
+        word.casefold()
+        for term in query.terms
+        for alternative in term.alternatives
+        for word in alternative.words
+    )
+    highlight = highlight_pattern(ranking.matched, typed)
     return Results(numbers, full, scores, ranking.matched, highlight)
 
 
 def highlight_pattern(
-    matched: frozenset[str] | set[str], limit: int = HIGHLIGHTED_WORDS
+    matched: frozenset[str] | set[str], typed: tuple[str, ...] = (), limit: int = HIGHLIGHTED_WORDS
 ) -> re.Pattern[str] | None:
     """A pattern finding the matched words in a paper's text, to highlight them.
 
-    The shortest are kept: a prefix typed among many papers matches thousands of words, and
-    the word itself ("diffusion") is among its shortest completions, not its longest
-    ("diffusion-convolutional")."""
+    Of many, the words that begin with a word `typed` are kept first, then the typos; the
+    shortest first among each: a prefix typed among many papers matches thousands of words,
+    and the word itself ("diffusion") is among its shortest completions, not its longest
+    ("diffusion-convolutional"), nor its typos ("poli" for "policy")."""
     if not matched:
         return None
-    chosen = sorted(matched, key=lambda word: (len(word), word))[:limit]
+    chosen = sorted(
+        matched, key=lambda word: (not word.casefold().startswith(typed), len(word), word)
+    )[:limit]
     chosen.reverse()  # the longest first: a compound ("diffusion-based") whole, not its start
     return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, chosen)) + r")(?!\w)", re.IGNORECASE)

@@ -307,15 +307,16 @@ class FlatIndex:
         return self._cased.id_of(alternative.text) is not None
 
     def _highlighted(self, ids: list[int]) -> set[str]:
-        """The words to highlight for these ids: a joined compound as it is written."""
+        """The words to highlight for these ids, each as indexed and, when some paper wrote it
+        as a compound ("pol-icy" for policy, "co-training"), as written there too."""
         if self._compounds is None:
             keys = strings_of(self._arrays["compound_keys"], self._arrays["compound_keys_offsets"])
             values = strings_of(
                 self._arrays["compound_values"], self._arrays["compound_values_offsets"]
             )
             self._compounds = dict(zip(keys, values, strict=True))
-        words = (self._words.words[i] for i in ids)
-        return {self._compounds.get(word, word) for word in words}
+        words = [self._words.words[i] for i in ids]
+        return {*words, *(self._compounds[word] for word in words if word in self._compounds)}
 
     # Scoring
 
