@@ -19,6 +19,7 @@ from tui_reader.core import pipe
 from tui_reader.core.config import Config
 from tui_reader.core.library import Library
 from tui_reader.core.loading import load_paths
+from tui_reader.core.locations import config_path
 from tui_reader.core.paper import Paper
 from tui_reader.core.pipe import PipeRun, pipe_input
 from tui_reader.core.store import PaperStore
@@ -258,7 +259,10 @@ async def test_a_slow_command_is_cancelled_with_escape(papers: list[Paper]) -> N
     assert app.results == [None]
 
 
-async def test_no_commands_says_how_to_name_them() -> None:
+async def test_no_commands_says_how_to_name_them_and_where() -> None:
     app = Host(PipePicker({}, 2))
-    async with app.run_test(size=(100, 30)):
-        assert status_line(app.screen, ".dialog-hint").startswith(NO_COMMANDS)
+    async with app.run_test(size=(100, 30)) as pilot:
+        hint = status_line(app.screen, ".dialog-hint")
+        assert hint.startswith(NO_COMMANDS) and f"({config_path()})" in hint
+        await pilot.press("q")
+        assert app.results == [None]

@@ -48,7 +48,7 @@ class CopiedScreen(ModalScreen[None]):
     """
     )
     BINDINGS = [
-        Binding("escape", "dismiss", "Close"),
+        Binding("escape,q", "dismiss", "Close"),
         Binding("y", "copy_again", "Copy again"),
     ]
 

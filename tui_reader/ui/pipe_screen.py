@@ -20,6 +20,7 @@ from textual.timer import Timer
 from textual.widgets import OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
+from tui_reader.core.locations import config_path
 from tui_reader.core.pipe import FORMATS, Outcome, PipeRun
 from tui_reader.core.text import clean
 from tui_reader.core.wording import count
@@ -45,7 +46,7 @@ class PipePicker(ModalScreen[tuple[str, str] | None]):
     """
     )
     BINDINGS = [
-        Binding("escape", "dismiss(None)", "Cancel"),
+        Binding("escape,q", "dismiss(None)", "Cancel"),
         Binding("tab,f", "next_format", "Next format"),
     ]
 
@@ -73,7 +74,7 @@ class PipePicker(ModalScreen[tuple[str, str] | None]):
                 yield Static(id="pipe-format")
                 hint = "Enter runs it   Tab changes the format   Escape cancels"
             else:
-                hint = NO_COMMANDS + ". Escape closes."
+                hint = f"{NO_COMMANDS} ({config_path()}). Escape closes."
             yield Static(Content(hint), classes="dialog-hint")
 
     def on_mount(self) -> None:
