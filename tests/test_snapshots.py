@@ -103,9 +103,11 @@ DIALOGS = {
 
 @pytest.fixture
 def same_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A copy goes to a stand-in clipboard, and the export dialog names the folder "/"."""
+    """A copy goes to a stand-in clipboard, the export dialog names the folder "/", and the
+    pipe picker the config file /config.toml."""
     monkeypatch.setattr(pyperclip, "copy", lambda text: None)
     monkeypatch.chdir("/")
+    monkeypatch.setenv("TUI_READER_CONFIG", "/config.toml")
 
 
 @pytest.mark.usefixtures("same_everywhere")
