@@ -68,3 +68,15 @@ async def test_j_and_k_move_in_the_picker_as_in_the_list() -> None:
         assert options.highlighted == options.option_count - 1
         await pilot.press("g", "enter")
     assert app.picked and app.picked[0] is not None
+
+
+async def test_a_long_link_takes_one_line_and_is_copied_whole() -> None:
+    long = SEARCH + "%20many%20more%20words" * 8
+    app = Host(CopyPicker("Copy", [long, PDF]))
+    async with app.run_test(size=(100, 30)) as pilot:
+        lines = [strip.text for strip in app.screen._compositor.render_strips()]
+        first = next(line for line in lines if " 1  https://scholar" in line)
+        assert "…" in first
+        assert any(" 2  " + PDF in line for line in lines)
+        await pilot.press("1")
+    assert app.picked == [Pick("link", 1)]  # the link itself, whole, is what is copied

@@ -41,7 +41,10 @@ class CopyPicker(ModalScreen[Pick | None]):
         DIALOG_CSS.format(name="CopyPicker")
         + """
     CopyPicker > Vertical { width: 90; }
-    CopyPicker OptionList { height: auto; max-height: 16; border: none; }
+    /* A long link (a search) on one line, cut with an ellipsis; chosen, it is copied whole. */
+    CopyPicker OptionList {
+        height: auto; max-height: 16; border: none; text-wrap: nowrap; text-overflow: ellipsis;
+    }
     """
     )
     BINDINGS = [
