@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tui_reader.core.flat import build, disk
+from tui_reader.core.flat import index as index_module
 from tui_reader.core.flat.build import build_arrays
 from tui_reader.core.flat.index import RANKED_EXACTLY, FlatIndex, _best_first, _smallest_window
 from tui_reader.core.paper import Paper
@@ -261,3 +262,17 @@ def test_the_smallest_window_holding_every_term() -> None:
     tokens = ["policy", "x", "y", "gradient", "z", "policies", "gradient"]
     assert _smallest_window(tokens, terms_of, 2) == 2
     assert _smallest_window(["policy", "x", "y", "z"], terms_of, 2) == 0
+
+
+def test_close_papers_follow_only_while_few_match_in_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    papers = corpus(
+        *(f"Graph neural networks, study {n}." for n in range(5)),
+        *(f"A graph of citations, study {n}." for n in range(3)),
+    )
+    index = FlatIndex.of(papers)
+    monkeypatch.setattr(index_module, "CLOSE_UNDER", 10)
+    ranking = index.run(parse_query("graph neural"))
+    assert (ranking.full, len(ranking.numbers)) == (5, 8)  # the 3 close ones after
+    monkeypatch.setattr(index_module, "CLOSE_UNDER", 5)
+    ranking = index.run(parse_query("graph neural "))  # another query: not from the cache
+    assert (ranking.full, len(ranking.numbers)) == (5, 5)

@@ -45,6 +45,10 @@ CLOSENESS_WEIGHT = 2.0
 SCORES_KEPT_BYTES = 48_000_000  # scores of recent alternatives kept for the next keys
 DENSE_FROM, DENSE_SHARE = 65536, 16  # from so many papers, a word of 1/16 of them is a bitmap
 RANKED_EXACTLY = 1000  # of many papers found, the best ranked by their exact score
+# Papers matching all terms but one are listed after the full matches while these are fewer:
+# past a thousand full matches nobody scrolls to them, and ranking them (most of a million
+# papers for "diffusion m") took most of a key's search.
+CLOSE_UNDER = 1000
 RELATED_WORDS = 40  # a paper's most telling words that find the papers most like it
 _WORDS = re.compile(r"\w+")
 
@@ -438,7 +442,9 @@ class FlatIndex:
             matched |= term_words[-1]
             count += scores > 0
             total += scores
-        keep = count >= (max(1, len(positive) - 1) if len(positive) >= 2 else len(positive))
+        keep = count >= len(positive)
+        if len(positive) >= 2 and np.count_nonzero(keep) < CLOSE_UNDER:
+            keep = count >= len(positive) - 1  # and the close ones: all terms but one
         for term in query.terms:
             if term.negated:
                 keep &= self._score_term(term, set()) == 0
