@@ -195,8 +195,8 @@ class Workspace(Screen[None]):
     )  # fmt: skip
 
     # What the list and the detail pane show follows these (data_bind); the header all four.
-    # None repaints the screen itself: a repaint of the screen draws every widget on it again,
-    # and the widgets that show these repaint themselves.
+    # None of these repaints the screen itself (that would draw every widget on it again): the
+    # widgets that show them repaint themselves.
     raw: reactive[bool] = reactive(False, init=False, repaint=False)  # text as written
     highlight: reactive[re.Pattern[str] | None] = reactive[re.Pattern[str] | None](
         None, init=False, repaint=False
