@@ -39,8 +39,3 @@ def session_path() -> Path:
 def cache_folder() -> Path:
     """Kept indexes: $TUI_READER_CACHE, else the user cache folder."""
     return _location(CACHE_VARIABLE, platformdirs.user_cache_dir)
-
-
-def is_configured(variable: str) -> bool:
-    """Whether the user named this file themselves (then its folder is theirs to make)."""
-    return bool(os.environ.get(variable))

@@ -22,7 +22,6 @@ from tui_reader.core.paper_state import PaperState
 
 FIELDS = ("title", "author", "venue")
 _WORD = re.compile(r"\w+")
-_COMPOUND = re.compile(r"\b\w+(?:-\w+)+")  # \b: a compound starts at a word's start
 _TOKEN = re.compile(r'[!-]?(?:\w+:)?"[^"]*"?|\S+')
 DATE = re.compile(r"\d{4}(?:-\d\d(?:-\d\d)?)?")
 _STATES: dict[str, Callable[[PaperState, str], bool]] = {
@@ -36,20 +35,6 @@ _STATES: dict[str, Callable[[PaperState, str], bool]] = {
 def words(text: str) -> list[str]:
     """The lower-case words of a text, as the index and the query see them."""
     return _WORD.findall(text.casefold())
-
-
-def capitalised_words(text: str) -> list[str]:
-    """The words of a text that have a capital letter, as written: "SAM", "GPs"."""
-    return [word for word in _WORD.findall(text) if word != word.lower()]
-
-
-def words_and_compounds(text: str) -> tuple[list[str], list[str]]:
-    """The words of a text, and its hyphenated compounds ("co-training"), which a reader may
-    type as one word ("cotraining"); lower case."""
-    folded = text.casefold()
-    # Only pieces of text with a hyphen can hold one: a regex over those alone is 3x faster.
-    pieces = [piece for piece in folded.split() if "-" in piece]
-    return _WORD.findall(folded), [c for piece in pieces for c in _COMPOUND.findall(piece)]
 
 
 @dataclass(frozen=True)
