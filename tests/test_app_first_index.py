@@ -51,3 +51,22 @@ async def test_the_filter_finds_among_the_first_papers_while_the_rest_loads(
         )
         assert "searching the first" not in str(shown.sub_title)
         assert len(shown.store) == len(papers) and shown.duplicates == 2
+
+
+async def test_an_input_expected_to_be_small_is_indexed_once_all_is_read(
+    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(workspace, "FIRST_INDEXED", 20)
+    monkeypatch.setattr(workspace, "INDEX_FIRST_FROM", 60)
+    papers = list(seed_store)
+    go_on = threading.Event()
+    stream = slow_stream(papers[:20], papers[20:], go_on)
+    app = ReaderApp(PaperStore(), Library(None), stream=stream, expected_papers=59)
+    async with app.run_test(size=(120, 30)) as pilot:
+        shown = app.workspace
+        await wait_until(pilot, lambda: len(shown.store) == 20, "the first papers shown")
+        await pilot.pause(0.3)
+        assert shown.index is None  # the rest comes soon: one index, of all of them
+        go_on.set()
+        await ready(pilot)
+        assert shown.index is not None and len(shown.index) == len(papers)

@@ -174,3 +174,18 @@ async def test_keys_sent_after_a_dialog_closes_go_to_the_list(seed_store: PaperS
         await settled(pilot)
         assert app.library.note(seed_store[1].id) == "text"
         assert isinstance(app.screen, Workspace)
+
+
+async def test_keys_sent_after_a_picker_chooses_go_where_it_leads(seed_store: PaperStore) -> None:
+    library = Library(None)
+    library.change_tags([seed_store[2].id, seed_store[5].id], add=["keep"])
+    app = ReaderApp(seed_store, library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        paper_list = app.query_one(PaperList)
+        await ready(pilot)
+        burst(app, "T", "enter", "j")  # the tags picker, its first tag, then down the list
+        await wait_until(pilot, lambda: app.workspace.shown_query == "#keep", "the tag's papers")
+        await settled(pilot)
+        assert isinstance(app.screen, Workspace)
+        assert len(paper_list.papers) == 2
+        assert paper_list.cursor == 1  # the j reached the picker as it closed

@@ -37,6 +37,7 @@ from tui_reader.core.loading import (
     LoadError,
     LoadFilter,
     check_paths,
+    expected_papers,
     load_paths,
     stream_papers,
 )
@@ -448,7 +449,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
     files = check_paths(paths, "" if arguments.paths else config.paths_origin)
     where = session_path()
     saved = load_session(where)  # before the library: a FIFO or device there stops the reader
-    stream = kept = None
+    stream = kept = expected = None
     duplicates = 0  # abstracts met again and shown once
     big = sum(file.stat().st_size for file in files) > LOAD_AT_ONCE
     keep = LoadFilter(tuple(arguments.category), arguments.since or "")
@@ -463,6 +464,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
         duplicates = kept.loaded.duplicates
     else:
         store, stream = PaperStore(), stream_papers(files, keep=keep)
+        expected = expected_papers(files) if keep == NO_FILTER else None
     library, messages = open_library(arguments.library)
     if stream is None:  # each paper resolve found, with what it found
         show_resolutions(store, library)
@@ -491,6 +493,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
         index=index,
         duplicates=duplicates,
         keep_index=keep_index,
+        expected_papers=expected,
     )
     if big:
         startup.ready_for_processes()

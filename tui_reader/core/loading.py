@@ -163,6 +163,29 @@ def _start(path: Path) -> str:
         return ""
 
 
+SAMPLED_BYTES = 4 * MB  # of text, read to tell how long a file's lines are
+
+
+def expected_papers(files: Iterable[Path]) -> int | None:
+    """About how many papers the files hold: for each, its size over the bytes a line takes
+    in its first SAMPLED_BYTES of text; None when one of them is not read a record a line
+    (or cannot be read), as a file read whole is counted only once it is read."""
+    total = 0
+    for path in files:
+        if input_format(path.name, _start(path)).read_lines is None:
+            return None
+        try:
+            with path.open("rb") as raw:
+                size = os.fstat(raw.fileno()).st_size
+                text = gzip.GzipFile(fileobj=raw) if _is_gzip(path) else raw
+                lines = text.read(SAMPLED_BYTES).count(b"\n")
+                taken = raw.tell()  # of the file: compressed, for a gzip file
+        except (OSError, EOFError, zlib.error):
+            return None
+        total += lines * size // max(taken, 1)
+    return total
+
+
 def _too_many(path: Path) -> LoadError:
     most = count(MAX_RECORDS, "record")
     return LoadError(path, f"holds more than {most}, the most read from one file")

@@ -45,12 +45,14 @@ class ReaderApp(App[None]):
         index: SearchEngine | None = None,
         duplicates: int = 0,
         keep_index: KeepIndex | None = None,
+        expected_papers: int | None = None,
     ) -> None:
         """`messages`, problems met at start; `stream`, when given, yields more papers (and
-        problems) to load in the background; `session`, where the reader left off last time;
-        `config`, the user's settings (its keys already checked); `index`, the store's index
-        when it was kept from before; `duplicates`, how many abstracts the load met again;
-        `keep_index`, what keeps the papers and their index for the next start once built."""
+        problems) to load in the background, about `expected_papers` of them; `session`,
+        where the reader left off last time; `config`, the user's settings (its keys already
+        checked); `index`, the store's index when it was kept from before; `duplicates`, how
+        many abstracts the load met again; `keep_index`, what keeps the papers and their
+        index for the next start once built."""
         super().__init__()
         self.config = config or Config(read_after=READ_AFTER)
         self.set_keymap(dict(self.config.keys))
@@ -70,6 +72,7 @@ class ReaderApp(App[None]):
             index=index,
             duplicates=duplicates,
             keep_index=keep_index,
+            expected_papers=expected_papers,
         )
 
     def get_default_screen(self) -> Screen[Any]:
@@ -85,12 +88,10 @@ class ReaderApp(App[None]):
     async def on_event(self, event: events.Event) -> None:
         # Every key acts after the keys sent before it, where they left the focus (see
         # ordered_keys): "t" and a tag, "old" Ctrl+U "agent", Enter and "j" in one burst.
-        if (
-            isinstance(event, events.Key)
-            and not event.is_forwarded
-            and await route_key(self, event)
-        ):
-            return
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            await self.workspace.flow_caught_up()
+            if await route_key(self, event):
+                return
         await super().on_event(event)
 
     def session(self) -> Session:

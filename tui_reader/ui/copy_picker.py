@@ -3,7 +3,6 @@
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -83,13 +82,12 @@ class CopyPicker(ModalScreen[Pick | None]):
         ]
         with Vertical():
             yield Static(Content.styled(self._title, "bold"))
-            yield PickerList(*options)
+            yield PickerList(*options, picked=self._selected)
             hint = "A digit or Enter copies it   o opens a link   Escape closes"
             yield Static(Content(hint), classes="dialog-hint")
 
-    @on(OptionList.OptionSelected)
-    def _selected(self, event: OptionList.OptionSelected) -> None:
-        self.action_choose(event.option_index)
+    def _selected(self, option: Option, index: int) -> None:
+        self.action_choose(index)
 
     def action_choose(self, index: int) -> None:
         if index < len(self._choices):

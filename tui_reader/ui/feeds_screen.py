@@ -96,7 +96,7 @@ class FeedsScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Content.styled("Saved searches   unread / papers", "bold"))
-            yield PickerList()
+            yield PickerList(picked=self._selected)
             yield Static(classes="dialog-hint")
 
     def on_mount(self) -> None:
@@ -153,9 +153,8 @@ class FeedsScreen(ModalScreen[str | None]):
             return None
         return self.counts[option_list.highlighted]
 
-    @on(OptionList.OptionSelected)
-    def _selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(self.counts[event.option_index].query)
+    def _selected(self, option: Option, index: int) -> None:
+        self.dismiss(self.counts[index].query)
 
     def action_delete(self) -> None:
         feed = self._highlighted()

@@ -17,7 +17,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.timer import Timer
-from textual.widgets import OptionList, Static, TextArea
+from textual.widgets import Static, TextArea
 from textual.widgets.option_list import Option
 
 from tui_reader.core.locations import config_path
@@ -69,7 +69,8 @@ class PipePicker(ModalScreen[tuple[str, str] | None]):
                             name,
                         )
                         for name, line in self._commands.items()
-                    )
+                    ),
+                    picked=self._chosen,
                 )
                 yield Static(id="pipe-format")
                 hint = "Enter runs it   Tab changes the format   Escape cancels"
@@ -93,10 +94,9 @@ class PipePicker(ModalScreen[tuple[str, str] | None]):
         self.kind = kinds[(kinds.index(self.kind) + 1) % len(kinds)]
         self._show_format()
 
-    @on(OptionList.OptionSelected)
-    def _chosen(self, event: OptionList.OptionSelected) -> None:
-        if event.option.id is not None:
-            self.dismiss((event.option.id, self.kind))
+    def _chosen(self, option: Option, index: int) -> None:
+        if option.id is not None:
+            self.dismiss((option.id, self.kind))
 
 
 class PipeFinished(Message):

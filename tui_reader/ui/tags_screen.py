@@ -2,7 +2,6 @@
 
 from dataclasses import dataclass
 
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -52,7 +51,7 @@ class TagsScreen(ModalScreen[TagAction | None]):
         with Vertical():
             yield Static(Content.styled("Tags", "bold"))
             if options:
-                yield PickerList(*options)
+                yield PickerList(*options, picked=self._selected)
                 hint = "Enter filters by the tag   r renames it   d deletes it   Escape closes"
             else:
                 hint = "No tags yet: press t on a paper to tag it. Escape closes."
@@ -67,10 +66,9 @@ class TagsScreen(ModalScreen[TagAction | None]):
             return None
         return option_list.get_option_at_index(option_list.highlighted).id
 
-    @on(OptionList.OptionSelected)
-    def _selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option.id is not None:
-            self.dismiss(TagAction("filter", event.option.id))
+    def _selected(self, option: Option, index: int) -> None:
+        if option.id is not None:
+            self.dismiss(TagAction("filter", option.id))
 
     def action_choose(self, kind: str) -> None:
         if (tag := self._highlighted()) is not None:
