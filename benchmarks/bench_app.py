@@ -30,7 +30,7 @@ from textual.widgets import Input  # noqa: E402
 
 from tui_reader.core.index_cache import load_cached  # noqa: E402
 from tui_reader.core.library import Library  # noqa: E402
-from tui_reader.core.loading import check_paths, stream_papers  # noqa: E402
+from tui_reader.core.loading import check_paths, expected_papers, stream_papers  # noqa: E402
 from tui_reader.core.store import PaperStore  # noqa: E402
 from tui_reader.ui.app import ReaderApp  # noqa: E402
 from tui_reader.ui.paper_list import PaperList  # noqa: E402
@@ -65,7 +65,8 @@ def reader(corpus: Path, kept: bool) -> ReaderApp:
     from the papers and index the cache folder kept."""
     files = check_paths([corpus])
     if not kept:
-        return ReaderApp(PaperStore(), Library(None), stream=stream_papers(files))
+        stream, expected = stream_papers(files), expected_papers(files)
+        return ReaderApp(PaperStore(), Library(None), stream=stream, expected_papers=expected)
     indexed = load_cached(files)
     if indexed is None:
         raise SystemExit(f"nothing kept for {corpus}: run `tui-reader search x {corpus}` first")

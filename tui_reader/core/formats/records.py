@@ -80,10 +80,11 @@ def record_from(data: dict[str, object], line: int) -> Record | Problem:
     """A Record from a mapping with the FIELDS (any case), or the Problem with it."""
     values = {str(key).strip().lower(): value for key, value in data.items()}
     abstract = values.get("abstract")
-    if not isinstance(abstract, str) or not clean(abstract):
+    abstract = clean(abstract) if isinstance(abstract, str) else ""
+    if not abstract:
         return Problem(line, "no abstract")
     return Record(
-        abstract=clean(abstract),
+        abstract=abstract,
         title=_text(values.get("title")),
         authors=_authors(values.get("authors", values.get("author"))),
         url=_text(values.get("url")),
