@@ -276,3 +276,21 @@ def test_close_papers_follow_only_while_few_match_in_full(monkeypatch: pytest.Mo
     monkeypatch.setattr(index_module, "CLOSE_UNDER", 5)
     ranking = index.run(parse_query("graph neural "))  # another query: not from the cache
     assert (ranking.full, len(ranking.numbers)) == (5, 5)
+
+
+def test_a_phrase_typed_on_finds_what_it_finds_when_typed_at_once() -> None:
+    """Papers found lacking a phrase are not read again for a longer phrase beginning with
+    it ("sparse a", then "sparse at"), and only for such a phrase."""
+    papers = corpus(
+        "We study sparse attention in transformers.",
+        "Sparse autoencoders read sparse attention maps.",
+        "A sparse and attentive reader.",
+        "Dense attention, not sparse at all.",
+        "Sparse atlases of the brain.",
+    )
+    typed = FlatIndex.of(papers)
+    queries = ['"sparse', '"sparse ', '"sparse a', '"sparse at', '"sparse att', '"sparse a']
+    queries += ['"sparse attention"', '"sparse an', '"dense a', '"sparse at']
+    for query in queries:
+        assert found(typed, papers, query) == found(FlatIndex.of(papers), papers, query), query
+    assert len(found(typed, papers, '"sparse at')) == 4  # "not sparse at all" too

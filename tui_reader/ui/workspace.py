@@ -390,7 +390,6 @@ class Workspace(Screen[None]):
             if self._keep_index is not None:
                 self._keep_index(self.store, index, self.load_problems, self.duplicates)
         self.post_message(IndexReady(index))
-        index.warm()
 
     @on(IndexReady)
     def _index_ready(self, message: IndexReady) -> None:
@@ -399,6 +398,9 @@ class Workspace(Screen[None]):
             return  # the first papers' index, built after the whole one
         startup.keep_for_good()  # the index lives as long as the papers
         self._index = index
+        # Its tables for typos and related papers are made once the screen is drawn: made
+        # at once, they held the first frame back 0.05 s.
+        self.call_after_refresh(in_background, "warm", index.warm)
         if self.status == "indexing" and len(index) == len(self.store):
             self.status = "ready"
         self._update_header()

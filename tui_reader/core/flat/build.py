@@ -34,7 +34,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from itertools import pairwise
 from typing import IO, TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
@@ -430,10 +429,3 @@ def _strings(name: str, strings: list[str]) -> Arrays:
     offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
     np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)), out=offsets[1:])
     return {name: np.frombuffer(b"".join(encoded), dtype=np.uint8), f"{name}_offsets": offsets}
-
-
-def strings_of(data: Array, offsets: Array) -> list[str]:
-    """The strings `_strings` kept, decoded."""
-    blob = np.asarray(data).tobytes()
-    bounds = np.asarray(offsets).tolist()
-    return [blob[start:end].decode() for start, end in pairwise(bounds)]

@@ -17,6 +17,8 @@ import re
 from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
+from typing import overload
 
 import numpy as np
 import numpy.typing as npt
@@ -24,7 +26,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from tui_reader.core.engine import Ranking
-from tui_reader.core.flat.build import Array, Columns, build_arrays, strings_of
+from tui_reader.core.flat.build import Array, Columns, build_arrays
 from tui_reader.core.flat.fold import fold
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import Alternative, Query, Term
@@ -57,11 +59,50 @@ def _typos_allowed(word: str) -> int:
     return 0 if len(word) < 4 else 1 if len(word) < 9 else 2
 
 
+class _Words(Sequence[str]):
+    """Sorted strings kept as UTF-8 with offsets (core.flat.build), each decoded when it is
+    read: a search opens the index without decoding the whole vocabulary (0.2 s at 100,000
+    papers), and a look-up by `bisect` decodes the twenty it compares. UTF-8 sorts as the
+    strings do. `decode_all` decodes them once for all, for a long-lived index."""
+
+    def __init__(self, data: Array, offsets: Array) -> None:
+        self._data = np.asarray(data).tobytes()
+        self._offsets = np.asarray(offsets, dtype=np.int64)
+        self._decoded: list[str] | None = None
+
+    def __len__(self) -> int:
+        return len(self._offsets) - 1
+
+    @overload
+    def __getitem__(self, place: int) -> str: ...
+
+    @overload
+    def __getitem__(self, place: slice) -> list[str]: ...
+
+    def __getitem__(self, place: int | slice) -> str | list[str]:
+        if self._decoded is not None:
+            return self._decoded[place]
+        offsets = self._offsets
+        if isinstance(place, slice):
+            start, stop, _ = place.indices(len(self))
+            bounds = offsets[start : max(start, stop) + 1].tolist()
+            data = self._data
+            return [data[begin:end].decode() for begin, end in pairwise(bounds)]
+        if place < 0:
+            place += len(self)
+        begin, end = offsets[place : place + 2].tolist()
+        return self._data[begin:end].decode()
+
+    def decode_all(self) -> None:
+        if self._decoded is None:
+            self._decoded = self[:]
+
+
 class _Vocabulary:
     """Indexed words (by id: their alphabetical rank) with their postings in each field."""
 
     def __init__(self, arrays: Mapping[str, Array], prefix: str, fields: tuple[str, ...]):
-        self.words = strings_of(arrays[f"{prefix}words"], arrays[f"{prefix}words_offsets"])
+        self.words = _Words(arrays[f"{prefix}words"], arrays[f"{prefix}words_offsets"])
         self.postings = {  # plain arrays: slicing a memmap costs a Python object each
             name: (np.asarray(arrays[f"{name}_offsets"]), np.asarray(arrays[f"{name}_papers"]))
             for name in fields
@@ -138,13 +179,16 @@ class FlatIndex:
         self._text, self._text_start = text, text_start
         self._text_offsets = np.asarray(arrays["text_offsets"])
         self._arrays = arrays
-        self._compounds: dict[str, str] | None = None
+        self._compounds: tuple[_Words, _Words] | None = None  # joined, as written
         self._weight = self._weights(self._words.frequency)
         self._cased_weight = self._weights(self._cased.frequency)
         self._starting: list[str] | None = None  # the letters words start with
-        self._beginnings: dict[int, tuple[list[str], list[int]]] = {}
+        self._beginnings: dict[tuple[int, str], tuple[list[str], list[int]]] = {}
         self._scored: dict[tuple[object, ...], tuple[Floats, frozenset[str]]] = {}
         self._paper_lengths: Floats | None = None  # the square root of each paper's words
+        # The last phrase looked for in the text, and the papers read that do not hold it:
+        # they cannot hold a longer phrase beginning with it.
+        self._lacking: tuple[bytes, Ints] | None = None
 
     @classmethod
     def of(cls, papers: Sequence[Paper] | Columns) -> "FlatIndex":
@@ -169,13 +213,18 @@ class FlatIndex:
     def warm(self) -> None:
         """Build the tables typos and related papers need, ahead of time (seconds at a
         million papers)."""
-        self._first_letters()
+        self._words.words.decode_all()
+        self._cased.words.decode_all()
         self._paper_words()
         self._highlighted([])
+        assert self._compounds is not None
+        for strings in self._compounds:
+            strings.decode_all()
         self._words.warm(self._count)
         self._cased.warm(self._count)
-        for length in range(4, 12):
-            self._beginnings_of(length)
+        for letter in self._first_letters():
+            for length in range(4, 12):
+                self._beginnings_of(length, letter)
 
     # Which indexed words a query word matches
 
@@ -222,49 +271,45 @@ class FlatIndex:
                 found.append((text, 1))
         return found
 
-    def _beginnings_of(self, length: int) -> tuple[list[str], list[int]]:
-        """The distinct beginnings of `length` letters and where their words start in the
-        sorted vocabulary (words sharing a beginning are neighbours there)."""
-        if length not in self._beginnings:
+    def _beginnings_of(self, length: int, letter: str) -> tuple[list[str], list[int]]:
+        """The distinct beginnings of `length` letters of the words starting with `letter`,
+        and where their words start in the sorted vocabulary (words sharing a beginning are
+        neighbours there)."""
+        if (length, letter) not in self._beginnings:
+            words = self._words.words
+            first = bisect_left(words, letter)
+            last = bisect_left(words, letter + "\U0010ffff", first)
             starts: dict[str, int] = {}
-            for position, word in enumerate(self._words.words):
+            for position, word in enumerate(words[first:last], first):
                 if len(word) >= length:
                     starts.setdefault(word[:length], position)
-            self._beginnings[length] = (list(starts), list(starts.values()))
-        return self._beginnings[length]
+            self._beginnings[length, letter] = (list(starts), list(starts.values()))
+        return self._beginnings[length, letter]
 
     def _typo_prefix_words(self, stem: str) -> list[int]:
         """Ids of words whose beginning is one edit from the stem ("difus" → diffusion)."""
         if len(stem) < 4:
             return []
         found: list[int] = []
-        letters = self._first_letters()
+        words, letters = self._words.words, self._first_letters()
         # Beginnings as long as the stem are one letter replaced, one letter longer one put in.
         for length, edited in (
             (len(stem), {letter + stem[1:] for letter in letters}),
             (len(stem) + 1, {letter + stem for letter in letters}),
         ):
-            beginnings, starts = self._beginnings_of(length)
-            # Those starting with the stem's letter are neighbours (the beginnings are sorted).
-            first = bisect_left(beginnings, stem[0])
-            last = bisect_left(beginnings, stem[0] + "\U0010ffff", first)
+            beginnings, starts = self._beginnings_of(length, stem[0])
             near = [
-                (int(distance), first + place)
+                (int(distance), beginnings[place], starts[place])
                 for _, distance, place in process.extract(
-                    stem,
-                    beginnings[first:last],
-                    scorer=Levenshtein.distance,
-                    score_cutoff=1,
-                    limit=None,
+                    stem, beginnings, scorer=Levenshtein.distance, score_cutoff=1, limit=None
                 )
             ]
-            for text in edited:  # one edit of the first letter
-                place = bisect_left(beginnings, text)
-                if text[0] != stem[0] and place < len(beginnings) and beginnings[place] == text:
-                    near.append((1, place))
-            for _, place in sorted(near):
-                beginning, start = beginnings[place], starts[place]
-                end = bisect_left(self._words.words, beginning + "\U0010ffff", start)
+            for text in edited:  # one edit of the first letter: a word beginning so
+                place = bisect_left(words, text)
+                if text[0] != stem[0] and place < len(words) and words[place].startswith(text):
+                    near.append((1, text, place))
+            for _, beginning, start in sorted(near):
+                end = bisect_left(words, beginning + "\U0010ffff", start)
                 found += range(start, min(end, start + PREFIX_WORDS_MAX))
                 if len(found) > PREFIX_WORDS_MAX * 4:
                     return found
@@ -314,13 +359,18 @@ class FlatIndex:
         """The words to highlight for these ids, each as indexed and, when some paper wrote it
         as a compound ("pol-icy" for policy, "co-training"), as written there too."""
         if self._compounds is None:
-            keys = strings_of(self._arrays["compound_keys"], self._arrays["compound_keys_offsets"])
-            values = strings_of(
-                self._arrays["compound_values"], self._arrays["compound_values_offsets"]
+            arrays = self._arrays
+            self._compounds = (
+                _Words(arrays["compound_keys"], arrays["compound_keys_offsets"]),
+                _Words(arrays["compound_values"], arrays["compound_values_offsets"]),
             )
-            self._compounds = dict(zip(keys, values, strict=True))
-        words = [self._words.words[i] for i in ids]
-        return {*words, *(self._compounds[word] for word in words if word in self._compounds)}
+        joined, written = self._compounds
+        words = {self._words.words[i] for i in ids}
+        for word in list(words):
+            place = bisect_left(joined, word)
+            if place < len(joined) and joined[place] == word:
+                words.add(written[place])
+        return words
 
     # Scoring
 
@@ -402,10 +452,21 @@ class FlatIndex:
             total = np.sum(each, axis=0, dtype=np.float32)
             total[~every] = 0
         if alternative.exact and alternative.is_phrase:  # a quoted phrase stands in the text
-            found = np.flatnonzero(total)
-            has = self._have(found, fold(alternative.text).encode())
-            total[found[has]] *= PHRASE_BONUS
-            total[found[~has]] = 0
+            needle = fold(alternative.text).encode()
+            candidates = np.flatnonzero(total)
+            known = self._lacking  # of "sparse a" as "sparse at" is typed
+            if known is not None and not needle.startswith(known[0]):
+                known = None  # another phrase
+            if known is not None:
+                candidates = np.setdiff1d(candidates, known[1], assume_unique=True)
+            has = self._have(candidates, needle)
+            holding, lacking = candidates[has], candidates[~has]
+            bonus = total[holding] * PHRASE_BONUS
+            total[:] = 0
+            total[holding] = bonus
+            if known is not None:
+                lacking = np.union1d(lacking, known[1])
+            self._lacking = (needle, lacking)
         return total
 
     def _score_term(self, term: Term, matched: set[str]) -> Floats:
