@@ -52,6 +52,97 @@ def _read(paths: list[Path], keep: LoadFilter = loading.NO_FILTER) -> list[objec
 
 
 @pytest.mark.parametrize("name", ["papers.jsonl", "papers.jsonl.gz"])
+def test_a_file_read_in_pieces_loads_as_in_one_process(
+    tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / name
+    text = ("\ufeff" + "\n".join(_lines()) + "\n").encode()
+    path.write_bytes(gzip.compress(text) if name.endswith(".gz") else text)
+    at_once, stream = load_paths([path]), _read([path])
+    keep = LoadFilter(("cs.AI",), "2020")
+    filtered = _read([path], keep)
+    _pieces(monkeypatch)
+    in_pieces = load_paths([path])
+    assert len(at_once.papers) == 395 and at_once.duplicates == 2  # the test sees a change
+    assert in_pieces.papers == at_once.papers
+    assert (
+        in_pieces.problems
+        == at_once.problems
+        == [
+            f"{path}:18: not valid JSON (Expecting ',' delimiter)",
+            f"{path}:121: no abstract",
+        ]
+    )
+    assert in_pieces.duplicates == at_once.duplicates
+    assert _read([path]) == stream
+    assert _read([path], keep) == filtered and 0 < len(filtered) < 100
+    as_store = load_store([path])
+    assert isinstance(as_store.papers, PaperStore)
+    assert list(as_store.papers) == at_once.papers
+
+
+def test_a_line_that_is_not_utf8_stops_the_file_where_it_stands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "papers.jsonl"
+    lines = [line.encode() for line in _lines()]
+    lines[250] = b'{"abstract": "Caf\xe9"}'
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    at_once = _read([path])
+    _pieces(monkeypatch)
+    assert _read([path]) == at_once
+    problems = [item for item in at_once if isinstance(item, str)]
+    assert problems[-1] == f"{path}: is not UTF-8 text (byte 0xe9 on line 254)"
+    assert len(at_once) - len(problems) == 247  # the papers before it
+
+
+def test_the_arxiv_snapshot_is_read_in_pieces_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _pieces(monkeypatch)
+    path = tmp_path / "arxiv-metadata-oai-snapshot.json"
+    lines = [
+        json.dumps(
+            {
+                "id": f"0704.{n:04d}",
+                "submitter": "A",
+                "authors": "A. Author",
+                "title": f"Snapshot paper {n}",
+                "categories": "cs.LG stat.ML",
+                "abstract": f"Abstract of snapshot paper {n}.",
+                "versions": [{"version": "v1", "created": "Mon, 2 Apr 2007 19:18:42 GMT"}],
+                "update_date": "2008-11-13",
+            }
+        )
+        for n in range(1, 101)
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    papers = load_paths([path]).papers
+    assert [p.id for p in papers] == [f"0704.{n:04d}" for n in range(1, 101)]
+    assert papers[99].published == "2007-04-02"
+
+
+def test_a_gzip_file_cut_short_gives_the_papers_read_before_the_cut(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "papers.jsonl.gz"
+    whole = gzip.compress(("\n".join(_lines()) + "\n").encode())
+    cut = whole[: len(whole) * 3 // 4]
+    path.write_bytes(cut)
+    readable = tmp_path / "readable.jsonl"  # the whole lines before the cut
+    text = zlib.decompressobj(31).decompress(cut)
+    readable.write_bytes(text[: text.rfind(b"\n") + 1])
+    before_cut = [item.id for item in _read([readable]) if isinstance(item, Paper)]
+    _pieces(monkeypatch)
+    items = _read([path])
+    ended = f"{path}: Compressed file ended before the end-of-stream marker was reached"
+    papers = [item.id for item in items if isinstance(item, Paper)]
+    assert ended in items
+    # In order, up to the last piece read whole (of about seven lines).
+    assert papers == before_cut[: len(papers)] and len(papers) >= len(before_cut) - 8
+
+
+@pytest.mark.parametrize("name", ["papers.jsonl", "papers.jsonl.gz"])
 def test_how_many_papers_a_file_holds_is_told_from_its_first_lines(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
