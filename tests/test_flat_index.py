@@ -294,3 +294,28 @@ def test_a_phrase_typed_on_finds_what_it_finds_when_typed_at_once() -> None:
     for query in queries:
         assert found(typed, papers, query) == found(FlatIndex.of(papers), papers, query), query
     assert len(found(typed, papers, '"sparse at')) == 4  # "not sparse at all" too
+
+
+def test_the_lowest_keys_stay_last_when_rounding_lifts_them() -> None:
+    """float32 rounds the lowest key's place (65535) up a little: cast to 16 bits it wrapped
+    round to 0, and papers of the lowest score were ranked among the best."""
+    values = [1000.76935768, 1001.02581024, 1001.53871536, 1002.05162048]
+    keys = np.random.default_rng(0).permutation(np.repeat(values, [3000, 2000, 2000, 300]))
+    order = _best_first(keys)
+    assert np.all(np.diff(keys[order]) <= 0)
+
+
+def test_few_scores_are_ranked_as_many_are() -> None:
+    papers = corpus(
+        *(f"Paper {n} on {'reinforcement' if n % 3 else 'reinforce'} learning." for n in range(60))
+    )
+    index = FlatIndex.of(papers)
+    for query in ("reinf", "reinforcment", "learn", "le"):
+        few = index.run(parse_query(query))
+        index_module.FEW_VALUES, kept = 0, index_module.FEW_VALUES
+        try:
+            many = FlatIndex.of(papers).run(parse_query(query))
+        finally:
+            index_module.FEW_VALUES = kept
+        assert few.numbers.tolist() == many.numbers.tolist(), query
+        assert few.scores.tolist() == many.scores.tolist(), query

@@ -18,7 +18,7 @@ from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
-from typing import overload
+from typing import NamedTuple, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -35,6 +35,15 @@ from tui_reader.core.store import Numbers
 Floats = npt.NDArray[np.float32]
 Ints = npt.NDArray[np.int64]
 
+
+class Scored(NamedTuple):
+    """Each paper's score for a term or an alternative, and the values those scores take
+    when there are only these (empty: not known)."""
+
+    scores: Floats
+    values: frozenset[float]
+
+
 EXACT, PREFIX, TYPO, TYPO_PREFIX = 1.0, 0.75, 0.55, 0.45
 SECOND_TYPO = 0.25  # a word two edits away is a much weaker match than one edit away
 TITLE_WEIGHT = 2.0
@@ -47,6 +56,7 @@ CLOSENESS_WEIGHT = 2.0
 SCORES_KEPT_BYTES = 48_000_000  # scores of recent alternatives kept for the next keys
 DENSE_FROM, DENSE_SHARE = 65536, 16  # from so many papers, a word of 1/16 of them is a bitmap
 RANKED_EXACTLY = 1000  # of many papers found, the best ranked by their exact score
+FEW_VALUES = 12  # a word's papers are ranked a score at a time while it gives so few
 # Papers matching all terms but one are listed after the full matches while these are fewer:
 # past a thousand full matches nobody scrolls to them, and ranking them (most of a million
 # papers for "diffusion m") took most of a key's search.
@@ -63,12 +73,11 @@ class _Words(Sequence[str]):
     """Sorted strings kept as UTF-8 with offsets (core.flat.build), each decoded when it is
     read: a search opens the index without decoding the whole vocabulary (0.2 s at 100,000
     papers), and a look-up by `bisect` decodes the twenty it compares. UTF-8 sorts as the
-    strings do. `decode_all` decodes them once for all, for a long-lived index."""
+    strings do. A long-lived index decodes them all (`[:]`): `bisect` on a list is C."""
 
     def __init__(self, data: Array, offsets: Array) -> None:
         self._data = np.asarray(data).tobytes()
         self._offsets = np.asarray(offsets, dtype=np.int64)
-        self._decoded: list[str] | None = None
 
     def __len__(self) -> int:
         return len(self._offsets) - 1
@@ -80,8 +89,6 @@ class _Words(Sequence[str]):
     def __getitem__(self, place: slice) -> list[str]: ...
 
     def __getitem__(self, place: int | slice) -> str | list[str]:
-        if self._decoded is not None:
-            return self._decoded[place]
         offsets = self._offsets
         if isinstance(place, slice):
             start, stop, _ = place.indices(len(self))
@@ -93,16 +100,13 @@ class _Words(Sequence[str]):
         begin, end = offsets[place : place + 2].tolist()
         return self._data[begin:end].decode()
 
-    def decode_all(self) -> None:
-        if self._decoded is None:
-            self._decoded = self[:]
-
 
 class _Vocabulary:
     """Indexed words (by id: their alphabetical rank) with their postings in each field."""
 
     def __init__(self, arrays: Mapping[str, Array], prefix: str, fields: tuple[str, ...]):
-        self.words = _Words(arrays[f"{prefix}words"], arrays[f"{prefix}words_offsets"])
+        words = _Words(arrays[f"{prefix}words"], arrays[f"{prefix}words_offsets"])
+        self.words: Sequence[str] = words
         self.postings = {  # plain arrays: slicing a memmap costs a Python object each
             name: (np.asarray(arrays[f"{name}_offsets"]), np.asarray(arrays[f"{name}_papers"]))
             for name in fields
@@ -179,12 +183,12 @@ class FlatIndex:
         self._text, self._text_start = text, text_start
         self._text_offsets = np.asarray(arrays["text_offsets"])
         self._arrays = arrays
-        self._compounds: tuple[_Words, _Words] | None = None  # joined, as written
+        self._compounds: tuple[Sequence[str], Sequence[str]] | None = None  # joined, written
         self._weight = self._weights(self._words.frequency)
         self._cased_weight = self._weights(self._cased.frequency)
         self._starting: list[str] | None = None  # the letters words start with
         self._beginnings: dict[tuple[int, str], tuple[list[str], list[int]]] = {}
-        self._scored: dict[tuple[object, ...], tuple[Floats, frozenset[str]]] = {}
+        self._scored: dict[tuple[object, ...], tuple[Scored, frozenset[str]]] = {}
         self._paper_lengths: Floats | None = None  # the square root of each paper's words
         # The last phrase looked for in the text, and the papers read that do not hold it:
         # they cannot hold a longer phrase beginning with it.
@@ -213,13 +217,12 @@ class FlatIndex:
     def warm(self) -> None:
         """Build the tables typos and related papers need, ahead of time (seconds at a
         million papers)."""
-        self._words.words.decode_all()
-        self._cased.words.decode_all()
+        for vocabulary in (self._words, self._cased):
+            vocabulary.words = vocabulary.words[:]
         self._paper_words()
         self._highlighted([])
         assert self._compounds is not None
-        for strings in self._compounds:
-            strings.decode_all()
+        self._compounds = (self._compounds[0][:], self._compounds[1][:])
         self._words.warm(self._count)
         self._cased.warm(self._count)
         for letter in self._first_letters():
@@ -389,7 +392,8 @@ class FlatIndex:
 
     def _score_word(
         self, scores: Floats, alternative: Alternative, matches: dict[int, float], cased: bool
-    ) -> None:
+    ) -> set[float]:
+        """Give each paper the best value of the matches it has; the values given."""
         vocabulary = self._cased if cased else self._words
         field = "cased" if cased else alternative.field or "all"
         weights = self._cased_weight if cased else self._weight
@@ -412,10 +416,11 @@ class FlatIndex:
             if folded is not None:
                 inside[self._words.papers(alternative.field, [folded])] = True
             scores[~inside] = 0
+        return {value for value, _ in by_value}
 
     def _score_alternative(
         self, alternative: Alternative, negated: bool, matched: set[str]
-    ) -> Floats:
+    ) -> Scored:
         """The alternative's score for every paper (0: no match), kept for the next keys:
         typing "difusion m", "difusion mo"... scores "difusion" once."""
         # Every word not quoted matches as a prefix: whether it is being typed changes nothing.
@@ -426,16 +431,16 @@ class FlatIndex:
             while self._scored and len(self._scored) * 4 * self._count > SCORES_KEPT_BYTES:
                 del self._scored[next(iter(self._scored))]  # the oldest
             words_matched: set[str] = set()
-            scores = self._compute_alternative(alternative, negated, words_matched)
-            cached = self._scored[key] = (scores, frozenset(words_matched))
+            scored = self._compute_alternative(alternative, negated, words_matched)
+            cached = self._scored[key] = (scored, frozenset(words_matched))
         matched.update(cached[1])
         return cached[0]
 
     def _compute_alternative(
         self, alternative: Alternative, negated: bool, matched: set[str]
-    ) -> Floats:
+    ) -> Scored:
         cased = self._is_cased(alternative)
-        each = []
+        each, values = [], set()
         for position, word in enumerate(alternative.words):
             last = position == len(alternative.words) - 1
             matches = self._matching(alternative, word, last, negated, cased)
@@ -444,9 +449,11 @@ class FlatIndex:
             else:
                 matched.update(self._highlighted(list(matches)))
             scores = np.zeros(self._count, dtype=np.float32)
-            self._score_word(scores, alternative, matches, cased)
+            values = self._score_word(scores, alternative, matches, cased)
             each.append(scores)
         total = each[0]
+        if len(each) > 1 or alternative.is_phrase:  # scores added or raised: values not known
+            values = set()
         if len(each) > 1:  # a phrase: every word in the paper
             every = np.logical_and.reduce([scores > 0 for scores in each])
             total = np.sum(each, axis=0, dtype=np.float32)
@@ -467,17 +474,17 @@ class FlatIndex:
             if known is not None:
                 lacking = np.union1d(lacking, known[1])
             self._lacking = (needle, lacking)
-        return total
+        return Scored(total, frozenset(values))
 
-    def _score_term(self, term: Term, matched: set[str]) -> Floats:
-        scores = self._score_alternative(term.alternatives[0], term.negated, matched)
+    def _score_term(self, term: Term, matched: set[str]) -> Scored:
+        scores, values = self._score_alternative(term.alternatives[0], term.negated, matched)
         if len(term.alternatives) > 1:
             scores = scores.copy()  # the kept scores stay as they are
         for alternative in term.alternatives[1:]:
-            np.maximum(
-                scores, self._score_alternative(alternative, term.negated, matched), out=scores
-            )
-        return scores
+            more, more_values = self._score_alternative(alternative, term.negated, matched)
+            np.maximum(scores, more, out=scores)
+            values = values | more_values if values and more_values else frozenset()
+        return Scored(scores, values)
 
     def run(self, query: Query) -> Ranking:
         """The papers matching the query's terms (state filters are not applied here)."""
@@ -489,7 +496,10 @@ class FlatIndex:
         matched: set[str] = set()
         term_words: list[set[str]] = []
         if len(query.terms) == 1 and positive:  # one word, as a query starts: no counting
-            scores = self._score_term(positive[0], matched)
+            scores, values = self._score_term(positive[0], matched)
+            if 0 < len(values) <= FEW_VALUES:
+                order, keys = _by_value(scores, values)
+                return Ranking(order, len(order), keys + TERM_SCALE, frozenset(matched))
             candidates = np.flatnonzero(scores)
             keys = scores[candidates].astype(np.float64) + TERM_SCALE
             ranking = _best_first(keys)
@@ -499,7 +509,7 @@ class FlatIndex:
         total = np.zeros(self._count, dtype=np.float32)
         for term in positive:
             term_words.append(set())
-            scores = self._score_term(term, term_words[-1])
+            scores = self._score_term(term, term_words[-1]).scores
             matched |= term_words[-1]
             count += scores > 0
             total += scores
@@ -508,7 +518,7 @@ class FlatIndex:
             keep = count >= len(positive) - 1  # and the close ones: all terms but one
         for term in query.terms:
             if term.negated:
-                keep &= self._score_term(term, set()) == 0
+                keep &= self._score_term(term, set()).scores == 0
         candidates = np.flatnonzero(keep)
         keys = count[candidates].astype(np.float64) * TERM_SCALE + total[candidates]
         ranking = _best_first(keys)
@@ -583,6 +593,18 @@ class FlatIndex:
         return self._paper_lengths
 
 
+def _by_value(scores: Floats, values: frozenset[float]) -> tuple[Ints, npt.NDArray[np.float64]]:
+    """The papers scoring more than 0, best first, ties in paper order, with their scores,
+    when the scores take only these few values: a pass over the scores a value costs less
+    than sorting every paper found (most of a million for "co")."""
+    parts, keys = [], []
+    for value in sorted({np.float32(value) for value in values}, reverse=True):
+        found = np.flatnonzero(scores == value)
+        parts.append(found)
+        keys.append(np.full(len(found), value, dtype=np.float64))
+    return np.concatenate(parts).astype(np.int64), np.concatenate(keys)
+
+
 def _best_first(keys: npt.NDArray[np.float64]) -> Ints:
     """Places of the keys, highest first, ties in place order. Of many keys, only the best
     RANKED_EXACTLY or so are ranked by their exact value, the rest by their value rounded to
@@ -593,7 +615,8 @@ def _best_first(keys: npt.NDArray[np.float64]) -> Ints:
     low, high = float(keys.min()), float(keys.max())
     below = np.subtract(high, keys, dtype=np.float32)
     below *= 65535 / (high - low) if high > low else 0.0
-    rounded = below.astype(np.uint16)
+    # float32 may round the lowest key's 65535 up a little: cast, it would wrap round to 0.
+    rounded = np.minimum(below, 65535, out=below).astype(np.uint16)
     order = np.argsort(rounded, kind="stable")
     # Every key rounded as the RANKED_EXACTLY-th best or better is above all the others.
     exactly = int(np.count_nonzero(rounded <= rounded[order[RANKED_EXACTLY - 1]]))
