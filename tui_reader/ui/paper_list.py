@@ -186,7 +186,8 @@ class PaperList(ScrollView, can_focus=True):
         self._rows: LRUCache[tuple[object, ...], Strip] = LRUCache(2000)
         # Typeset headlines, by paper and rawness: the same papers come back key after key.
         self._headlines: LRUCache[tuple[str, bool], list[tuple[str, Style | None]]] = LRUCache(2000)
-        self._looks: dict[str, Style] = {}
+        self._looks: dict[str, Style] = {}  # by component class; {}: to work out again
+        self._width = 0  # of the rows, as this frame draws them
         self._geometry: tuple[Size, Size, Size] | None = None  # as last laid out
         self._library_version = 0
         self._papers: Sequence[Paper] = ()
@@ -286,13 +287,17 @@ class PaperList(ScrollView, can_focus=True):
         self._scroll_to_cursor()
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        # The same for every row, and not cheap to work out: once a frame.
-        self._base_style = self.rich_style
-        self._looks = {name: self.get_component_rich_style(name) for name in self.COMPONENT_CLASSES}
+        # The same for every row, and not cheap to work out: the looks once until the styles
+        # change (a theme, the focus), the width once a frame.
+        if not self._looks:
+            self._base_style = self.rich_style
+            looks = {name: self.get_component_rich_style(name) for name in self.COMPONENT_CLASSES}
+            self._looks = looks
+        self._width = self.scrollable_content_region.width
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
+        width = self._width
         index = self.scroll_offset.y + y
         base, looks = self._base_style, self._looks
         if not self._papers:
@@ -374,6 +379,7 @@ class PaperList(ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         self._rows.clear()  # a new theme or style: the cached rows have the old colours
+        self._looks = {}
         super().notify_style_update()
 
     def choose_later(self, paper_id: str) -> None:
