@@ -80,11 +80,27 @@ async def measure(corpus: Path, kept: bool) -> dict[str, object]:
     # first drawing of the list with that key's results.
     drawn: list[tuple[float, str, int]] = []
     draw = PaperList.render_lines
+    # Set at each drawing: the keys' waits sleep on it. Polling every millisecond took
+    # Python's lock from the search thread a thousand times a second (it inflated the keys
+    # at a million papers by half).
+    new_drawing = asyncio.Event()
 
     def recording(paper_list: PaperList, crop):  # type: ignore[no-untyped-def]
         strips = draw(paper_list, crop)
         drawn.append((time.perf_counter(), app.workspace.shown_query, len(paper_list.papers)))
+        new_drawing.set()
         return strips
+
+    async def drawing_of(query: str, limit: float) -> bool:
+        """Wait for the list to be drawn with this query's results; False after `limit` s."""
+        deadline = time.perf_counter() + limit
+        while not any(shown == query for _, shown, _ in drawn):
+            new_drawing.clear()
+            try:
+                await asyncio.wait_for(new_drawing.wait(), deadline - time.perf_counter())
+            except TimeoutError:
+                return False
+        return True
 
     PaperList.render_lines = recording  # type: ignore[method-assign]
     figures: dict[str, object] = {}
@@ -122,8 +138,7 @@ async def measure(corpus: Path, kept: bool) -> dict[str, object]:
                 sent = time.perf_counter()
                 app.post_message(events.Key(KEYS.get(character, character), character))
                 typed = query[:typed_count]
-                await until(lambda t=typed: filter_input.value == t)
-                if not await until(lambda t=typed: any(q == t for _, q, _ in drawn), limit=2):
+                if not await drawing_of(typed, limit=2):
                     missed.append(typed)
                     continue
                 shown = next(when for when, q, _ in drawn if q == typed)
