@@ -189,3 +189,19 @@ async def test_keys_sent_after_a_picker_chooses_go_where_it_leads(seed_store: Pa
         assert isinstance(app.screen, Workspace)
         assert len(paper_list.papers) == 2
         assert paper_list.cursor == 1  # the j reached the picker as it closed
+
+
+async def test_a_completion_accepted_in_a_burst_is_the_tag_saved(seed_store: PaperStore) -> None:
+    library = Library(None)
+    library.change_tags([seed_store[3].id], add=["benchmark"])
+    app = ReaderApp(seed_store, library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        burst(app, "t", *"be", "right", "enter")  # → before Textual's completion came
+        await wait_until(pilot, lambda: isinstance(app.screen, Workspace), "the prompt closed")
+        await settled(pilot)
+        assert library.tags(seed_store[0].id) == ["benchmark"]
+        burst(app, "t", *"xy", "left", "right", "z", "enter")  # no completion: → moves
+        await wait_until(pilot, lambda: library.tags(seed_store[0].id) != ["benchmark"], "saved")
+        await settled(pilot)
+        assert library.tags(seed_store[0].id) == ["benchmark", "xyz"]

@@ -13,6 +13,7 @@ from typing import Any
 
 from textual import events
 from textual.app import App
+from textual.binding import Binding
 from textual.widgets import Input, TextArea
 
 from tui_reader.ui.textual_keys import forward_key, run_binding
@@ -57,8 +58,24 @@ async def _in_turn(field: Input | TextArea, event: events.Key) -> None:
 class OrderedInput(Input):
     """An Input that looks up each key once the keys sent before it have acted."""
 
+    BINDINGS = [Binding("right", "complete_or_right", "Accept the completion", show=False)]
+
     async def _on_key(self, event: events.Key) -> None:
         await _in_turn(self, event)
+
+    async def action_complete_or_right(self) -> None:
+        """Accept the completion at the end of the text, else move right. Textual looks for
+        a completion in a worker after each key, so a → sent with the keys before it
+        ("t be →") came before the completion did: it is asked for here, in its turn."""
+        suggester, value = self.suggester, self.value
+        if suggester is not None and self.cursor_at_end and self.selection.is_empty:
+            asked = value if suggester.case_sensitive else value.casefold()
+            suggestion = await suggester.get_suggestion(asked)
+            if suggestion is not None and len(suggestion) > len(value):
+                self.value = suggestion
+                self.cursor_position = len(suggestion)
+                return
+        self.action_cursor_right()
 
 
 class OrderedTextArea(TextArea):
