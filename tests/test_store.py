@@ -199,3 +199,16 @@ def test_sorting_by_change_reads_ids_from_the_columns() -> None:
     for kept in (PaperStore(papers[:6]), papers[:6], PaperStore(papers)):
         assert sort_order(numbers, 6, "changed", kept, Changed()).tolist() == expected  # type: ignore[arg-type]
     assert sort_order(numbers, 4, "changed", papers, Changed()).tolist() == [1, 3, 2, 0, 4, 5]  # type: ignore[arg-type]
+
+
+def test_ids_and_headlines_are_read_without_building_the_papers() -> None:
+    papers = [paper(0), FULL, paper(2, title="A title", headline="A headline")]
+    store = PaperStore(papers)
+    view = store.view(np.asarray([2, 0, 1]))
+    for number, original in enumerate(papers):
+        assert store.id_of(number) == original.id
+        assert store.headline_of(number) == original.headline
+    assert [view.id_of(i) for i in range(3)] == [papers[2].id, papers[0].id, FULL.id]
+    assert view.headline_of(0) == "A headline"
+    store.revise([paper(0, headline="Revised")])
+    assert store.headline_of(0) == view.headline_of(1) == "Revised"

@@ -390,6 +390,14 @@ class PaperStore(Sequence[Paper]):
         """The id of paper `number`, without building the paper."""
         return self._texts["id"].get(number)
 
+    def headline_of(self, number: int) -> str:
+        """The headline of paper `number`, without building the paper: a list's rows need
+        no more, and building each paper read its abstract's pages of a kept store."""
+        if (revised := self._revised.get(number)) is not None:
+            return revised.headline
+        flags = self._numbers["flags"][number]
+        return self._texts["title" if flags & HEADLINE_IS_TITLE else "headline"].get(number)
+
     def headline_ranks(self) -> Array:
         """Each paper's place among the headlines in case-blind alphabetical order (equal
         headlines share one), to sort by headline without reading them."""
@@ -563,6 +571,14 @@ class PaperView(Sequence[Paper]):
         if isinstance(index, slice):
             return [self._store[int(number)] for number in self.numbers[index]]
         return self._store[int(self.numbers[index])]
+
+    def id_of(self, index: int) -> str:
+        """The id of the paper at `index` in this view, without building the paper."""
+        return self._store.id_of(int(self.numbers[index]))
+
+    def headline_of(self, index: int) -> str:
+        """The headline of the paper at `index` in this view, without building the paper."""
+        return self._store.headline_of(int(self.numbers[index]))
 
     def position_of(self, paper_id: str) -> int | None:
         """Where the paper is in this view, or None; without walking the papers."""

@@ -18,6 +18,7 @@ from textual.strip import Strip
 
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
+from tui_reader.core.store import PaperStore, PaperView
 from tui_reader.core.typeset import Span, typeset
 
 # A typeset span's style, by (bold, italic).
@@ -75,6 +76,20 @@ def _highlighted(
             segments.append(Segment(text[cut - start :], style))
         start = end
     return segments
+
+
+def _id_at(papers: Sequence[Paper], index: int) -> str:
+    """The id of the paper at `index`; from a store's columns without building the paper."""
+    if isinstance(papers, PaperStore | PaperView):
+        return papers.id_of(index)
+    return papers[index].id
+
+
+def _headline_at(papers: Sequence[Paper], index: int) -> str:
+    """The headline of the paper at `index`, as `_id_at` reads it."""
+    if isinstance(papers, PaperStore | PaperView):
+        return papers.headline_of(index)
+    return papers[index].headline
 
 
 def _cut(segments: list[Segment], cells: int) -> tuple[list[Segment], int]:
@@ -311,13 +326,13 @@ class PaperList(ScrollView, can_focus=True):
             )
         if index >= len(self._papers):
             return Strip.blank(width, base)
-        paper = self._papers[index]
-        state = (index >= self.full, index == self.cursor, paper.id in self.marked)
+        paper_id = _id_at(self._papers, index)
+        state = (index >= self.full, index == self.cursor, paper_id in self.marked)
         # By what is highlighted in it, not by the query: a row stays cached while the keys
         # of a query leave the same words highlighted in it.
-        runs = self._typeset(paper)
+        runs = self._typeset(paper_id, index)
         found = _found(self.highlight, runs)
-        key = (paper.id, width, state, found, self._library_version, self.raw)
+        key = (paper_id, width, state, found, self._library_version, self.raw)
         strip = self._rows.get(key)
         if strip is None:
             style = base
@@ -326,7 +341,7 @@ class PaperList(ScrollView, can_focus=True):
             if index == self.cursor:
                 style = base + looks["paper-list--cursor"]
             row, cells = self._row(
-                paper, width, _highlighted(runs, found, looks["paper-list--match"])
+                paper_id, width, _highlighted(runs, found, looks["paper-list--match"])
             )
             if cells < width:
                 row.append(Segment(" " * (width - cells)))
@@ -336,19 +351,19 @@ class PaperList(ScrollView, can_focus=True):
             self._rows[key] = strip
         return strip
 
-    def _row(self, paper: Paper, width: int, headline: list[Segment]) -> tuple[list[Segment], int]:
+    def _row(self, paper_id: str, width: int, headline: list[Segment]) -> tuple[list[Segment], int]:
         """Mark, bookmark star, unread dot, headline, and the tags at the right; and the
         cells they take.
 
         Segments, not a Rich Text: each key of the filter draws every row anew."""
         library, looks = self.library, self._looks
         row = [
-            Segment("▌" if paper.id in self.marked else " ", looks["paper-list--mark"]),
-            Segment("★" if library.is_bookmarked(paper.id) else " ", looks["paper-list--star"]),
-            Segment("•" if not library.is_read(paper.id) else " ", looks["paper-list--unread"]),
+            Segment("▌" if paper_id in self.marked else " ", looks["paper-list--mark"]),
+            Segment("★" if library.is_bookmarked(paper_id) else " ", looks["paper-list--star"]),
+            Segment("•" if not library.is_read(paper_id) else " ", looks["paper-list--unread"]),
             Segment(" "),
         ]
-        tag_text = " ".join(f"#{tag}" for tag in library.tags(paper.id))
+        tag_text = " ".join(f"#{tag}" for tag in library.tags(paper_id))
         tags, tag_cells = _cut([Segment(tag_text, looks["paper-list--tags"])], width // 3)
         start = len(row)  # cells: one each
         room = max(1, width - start - tag_cells - 1)
@@ -361,12 +376,14 @@ class PaperList(ScrollView, can_focus=True):
             cells += gap + tag_cells
         return row, cells
 
-    def _typeset(self, paper: Paper) -> list[tuple[str, Style | None]]:
-        """The headline typeset (unless raw), as runs of text in a style."""
-        key = (paper.id, self.raw)
+    def _typeset(self, paper_id: str, index: int) -> list[tuple[str, Style | None]]:
+        """The headline of the paper at `index` typeset (unless raw), as runs of text in a
+        style."""
+        key = (paper_id, self.raw)
         runs = self._headlines.get(key)
         if runs is None:
-            spans = [Span(paper.headline)] if self.raw else typeset(paper.headline)
+            headline = _headline_at(self._papers, index)
+            spans = [Span(headline)] if self.raw else typeset(headline)
             runs = self._headlines[key] = [
                 (span.text, _SPAN_STYLES[span.bold, span.italic]) for span in spans
             ]
