@@ -802,6 +802,7 @@ class Workspace(Screen[None]):
         waited = 0.0
         while self._asked is not None and self._asked not in self.app.screen_stack:
             if waited >= FLOW_WAIT:
+                self._asked = None  # a flow held up: the keys after this one wait no more
                 return
             await asyncio.sleep(0.002)
             waited += 0.002
