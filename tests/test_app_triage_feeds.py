@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.widgets import Input, TextArea
 
 from tui_reader.core.config import Config
@@ -14,7 +15,7 @@ from tui_reader.ui.feeds_screen import FeedsScreen
 from tui_reader.ui.pipe_screen import PipeOutputScreen, PipePicker
 from tui_reader.ui.triage_screen import TriageScreen
 
-from .pilot_helpers import ready, type_filter, wait_until
+from .pilot_helpers import ready, type_filter, wait_until, work_done
 
 
 def reader(store: PaperStore, path: Path, **config: object) -> ReaderApp:
@@ -88,6 +89,41 @@ async def test_the_feeds_are_shown_at_start_when_there_are_any(
         await wait_until(pilot, lambda: isinstance(app.screen, FeedsScreen), "the feeds")
         await pilot.press("escape")
         assert app.screen is app.screen_stack[0]
+
+
+async def test_a_search_typed_as_the_feeds_open_goes_to_the_filter(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    """The panel opens by itself: "/dynamics" typed then was read as its keys, and its d
+    and y deleted a saved search."""
+    library, _ = Library.open(private_library)
+    library.save_search("diffusion", "diffusion")
+    library.save()
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, FeedsScreen), "the feeds")
+        for key in ("slash", *"dynamics"):
+            app.post_message(events.Key(key, "/" if key == "slash" else key))
+        await wait_until(pilot, lambda: app.workspace.filter_input.value == "dynamics", "typed")
+        assert app.library.saved_searches() == {"diffusion": "diffusion"}
+
+
+async def test_a_saved_search_deleted_comes_back_with_undo(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    library, _ = Library.open(private_library)
+    library.save_search("diffusion", "diffusion")
+    library.save()
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, FeedsScreen), "the feeds")
+        await pilot.press("d", "y")
+        await wait_until(pilot, lambda: not app.library.saved_searches(), "deleted")
+        await pilot.press("escape", "u")
+        await wait_until(pilot, lambda: bool(app.library.saved_searches()), "back")
+        assert app.library.saved_searches() == {"diffusion": "diffusion"}
+        await work_done(app)
+        assert Library.open(private_library)[0].saved_searches() == {"diffusion": "diffusion"}
 
 
 async def test_bar_pipes_the_current_paper_to_a_command(

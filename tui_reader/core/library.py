@@ -81,10 +81,12 @@ def normalise_tag(text: str) -> str | None:
 
 @dataclass
 class Change:
-    """What one user action changed, enough to undo it: (paper, field, value before)."""
+    """What one user action changed, enough to undo it: (paper, field, value before), and
+    the saved searches it deleted (name, query)."""
 
     description: str
     before: list[tuple[str, str, Any]] = field(default_factory=list)
+    searches: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -418,7 +420,12 @@ class Library:
         return self._set_search(name, query)
 
     def delete_search(self, name: str) -> bool:
-        return self._set_search(name, "")
+        """Delete a saved search, as an undoable step."""
+        query = self.saved_searches().get(name, "")
+        if not self._set_search(name, ""):
+            return False
+        self._undo.append(Change(f"delete the saved search “{name}”", searches=[(name, query)]))
+        return True
 
     def _set_search(self, name: str, query: str) -> bool:
         with self._state_lock:
@@ -484,6 +491,8 @@ class Library:
         with self._state_lock:
             for paper_id, name, value in reversed(change.before):
                 self._set(paper_id, name, value, None)
+        for name, query in change.searches:
+            self._set_search(name, query)
         return change.description
 
     def merge_copy(self, path: Path) -> "MergeReport":

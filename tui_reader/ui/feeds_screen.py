@@ -73,6 +73,7 @@ class FeedsScreen(ModalScreen[str | None]):
     BINDINGS = [
         Binding("escape,q", "dismiss(None)", "Close"),
         Binding("d,delete", "delete", "Delete the search"),
+        Binding("slash", "filter", "Close and type a filter"),
     ]
 
     def __init__(
@@ -81,11 +82,13 @@ class FeedsScreen(ModalScreen[str | None]):
         papers: Sequence[Paper],
         index: Callable[[], SearchEngine | None],
         counter: FeedCounter | None = None,
+        to_filter: Callable[[], None] | None = None,
     ) -> None:
         """`papers`: every paper (the store, which may grow); `index()`: its search index once
         it is built; `counter`: one kept between openings, so known matches are not sought
-        again."""
+        again; `to_filter`: puts the focus in the filter, once the panel is closed."""
         super().__init__()
+        self._to_filter = to_filter
         self.library = library
         self._papers = papers
         self._index = index
@@ -142,7 +145,7 @@ class FeedsScreen(ModalScreen[str | None]):
         )
         if counts:
             option_list.highlighted = min(highlighted or 0, len(counts) - 1)
-            hint = "Enter shows its papers   d deletes it   Escape closes"
+            hint = "Enter shows its papers   d deletes it   / types a filter   Escape closes"
         else:
             hint = "No saved searches yet: S saves the filter under a name. Escape closes."
         self.query_one(".dialog-hint", Static).update(Content(hint))
@@ -155,6 +158,13 @@ class FeedsScreen(ModalScreen[str | None]):
 
     def _selected(self, option: Option, index: int) -> None:
         self.dismiss(self.counts[index].query)
+
+    def action_filter(self) -> None:
+        """Close, the rest of the keys typed going to the filter: the panel opens by itself
+        at start, and a search typed then ("/dynamics") was read as its keys: d deleted."""
+        self.dismiss(None)
+        if self._to_filter is not None:
+            self._to_filter()
 
     def action_delete(self) -> None:
         feed = self._highlighted()

@@ -991,7 +991,12 @@ class Workspace(Screen[None]):
             self._save()
 
     def _feeds_screen(self) -> FeedsScreen:
-        return FeedsScreen(self.library, self.store, lambda: self._index)
+        return FeedsScreen(
+            self.library,
+            self.store,
+            lambda: self._index,
+            to_filter=lambda: self._focus(self.filter_input),
+        )
 
     @dialog_flow
     async def action_feeds(self) -> None:
