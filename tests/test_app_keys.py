@@ -14,6 +14,7 @@ from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.dialogs import PromptScreen
 from tui_reader.ui.note_editor import NoteEditor
+from tui_reader.ui.ordered_keys import keys_sent
 from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.workspace import Workspace
 
@@ -205,3 +206,34 @@ async def test_a_completion_accepted_in_a_burst_is_the_tag_saved(seed_store: Pap
         await wait_until(pilot, lambda: library.tags(seed_store[0].id) != ["benchmark"], "saved")
         await settled(pilot)
         assert library.tags(seed_store[0].id) == ["benchmark", "xyz"]
+
+
+async def test_escape_and_a_letter_sent_together_are_two_keys(seed_store: PaperStore) -> None:
+    """A terminal sends Alt+j as Escape then j: Escape and j typed in a burst arrive as
+    Alt+j, which nothing binds, and the j was lost."""
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        paper_list = app.query_one(PaperList)
+        await ready(pilot)
+        burst(app, "j", "j")
+        app.post_message(events.Key("alt+j", "j"))  # as Textual reads "\x1bj"
+        await wait_until(pilot, lambda: paper_list.cursor == 3, "the j after Escape")
+        field = app.workspace.filter_input
+        await pilot.press("slash", *"abc", "escape", "j")  # one key at a time
+        slowly = (field.value, app.focused)
+        await pilot.press("escape", "escape")
+        burst(app, "slash", *"abc")
+        app.post_message(events.Key("alt+j", "j"))
+        await settled(pilot)
+        assert (field.value, app.focused) == slowly
+
+
+def test_an_alt_key_the_config_binds_stays_itself() -> None:
+    alt_j = events.Key("alt+j", "j")
+    assert [key.key for key in keys_sent(alt_j, set())] == ["escape", "j"]
+    assert [key.key for key in keys_sent(events.Key("alt+slash", "/"), set())] == [
+        "escape",
+        "slash",
+    ]
+    assert keys_sent(alt_j, {"alt+j"}) == [alt_j]
+    assert keys_sent(events.Key("alt+up", None), set())[0].key == "alt+up"

@@ -20,7 +20,7 @@ from tui_reader.core.store import PaperStore
 from tui_reader.resources import bundled
 from tui_reader.ui.clipboard import CopyLog
 from tui_reader.ui.key_labels import key_display
-from tui_reader.ui.ordered_keys import route_key
+from tui_reader.ui.ordered_keys import keys_sent, route_key
 from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.workspace import KeepIndex, Workspace
 
@@ -56,6 +56,10 @@ class ReaderApp(App[None]):
         super().__init__()
         self.config = config or Config(read_after=READ_AFTER)
         self.set_keymap(dict(self.config.keys))
+        # The keys the config binds: an Alt key among them is itself, not Escape and a key.
+        self._configured_keys = {
+            key.strip() for keys in self.config.keys.values() for key in keys.split(",")
+        } - {""}
         self.store = store
         self.library = library or Library(None)
         self._session = session
@@ -88,11 +92,13 @@ class ReaderApp(App[None]):
     async def on_event(self, event: events.Event) -> None:
         # Every key acts after the keys sent before it, where they left the focus (see
         # ordered_keys): "t" and a tag, "old" Ctrl+U "agent", Enter and "j" in one burst.
-        if isinstance(event, events.Key) and not event.is_forwarded:
+        if not isinstance(event, events.Key) or event.is_forwarded:
+            await super().on_event(event)
+            return
+        for key in keys_sent(event, self._configured_keys):
             await self.workspace.flow_caught_up()
-            if await route_key(self, event):
-                return
-        await super().on_event(event)
+            if not await route_key(self, key):
+                await super().on_event(key)
 
     def session(self) -> Session:
         """Where the reader is (or was, once it has quit), to be restored next time."""

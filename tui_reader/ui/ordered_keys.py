@@ -9,6 +9,7 @@ editor was opening over. Here every key is looked up, with the app's own lookup,
 keys before it have acted: what runs is unchanged, only when.
 """
 
+from collections.abc import Iterable
 from typing import Any
 
 from textual import events
@@ -16,7 +17,17 @@ from textual.app import App
 from textual.binding import Binding
 from textual.widgets import Input, TextArea
 
-from tui_reader.ui.textual_keys import forward_key, run_binding
+from tui_reader.ui.textual_keys import forward_key, key_name, run_binding
+
+
+def keys_sent(event: events.Key, bound: Iterable[str]) -> list[events.Key]:
+    """The keys a key event stands for. A terminal sends Alt+j as Escape then j, so Escape
+    and a letter sent in one burst ("Escape j": leave the filter, then down) read as Alt+j,
+    and the j was lost: an Alt key the `bound` keys do not name is the two keys."""
+    name, character = event.key, event.character
+    if not name.startswith("alt+") or name in bound or not character or len(character) != 1:
+        return [event]
+    return [events.Key("escape", "\x1b"), events.Key(key_name(character), character)]
 
 
 async def route_key(app: App[Any], event: events.Key) -> bool:
