@@ -5,9 +5,9 @@ import pytest
 
 from tui_reader.core.engine import Ranking
 from tui_reader.core.flat.index import FlatIndex
+from tui_reader.core.highlight import Highlight
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query, words
-from tui_reader.core.search_service import highlight_pattern
 from tui_reader.core.store import PaperStore
 
 
@@ -171,8 +171,7 @@ def test_a_hyphenated_compound_is_found_typed_as_one_word() -> None:
     index = Searched(papers)
     assert index.search("cotraining") == [papers[0]]
     assert index.search("co-training")[0] == papers[0]
-    pattern = highlight_pattern(index.run("cotraining")[1].matched)
-    assert pattern is not None and pattern.search(papers[0].abstract).group() == "Co-training"
+    assert highlighted(index.run("cotraining")[1].matched, papers[0].abstract) == ["Co-training"]
 
 
 @pytest.mark.parametrize(
@@ -188,23 +187,25 @@ def test_repeating_a_query_changes_nothing(seed_store: PaperStore, query: str) -
         assert ranking.full == once.full and list(ranking.scores) == list(once.scores)
 
 
-def test_a_prefix_matching_many_words_still_highlights_the_word_typed() -> None:
-    # Among 100,000 papers "diffusion" completes to thousands of words, most of them long
-    # compounds: the highlight kept the longest and missed "Diffusion" itself.
+def highlighted(matched: frozenset[str] | set[str], text: str) -> list[str]:
+    highlight = Highlight.of(matched)
+    assert highlight is not None
+    return [text[start:end] for start, end in highlight.spans(text)]
+
+
+def test_every_matched_word_is_highlighted_however_many() -> None:
+    # Among 100,000 papers "diffusion" completes to thousands of words; a typo's words and
+    # another word's shared a limit of 60: "difusion modl" highlighted "Model", not "Diffusion".
     matched = {"diffusion", "diffusions"} | {f"diffusion-variant{n:03}" for n in range(500)}
-    pattern = highlight_pattern(frozenset(matched))
-    assert pattern is not None
-    assert pattern.search("Cold Diffusion: Inverting Arbitrary Image Transforms").group() == (
-        "Diffusion"
-    )
-
-
-def test_the_words_typed_are_highlighted_before_their_typos() -> None:
     letters = "abcdefghijklmnopqrstuvwxyz"
-    typos = {f"po{first}{second}" for first in letters for second in letters}  # 676, short
-    pattern = highlight_pattern(frozenset({"policy", "policies", *typos}), ("policy",))
-    assert pattern is not None
-    assert pattern.search("an optimal Policy here").group() == "Policy"
+    matched |= {f"mo{first}{second}" for first in letters for second in letters}  # 676, short
+    text = "Cold Diffusion: a diffusion-variant007 of MODE, and a model"
+    assert highlighted(matched, text) == ["Diffusion", "diffusion-variant007", "MODE"]
+    assert highlighted({"SAM", "schrodinger"}, "Sam and SAM, Schrödinger's cat") == [
+        "Sam",
+        "SAM",
+        "Schrödinger",
+    ]
 
 
 def test_a_word_written_once_as_a_compound_is_highlighted_either_way() -> None:
@@ -212,8 +213,11 @@ def test_a_word_written_once_as_a_compound_is_highlighted_either_way() -> None:
         Paper.from_abstract("An optimal pol-icy, hyphenated by a PDF.", "C", Path("x.txt")),
         Paper.from_abstract("The optimal policy of the agent.", "C", Path("x.txt")),
     ]
-    ranking = Searched(papers).run("policy")[1]
-    pattern = highlight_pattern(ranking.matched, ("policy",))
-    assert pattern is not None
-    assert pattern.search(papers[0].abstract).group() == "pol-icy"
-    assert pattern.search(papers[1].abstract).group() == "policy"
+    matched = Searched(papers).run("policy")[1].matched
+    assert highlighted(matched, papers[0].abstract) == ["pol-icy"]
+    assert highlighted(matched, papers[1].abstract) == ["policy"]
+    assert highlighted({"training"}, "Co-training and training") == ["training", "training"]
+    assert highlighted({"co-training", "based"}, "co-training-based, co-trained") == [
+        "co-training",
+        "based",
+    ]

@@ -78,7 +78,8 @@ def test_full_and_close_papers_come_as_numbers_with_scores_and_highlight(
     assert len(found.scores) == 3 and list(found.scores) == sorted(found.scores, reverse=True)
     assert found.matched >= {"graph", "neural", "proteins"}
     assert found.highlight is not None
-    assert found.highlight.findall(store[0].abstract) == ["Graph", "proteins"]
+    text = store[0].abstract
+    assert [text[a:b] for a, b in found.highlight.spans(text)] == ["Graph", "proteins"]
     assert [p.id for p in store.view(found.numbers)] == [store[n].id for n in numbers(found)]
 
 
@@ -181,6 +182,6 @@ def test_any_engine_meeting_the_protocol_serves_the_search(store: PaperStore) ->
     state = State(tagged={store[2].id: ["x"]})
     found = search_papers(engine, "anything !#x", state, "relevance", store)
     assert numbers(found) == [3, 1, 0] and found.full == 3
-    assert found.highlight is not None and found.highlight.search(store[2].abstract)
+    assert found.highlight is not None and found.highlight.spans(store[2].abstract)
     indexed: SearchEngine = FlatIndex.of(store)  # our engine meets it too
     assert len(indexed) == 4 and indexed.run(parse_query("")).full == 4

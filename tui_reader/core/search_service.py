@@ -9,7 +9,6 @@ then the papers are put in the order asked for (core.sorting). Callers turn the 
 papers through the store (`PaperStore.view`).
 """
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -17,13 +16,12 @@ import numpy as np
 
 from tui_reader.core.engine import Ranking, Scores, SearchEngine
 from tui_reader.core.flat.index import FlatIndex
+from tui_reader.core.highlight import Highlight
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
 from tui_reader.core.query import parse_query
 from tui_reader.core.sorting import Sort, sort_order
 from tui_reader.core.store import Numbers, PaperStore
-
-HIGHLIGHTED_WORDS = 60  # the shortest matched words a highlight looks for
 
 
 @dataclass(frozen=True)
@@ -34,7 +32,7 @@ class Results:
     full: int  # the first `full` match every term; the rest all but one
     scores: Scores  # aligned with numbers (all 0 for a query without search terms)
     matched: frozenset[str]  # the indexed words the terms matched
-    highlight: re.Pattern[str] | None  # finds those words in a paper's text
+    highlight: Highlight | None  # finds those words in a paper's text
 
     @property
     def close(self) -> int:
@@ -91,29 +89,4 @@ def search_papers(
     if order != "relevance":
         positions = sort_order(numbers, full, order, papers, state)
         numbers, scores = numbers[positions], scores[positions]
-    typed = tuple(
-        word.casefold()
-        for term in query.terms
-        for alternative in term.alternatives
-        for word in alternative.words
-    )
-    highlight = highlight_pattern(ranking.matched, typed)
-    return Results(numbers, full, scores, ranking.matched, highlight)
-
-
-def highlight_pattern(
-    matched: frozenset[str] | set[str], typed: tuple[str, ...] = (), limit: int = HIGHLIGHTED_WORDS
-) -> re.Pattern[str] | None:
-    """A pattern finding the matched words in a paper's text, to highlight them.
-
-    Of many, the words that begin with a word `typed` are kept first, then the typos; the
-    shortest first among each: a prefix typed among many papers matches thousands of words,
-    and the word itself ("diffusion") is among its shortest completions, not its longest
-    ("diffusion-convolutional"), nor its typos ("poli" for "policy")."""
-    if not matched:
-        return None
-    chosen = sorted(
-        matched, key=lambda word: (not word.casefold().startswith(typed), len(word), word)
-    )[:limit]
-    chosen.reverse()  # the longest first: a compound ("diffusion-based") whole, not its start
-    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, chosen)) + r")(?!\w)", re.IGNORECASE)
+    return Results(numbers, full, scores, ranking.matched, Highlight.of(ranking.matched))

@@ -1,6 +1,5 @@
 """The detail pane: the whole of the paper under the cursor."""
 
-import re
 from collections.abc import Sequence
 
 from textual.app import ComposeResult
@@ -11,6 +10,7 @@ from textual.reactive import reactive
 from textual.style import Style
 from textual.widgets import Static
 
+from tui_reader.core.highlight import Highlight
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
 from tui_reader.core.references import links_of
@@ -92,7 +92,7 @@ class DetailPane(VerticalScroll):
     raw: reactive[bool] = reactive(False, init=False)  # the text as written, not typeset
     # Finds the words a search matched, to highlight them. Not drawn at once: the screen shows
     # the paper under the cursor after every search, and drawing it twice a key costs ~15 ms.
-    highlight: reactive[re.Pattern[str] | None] = reactive[re.Pattern[str] | None](
+    highlight: reactive[Highlight | None] = reactive[Highlight | None](
         None, init=False, repaint=False
     )
     # A paper's id, and the papers most like it (found in a thread: RelatedFound).
@@ -175,7 +175,8 @@ class DetailPane(VerticalScroll):
             link_width = width if width > 20 else LINK_SHOWN
             content = paper_content(paper, self.library, links, related, self.raw, link_width)
             if self.highlight is not None:
-                content = content.highlight_regex(self.highlight, style=MATCH_STYLE)
+                for start, end in self.highlight.spans(content.plain):
+                    content = content.stylize(MATCH_STYLE, start, end)
             body.update(content)
         if paper is not self.paper:
             self._scroll_to_line(0)

@@ -5,12 +5,12 @@ that is gone, or to an app that is quitting, is dropped: a result arriving as th
 is never delivered to panes being taken down.
 """
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from textual.message import Message
 
+from tui_reader.core.highlight import Highlight
 from tui_reader.core.paper import Paper
 
 
@@ -47,7 +47,7 @@ class ResultsReady(Message):
         papers: Sequence[Paper],
         query: str,
         full: int | None = None,
-        highlight: re.Pattern[str] | None = None,
+        highlight: Highlight | None = None,
     ) -> None:
         super().__init__()
         self.papers, self.query, self.full, self.highlight = papers, query, full, highlight

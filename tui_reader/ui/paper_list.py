@@ -1,6 +1,5 @@
 """The paper list: one row per paper, drawing only the rows on screen (Textual's Line API)."""
 
-import re
 from collections.abc import Sequence
 from math import ceil
 
@@ -16,6 +15,7 @@ from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
+from tui_reader.core.highlight import Highlight
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
 from tui_reader.core.store import PaperStore, PaperView
@@ -47,12 +47,12 @@ def _drawn(bar: ScrollBar, rows: int) -> list[Segment]:
 
 
 def _found(
-    highlight: re.Pattern[str] | None, runs: list[tuple[str, Style | None]]
+    highlight: Highlight | None, runs: list[tuple[str, Style | None]]
 ) -> tuple[tuple[int, int], ...]:
     """Where the highlight finds its words in the runs' text."""
     if highlight is None:
         return ()
-    return tuple(match.span() for match in highlight.finditer("".join(text for text, _ in runs)))
+    return tuple(highlight.spans("".join(text for text, _ in runs)))
 
 
 def _highlighted(
@@ -175,7 +175,7 @@ class PaperList(ScrollView, can_focus=True):
     cursor: reactive[int] = reactive(0, always_update=True, init=False)
     raw: reactive[bool] = reactive(False)  # headlines as written, not typeset (redraws)
     # Finds the words a search matched, to highlight them (redraws).
-    highlight: reactive[re.Pattern[str] | None] = reactive[re.Pattern[str] | None](None)
+    highlight: reactive[Highlight | None] = reactive[Highlight | None](None)
 
     class CursorMoved(Message):
         """The cursor is on another paper (None when the list is empty); `chosen` when the

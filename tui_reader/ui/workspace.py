@@ -1,7 +1,6 @@
 """The reader's main screen: the filter, the paper list and the detail pane over the papers."""
 
 import asyncio
-import re
 import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
@@ -28,6 +27,7 @@ from tui_reader.core.config import Config
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.export import ExportError, exporter, file_formats, format_of, write_export
 from tui_reader.core.export import render as render_export
+from tui_reader.core.highlight import Highlight
 from tui_reader.core.library import Library, LibraryError, normalise_tag
 from tui_reader.core.paper import Paper
 from tui_reader.core.pipe import FORMATS, pipe_input
@@ -205,7 +205,7 @@ class Workspace(Screen[None]):
     # None of these repaints the screen itself (that would draw every widget on it again): the
     # widgets that show them repaint themselves.
     raw: reactive[bool] = reactive(False, init=False, repaint=False)  # text as written
-    highlight: reactive[re.Pattern[str] | None] = reactive[re.Pattern[str] | None](
+    highlight: reactive[Highlight | None] = reactive[Highlight | None](
         None, init=False, repaint=False
     )
     sort: reactive[Sort] = reactive[Sort]("relevance", init=False, repaint=False)
