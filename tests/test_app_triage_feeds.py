@@ -78,13 +78,18 @@ async def test_s_saves_the_filter_and_f_lists_and_applies_it(
         assert app.workspace.filter_input.value == "bandit"
 
 
+def reader_with_a_feed(store: PaperStore, path: Path) -> ReaderApp:
+    """The reader of a library holding one saved search, "diffusion"."""
+    library, _ = Library.open(path)
+    library.save_search("diffusion", "diffusion")
+    library.save()
+    return reader(store, path)
+
+
 async def test_the_feeds_are_shown_at_start_when_there_are_any(
     seed_store: PaperStore, private_library: Path
 ) -> None:
-    library, _ = Library.open(private_library)
-    library.save_search("diffusion", "diffusion")
-    library.save()
-    app = reader(seed_store, private_library)
+    app = reader_with_a_feed(seed_store, private_library)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, FeedsScreen), "the feeds")
         await pilot.press("escape")
@@ -96,10 +101,7 @@ async def test_a_search_typed_as_the_feeds_open_goes_to_the_filter(
 ) -> None:
     """The panel opens by itself: "/dynamics" typed then was read as its keys, and its d
     and y deleted a saved search."""
-    library, _ = Library.open(private_library)
-    library.save_search("diffusion", "diffusion")
-    library.save()
-    app = reader(seed_store, private_library)
+    app = reader_with_a_feed(seed_store, private_library)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, FeedsScreen), "the feeds")
         for key in ("slash", *"dynamics"):
@@ -111,10 +113,7 @@ async def test_a_search_typed_as_the_feeds_open_goes_to_the_filter(
 async def test_a_saved_search_deleted_comes_back_with_undo(
     seed_store: PaperStore, private_library: Path
 ) -> None:
-    library, _ = Library.open(private_library)
-    library.save_search("diffusion", "diffusion")
-    library.save()
-    app = reader(seed_store, private_library)
+    app = reader_with_a_feed(seed_store, private_library)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, FeedsScreen), "the feeds")
         await pilot.press("d", "y")
