@@ -4,11 +4,13 @@ while typed, and a tag no paper has is said to be one."""
 from pathlib import Path
 
 import pytest
+from textual.widgets import OptionList
 
 from tests.pilot_helpers import rows, type_filter, wait_until, work_done
 from tui_reader.core.library import Library
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
+from tui_reader.ui.tags_screen import TagsScreen
 
 
 @pytest.fixture
@@ -52,3 +54,17 @@ async def test_a_tag_no_paper_has_is_said(app: ReaderApp) -> None:
         await work_done(app)
         await pilot.pause()
         assert rows(app) == ["No papers match “#theory zzzqqq”"]
+
+
+async def test_the_tags_picker_says_how_many_of_a_tags_papers_are_here(
+    app: ReaderApp, seed_store: PaperStore
+) -> None:
+    app.library.change_tags(["2401.00001", "2401.00002"], ["theory"])  # papers not loaded
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("T")
+        await wait_until(pilot, lambda: isinstance(app.screen, TagsScreen), "the picker")
+        shown = [str(option.prompt) for option in app.screen.query_one(OptionList).options]
+        assert [" ".join(line.split()) for line in shown] == [
+            "#theory 3 papers, 1 here",
+            "#to-read 1 paper",
+        ]

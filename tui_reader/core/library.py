@@ -15,7 +15,7 @@ import re
 import stat
 import threading
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -276,11 +276,15 @@ class Library:
     def tags(self, paper_id: str) -> list[str]:
         return sorted(self._entries.get(paper_id, {}).get("tags", {}))
 
-    def tag_counts(self) -> dict[str, int]:
-        """Each tag in use with the number of papers that have it, by tag name."""
+    def tag_counts(self, among: Callable[[str], bool] | None = None) -> dict[str, int]:
+        """Each tag in use with the number of papers that have it, by tag name; of the
+        papers `among` tells apart (those loaded), when given."""
         with self._state_lock:
             counts = Counter(
-                tag for entry in self._entries.values() for tag in entry.get("tags", {})
+                tag
+                for paper_id, entry in self._entries.items()
+                if entry.get("tags") and (among is None or among(paper_id))
+                for tag in entry["tags"]
             )
         return dict(sorted(counts.items()))
 

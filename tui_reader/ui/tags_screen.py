@@ -36,15 +36,24 @@ class TagsScreen(ModalScreen[TagAction | None]):
         Binding("d,delete", "choose('delete')", "Delete tag"),
     ]
 
-    def __init__(self, counts: dict[str, int]) -> None:
+    def __init__(self, counts: dict[str, int], here: dict[str, int]) -> None:
+        """`counts`: each tag's papers in the library; `here`: among the papers loaded."""
         super().__init__()
-        self._counts = counts
+        self._counts, self._here = counts, here
 
     def compose(self) -> ComposeResult:
         width = max((len(tag) for tag in self._counts), default=0) + 3
         options = [
             Option(
-                Content.assemble((f"#{tag}".ljust(width), "bold"), count(n, "paper", width=5)), tag
+                Content.assemble(
+                    (f"#{tag}".ljust(width), "bold"),
+                    count(n, "paper", width=5),
+                    (
+                        "" if self._here.get(tag, 0) == n else f", {self._here.get(tag, 0)} here",
+                        "dim",
+                    ),
+                ),
+                tag,
             )
             for tag, n in self._counts.items()
         ]

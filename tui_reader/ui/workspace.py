@@ -834,7 +834,10 @@ class Workspace(Screen[None]):
 
     @dialog_flow
     async def action_tags_view(self) -> None:
-        action = await self._ask(TagsScreen(self.library.tag_counts()))
+        library = self.library
+        action = await self._ask(
+            TagsScreen(library.tag_counts(), library.tag_counts(self.store.__contains__))
+        )
         if action is None:
             return
         tag = action.tag
