@@ -211,6 +211,28 @@ def test_the_session_is_saved_at_exit_and_fresh_ignores_it(monkeypatch) -> None:
     assert restored[2] is None
 
 
+def test_the_query_is_restored_only_for_the_files_it_was_typed_in(monkeypatch, write_seed) -> None:
+    from tui_reader import cli
+    from tui_reader.ui.app import ReaderApp
+    from tui_reader.ui.workspace import Workspace
+
+    restored = []
+
+    def run(app: ReaderApp) -> None:
+        restored.append(app.workspace._restore)
+        app.workspace._query = "kept query"
+        app.workspace.set_reactive(Workspace.sort, "headline")
+
+    monkeypatch.setattr(ReaderApp, "run", run)
+    other = write_seed("One abstract about bandits.", name="other.txt")
+    assert cli.main([]) == 0  # the bundled seeds
+    assert cli.main([str(other)]) == 0
+    assert restored[1] is not None
+    assert (restored[1].query, restored[1].sort) == ("", "headline")  # its settings only
+    assert cli.main([str(other)]) == 0
+    assert restored[2] is not None and restored[2].query == "kept query"
+
+
 def test_the_reader_opens_the_config_paths_and_shows_config_problems(
     tmp_path: Path, monkeypatch, write_seed
 ) -> None:

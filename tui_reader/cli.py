@@ -8,6 +8,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -48,7 +49,7 @@ from tui_reader.core.query import DATE, parse_query
 from tui_reader.core.references import paper_record, reference_title
 from tui_reader.core.resolve import resolving, show_resolutions, with_resolutions
 from tui_reader.core.search_service import needs_index, search_papers
-from tui_reader.core.session import SessionError, load_session, save_session
+from tui_reader.core.session import SessionError, inputs_of, load_session, restored, save_session
 from tui_reader.core.sources.folder import fetched_collections
 from tui_reader.core.store import PaperStore
 from tui_reader.core.wording import count
@@ -472,7 +473,8 @@ def run_reader(arguments: argparse.Namespace) -> int:
         stream = resolving(stream, library)
     template = search_template(arguments.search_url, config)
 
-    session = None if arguments.fresh else saved
+    inputs = inputs_of(files)
+    session = None if arguments.fresh else restored(saved, inputs)
     messages += config_problems
     if kept and kept.loaded.problems:
         skipped = count(len(kept.loaded.problems), "record")
@@ -501,7 +503,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
     app.run()
     app_closed()
     with contextlib.suppress(OSError):  # where the reader was is a convenience only
-        save_session(where, app.session())
+        save_session(where, replace(app.session(), inputs=inputs))
     # The app saves after every change in the background; a change made just before quitting
     # may not have reached the file yet.
     if library.has_unsaved_changes:

@@ -1,4 +1,5 @@
 """Where the reader left off: the query, the paper under the cursor, the sort order, the theme.
+The query and the paper are those of the files it was reading: other files start afresh.
 
 Kept in the platform's state folder (or $TUI_READER_SESSION) and restored at the next start,
 unless the reader is started with --fresh. Losing it costs only convenience: a bad file is
@@ -6,7 +7,8 @@ ignored. A FIFO, device or socket in its place is neither read nor replaced (Ses
 """
 
 import json
-from dataclasses import asdict, dataclass
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from tui_reader.core.atomic_file import write_atomically
@@ -31,6 +33,20 @@ class Session:
     sort: str = "relevance"
     theme: str = ""
     split: int = 4  # tenths of the width (or height) the paper list takes
+    inputs: str = ""  # the files read (inputs_of): the query and the paper were theirs
+
+
+def inputs_of(files: Iterable[Path]) -> str:
+    """The files a session reads, as a session keeps them."""
+    return "\n".join(sorted(str(path.resolve()) for path in files))
+
+
+def restored(session: Session, inputs: str) -> Session:
+    """What to restore when reading these files: where the reader was in them, or only its
+    settings (sort, theme, split) when it was reading other files."""
+    if session.inputs == inputs:
+        return session
+    return replace(session, query="", paper_id="", inputs=inputs)
 
 
 def load_session(path: Path) -> Session:
