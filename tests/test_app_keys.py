@@ -237,3 +237,4 @@ def test_an_alt_key_the_config_binds_stays_itself() -> None:
     ]
     assert keys_sent(alt_j, {"alt+j"}) == [alt_j]
     assert keys_sent(events.Key("alt+up", None), set())[0].key == "alt+up"
+    assert keys_sent(events.Key("alt+backspace", "\x7f"), set())[0].key == "alt+backspace"

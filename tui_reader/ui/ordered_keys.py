@@ -23,9 +23,11 @@ from tui_reader.ui.textual_keys import forward_key, key_name, run_binding
 def keys_sent(event: events.Key, bound: Iterable[str]) -> list[events.Key]:
     """The keys a key event stands for. A terminal sends Alt+j as Escape then j, so Escape
     and a letter sent in one burst ("Escape j": leave the filter, then down) read as Alt+j,
-    and the j was lost: an Alt key the `bound` keys do not name is the two keys."""
-    name, character = event.key, event.character
-    if not name.startswith("alt+") or name in bound or not character or len(character) != 1:
+    and the j was lost: an Alt key of a printable character (not Alt+Backspace, which deletes
+    a word) that the `bound` keys do not name is the two keys."""
+    name, character = event.key, event.character or ""
+    printable = len(character) == 1 and character.isprintable()
+    if not name.startswith("alt+") or name in bound or not printable:
         return [event]
     return [events.Key("escape", "\x1b"), events.Key(key_name(character), character)]
 
