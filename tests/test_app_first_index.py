@@ -70,3 +70,34 @@ async def test_an_input_expected_to_be_small_is_indexed_once_all_is_read(
         go_on.set()
         await ready(pilot)
         assert shown.index is not None and len(shown.index) == len(papers)
+
+
+async def test_the_header_says_searching_until_the_first_results_come(
+    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Typed while papers load, a query is searched once they are indexed: until its results
+    come, the header said "5 of 38 papers", the count of the list loaded before."""
+    answer = threading.Event()
+    search = workspace.search_papers
+
+    def slow_search(*arguments: object, **keywords: object) -> object:
+        if not answer.wait(30):
+            raise AssertionError("the test never let the search answer")
+        return search(*arguments, **keywords)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(workspace, "search_papers", slow_search)
+    papers = list(seed_store)
+    go_on = threading.Event()
+    stream = slow_stream(papers[:5], papers[5:], go_on)
+    app = ReaderApp(PaperStore(), Library(None), stream=stream, expected_papers=38)
+    async with app.run_test(size=(120, 30)) as pilot:
+        shown = app.workspace
+        await wait_until(pilot, lambda: len(shown.store) == 5, "the first papers")
+        await pilot.press("slash", *"diffusion")
+        go_on.set()
+        await wait_until(pilot, lambda: shown.status == "ready", "indexed")
+        await wait_until(pilot, lambda: "searching 38 papers" in str(shown.sub_title), "said")
+        answer.set()
+        await wait_until(pilot, lambda: shown.shown_query == "diffusion", "the results")
+        await wait_until(pilot, lambda: "searching" not in str(shown.sub_title), "counted")
+        assert str(shown.sub_title).startswith(f"{shown.paper_list.full} of 38 papers")

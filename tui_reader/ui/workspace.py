@@ -524,6 +524,8 @@ class Workspace(Screen[None]):
             shown = f"loading… {papers}"
         elif self.status == "indexing" and self._query.strip():
             shown = f"indexing {papers}…"
+        elif self._query.strip() and self.shown_query != self._query:
+            shown = f"searching {papers}…"  # the count shown is the last list's
         if label := LABELS.get(self.sort):
             shown += f" · by {label}"
         if marked:
