@@ -1,8 +1,10 @@
 """Keys sent in one burst, as a paste, a fast typist or `tmux send-keys` delivers them: every
 key acts, in the order it was sent, in the place it was meant for."""
 
+import time
 from typing import Any
 
+import pytest
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
@@ -10,6 +12,7 @@ from textual.widgets import Input, TextArea
 from tests.pilot_helpers import ready, wait_until, work_done
 from tui_reader.core.library import Library
 from tui_reader.core.store import PaperStore
+from tui_reader.ui import workspace as workspace_module
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.dialogs import PromptScreen
@@ -238,3 +241,33 @@ def test_an_alt_key_the_config_binds_stays_itself() -> None:
     assert keys_sent(alt_j, {"alt+j"}) == [alt_j]
     assert keys_sent(events.Key("alt+up", None), set())[0].key == "alt+up"
     assert keys_sent(events.Key("alt+backspace", "\x7f"), set())[0].key == "alt+backspace"
+
+
+async def test_keys_after_enter_wait_for_a_slow_search_without_freezing_the_screen(
+    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A phrase among a million papers takes a second or more: searched on the screen's
+    thread when Enter left the filter, it froze the screen that long."""
+    search = workspace_module.search_papers
+
+    def slow(*arguments: Any, **keywords: Any) -> Any:
+        if arguments[1] == "regret":
+            time.sleep(0.6)
+        return search(*arguments, **keywords)
+
+    monkeypatch.setattr(workspace_module, "search_papers", slow)
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        paper_list = app.query_one(PaperList)
+        await ready(pilot)
+        sent = time.monotonic()
+        burst(app, "slash", *"regret", "enter", "j", "j")
+        field = app.workspace.filter_input
+
+        def left() -> bool:
+            return field.value == "regret" and app.focused is paper_list
+
+        await wait_until(pilot, left, "Enter left the filter")
+        assert time.monotonic() - sent < 0.4  # Enter acted while the search went on
+        await wait_until(pilot, lambda: paper_list.cursor == 2, "the j j in the results")
+        assert app.workspace.shown_query == "regret" and len(paper_list.papers) == 5

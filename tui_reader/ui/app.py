@@ -96,7 +96,7 @@ class ReaderApp(App[None]):
             await super().on_event(event)
             return
         for key in keys_sent(event, self._configured_keys):
-            await self.workspace.flow_caught_up()
+            await self.workspace.keys_caught_up()
             if not await route_key(self, key):
                 await super().on_event(key)
 

@@ -78,8 +78,9 @@ RELOAD_EVERY = 2.0  # seconds between looks for changes another program saved
 SAVING_SHOWN_AFTER = 0.3  # seconds a save may take before the header says it is in flight
 LIST_SHARE = 4  # of 10: the list's part of the width, the detail pane has the rest
 STACKED_BELOW = 100  # columns: a narrower terminal shows the detail pane below the list
-# Most seconds a key waits for a dialog flow to act on the answer the keys before it gave.
-FLOW_WAIT = 0.5
+# Most seconds a key waits for a dialog flow to act on the answer the keys before it gave,
+# and, in the list, for the results of the query typed before it.
+FLOW_WAIT, RESULTS_WAIT = 0.5, 2.0
 POST_EVERY = 0.25  # seconds between showing the papers loaded so far
 FIRST_INDEXED = 50_000  # papers of a big input indexed at once, to filter them while it loads
 # Fewer papers expected are indexed only once all are read: the first papers' index, built
@@ -797,10 +798,14 @@ class Workspace(Screen[None]):
             opened.set()
         return await answer
 
-    async def flow_caught_up(self) -> None:
-        """Return once no dialog flow is acting on an answer (its dialog closed, and it has
-        neither asked the next nor ended), or after FLOW_WAIT: the keys sent after the answer
-        ("T Enter j": a tag's papers, then down) act after the flow, where it left them."""
+    async def keys_caught_up(self) -> None:
+        """Return once what the keys sent before started is done, so that the next acts
+        where they left it; the screen goes on drawing meanwhile:
+
+        - a dialog flow acting on an answer (its dialog closed, and it has neither asked the
+          next nor ended): "T Enter j" moves in a tag's papers; at most FLOW_WAIT;
+        - the search of the query typed, once the filter is left: "regret Enter j j" moves
+          in its results; at most RESULTS_WAIT."""
         waited = 0.0
         while self._asked is not None and self._asked not in self.app.screen_stack:
             if waited >= FLOW_WAIT:
@@ -808,6 +813,20 @@ class Workspace(Screen[None]):
                 return
             await asyncio.sleep(0.002)
             waited += 0.002
+        waited = 0.0
+        while self._results_on_their_way() and waited < RESULTS_WAIT:
+            await asyncio.sleep(0.002)
+            waited += 0.002
+
+    def _results_on_their_way(self) -> bool:
+        """Whether the list, out of the filter, waits for the results of the query typed."""
+        return (
+            self.app.screen is self
+            and self.focused is not self.filter_input
+            and bool(self._query.strip())
+            and self.shown_query != self._query
+            and self._index is not None
+        )
 
     @dialog_flow
     async def action_edit_tags(self) -> None:
@@ -1081,11 +1100,9 @@ class Workspace(Screen[None]):
         self._focus(self.filter_input)
 
     def action_leave_filter(self) -> None:
-        # The keys sent after Enter ("j j") move in the list of what was typed: a search
-        # still on its way is made here, at once (milliseconds), before they act.
-        if self.shown_query != self._query and self._query.strip() and self._index is not None:
-            self.workers.cancel_group(self, "search")
-            self._show(self._results(self._query))
+        # The keys sent after Enter ("j j") wait for the results of what was typed
+        # (keys_caught_up): searched here, on the screen's thread, a phrase among a million
+        # papers froze the screen for seconds.
         self._focus(self.paper_list)
 
     def _restore_place(self, session: Session) -> None:
