@@ -1,6 +1,7 @@
 """Keys sent in one burst, as a paste, a fast typist or `tmux send-keys` delivers them: every
 key acts, in the order it was sent, in the place it was meant for."""
 
+import threading
 import time
 from typing import Any
 
@@ -271,3 +272,47 @@ async def test_keys_after_enter_wait_for_a_slow_search_without_freezing_the_scre
         assert time.monotonic() - sent < 0.4  # Enter acted while the search went on
         await wait_until(pilot, lambda: paper_list.cursor == 2, "the j j in the results")
         assert app.workspace.shown_query == "regret" and len(paper_list.papers) == 5
+
+
+async def test_keys_wait_for_a_search_held_up_only_once(
+    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past RESULTS_WAIT a key acts on the list shown, and the keys after it wait no more:
+    each waited again, and a burst of three took three times as long."""
+    search = workspace_module.search_papers
+    answer = threading.Event()
+
+    def held_up(*arguments: Any, **keywords: Any) -> Any:
+        if arguments[1] == "regret":
+            answer.wait(10)
+        return search(*arguments, **keywords)
+
+    monkeypatch.setattr(workspace_module, "search_papers", held_up)
+    monkeypatch.setattr(workspace_module, "RESULTS_WAIT", 0.4)
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        paper_list = app.query_one(PaperList)
+        await ready(pilot)
+        sent = time.monotonic()
+        burst(app, "slash", *"regret", "enter", "j", "j", "j")
+        await wait_until(pilot, lambda: paper_list.cursor == 3, "the j j j")
+        assert time.monotonic() - sent < 0.9  # one wait of 0.4 s, not three
+        answer.set()
+        await wait_until(pilot, lambda: app.workspace.shown_query == "regret", "the results")
+
+
+async def test_an_alt_key_in_a_dialog_is_not_escape(seed_store: PaperStore) -> None:
+    """In a prompt, Escape cancels what was typed: Alt+u read as Escape then u cancelled the
+    prompt and undid the last change."""
+    library = Library(None)
+    library.change_tags([seed_store[0].id], add=["keep"])
+    app = ReaderApp(seed_store, library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await pilot.press("b")  # a change that u would undo
+        await pilot.press("t")
+        await wait_until(pilot, lambda: isinstance(app.screen, PromptScreen), "the prompt")
+        app.post_message(events.Key("alt+u", "u"))
+        await settled(pilot)
+        assert isinstance(app.screen, PromptScreen)
+        assert library.is_bookmarked(seed_store[0].id)

@@ -157,3 +157,20 @@ def test_how_many_papers_a_file_holds_is_told_from_its_first_lines(
     seed = tmp_path / "seed.txt"
     seed.write_text("A collection\n\nOne abstract.\n")
     assert loading.expected_papers([path, seed]) is None  # read whole: counted once read
+
+
+def test_many_files_are_told_by_size_past_the_sample(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(loading, "SAMPLED_BYTES", 300_000)  # the first of the ten files
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    for part in range(10):
+        records = ({"abstract": os.urandom(150).hex()} for _ in range(1_000))
+        text = "".join(json.dumps(record) + "\n" for record in records)
+        (parts / f"part{part}.jsonl").write_text(text)
+    read, start = [], loading._start
+    monkeypatch.setattr(loading, "_start", lambda path: read.append(path) or start(path))
+    expected = loading.expected_papers(sorted(parts.iterdir()))
+    assert expected is not None and 9_000 <= expected <= 11_000
+    assert len(read) < 10

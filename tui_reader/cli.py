@@ -473,7 +473,9 @@ def run_reader(arguments: argparse.Namespace) -> int:
         stream = resolving(stream, library)
     template = search_template(arguments.search_url, config)
 
-    inputs = inputs_of(files)
+    # What was opened, not the files it held: fetching a collection adds one to the folder.
+    named = arguments.paths or list(config.paths)
+    inputs = inputs_of(named or {path.parent for path in paths})
     session = None if arguments.fresh else restored(saved, inputs)
     messages += config_problems
     if kept and kept.loaded.problems:

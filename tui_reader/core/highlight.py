@@ -22,12 +22,16 @@ class Highlight:
     """The words to highlight, as the index folds them."""
 
     words: frozenset[str]
+    longest: int  # the most parts a compound among the words has ("co-training": 2)
 
     @classmethod
     def of(cls, matched: frozenset[str] | set[str]) -> "Highlight | None":
         """The highlight of the words a search matched (those of its case-sensitive terms,
         "SAM", in any case, as the index reads a text); None when there are none."""
-        return cls(frozenset(fold_rest(word) for word in matched)) if matched else None
+        if not matched:
+            return None
+        words = frozenset(fold_rest(word) for word in matched)
+        return cls(words, max(word.count("-") + 1 for word in words))
 
     def spans(self, text: str) -> list[Span]:
         """Where the words stand in the text: of a compound, the longest runs of its parts
@@ -43,7 +47,9 @@ class Highlight:
             parts = [part.span() for part in _PARTS.finditer(text, *match.span())]
             first = 0
             while first < len(parts):
-                for last in range(len(parts) - 1, first - 1, -1):
+                # Runs no longer than the longest compound: a hostile run of thousands of
+                # parts ("a-b-c-…") would be read in cubic time.
+                for last in range(min(len(parts), first + self.longest) - 1, first - 1, -1):
                     start, end = parts[first][0], parts[last][1]
                     if fold_rest(text[start:end]) in words:
                         found.append((start, end))

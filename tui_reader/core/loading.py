@@ -163,27 +163,37 @@ def _start(path: Path) -> str:
         return ""
 
 
-SAMPLED_BYTES = 4 * MB  # of text, read to tell how long a file's lines are
+SAMPLED_BYTES = 4 * MB  # of files of each kind (gzip or not), read to tell a line's length
 
 
 def expected_papers(files: Iterable[Path]) -> int | None:
-    """About how many papers the files hold: for each, its size over the bytes a line takes
-    in its first SAMPLED_BYTES of text; None when one of them is not read a record a line
-    (or cannot be read), as a file read whole is counted only once it is read."""
-    total = 0
+    """About how many papers the files hold: their sizes over the bytes a line takes in the
+    first SAMPLED_BYTES of the files of their kind (gzip or not); None when one of them is
+    not read a record a line (or cannot be read), as a file read whole is counted only once
+    it is read. Many small files are not all read: those past the sample are told by size."""
+    sampled: dict[bool, list[int]] = {}  # gzip or not: [lines read, bytes of the files read]
+    by_lines: dict[str, bool] = {}  # a name's suffixes: whether its format reads lines
+    total = 0.0
     for path in files:
-        if input_format(path.name, _start(path)).read_lines is None:
+        lines, taken = sampled.setdefault(_is_gzip(path), [0, 0])
+        reading = taken < SAMPLED_BYTES
+        suffixes = "".join(path.suffixes).lower()
+        if reading or suffixes not in by_lines:
+            by_lines[suffixes] = input_format(path.name, _start(path)).read_lines is not None
+        if not by_lines[suffixes]:
             return None
         try:
-            with path.open("rb") as raw:
-                size = os.fstat(raw.fileno()).st_size
-                text = gzip.GzipFile(fileobj=raw) if _is_gzip(path) else raw
-                lines = text.read(SAMPLED_BYTES).count(b"\n")
-                taken = raw.tell()  # of the file: compressed, for a gzip file
+            size = path.stat().st_size
+            if reading:
+                with path.open("rb") as raw:
+                    text = gzip.GzipFile(fileobj=raw) if _is_gzip(path) else raw
+                    lines += text.read(SAMPLED_BYTES - taken).count(b"\n")
+                    taken += raw.tell()  # of the file: compressed, for a gzip file
+                sampled[_is_gzip(path)] = [lines, taken]
         except (OSError, EOFError, zlib.error):
             return None
-        total += lines * size // max(taken, 1)
-    return total
+        total += size * lines / max(taken, 1)
+    return round(total)
 
 
 def _too_many(path: Path) -> LoadError:

@@ -6,6 +6,7 @@ unless the reader is started with --fresh. Losing it costs only convenience: a b
 ignored. A FIFO, device or socket in its place is neither read nor replaced (SessionError).
 """
 
+import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
@@ -36,9 +37,11 @@ class Session:
     inputs: str = ""  # the files read (inputs_of): the query and the paper were theirs
 
 
-def inputs_of(files: Iterable[Path]) -> str:
-    """The files a session reads, as a session keeps them."""
-    return "\n".join(sorted(str(path.resolve()) for path in files))
+def inputs_of(opened: Iterable[Path]) -> str:
+    """What a session reads (the files and folders opened), as a session keeps it: a digest
+    of their paths (any number in a few bytes)."""
+    paths = "\n".join(sorted({str(path.resolve()) for path in opened}))
+    return hashlib.sha256(paths.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
 def restored(session: Session, inputs: str) -> Session:

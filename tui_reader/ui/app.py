@@ -95,7 +95,10 @@ class ReaderApp(App[None]):
         if not isinstance(event, events.Key) or event.is_forwarded:
             await super().on_event(event)
             return
-        for key in keys_sent(event, self._configured_keys):
+        # Only on the main screen: in a dialog, Escape cancels what was typed, and the key
+        # after it would act on the list ("Alt+u" in a prompt: cancelled, then undo).
+        on_main = self.screen is self.workspace
+        for key in keys_sent(event, self._configured_keys) if on_main else [event]:
             await self.workspace.keys_caught_up()
             if not await route_key(self, key):
                 await super().on_event(key)

@@ -21,6 +21,9 @@ LINK_SHOWN = 72
 MEASURE = 100  # cells: the body's max-width in styles/app.tcss, a readable line
 # Readable in light and dark themes alike: the theme's text on a tint of its accent.
 MATCH_STYLE = "bold underline $foreground on $accent-muted"
+# The matches drawn in a paper: each is a copy of the text's styles, so thousands (a hostile
+# abstract of one word repeated) took seconds.
+MOST_MATCHES = 500
 
 
 def _metadata_lines(paper: Paper) -> list[str | tuple[str, str]]:
@@ -175,7 +178,7 @@ class DetailPane(VerticalScroll):
             link_width = width if width > 20 else LINK_SHOWN
             content = paper_content(paper, self.library, links, related, self.raw, link_width)
             if self.highlight is not None:
-                for start, end in self.highlight.spans(content.plain):
+                for start, end in self.highlight.spans(content.plain)[:MOST_MATCHES]:
                     content = content.stylize(MATCH_STYLE, start, end)
             body.update(content)
         if paper is not self.paper:

@@ -262,6 +262,7 @@ class Workspace(Screen[None]):
         self._unsettled: set[Callable[[], None]] = set()  # to run once the keys pause
         self._back: list[Place] = []  # where jumps started, the latest last
         self._asked: Screen[Any] | None = None  # the dialog a flow asked last, until it ends
+        self._waited_for = ""  # a query whose results keys waited RESULTS_WAIT for, in vain
         self._forward: list[Place] = []  # where going back started
         self._save_failing = False
         self._leaving = threading.Event()  # set as the screen goes: loading, a look-up end
@@ -806,17 +807,18 @@ class Workspace(Screen[None]):
           next nor ended): "T Enter j" moves in a tag's papers; at most FLOW_WAIT;
         - the search of the query typed, once the filter is left: "regret Enter j j" moves
           in its results; at most RESULTS_WAIT."""
-        waited = 0.0
+        deadline = time.monotonic() + FLOW_WAIT
         while self._asked is not None and self._asked not in self.app.screen_stack:
-            if waited >= FLOW_WAIT:
+            if time.monotonic() > deadline:
                 self._asked = None  # a flow held up: the keys after this one wait no more
                 return
             await asyncio.sleep(0.002)
-            waited += 0.002
-        waited = 0.0
-        while self._results_on_their_way() and waited < RESULTS_WAIT:
+        deadline = time.monotonic() + RESULTS_WAIT
+        while self._results_on_their_way():
+            if time.monotonic() > deadline:
+                self._waited_for = self._query  # a search held up: waited for no more
+                return
             await asyncio.sleep(0.002)
-            waited += 0.002
 
     def _results_on_their_way(self) -> bool:
         """Whether the list, out of the filter, waits for the results of the query typed."""
@@ -825,6 +827,7 @@ class Workspace(Screen[None]):
             and self.focused is not self.filter_input
             and bool(self._query.strip())
             and self.shown_query != self._query
+            and self._waited_for != self._query
             and self._index is not None
         )
 

@@ -97,6 +97,8 @@ class _Words(Sequence[str]):
             return [data[begin:end].decode() for begin, end in pairwise(bounds)]
         if place < 0:
             place += len(self)
+        if not 0 <= place < len(self):
+            raise IndexError(f"word {place} of {len(self)}")
         begin, end = offsets[place : place + 2].tolist()
         return self._data[begin:end].decode()
 
