@@ -175,7 +175,8 @@ def expected_papers(files: Iterable[Path]) -> int | None:
     by_lines: dict[str, bool] = {}  # a name's suffixes: whether its format reads lines
     total = 0.0
     for path in files:
-        lines, taken = sampled.setdefault(_is_gzip(path), [0, 0])
+        gzipped = _is_gzip(path)
+        lines, taken = sampled.setdefault(gzipped, [0, 0])
         reading = taken < SAMPLED_BYTES
         suffixes = "".join(path.suffixes).lower()
         if reading or suffixes not in by_lines:
@@ -186,10 +187,10 @@ def expected_papers(files: Iterable[Path]) -> int | None:
             size = path.stat().st_size
             if reading:
                 with path.open("rb") as raw:
-                    text = gzip.GzipFile(fileobj=raw) if _is_gzip(path) else raw
+                    text = gzip.GzipFile(fileobj=raw) if gzipped else raw
                     lines += text.read(SAMPLED_BYTES - taken).count(b"\n")
                     taken += raw.tell()  # of the file: compressed, for a gzip file
-                sampled[_is_gzip(path)] = [lines, taken]
+                sampled[gzipped] = [lines, taken]
         except (OSError, EOFError, zlib.error):
             return None
         total += size * lines / max(taken, 1)

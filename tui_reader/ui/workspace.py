@@ -436,12 +436,10 @@ class Workspace(Screen[None]):
 
     @work(thread=True, exclusive=True, group="search")
     def _search(self, query: str) -> None:
-        self._post_results(self._results(query))
-
-    def _results(self, query: str) -> ResultsReady:
         assert self._index is not None
         found = search_papers(self._index, query, self.library, self.sort, self.store)
-        return ResultsReady(self.store.view(found.numbers), query, found.full, found.highlight)
+        papers = self.store.view(found.numbers)
+        self._post_results(ResultsReady(papers, query, found.full, found.highlight))
 
     def _post_results(self, results: ResultsReady) -> None:
         if not get_current_worker().is_cancelled:  # a later key's search replaced this one
