@@ -3,13 +3,14 @@
 import json
 import os
 import pickle
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tui_reader.core.flat import build, disk
+from tui_reader.core.flat import build, disk, folded_text
 from tui_reader.core.flat import index as index_module
 from tui_reader.core.flat.build import build_arrays
 from tui_reader.core.flat.index import RANKED_EXACTLY, FlatIndex, _best_first, _smallest_window
@@ -115,7 +116,7 @@ def kept(tmp_path: Path) -> tuple[Path, list[dict[str, object]], list[Paper]]:
     source.write_text("{}\n", encoding="utf-8")
     papers = corpus("Graph neural networks.", r"A Schr\"odinger bridge.", "Sparse attention.")
     sources = disk.sources_of([source])
-    disk.save(tmp_path / "cache", sources, build_arrays(papers))
+    disk.save(tmp_path / "cache", sources, build_arrays(papers)[0])
     return tmp_path / "cache", sources, papers
 
 
@@ -209,7 +210,7 @@ def test_a_pool_of_processes_builds_the_same_index(monkeypatch: pytest.MonkeyPat
         "Sparse attention and co-training.",
         "Graphs, SAM and the same words again.",
     )
-    alone, pooled = build.build_arrays(papers, processes=1), build.build_arrays(papers, 2)
+    alone, pooled = build.build_arrays(papers, processes=1)[0], build.build_arrays(papers, 2)[0]
     assert alone.keys() == pooled.keys()
     for name, array in alone.items():
         assert np.array_equal(array, pooled[name]), name
@@ -252,7 +253,7 @@ def test_where_no_pool_can_start_one_process_builds_the_index(
     monkeypatch.setattr(build, "CHUNK", 2)
     monkeypatch.setattr(build, "POOLED_FROM", 0)
     papers = corpus("Graph neural networks.", "Sparse attention.", "Bandits with regret.")
-    alone, fallen_back = build.build_arrays(papers, 1), build.build_arrays(papers, 2)
+    alone, fallen_back = build.build_arrays(papers, 1)[0], build.build_arrays(papers, 2)[0]
     assert alone.keys() == fallen_back.keys()
     assert all(np.array_equal(array, fallen_back[name]) for name, array in alone.items())
 
@@ -294,6 +295,63 @@ def test_a_phrase_typed_on_finds_what_it_finds_when_typed_at_once() -> None:
     for query in queries:
         assert found(typed, papers, query) == found(FlatIndex.of(papers), papers, query), query
     assert len(found(typed, papers, '"sparse at')) == 4  # "not sparse at all" too
+
+
+def test_a_word_typed_whole_on_the_way_to_a_phrase_is_that_word() -> None:
+    """`"sparse ` (the space typed next) finds every paper with the word, "sparse," and
+    "sparse." too; spaces typed twice in a phrase count once."""
+    papers = corpus(
+        "Sparse, and then dense.",
+        "We study sparse attention.",
+        "Everything is sparse.",
+        "Sparsely read.",
+    )
+    index = FlatIndex.of(papers)
+    assert sorted(found(index, papers, '"sparse ')) == sorted(
+        paper.headline for paper in papers[:3]
+    )
+    assert found(index, papers, '"sparse  attention"') == [papers[1].headline]
+    assert found(index, papers, '"sparse attention "') == [papers[1].headline]
+
+
+def test_a_phrase_gives_back_the_pages_of_the_text_it_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The text a phrase reads does not stay in the reader's memory: the pages mapped to
+    read it are given back every STEP bytes, and at the end."""
+    smaps = Path("/proc/self/smaps")
+    if not smaps.exists():
+        pytest.skip("reads what is mapped from /proc")
+    step = 1 << 18
+    monkeypatch.setattr(folded_text, "STEP", step)
+    filler = " ".join(f"word{n}" for n in range(300))
+    papers = corpus(*(f"Paper {n}: sparse attention, {filler}." for n in range(5000)))  # 11 MB
+    index = FlatIndex.of(papers)
+    inode = str(os.fstat(index._text._file.fileno()).st_ino)
+
+    def text_resident_kb() -> int:
+        resident, inside = 0, False
+        for line in smaps.read_text().splitlines():
+            if header := re.match(r"[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ (\d+)", line):
+                inside = header[1] == inode
+            elif inside and line.startswith("Rss:"):
+                resident += int(line.split()[1])
+        return resident
+
+    resident_before: list[int] = []
+    give_back = folded_text.FoldedText._give_back
+
+    def measured(text: folded_text.FoldedText, begin: int, end: int) -> None:
+        resident_before.append(text_resident_kb())
+        give_back(text, begin, end)
+
+    monkeypatch.setattr(folded_text.FoldedText, "_give_back", measured)
+    assert len(found(index, papers, '"sparse attention"')) == 5000
+    text_kb = len(index._text._map or b"") // 1024
+    assert len(resident_before) > 10
+    # The system may map up to 2 MB around a page read (a large page of its cache).
+    assert 0 < max(resident_before) <= text_kb / 3
+    assert text_resident_kb() <= text_kb / 3
 
 
 def test_the_lowest_keys_stay_last_when_rounding_lifts_them() -> None:

@@ -131,8 +131,10 @@ class Alternative:
 
     @property
     def is_phrase(self) -> bool:
-        """Several words, or one with punctuation ("co-training"): checked against the text."""
-        return len(self.words) > 1 or (len(self.words) == 1 and self.words[0] != self.text.lower())
+        """Several words, or one with punctuation ("co-training"): checked against the text.
+        A space after the only word (`"sparse `, typed on the way to a phrase) is not."""
+        text = self.text.strip().casefold()
+        return len(self.words) > 1 or (len(self.words) == 1 and self.words[0] != text)
 
 
 @dataclass(frozen=True)

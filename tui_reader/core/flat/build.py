@@ -287,7 +287,7 @@ class _Merged:
         # Each reading process's word ids to ours.
         self.mapping: dict[tuple[str, int], Ids] = {}
         self.pairs = tempfile.TemporaryFile()  # noqa: SIM115 (closed in arrays())
-        self.text = tempfile.TemporaryFile()  # noqa: SIM115 (its map outlives it)
+        self.text = tempfile.TemporaryFile()  # noqa: SIM115 (the index reads it)
         # For each field, each chunk's first paper, pair count and place in self.pairs.
         self.chunks: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
         self.text_ends: list[npt.NDArray[np.int64]] = []  # where each paper's text ends
@@ -390,10 +390,13 @@ def _processors() -> int:
         return os.cpu_count() or 1
 
 
-def build_arrays(papers: "Sequence[Paper] | Columns", processes: int | None = None) -> Arrays:
-    """The index of these papers, numbered in their order, as named arrays. Several chunks
-    are read by a pool of `processes` (default: one a core); where no pool can start (no
-    semaphores, say), by this process alone."""
+def build_arrays(
+    papers: "Sequence[Paper] | Columns", processes: int | None = None
+) -> tuple[Arrays, IO[bytes]]:
+    """The index of these papers, numbered in their order, as named arrays, and the file
+    that holds its folded text (the `text` array maps it). Several chunks are read by a pool
+    of `processes` (default: one a core); where no pool can start (no semaphores, say), by
+    this process alone."""
     processes = processes or min(_processors(), -(-len(papers) // CHUNK))
     if processes >= 2 and len(papers) >= POOLED_FROM:
         try:
@@ -403,10 +406,10 @@ def build_arrays(papers: "Sequence[Paper] | Columns", processes: int | None = No
     merged, reader = _Merged(), _Reader()
     for first, joined, count in _chunks(papers):
         merged.add(reader.read(joined, count), first)
-    return merged.arrays(len(papers))
+    return merged.arrays(len(papers)), merged.text
 
 
-def _pooled(papers: "Sequence[Paper] | Columns", processes: int) -> Arrays:
+def _pooled(papers: "Sequence[Paper] | Columns", processes: int) -> tuple[Arrays, IO[bytes]]:
     merged = _Merged()
     # Spawned, not forked: the index may be built in a thread of a program running others,
     # whose locks a fork would copy held. A program building it must guard its main module.
@@ -420,7 +423,7 @@ def _pooled(papers: "Sequence[Paper] | Columns", processes: int) -> Arrays:
                 merged.add(result.result(), done_first)
         for done_first, result in waiting:
             merged.add(result.result(), done_first)
-    return merged.arrays(len(papers))
+    return merged.arrays(len(papers)), merged.text
 
 
 def _strings(name: str, strings: list[str]) -> Arrays:

@@ -11,7 +11,6 @@ folder and renamed into place; the cache keeps under a size (oldest used removed
 
 import hashlib
 import json
-import mmap
 import os
 import shutil
 import tempfile
@@ -123,9 +122,9 @@ def open_index(root: Path, sources: list[dict[str, object]]) -> FlatIndex:
             raise Rejected(f"{folder}: {name} is not the array the manifest describes")
         arrays[name] = array
     _check(folder, arrays)
-    text, start = _mapped(folder / "text.npy", arrays["text"])
+    text = (folder / "text.npy").open("rb")  # read as long as the index lives
     (folder / MANIFEST).touch()  # recently used: kept longest
-    return FlatIndex(arrays, text, start)
+    return FlatIndex(arrays, text, int(arrays["text"].offset))  # type: ignore[attr-defined]
 
 
 def _check(folder: Path, arrays: Arrays) -> None:
@@ -152,9 +151,3 @@ def _check(folder: Path, arrays: Arrays) -> None:
         raise Rejected(f"{folder}: cased postings do not match their vocabulary")
     if len(arrays["text_offsets"]) != papers + 1 or len(arrays["paper_words"]) != papers:
         raise Rejected(f"{folder}: the arrays do not agree on how many papers or words")
-
-
-def _mapped(path: Path, array: Array) -> tuple[mmap.mmap, int]:
-    """The file memory-mapped, and where the array's bytes start in it (after the header)."""
-    with path.open("rb") as stream:
-        return mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ), int(array.offset)  # type: ignore[attr-defined]

@@ -12,13 +12,12 @@ being typed). Scores add up per paper:
 """
 
 import math
-import mmap
 import re
 from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
-from typing import NamedTuple, overload
+from typing import IO, NamedTuple, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +27,7 @@ from rapidfuzz.distance import Levenshtein
 from tui_reader.core.engine import Ranking
 from tui_reader.core.flat.build import Array, Columns, build_arrays
 from tui_reader.core.flat.fold import fold
+from tui_reader.core.flat.folded_text import FoldedText
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import Alternative, Query, Term
 from tui_reader.core.store import Numbers
@@ -53,7 +53,8 @@ SHORT_PREFIX_WORDS = {1: 25, 2: 100}
 TERM_SCALE = 1000.0  # a paper matching one more term always ranks higher
 CLOSENESS_TOP = 30  # the best papers that are ranked again by how close their terms stand
 CLOSENESS_WEIGHT = 2.0
-SCORES_KEPT_BYTES = 48_000_000  # scores of recent alternatives kept for the next keys
+# Scores of recent alternatives kept for the next keys (and for Backspace): so many at most.
+SCORES_KEPT, SCORES_KEPT_BYTES = 16, 48_000_000
 DENSE_FROM, DENSE_SHARE = 65536, 16  # from so many papers, a word of 1/16 of them is a bitmap
 RANKED_EXACTLY = 1000  # of many papers found, the best ranked by their exact score
 FEW_VALUES = 12  # a word's papers are ranked a score at a time while it gives so few
@@ -176,17 +177,14 @@ class _Vocabulary:
 
 class FlatIndex:
     """A search engine over the arrays of core.flat.build (in memory, or memory-mapped by
-    core.flat.disk). Meets core.engine.SearchEngine. `text` is the `text` array's bytes, as
-    a bytes object or a memory map where they start at `text_start`."""
+    core.flat.disk). Meets core.engine.SearchEngine. `text` reads the `text` array from its
+    file, where its bytes start at `text_start`."""
 
-    def __init__(
-        self, arrays: Mapping[str, Array], text: bytes | mmap.mmap, text_start: int = 0
-    ) -> None:
+    def __init__(self, arrays: Mapping[str, Array], text: IO[bytes], text_start: int = 0) -> None:
         self._count = int(np.asarray(arrays["papers"])[0])
         self._words = _Vocabulary(arrays, "", ("all", "title", "author", "venue"))
         self._cased = _Vocabulary(arrays, "cased_", ("cased",))
-        self._text, self._text_start = text, text_start
-        self._text_offsets = np.asarray(arrays["text_offsets"])
+        self._text = FoldedText(text, text_start, np.asarray(arrays["text_offsets"]))
         self._arrays = arrays
         self._compounds: tuple[Sequence[str], Sequence[str]] | None = None  # joined, written
         self._weight = self._weights(self._words.frequency)
@@ -202,11 +200,7 @@ class FlatIndex:
     @classmethod
     def of(cls, papers: Sequence[Paper] | Columns) -> "FlatIndex":
         """The index of these papers, built in memory."""
-        arrays = build_arrays(papers)
-        view = arrays["text"].base  # what the array views, for its find()
-        text = view.obj if isinstance(view, memoryview) else view
-        assert isinstance(text, bytes | mmap.mmap)
-        return cls(arrays, text)
+        return cls(*build_arrays(papers))
 
     @property
     def arrays(self) -> Mapping[str, Array]:
@@ -380,19 +374,6 @@ class FlatIndex:
 
     # Scoring
 
-    def _text_of(self, number: int) -> str:
-        start, end = self._text_offsets[number : number + 2].tolist()
-        begin = self._text_start
-        return self._text[begin + start : begin + end - 1].decode()
-
-    def _have(self, numbers: Ints, needle: bytes) -> npt.NDArray[np.bool_]:
-        """Whether each paper's folded text holds the needle."""
-        begin, find = self._text_start, self._text.find
-        starts = (self._text_offsets[numbers] + begin).tolist()
-        ends = (self._text_offsets[numbers + 1] + begin).tolist()
-        found = [find(needle, start, end) >= 0 for start, end in zip(starts, ends, strict=True)]
-        return np.asarray(found, dtype=bool)
-
     def _score_word(
         self, scores: Floats, alternative: Alternative, matches: dict[int, float], cased: bool
     ) -> set[float]:
@@ -431,7 +412,9 @@ class FlatIndex:
         key = (alternative.text, alternative.exact, typing, alternative.field, negated)
         cached = self._scored.get(key)
         if cached is None:
-            while self._scored and len(self._scored) * 4 * self._count > SCORES_KEPT_BYTES:
+            while len(self._scored) >= SCORES_KEPT or (
+                self._scored and len(self._scored) * 4 * self._count > SCORES_KEPT_BYTES
+            ):
                 del self._scored[next(iter(self._scored))]  # the oldest
             words_matched: set[str] = set()
             scored = self._compute_alternative(alternative, negated, words_matched)
@@ -462,7 +445,7 @@ class FlatIndex:
             total = np.sum(each, axis=0, dtype=np.float32)
             total[~every] = 0
         if alternative.exact and alternative.is_phrase:  # a quoted phrase stands in the text
-            needle = fold(alternative.text).encode()
+            needle = fold(" ".join(alternative.text.split())).encode()  # as the text spaces it
             candidates = np.flatnonzero(total)
             known = self._lacking  # of "sparse a" as "sparse at" is typed
             if known is not None and needle.startswith(known[0]):
@@ -470,7 +453,7 @@ class FlatIndex:
                 candidates = candidates[~lacking[candidates]]
             else:
                 lacking = np.zeros(self._count, dtype=bool)
-            has = self._have(candidates, needle)
+            has = self._text.holding(candidates, needle)
             holding = candidates[has]
             lacking[candidates[~has]] = True
             bonus = total[holding] * PHRASE_BONUS
@@ -541,7 +524,7 @@ class FlatIndex:
             for word in {fold(word) for word in found}:
                 terms_of[word].append(term)
         for rank in range(top):
-            tokens = _WORDS.findall(self._text_of(int(order[rank])))
+            tokens = _WORDS.findall(self._text.of(int(order[rank])))
             window = _smallest_window(tokens, terms_of, len(term_words))
             if window:
                 keys[rank] += CLOSENESS_WEIGHT * len(term_words) / window
@@ -559,7 +542,7 @@ class FlatIndex:
         that has them, twice in that paper's title."""
         if not 0 <= number < self._count or self._count < 2:
             return np.zeros(0, dtype=np.int64)
-        headline, title, abstract, *_ = [*self._text_of(number).split("\n"), "", ""]
+        headline, title, abstract, *_ = [*self._text.of(number).split("\n"), "", ""]
         titled = set(_WORDS.findall(f"{headline} {title}"))
         written = Counter(_WORDS.findall(f"{headline} {title} {abstract}"))
         common = self._count // 10 if self._count >= 1000 else self._count
