@@ -296,7 +296,7 @@ async def test_keys_wait_for_a_search_held_up_only_once(
         sent = time.monotonic()
         burst(app, "slash", *"regret", "enter", "j", "j", "j")
         await wait_until(pilot, lambda: paper_list.cursor == 3, "the j j j")
-        assert time.monotonic() - sent < 0.9  # one wait of 0.4 s, not three
+        assert time.monotonic() - sent < 1.15  # one wait of 0.4 s, not three (1.2 s)
         answer.set()
         await wait_until(pilot, lambda: app.workspace.shown_query == "regret", "the results")
 

@@ -2,19 +2,22 @@ import json
 import os
 import pickle
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tests.pilot_helpers import ready
+from tests.pilot_helpers import ready, wait_until
 from tui_reader import cli
 from tui_reader.core import index_cache
 from tui_reader.core.config import load_config
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.index_cache import IndexedPapers, keep, keep_in_background, load_cached
 from tui_reader.core.loading import check_paths, load_store
+from tui_reader.core.paper import Paper
 from tui_reader.core.store import PaperStore
+from tui_reader.ui.paper_list import PaperList
 
 PLANTED = "planted.txt"
 
@@ -231,6 +234,65 @@ def test_the_reader_opens_a_kept_entry_without_loading_or_indexing(
     assert cli.main([str(path)]) == 0
     (app,) = opened
     assert len(app.store) == 2 and app.store[0].abstract.startswith("Diffusion")
+
+
+def test_once_kept_the_reader_reads_its_papers_and_index_from_the_entry(
+    tmp_path: Path, write_seed, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Loaded and indexed in memory, a big input is kept, then read back by memory map: the
+    memory loading took is given back (2.3 GB at a million papers). A paper revised before
+    stays revised."""
+    from tui_reader.ui.app import ReaderApp
+
+    monkeypatch.setattr(cli, "LOAD_AT_ONCE", 0)  # these papers count as a big input
+    path = write_seed(*(f"Paper {n} on diffusion models." for n in range(30)))
+    opened: list[ReaderApp] = []
+    run = ReaderApp.run
+    columns: list[object] = []
+
+    def run_until_reopened(app: ReaderApp) -> None:
+        async def quit_when_reopened(pilot) -> None:
+            try:
+                await ready(pilot)
+                shown = app.workspace
+                columns.append(app.store._texts["abstract"])
+                built = shown.index
+                first = app.store[0]
+                app.store.revise([replace(first, title="A title found online")])
+                await wait_until(pilot, lambda: shown.index is not built, "the entry reopened")
+                await pilot.press("slash", *"diffusion 7")
+                await wait_until(pilot, lambda: shown.shown_query == "diffusion 7", "results")
+                columns.append(app.store._texts["abstract"])
+                found = app.query_one(PaperList).current
+                assert found is not None and found.abstract == "Paper 7 on diffusion models."
+                assert app.store[0].title == "A title found online"
+            finally:  # a failed check ends the reader, which would otherwise wait
+                app.exit()
+
+        opened.append(app)
+        run(app, headless=True, auto_pilot=quit_when_reopened)
+
+    monkeypatch.setattr(ReaderApp, "run", run_until_reopened)
+    assert cli.main([str(path)]) == 0
+    (app,) = opened
+    (entry,) = entries(tmp_path)
+    loaded, reopened = columns
+    assert loaded is not reopened
+    assert [str(paper.source) for paper in app.store][1:] == [str(path)] * 29
+    assert isinstance(app.workspace.index, FlatIndex)
+    mapped = app.workspace.index.arrays["all_papers"]
+    assert Path(mapped.filename).is_relative_to(entry)  # type: ignore[attr-defined]
+
+
+def test_a_store_adopts_the_columns_of_the_same_papers_only() -> None:
+    papers = [Paper.from_abstract(f"Paper {n}.", "C", Path("x.txt")) for n in range(3)]
+    store = PaperStore(papers)
+    with pytest.raises(ValueError):
+        store.adopt(PaperStore(papers[:2]))
+    with pytest.raises(ValueError):
+        store.adopt(PaperStore(list(reversed(papers))))
+    store.adopt(PaperStore(papers))
+    assert list(store) == papers
 
 
 def test_an_index_of_another_version_is_built_again_once_from_the_kept_papers(

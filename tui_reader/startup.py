@@ -1,6 +1,7 @@
-"""Process-wide tuning of the reader, in one place: the frame rate, the threads' turns and the
-garbage collector. The UI asks for these; it does not set them itself."""
+"""Process-wide tuning of the reader, in one place: the frame rate, the threads' turns, the
+garbage collector and the memory it keeps. The UI asks for these; it does not set them itself."""
 
+import ctypes
 import gc
 import os
 import sys
@@ -43,6 +44,17 @@ def keep_for_good() -> None:
     live as long as the reader, and full passes over a big corpus stall the screen for a tenth
     of a second or more."""
     gc.freeze()
+
+
+def give_back_memory() -> None:
+    """Give the memory freed since back to the system, where the C library keeps it for the
+    process (glibc: `malloc_trim`; elsewhere nothing). Once a big input is read from the cache
+    in place of memory, 120 MB of the 280 MB freed at 100,000 papers stayed."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):  # not glibc
+        return
+    trim(0)
 
 
 def ready_for_processes() -> None:

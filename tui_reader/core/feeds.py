@@ -15,7 +15,7 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
 from tui_reader.core.query import parse_query
 from tui_reader.core.search_service import needs_index, search_papers
-from tui_reader.core.store import Numbers
+from tui_reader.core.store import Numbers, id_at
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ class FeedCounter:
                 numbers = feed_numbers(index, query, state, papers)
             if not parse_query(query).states:  # its matches do not change with the state
                 kept[query] = (index, len(papers), numbers)
-            unread = sum(not state.is_read(papers[int(n)].id) for n in numbers)
+            unread = sum(not state.is_read(id_at(papers, n)) for n in numbers.tolist())
             counts.append(FeedCount(name, query, unread, len(numbers)))
         self._kept = kept
         return counts

@@ -22,7 +22,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -84,19 +84,19 @@ def _folder(root: Path, sources: list[dict[str, object]]) -> Path:
     return root / f"{PREFIX}{VERSION}-{key}"
 
 
-def load_cached(files: Sequence[Path]) -> IndexedPapers | None:
+def load_cached(files: Sequence[Path], rebuild: bool = True) -> IndexedPapers | None:
     """The papers and index kept for exactly these files, memory-mapped; None when there
-    are none or what is there is rejected."""
+    are none or what is there is rejected (as `open_entry`)."""
     try:
-        return open_entry(cache_folder(), disk.sources_of(files))
+        return open_entry(cache_folder(), disk.sources_of(files), rebuild)
     except (Rejected, OSError):
         return None
 
 
-def open_entry(root: Path, sources: list[dict[str, object]]) -> IndexedPapers:
+def open_entry(root: Path, sources: list[dict[str, object]], rebuild: bool = True) -> IndexedPapers:
     """The entry kept for these sources. Rejected when there is none, or it is not sound; an
     entry whose papers are sound but whose index is not (another version of the index's
-    format, or damaged) gets its index built and kept again."""
+    format, or damaged) gets its index built and kept again (rejected, unless `rebuild`)."""
     folder = _folder(root, sources)
     manifest = _manifest(folder, sources)
     arrays = {name: _array(folder, name, described) for name, described in manifest["arrays"]}
@@ -106,6 +106,8 @@ def open_entry(root: Path, sources: list[dict[str, object]]) -> IndexedPapers:
     try:
         index: SearchEngine = disk.open_index(folder, sources)
     except disk.Rejected:
+        if not rebuild:
+            raise
         index = build_index(store)
         if isinstance(index, FlatIndex) and len(index) == len(store):
             _replace_index(folder, sources, index)
@@ -259,14 +261,22 @@ def keep_in_background(
     index: SearchEngine,
     problems: Sequence[str] = (),
     duplicates: int = 0,
+    reopened: Callable[[IndexedPapers], object] | None = None,
 ) -> threading.Thread:
     """Keep the papers of these files and their index (as `keep`: not while papers are still
-    loading) in a daemon thread, started now. Safe while the reader runs: it only reads the
-    store. Safe to abandon at quit: an unfinished entry is a temporary folder, which a later
-    prune removes."""
+    loading) in a daemon thread, started now; once kept, give `reopened` the entry opened
+    again by memory map (in that thread), to read from in their place. Safe while the reader
+    runs: it only reads the store. Safe to abandon at quit: an unfinished entry is a
+    temporary folder, which a later prune removes."""
     loaded = LoadResult(store, list(store.collections), list(problems), duplicates)
     indexed = IndexedPapers(loaded, index, store)
-    thread = threading.Thread(target=keep, args=(list(files), indexed), daemon=True)
+
+    def keep_and_reopen() -> None:
+        kept = keep(files, indexed) and reopened and load_cached(files, rebuild=False)
+        if kept and reopened is not None:
+            reopened(kept)
+
+    thread = threading.Thread(target=keep_and_reopen, daemon=True)
     thread.start()
     return thread
 

@@ -178,6 +178,19 @@ class PaperStore(Sequence[Paper]):
         store._headline_ranks = np.asarray(arrays["headline_ranks"])
         return store
 
+    def adopt(self, other: "PaperStore") -> None:
+        """Read the papers from `other`'s columns from now on: the same papers in the same
+        order, kept on disk and mapped back, so that the memory this store's own columns take
+        is given back. Papers revised stay revised. ValueError when `other` holds others."""
+        ends = (0, len(self) - 1)
+        if len(other) != len(self) or any(other.id_of(n) != self.id_of(n) for n in ends if n >= 0):
+            raise ValueError("not the same papers")
+        self._texts, self._numbers = other._texts, other._numbers
+        self._collection_names, self._source_names = other._collection_names, other._source_names
+        self._codes, self._source_paths = other._codes, other._source_paths
+        self._lookup, self._headline_ranks = other._lookup, other._headline_ranks
+        self._recent = {}
+
     def revise(self, papers: Iterable[Paper]) -> None:
         """Give the papers of these ids (those here) as these from now on: a paper that
         resolve found, with its title and links. Searching still reads them as loaded."""
@@ -587,3 +600,18 @@ class PaperView(Sequence[Paper]):
             return None
         found = np.flatnonzero(self.numbers == number)
         return int(found[0]) if len(found) else None
+
+
+def id_at(papers: Sequence[Paper], number: int) -> str:
+    """The id of the paper at `number`; from a store's columns without building the paper
+    (which reads its abstract)."""
+    if isinstance(papers, PaperStore | PaperView):
+        return papers.id_of(number)
+    return papers[number].id
+
+
+def headline_at(papers: Sequence[Paper], number: int) -> str:
+    """The headline of the paper at `number`, as `id_at` reads it."""
+    if isinstance(papers, PaperStore | PaperView):
+        return papers.headline_of(number)
+    return papers[number].headline

@@ -38,6 +38,14 @@ class IndexReady(Message):
         self.index = index
 
 
+class EntryReopened(Message):
+    """The papers and index just kept in the cache, opened again by memory map."""
+
+    def __init__(self, indexed: Any) -> None:
+        super().__init__()
+        self.indexed = indexed
+
+
 class ResultsReady(Message):
     """The papers a query found, in the order to show them. `full` of them match every term;
     `query` is "" for every paper in the chosen order."""

@@ -18,7 +18,7 @@ from textual.strip import Strip
 from tui_reader.core.highlight import Highlight
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
-from tui_reader.core.store import PaperStore, PaperView
+from tui_reader.core.store import headline_at, id_at
 from tui_reader.core.typeset import Span, typeset
 
 # A typeset span's style, by (bold, italic).
@@ -76,20 +76,6 @@ def _highlighted(
             segments.append(Segment(text[cut - start :], style))
         start = end
     return segments
-
-
-def _id_at(papers: Sequence[Paper], index: int) -> str:
-    """The id of the paper at `index`; from a store's columns without building the paper."""
-    if isinstance(papers, PaperStore | PaperView):
-        return papers.id_of(index)
-    return papers[index].id
-
-
-def _headline_at(papers: Sequence[Paper], index: int) -> str:
-    """The headline of the paper at `index`, as `_id_at` reads it."""
-    if isinstance(papers, PaperStore | PaperView):
-        return papers.headline_of(index)
-    return papers[index].headline
 
 
 def _cut(segments: list[Segment], cells: int) -> tuple[list[Segment], int]:
@@ -326,7 +312,7 @@ class PaperList(ScrollView, can_focus=True):
             )
         if index >= len(self._papers):
             return Strip.blank(width, base)
-        paper_id = _id_at(self._papers, index)
+        paper_id = id_at(self._papers, index)
         state = (index >= self.full, index == self.cursor, paper_id in self.marked)
         # By what is highlighted in it, not by the query: a row stays cached while the keys
         # of a query leave the same words highlighted in it.
@@ -382,7 +368,7 @@ class PaperList(ScrollView, can_focus=True):
         key = (paper_id, self.raw)
         runs = self._headlines.get(key)
         if runs is None:
-            headline = _headline_at(self._papers, index)
+            headline = headline_at(self._papers, index)
             spans = [Span(headline)] if self.raw else typeset(headline)
             runs = self._headlines[key] = [
                 (span.text, _SPAN_STYLES[span.bold, span.italic]) for span in spans

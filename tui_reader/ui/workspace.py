@@ -28,6 +28,7 @@ from tui_reader.core.engine import SearchEngine
 from tui_reader.core.export import ExportError, exporter, file_formats, format_of, write_export
 from tui_reader.core.export import render as render_export
 from tui_reader.core.highlight import Highlight
+from tui_reader.core.index_cache import IndexedPapers
 from tui_reader.core.library import Library, LibraryError, normalise_tag
 from tui_reader.core.paper import Paper
 from tui_reader.core.pipe import FORMATS, pipe_input
@@ -49,6 +50,7 @@ from tui_reader.ui.filter_input import FilterInput
 from tui_reader.ui.help_screen import HelpScreen, KeyTable
 from tui_reader.ui.key_labels import described, key_display
 from tui_reader.ui.messages import (
+    EntryReopened,
     IndexReady,
     LibraryReloaded,
     LibrarySaved,
@@ -94,7 +96,10 @@ Status: TypeAlias = Literal["loading", "indexing", "ready"]
 Flow: TypeAlias = Callable[..., Coroutine[Any, Any, None]]
 # Keeps the papers and their index for the next start (the store, the index, the problems
 # the load met, duplicates); called in a thread, once the index is built.
-KeepIndex: TypeAlias = Callable[[PaperStore, SearchEngine, Sequence[str], int], object]
+# Keeps the papers and their index, then gives the entry opened again to the last argument.
+KeepIndex: TypeAlias = Callable[
+    [PaperStore, SearchEngine, Sequence[str], int, Callable[[IndexedPapers], object]], object
+]
 
 # Set by a dialog flow's first dialog once it is open (see `dialog_flow`).
 _dialog_open: ContextVar[asyncio.Event] = ContextVar("dialog_open")
@@ -390,7 +395,13 @@ class Workspace(Screen[None]):
         else:
             index = build_index(self.store)
             if self._keep_index is not None:
-                self._keep_index(self.store, index, self.load_problems, self.duplicates)
+                self._keep_index(
+                    self.store,
+                    index,
+                    self.load_problems,
+                    self.duplicates,
+                    lambda kept: self.post_message(EntryReopened(kept)),
+                )
         self.post_message(IndexReady(index))
 
     @on(IndexReady)
@@ -409,6 +420,23 @@ class Workspace(Screen[None]):
         self._show_detail()  # now related papers can be found
         if self._query.strip():
             self._search(self._query)
+
+    @on(EntryReopened)
+    def _entry_reopened(self, message: EntryReopened) -> None:
+        """Read the papers and their index from the entry just kept, by memory map: the
+        memory that loading and indexing took is given back (2.3 GB at a million papers)."""
+        kept: IndexedPapers = message.indexed
+        try:
+            self.store.adopt(kept.store)  # unless papers came since
+        except ValueError:
+            return
+        self._index = kept.index
+
+        def warm_and_give_back() -> None:
+            kept.index.warm()
+            startup.give_back_memory()  # what loading took and freed
+
+        in_background("warm", warm_and_give_back)
 
     # Filtering
 
