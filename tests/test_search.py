@@ -208,6 +208,16 @@ def test_every_matched_word_is_highlighted_however_many() -> None:
     ]
 
 
+def test_a_word_with_its_accent_written_apart_is_highlighted_whole() -> None:
+    """Decomposed (NFD) text: the index folds "Schro\u0308dinger" to schrodinger and finds
+    it; the highlight cut the word at the accent and found nothing."""
+    decomposed = "Schro\u0308dinger bridges, cafe\u0301-style"
+    assert highlighted({"schrodinger", "cafe-style"}, decomposed) == [
+        "Schro\u0308dinger",
+        "cafe\u0301-style",
+    ]
+
+
 def test_a_word_written_once_as_a_compound_is_highlighted_either_way() -> None:
     papers = [
         Paper.from_abstract("An optimal pol-icy, hyphenated by a PDF.", "C", Path("x.txt")),

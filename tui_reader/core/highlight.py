@@ -9,10 +9,11 @@ a prefix matches thousands of words among many papers.
 import re
 from dataclasses import dataclass
 
-from tui_reader.core.flat.fold import fold_rest
+from tui_reader.core.flat.fold import MARKS, fold_rest
 
-_WORDS = re.compile(r"\w+(?:-\w+)*")  # a compound whole, to find it when it matched whole
-_PARTS = re.compile(r"\w+")
+_LETTER = rf"[\w{MARKS}]"  # an accent written apart from its letter (NFD) is in the word
+_WORDS = re.compile(rf"{_LETTER}+(?:-{_LETTER}+)*")  # a compound whole, when it matched whole
+_PARTS = re.compile(rf"{_LETTER}+")
 
 Span = tuple[int, int]
 

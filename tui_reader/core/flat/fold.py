@@ -21,7 +21,8 @@ _WRAPPER = re.compile(
 _ACCENT = re.compile(r"\\(?:[\"'`^~=.]|[uvHckbdr](?=\s*\{))\s*\{?\s*\\?([A-Za-z])\s*\}?")
 _COMMAND = re.compile(r"\\([A-Za-z]+)")  # \alpha reads alpha
 _MARKUP = re.compile(r"[${}\\]")  # what is left of the markup
-_MARKS = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"  # combining accents
+_MARKS = re.compile(f"[{MARKS}]")
 
 
 def unwrap_latex(text: str) -> str:
