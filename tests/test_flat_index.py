@@ -314,35 +314,43 @@ def test_a_word_typed_whole_on_the_way_to_a_phrase_is_that_word() -> None:
     assert found(index, papers, '"sparse attention "') == [papers[1].headline]
 
 
+STEP = 1 << 18
+
+
+def _resident_kb(inode: str) -> int:
+    """What the reader has in memory of the maps of the file of this inode."""
+    resident, inside = 0, False
+    for line in Path("/proc/self/smaps").read_text().splitlines():
+        if header := re.match(r"[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ (\d+)", line):
+            inside = header[1] == inode
+        elif inside and line.startswith("Rss:"):
+            resident += int(line.split()[1])
+    return resident
+
+
+def _index_of_much_text(monkeypatch: pytest.MonkeyPatch) -> tuple[FlatIndex, list[Paper], str]:
+    """An index of 11 MB of text, the file of its text, read and given back STEP at a time."""
+    if not Path("/proc/self/smaps").exists():
+        pytest.skip("reads what is mapped from /proc")
+    monkeypatch.setattr(folded_text, "STEP", STEP)
+    monkeypatch.setattr(disk, "STEP", STEP)
+    filler = " ".join(f"word{n}" for n in range(300))
+    papers = corpus(*(f"Paper {n}: sparse attention, {filler}." for n in range(5000)))
+    index = FlatIndex.of(papers)
+    return index, papers, str(os.fstat(index._text._file.fileno()).st_ino)
+
+
 def test_a_phrase_gives_back_the_pages_of_the_text_it_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The text a phrase reads does not stay in the reader's memory: the pages mapped to
     read it are given back every STEP bytes, and at the end."""
-    smaps = Path("/proc/self/smaps")
-    if not smaps.exists():
-        pytest.skip("reads what is mapped from /proc")
-    step = 1 << 18
-    monkeypatch.setattr(folded_text, "STEP", step)
-    filler = " ".join(f"word{n}" for n in range(300))
-    papers = corpus(*(f"Paper {n}: sparse attention, {filler}." for n in range(5000)))  # 11 MB
-    index = FlatIndex.of(papers)
-    inode = str(os.fstat(index._text._file.fileno()).st_ino)
-
-    def text_resident_kb() -> int:
-        resident, inside = 0, False
-        for line in smaps.read_text().splitlines():
-            if header := re.match(r"[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ (\d+)", line):
-                inside = header[1] == inode
-            elif inside and line.startswith("Rss:"):
-                resident += int(line.split()[1])
-        return resident
-
+    index, papers, inode = _index_of_much_text(monkeypatch)
     resident_before: list[int] = []
     give_back = folded_text.FoldedText._give_back
 
     def measured(text: folded_text.FoldedText, begin: int, end: int) -> None:
-        resident_before.append(text_resident_kb())
+        resident_before.append(_resident_kb(inode))
         give_back(text, begin, end)
 
     monkeypatch.setattr(folded_text.FoldedText, "_give_back", measured)
@@ -351,7 +359,30 @@ def test_a_phrase_gives_back_the_pages_of_the_text_it_read(
     assert len(resident_before) > 10
     # The system may map up to 2 MB around a page read (a large page of its cache).
     assert 0 < max(resident_before) <= text_kb / 3
-    assert text_resident_kb() <= text_kb / 3
+    assert _resident_kb(inode) <= text_kb / 3
+
+
+def test_an_index_just_built_is_kept_without_all_its_text_in_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The text of an index just built maps a file: kept whole, all of its pages were in
+    the reader's memory together (1.2 GB at a million papers)."""
+    index, papers, inode = _index_of_much_text(monkeypatch)
+    resident_before: list[int] = []
+
+    def measured(mapped: object, begin: int, end: int) -> None:
+        resident_before.append(_resident_kb(inode))
+        folded_text.give_back(mapped, begin, end)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(disk, "give_back", measured)
+    sources: list[dict[str, object]] = [{"path": "x.jsonl", "size": 1, "mtime_ns": 1}]
+    folder = disk.save(tmp_path / "cache", sources, index.arrays)
+    text = index.arrays["text"]
+    assert len(resident_before) > 10
+    assert 0 < max(resident_before) <= len(text) / 1024 / 3
+    assert np.array_equal(np.load(folder / "text.npy", mmap_mode="r"), text)
+    kept = disk.open_index(folder.parent, sources)
+    assert found(kept, papers, '"paper 7:"') == found(index, papers, '"paper 7:"')
 
 
 def test_the_lowest_keys_stay_last_when_rounding_lifts_them() -> None:

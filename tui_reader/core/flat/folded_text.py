@@ -52,9 +52,15 @@ class FoldedText:
         return found
 
     def _give_back(self, begin: int, end: int) -> None:
-        """Unmap the pages of these bytes from the reader's memory (the system keeps them in
-        its cache: reading them again reads no disk)."""
-        if hasattr(mmap, "MADV_DONTNEED") and self._map is not None:
-            begin -= begin % AROUND
-            end = min(end + AROUND - end % AROUND, len(self._map))
-            self._map.madvise(mmap.MADV_DONTNEED, begin, end - begin)
+        if self._map is not None:
+            give_back(self._map, begin, end)
+
+
+def give_back(mapped: mmap.mmap, begin: int, end: int) -> None:
+    """Unmap the pages of these bytes of a read-only map from the reader's memory, and those
+    the system mapped around them (it keeps them in its cache: reading them again reads no
+    disk). Where `madvise` cannot, nothing."""
+    if hasattr(mmap, "MADV_DONTNEED"):
+        begin -= begin % AROUND
+        end = min(end + AROUND - end % AROUND, len(mapped))
+        mapped.madvise(mmap.MADV_DONTNEED, begin, end - begin)
