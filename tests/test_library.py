@@ -2,6 +2,7 @@ import json
 import os
 import shutil
 import tempfile
+import threading
 import traceback
 from pathlib import Path
 
@@ -377,3 +378,26 @@ def test_session_round_trip_and_bad_files(tmp_path: Path) -> None:
     assert load_session(path) == Session()
     path.write_text('{"query": 3, "sort": "file", "extra": 1}', encoding="utf-8")
     assert load_session(path) == Session(sort="file")
+
+
+def test_tag_counts_look_papers_up_without_holding_the_library() -> None:
+    """Counting the tags of the papers loaded looks each one up in the store: another
+    thread saving the library waited for all of it."""
+    library = Library(None)
+    library.change_tags(["a", "b"], add=["keep"])
+    other_thread_got_in: list[bool] = []
+
+    def among(paper_id: str) -> bool:
+        def save() -> None:
+            got = library._state_lock.acquire(timeout=1)
+            other_thread_got_in.append(got)
+            if got:
+                library._state_lock.release()
+
+        thread = threading.Thread(target=save)
+        thread.start()
+        thread.join()
+        return paper_id == "a"
+
+    assert library.tag_counts(among) == {"keep": 1}
+    assert other_thread_got_in == [True, True]

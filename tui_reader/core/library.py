@@ -279,13 +279,13 @@ class Library:
     def tag_counts(self, among: Callable[[str], bool] | None = None) -> dict[str, int]:
         """Each tag in use with the number of papers that have it, by tag name; of the
         papers `among` tells apart (those loaded), when given."""
-        with self._state_lock:
-            counts = Counter(
-                tag
-                for paper_id, entry in self._entries.items()
-                if entry.get("tags") and (among is None or among(paper_id))
-                for tag in entry["tags"]
-            )
+        with self._state_lock:  # not held while `among` looks each paper up
+            tagged = [
+                (paper_id, [*e["tags"]]) for paper_id, e in self._entries.items() if e.get("tags")
+            ]
+        counts = Counter(
+            tag for paper_id, tags in tagged if among is None or among(paper_id) for tag in tags
+        )
         return dict(sorted(counts.items()))
 
     def paper_ids(self) -> list[str]:
