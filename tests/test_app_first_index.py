@@ -3,12 +3,16 @@ them; the whole index replaces theirs once every paper is read."""
 
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from tests.pilot_helpers import ready, wait_until
+from tui_reader.core.index_cache import IndexedPapers
 from tui_reader.core.library import Library
+from tui_reader.core.loading import LoadResult
 from tui_reader.core.paper import Paper
+from tui_reader.core.search_service import build_index
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import workspace
 from tui_reader.ui.app import ReaderApp
@@ -101,3 +105,25 @@ async def test_the_header_says_searching_until_the_first_results_come(
         await wait_until(pilot, lambda: shown.shown_query == "diffusion", "the results")
         await wait_until(pilot, lambda: "searching" not in str(shown.sub_title), "counted")
         assert str(shown.sub_title).startswith(f"{shown.paper_list.full} of 38 papers")
+
+
+async def test_an_entry_read_back_at_once_still_leaves_the_reader_ready(
+    seed_store: PaperStore,
+) -> None:
+    """The entry kept can be read back before the index built is told: the reader took the
+    entry's index, dropped the one built as no bigger, and stayed "indexing" for good."""
+    papers = list(seed_store)
+
+    def keep_and_read_back_at_once(
+        store: PaperStore, index: Any, problems: Any, duplicates: int, reopened: Any
+    ) -> None:
+        copy = PaperStore(list(store))
+        reopened(IndexedPapers(LoadResult(copy), build_index(copy), copy))
+
+    stream = iter([papers])
+    app = ReaderApp(
+        PaperStore(), Library(None), stream=stream, keep_index=keep_and_read_back_at_once
+    )
+    async with app.run_test(size=(120, 30)) as pilot:
+        await ready(pilot)
+        assert app.workspace.status == "ready"

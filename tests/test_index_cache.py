@@ -1,9 +1,11 @@
 import json
 import os
 import pickle
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -246,6 +248,14 @@ def test_once_kept_the_reader_reads_its_papers_and_index_from_the_entry(
 
     monkeypatch.setattr(cli, "LOAD_AT_ONCE", 0)  # these papers count as a big input
     path = write_seed(*(f"Paper {n} on diffusion models." for n in range(30)))
+    read_back = threading.Event()  # the entry is read back once the test has looked
+    load_cached = index_cache.load_cached
+
+    def held_back(*arguments: Any, **keywords: Any) -> Any:
+        read_back.wait(10)
+        return load_cached(*arguments, **keywords)
+
+    monkeypatch.setattr(index_cache, "load_cached", held_back)
     opened: list[ReaderApp] = []
     run = ReaderApp.run
     columns: list[object] = []
@@ -259,6 +269,7 @@ def test_once_kept_the_reader_reads_its_papers_and_index_from_the_entry(
                 built = shown.index
                 first = app.store[0]
                 app.store.revise([replace(first, title="A title found online")])
+                read_back.set()
                 await wait_until(pilot, lambda: shown.index is not built, "the entry reopened")
                 await pilot.press("slash", *"diffusion 7")
                 await wait_until(pilot, lambda: shown.shown_query == "diffusion 7", "results")
@@ -291,8 +302,10 @@ def test_a_store_adopts_the_columns_of_the_same_papers_only() -> None:
         store.adopt(PaperStore(papers[:2]))
     with pytest.raises(ValueError):
         store.adopt(PaperStore(list(reversed(papers))))
-    store.adopt(PaperStore(papers))
-    assert list(store) == papers
+    same = PaperStore(papers)
+    store.adopt(same)
+    assert list(store) == papers and store._texts is same._texts
+    PaperStore().adopt(PaperStore())  # none: nothing to compare, nothing to fail
 
 
 def test_an_index_of_another_version_is_built_again_once_from_the_kept_papers(

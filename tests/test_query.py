@@ -149,3 +149,19 @@ def test_repeats_are_found_after_terms_are_joined() -> None:
     # "x | y" is a term of its own, not a repeat of "x".
     assert len(describe("gan gan | vae ")) == 2
     assert len(describe("gan !gan ")) == 2  # both kept: nothing matches, as asked
+
+
+@pytest.mark.parametrize(
+    ("typed", "phrase"),
+    [
+        ('"sparse', False),
+        ('"sparse ', False),  # a word typed whole on the way to a phrase: not read in the text
+        ('" sparse  ', False),
+        ('"co-training', True),
+        ('"sparse a', True),
+        ('"SAM"', False),
+    ],
+)
+def test_what_is_a_phrase_read_in_the_text(typed: str, phrase: bool) -> None:
+    (term,) = parse_query(typed).terms
+    assert term.alternatives[0].is_phrase is phrase

@@ -50,9 +50,11 @@ def give_back_memory() -> None:
     """Give the memory freed since back to the system, where the C library keeps it for the
     process (glibc: `malloc_trim`; elsewhere nothing). Once a big input is read from the cache
     in place of memory, 120 MB of the 280 MB freed at 100,000 papers stayed."""
+    if not sys.platform.startswith("linux"):
+        return
     try:
         trim = ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):  # not glibc
+    except (OSError, AttributeError):  # not glibc (musl)
         return
     trim(0)
 

@@ -391,18 +391,18 @@ class Workspace(Screen[None]):
 
     def _index_papers(self) -> None:
         if self._kept_index is not None:
-            index = self._kept_index
-        else:
-            index = build_index(self.store)
-            if self._keep_index is not None:
-                self._keep_index(
-                    self.store,
-                    index,
-                    self.load_problems,
-                    self.duplicates,
-                    lambda kept: self.post_message(EntryReopened(kept)),
-                )
-        self.post_message(IndexReady(index))
+            self.post_message(IndexReady(self._kept_index))
+            return
+        index = build_index(self.store)
+        self.post_message(IndexReady(index))  # before the entry kept is read back: in order
+        if self._keep_index is not None:
+            self._keep_index(
+                self.store,
+                index,
+                self.load_problems,
+                self.duplicates,
+                lambda kept: self.post_message(EntryReopened(kept)),
+            )
 
     @on(IndexReady)
     def _index_ready(self, message: IndexReady) -> None:

@@ -9,6 +9,7 @@ the pages read are given back every STEP bytes. Reading them again costs a fifth
 
 import mmap
 import os
+from contextlib import suppress
 from typing import IO
 
 import numpy as np
@@ -32,7 +33,10 @@ class FoldedText:
     def of(self, number: int) -> str:
         """Paper `number`'s text (read, not mapped: a few papers at a time, for a long time)."""
         start, end = self._offsets[number : number + 2].tolist()
-        return os.pread(self._file.fileno(), end - start - 1, self._start + start).decode()
+        start, end = self._start + start, self._start + end - 1
+        if not hasattr(os, "pread") and self._map is not None:  # Windows
+            return self._map[start:end].decode()
+        return os.pread(self._file.fileno(), end - start, start).decode()
 
     def holding(self, numbers: npt.NDArray[np.int64], needle: bytes) -> npt.NDArray[np.bool_]:
         """Whether each of these papers (in increasing order) holds the needle."""
@@ -60,7 +64,10 @@ def give_back(mapped: mmap.mmap, begin: int, end: int) -> None:
     """Unmap the pages of these bytes of a read-only map from the reader's memory, and those
     the system mapped around them (it keeps them in its cache: reading them again reads no
     disk). Where `madvise` cannot, nothing."""
-    if hasattr(mmap, "MADV_DONTNEED"):
-        begin -= begin % AROUND
-        end = min(end + AROUND - end % AROUND, len(mapped))
+    if not hasattr(mmap, "MADV_DONTNEED"):
+        return
+    around = max(AROUND, mmap.PAGESIZE)
+    begin -= begin % around
+    end = min(end + around - end % around, len(mapped))
+    with suppress(OSError):  # the pages stay: memory, not a failed search
         mapped.madvise(mmap.MADV_DONTNEED, begin, end - begin)

@@ -415,7 +415,10 @@ class FlatIndex:
             while len(self._scored) >= SCORES_KEPT or (
                 self._scored and len(self._scored) * 4 * self._count > SCORES_KEPT_BYTES
             ):
-                del self._scored[next(iter(self._scored))]  # the oldest
+                try:  # the oldest; another search (feeds, one cancelled) may evict at once
+                    self._scored.pop(next(iter(self._scored)), None)
+                except (StopIteration, RuntimeError):
+                    break
             words_matched: set[str] = set()
             scored = self._compute_alternative(alternative, negated, words_matched)
             cached = self._scored[key] = (scored, frozenset(words_matched))
@@ -445,7 +448,7 @@ class FlatIndex:
             total = np.sum(each, axis=0, dtype=np.float32)
             total[~every] = 0
         if alternative.exact and alternative.is_phrase:  # a quoted phrase stands in the text
-            needle = fold(" ".join(alternative.text.split())).encode()  # as the text spaces it
+            needle = fold(" ".join(alternative.text.split())).encode()  # one space between words
             candidates = np.flatnonzero(total)
             known = self._lacking  # of "sparse a" as "sparse at" is typed
             if known is not None and needle.startswith(known[0]):
