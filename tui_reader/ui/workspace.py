@@ -95,8 +95,8 @@ Place = tuple[str, str | None]  # a query, and the paper under the cursor
 Status: TypeAlias = Literal["loading", "indexing", "ready"]
 Flow: TypeAlias = Callable[..., Coroutine[Any, Any, None]]
 # Keeps the papers and their index for the next start (the store, the index, the problems
-# the load met, duplicates); called in a thread, once the index is built.
-# Keeps the papers and their index, then gives the entry opened again to the last argument.
+# the load met, duplicates), then gives the entry read back to the last argument; called in a
+# thread, once the index is built.
 KeepIndex: TypeAlias = Callable[
     [PaperStore, SearchEngine, Sequence[str], int, Callable[[IndexedPapers], object]], object
 ]
