@@ -4,7 +4,7 @@ Typing a phrase reads the text of every paper holding its words: `"sparse a` rea
 them, and the system maps 16 pages around each page read, so that one phrase left the whole
 text in the reader's memory (112 MB at 100,000 papers, 1.2 GB at a million). The text is read
 through a memory map (a `find` in place: reading it with `pread` took half as long again), and
-the pages read are given back every STEP bytes: reading them again costs 30–45% more
+the pages read are given back every STEP bytes: reading them again costs 30 to 45% more
 (benchmarks/RESULTS.md).
 """
 
