@@ -1,7 +1,6 @@
 """Process-wide tuning of the reader, in one place: the frame rate, the threads' turns, the
 garbage collector and the memory it keeps. The UI asks for these; it does not set them itself."""
 
-import ctypes
 import gc
 import os
 import sys
@@ -52,6 +51,8 @@ def give_back_memory() -> None:
     in place of memory, 120 MB of the 280 MB freed at 100,000 papers stayed."""
     if not sys.platform.startswith("linux"):
         return
+    import ctypes  # here: 4 ms that every start, `tui-reader search` too, would pay
+
     try:
         trim = ctypes.CDLL(None).malloc_trim
     except (OSError, AttributeError):  # not glibc (musl)
