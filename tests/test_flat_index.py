@@ -288,13 +288,37 @@ def test_a_phrase_typed_on_finds_what_it_finds_when_typed_at_once() -> None:
         "A sparse and attentive reader.",
         "Dense attention, not sparse at all.",
         "Sparse atlases of the brain.",
+        "Sparse attention at scale.",  # the word "at", but not after "sparse"
     )
     typed = FlatIndex.of(papers)
     queries = ['"sparse', '"sparse ', '"sparse a', '"sparse at', '"sparse att', '"sparse a']
     queries += ['"sparse attention"', '"sparse an', '"dense a', '"sparse at']
+    queries += ['"sparse at"', '"sparse atte', '"sparse at"']  # "at" whole, then a prefix
     for query in queries:
         assert found(typed, papers, query) == found(FlatIndex.of(papers), papers, query), query
-    assert len(found(typed, papers, '"sparse at')) == 4  # "not sparse at all" too
+    assert len(found(typed, papers, '"sparse at')) == 5  # "not sparse at all" too
+
+
+def test_a_quoted_phrase_stands_as_words_in_the_text() -> None:
+    """A phrase is found where its words stand together, whole: "graph neural network" was
+    found in "graph neural networks" (with "network" elsewhere) and in "hypergraph neural
+    network". While its last word is typed, that word is a prefix."""
+    papers = corpus(
+        "Graph neural networks are used; a network too.",
+        "A hypergraph neural network here, and a graph.",
+        "The graph neural network.",
+        r"Rates of O(1/T), and $\mathcal{O}(1/T)$.",
+    )
+    index = FlatIndex.of(papers)
+
+    def numbers(query: str) -> list[int]:
+        ranking = index.run(parse_query(query))
+        return sorted(ranking.numbers[: ranking.full].tolist())
+
+    assert numbers('"graph neural network"') == [2]
+    assert numbers('"graph neural network') == [0, 2]
+    assert numbers('"neural network"') == [1, 2]
+    assert numbers('"(1/T)"') == numbers('"o(1/t)"') == [3]
 
 
 def test_a_word_typed_whole_on_the_way_to_a_phrase_is_that_word() -> None:

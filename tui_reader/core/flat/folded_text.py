@@ -10,6 +10,7 @@ the pages read are given back every STEP bytes: reading them again costs 30 to 4
 
 import mmap
 import os
+from collections.abc import Callable
 from contextlib import suppress
 from typing import IO
 
@@ -18,6 +19,10 @@ import numpy.typing as npt
 
 STEP = 8_000_000  # bytes of text read before their pages are given back
 AROUND = 65536  # the system maps the pages of such a block around a page read
+# Bytes of a word: ASCII letters and digits, and all of UTF-8's (the text is folded: few).
+_WORD = frozenset(b"0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") | frozenset(
+    range(128, 256)
+)
 
 
 class FoldedText:
@@ -39,22 +44,47 @@ class FoldedText:
             return self._map[start:end].decode()
         return os.pread(self._file.fileno(), end - start, start).decode()
 
-    def holding(self, numbers: npt.NDArray[np.int64], needle: bytes) -> npt.NDArray[np.bool_]:
-        """Whether each of these papers (in increasing order) holds the needle."""
+    def holding(
+        self, numbers: npt.NDArray[np.int64], needle: bytes, whole: bool = True
+    ) -> npt.NDArray[np.bool_]:
+        """Whether each of these papers (in increasing order) holds the needle as words: not
+        inside a word ("hypergraph" does not hold "graph"), nor, when `whole`, followed by
+        more of one ("networks" does not hold "network"; it does while the word is typed)."""
         found = np.zeros(len(numbers), dtype=bool)
-        if self._map is None or not len(numbers):
+        if self._map is None or not len(numbers) or not needle:
             return found
         starts = self._offsets[numbers] + self._start
         ends = self._offsets[numbers + 1] + self._start
         cuts = np.searchsorted(starts, np.arange(int(starts[0]) + STEP, int(ends[-1]), STEP))
-        find = self._map.find
+        find, stands = self._map.find, self._standing(needle, whole)
         for first, stop in zip([0, *cuts.tolist()], [*cuts.tolist(), len(numbers)], strict=True):
             if first == stop:
                 continue
             begin, end = starts[first:stop].tolist(), ends[first:stop].tolist()
-            found[first:stop] = [find(needle, b, e) >= 0 for b, e in zip(begin, end, strict=True)]
+            places = [find(needle, b, e) for b, e in zip(begin, end, strict=True)]
+            found[first:stop] = [
+                at >= 0 and stands(at, b, e) for at, b, e in zip(places, begin, end, strict=True)
+            ]
             self._give_back(begin[0], end[-1])
         return found
+
+    def _standing(self, needle: bytes, whole: bool) -> Callable[[int, int, int], bool]:
+        """Whether the needle found at a place in a paper's text (from `begin` to `end`), or
+        further on, stands as words there."""
+        text, size = self._map, len(needle)
+        assert text is not None
+        lead, trail = needle[0] in _WORD, whole and needle[-1] in _WORD
+
+        def stands(at: int, begin: int, end: int) -> bool:
+            while at >= 0:
+                if (not lead or at == begin or text[at - 1] not in _WORD) and (
+                    not trail or at + size >= end or text[at + size] not in _WORD
+                ):
+                    return True
+                at = text.find(needle, at + 1, end)
+            return False
+
+        return stands
 
     def _give_back(self, begin: int, end: int) -> None:
         if self._map is not None:

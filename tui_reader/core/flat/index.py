@@ -193,9 +193,11 @@ class FlatIndex:
         self._beginnings: dict[tuple[int, str], tuple[list[str], list[int]]] = {}
         self._scored: dict[tuple[object, ...], tuple[Scored, frozenset[str]]] = {}
         self._paper_lengths: Floats | None = None  # the square root of each paper's words
-        # The last phrase looked for in the text, and whether each paper was read and found
-        # not to hold it: such a paper cannot hold a longer phrase beginning with it.
-        self._lacking: tuple[bytes, npt.NDArray[np.bool_]] | None = None
+        # The last phrase looked for in the text (and whether its last word was whole), and
+        # whether each paper was read and found not to hold it: such a paper cannot hold a
+        # longer phrase beginning with it, unless that word was whole ("sparse a" is not in
+        # "sparse attention").
+        self._lacking: tuple[bytes, bool, npt.NDArray[np.bool_]] | None = None
 
     @classmethod
     def of(cls, papers: Sequence[Paper] | Columns) -> "FlatIndex":
@@ -449,20 +451,23 @@ class FlatIndex:
             total[~every] = 0
         if alternative.exact and alternative.is_phrase:  # a quoted phrase stands in the text
             needle = fold(" ".join(alternative.text.split())).encode()  # one space between words
+            whole = not alternative.prefix  # its last word typed whole: "networks" lacks it
             candidates = np.flatnonzero(total)
             known = self._lacking  # of "sparse a" as "sparse at" is typed
-            if known is not None and needle.startswith(known[0]):
-                lacking = known[1].copy()  # a search still running may read the old one
+            if known is not None and (
+                (needle.startswith(known[0]) and not known[1]) or known[:2] == (needle, whole)
+            ):
+                lacking = known[2].copy()  # a search still running may read the old one
                 candidates = candidates[~lacking[candidates]]
             else:
                 lacking = np.zeros(self._count, dtype=bool)
-            has = self._text.holding(candidates, needle)
+            has = self._text.holding(candidates, needle, whole)
             holding = candidates[has]
             lacking[candidates[~has]] = True
             bonus = total[holding] * PHRASE_BONUS
             total[:] = 0
             total[holding] = bonus
-            self._lacking = (needle, lacking)
+            self._lacking = (needle, whole, lacking)
         return Scored(total, frozenset(values))
 
     def _score_term(self, term: Term, matched: set[str]) -> Scored:
