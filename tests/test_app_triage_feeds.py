@@ -116,13 +116,26 @@ async def test_a_saved_search_deleted_comes_back_with_undo(
     app = reader_with_a_feed(seed_store, private_library)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, FeedsScreen), "the feeds")
-        await pilot.press("d", "y")
+        await pilot.press("d", "enter")
         await wait_until(pilot, lambda: not app.library.saved_searches(), "deleted")
         await pilot.press("escape", "u")
         await wait_until(pilot, lambda: bool(app.library.saved_searches()), "back")
         assert app.library.saved_searches() == {"diffusion": "diffusion"}
         await work_done(app)
         assert Library.open(private_library)[0].saved_searches() == {"diffusion": "diffusion"}
+
+
+async def test_a_word_typed_as_the_feeds_open_deletes_no_search(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    """The panel opens by itself at start: "dynamic" typed then asked to delete the search
+    with its d, and said yes with its y."""
+    app = reader_with_a_feed(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, FeedsScreen), "the feeds")
+        await pilot.press(*"dynamic")
+        await pilot.pause(0.3)
+        assert app.library.saved_searches() == {"diffusion": "diffusion"}
 
 
 async def test_bar_pipes_the_current_paper_to_a_command(

@@ -119,6 +119,8 @@ async def test_counts_wait_for_the_index_and_follow_papers_loading(
 async def test_d_deletes_a_search_after_asking(
     private_library: Path, seeds: list[Paper], index: SearchEngine
 ) -> None:
+    """Only Enter says yes: the panel opens by itself at start, and "dynamic" typed then
+    deleted a search with its d and its y."""
     library = opened(private_library)
     library.save_search("first", "diffusion")
     library.save_search("second", "bandit")
@@ -127,17 +129,20 @@ async def test_d_deletes_a_search_after_asking(
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("d")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("y")  # not an answer here
         await pilot.press("n")
         await wait_until(pilot, lambda: app.screen is screen, "the panel again")
         assert list(library.saved_searches()) == ["first", "second"]
         await pilot.press("down", "d")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
-        await pilot.press("y")
+        await pilot.press("enter")
         await wait_until(pilot, lambda: app.screen is screen, "the panel again")
         assert [row.split()[0] for row in rows(screen)] == ["first"]
+        told = [notice.message for notice in app._notifications]
+        assert told == ["Deleted the saved search “second”: u undoes it"]
         await work_done(app)
         assert opened(private_library).saved_searches() == {"first": "diffusion"}
-        await pilot.press("d", "y")
+        await pilot.press("d", "enter")
         await wait_until(pilot, lambda: not rows(screen), "no searches left")
         assert hint(screen).startswith("No saved searches yet: S saves the filter")
         await pilot.press("escape")

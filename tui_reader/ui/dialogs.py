@@ -102,6 +102,7 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding("y,enter", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),
     ]
+    HINT = "y or Enter: yes    n or Escape: no"
 
     def __init__(self, question: str) -> None:
         super().__init__()
@@ -110,7 +111,18 @@ class ConfirmScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Content.styled(self._question, "bold"))
-            yield Static(Content("y or Enter: yes    n or Escape: no"), classes="dialog-hint")
+            yield Static(Content(self.HINT), classes="dialog-hint")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+class ConfirmByEnter(ConfirmScreen, inherit_bindings=False):
+    """A yes/no question that only Enter answers yes: for a question that may come up while
+    someone types (y is a letter of words)."""
+
+    BINDINGS = [
+        Binding("enter", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+    HINT = "Enter: yes    n or Escape: no"

@@ -24,7 +24,7 @@ from tui_reader.core.feeds import FeedCount, FeedCounter
 from tui_reader.core.library import SEARCH_NAME_MAX, Library, LibraryError
 from tui_reader.core.paper import Paper
 from tui_reader.core.text import clean
-from tui_reader.ui.dialogs import DIALOG_CSS, ConfirmScreen, PromptScreen
+from tui_reader.ui.dialogs import DIALOG_CSS, ConfirmByEnter, PromptScreen
 from tui_reader.ui.messages import SaveFailed
 from tui_reader.ui.picker_list import PickerList
 
@@ -175,9 +175,13 @@ class FeedsScreen(ModalScreen[str | None]):
             if yes and self.library.delete_search(feed.name):
                 self._save()
                 self._show([f for f in self.counts if f.name != feed.name])
+                deleted = f"Deleted the saved search “{clean(feed.name)}”: u undoes it"
+                self.notify(deleted, markup=False)
 
         question = f"Delete the saved search “{clean(feed.name)}” ({clean(feed.query)})?"
-        self.app.push_screen(ConfirmScreen(question), delete)
+        # The panel opens by itself at start: "dynamic" typed then asked with its d and said
+        # yes with its y.
+        self.app.push_screen(ConfirmByEnter(question), delete)
 
     @work(thread=True, group="feeds-save")
     def _save(self) -> None:
