@@ -42,6 +42,9 @@ class State:
     def changed_at(self, paper_id: str) -> str:
         return self.changed.get(paper_id, "")
 
+    def paper_ids(self) -> Sequence[str]:
+        return [*{*self.tagged, *self.bookmarked, *self.read, *self.notes, *self.changed}]
+
 
 def store_of(*texts: str, titles: Sequence[str] = ()) -> PaperStore:
     titles = list(titles) or [""] * len(texts)
@@ -103,6 +106,40 @@ def test_a_store_filters_from_its_columns_building_no_paper(
     monkeypatch.setattr(PaperStore, "__getitem__", lambda *_: pytest.fail("a paper was built"))
     found = search_papers(index, "graph neural proteins #to-read ", state, "relevance", store)
     assert numbers(found) == [1, 0] and (found.full, found.close) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "#to-read",
+        "!#to-read",
+        "#to",
+        "is:read",
+        "is:unread",
+        "is:bookmarked",
+        "has:note",
+        "!is:bookmarked #done",
+        "graph #to-read",
+        "graph !is:read",
+    ],
+)
+def test_state_filters_try_only_the_papers_the_user_touched(store: PaperStore, query: str) -> None:
+    """The papers the user made nothing of pass or fail a state filter together: tried one
+    by one, every paper, filtering 100,000 papers took 0.8 s. The same papers pass."""
+    index = build_index(store)
+    ids = [paper.id for paper in store]
+    state = State(
+        tagged={ids[1]: ["to-read"], ids[0]: ["to-read", "done"], ids[3]: []},
+        bookmarked={ids[2]},
+        read={ids[0], ids[3]},
+        notes={ids[2]: "a note"},
+        changed={"no-such-paper": "2026-01-01"},  # the library holds papers not loaded
+    )
+    words = " ".join(w for w in query.split() if not w.lstrip("!").startswith(("#", "is:", "has:")))
+    candidates = search_papers(index, words, state, "relevance", store).numbers.tolist()
+    filters = parse_query(query)
+    expected = [number for number in candidates if filters.keeps(state, ids[number])]
+    assert search_papers(index, query, state, "relevance", store).numbers.tolist() == expected
 
 
 def test_a_query_without_search_terms_needs_no_index(store: PaperStore) -> None:

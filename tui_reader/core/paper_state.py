@@ -21,6 +21,11 @@ class PaperState(Protocol):
         """When the user last changed anything about the paper ("" for never)."""
         ...
 
+    def paper_ids(self) -> Sequence[str]:
+        """The papers the user made anything of: any other has no bookmark, tag or note, and
+        is unread."""
+        ...
+
 
 class NoState:
     """Papers nobody has touched: no bookmark, tag or note, all unread."""
@@ -39,6 +44,9 @@ class NoState:
 
     def changed_at(self, paper_id: str) -> str:
         return ""
+
+    def paper_ids(self) -> Sequence[str]:
+        return ()
 
 
 NO_STATE = NoState()
