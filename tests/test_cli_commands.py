@@ -120,3 +120,18 @@ def test_list_shows_bookmark_read_and_note_markers(capsys) -> None:
         lines[0] == f"{LOAM} *rn LOAM: LLM-based design of Observation and Action Models  #to-read"
     )
     assert lines[1].startswith(f"{lines[1][:12]}     The mechanism of sim-and-real co-training")
+
+
+def test_the_help_names_every_command_and_each_answers_help(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The reader's help listed "list export" as one command and left out searches and
+    digest."""
+    epilog = cli.reader_parser().epilog or ""
+    listed = epilog.split(":", 1)[1].split("(")[0].replace(",", " ").split()
+    assert {"list", "export", "searches", "digest"} <= set(listed)
+    for command in listed:
+        with pytest.raises(SystemExit) as stop:
+            cli.main([command, "--help"])
+        assert stop.value.code == 0, command
+        assert f"usage: tui-reader {command}" in capsys.readouterr().out, command

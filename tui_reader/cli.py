@@ -91,8 +91,8 @@ def reader_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tui-reader",
         description="Read, filter and triage research-paper abstracts in the terminal.",
-        epilog="commands for scripts: tag, untag, bookmark, unbookmark, tags, list "
-        "export, search, fetch, resolve, library (tui-reader COMMAND --help)",
+        epilog="commands for scripts: tag, untag, bookmark, unbookmark, tags, list, "
+        "export, search, searches, digest, fetch, resolve, library (tui-reader COMMAND --help)",
     )
     parser.add_argument(
         "paths",
