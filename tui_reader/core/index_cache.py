@@ -272,8 +272,9 @@ def keep_in_background(
     indexed = IndexedPapers(loaded, index, store)
 
     def keep_and_reopen() -> None:
-        kept = keep(files, indexed) and reopened and load_cached(files, rebuild=False)
-        if kept and reopened is not None:
+        if not keep(files, indexed) or reopened is None:
+            return
+        if (kept := load_cached(files, rebuild=False)) is not None:
             reopened(kept)
 
     thread = threading.Thread(target=keep_and_reopen, daemon=True)

@@ -20,9 +20,7 @@ import numpy.typing as npt
 STEP = 8_000_000  # bytes of text read before their pages are given back
 AROUND = 65536  # the system maps the pages of such a block around a page read
 # Bytes of a word: ASCII letters and digits, and all of UTF-8's (the text is folded: few).
-_WORD = frozenset(b"0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") | frozenset(
-    range(128, 256)
-)
+_WORD = frozenset(byte for byte in range(256) if byte >= 128 or chr(byte).isalnum() or byte == 95)
 
 
 class FoldedText:
