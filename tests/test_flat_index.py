@@ -216,6 +216,61 @@ def test_a_pool_of_processes_builds_the_same_index(monkeypatch: pytest.MonkeyPat
         assert np.array_equal(array, pooled[name]), name
 
 
+def test_an_index_grown_a_few_papers_at_a_time_is_the_index_built_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(build, "CHUNK", 2)
+    monkeypatch.setattr(build, "POOLED_FROM", 0)
+    papers = corpus(
+        r"Co-training with $\alpha$-divergence.",
+        "Graph neural networks on SAM.",
+        r"A Schr\"odinger bridge, naïve.",
+        "Sparse attention and co-training.",
+        "Graphs, SAM and the same words again.",
+    )
+    with build.GrowingIndex(2) as growing:
+        growing.read(papers, 3)  # the last of them left waiting with the next
+        early, _ = growing.arrays()
+        growing.read(papers, 5)
+        grown, _ = growing.arrays()
+    assert growing.count == 5
+    for made, of in ((early, papers[:3]), (grown, papers)):
+        whole = build_arrays(of, 1)[0]
+        assert made.keys() == whole.keys()
+        for name, array in whole.items():
+            assert np.array_equal(array, made[name]), name
+
+
+def test_a_pool_that_breaks_midway_leaves_its_chunks_to_this_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    class BreakingPool:
+        def __init__(self, *arguments: object, **keywords: object) -> None:
+            self.submitted = 0
+
+        def submit(self, work: Callable[..., object], *arguments: object) -> Future[object]:
+            self.submitted += 1
+            future: Future[object] = Future()
+            if self.submitted == 1:
+                future.set_result(work(*arguments))
+            else:
+                future.set_exception(BrokenProcessPool("a process died"))
+            return future
+
+        def shutdown(self, **keywords: object) -> None:
+            pass
+
+    monkeypatch.setattr(build, "ProcessPoolExecutor", BreakingPool)
+    monkeypatch.setattr(build, "CHUNK", 2)
+    monkeypatch.setattr(build, "POOLED_FROM", 0)
+    papers = corpus("Graph neural networks.", "Sparse attention.", "Bandits with regret.")
+    alone, broken = build.build_arrays(papers, 1)[0], build.build_arrays(papers, 2)[0]
+    assert all(np.array_equal(array, broken[name]) for name, array in alone.items())
+
+
 def test_many_papers_found_are_ranked_best_first_the_best_exactly() -> None:
     keys = np.random.default_rng(1).integers(0, 3000, size=20_000).astype(np.float64) / 7
     order = _best_first(keys)

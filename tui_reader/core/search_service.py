@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tui_reader.core.engine import Ranking, Scores, SearchEngine
+from tui_reader.core.flat.build import GrowingIndex
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.highlight import Highlight
 from tui_reader.core.paper import Paper
@@ -45,6 +46,17 @@ def build_index(papers: Sequence[Paper]) -> FlatIndex:
     """The search engine over these papers (seconds at 100,000 papers, on every core; a
     program calling it must guard its main module: see core.flat.build)."""
     return FlatIndex.of(papers)
+
+
+def growing_index(expected: int | None) -> GrowingIndex:
+    """An index to grow as papers load, about `expected` of them (None: not known), on every
+    core when they are many."""
+    return GrowingIndex(expected=expected)
+
+
+def index_so_far(growing: GrowingIndex) -> FlatIndex:
+    """The search engine over the papers a growing index has read so far."""
+    return FlatIndex(*growing.arrays())
 
 
 def needs_index(text: str) -> bool:

@@ -1,6 +1,7 @@
 """A lean search engine: papers' words and text in a few flat numpy arrays.
 
 `build.build_arrays` indexes papers into named arrays (and a file of their folded text,
-which `folded_text` reads), `disk` keeps them in a versioned folder opened by memory map, and
-`index.FlatIndex` answers queries over them (it meets core.engine.SearchEngine).
+which `folded_text` reads), `build.GrowingIndex` the same as papers keep coming, `disk` keeps
+them in a versioned folder opened by memory map, and `index.FlatIndex` answers queries over
+them (it meets core.engine.SearchEngine).
 """

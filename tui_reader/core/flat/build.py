@@ -114,7 +114,7 @@ class ChunkRead:
     """What one chunk gives: pairs (word, paper in the chunk) per field, sorted by word then
     paper, in the reading process's own word ids, with the words it met first in this chunk."""
 
-    reader: int  # the process that read it: its word ids are its own
+    reader: tuple[int, int]  # the reader (process, table) that read it: its word ids are its own
     new_words: list[str]
     new_cased: list[str]
     compounds: dict[str, str]  # "cotraining": "co-training", to highlight what was typed
@@ -216,7 +216,7 @@ class _Reader:
         cased, cased_paper, _ = self.cased.of(ids, paper, segment)
         pairs["cased"] = _unique_pairs(cased, cased_paper, count)
         return ChunkRead(
-            os.getpid(),
+            (os.getpid(), id(self)),
             self.words.listed[first_word:],
             self.cased.listed[first_cased:],
             compounds,
@@ -285,8 +285,8 @@ class _Merged:
         self.vocabularies: dict[str, dict[str, int]] = {"words": {}, "cased": {}}
         self.compounds: dict[str, str] = {}
         # Each reading process's word ids to ours.
-        self.mapping: dict[tuple[str, int], Ids] = {}
-        self.pairs = tempfile.TemporaryFile()  # noqa: SIM115 (closed in arrays())
+        self.mapping: dict[tuple[str, tuple[int, int]], Ids] = {}
+        self.pairs = tempfile.TemporaryFile()  # noqa: SIM115 (closed by GrowingIndex.close)
         self.text = tempfile.TemporaryFile()  # noqa: SIM115 (the index reads it)
         # For each field, each chunk's first paper, pair count and place in self.pairs.
         self.chunks: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
@@ -312,6 +312,7 @@ class _Merged:
         self.text.write(read.text)
 
     def arrays(self, count: int) -> Arrays:
+        """The index of the chunks added so far, `count` papers; more can be added after."""
         arrays: Arrays = {"papers": np.asarray([count], dtype=np.int64)}
         self.pairs.flush()
         for prefix, kind, names in (("", "words", FIELDS), ("cased_", "cased", ("cased",))):
@@ -331,7 +332,7 @@ class _Merged:
 
                 arrays |= _postings(name, chunks, len(rank))
         arrays["paper_words"] = paper_words(arrays["all_papers"], count)
-        self.pairs.close()
+        self.pairs.seek(0, os.SEEK_END)  # where the next chunk's pairs go
         arrays["text"] = np.frombuffer(_mapped(self.text), dtype=np.uint8)
         arrays["text_offsets"] = np.concatenate([[0], *self.text_ends]).astype(np.int64)
         joined = sorted(self.compounds)
@@ -377,10 +378,12 @@ def _postings(name: str, chunks: Callable[[], Iterator[Chunk]], words: int) -> A
     return {f"{name}_offsets": offsets, f"{name}_papers": papers}
 
 
-def _chunks(papers: "Sequence[Paper] | Columns") -> Iterator[tuple[int, str, int]]:
-    for first in range(0, len(papers), CHUNK):
-        stop = min(first + CHUNK, len(papers))
-        yield first, _joined(_fields(papers, first, stop)), stop - first
+def _chunks(
+    papers: "Sequence[Paper] | Columns", start: int, stop: int
+) -> Iterator[tuple[int, str, int]]:
+    for first in range(start, stop, CHUNK):
+        end = min(first + CHUNK, stop)
+        yield first, _joined(_fields(papers, first, end)), end - first
 
 
 def _processors() -> int:
@@ -395,35 +398,101 @@ def build_arrays(
 ) -> tuple[Arrays, IO[bytes]]:
     """The index of these papers, numbered in their order, as named arrays, and the file
     that holds its folded text (the `text` array maps it). Several chunks are read by a pool
-    of `processes` (default: one a core); where no pool can start (no semaphores, say), by
-    this process alone."""
+    of `processes` (default: one a core)."""
     processes = processes or min(_processors(), -(-len(papers) // CHUNK))
-    if processes >= 2 and len(papers) >= POOLED_FROM:
+    with GrowingIndex(processes, expected=len(papers)) as growing:
+        growing.read(papers, len(papers))
+        return growing.arrays()
+
+
+class GrowingIndex:
+    """The index of papers that keep coming (a store as it loads), each chunk read once;
+    `arrays` makes the index of those read so far, and more can be read after. Chunks are
+    read by a pool of `processes` (default: one a core) once the papers are known to be at
+    least POOLED_FROM (`expected` of them, or read so far). Where no pool can start (no
+    semaphores, say), or it breaks, they are read in this process."""
+
+    def __init__(self, processes: int | None = None, expected: int | None = None) -> None:
+        self.processes = processes or _processors()
+        self._expected = expected or 0
+        self._merged = _Merged()
+        self._here: _Reader | None = None  # for chunks read in this process
+        self._pool: ProcessPoolExecutor | None = None
+        self._no_pool = self.processes < 2  # or none could start, or it broke
+        self._waiting: deque[tuple[int, str, int, Future[ChunkRead] | None]] = deque()
+        self.count = 0  # papers given to read
+
+    def read(
+        self,
+        papers: "Sequence[Paper] | Columns",
+        stop: int,
+        more_coming: bool = False,
+        *,
+        stopping: Callable[[], bool] = lambda: False,
+    ) -> bool:
+        """Read papers `count` to `stop`, or with `more_coming` their whole chunks only (the
+        rest is read with the papers after it); False if `stopping` said to stop first. A few
+        chunks may still be read by the pool when it returns."""
+        if more_coming:
+            stop -= (stop - self.count) % CHUNK
+        for first, joined, count in _chunks(papers, self.count, stop):
+            if stopping():
+                return False
+            pooled = max(self._expected, first + count) >= POOLED_FROM
+            future = self._submit(joined, count) if pooled else None
+            self._waiting.append((first, joined, count, future))
+            self.count = first + count
+            # Bounded: chunks are megabytes, and a quit waits for them.
+            while len(self._waiting) > self.processes:
+                self._merge_next()
+        return True
+
+    def arrays(self) -> tuple[Arrays, IO[bytes]]:
+        """The index of every paper read, and the file of its folded text."""
+        while self._waiting:
+            self._merge_next()
+        return self._merged.arrays(self.count), self._merged.text
+
+    def close(self) -> None:
+        """Stop the pool (chunks still waiting are dropped) and free what the build held."""
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+        self._waiting.clear()
+        self._merged.pairs.close()
+
+    def __enter__(self) -> "GrowingIndex":
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def _submit(self, joined: str, count: int) -> Future[ChunkRead] | None:
+        if self._no_pool:
+            return None
         try:
-            return _pooled(papers, processes)
+            if self._pool is None:
+                # Spawned, not forked: the index may be built in a thread of a program running
+                # others, whose locks a fork would copy held. A program building it must guard
+                # its main module.
+                spawn = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(self.processes, mp_context=spawn)
+            return self._pool.submit(_read_pooled, joined, count)
         except (OSError, ImportError, BrokenProcessPool):
-            pass
-    merged, reader = _Merged(), _Reader()
-    for first, joined, count in _chunks(papers):
-        merged.add(reader.read(joined, count), first)
-    return merged.arrays(len(papers)), merged.text
+            self._no_pool = True
+            return None
 
-
-def _pooled(papers: "Sequence[Paper] | Columns", processes: int) -> tuple[Arrays, IO[bytes]]:
-    merged = _Merged()
-    # Spawned, not forked: the index may be built in a thread of a program running others,
-    # whose locks a fork would copy held. A program building it must guard its main module.
-    spawn = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(processes, mp_context=spawn) as pool:
-        waiting: deque[tuple[int, Future[ChunkRead]]] = deque()
-        for first, joined, count in _chunks(papers):
-            waiting.append((first, pool.submit(_read_pooled, joined, count)))
-            if len(waiting) > processes:  # bounded: chunks are megabytes, and a quit waits for them
-                done_first, result = waiting.popleft()
-                merged.add(result.result(), done_first)
-        for done_first, result in waiting:
-            merged.add(result.result(), done_first)
-    return merged.arrays(len(papers)), merged.text
+    def _merge_next(self) -> None:
+        first, joined, count, future = self._waiting.popleft()
+        read = None
+        if future is not None:
+            try:
+                read = future.result()
+            except (OSError, BrokenProcessPool):
+                self._no_pool = True
+        if read is None:
+            self._here = self._here or _Reader()
+            read = self._here.read(joined, count)
+        self._merged.add(read, first)
 
 
 def _strings(name: str, strings: list[str]) -> Arrays:
