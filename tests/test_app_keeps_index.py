@@ -8,9 +8,13 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from tests.pilot_helpers import ready
+from tests.pilot_helpers import ready, wait_until
 from tui_reader import cli
 from tui_reader.core import index_cache
+from tui_reader.core.library import Library
+from tui_reader.core.search_service import build_index
+from tui_reader.core.store import PaperStore
+from tui_reader.ui import workspace
 from tui_reader.ui.app import ReaderApp
 
 KEPT_WITHIN = 30.0  # seconds
@@ -53,3 +57,16 @@ def test_the_reader_keeps_its_index_while_it_runs_and_opens_it_next_time(
     assert cli.main([str(path)]) == 0
     second = opened[1]
     assert len(second.store) == 2 and second.workspace.index is not None
+
+
+async def test_an_index_kept_from_before_is_searched_from_the_start(
+    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It was handed to a thread that posted it back: the first frames came before it."""
+    monkeypatch.setattr(workspace, "in_background", lambda name, work: None)  # no threads
+    index = build_index(seed_store)
+    app = ReaderApp(seed_store, Library(None), index=index)
+    async with app.run_test(size=(120, 30)) as pilot:
+        assert app.workspace.status == "ready" and app.workspace.index is index
+        await pilot.press("slash", *"diffusion")
+        await wait_until(pilot, lambda: app.workspace.shown_query == "diffusion", "results")

@@ -305,6 +305,8 @@ class Workspace(Screen[None]):
         self.title = self.store.title
         if self._restore is not None:
             self._restore_place(self._restore)
+        if self._kept_index is not None:  # searched at once: no thread to wait for
+            self._use_index(self._kept_index)
         self._refilter()
         self._focus(self.paper_list)
         if self.library.saved_searches():  # the feeds, under the problems to read first
@@ -317,7 +319,8 @@ class Workspace(Screen[None]):
             in_background("index", self._index_as_loaded)
         else:
             self._say_duplicates()
-            self._build_index()
+            if self._kept_index is None:
+                self._build_index()
         self.set_interval(RELOAD_EVERY, self._look_for_outside_changes)
 
     # Loading and indexing. Threads report in messages (ui/messages), handled in turn with
@@ -375,9 +378,6 @@ class Workspace(Screen[None]):
         in_background("index", self._index_papers)
 
     def _index_papers(self) -> None:
-        if self._kept_index is not None:
-            self.post_message(IndexReady(self._kept_index))
-            return
         self._index_built(build_index(self.store))
 
     def _index_as_loaded(self) -> None:
@@ -417,6 +417,11 @@ class Workspace(Screen[None]):
         index = message.index
         if self._index is not None and len(index) <= len(self._index):
             return  # the first papers' index, built after the whole one
+        self._use_index(index)
+        if self._query.strip():
+            self._search(self._query)
+
+    def _use_index(self, index: SearchEngine) -> None:
         startup.keep_for_good()  # the index lives as long as the papers
         self._index = index
         # Its tables for typos and related papers are made once the screen is drawn: made
@@ -426,8 +431,6 @@ class Workspace(Screen[None]):
             self.status = "ready"
         self._update_header()
         self._show_detail()  # now related papers can be found
-        if self._query.strip():
-            self._search(self._query)
 
     @on(EntryReopened)
     def _entry_reopened(self, message: EntryReopened) -> None:
