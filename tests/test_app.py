@@ -36,7 +36,7 @@ async def test_starts_with_every_paper_and_the_first_in_the_detail_pane(seed_sto
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()  # the detail pane follows the list's first frame
         assert app.workspace.title == "ICML 2026 Papers"
-        assert app.workspace.sub_title == "38 of 38 papers"
+        assert app.workspace.sub_title == "38 papers"
         assert rows(app)[0].startswith("LOAM: LLM-based design")
         text = detail(app)
         assert text.startswith("LOAM: LLM-based design of Observation and Action Models")
@@ -71,7 +71,7 @@ async def test_empty_result_says_so_and_escape_clears(seed_store) -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert app.query_one(Input).value == ""
-        assert app.workspace.sub_title == "38 of 38 papers"
+        assert app.workspace.sub_title == "38 papers"
         await pilot.press("escape")
         assert app.focused is app.query_one(PaperList)
 
@@ -339,22 +339,22 @@ async def test_s_cycles_the_sort_order_shown_in_the_header(seed_store) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("G", "b")  # the last paper becomes the most recently changed
         await pilot.press("s")
-        assert app.workspace.sub_title == "38 of 38 papers · by file order"
+        assert app.workspace.sub_title == "38 papers · by file order"
         assert app.query_one(PaperList).papers[0].headline.startswith("LOAM")
         await pilot.press("s")
         await pilot.pause()
-        assert app.workspace.sub_title == "38 of 38 papers · by headline"
+        assert app.workspace.sub_title == "38 papers · by headline"
         shown = [p.headline for p in app.query_one(PaperList).papers]
         assert shown == sorted(shown, key=str.casefold)
         await pilot.press("s")
         await pilot.pause()
-        assert app.workspace.sub_title == "38 of 38 papers · by recently changed"
+        assert app.workspace.sub_title == "38 papers · by recently changed"
         assert app.query_one(PaperList).papers[0].headline.startswith("LaST₀")
         await type_filter(pilot, "diffusion")
         assert app.workspace.sub_title.endswith("· by recently changed")
         await pilot.press("escape", "escape", "s")
         await pilot.pause()
-        assert app.workspace.sub_title == "38 of 38 papers"
+        assert app.workspace.sub_title == "38 papers"
         assert app.query_one(PaperList).papers[0].headline.startswith("LOAM")
 
 

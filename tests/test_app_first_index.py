@@ -89,6 +89,39 @@ async def test_each_paper_is_indexed_once_while_the_filter_finds_among_the_first
         assert sum(read) == len(papers)
 
 
+async def test_the_header_says_which_papers_the_results_shown_were_found_among(
+    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once every paper was indexed, the header read "3 of 38 papers" while the list still
+    showed what the first 20 gave: as if the search had found no more."""
+    monkeypatch.setattr(workspace, "FIRST_INDEXED", 20)
+    monkeypatch.setattr(build, "CHUNK", 10)
+    papers = list(seed_store)
+    answer = threading.Event()
+    search = workspace.search_papers
+
+    def held_once_all_are_indexed(index: Any, *arguments: Any, **keywords: Any) -> Any:
+        if len(index) == len(papers) and not answer.wait(30):
+            raise AssertionError("the test never let the search answer")
+        return search(index, *arguments, **keywords)
+
+    monkeypatch.setattr(workspace, "search_papers", held_once_all_are_indexed)
+    go_on = threading.Event()
+    stream = slow_stream(papers[:20], papers[20:], go_on)
+    app = ReaderApp(PaperStore(), Library(None), stream=stream, expected_papers=100)
+    async with app.run_test(size=(120, 30)) as pilot:
+        shown = app.workspace
+        await pilot.press("slash", *"diffusion")
+        await wait_until(pilot, lambda: shown.shown_query == "diffusion", "the first results")
+        assert "while the rest loads" in str(shown.sub_title)
+        go_on.set()
+        await wait_until(pilot, lambda: shown.status == "ready", "every paper indexed")
+        await wait_until(pilot, lambda: "searching 38 papers…" in str(shown.sub_title), "said")
+        answer.set()
+        await wait_until(pilot, lambda: "searching" not in str(shown.sub_title), "counted")
+        assert str(shown.sub_title).startswith(f"{shown.paper_list.full} of 38 papers")
+
+
 async def test_the_header_says_searching_until_the_first_results_come(
     seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -111,6 +144,7 @@ async def test_the_header_says_searching_until_the_first_results_come(
         shown = app.workspace
         await wait_until(pilot, lambda: len(shown.store) == 5, "the first papers")
         await pilot.press("slash", *"diffusion")
+        assert shown.sub_title == "loading… 5 papers · searching once they are indexed"
         go_on.set()
         await wait_until(pilot, lambda: shown.status == "ready", "indexed")
         await wait_until(pilot, lambda: "searching 38 papers" in str(shown.sub_title), "said")

@@ -59,6 +59,35 @@ def test_the_reader_keeps_its_index_while_it_runs_and_opens_it_next_time(
     assert len(second.store) == 2 and second.workspace.index is not None
 
 
+def test_a_quit_just_after_the_index_is_built_waits_for_it_to_be_kept(
+    tmp_path: Path, write_seed: Any, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """Kept in a thread the quit did not wait for: quitting at once lost minutes of indexing
+    at a million papers, done again at the next start."""
+    monkeypatch.setattr(cli, "LOAD_AT_ONCE", 0)
+    path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
+    keep = index_cache.keep
+
+    def slow_keep(*arguments: Any, **keywords: Any) -> bool:
+        time.sleep(0.5)
+        return keep(*arguments, **keywords)
+
+    monkeypatch.setattr(index_cache, "keep", slow_keep)
+    run = ReaderApp.run
+
+    def run_until_ready(app: ReaderApp) -> None:
+        async def quit_when_ready(pilot: Pilot[Any]) -> None:
+            await ready(pilot)
+            app.exit()
+
+        run(app, headless=True, auto_pilot=quit_when_ready)
+
+    monkeypatch.setattr(ReaderApp, "run", run_until_ready)
+    assert cli.main([str(path)]) == 0
+    assert kept(tmp_path)
+    assert "keeping the papers and their index for the next start" in capsys.readouterr().out
+
+
 async def test_an_index_kept_from_before_is_searched_from_the_start(
     seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -75,7 +75,7 @@ async def test_one_paper_is_one_paper_everywhere(write_seed: Callable[..., Path]
     app = ReaderApp(store_from(write_seed("The only paper.")))
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot)
-        assert app.workspace.sub_title == "1 of 1 paper"
+        assert app.workspace.sub_title == "1 paper"
         app.library.change_tags([app.store[0].id], add=["solo"])
         await pilot.press("T")
         prompt = str(app.screen.query_one(OptionList).get_option_at_index(0).prompt)

@@ -9,8 +9,8 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
+from typing import Any
 
 from tui_reader import __version__, startup
 from tui_reader.core.config import Config, ConfigError, load_config
@@ -483,9 +483,13 @@ def run_reader(arguments: argparse.Namespace) -> int:
         messages.append(f"Skipped {skipped} that could not be read")
     index = kept.index if kept else None
     # Kept when its index is built, in the background: whole files, never a filtered load.
-    keep_index = None
+    keep_index: Callable[..., None] | None = None
+    keeping: list[threading.Thread] = []
     if stream is not None and keep == NO_FILTER:
-        keep_index = partial(keep_in_background, files)
+
+        def keep_index(*arguments: Any) -> None:
+            keeping.append(keep_in_background(files, *arguments))
+
     app = ReaderApp(
         store,
         library,
@@ -510,7 +514,18 @@ def run_reader(arguments: argparse.Namespace) -> int:
     # may not have reached the file yet.
     if library.has_unsaved_changes:
         library.save()
+    _finish_keeping(keeping)
     return 0
+
+
+def _finish_keeping(keeping: list[threading.Thread]) -> None:
+    """Let the papers' index being kept for the next start be written (minutes of work at a
+    million papers, lost if the reader quits just after building it), unless Ctrl-C says no."""
+    if not keeping or not keeping[-1].is_alive():
+        return
+    print("tui-reader: keeping the papers and their index for the next start (Ctrl-C skips)…")
+    with contextlib.suppress(KeyboardInterrupt):
+        keeping[-1].join()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

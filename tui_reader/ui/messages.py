@@ -48,7 +48,8 @@ class EntryReopened(Message):
 
 class ResultsReady(Message):
     """The papers a query found, in the order to show them. `full` of them match every term;
-    `query` is "" for every paper in the chosen order."""
+    `query` is "" for every paper in the chosen order; `among`, how many papers the search
+    looked among (the first ones, while the rest load; None: all)."""
 
     def __init__(
         self,
@@ -56,9 +57,11 @@ class ResultsReady(Message):
         query: str,
         full: int | None = None,
         highlight: Highlight | None = None,
+        among: int | None = None,
     ) -> None:
         super().__init__()
         self.papers, self.query, self.full, self.highlight = papers, query, full, highlight
+        self.among = among
 
 
 class RelatedFound(Message):

@@ -93,8 +93,11 @@ POST_EVERY = 0.25  # seconds between showing the papers loaded so far
 # Papers are indexed as they load. The filter finds among the first FIRST_INDEXED once they
 # are, then among INDEX_GROWTH times as many each time, up to half the papers expected: each
 # such index is made anew (0.5 s of this process at 40,000 papers), and held until the next.
-FIRST_INDEXED, INDEX_GROWTH = 10_000, 4
+FIRST_INDEXED, INDEX_GROWTH = 10_000, 2
 INDEX_POLL = 0.2  # seconds between looks at how many papers have loaded
+# Most seconds a quit waits for the papers' indexing to stop its pool of processes: killed
+# at exit, a pool may leave the system semaphores to clean up (and say so, after the reader).
+STOPPING_WAIT = 5.0
 
 T = TypeVar("T")
 Place = tuple[str, str | None]  # a query, and the paper under the cursor
@@ -156,10 +159,12 @@ class Panes(Horizontal):
             pane.styles.height = share[name] if stacked else "100%"
 
 
-def in_background(name: str, work: Callable[[], object]) -> None:
+def in_background(name: str, work: Callable[[], object]) -> threading.Thread:
     """Run slow work (indexing: a minute at a million papers) in a daemon thread, which posts
     what it found. A worker's thread would hold a quit until it ended; this one is dropped."""
-    threading.Thread(target=work, name=name, daemon=True).start()
+    thread = threading.Thread(target=work, name=name, daemon=True)
+    thread.start()
+    return thread
 
 
 SHOW_COPIED = Binding("c", "show_copied", "What was copied", show=False, id="copied")
@@ -256,6 +261,7 @@ class Workspace(Screen[None]):
         self._kept_index, self._keep_index = index, keep_index
         self._expected_papers = expected_papers
         self._all_loaded = threading.Event()  # every paper loaded is in the store
+        self._indexing: threading.Thread | None = None  # indexing the papers as they load
         self.duplicates = duplicates  # the background load adds those it meets
         self.set_reactive(Workspace.status, "loading" if stream is not None else "indexing")
         self._index: SearchEngine | None = None
@@ -263,6 +269,7 @@ class Workspace(Screen[None]):
         self._query = ""
         self.shown_query = ""  # the query whose results the list shows
         self._shown_count, self._close_count = len(store), 0
+        self._shown_among: int | None = None  # the papers the list's search looked among
         self._last_paper_id = ""  # the last paper under the cursor
         self._read_timer: Timer | None = None
         self._reading: str | None = None  # the paper the read timer is for
@@ -316,7 +323,7 @@ class Workspace(Screen[None]):
         startup.searching_turns()
         if self._stream is not None:
             self._load()
-            in_background("index", self._index_as_loaded)
+            self._indexing = in_background("index", self._index_as_loaded)
         else:
             self._say_duplicates()
             if self._kept_index is None:
@@ -475,10 +482,11 @@ class Workspace(Screen[None]):
 
     @work(thread=True, exclusive=True, group="search")
     def _search(self, query: str) -> None:
-        assert self._index is not None
-        found = search_papers(self._index, query, self.library, self.sort, self.store)
+        index = self._index
+        assert index is not None
+        found = search_papers(index, query, self.library, self.sort, self.store)
         papers = self.store.view(found.numbers)
-        self._post_results(ResultsReady(papers, query, found.full, found.highlight))
+        self._post_results(ResultsReady(papers, query, found.full, found.highlight, len(index)))
 
     def _post_results(self, results: ResultsReady) -> None:
         if not get_current_worker().is_cancelled:  # a later key's search replaced this one
@@ -499,6 +507,7 @@ class Workspace(Screen[None]):
         if bool(papers) != had_papers:  # the paper keys come (or go): the footer shows them
             self.refresh_bindings()
         self._shown_count, self._close_count = full, len(papers) - full
+        self._shown_among = results.among
         self._update_header()
 
     def _nothing(self, query: str) -> str:
@@ -551,21 +560,29 @@ class Workspace(Screen[None]):
 
     def _update_header(self) -> None:
         marked = len(self.paper_list.marked)
-        papers = count(len(self.store), "paper")
-        shown = f"{self._shown_count:,} of {papers}"
+        papers, query = count(len(self.store), "paper"), self._query.strip()
+        shown = f"{self._shown_count:,} of {papers}" if query else papers
         if self._close_count:
             shown += f" (+{self._close_count:,} close)"
-        indexed = len(self._index) if self._index is not None else 0
-        if self._query.strip() and self.status != "ready" and indexed:
-            shown += f" · searching the first {indexed:,} while the rest "
+        # The papers searched among: the list's, or the index's while its search runs.
+        among = self._shown_among if self.shown_query == self._query else None
+        if among is None and self._index is not None:
+            among = len(self._index)
+        partly = (
+            bool(query)
+            and among is not None
+            and (self.status == "loading" or among < len(self.store))
+        )
+        if partly and self.status != "ready":
+            shown += f" · searching the first {among:,} while the rest "
             shown += "loads" if self.status == "loading" else "is indexed"
         elif self.status == "loading":
-            shown = f"loading… {papers}"
-        elif self.status == "indexing" and self._query.strip():
+            shown = f"loading… {papers}" + (" · searching once they are indexed" if query else "")
+        elif self.status == "indexing" and query and self._index is None:
             shown = f"indexing {papers}…"
         elif self.status == "indexing":
             shown += " · indexing…"
-        elif self._query.strip() and self.shown_query != self._query:
+        elif query and (self.shown_query != self._query or partly):
             shown = f"searching {papers}…"  # the count shown is the last list's
         if label := LABELS.get(self.sort):
             shown += f" · by {label}"
@@ -1109,6 +1126,8 @@ class Workspace(Screen[None]):
 
     def on_unmount(self) -> None:
         self._leaving.set()
+        if self._indexing is not None:  # its pool stops after the chunks it is reading
+            self._indexing.join(STOPPING_WAIT)
 
     @on(PapersResolved)
     def _resolved(self, resolved: PapersResolved) -> None:
