@@ -85,7 +85,7 @@ def test_a_quit_just_after_the_index_is_built_waits_for_it_to_be_kept(
     monkeypatch.setattr(ReaderApp, "run", run_until_ready)
     assert cli.main([str(path)]) == 0
     assert kept(tmp_path)
-    assert "keeping the papers and their index for the next start" in capsys.readouterr().out
+    assert "keeping the papers and their index for the next start" in capsys.readouterr().err
 
 
 async def test_an_index_kept_from_before_is_searched_from_the_start(

@@ -200,47 +200,49 @@ def test_an_index_of_other_files_is_not_opened(
         disk.open_index(root, changed)
 
 
-def test_a_pool_of_processes_builds_the_same_index(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(build, "CHUNK", 2)
-    monkeypatch.setattr(build, "POOLED_FROM", 0)
-    papers = corpus(
-        r"Co-training with $\alpha$-divergence.",
-        "Graph neural networks on SAM.",
-        r"A Schr\"odinger bridge, naïve.",
-        "Sparse attention and co-training.",
-        "Graphs, SAM and the same words again.",
-    )
-    alone, pooled = build.build_arrays(papers, processes=1)[0], build.build_arrays(papers, 2)[0]
-    assert alone.keys() == pooled.keys()
-    for name, array in alone.items():
-        assert np.array_equal(array, pooled[name]), name
+# Words a chunk's reader makes much of: a compound, math, an accent, capitals.
+MIXED = (
+    r"Co-training with $\alpha$-divergence.",
+    "Graph neural networks on SAM.",
+    r"A Schr\"odinger bridge, naïve.",
+    "Sparse attention and co-training.",
+    "Graphs, SAM and the same words again.",
+)
 
 
-def test_an_index_grown_a_few_papers_at_a_time_is_the_index_built_at_once(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+@pytest.fixture
+def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks of two papers, read by a pool however few the papers."""
     monkeypatch.setattr(build, "CHUNK", 2)
     monkeypatch.setattr(build, "POOLED_FROM", 0)
-    papers = corpus(
-        r"Co-training with $\alpha$-divergence.",
-        "Graph neural networks on SAM.",
-        r"A Schr\"odinger bridge, naïve.",
-        "Sparse attention and co-training.",
-        "Graphs, SAM and the same words again.",
-    )
+
+
+def assert_same(made: build.Arrays, expected: build.Arrays) -> None:
+    assert made.keys() == expected.keys()
+    for name, array in expected.items():
+        assert np.array_equal(array, made[name]), name
+
+
+@pytest.mark.usefixtures("small_chunks")
+def test_a_pool_of_processes_builds_the_same_index() -> None:
+    papers = corpus(*MIXED)
+    assert_same(build.build_arrays(papers, 2)[0], build.build_arrays(papers, processes=1)[0])
+
+
+@pytest.mark.usefixtures("small_chunks")
+def test_an_index_grown_a_few_papers_at_a_time_is_the_index_built_at_once() -> None:
+    papers = corpus(*MIXED)
     with build.GrowingIndex(2) as growing:
         growing.read(papers, 3)  # the last of them left waiting with the next
         early, _ = growing.arrays()
         growing.read(papers, 5)
         grown, _ = growing.arrays()
     assert growing.count == 5
-    for made, of in ((early, papers[:3]), (grown, papers)):
-        whole = build_arrays(of, 1)[0]
-        assert made.keys() == whole.keys()
-        for name, array in whole.items():
-            assert np.array_equal(array, made[name]), name
+    assert_same(early, build_arrays(papers[:3], 1)[0])
+    assert_same(grown, build_arrays(papers, 1)[0])
 
 
+@pytest.mark.usefixtures("small_chunks")
 def test_a_pool_that_breaks_midway_leaves_its_chunks_to_this_process(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -264,11 +266,8 @@ def test_a_pool_that_breaks_midway_leaves_its_chunks_to_this_process(
             pass
 
     monkeypatch.setattr(build, "ProcessPoolExecutor", BreakingPool)
-    monkeypatch.setattr(build, "CHUNK", 2)
-    monkeypatch.setattr(build, "POOLED_FROM", 0)
-    papers = corpus("Graph neural networks.", "Sparse attention.", "Bandits with regret.")
-    alone, broken = build.build_arrays(papers, 1)[0], build.build_arrays(papers, 2)[0]
-    assert all(np.array_equal(array, broken[name]) for name, array in alone.items())
+    papers = corpus(*MIXED)
+    assert_same(build.build_arrays(papers, 2)[0], build.build_arrays(papers, 1)[0])
 
 
 def test_many_papers_found_are_ranked_best_first_the_best_exactly() -> None:
@@ -298,6 +297,7 @@ def test_related_papers_share_what_the_paper_is_about_not_its_venue() -> None:
     assert 0 not in index.related(0, 4).tolist()
 
 
+@pytest.mark.usefixtures("small_chunks")
 def test_where_no_pool_can_start_one_process_builds_the_index(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -305,12 +305,8 @@ def test_where_no_pool_can_start_one_process_builds_the_index(
         raise OSError("no semaphores here")
 
     monkeypatch.setattr(build, "ProcessPoolExecutor", no_pool)
-    monkeypatch.setattr(build, "CHUNK", 2)
-    monkeypatch.setattr(build, "POOLED_FROM", 0)
-    papers = corpus("Graph neural networks.", "Sparse attention.", "Bandits with regret.")
-    alone, fallen_back = build.build_arrays(papers, 1)[0], build.build_arrays(papers, 2)[0]
-    assert alone.keys() == fallen_back.keys()
-    assert all(np.array_equal(array, fallen_back[name]) for name, array in alone.items())
+    papers = corpus(*MIXED)
+    assert_same(build.build_arrays(papers, 2)[0], build.build_arrays(papers, 1)[0])
 
 
 def test_the_smallest_window_holding_every_term() -> None:

@@ -523,7 +523,10 @@ def _finish_keeping(keeping: list[threading.Thread]) -> None:
     million papers, lost if the reader quits just after building it), unless Ctrl-C says no."""
     if not keeping or not keeping[-1].is_alive():
         return
-    print("tui-reader: keeping the papers and their index for the next start (Ctrl-C skips)…")
+    print(
+        "tui-reader: keeping the papers and their index for the next start (Ctrl-C skips)…",
+        file=sys.stderr,
+    )
     with contextlib.suppress(KeyboardInterrupt):
         keeping[-1].join()
 
