@@ -122,6 +122,19 @@ def test_list_shows_bookmark_read_and_note_markers(capsys) -> None:
     assert lines[1].startswith(f"{lines[1][:12]}     The mechanism of sim-and-real co-training")
 
 
+def test_list_says_when_papers_that_pass_are_not_in_the_papers_read(capsys) -> None:
+    """A paper tagged in the reader over other files was left out of `list --tag`, unsaid."""
+    assert run(capsys, "tag", LOAM, "graphs")[0] == 0
+    library, _ = Library.open(default_path())
+    library.change_tags(["2501.01234"], add=["graphs"])  # a paper from elsewhere
+    library.save()
+    status, out, err = run(capsys, "list", "--tag", "graphs")
+    assert status == 0 and out.startswith(LOAM) and len(out.splitlines()) == 1
+    assert err.startswith("tui-reader: 1 paper #graphs is not in the papers read (")
+    assert err.rstrip().endswith("name its file with --papers")
+    assert run(capsys, "list", "--tag", "nothing-has-it")[2] == ""
+
+
 def test_the_help_names_every_command_and_each_answers_help(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -57,6 +57,7 @@ from tui_reader.library_command import run_library
 from tui_reader.resources import bundled
 
 LOAD_AT_ONCE = 2_000_000  # bytes of input read before the reader starts; more loads behind it
+SKIPPED_SHOWN = 100  # records skipped at start named one by one on the screen; the rest counted
 
 
 class UsageError(Exception):
@@ -294,6 +295,35 @@ def select(
     ]
 
 
+def _tell_left_out(
+    arguments: argparse.Namespace, papers: Sequence[Paper], library: Library, paths: list[Path]
+) -> None:
+    """Say on stderr how many papers of the library pass --tag and --bookmarked but are not
+    among the papers read: listing them needs their files (a new user got nothing, unsaid)."""
+    wanted = [normalise_tag(tag) or tag for tag in arguments.tag]
+    if not wanted and not arguments.bookmarked:
+        return
+    read = {paper.id for paper in papers}
+    left_out = [
+        paper_id
+        for paper_id in library.paper_ids()
+        if paper_id not in read
+        and all(tag in library.tags(paper_id) for tag in wanted)
+        and (library.is_bookmarked(paper_id) or not arguments.bookmarked)
+    ]
+    if left_out:
+        named = ", ".join(str(path) for path in paths[:3]) + (", …" if len(paths) > 3 else "")
+        which = [" ".join(f"#{tag}" for tag in wanted)] if wanted else []
+        which += ["bookmarked"] if arguments.bookmarked else []
+        one = len(left_out) == 1
+        print(
+            f"tui-reader: {count(len(left_out), 'paper')} {', '.join(which)} "
+            f"{'is' if one else 'are'} not in the papers read ({named}): name "
+            f"{'its file' if one else 'their files'} with --papers",
+            file=sys.stderr,
+        )
+
+
 def run_command(arguments: argparse.Namespace) -> int:
     paths = papers_or_default(arguments.papers or [])
     # First: bad input opens nothing. A query's search terms need the index, kept as search
@@ -312,6 +342,8 @@ def run_command(arguments: argparse.Namespace) -> int:
         for tag, number in library.tag_counts().items():
             print(f"{tag}\t{number}")
         return 0
+    if arguments.command in ("list", "export"):
+        _tell_left_out(arguments, papers, library, paths)
     if arguments.command == "list":
         selected = select(arguments, papers, index, library)
         return list_papers(selected, library, arguments.format)
@@ -451,15 +483,14 @@ def run_reader(arguments: argparse.Namespace) -> int:
     where = session_path()
     saved = load_session(where)  # before the library: a FIFO or device there stops the reader
     stream = kept = expected = None
+    skipped: list[str] = []  # records that could not be read, told on the screen
     duplicates = 0  # abstracts met again and shown once
     big = sum(file.stat().st_size for file in files) > LOAD_AT_ONCE
     keep = LoadFilter(tuple(arguments.category), arguments.since or "")
     if not big:
         loaded = load_paths(paths, keep)  # small: load now, so a problem stops the reader at once
         store = PaperStore(loaded.papers, loaded.collections)
-        duplicates = loaded.duplicates
-        for problem in loaded.problems:
-            print(f"tui-reader: skipped {problem}", file=sys.stderr)
+        duplicates, skipped = loaded.duplicates, loaded.problems
     elif keep == NO_FILTER and (kept := load_cached(files)):  # loaded and indexed before
         store = kept.store
         duplicates = kept.loaded.duplicates
@@ -479,8 +510,13 @@ def run_reader(arguments: argparse.Namespace) -> int:
     session = None if arguments.fresh else restored(saved, inputs)
     messages += config_problems
     if kept and kept.loaded.problems:
-        skipped = count(len(kept.loaded.problems), "record")
-        messages.append(f"Skipped {skipped} that could not be read")
+        records = count(len(kept.loaded.problems), "record")
+        messages.append(f"Skipped {records} that could not be read")
+    # On the screen, by file and line: printed, they were read only after quitting.
+    messages += skipped[:SKIPPED_SHOWN]
+    if len(skipped) > SKIPPED_SHOWN:
+        more = count(len(skipped) - SKIPPED_SHOWN, "more record")
+        messages.append(f"Skipped {more} that could not be read")
     index = kept.index if kept else None
     # Kept when its index is built, in the background: whole files, never a filtered load.
     keep_index: Callable[..., None] | None = None
