@@ -252,3 +252,29 @@ def test_the_reader_opens_the_config_paths_and_shows_config_problems(
     assert app.workspace._messages == [f"{config}, line 2: unknown setting 'colour'; it is ignored"]
     assert cli.main([str(SEEDS)]) == 0  # paths given on the command line win
     assert len(opened[1].store) == 38
+
+
+def test_records_the_reader_skips_at_start_are_named_on_its_screen(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Printed before the screen was drawn, they were read only after quitting."""
+    from tui_reader import cli
+    from tui_reader.ui.app import ReaderApp
+
+    monkeypatch.setattr(cli, "SKIPPED_SHOWN", 2)
+    path = tmp_path / "papers.jsonl"
+    good = json.dumps({"title": "Good", "abstract": "A good abstract."})
+    path.write_text("\n".join([good, "{oops", "[1]", "{}"]) + "\n", encoding="utf-8")
+    told = []
+
+    def run(app: ReaderApp) -> None:
+        told.extend(app.workspace._messages)
+
+    monkeypatch.setattr(ReaderApp, "run", run)
+    assert cli.main([str(path)]) == 0
+    assert told[:2] == [
+        f"{path}:2: not valid JSON (Expecting property name enclosed in double quotes)",
+        f"{path}:3: not a JSON object",
+    ]
+    assert told[2] == "Skipped 1 more record that could not be read"
+    assert "skipped" not in capsys.readouterr().err

@@ -128,3 +128,16 @@ async def test_problems_are_shown_as_written(
         texts = [str(static.content) for static in app.screen.query(Static)]
         assert str(path) in texts
         assert "keys.[/b]: no such action (the README lists them); it is ignored" in texts
+
+
+async def test_records_skipped_are_shown_under_their_file_by_line(
+    tmp_path: Path, write_seed: Callable[..., Path]
+) -> None:
+    path = tmp_path / "papers.jsonl"
+    path.write_text("{}\n", encoding="utf-8")
+    problems = [f"{path}:5: not a JSON object", f"{path}:12: no abstract"]
+    app = ReaderApp(store_from(write_seed("One paper.")), messages=problems)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        texts = [str(static.content) for static in app.screen.query(Static)]
+        assert texts == [str(path), "line 5", "not a JSON object", "line 12", "no abstract"]

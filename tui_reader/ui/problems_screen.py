@@ -14,8 +14,11 @@ from textual.widgets import Static
 from tui_reader.core.wording import count
 from tui_reader.ui.dialogs import DIALOG_CSS
 
-# "FILE, line 3: what" or "FILE: what"; anything else is shown whole.
-_PROBLEM = re.compile(r"(?P<file>.+?)(?:, line (?P<line>\d+))?: (?P<what>.+)", re.S)
+# "FILE, line 3: what", "FILE:3: what" (a record skipped) or "FILE: what"; anything else is
+# shown whole.
+_PROBLEM = re.compile(
+    r"(?P<file>.+?)(?:, line (?P<line>\d+)|:(?P<record>\d+))?: (?P<what>.+)", re.S
+)
 
 
 def _parts(problem: str) -> tuple[str, str, str]:
@@ -23,7 +26,7 @@ def _parts(problem: str) -> tuple[str, str, str]:
     match = _PROBLEM.fullmatch(problem)
     if match is None or not Path(match["file"]).exists():
         return "", "", problem
-    return match["file"], match["line"] or "", match["what"]
+    return match["file"], match["line"] or match["record"] or "", match["what"]
 
 
 class ProblemsScreen(ModalScreen[None]):
