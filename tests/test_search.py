@@ -218,6 +218,15 @@ def test_a_word_with_its_accent_written_apart_is_highlighted_whole() -> None:
     ]
 
 
+def test_a_soft_hyphen_or_zero_width_space_inside_a_word_does_not_split_it() -> None:
+    """Invisible on screen, they cut "graph" into "gra" and "ph" for the search."""
+    texts = ("Message passing on gra\u200bph neu\u00adral networks.", "Bandits with regret.")
+    searched = Searched([Paper.from_abstract(text, "C", Path("x.txt")) for text in texts])
+    found, ranking = searched.run('graph neural "graph neural"')
+    assert [paper.abstract for paper in found[: ranking.full]] == [texts[0]]
+    assert highlighted(ranking.matched, texts[0]) == ["gra\u200bph", "neu\u00adral"]
+
+
 def test_a_word_written_once_as_a_compound_is_highlighted_either_way() -> None:
     papers = [
         Paper.from_abstract("An optimal pol-icy, hyphenated by a PDF.", "C", Path("x.txt")),

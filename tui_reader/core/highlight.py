@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from tui_reader.core.flat.fold import MARKS, fold_rest
 
-_LETTER = rf"[\w{MARKS}]"  # an accent written apart from its letter (NFD) is in the word
+_LETTER = rf"[\w{MARKS}]"  # an accent written apart (NFD), or a soft hyphen, is in the word
 _WORDS = re.compile(rf"{_LETTER}+(?:-{_LETTER}+)*")  # a compound whole, when it matched whole
 _PARTS = re.compile(rf"{_LETTER}+")
 

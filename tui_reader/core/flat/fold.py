@@ -21,7 +21,12 @@ _WRAPPER = re.compile(
 _ACCENT = re.compile(r"\\(?:[\"'`^~=.]|[uvHckbdr](?=\s*\{))\s*\{?\s*\\?([A-Za-z])\s*\}?")
 _COMMAND = re.compile(r"\\([A-Za-z]+)")  # \alpha reads alpha
 _MARKUP = re.compile(r"[${}\\]")  # what is left of the markup
-MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"  # combining accents
+# What is part of a word but folds away: combining accents, and what is never seen (a soft
+# hyphen, zero-width spaces and joiners), which split "gra\u00adph" in two.
+MARKS = (
+    "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+    "\u00ad\u200b-\u200d\u2060\ufeff"
+)
 _MARKS = re.compile(f"[{MARKS}]")
 
 
