@@ -4,7 +4,16 @@ pause. The header and the filter draw in place, without laying out the screen.""
 import pytest
 from textual.widgets import Input
 
-from tests.pilot_helpers import detail, related_shown, rows, settled, store_from, work_done
+from tests.pilot_helpers import (
+    detail,
+    related_shown,
+    rows,
+    settled,
+    store_from,
+    wait_until,
+    work_done,
+)
+from tui_reader.core.store import PaperStore
 from tui_reader.ui import workspace as workspace_module
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.title_bar import TitleBar
@@ -118,3 +127,21 @@ async def test_moves_as_fast_as_a_held_key_show_the_paper_once_they_stop(seed_st
         assert not app.workspace.settled
         await settled(pilot)
         assert detail(app).startswith(seed_store[4].headline[:40])
+
+
+async def test_up_brings_back_the_filter_escape_cleared(seed_store: PaperStore) -> None:
+    """Escape cleared a long query with no way back."""
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(120, 30), notifications=True) as pilot:
+        await pilot.press("slash", *"bandit regret")
+        await wait_until(pilot, lambda: app.workspace.shown_query == "bandit regret", "results")
+        await pilot.press("escape")
+        filter_input = app.workspace.filter_input
+        assert filter_input.value == "" and filter_input.has_focus
+        said = [notice.message for notice in app._notifications]
+        assert said == ["Filter cleared: ↑ brings it back"]
+        await pilot.press("up")
+        await wait_until(pilot, lambda: app.workspace.shown_query == "bandit regret", "it back")
+        assert filter_input.cursor_position == len("bandit regret")
+        await pilot.press("escape", "up", "backspace", "escape")  # told once only
+        assert len(app._notifications) == 1

@@ -20,6 +20,7 @@ class FilterInput(OrderedInput):
 
     BINDINGS = [
         Binding("escape", "clear", "Clear filter", show=False),
+        Binding("up", "recall", "Bring back the filter cleared", show=False),
         Binding("down", "leave", "To the list", show=False),
     ]
 
@@ -28,6 +29,8 @@ class FilterInput(OrderedInput):
     ) -> None:
         super().__init__(placeholder=placeholder, id=id, suggester=suggester)
         self._changed = changed
+        self._cleared = ""  # the query Escape cleared last: Up brings it back
+        self._told_how_back = False
 
     def watch_value(self, value: str) -> None:
         # Told at once, not by a message: the list follows before the next key of a burst
@@ -36,9 +39,17 @@ class FilterInput(OrderedInput):
 
     def action_clear(self) -> None:
         if self.value:
-            self.value = ""
+            self._cleared, self.value = self.value, ""
+            if not self._told_how_back:  # once: a slip of the key lost a long query
+                self._told_how_back = True
+                self.notify("Filter cleared: ↑ brings it back")
         else:
             self.action_leave()
+
+    def action_recall(self) -> None:
+        if self._cleared and not self.value:
+            self.value = self._cleared
+            self.cursor_position = len(self.value)
 
     def action_leave(self) -> None:
         self.screen.focus_next()
