@@ -143,6 +143,22 @@ def test_a_field_of_many_papers_is_read_without_building_them(opened: bool) -> N
     assert kept.texts("title", 3, 3) == [] and kept.texts("id", 4, 99) == [p.id for p in ODD[4:]]
 
 
+def test_a_field_is_read_while_papers_are_added() -> None:
+    """The index reads the store as papers load: a batch added between its looks at a
+    column's chunks and their starts (one longer than the other) stopped the indexing."""
+    kept = PaperStore([paper(0), paper(1)])
+    abstracts = kept._texts["abstract"]
+
+    class AddedMeanwhile(list[int]):
+        def __getitem__(self, index: object) -> object:
+            if isinstance(index, slice):  # as if the UI thread appended a batch just now
+                abstracts.chunks.append(b"Abstract 2.")
+            return super().__getitem__(index)  # type: ignore[index]
+
+    abstracts.starts = AddedMeanwhile(abstracts.starts)
+    assert kept.texts("abstract") == ["Abstract 0.", "Abstract 1."]
+
+
 @pytest.mark.parametrize("opened", [False, True])
 def test_filters_read_the_columns_as_they_read_papers(opened: bool) -> None:
     from tui_reader.core.query import parse_query

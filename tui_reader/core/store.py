@@ -120,7 +120,9 @@ class _Strings:
         first, end = bounds[0], bounds[-1]
         place = max(bisect_right(self.starts, first) - 1, 0)
         parts = []
-        for base, chunk in zip(self.starts[place:], self.chunks[place:], strict=True):
+        # Not strict: papers may be added meanwhile (the index reads the store as it loads),
+        # a chunk before its start; the strings asked for are in those taken.
+        for base, chunk in zip(self.starts[place:], self.chunks[place:], strict=False):
             if base >= end:
                 break
             parts.append(bytes(chunk[max(first - base, 0) : end - base]))
@@ -338,8 +340,8 @@ class PaperStore(Sequence[Paper]):
 
     def _source_path(self, code: int) -> Path:
         paths = self._source_paths
-        while len(paths) <= code:
-            paths.append(Path(self._source_names[len(paths)]))
+        if len(paths) <= code:  # made anew, not grown: two threads would grow it twice
+            self._source_paths = paths = [Path(name) for name in self._source_names]
         return paths[code]
 
     def __iter__(self) -> Iterator[Paper]:
