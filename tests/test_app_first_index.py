@@ -174,3 +174,26 @@ async def test_an_entry_read_back_at_once_still_leaves_the_reader_ready(
     async with app.run_test(size=(120, 30)) as pilot:
         await ready(pilot)
         assert app.workspace.status == "ready"
+
+
+@pytest.mark.parametrize("streamed", [True, False])
+async def test_an_index_that_cannot_be_built_is_told(
+    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch, streamed: bool
+) -> None:
+    """The thread building it stopped, and the reader said "indexing…" for good."""
+
+    def no_room(*arguments: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(workspace, "index_so_far" if streamed else "build_index", no_room)
+    papers = list(seed_store)
+    if streamed:
+        app = ReaderApp(PaperStore(), Library(None), stream=iter([papers]))
+    else:
+        app = ReaderApp(seed_store, Library(None))
+    async with app.run_test(size=(120, 30), notifications=True) as pilot:
+        shown = app.workspace
+        await wait_until(pilot, lambda: shown.status == "unindexed", "the failure told")
+        said = [notice.message for notice in app._notifications]
+        assert "The papers could not be indexed: [Errno 28] No space left on device" in said
+        assert shown.sub_title == "38 papers · not indexed"

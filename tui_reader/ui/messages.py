@@ -38,6 +38,14 @@ class IndexReady(Message):
         self.index = index
 
 
+class IndexFailed(Message):
+    """The search index could not be built: why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+
 class EntryReopened(Message):
     """The papers and index just kept in the cache, opened again by memory map."""
 

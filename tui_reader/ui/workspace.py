@@ -57,6 +57,7 @@ from tui_reader.ui.help_screen import HelpScreen, KeyTable
 from tui_reader.ui.key_labels import described, key_display
 from tui_reader.ui.messages import (
     EntryReopened,
+    IndexFailed,
     IndexReady,
     LibraryReloaded,
     LibrarySaved,
@@ -101,7 +102,7 @@ STOPPING_WAIT = 5.0
 
 T = TypeVar("T")
 Place = tuple[str, str | None]  # a query, and the paper under the cursor
-Status: TypeAlias = Literal["loading", "indexing", "ready"]
+Status: TypeAlias = Literal["loading", "indexing", "ready", "unindexed"]
 Flow: TypeAlias = Callable[..., Coroutine[Any, Any, None]]
 # Keeps the papers and their index for the next start (the store, the index, the problems
 # the load met, duplicates), then gives the entry read back to the last argument; called in a
@@ -369,7 +370,8 @@ class Workspace(Screen[None]):
     @on(LoadFinished)
     def _loaded(self, message: LoadFinished) -> None:
         problems = message.problems
-        self.status = "indexing"
+        if self.status == "loading":  # not when indexing failed already
+            self.status = "indexing"
         self._all_loaded.set()  # their messages came first
         self._say_duplicates()
         if problems:
@@ -385,9 +387,20 @@ class Workspace(Screen[None]):
         in_background("index", self._index_papers)
 
     def _index_papers(self) -> None:
-        self._index_built(build_index(self.store))
+        try:
+            index = build_index(self.store)
+        except Exception as error:  # told, not a reader left "indexing" for good
+            self.post_message(IndexFailed(str(error) or type(error).__name__))
+            return
+        self._index_built(index)
 
     def _index_as_loaded(self) -> None:
+        try:
+            self._index_each_once()
+        except Exception as error:  # told, not a reader left "indexing" for good
+            self.post_message(IndexFailed(str(error) or type(error).__name__))
+
+    def _index_each_once(self) -> None:
         """Index the papers as they load, on every core, each once; the filter finds among
         the first FIRST_INDEXED once they are indexed, then among more (INDEX_GROWTH)."""
         expected = self._expected_papers or sys.maxsize  # None: not known
@@ -438,6 +451,12 @@ class Workspace(Screen[None]):
             self.status = "ready"
         self._update_header()
         self._show_detail()  # now related papers can be found
+
+    @on(IndexFailed)
+    def _index_failed(self, message: IndexFailed) -> None:
+        self.status = "unindexed"
+        self._tell(f"The papers could not be indexed: {message.reason}", "error")
+        self._update_header()
 
     @on(EntryReopened)
     def _entry_reopened(self, message: EntryReopened) -> None:
@@ -573,7 +592,9 @@ class Workspace(Screen[None]):
             and among is not None
             and (self.status == "loading" or among < len(self.store))
         )
-        if partly and self.status != "ready":
+        if self.status == "unindexed":
+            shown += f" · searching the first {among:,} only" if partly else " · not indexed"
+        elif partly and self.status != "ready":
             shown += f" · searching the first {among:,} while the rest "
             shown += "loads" if self.status == "loading" else "is indexed"
         elif self.status == "loading":
