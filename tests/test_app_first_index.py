@@ -176,6 +176,30 @@ async def test_an_entry_read_back_at_once_still_leaves_the_reader_ready(
         assert app.workspace.status == "ready"
 
 
+async def test_an_index_of_every_paper_made_while_loading_leaves_the_reader_ready(
+    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The input paused after whole chunks: the index made meanwhile held every paper, and
+    the one made at the end, no bigger, was dropped with the reader "indexing…" for good."""
+    monkeypatch.setattr(workspace, "FIRST_INDEXED", 10)
+    monkeypatch.setattr(build, "CHUNK", 10)
+    papers = list(seed_store)[:20]
+    go_on = threading.Event()
+
+    def paused_then_ended() -> Iterator[list[Paper] | str]:
+        yield papers
+        if not go_on.wait(30):
+            raise AssertionError("the test never let the input end")
+
+    app = ReaderApp(PaperStore(), Library(None), stream=paused_then_ended())
+    async with app.run_test(size=(120, 30)) as pilot:
+        shown = app.workspace
+        await wait_until(pilot, lambda: shown.index is not None, "the papers so far indexed")
+        assert shown.status == "loading" and len(shown.index) == 20  # type: ignore[arg-type]
+        go_on.set()
+        await ready(pilot)
+
+
 @pytest.mark.parametrize("streamed", [True, False])
 async def test_an_index_that_cannot_be_built_is_told(
     seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch, streamed: bool
@@ -193,7 +217,9 @@ async def test_an_index_that_cannot_be_built_is_told(
         app = ReaderApp(seed_store, Library(None))
     async with app.run_test(size=(120, 30), notifications=True) as pilot:
         shown = app.workspace
-        await wait_until(pilot, lambda: shown.status == "unindexed", "the failure told")
+        await wait_until(pilot, lambda: "not indexed" in str(shown.sub_title), "the failure told")
         said = [notice.message for notice in app._notifications]
         assert "The papers could not be indexed: [Errno 28] No space left on device" in said
+        assert shown.sub_title == "38 papers · not indexed"
+        await pilot.press("slash", *"diffusion")  # the list is all the papers, and says so
         assert shown.sub_title == "38 papers · not indexed"

@@ -1,6 +1,7 @@
 """The reader keeps the papers of a big input and their index once it has built it, in the
 background while it runs (never at quit), and opens them from there next time."""
 
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -66,13 +67,14 @@ def test_a_quit_just_after_the_index_is_built_waits_for_it_to_be_kept(
     at a million papers, done again at the next start."""
     monkeypatch.setattr(cli, "LOAD_AT_ONCE", 0)
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
-    keep = index_cache.keep
+    keep, closed = index_cache.keep, threading.Event()
 
-    def slow_keep(*arguments: Any, **keywords: Any) -> bool:
-        time.sleep(0.5)
+    def kept_once_closed(*arguments: Any, **keywords: Any) -> bool:
+        if not closed.wait(30):
+            raise AssertionError("the reader never closed")
         return keep(*arguments, **keywords)
 
-    monkeypatch.setattr(index_cache, "keep", slow_keep)
+    monkeypatch.setattr(index_cache, "keep", kept_once_closed)
     run = ReaderApp.run
 
     def run_until_ready(app: ReaderApp) -> None:
@@ -81,6 +83,7 @@ def test_a_quit_just_after_the_index_is_built_waits_for_it_to_be_kept(
             app.exit()
 
         run(app, headless=True, auto_pilot=quit_when_ready)
+        closed.set()  # the entry is still being written as the reader closes
 
     monkeypatch.setattr(ReaderApp, "run", run_until_ready)
     assert cli.main([str(path)]) == 0

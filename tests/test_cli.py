@@ -276,5 +276,5 @@ def test_records_the_reader_skips_at_start_are_named_on_its_screen(
         f"{path}:2: not valid JSON (Expecting property name enclosed in double quotes)",
         f"{path}:3: not a JSON object",
     ]
-    assert told[2] == "Skipped 1 more record that could not be read"
+    assert told[2] == "…and 1 more problem reading the papers"
     assert "skipped" not in capsys.readouterr().err

@@ -233,13 +233,22 @@ def test_a_pool_of_processes_builds_the_same_index() -> None:
 def test_an_index_grown_a_few_papers_at_a_time_is_the_index_built_at_once() -> None:
     papers = corpus(*MIXED)
     with build.GrowingIndex(2) as growing:
-        growing.read(papers, 3)  # the last of them left waiting with the next
+        growing.read(papers, 3, more_coming=True)  # the third waits to be read with the next
+        assert growing.count == 2
         early, _ = growing.arrays()
         growing.read(papers, 5)
         grown, _ = growing.arrays()
     assert growing.count == 5
-    assert_same(early, build_arrays(papers[:3], 1)[0])
+    assert_same(early, build_arrays(papers[:2], 1)[0])
     assert_same(grown, build_arrays(papers, 1)[0])
+
+
+@pytest.mark.usefixtures("small_chunks")
+def test_a_growing_index_stops_reading_when_told() -> None:
+    papers, told = corpus(*MIXED), iter([False, True])  # a chunk read, then a quit
+    with build.GrowingIndex(1) as growing:
+        assert not growing.read(papers, 5, stopping=lambda: next(told))
+        assert growing.count == 2
 
 
 @pytest.mark.usefixtures("small_chunks")
@@ -266,6 +275,7 @@ def test_a_pool_that_breaks_midway_leaves_its_chunks_to_this_process(
             pass
 
     monkeypatch.setattr(build, "ProcessPoolExecutor", BreakingPool)
+    monkeypatch.setattr(build, "_READER", None)  # the pool's reader, here in this process
     papers = corpus(*MIXED)
     assert_same(build.build_arrays(papers, 2)[0], build.build_arrays(papers, 1)[0])
 

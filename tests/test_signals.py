@@ -37,9 +37,16 @@ def test_a_signal_saves_what_is_pending_and_closes_the_app(
     app_closed = save_on_signals(library, lambda: closed.append(True))
     library.change_tags(["aaaaaaaaaaaa"], add=["pending"])
     os.kill(os.getpid(), number)
-    app_closed()
+    assert app_closed()  # by a signal: the reader ends without waiting for its cache
     assert not library.has_unsaved_changes
     assert Library.open(path)[0].tags("aaaaaaaaaaaa") == ["pending"]
+
+
+def test_an_app_closed_by_its_user_is_not_said_to_be_closed_by_a_signal(
+    tmp_path: Path, default_handlers: None
+) -> None:
+    library, _ = Library.open(tmp_path / "library.json")
+    assert not save_on_signals(library, lambda: None)()
 
 
 def read_some(terminal: int) -> bytes:

@@ -136,8 +136,12 @@ async def test_records_skipped_are_shown_under_their_file_by_line(
     path = tmp_path / "papers.jsonl"
     path.write_text("{}\n", encoding="utf-8")
     problems = [f"{path}:5: not a JSON object", f"{path}:12: no abstract"]
+    problems.append(f"{path}: 3 more records that could not be read")
     app = ReaderApp(store_from(write_seed("One paper.")), messages=problems)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         texts = [str(static.content) for static in app.screen.query(Static)]
-        assert texts == [str(path), "line 5", "not a JSON object", "line 12", "no abstract"]
+        assert texts == [
+            *(str(path), "line 5", "not a JSON object", "line 12", "no abstract"),
+            *("", "3 more records that could not be read"),  # last, with no line
+        ]

@@ -57,7 +57,7 @@ from tui_reader.library_command import run_library
 from tui_reader.resources import bundled
 
 LOAD_AT_ONCE = 2_000_000  # bytes of input read before the reader starts; more loads behind it
-SKIPPED_SHOWN = 100  # records skipped at start named one by one on the screen; the rest counted
+SKIPPED_SHOWN = 100  # problems reading the papers at start shown on the screen; the rest counted
 
 
 class UsageError(Exception):
@@ -424,10 +424,11 @@ def export(arguments: argparse.Namespace, papers: list[Paper], library: Library)
 EXIT_GRACE = 3.0  # seconds the reader has to close after SIGTERM or SIGHUP, its data saved
 
 
-def save_on_signals(library: Library, exit_app: Callable[[], object]) -> Callable[[], None]:
+def save_on_signals(library: Library, exit_app: Callable[[], object]) -> Callable[[], bool]:
     """On SIGTERM or SIGHUP (the terminal closed) save what is pending, then close the app;
     should it not close within EXIT_GRACE (a terminal that is gone can block it), end the
-    process. Returns what to call once the app has closed (it waits for that save)."""
+    process. Returns what to call once the app has closed (it waits for that save, and says
+    whether a signal closed the app)."""
     enders: list[threading.Timer] = []
     savers: list[threading.Thread] = []
 
@@ -461,11 +462,12 @@ def save_on_signals(library: Library, exit_app: Callable[[], object]) -> Callabl
     for number in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(number, finish)
 
-    def closed() -> None:
+    def closed() -> bool:
         for saving in savers:
             saving.join()
         for ender in enders:
             ender.cancel()
+        return bool(savers)
 
     return closed
 
@@ -496,7 +498,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
         duplicates = kept.loaded.duplicates
     else:
         store, stream = PaperStore(), stream_papers(files, keep=keep)
-        expected = expected_papers(files) if keep == NO_FILTER else None
+        expected = expected_papers(files)  # at most that many, when filtered
     library, messages = open_library(arguments.library)
     if stream is None:  # each paper resolve found, with what it found
         show_resolutions(store, library)
@@ -515,16 +517,16 @@ def run_reader(arguments: argparse.Namespace) -> int:
     # On the screen, by file and line: printed, they were read only after quitting.
     messages += skipped[:SKIPPED_SHOWN]
     if len(skipped) > SKIPPED_SHOWN:
-        more = count(len(skipped) - SKIPPED_SHOWN, "more record")
-        messages.append(f"Skipped {more} that could not be read")
+        more = count(len(skipped) - SKIPPED_SHOWN, "more problem")
+        messages.append(f"…and {more} reading the papers")
     index = kept.index if kept else None
     # Kept when its index is built, in the background: whole files, never a filtered load.
     keep_index: Callable[..., None] | None = None
     keeping: list[threading.Thread] = []
     if stream is not None and keep == NO_FILTER:
 
-        def keep_index(*arguments: Any) -> None:
-            keeping.append(keep_in_background(files, *arguments))
+        def keep_index(*given: Any) -> None:
+            keeping.append(keep_in_background(files, *given))
 
     app = ReaderApp(
         store,
@@ -543,14 +545,15 @@ def run_reader(arguments: argparse.Namespace) -> int:
         startup.ready_for_processes()
     app_closed = save_on_signals(library, app.exit)
     app.run()
-    app_closed()
+    signalled = app_closed()
     with contextlib.suppress(OSError):  # where the reader was is a convenience only
         save_session(where, replace(app.session(), inputs=inputs))
     # The app saves after every change in the background; a change made just before quitting
     # may not have reached the file yet.
     if library.has_unsaved_changes:
         library.save()
-    _finish_keeping(keeping)
+    if not signalled:  # told to end: not waiting minutes, nor printing to a terminal gone
+        _finish_keeping(keeping)
     return 0
 
 

@@ -65,7 +65,9 @@ class ProblemsScreen(ModalScreen[None]):
                     if file:
                         yield Static(Content(file), classes="problem-file")
                     with Grid():
-                        for _, line, what in sorted(problems, key=lambda p: int(p[1] or 0)):
+                        # By line, a file's summary ("12 more records…") last.
+                        in_order = sorted(problems, key=lambda p: (not p[1], int(p[1] or 0)))
+                        for _, line, what in in_order:
                             label = Content(f"line {line}" if line else "")
                             yield Static(label, classes="problem-line")
                             yield Static(Content(what))

@@ -102,7 +102,7 @@ STOPPING_WAIT = 5.0
 
 T = TypeVar("T")
 Place = tuple[str, str | None]  # a query, and the paper under the cursor
-Status: TypeAlias = Literal["loading", "indexing", "ready", "unindexed"]
+Status: TypeAlias = Literal["loading", "indexing", "ready"]
 Flow: TypeAlias = Callable[..., Coroutine[Any, Any, None]]
 # Keeps the papers and their index for the next start (the store, the index, the problems
 # the load met, duplicates), then gives the entry read back to the last argument; called in a
@@ -162,7 +162,8 @@ class Panes(Horizontal):
 
 def in_background(name: str, work: Callable[[], object]) -> threading.Thread:
     """Run slow work (indexing: a minute at a million papers) in a daemon thread, which posts
-    what it found. A worker's thread would hold a quit until it ended; this one is dropped."""
+    what it found. A worker's thread would hold a quit until it ended; this one is dropped at
+    exit (a screen may wait a little for it to stop)."""
     thread = threading.Thread(target=work, name=name, daemon=True)
     thread.start()
     return thread
@@ -266,6 +267,7 @@ class Workspace(Screen[None]):
         self.duplicates = duplicates  # the background load adds those it meets
         self.set_reactive(Workspace.status, "loading" if stream is not None else "indexing")
         self._index: SearchEngine | None = None
+        self._unindexed = False  # the index could not be built
         self.load_problems: list[str] = []  # records the background load skipped
         self._query = ""
         self.shown_query = ""  # the query whose results the list shows
@@ -370,8 +372,7 @@ class Workspace(Screen[None]):
     @on(LoadFinished)
     def _loaded(self, message: LoadFinished) -> None:
         problems = message.problems
-        if self.status == "loading":  # not when indexing failed already
-            self.status = "indexing"
+        self.status = "indexing"
         self._all_loaded.set()  # their messages came first
         self._say_duplicates()
         if problems:
@@ -387,20 +388,12 @@ class Workspace(Screen[None]):
         in_background("index", self._index_papers)
 
     def _index_papers(self) -> None:
-        try:
-            index = build_index(self.store)
-        except Exception as error:  # told, not a reader left "indexing" for good
-            self.post_message(IndexFailed(str(error) or type(error).__name__))
-            return
-        self._index_built(index)
+        self._index_built(lambda: build_index(self.store))
 
     def _index_as_loaded(self) -> None:
-        try:
-            self._index_each_once()
-        except Exception as error:  # told, not a reader left "indexing" for good
-            self.post_message(IndexFailed(str(error) or type(error).__name__))
+        self._index_built(self._index_each_once)
 
-    def _index_each_once(self) -> None:
+    def _index_each_once(self) -> SearchEngine | None:
         """Index the papers as they load, on every core, each once; the filter finds among
         the first FIRST_INDEXED once they are indexed, then among more (INDEX_GROWTH)."""
         expected = self._expected_papers or sys.maxsize  # None: not known
@@ -411,17 +404,24 @@ class Workspace(Screen[None]):
                 if leaving() or not growing.read(
                     self.store, len(self.store), not loaded, stopping=leaving
                 ):
-                    return
+                    return None
                 if loaded:
                     break
                 if growing.count >= shown_from and 2 * growing.count <= expected:
                     self.post_message(IndexReady(index_so_far(growing)))
                     shown_from = INDEX_GROWTH * growing.count
-            index = index_so_far(growing)
-        self._index_built(index)
+            return index_so_far(growing)
 
-    def _index_built(self, index: SearchEngine) -> None:
-        """Use the index of every paper, and keep it with the papers for the next start."""
+    def _index_built(self, build: Callable[[], SearchEngine | None]) -> None:
+        """Build the index of every paper (None: the reader quit first), use it, and keep it
+        with the papers for the next start; or tell why it could not be built."""
+        try:
+            index = build()
+        except Exception as error:  # told, not a reader left "indexing" for good
+            self.post_message(IndexFailed(str(error) or type(error).__name__))
+            return
+        if index is None:
+            return
         self.post_message(IndexReady(index))  # before the entry kept is read back: in order
         if self._keep_index is not None:
             self._keep_index(
@@ -435,8 +435,8 @@ class Workspace(Screen[None]):
     @on(IndexReady)
     def _index_ready(self, message: IndexReady) -> None:
         index = message.index
-        if self._index is not None and len(index) <= len(self._index):
-            return  # the first papers' index, built after the whole one
+        if self._index is not None and len(index) < len(self._index):
+            return  # an index of fewer papers than the one in use (the entry reopened)
         self._use_index(index)
         if self._query.strip():
             self._search(self._query)
@@ -454,7 +454,7 @@ class Workspace(Screen[None]):
 
     @on(IndexFailed)
     def _index_failed(self, message: IndexFailed) -> None:
-        self.status = "unindexed"
+        self._unindexed = True
         self._tell(f"The papers could not be indexed: {message.reason}", "error")
         self._update_header()
 
@@ -592,7 +592,11 @@ class Workspace(Screen[None]):
             and among is not None
             and (self.status == "loading" or among < len(self.store))
         )
-        if self.status == "unindexed":
+        if self._unindexed:  # the list shows what the index built so far finds, or all
+            if self.status == "loading":
+                shown = f"loading… {papers}"
+            elif query and among is None:
+                shown = papers
             shown += f" · searching the first {among:,} only" if partly else " · not indexed"
         elif partly and self.status != "ready":
             shown += f" · searching the first {among:,} while the rest "
