@@ -60,6 +60,47 @@ def test_the_reader_keeps_its_index_while_it_runs_and_opens_it_next_time(
     assert len(second.store) == 2 and second.workspace.index is not None
 
 
+def test_a_kept_index_of_another_version_is_built_again_while_the_reader_runs(
+    tmp_path: Path, write_seed: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It was built again before the screen came, saying nothing: minutes at a million
+    papers, after an update that changed the index's format."""
+    from tui_reader.core.flat import disk
+
+    monkeypatch.setattr(cli, "LOAD_AT_ONCE", 0)
+    path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
+    assert cli.main(["search", "diffusion", str(path)]) == 0  # kept with its index
+    monkeypatch.setattr(disk, "VERSION", disk.VERSION + 1)
+    monkeypatch.setattr(cli, "stream_papers", lambda *_, **__: pytest.fail("loaded again"))
+    at_start: list[object] = []
+    run = ReaderApp.run
+
+    def run_until_kept(app: ReaderApp) -> None:
+        async def quit_once_kept(pilot: Pilot[Any]) -> None:
+            at_start.append((len(app.store), app.workspace._kept_index))
+            await ready(pilot)
+            ends = time.monotonic() + KEPT_WITHIN
+            while not list(kept(tmp_path)[0].glob(f"flat-v{disk.VERSION}-*")):
+                assert time.monotonic() < ends, "the new index was not kept"
+                await pilot.pause(0.05)
+            app.exit()
+
+        run(app, headless=True, auto_pilot=quit_once_kept)
+
+    monkeypatch.setattr(ReaderApp, "run", run_until_kept)
+    assert cli.main([str(path)]) == 0
+    assert at_start == [(2, None)]  # the papers at once, their index to come
+    assert load_cached_again(path) == 2
+
+
+def load_cached_again(path: Path) -> int:
+    from tui_reader.core.loading import check_paths
+
+    indexed = index_cache.load_cached(check_paths([path]), rebuild=False)
+    assert indexed is not None
+    return len(indexed.index)
+
+
 def test_a_quit_just_after_the_index_is_built_waits_for_it_to_be_kept(
     tmp_path: Path, write_seed: Any, monkeypatch: pytest.MonkeyPatch, capsys: Any
 ) -> None:

@@ -23,7 +23,12 @@ from tui_reader.core.export import (
     render,
     write_export,
 )
-from tui_reader.core.index_cache import indexed_papers, keep_in_background, load_cached
+from tui_reader.core.index_cache import (
+    indexed_papers,
+    keep_in_background,
+    kept_papers,
+    load_cached,
+)
 from tui_reader.core.library import (
     ENVIRONMENT_VARIABLE,
     Library,
@@ -485,6 +490,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
     where = session_path()
     saved = load_session(where)  # before the library: a FIFO or device there stops the reader
     stream = kept = expected = None
+    stale: int | None = None  # papers kept with an index of another version: records skipped
     skipped: list[str] = []  # records that could not be read, told on the screen
     duplicates = 0  # abstracts met again and shown once
     big = sum(file.stat().st_size for file in files) > LOAD_AT_ONCE
@@ -493,9 +499,12 @@ def run_reader(arguments: argparse.Namespace) -> int:
         loaded = load_paths(paths, keep)  # small: load now, so a problem stops the reader at once
         store = PaperStore(loaded.papers, loaded.collections)
         duplicates, skipped = loaded.duplicates, loaded.problems
-    elif keep == NO_FILTER and (kept := load_cached(files)):  # loaded and indexed before
+    elif keep == NO_FILTER and (kept := load_cached(files, rebuild=False)):  # and indexed
         store = kept.store
         duplicates = kept.loaded.duplicates
+    elif keep == NO_FILTER and (papers := kept_papers(files)):  # an index to build again
+        store, again = papers
+        duplicates, stale = again.duplicates, len(again.problems)
     else:
         store, stream = PaperStore(), stream_papers(files, keep=keep)
         expected = expected_papers(files)  # at most that many, when filtered
@@ -511,9 +520,9 @@ def run_reader(arguments: argparse.Namespace) -> int:
     inputs = inputs_of(named or {path.parent for path in paths})
     session = None if arguments.fresh else restored(saved, inputs)
     messages += config_problems
-    if kept and kept.loaded.problems:
-        records = count(len(kept.loaded.problems), "record")
-        messages.append(f"Skipped {records} that could not be read")
+    unread = len(kept.loaded.problems) if kept else stale or 0
+    if unread:
+        messages.append(f"Skipped {count(unread, 'record')} that could not be read")
     # On the screen, by file and line: printed, they were read only after quitting.
     messages += skipped[:SKIPPED_SHOWN]
     if len(skipped) > SKIPPED_SHOWN:
@@ -523,7 +532,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
     # Kept when its index is built, in the background: whole files, never a filtered load.
     keep_index: Callable[..., None] | None = None
     keeping: list[threading.Thread] = []
-    if stream is not None and keep == NO_FILTER:
+    if (stream is not None or stale is not None) and keep == NO_FILTER:
 
         def keep_index(*given: Any) -> None:
             keeping.append(keep_in_background(files, *given))

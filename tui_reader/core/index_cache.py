@@ -98,11 +98,7 @@ def open_entry(root: Path, sources: list[dict[str, object]], rebuild: bool = Tru
     entry whose papers are sound but whose index is not (another version of the index's
     format, or damaged) gets its index built and kept again (rejected, unless `rebuild`)."""
     folder = _folder(root, sources)
-    manifest = _manifest(folder, sources)
-    arrays = {name: _array(folder, name, described) for name, described in manifest["arrays"]}
-    _check(folder, arrays, manifest)
-    names = {"collections": manifest["collection_names"], "sources": manifest["source_names"]}
-    store = PaperStore.from_arrays(arrays, manifest["collections"], names)
+    store, loaded = _open_papers(folder, sources)
     try:
         index: SearchEngine = disk.open_index(folder, sources)
     except disk.Rejected:
@@ -114,10 +110,30 @@ def open_entry(root: Path, sources: list[dict[str, object]], rebuild: bool = Tru
     if len(index) != len(store):
         raise Rejected(f"{folder}: the index is not of these papers")
     (folder / MANIFEST).touch()  # recently used: kept longest
+    return IndexedPapers(loaded, index, store)
+
+
+def kept_papers(files: Sequence[Path]) -> tuple[PaperStore, LoadResult] | None:
+    """The papers kept for exactly these files, memory-mapped, without their index (the
+    reader builds one of another version again while it runs: minutes at a million papers);
+    None when there are none or they are rejected."""
+    try:
+        sources = disk.sources_of(files)
+        return _open_papers(_folder(cache_folder(), sources), sources)
+    except (Rejected, OSError):
+        return None
+
+
+def _open_papers(folder: Path, sources: list[dict[str, object]]) -> tuple[PaperStore, LoadResult]:
+    manifest = _manifest(folder, sources)
+    arrays = {name: _array(folder, name, described) for name, described in manifest["arrays"]}
+    _check(folder, arrays, manifest)
+    names = {"collections": manifest["collection_names"], "sources": manifest["source_names"]}
+    store = PaperStore.from_arrays(arrays, manifest["collections"], names)
     loaded = LoadResult(
         store, manifest["collections"], manifest["problems"], manifest["duplicates"]
     )
-    return IndexedPapers(loaded, index, store)
+    return store, loaded
 
 
 def _replace_index(folder: Path, sources: list[dict[str, object]], index: FlatIndex) -> None:
