@@ -30,6 +30,22 @@ def test_json_lines_with_a_bad_line_and_a_record_without_abstract(tmp_path: Path
     ]
 
 
+def test_fields_are_read_whatever_the_case_of_their_keys(tmp_path: Path) -> None:
+    path = tmp_path / "papers.jsonl"
+    records = [
+        {"Title": "Shouted", " ABSTRACT ": "An abstract.", "Year": 2024, "DOI": "10.1/x"},
+        {"title": "Plain", "abstract": "Another abstract.", "year": 2023, "doi": "10.1/y"},
+        {"title": "Bare", "abstract": "A third abstract."},
+    ]
+    path.write_text("\n".join(map(json.dumps, records)) + "\n", encoding="utf-8")
+    papers = load_paths([path]).papers
+    assert [(p.title, p.year, p.doi) for p in papers] == [
+        ("Shouted", 2024, "10.1/x"),
+        ("Plain", 2023, "10.1/y"),
+        ("Bare", None, ""),
+    ]
+
+
 def test_gzipped_json_lines_and_a_line_separator_inside_a_string(tmp_path: Path) -> None:
     path = tmp_path / "papers.jsonl.gz"
     record = dict(ONE, abstract="Line\u2028separator inside.")

@@ -8,12 +8,19 @@ FormatError: none of it is used.
 import json
 import re
 from dataclasses import dataclass, field
+from typing import Final
 
 from tui_reader.core.paper import Metadata
 from tui_reader.core.sources.record import LINK_KINDS, clean_all, split_arxiv_id
 from tui_reader.core.text import clean
 
 FIELDS = ("title", "abstract", "authors", "url", "venue")
+_TEXTS: Final = ("published", "updated", "doi", "openreview_forum", "decision")  # as they are
+# The keys `metadata_from` reads, and all the keys read, as records name them.
+_OPTIONAL = frozenset(
+    (*_TEXTS, "year", "arxiv_id", "arxiv_version", "categories", "keywords", "links")
+)
+_KNOWN = _OPTIONAL | {*FIELDS, "author"}
 _AUTHOR_SPLIT = re.compile(r"\s+and\s+|;\s*")
 
 
@@ -78,7 +85,10 @@ def _text(value: object) -> str:
 
 def record_from(data: dict[str, object], line: int) -> Record | Problem:
     """A Record from a mapping with the FIELDS (any case), or the Problem with it."""
-    values = {str(key).strip().lower(): value for key, value in data.items()}
+    if _KNOWN.issuperset(data):  # most: keys as we name them (a tenth of the time saved)
+        values = data
+    else:
+        values = {str(key).strip().lower(): value for key, value in data.items()}
     abstract = values.get("abstract")
     abstract = clean(abstract) if isinstance(abstract, str) else ""
     if not abstract:
@@ -112,9 +122,11 @@ def metadata_from(values: dict[str, object]) -> Metadata:
     """The optional fields of a record (keys in lower case), those it has in a form we read;
     an arXiv id with a version ("2501.01234v2") gives both."""
     metadata = Metadata()
+    if _OPTIONAL.isdisjoint(values):  # most records of many files: a third of the time saved
+        return metadata
     if (year := _year(values.get("year"))) is not None:
         metadata["year"] = year
-    for name in ("published", "updated", "doi", "openreview_forum", "decision"):
+    for name in _TEXTS:
         if text := _text(values.get(name)):
             metadata[name] = text
     if arxiv := split_arxiv_id(_text(values.get("arxiv_id"))):
