@@ -28,6 +28,7 @@ def title_shown(app: ReaderApp) -> str:
 def settling_slowly(monkeypatch: pytest.MonkeyPatch) -> None:
     """The pane and the header wait 2 s for the keys to pause: long enough to look first."""
     monkeypatch.setattr(workspace_module, "SETTLED_AFTER", 2.0)
+    monkeypatch.setattr(workspace_module, "PANE_SETTLED_AFTER", 2.0)
 
 
 @pytest.mark.usefixtures("settling_slowly")
@@ -48,6 +49,23 @@ async def test_the_pane_and_header_follow_the_list_once_the_keys_pause(seed_stor
         await settled(pilot)
         assert detail(app).startswith("uncertain-UCB: a new algorithm")
         assert title_shown(app).endswith("ICML 2026 Papers — 1 of 38 papers")
+
+
+async def test_the_header_follows_a_pause_too_short_for_the_pane(
+    seed_store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pane waits for the typing to pause (it lays out the screen); the count does not."""
+    monkeypatch.setattr(workspace_module, "SETTLED_AFTER", 0.05)
+    monkeypatch.setattr(workspace_module, "PANE_SETTLED_AFTER", 60.0)
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settled(pilot)
+        await pilot.press("slash", *"satisficing")
+        await wait_until(
+            pilot, lambda: title_shown(app).endswith("1 of 38 papers"), "the header's count"
+        )
+        assert detail(app).startswith(seed_store[0].headline[:40])
+        assert not app.workspace.settled
 
 
 async def test_moving_the_cursor_shows_the_paper_at_once(
@@ -89,6 +107,7 @@ async def test_the_list_scrollbar_follows_the_count_once_the_list_scrolls(
     write_seed, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(workspace_module, "SETTLED_AFTER", 60.0)  # no layout while typing
+    monkeypatch.setattr(workspace_module, "PANE_SETTLED_AFTER", 60.0)
     abstracts = [f"Paper {n} studies {('alpha', 'beta')[n % 2]}quasars." for n in range(2000)]
     app = ReaderApp(store_from(write_seed(*abstracts)))
     async with app.run_test(size=(120, 30)) as pilot:
