@@ -68,6 +68,26 @@ async def test_the_header_follows_a_pause_too_short_for_the_pane(
         assert not app.workspace.settled
 
 
+async def test_the_pane_and_header_follow_when_no_pause_is_asked(
+    seed_store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Updates due at once (or overdue) are run: a timer of no time had stopped for good,
+    and the header stayed on "loading…" or "searching…" with the results on screen."""
+    monkeypatch.setattr(workspace_module, "SETTLED_AFTER", 0.0)
+    monkeypatch.setattr(workspace_module, "PANE_SETTLED_AFTER", 0.0)
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settled(pilot)
+        await pilot.press("slash", *"satisficing")
+        await work_done(app)
+        await settled(pilot)
+        assert title_shown(app).endswith("1 of 38 papers")
+        assert detail(app).startswith("uncertain-UCB: a new algorithm")
+        await pilot.press("escape", "escape", "j")
+        await settled(pilot)
+        assert title_shown(app).endswith("38 papers")
+
+
 async def test_moving_the_cursor_shows_the_paper_at_once(
     seed_store, monkeypatch: pytest.MonkeyPatch
 ) -> None:

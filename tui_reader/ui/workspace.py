@@ -575,7 +575,9 @@ class Workspace(Screen[None]):
             self._settle_timer = None
         if self._unsettled:
             wait = min(self._unsettled.values()) - time.monotonic()
-            self._settle_timer = self.set_timer(max(wait, 0), self._settle)
+            # A millisecond at least: a timer of none divides by it and stops for good
+            # (Textual's Timer), and the header and pane with it.
+            self._settle_timer = self.set_timer(max(wait, 0.001), self._settle)
 
     def _settle(self) -> None:
         now = time.monotonic()
