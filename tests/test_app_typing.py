@@ -24,11 +24,16 @@ def title_shown(app: ReaderApp) -> str:
     return str(bar.render()).strip()
 
 
+def settling(monkeypatch: pytest.MonkeyPatch, header: float, pane: float) -> None:
+    """The header and the detail pane wait these seconds for the keys to pause."""
+    monkeypatch.setattr(workspace_module, "SETTLED_AFTER", header)
+    monkeypatch.setattr(workspace_module, "PANE_SETTLED_AFTER", pane)
+
+
 @pytest.fixture
 def settling_slowly(monkeypatch: pytest.MonkeyPatch) -> None:
     """The pane and the header wait 2 s for the keys to pause: long enough to look first."""
-    monkeypatch.setattr(workspace_module, "SETTLED_AFTER", 2.0)
-    monkeypatch.setattr(workspace_module, "PANE_SETTLED_AFTER", 2.0)
+    settling(monkeypatch, 2.0, 2.0)
 
 
 @pytest.mark.usefixtures("settling_slowly")
@@ -55,8 +60,7 @@ async def test_the_header_follows_a_pause_too_short_for_the_pane(
     seed_store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The pane waits for the typing to pause (it lays out the screen); the count does not."""
-    monkeypatch.setattr(workspace_module, "SETTLED_AFTER", 0.05)
-    monkeypatch.setattr(workspace_module, "PANE_SETTLED_AFTER", 60.0)
+    settling(monkeypatch, 0.05, 60.0)
     app = ReaderApp(seed_store)
     async with app.run_test(size=(120, 30)) as pilot:
         await settled(pilot)
@@ -73,8 +77,7 @@ async def test_the_pane_and_header_follow_when_no_pause_is_asked(
 ) -> None:
     """Updates due at once (or overdue) are run: a timer of no time had stopped for good,
     and the header stayed on "loading…" or "searching…" with the results on screen."""
-    monkeypatch.setattr(workspace_module, "SETTLED_AFTER", 0.0)
-    monkeypatch.setattr(workspace_module, "PANE_SETTLED_AFTER", 0.0)
+    settling(monkeypatch, 0.0, 0.0)
     app = ReaderApp(seed_store)
     async with app.run_test(size=(120, 30)) as pilot:
         await settled(pilot)
@@ -126,8 +129,7 @@ async def test_a_query_longer_than_the_filter_scrolls_to_its_end(seed_store) -> 
 async def test_the_list_scrollbar_follows_the_count_once_the_list_scrolls(
     write_seed, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(workspace_module, "SETTLED_AFTER", 60.0)  # no layout while typing
-    monkeypatch.setattr(workspace_module, "PANE_SETTLED_AFTER", 60.0)
+    settling(monkeypatch, 60.0, 60.0)  # no layout while typing
     abstracts = [f"Paper {n} studies {('alpha', 'beta')[n % 2]}quasars." for n in range(2000)]
     app = ReaderApp(store_from(write_seed(*abstracts)))
     async with app.run_test(size=(120, 30)) as pilot:
