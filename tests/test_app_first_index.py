@@ -218,8 +218,11 @@ async def test_an_index_that_cannot_be_built_is_told(
     async with app.run_test(size=(120, 30), notifications=True) as pilot:
         shown = app.workspace
         await wait_until(pilot, lambda: "not indexed" in str(shown.sub_title), "the failure told")
-        said = [notice.message for notice in app._notifications]
-        assert "The papers could not be indexed: [Errno 28] No space left on device" in said
+        told = "The papers could not be indexed: [Errno 28] No space left on device"
+        # A notice reaches the app as a message of its own, after the header is set.
+        await wait_until(
+            pilot, lambda: told in [notice.message for notice in app._notifications], "the notice"
+        )
         assert shown.sub_title == "38 papers · not indexed"
         await pilot.press("slash", *"diffusion")  # the list is all the papers, and says so
         assert shown.sub_title == "38 papers · not indexed"
