@@ -9,6 +9,7 @@ import pytest
 from tui_reader.cli import reader_parser
 from tui_reader.core import loading
 from tui_reader.core.formats import input_format
+from tui_reader.core.formats.arxiv_snapshot import _first_date, _names
 from tui_reader.core.loading import LoadError, LoadFilter, load_paths
 
 # Lines as the snapshot writes them (keys and forms from its documentation on Kaggle).
@@ -114,3 +115,23 @@ def test_the_reader_takes_category_and_since() -> None:
     with pytest.raises(SystemExit) as exit_info:
         reader_parser().parse_args(["--since", "June"])
     assert exit_info.value.code == 2
+
+
+@pytest.mark.parametrize(
+    ("created", "day"),
+    [
+        ("Mon, 2 Apr 2007 19:18:42 GMT", "2007-04-02"),
+        ("Mon, 02 Dec 2019 23:59:59 GMT", "2019-12-02"),
+        ("Tue, 31 Feb 2007 19:18:42 GMT", ""),  # no such day
+        ("Mon, x Apr 2007 19:18:42 GMT", ""),
+        ("2 Apr 2007 19:18:42 +0000", "2007-04-02"),  # another form: read by email.utils
+        ("yesterday", ""),
+    ],
+)
+def test_the_first_version_gives_the_day_it_was_submitted(created: str, day: str) -> None:
+    assert _first_date([{"version": "v1", "created": created}]) == day
+
+
+def test_authors_parsed_with_parts_that_are_not_text_are_left_out() -> None:
+    parsed = [["Schrödinger", "Erwin", ""], ["Li"], ["Doe", "J.", "Jr."], ["X", 3], [], [" ", "A"]]
+    assert _names(parsed) == ["Erwin Schrödinger", "Li", "J. Doe Jr.", "A"]
