@@ -7,7 +7,7 @@ from tui_reader.core.library import Library
 from tui_reader.core.loading import load_paths
 from tui_reader.core.paper import Paper, paper_id
 from tui_reader.core.sources.record import SourceRecord, arxiv_links
-from tui_reader.ui.detail_pane import paper_content
+from tui_reader.ui.detail_pane import ABSTRACT_SHOWN, paper_content
 
 ABSTRACT = "We study attention. [/b] [CLS] tokens are data."
 
@@ -101,3 +101,25 @@ def test_the_detail_pane_shows_no_metadata_lines_for_a_bare_abstract(tmp_path: P
     library, _ = Library.open(None)
     text = paper_content(paper, library, []).plain
     assert f"id {paper.id}\nunread" in text
+
+
+def test_an_abstract_of_megabytes_is_shown_in_part(tmp_path: Path) -> None:
+    """One of 6.8 MB held the screen for two minutes while it was typeset and wrapped."""
+    sentence = "We bound $\\alpha$ by *emphasis* on https://example.org/x and more. "
+    paper = Paper.from_abstract(sentence * 30_000, "seeds", tmp_path / "seeds.txt")
+    library, _ = Library.open(None)
+    text = paper_content(paper, library, []).plain
+    assert len(text) < ABSTRACT_SHOWN + 1_000
+    assert "\n\nWe bound α by emphasis on https://example.org/x and more. We bound" in text
+    left = len(paper.abstract) - ABSTRACT_SHOWN
+    assert f"\n… and {left:,} more characters, not shown\n\nLinks" in text
+
+
+def test_the_pane_numbers_the_first_fifty_links(tmp_path: Path) -> None:
+    urls = [f"https://example.org/{n}" for n in range(120)]
+    paper = Paper.from_abstract(" and ".join(urls) + ".", "seeds", tmp_path / "seeds.txt")
+    assert list(paper.links) == urls  # each once, in order
+    library, _ = Library.open(None)
+    text = paper_content(paper, library, list(paper.links)).plain
+    assert "50 https://example.org/49\n   … and 70 more links" in text
+    assert "https://example.org/50\n" not in text.split("Links", 1)[1]

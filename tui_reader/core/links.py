@@ -32,16 +32,16 @@ def extract_links(text: str) -> list[str]:
 
     A bare `www.` address is given the https scheme.
     """
-    links: list[str] = []
     if "://" not in text and "www." not in text and "WWW." not in text:
-        return links
+        return []
+    links: dict[str, None] = {}  # in order, each once, without a walk of the list for each
     for match in _URL.finditer(text):
         url = _trim(match.group())
         if url.lower().startswith("www."):
             url = "https://" + url
-        if "." in url.split("//", 1)[-1] and url not in links:
-            links.append(url)
-    return links
+        if "." in url.split("//", 1)[-1]:
+            links[url] = None
+    return list(links)
 
 
 DEFAULT_SEARCH_URL = "https://scholar.google.com/scholar?q={query}"

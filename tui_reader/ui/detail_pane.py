@@ -24,6 +24,10 @@ MATCH_STYLE = "bold underline $foreground on $accent-muted"
 # The matches drawn in a paper: each is a copy of the text's styles, so thousands (a hostile
 # abstract of one word repeated) took seconds.
 MOST_MATCHES = 500
+# Characters of an abstract shown: the longest of 31,867 real ones has 16,205. One of 6.8 MB
+# (odd input) held the screen for two minutes while it was typeset and wrapped.
+ABSTRACT_SHOWN = 20_000
+LINKS_SHOWN = 50  # the first of the abstract's links, by number
 
 
 def _metadata_lines(paper: Paper) -> list[str | tuple[str, str]]:
@@ -70,17 +74,21 @@ def paper_content(
         *_metadata_lines(paper),
         ("  ".join(item for item in state if item), "italic"),
         "\n\n",
-        typeset_content(paper.abstract, raw),
+        typeset_content(paper.abstract[:ABSTRACT_SHOWN], raw),
     ]
+    if (left := len(paper.abstract) - ABSTRACT_SHOWN) > 0:
+        parts += ["\n", (f"… and {left:,} more characters, not shown", "dim italic")]
     if note := library.note(paper.id):
         parts += ["\n\n", ("Note", "bold"), "\n", note]
     parts += ["\n\n", ("Links", "bold"), ("  (click, or o opens the first; y copies it)", "dim")]
-    for number, link in enumerate(links, 1):
+    for number, link in enumerate(links[:LINKS_SHOWN], 1):
         # The click runs the screen's action by number: the URL never enters an action string.
         style = Style(underline=True) + Style.from_meta({"@click": f"screen.open_link({number})"})
         # A long search link would wrap into a wall of %-escapes: show its start; y copies it all.
         shown = link if len(link) <= link_width else link[: link_width - 1] + "…"
         parts += ["\n", (f"{number:>2} ", "dim"), Content(shown).stylize(style)]
+    if len(links) > LINKS_SHOWN:
+        parts += ["\n", (f"   … and {len(links) - LINKS_SHOWN:,} more links", "dim italic")]
     if related:
         parts += ["\n\n", ("Related", "bold"), ("  (a digit jumps to it)", "dim")]
         for number, other in enumerate(related, 1):
