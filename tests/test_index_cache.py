@@ -116,6 +116,18 @@ def _offsets_past_the_text(entry: Path) -> None:
     np.save(entry / "title_offsets.npy", offsets)
 
 
+def _category_codes_out_of_range(entry: Path) -> None:
+    codes = np.load(entry / "category_codes.npy")
+    codes[0] = 10**6
+    np.save(entry / "category_codes.npy", codes)
+
+
+def _category_starts_past_the_codes(entry: Path) -> None:
+    starts = np.load(entry / "category_starts.npy")
+    starts[-1] += 1
+    np.save(entry / "category_starts.npy", starts)
+
+
 def _garbage_manifest(entry: Path) -> None:
     (entry / "manifest.json").write_bytes(b"\x80\x04not json")
 
@@ -128,6 +140,8 @@ def _garbage_manifest(entry: Path) -> None:
         _lie_about_shapes,
         _another_version,
         _offsets_past_the_text,
+        _category_codes_out_of_range,
+        _category_starts_past_the_codes,
         _garbage_manifest,
     ],
 )
@@ -135,25 +149,31 @@ def test_a_damaged_or_foreign_entry_is_rejected_rebuilt_and_runs_no_code(
     tmp_path: Path, write_seed, capsys, damage: Callable[[Path], None]
 ) -> None:
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
-    first = search(capsys, "diffusion", str(path))
+    categorised = path.with_suffix(".jsonl")
+    categorised.write_text('{"abstract": "Diffusion in categories.", "categories": ["cs.LG"]}\n')
+    first = search(capsys, "diffusion", str(path), str(categorised))
     (entry,) = entries(tmp_path)
     damage(entry)
-    assert load_cached(check_paths([path])) is None
-    assert search(capsys, "diffusion", str(path)) == first  # loaded and kept again
+    assert load_cached(check_paths([path, categorised])) is None
+    assert search(capsys, "diffusion", str(path), str(categorised)) == first  # loaded, kept again
     assert not (entry / PLANTED).exists()
-    assert load_cached(check_paths([path])) is not None
+    assert load_cached(check_paths([path, categorised])) is not None
 
 
-def test_a_pickle_of_the_earlier_cache_is_never_read_and_is_removed(
+def test_a_pickle_or_an_entry_of_an_earlier_version_is_never_read_and_is_removed(
     tmp_path: Path, write_seed, capsys
 ) -> None:
     cache = tmp_path / "cache"
     cache.mkdir()
     planted = cache / "index-0123456789abcdef01234567.pickle"
     planted.write_bytes(pickle.dumps(Planted(cache)))
+    earlier = cache / "papers-v1-0123456789abcdef01234567"
+    earlier.mkdir()
+    (earlier / "title.npy").write_bytes(b"\x93NUMPY of an earlier version")
     path = write_seed("Diffusion models for tabular data.")
     assert "Diffusion" in search(capsys, "diffusion", str(path))
     assert not planted.exists() and not (cache / PLANTED).exists()
+    assert not earlier.exists() and len(entries(tmp_path)) == 1
 
 
 def _kept_entry(write_seed, name: str, abstracts: int) -> tuple[list[Path], IndexedPapers]:

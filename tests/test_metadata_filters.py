@@ -2,8 +2,12 @@
 
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from tui_reader.core.metadata_filter import NO_DATE, UNSURE, MetadataFilter, date_key
 from tui_reader.core.paper import Metadata, Paper
 from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.query import parse_query
@@ -63,3 +67,37 @@ def test_a_malformed_filter_is_searched_as_words() -> None:
     for text in ("year:25", "after:june", "before:2025-6"):
         query = parse_query(text + " ")
         assert query.metadata == () and query.terms != ()
+
+
+DATES = st.one_of(
+    st.from_regex(r"\A[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?\Z"),
+    st.from_regex(r"\A(19|20)[0-9]{2}-(0[0-9]|1[0-2])-[0-3][0-9]T[0-9:]{0,8}Z?\Z"),
+    st.text(alphabet="0129-T ", max_size=12),
+)
+BOUNDS = st.from_regex(r"\A[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?\Z")
+
+
+@given(dates=st.lists(DATES, max_size=20), bound=BOUNDS, scope=st.sampled_from(["after", "before"]))
+def test_dates_as_numbers_pass_as_dates_as_text(dates: list[str], bound: str, scope: str) -> None:
+    """A store compares its papers' dates as numbers (date_key); each passes as its text does,
+    or its number says the text must be read."""
+    test = MetadataFilter(scope, bound)
+    keys = np.array([date_key(date) for date in dates], dtype=np.int32)
+    passing = test.fits_dates(keys).tolist()
+    for date, key, fits in zip(dates, keys.tolist(), passing, strict=True):
+        if key != UNSURE:
+            assert fits == test.fits_date(date), (date, bound)
+        else:
+            assert not fits
+
+
+def test_dates_in_the_form_of_the_filters_are_numbers() -> None:
+    assert [date_key(d) for d in ("2025", "2025-06", "2025-06-03", "2025-06-03T10:00")] == [
+        20250000,
+        20250600,
+        20250603,
+        20250603,
+    ]
+    assert date_key("") == NO_DATE
+    for other in ("June 2025", "2025-6", "2025-00", "2025-06-00", "0000", "２０２５", "202506"):
+        assert date_key(other) == UNSURE, other

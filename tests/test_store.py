@@ -168,7 +168,10 @@ def test_filters_read_the_columns_as_they_read_papers(opened: bool) -> None:
             return getattr(NO_STATE, name)
 
         def tags(self, paper_id: str) -> tuple[str, ...]:
-            return ("mine",) if paper_id in (ODD[0].id, ODD[3].id) else ()
+            return ("mine",) if paper_id in self.paper_ids() else ()
+
+        def paper_ids(self) -> tuple[str, ...]:
+            return (ODD[0].id, ODD[3].id)
 
     papers = [
         *ODD,
@@ -176,11 +179,16 @@ def test_filters_read_the_columns_as_they_read_papers(opened: bool) -> None:
         paper(11, year=2024, categories=("math.ST", "cs.LG")),
         paper(12, categories=("with space", "a\x1fb")),
         paper(13, categories=("with space",)),
+        paper(14, published="2025-06-03T10:00:00Z", categories=("CS.lg", "")),
+        paper(15, published="June 2025", year=2025),  # read as text
+        paper(16, published="2025-00", categories=("ẞ.x",)),
+        paper(17, year=0, published="0000-01"),
+        paper(18, year=2025),
     ]
     kept = PaperStore(papers)
     if opened:
         kept = reopened(kept)
-    numbers = np.array([8, 0, 3, 6, 9, 7, 1, 5], dtype=np.int64)
+    numbers = np.array([8, 0, 3, 6, 9, 7, 1, 5, 10, 11, 12, 13, 14, 2, 4])
     for text in (
         "cat:cs",
         "cat:cs.LG",
@@ -190,6 +198,12 @@ def test_filters_read_the_columns_as_they_read_papers(opened: bool) -> None:
         "year:2026",
         "after:2025-06",
         "before:2025",
+        "after:2025",
+        "after:2025-06-03",
+        "!before:2025-06-04",
+        "after:2025-00",
+        "before:2025-06",
+        "cat:ß",
         "#mine",
         "!#mine year:2024",
     ):

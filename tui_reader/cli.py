@@ -48,9 +48,10 @@ from tui_reader.core.loading import (
     stream_papers,
 )
 from tui_reader.core.locations import config_path, session_path
+from tui_reader.core.metadata_filter import DATE
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import NO_STATE
-from tui_reader.core.query import DATE, parse_query
+from tui_reader.core.query import parse_query
 from tui_reader.core.references import paper_record, reference_title
 from tui_reader.core.resolve import resolving, show_resolutions, with_resolutions
 from tui_reader.core.search_service import needs_index, search_papers

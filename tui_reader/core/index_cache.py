@@ -40,20 +40,28 @@ from tui_reader.core.search_service import build_index
 from tui_reader.core.store import TEXTS, Array, Chunk, PaperStore
 
 FORMAT = "tui-reader papers"
-VERSION = 1
+VERSION = 2
 PREFIX = "papers-v"
 MANIFEST = "manifest.json"
 MANIFEST_LIMIT = 64_000_000  # bytes: source names and problems; a bigger file is not ours
 # Each array's type; those of one value per paper, and the offsets (one more).
 _TYPES = {name: "|u1" for name in TEXTS} | {f"{name}_offsets": "<i8" for name in TEXTS}
-_TYPES |= {"years": "<i8", "flags": "|i1", "collections": "<i4", "sources": "<i4"}
+_TYPES |= {"years": "<i8", "flags": "|i1", "collections": "<i4", "sources": "<i4", "dates": "<i4"}
+_TYPES |= {"category_codes": "<i4", "category_starts": "<i8"}
 _TYPES |= {"keys": "<i8", "sorted_keys": "<i8", "sorted_numbers": "<i8", "headline_ranks": "<i8"}
+# The names the codes of an array stand for: the store's, and the manifest's list of them.
+_NAMES = {
+    "collections": "collection_names",
+    "sources": "source_names",
+    "categories": "category_names",
+}
 _PER_PAPER = (
     "years",
     "flags",
     "collections",
     "sources",
     "keys",
+    "dates",
     "sorted_keys",
     "sorted_numbers",
     "headline_ranks",
@@ -128,7 +136,7 @@ def _open_papers(folder: Path, sources: list[dict[str, object]]) -> tuple[PaperS
     manifest = _manifest(folder, sources)
     arrays = {name: _array(folder, name, described) for name, described in manifest["arrays"]}
     _check(folder, arrays, manifest)
-    names = {"collections": manifest["collection_names"], "sources": manifest["source_names"]}
+    names = {name: manifest[listed] for name, listed in _NAMES.items()}
     store = PaperStore.from_arrays(arrays, manifest["collections"], names)
     loaded = LoadResult(
         store, manifest["collections"], manifest["problems"], manifest["duplicates"]
@@ -153,6 +161,7 @@ def _manifest(folder: Path, sources: list[dict[str, object]]) -> dict[str, Any]:
         "collections": list,
         "collection_names": list,
         "source_names": list,
+        "category_names": list,
         "problems": list,
         "duplicates": int,
         "count": int,
@@ -161,7 +170,7 @@ def _manifest(folder: Path, sources: list[dict[str, object]]) -> dict[str, Any]:
     for name, kind in shapes.items():
         if not isinstance(manifest.get(name), kind):
             raise Rejected(f"{folder}: the manifest has no {name}")
-    for name in ("collections", "collection_names", "source_names", "problems"):
+    for name in ("collections", "collection_names", "source_names", "category_names", "problems"):
         if not all(isinstance(item, str) for item in manifest[name]):
             raise Rejected(f"{folder}: the manifest's {name} are not all text")
     arrays = manifest["arrays"]
@@ -189,18 +198,20 @@ def _check(folder: Path, arrays: Mapping[str, Array], manifest: Mapping[str, Any
     for name in _PER_PAPER:
         if len(arrays[name]) != count:
             raise Rejected(f"{folder}: {name} is not of {wording.count(count, 'paper')}")
-    for name in TEXTS:
-        offsets = arrays[f"{name}_offsets"]
+    offsets = {f"{name}_offsets": name for name in TEXTS} | {"category_starts": "category_codes"}
+    for name, indexed in offsets.items():
+        places = arrays[name]
         if (
-            len(offsets) != count + 1
-            or offsets[0] != 0
-            or offsets[-1] != len(arrays[name])
-            or np.any(np.diff(offsets) < 0)
+            len(places) != count + 1
+            or places[0] != 0
+            or places[-1] != len(arrays[indexed])
+            or np.any(np.diff(places) < 0)
         ):
-            raise Rejected(f"{folder}: {name}_offsets does not index {name}")
-    for name, names in (("collections", "collection_names"), ("sources", "source_names")):
+            raise Rejected(f"{folder}: {name} does not index {indexed}")
+    coded = {"collections": "collection_names", "sources": "source_names"}
+    for name, names in (coded | {"category_codes": "category_names"}).items():
         codes, known = arrays[name], manifest[names]
-        if count and (codes.min() < 0 or codes.max() >= len(known)):
+        if len(codes) and (codes.min() < 0 or codes.max() >= len(known)):
             raise Rejected(f"{folder}: {name} names what the manifest does not")
     numbers = arrays["sorted_numbers"]
     if count and (numbers.min() < 0 or numbers.max() >= count):
@@ -238,8 +249,7 @@ def keep(
                 "sources": sources,
                 "count": len(store),
                 "collections": list(store.collections),
-                "collection_names": names["collections"],
-                "source_names": names["sources"],
+                **{listed: names[name] for name, listed in _NAMES.items()},
                 "problems": list(loaded.problems),
                 "duplicates": loaded.duplicates,
                 "arrays": shapes,
@@ -300,7 +310,8 @@ def keep_in_background(
 
 def prune(root: Path, limit: int, keep: Path | None = None) -> None:
     """Remove the least recently used entries until the rest fit in `limit` bytes (never
-    `keep`), what unfinished writes left behind, and the pickles of an earlier version."""
+    `keep`), what unfinished writes left behind, and the entries and pickles of an earlier
+    version (never read again)."""
     entries = []
     for path in root.iterdir():
         if path.name.startswith(".writing-"):
@@ -308,6 +319,8 @@ def prune(root: Path, limit: int, keep: Path | None = None) -> None:
                 shutil.rmtree(path, ignore_errors=True)
         elif path.name.startswith("index-") and path.name.endswith(".pickle"):
             path.unlink(missing_ok=True)  # never read again: a planted one would run code
+        elif path.name.startswith(PREFIX) and not path.name.startswith(f"{PREFIX}{VERSION}-"):
+            shutil.rmtree(path, ignore_errors=True)
         elif path.name.startswith(PREFIX) and path.is_dir():
             size = sum(file.stat().st_size for file in path.rglob("*") if file.is_file())
             manifest = path / MANIFEST

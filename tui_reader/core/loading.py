@@ -40,8 +40,8 @@ from tui_reader.core.formats import (
     paper_suffixes,
 )
 from tui_reader.core.formats.json_lines import line_chunks
+from tui_reader.core.metadata_filter import date_of, in_category, on_or_after
 from tui_reader.core.paper import Paper
-from tui_reader.core.query import in_category, on_or_after
 from tui_reader.core.store import PaperStore
 from tui_reader.core.wording import count
 
@@ -234,7 +234,7 @@ class LoadFilter:
             if not any(in_category(categories, name) for name in self.categories):
                 return False
         if self.since:
-            date = metadata.get("published") or str(metadata.get("year") or "")
+            date = date_of(metadata.get("published", ""), metadata.get("year"))
             return on_or_after(date, self.since)
         return True
 

@@ -7,23 +7,22 @@
 - `title:word`, `author:name`, `venue:word` look only in that field;
 - state filters on the user's library: `#tag` has the tag, `!#tag` lacks it, `is:bookmarked`,
   `is:read`, `is:unread`, `has:note`, any of them negated with a leading `!`;
-- metadata filters on the paper: `cat:cs.LG` (`cat:cs`: any cs category), `year:2025`,
-  `after:2025-06` (on or after), `before:2025-06` (strictly before), by the date the paper was
-  published (else its year); a paper without the field does not match; negated with `!`.
+- metadata filters on the paper (core.metadata_filter): `cat:cs.LG`, `year:2025`,
+  `after:2025-06`, `before:2025-06`, negated with `!`.
 """
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from tui_reader.core.library import normalise_tag
+from tui_reader.core.metadata_filter import MetadataFilter
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
 
 FIELDS = ("title", "author", "venue")
 _WORD = re.compile(r"\w+")
 _TOKEN = re.compile(r'[!-]?(?:\w+:)?"[^"]*"?|\S+')
-DATE = re.compile(r"\d{4}(?:-\d\d(?:-\d\d)?)?")
 _STATES: dict[str, Callable[[PaperState, str], bool]] = {
     "is:bookmarked": lambda state, paper_id: state.is_bookmarked(paper_id),
     "is:read": lambda state, paper_id: state.is_read(paper_id),
@@ -46,76 +45,6 @@ class StateFilter:
 
     def __call__(self, state: PaperState, paper_id: str) -> bool:
         return self.test(state, paper_id) != self.negated
-
-
-@dataclass(frozen=True)
-class MetadataFilter:
-    """A filter on the paper's own fields (`cat:`, `year:`, `after:`, `before:`)."""
-
-    test: Callable[[Paper], bool]
-    negated: bool = False
-
-    def __call__(self, paper: Paper) -> bool:
-        return self.test(paper) != self.negated
-
-
-def _date(paper: Paper) -> str:
-    """The paper's date, as precise as known: `2025-06-03`, `2025`, or ""."""
-    return paper.published or (str(paper.year) if paper.year else "")
-
-
-def on_or_after(date: str, bound: str) -> bool:
-    """Whether a date (`2025-06-03`, `2025-06`, `2025`; "" for none) is on or after the bound;
-    one less precise than it (2025 for 2025-06) cannot say, so is not."""
-    shared = min(len(date), len(bound))
-    if date[:shared] != bound[:shared]:
-        return bool(date) and date[:shared] > bound[:shared]
-    return bool(date) and len(date) >= len(bound)
-
-
-def _after(bound: str) -> Callable[[Paper], bool]:
-    return lambda paper: on_or_after(_date(paper), bound)
-
-
-def _before(bound: str) -> Callable[[Paper], bool]:
-    """Strictly before the bound; a date less precise than it cannot say."""
-
-    def test(paper: Paper) -> bool:
-        date = _date(paper)
-        shared = min(len(date), len(bound))
-        return bool(date) and date[:shared] < bound[:shared]
-
-    return test
-
-
-def in_category(categories: Sequence[str], name: str) -> bool:
-    """Whether one of the categories is `name` (`cs.LG`), or in the archive it names (`cs`)."""
-    name = name.casefold()
-    return any(c.casefold() == name or c.casefold().startswith(name + ".") for c in categories)
-
-
-def _in_category(name: str) -> Callable[[Paper], bool]:
-    return lambda paper: in_category(paper.categories, name)
-
-
-def _in_year(year: int) -> Callable[[Paper], bool]:
-    return lambda paper: paper.year == year
-
-
-def _metadata_filter(token: str) -> MetadataFilter | None:
-    negated = token.startswith("!")
-    scope, _, value = (token[1:] if negated else token).partition(":")
-    scope = scope.lower()
-    test: Callable[[Paper], bool]
-    if scope == "cat" and value:
-        test = _in_category(value)
-    elif scope == "year" and len(value) == 4 and value.isdigit():
-        test = _in_year(int(value))
-    elif scope in ("after", "before") and DATE.fullmatch(value):
-        test = _after(value) if scope == "after" else _before(value)
-    else:
-        return None
-    return MetadataFilter(test, negated)
 
 
 @dataclass(frozen=True)
@@ -220,7 +149,7 @@ def parse_query(query: str) -> Query:
         if state := _state_filter(token, last):
             states.append(state)
             continue
-        if found := _metadata_filter(token):
+        if found := MetadataFilter.parse(token):
             metadata.append(found)
             continue
         term = _term(token, last)

@@ -4,8 +4,11 @@ A paper's number is its place in the store (0 for the first loaded): searches, s
 related papers speak in numbers, and a `PaperView` shows the papers they name.
 
 Papers are not kept as objects: each text field is one UTF-8 blob with int64 offsets, the
-numbers are arrays, the collection and source file are codes into short lists, and the
-rarely set fields are a small JSON object per paper. `store[n]` builds the `Paper` when it is
+numbers are arrays, the collection and source file are codes into short lists, the
+categories are codes into the list of those seen (a paper's one after the other, with where
+each paper's start), and the rarely set fields are a small JSON object per paper. The
+metadata filters read the years, the dates as numbers and the category codes
+(`passing`). `store[n]` builds the `Paper` when it is
 asked for. A store grows a batch at a time while papers load (each batch one immutable chunk,
 so threads reading it need no lock), or opens whole from memory-mapped arrays
 (`from_arrays`, the index cache). Ids are found by a 64-bit hash of the id, sorted, so a
@@ -16,15 +19,16 @@ import hashlib
 import json
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import pairwise
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias, cast, overload
+from typing import TYPE_CHECKING, Any, TypeAlias, overload
 
 import numpy as np
 import numpy.typing as npt
 import orjson
 
+from tui_reader.core.metadata_filter import UNSURE, MetadataFilter, date_key, date_of
 from tui_reader.core.paper import Paper
 
 if TYPE_CHECKING:
@@ -32,6 +36,7 @@ if TYPE_CHECKING:
     from tui_reader.core.query import Query
 
 Numbers: TypeAlias = npt.NDArray[np.int64]  # paper numbers: places in the store
+Bools: TypeAlias = npt.NDArray[np.bool_]
 Array: TypeAlias = npt.NDArray[Any]
 Chunk: TypeAlias = bytes | memoryview
 Column: TypeAlias = "array[int] | memoryview"  # grown in memory, or mapped from a file
@@ -43,14 +48,13 @@ TEXTS = (
     "title",
     "authors",
     "venue",
-    "categories",
     "published",
     "extra",
 )
 NO_YEAR = -(2**63)
-SEPARATOR = "\x1f"  # between authors, between categories; clean text never holds it
+SEPARATOR = "\x1f"  # between authors; clean text never holds it
 HEADLINE_IS_TITLE = 1  # a flag: the headline column is empty, the title stands for it
-NAMES_AS_JSON = 2  # a flag: the authors and categories are in the extra column
+AUTHORS_AS_JSON = 2  # a flag: the authors are in the extra column
 # Columns of one number a paper: the array module's type code and numpy's type.
 NUMBERS: dict[str, tuple[str, type[np.signedinteger[Any]]]] = {
     "years": ("q", np.int64),
@@ -58,6 +62,7 @@ NUMBERS: dict[str, tuple[str, type[np.signedinteger[Any]]]] = {
     "collections": ("i", np.int32),
     "sources": ("i", np.int32),
     "keys": ("q", np.int64),  # id_key of each paper's id
+    "dates": ("i", np.int32),  # date_key of each paper's date
 }
 # Fields of a Paper kept as JSON in the `extra` column, when not their default.
 _EXTRA = (
@@ -72,7 +77,6 @@ _EXTRA = (
     "keywords",
     "kind_links",
 )
-_FILTERED = ("id", "published", "categories")  # the text columns the filters read
 RECENT_PAPERS = 4096  # papers kept built, for the rows on screen
 _MERGE_AT = 50_000  # ids looked up through a dict until this many, then merged into arrays
 
@@ -140,12 +144,56 @@ class _Strings:
         return (chunk[: end - start] for start, chunk in chunks if start < end), offsets
 
 
+class _Names:
+    """A column of a few names a paper (categories): the names' codes, all papers' one after
+    the other, where each paper's start (and the end), and the names the codes stand for."""
+
+    def __init__(
+        self, codes: Array | None = None, starts: Array | None = None, names: Sequence[str] = ()
+    ) -> None:
+        self.codes: Column = array("i") if codes is None else _view(codes)
+        self.starts: Column = array("q", [0]) if starts is None else _view(starts)
+        self.names = list(names)
+        self._places = _places(self.names)
+
+    def append(self, values: Sequence[tuple[str, ...]]) -> None:
+        names, places = self.names, self._places
+        codes = [_code(names, places, name) for value in values for name in value]
+        ends = np.cumsum(np.fromiter(map(len, values), dtype=np.int64, count=len(values)))
+        end = int(self.starts[-1])
+        # The codes first: a reader that sees a paper's end finds its codes.
+        self.codes = _growable(self.codes, "i")
+        self.codes.extend(codes)
+        self.starts = _growable(self.starts, "q")
+        self.starts.frombytes((ends + end).tobytes())
+
+    def get(self, number: int) -> tuple[str, ...]:
+        names, start, end = self.names, self.starts[number], self.starts[number + 1]
+        return tuple(names[code] for code in self.codes[start:end])
+
+    def any(self, passing: Callable[[str], bool], numbers: Numbers, count: int) -> Bools:
+        """Which of these papers (of the first `count`) have a name that passes: each
+        distinct name is tried once."""
+        starts = np.frombuffer(self.starts[: count + 1], dtype=np.int64)
+        codes = np.frombuffer(self.codes[: int(starts[-1])], dtype=np.int32)
+        table = np.fromiter(map(passing, self.names), dtype=bool, count=len(self.names))
+        # How many of the names before each place pass: a paper has one when its end counts more.
+        before = np.concatenate(([0], np.cumsum(table[codes])))
+        return before[starts[numbers + 1]] > before[starts[numbers]]
+
+    def arrays(self, count: int) -> tuple[Array, Array]:
+        """The codes of the first `count` papers, and where each paper's start (and the end)."""
+        starts = np.array(self.starts[: count + 1], dtype=np.int64)
+        return np.array(self.codes[: int(starts[-1])], dtype=np.int32), starts
+
+
 class PaperStore(Sequence[Paper]):
     """An ordered, read-only collection of papers, also indexed by paper id."""
 
     def __init__(self, papers: Iterable[Paper] = (), collections: Sequence[str] = ()) -> None:
         self.collections = list(collections)
         self._texts = {name: _Strings() for name in TEXTS}
+        self._categories = _Names()
         self._numbers: dict[str, Column] = {
             name: array(code) for name, (code, _) in NUMBERS.items()
         }
@@ -173,6 +221,9 @@ class PaperStore(Sequence[Paper]):
         for name in TEXTS:
             store._texts[name] = _Strings(arrays[name], arrays[f"{name}_offsets"])
         store._numbers = {name: _view(arrays[name]) for name in NUMBERS}
+        store._categories = _Names(
+            arrays["category_codes"], arrays["category_starts"], names["categories"]
+        )
         store._collection_names, store._source_names = names["collections"], names["sources"]
         store._codes = (_places(store._collection_names), _places(store._source_names))
         plain = {name: np.asarray(arrays[name]) for name in ("sorted_keys", "sorted_numbers")}
@@ -189,6 +240,7 @@ class PaperStore(Sequence[Paper]):
         if len(other) != count or not np.array_equal(mine[:count], theirs[:count]):
             raise ValueError("not the same papers")
         self._texts, self._numbers = other._texts, other._numbers
+        self._categories = other._categories
         self._collection_names, self._source_names = other._collection_names, other._source_names
         self._codes, self._source_paths = other._codes, other._source_paths
         self._lookup, self._headline_ranks = other._lookup, other._headline_ranks
@@ -231,7 +283,6 @@ class PaperStore(Sequence[Paper]):
     def _append(self, papers: list[Paper], keys: list[int]) -> None:
         titled = [bool(p.title) and p.headline == p.title for p in papers]
         authors = [_joined(p.authors) for p in papers]
-        categories = [_joined(p.categories) for p in papers]
         columns = {
             "id": [p.id for p in papers],
             "abstract": [p.abstract for p in papers],
@@ -241,18 +292,13 @@ class PaperStore(Sequence[Paper]):
             "title": [p.title for p in papers],
             "authors": [joined or "" for joined in authors],
             "venue": [p.venue for p in papers],
-            "categories": [joined or "" for joined in categories],
             "published": [p.published for p in papers],
-            "extra": [
-                _extra(p, a is None or c is None)
-                for p, a, c in zip(papers, authors, categories, strict=True)
-            ],
+            "extra": [_extra(p, a is None) for p, a in zip(papers, authors, strict=True)],
         }
         years = [NO_YEAR if p.year is None else p.year for p in papers]
         flags = [
-            (HEADLINE_IS_TITLE if is_title else 0)
-            | (NAMES_AS_JSON if a is None or c is None else 0)
-            for is_title, a, c in zip(titled, authors, categories, strict=True)
+            (HEADLINE_IS_TITLE if is_title else 0) | (AUTHORS_AS_JSON if a is None else 0)
+            for is_title, a in zip(titled, authors, strict=True)
         ]
         names, codes = self._collection_names, self._codes[0]
         collections = [_code(names, codes, p.collection) for p in papers]
@@ -260,12 +306,14 @@ class PaperStore(Sequence[Paper]):
         sources = [_code(names, codes, str(p.source)) for p in papers]
         for name, values in columns.items():
             self._texts[name].append(values)
+        self._categories.append([p.categories for p in papers])
         added = {
             "years": years,
             "flags": flags,
             "collections": collections,
             "sources": sources,
             "keys": keys,
+            "dates": [date_key(date_of(p.published, p.year)) for p in papers],
         }
         for name, (code, _) in NUMBERS.items():
             grown = self._numbers[name] = _growable(self._numbers[name], code)
@@ -321,7 +369,7 @@ class PaperStore(Sequence[Paper]):
         year = numbers["years"][number]
         fields: dict[str, Any] = {
             "authors": _split(text["authors"].get(number)),
-            "categories": _split(text["categories"].get(number)),
+            "categories": self._categories.get(number),
         } | extra
         return Paper(
             id=text["id"].get(number),
@@ -374,33 +422,47 @@ class PaperStore(Sequence[Paper]):
                 return number
         return None
 
-    def passing(
-        self, query: "Query", state: "PaperState", numbers: Numbers
-    ) -> npt.NDArray[np.bool_]:
+    def passing(self, query: "Query", state: "PaperState", numbers: Numbers) -> Bools:
         """Which of these papers pass the query's state and metadata filters (`#tag`,
-        `cat:`, `year:`...), read from the columns without building the papers: the filters
-        read only a paper's id, year, date and categories."""
-        count = len(numbers)
-        chosen = numbers.tolist()
-        text = self._texts
-        if count > self._count // 8:  # most papers: each column decoded whole, at once
-            ids, published, categories = (
-                [values[n] for n in chosen]
-                for values in (text[name].all(0, self._count) for name in _FILTERED)
-            )
-        else:
-            ids, published, categories = ([text[name].get(n) for n in chosen] for name in _FILTERED)
-        names = {n: self._paper(n).categories for n in self._names_as_json(0, self._count)}
-        years = self._numbers["years"]
-        papers = (
-            cast(Paper, _Filtered(i, years[n], p, names[n] if n in names else _split(c)))
-            for n, i, p, c in zip(chosen, ids, published, categories, strict=True)
-        )
-        return np.fromiter(
-            (query.fits(paper) and query.keeps(state, paper.id) for paper in papers),
-            dtype=bool,
-            count=count,
-        )
+        `cat:`, `year:`...), read from the columns at once, without building the papers."""
+        count = self._count
+        passing = np.ones(len(numbers), dtype=bool)
+        for test in query.metadata:
+            passing &= self._fitting(test, numbers, count) != test.negated
+        if query.states:
+            passing &= self._keeping(query, state)[numbers]
+        return passing
+
+    def _fitting(self, test: MetadataFilter, numbers: Numbers, count: int) -> Bools:
+        """Which of these papers pass a metadata filter, negation aside."""
+        if test.scope == "cat":
+            return self._categories.any(test.fits_category, numbers, count)
+        if test.scope == "year":
+            years = self._column("years", count)[numbers]
+            same: Bools = years == int(test.value)
+            return same
+        keys = self._column("dates", count)[numbers]
+        passing = test.fits_dates(keys)
+        for place in np.flatnonzero(keys == UNSURE).tolist():  # a date in another form
+            number = int(numbers[place])
+            year = int(self._numbers["years"][number])
+            published = self._texts["published"].get(number)
+            passing[place] = test.fits_date(date_of(published, None if year == NO_YEAR else year))
+        return passing
+
+    def _keeping(self, query: "Query", state: "PaperState") -> Bools:
+        """Which papers pass the query's state filters (`#tag`, `is:read`...). The papers the
+        user made nothing of pass or fail together: the filters are tried on each of the
+        others only (a test of every paper took 0.8 s at 100,000 papers)."""
+        passing = np.full(self._count, query.keeps(state, ""), dtype=bool)  # "": no paper's id
+        for paper_id in state.paper_ids():
+            if (number := self.position_of(paper_id)) is not None and number < len(passing):
+                passing[number] = query.keeps(state, paper_id)
+        return passing
+
+    def _column(self, name: str, count: int) -> Array:
+        """A column of numbers, of the first `count` papers (copied when it may grow)."""
+        return np.frombuffer(self._numbers[name][:count], dtype=NUMBERS[name][1])
 
     def id_of(self, number: int) -> str:
         """The id of paper `number`, without building the paper."""
@@ -443,18 +505,15 @@ class PaperStore(Sequence[Paper]):
                 t if f & HEADLINE_IS_TITLE else h
                 for t, h, f in zip(titles, headlines, flags, strict=True)
             ]
+        if name == "categories":
+            return [" ".join(self._categories.get(number)) for number in range(start, stop)]
         values = self._texts[name].all(start, stop)
-        if name in ("authors", "categories"):
+        if name == "authors":
             values = [value.replace(SEPARATOR, " ") for value in values]
-            for number in self._names_as_json(start, stop):
-                values[number - start] = " ".join(getattr(self._paper(number), name))
+            flagged = np.flatnonzero(self._column("flags", stop)[start:] & AUTHORS_AS_JSON)
+            for number in (flagged + start).tolist():
+                values[number - start] = " ".join(self._paper(number).authors)
         return values
-
-    def _names_as_json(self, start: int, stop: int) -> list[int]:
-        """The papers whose authors and categories are kept in the extra column."""
-        flags = np.asarray(self._numbers["flags"][start:stop])
-        numbers: list[int] = (np.flatnonzero(flags & NAMES_AS_JSON) + start).tolist()
-        return numbers
 
     def arrays(self) -> tuple[dict[str, Iterator[Chunk] | Array], dict[str, list[str]]]:
         """The store as named arrays (a text's bytes as chunks, to be written one after the
@@ -465,9 +524,14 @@ class PaperStore(Sequence[Paper]):
             named[name], named[f"{name}_offsets"] = strings.arrays(count)
         for name, (_, dtype) in NUMBERS.items():
             named[name] = np.array(self._numbers[name][:count], dtype=dtype)
+        named["category_codes"], named["category_starts"] = self._categories.arrays(count)
         named["sorted_keys"], named["sorted_numbers"] = self._merged(count)
         named["headline_ranks"] = self.headline_ranks()[:count].astype(np.int64)
-        names = {"collections": list(self._collection_names), "sources": list(self._source_names)}
+        names = {
+            "collections": list(self._collection_names),
+            "sources": list(self._source_names),
+            "categories": list(self._categories.names),
+        }
         return named, names
 
     def view(self, numbers: Numbers) -> "PaperView":
@@ -501,12 +565,12 @@ def _growable(column: Column, code: str) -> "array[int]":
     return column if isinstance(column, array) else array(code, column.tobytes())
 
 
-def _extra(paper: Paper, with_names: bool) -> str:
-    """The paper's rarely set fields, as JSON ("" for none); `with_names`: its authors and
-    categories too (a separator inside them: the columns cannot hold them)."""
+def _extra(paper: Paper, with_authors: bool) -> str:
+    """The paper's rarely set fields, as JSON ("" for none); `with_authors`: its authors too
+    (a separator inside them: the column cannot hold them)."""
     extra = {name: value for name in _EXTRA if (value := getattr(paper, name))}
-    if with_names:
-        extra.update(authors=paper.authors, categories=paper.categories)
+    if with_authors:
+        extra.update(authors=paper.authors)
     return _json(extra) if extra else ""
 
 
@@ -556,16 +620,6 @@ def _ranks(headlines: list[str]) -> Array:
             rank, previous = rank + 1, keys[number]
         ranks[number] = rank
     return ranks
-
-
-class _Filtered:
-    """What the state and metadata filters read of a paper."""
-
-    __slots__ = ("categories", "id", "published", "year")
-
-    def __init__(self, paper_id: str, year: int, published: str, categories: tuple[str, ...]):
-        self.id, self.published, self.categories = paper_id, published, categories
-        self.year = None if year == NO_YEAR else year
 
 
 class PaperView(Sequence[Paper]):
