@@ -12,6 +12,7 @@ import pytest
 
 from tests.pilot_helpers import ready, wait_until
 from tui_reader import cli
+from tui_reader.cli import CACHE_UNUSABLE
 from tui_reader.core import index_cache
 from tui_reader.core.config import load_config
 from tui_reader.core.flat.index import FlatIndex
@@ -154,10 +155,40 @@ def test_a_damaged_or_foreign_entry_is_rejected_rebuilt_and_runs_no_code(
     first = search(capsys, "diffusion", str(path), str(categorised))
     (entry,) = entries(tmp_path)
     damage(entry)
-    assert load_cached(check_paths([path, categorised])) is None
-    assert search(capsys, "diffusion", str(path), str(categorised)) == first  # loaded, kept again
+    unusable: list[str] = []
+    assert load_cached(check_paths([path, categorised]), unusable=unusable) is None
+    assert len(unusable) == 1 and str(entry) in unusable[0]
+    assert cli.main(["search", "diffusion", str(path), str(categorised)]) == 0
+    out, err = capsys.readouterr()
+    assert out == first and CACHE_UNUSABLE in err  # loaded and kept again, and told
+    assert search(capsys, "diffusion", str(path), str(categorised)) == first
     assert not (entry / PLANTED).exists()
     assert load_cached(check_paths([path, categorised])) is not None
+
+
+def test_an_entry_that_is_a_link_is_not_read_and_the_link_alone_is_replaced(
+    tmp_path: Path, write_seed, capsys
+) -> None:
+    path = write_seed("Diffusion models for tabular data.")
+    first = search(capsys, "diffusion", str(path))
+    (entry,) = entries(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    entry.rename(elsewhere)
+    entry.symlink_to(elsewhere)  # a sound copy, but not the cache's own
+    files = check_paths([path])
+    assert load_cached(files) is None
+    assert search(capsys, "diffusion", str(path)) == first
+    assert entry.is_dir() and not entry.is_symlink() and load_cached(files) is not None
+    assert (elsewhere / "manifest.json").exists()  # what the link named is left alone
+    (entry / "title.npy").unlink()
+    (entry / "title.npy").symlink_to(elsewhere / "title.npy")
+    assert load_cached(files) is None
+
+
+def test_no_entry_kept_is_no_problem(tmp_path: Path, write_seed) -> None:
+    unusable: list[str] = []
+    assert load_cached(check_paths([write_seed("Bandits.")]), unusable=unusable) is None
+    assert unusable == []
 
 
 def test_a_pickle_or_an_entry_of_an_earlier_version_is_never_read_and_is_removed(

@@ -24,6 +24,7 @@ from tui_reader.core.export import (
     write_export,
 )
 from tui_reader.core.index_cache import (
+    IndexedPapers,
     indexed_papers,
     keep_in_background,
     kept_papers,
@@ -62,6 +63,7 @@ from tui_reader.core.wording import count
 from tui_reader.library_command import run_library
 from tui_reader.resources import bundled
 
+CACHE_UNUSABLE = "the papers kept in the cache could not be used: loaded anew"
 LOAD_AT_ONCE = 2_000_000  # bytes of input read before the reader starts; more loads behind it
 SKIPPED_SHOWN = 100  # problems reading the papers at start shown on the screen; the rest counted
 
@@ -197,11 +199,20 @@ def search_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def open_indexed(paths: Sequence[Path]) -> IndexedPapers:
+    """The papers and their index (`indexed_papers`); a kept entry that could not be used is
+    told."""
+    indexed = indexed_papers(paths)
+    if indexed.unusable:
+        print(f"tui-reader: {CACHE_UNUSABLE} ({indexed.unusable})", file=sys.stderr)
+    return indexed
+
+
 def run_search(arguments: argparse.Namespace) -> int:
     """Rank the papers for the query; state filters read the library."""
     if arguments.limit < 1:
         raise UsageError(f"--limit must be 1 or more, not {arguments.limit}")
-    indexed = indexed_papers(papers_or_default(arguments.paths))
+    indexed = open_indexed(papers_or_default(arguments.paths))
     for problem in indexed.loaded.problems:
         print(f"tui-reader: skipped {problem}", file=sys.stderr)
     papers = indexed.loaded.papers
@@ -336,7 +347,7 @@ def run_command(arguments: argparse.Namespace) -> int:
     # keeps it.
     index = None
     if needs_index(getattr(arguments, "query", "")):
-        indexed = indexed_papers(paths)
+        indexed = open_indexed(paths)
         loaded, index = indexed.loaded, indexed.index
     else:
         loaded = load_paths(paths)
@@ -492,6 +503,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
     saved = load_session(where)  # before the library: a FIFO or device there stops the reader
     stream = kept = expected = None
     stale: int | None = None  # papers kept with an index of another version: records skipped
+    unusable: list[str] = []  # why the entry kept for these files could not be used
     skipped: list[str] = []  # records that could not be read, told on the screen
     duplicates = 0  # abstracts met again and shown once
     big = sum(file.stat().st_size for file in files) > LOAD_AT_ONCE
@@ -500,14 +512,16 @@ def run_reader(arguments: argparse.Namespace) -> int:
         loaded = load_paths(paths, keep)  # small: load now, so a problem stops the reader at once
         store = PaperStore(loaded.papers, loaded.collections)
         duplicates, skipped = loaded.duplicates, loaded.problems
-    elif keep == NO_FILTER and (kept := load_cached(files, rebuild=False)):  # and indexed
+    elif keep == NO_FILTER and (kept := load_cached(files, False, unusable)):  # and indexed
         store = kept.store
         duplicates = kept.loaded.duplicates
     elif keep == NO_FILTER and (papers := kept_papers(files)):  # an index to build again
         store, again = papers
         duplicates, stale = again.duplicates, len(again.problems)
+        unusable = [f"{reason}; indexing them again" for reason in unusable]
     else:
         store, stream = PaperStore(), stream_papers(files, keep=keep)
+        unusable = [f"{reason}; loading them anew" for reason in unusable]
         expected = expected_papers(files)  # at most that many, when filtered
     library, messages = open_library(arguments.library)
     if stream is None:  # each paper resolve found, with what it found
@@ -521,6 +535,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
     inputs = inputs_of(named or {path.parent for path in paths})
     session = None if arguments.fresh else restored(saved, inputs)
     messages += config_problems
+    messages += [f"The papers kept in the cache could not be used: {why}" for why in unusable]
     unread = len(kept.loaded.problems) if kept else stale or 0
     if unread:
         messages.append(f"Skipped {count(unread, 'record')} that could not be read")

@@ -16,12 +16,12 @@ from pathlib import Path
 from tui_reader.cli import (
     DEFAULT_PAPERS,
     UsageError,
+    open_indexed,
     open_library,
     papers_or_default,
     settings,
 )
 from tui_reader.core.feeds import FeedCount, FeedCounter, feed_numbers, unread_papers
-from tui_reader.core.index_cache import indexed_papers
 from tui_reader.core.library import Library
 from tui_reader.core.loading import load_paths
 from tui_reader.core.paper import Paper
@@ -99,7 +99,7 @@ def run_searches(argv: Sequence[str]) -> int:
         return 0
     paths = papers_or_default(arguments.papers or [])
     if any(needs_index(query) for query in searches.values()):
-        indexed = indexed_papers(paths)
+        indexed = open_indexed(paths)
         loaded, index = indexed.loaded, indexed.index
     else:
         loaded, index = load_paths(paths), None

@@ -77,6 +77,7 @@ class IndexedPapers:
     loaded: LoadResult  # its papers: `store`
     index: SearchEngine  # over the store's papers, numbered in their order
     store: PaperStore
+    unusable: str = ""  # why the entry kept for these files was not used ("" for none kept)
 
 
 def cache_limit() -> int:
@@ -92,12 +93,20 @@ def _folder(root: Path, sources: list[dict[str, object]]) -> Path:
     return root / f"{PREFIX}{VERSION}-{key}"
 
 
-def load_cached(files: Sequence[Path], rebuild: bool = True) -> IndexedPapers | None:
+def load_cached(
+    files: Sequence[Path], rebuild: bool = True, unusable: list[str] | None = None
+) -> IndexedPapers | None:
     """The papers and index kept for exactly these files, memory-mapped; None when there
-    are none or what is there is rejected (as `open_entry`)."""
+    are none or what is there is rejected (as `open_entry`), and then why, in `unusable`."""
     try:
-        return open_entry(cache_folder(), disk.sources_of(files), rebuild)
-    except (Rejected, OSError):
+        root, sources = cache_folder(), disk.sources_of(files)
+    except OSError:
+        return None
+    try:
+        return open_entry(root, sources, rebuild)
+    except (Rejected, OSError) as error:
+        if unusable is not None and os.path.lexists(_folder(root, sources)):
+            unusable.append(str(error))
         return None
 
 
@@ -182,12 +191,8 @@ def _manifest(folder: Path, sources: list[dict[str, object]]) -> dict[str, Any]:
 
 def _array(folder: Path, name: str, described: object) -> Array:
     """An array of the entry, memory-mapped, as the manifest and the format describe it."""
-    try:
-        array: Array = np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False)
-    except (OSError, ValueError, EOFError) as error:  # missing, truncated, or of objects
-        raise Rejected(f"{folder}: {name} cannot be read ({error})") from None
-    found = {"dtype": array.dtype.str, "shape": list(array.shape)}
-    if found != described or found["dtype"] != _TYPES[name] or array.ndim != 1:
+    array = disk.mapped(folder, name, described)
+    if array.dtype.str != _TYPES[name] or array.ndim != 1:
         raise Rejected(f"{folder}: {name} is not the array the manifest describes")
     return array
 
@@ -255,8 +260,7 @@ def keep(
                 "arrays": shapes,
             }
             (temporary / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
-            shutil.rmtree(final, ignore_errors=True)
-            os.replace(temporary, final)
+            disk.put_in_place(temporary, final)
         except BaseException:
             shutil.rmtree(temporary, ignore_errors=True)
             raise
@@ -339,10 +343,11 @@ def indexed_papers(paths: Sequence[Path]) -> IndexedPapers:
     """The papers the paths name and their index: opened from the cache when these files
     were kept before, else loaded, indexed and kept. LoadError for a path that cannot be read."""
     files = check_paths(paths)
-    indexed = load_cached(files)
+    unusable: list[str] = []
+    indexed = load_cached(files, unusable=unusable)
     if indexed is None:
         loaded = load_store(paths)
         assert isinstance(loaded.papers, PaperStore)
-        indexed = IndexedPapers(loaded, build_index(loaded.papers), loaded.papers)
+        indexed = IndexedPapers(loaded, build_index(loaded.papers), loaded.papers, *unusable)
         keep(files, indexed)
     return indexed

@@ -79,12 +79,37 @@ def save(root: Path, sources: list[dict[str, object]], arrays: Mapping[str, Arra
             shapes[name] = {"dtype": array.dtype.str, "shape": list(array.shape)}
         manifest = {"format": FORMAT, "version": VERSION, "sources": sources, "arrays": shapes}
         (temporary / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
-        shutil.rmtree(final, ignore_errors=True)
-        os.replace(temporary, final)
+        put_in_place(temporary, final)
     except BaseException:
         shutil.rmtree(temporary, ignore_errors=True)
         raise
     return final
+
+
+def put_in_place(written: Path, final: Path) -> None:
+    """Move a folder just written to its place in the cache, in place of what is there: a
+    folder is removed, a link (planted: the cache makes none) only unlinked, never followed."""
+    if final.is_symlink():
+        final.unlink()
+    else:
+        shutil.rmtree(final, ignore_errors=True)
+    os.replace(written, final)
+
+
+def mapped(folder: Path, name: str, described: object) -> Array:
+    """An array of a kept folder, memory-mapped, as its manifest describes it ({"dtype":
+    ..., "shape": [...]}); Rejected when it is not a file of the folder's own, cannot be read,
+    or is another array. Nothing is unpickled: no code runs."""
+    path = folder / f"{name}.npy"
+    if path.is_symlink():
+        raise Rejected(f"{folder}: {name} is a link, not a file of the cache")
+    try:
+        array: Array = np.load(path, mmap_mode="r", allow_pickle=False)
+    except (OSError, ValueError, EOFError) as error:  # missing, truncated, or of objects
+        raise Rejected(f"{folder}: {name} cannot be read ({error})") from None
+    if {"dtype": array.dtype.str, "shape": list(array.shape)} != described:
+        raise Rejected(f"{folder}: {name} is not the array the manifest describes")
+    return array
 
 
 def _save(path: Path, array: Array) -> None:
@@ -110,6 +135,8 @@ def read_manifest(
     """A kept folder's manifest, when it is of this format and version (`kind`) and was made
     from these sources; else Rejected. A file over `limit` bytes is not one of ours."""
     name, version = kind
+    if folder.is_symlink() or (folder / MANIFEST).is_symlink():
+        raise Rejected(f"{folder}: a link, not the cache's own folder")
     try:
         with (folder / MANIFEST).open("rb") as stream:
             manifest = json.loads(stream.read(limit + 1)[:limit])
@@ -132,15 +159,7 @@ def open_index(root: Path, sources: list[dict[str, object]]) -> FlatIndex:
     expected = manifest.get("arrays")
     if not isinstance(expected, dict):
         raise Rejected(f"{folder}: the manifest lists no arrays")
-    arrays: Arrays = {}
-    for name, described in expected.items():
-        try:
-            array = np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False)
-        except (OSError, ValueError) as error:
-            raise Rejected(f"{folder}: {name} cannot be read ({error})") from None
-        if [array.dtype.str, list(array.shape)] != [described["dtype"], described["shape"]]:
-            raise Rejected(f"{folder}: {name} is not the array the manifest describes")
-        arrays[name] = array
+    arrays = {name: mapped(folder, name, described) for name, described in expected.items()}
     _check(folder, arrays)
     text = (folder / "text.npy").open("rb")  # read as long as the index lives
     (folder / MANIFEST).touch()  # recently used: kept longest
