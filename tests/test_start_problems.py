@@ -145,3 +145,20 @@ async def test_records_skipped_are_shown_under_their_file_by_line(
             *(str(path), "line 5", "not a JSON object", "line 12", "no abstract"),
             *("", "3 more records that could not be read"),  # last, with no line
         ]
+
+
+async def test_typing_while_the_problems_open_goes_on_to_the_reader(
+    write_seed: Callable[..., Path],
+) -> None:
+    """Keys sent at start land in the dialog: a key it has no use for closes it and acts
+    where the reader was, the rest of the burst after it (a helper typed `/homoph graph` into
+    it, then Escape, and the letters after bookmarked a paper)."""
+    papers = store_from(write_seed("Satisficing bandits.", "Homophily in graphs."))
+    app = ReaderApp(papers, messages=["Skipped 2 records that could not be read"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ProblemsScreen)
+        await pilot.press(*"/homoph")
+        assert not isinstance(app.screen, ProblemsScreen)
+        assert app.workspace.filter_input.value == "homoph"
+        await wait_until(pilot, lambda: len(app.workspace.paper_list.papers) == 1, "found")

@@ -15,6 +15,7 @@ from typing import Any
 from textual import events
 from textual.app import App
 from textual.binding import Binding
+from textual.screen import ModalScreen
 from textual.widgets import Input, TextArea
 
 from tui_reader.ui.textual_keys import forward_key, key_name, run_binding
@@ -45,9 +46,17 @@ async def route_key(app: App[Any], event: events.Key) -> bool:
         return True
     if isinstance(focused, (Input, TextArea)):
         return False  # another text field (the command palette's): as Textual does
-    if await run_binding(app, event.key, priority=True):
+    if await run_binding(app, event.key, priority=True) or await run_binding(app, event.key):
         return True
-    return await run_binding(app, event.key)
+    if isinstance(app.screen, GivesWayToTyping):  # a key it has no use for: closed, and on
+        await app.screen.dismiss()
+        return await route_key(app, event)
+    return False
+
+
+class GivesWayToTyping(ModalScreen[None]):
+    """A dialog that opens unasked (the problems at start): a key it has no use for closes
+    it and acts where the reader was, so what was typed while it opened is not lost."""
 
 
 async def _in_turn(field: Input | TextArea, event: events.Key) -> None:

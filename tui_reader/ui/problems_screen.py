@@ -8,11 +8,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from tui_reader.core.wording import count
 from tui_reader.ui.dialogs import DIALOG_CSS
+from tui_reader.ui.ordered_keys import GivesWayToTyping
 
 # "FILE, line 3: what", "FILE:3: what" (a record skipped) or "FILE: what"; anything else is
 # shown whole.
@@ -29,8 +29,9 @@ def _parts(problem: str) -> tuple[str, str, str]:
     return match["file"], match["line"] or match["record"] or "", match["what"]
 
 
-class ProblemsScreen(ModalScreen[None]):
-    """Every problem, grouped by its file, each with its line; scrolls when they are many."""
+class ProblemsScreen(GivesWayToTyping):
+    """Every problem, grouped by its file, each with its line; scrolls when they are many.
+    Typing goes on to the reader."""
 
     DEFAULT_CSS = (
         DIALOG_CSS.format(name="ProblemsScreen")
@@ -59,7 +60,7 @@ class ProblemsScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical() as box:
             box.border_title = f"{count(len(self._problems), 'problem')} at start"
-            box.border_subtitle = "Escape, Enter or q closes"
+            box.border_subtitle = "Escape, Enter or q closes; typing goes on to the reader"
             with VerticalScroll():
                 for file, problems in groupby(map(_parts, self._problems), lambda p: p[0]):
                     if file:
