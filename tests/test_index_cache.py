@@ -12,7 +12,6 @@ import pytest
 
 from tests.pilot_helpers import ready, wait_until
 from tui_reader import cli
-from tui_reader.cli import CACHE_UNUSABLE
 from tui_reader.core import index_cache
 from tui_reader.core.config import load_config
 from tui_reader.core.flat.index import FlatIndex
@@ -129,6 +128,13 @@ def _category_starts_past_the_codes(entry: Path) -> None:
     np.save(entry / "category_starts.npy", starts)
 
 
+def _index_array_described_as_a_number(entry: Path) -> None:
+    (manifest,) = entry.glob("flat-v*/manifest.json")
+    written = json.loads(manifest.read_text(encoding="utf-8"))
+    written["arrays"]["papers"] = 5
+    manifest.write_text(json.dumps(written), encoding="utf-8")
+
+
 def _garbage_manifest(entry: Path) -> None:
     (entry / "manifest.json").write_bytes(b"\x80\x04not json")
 
@@ -143,6 +149,7 @@ def _garbage_manifest(entry: Path) -> None:
         _offsets_past_the_text,
         _category_codes_out_of_range,
         _category_starts_past_the_codes,
+        _index_array_described_as_a_number,
         _garbage_manifest,
     ],
 )
@@ -156,11 +163,11 @@ def test_a_damaged_or_foreign_entry_is_rejected_rebuilt_and_runs_no_code(
     (entry,) = entries(tmp_path)
     damage(entry)
     unusable: list[str] = []
-    assert load_cached(check_paths([path, categorised]), unusable=unusable) is None
+    assert load_cached(check_paths([path, categorised]), False, unusable) is None
     assert len(unusable) == 1 and str(entry) in unusable[0]
     assert cli.main(["search", "diffusion", str(path), str(categorised)]) == 0
     out, err = capsys.readouterr()
-    assert out == first and CACHE_UNUSABLE in err  # loaded and kept again, and told
+    assert out == first and "kept in the cache could not be used" in err  # and told
     assert search(capsys, "diffusion", str(path), str(categorised)) == first
     assert not (entry / PLANTED).exists()
     assert load_cached(check_paths([path, categorised])) is not None

@@ -63,7 +63,6 @@ from tui_reader.core.wording import count
 from tui_reader.library_command import run_library
 from tui_reader.resources import bundled
 
-CACHE_UNUSABLE = "the papers kept in the cache could not be used: loaded anew"
 LOAD_AT_ONCE = 2_000_000  # bytes of input read before the reader starts; more loads behind it
 SKIPPED_SHOWN = 100  # problems reading the papers at start shown on the screen; the rest counted
 
@@ -204,7 +203,7 @@ def open_indexed(paths: Sequence[Path]) -> IndexedPapers:
     told."""
     indexed = indexed_papers(paths)
     if indexed.unusable:
-        print(f"tui-reader: {CACHE_UNUSABLE} ({indexed.unusable})", file=sys.stderr)
+        print(f"tui-reader: {indexed.unusable}", file=sys.stderr)
     return indexed
 
 
@@ -518,10 +517,16 @@ def run_reader(arguments: argparse.Namespace) -> int:
     elif keep == NO_FILTER and (papers := kept_papers(files)):  # an index to build again
         store, again = papers
         duplicates, stale = again.duplicates, len(again.problems)
-        unusable = [f"{reason}; indexing them again" for reason in unusable]
+        unusable = [
+            f"The index kept in the cache could not be used ({why}): indexing again"
+            for why in unusable
+        ]
     else:
         store, stream = PaperStore(), stream_papers(files, keep=keep)
-        unusable = [f"{reason}; loading them anew" for reason in unusable]
+        unusable = [
+            f"The papers kept in the cache could not be used ({why}): loading them anew"
+            for why in unusable
+        ]
         expected = expected_papers(files)  # at most that many, when filtered
     library, messages = open_library(arguments.library)
     if stream is None:  # each paper resolve found, with what it found
@@ -535,7 +540,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
     inputs = inputs_of(named or {path.parent for path in paths})
     session = None if arguments.fresh else restored(saved, inputs)
     messages += config_problems
-    messages += [f"The papers kept in the cache could not be used: {why}" for why in unusable]
+    messages += unusable
     unread = len(kept.loaded.problems) if kept else stale or 0
     if unread:
         messages.append(f"Skipped {count(unread, 'record')} that could not be read")

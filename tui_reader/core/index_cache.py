@@ -77,7 +77,7 @@ class IndexedPapers:
     loaded: LoadResult  # its papers: `store`
     index: SearchEngine  # over the store's papers, numbered in their order
     store: PaperStore
-    unusable: str = ""  # why the entry kept for these files was not used ("" for none kept)
+    unusable: str = ""  # what of the entry kept for these files could not be used, and why
 
 
 def cache_limit() -> int:
@@ -116,18 +116,20 @@ def open_entry(root: Path, sources: list[dict[str, object]], rebuild: bool = Tru
     format, or damaged) gets its index built and kept again (rejected, unless `rebuild`)."""
     folder = _folder(root, sources)
     store, loaded = _open_papers(folder, sources)
+    unusable = ""
     try:
         index: SearchEngine = disk.open_index(folder, sources)
-    except disk.Rejected:
+    except disk.Rejected as error:
         if not rebuild:
             raise
         index = build_index(store)
         if isinstance(index, FlatIndex) and len(index) == len(store):
             _replace_index(folder, sources, index)
+        unusable = f"the index kept in the cache could not be used ({error}): built again"
     if len(index) != len(store):
         raise Rejected(f"{folder}: the index is not of these papers")
     (folder / MANIFEST).touch()  # recently used: kept longest
-    return IndexedPapers(loaded, index, store)
+    return IndexedPapers(loaded, index, store, unusable)
 
 
 def kept_papers(files: Sequence[Path]) -> tuple[PaperStore, LoadResult] | None:
@@ -348,6 +350,10 @@ def indexed_papers(paths: Sequence[Path]) -> IndexedPapers:
     if indexed is None:
         loaded = load_store(paths)
         assert isinstance(loaded.papers, PaperStore)
-        indexed = IndexedPapers(loaded, build_index(loaded.papers), loaded.papers, *unusable)
+        told = [
+            f"the papers kept in the cache could not be used ({why}): loaded anew"
+            for why in unusable
+        ]
+        indexed = IndexedPapers(loaded, build_index(loaded.papers), loaded.papers, *told)
         keep(files, indexed)
     return indexed
