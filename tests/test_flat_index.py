@@ -102,6 +102,25 @@ def test_a_word_typed_whole_still_ranks_its_exact_papers_first() -> None:
     assert int(ranking.numbers[0]) == 1 and ranking.full == 3
 
 
+def test_a_rare_word_as_typed_does_not_outrank_the_common_words_it_begins() -> None:
+    """Typed "robu moti", a reader means robust motion, not a paper holding the stray words
+    "robu" and "moti" (a helper's known items over a million papers: 41 of 199 found first,
+    then 56)."""
+    papers = corpus(
+        "Estimators in practice. Stray words robu and moti stand in its text.",
+        "Robust motion tracking.",
+        *(f"Motion planning {n}." for n in range(40)),
+        *(f"Robust statistics {n}." for n in range(40)),
+        *(f"Unrelated topic {n}." for n in range(2000)),
+    )
+    index = FlatIndex.of(papers)
+    assert found(index, papers, "robu moti")[:2] == [
+        "Robust motion tracking",
+        "Estimators in practice",
+    ]
+    assert found(index, papers, "'robu 'moti") == ["Estimators in practice"]  # as typed, only
+
+
 def test_hostile_text_is_only_text() -> None:
     papers = corpus("[/b] [CLS] \x1b]52;c;aGk=\x07 tokens\x00inside", "Plain words.")
     index = FlatIndex.of(papers)

@@ -46,6 +46,7 @@ class Scored(NamedTuple):
 
 EXACT, PREFIX, TYPO, TYPO_PREFIX = 1.0, 0.75, 0.55, 0.45
 SECOND_TYPO = 0.25  # a word two edits away is a much weaker match than one edit away
+EXACT_RARER_AT_MOST = math.log(4)  # a weight: 1 + log(papers / papers with the word)
 TITLE_WEIGHT = 2.0
 PHRASE_BONUS = 1.5
 PREFIX_WORDS_MAX = 400  # a short prefix ("co") matches the most common words only
@@ -384,12 +385,15 @@ class FlatIndex:
         field = "cased" if cased else alternative.field or "all"
         weights = self._cased_weight if cased else self._weight
         # A prefix or a typo stands for all its completions at once: it weighs as much as the
-        # commonest of them, so that "mo" does not rank the rare "mollification" first.
+        # commonest of them, so that "mo" does not rank the rare "mollification" first. The
+        # word as typed weighs by its own rarity, up to that of a word four times rarer than
+        # that commonest: typed "moti", a stray "moti" does not outrank motion.
         ids = np.fromiter(matches, dtype=np.int64, count=len(matches))
         weakest = float(weights[ids].min()) if len(ids) else 0.0
         by_value: dict[tuple[float, str], list[int]] = defaultdict(list)
         for word_id, quality in matches.items():
-            value = quality * (float(weights[word_id]) if quality == EXACT else weakest)
+            weight = min(float(weights[word_id]), weakest + EXACT_RARER_AT_MOST)
+            value = quality * (weight if quality == EXACT else weakest)
             by_value[value, field].append(word_id)
             if field == "all":
                 by_value[value * TITLE_WEIGHT, "title"].append(word_id)
