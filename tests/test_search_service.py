@@ -222,3 +222,17 @@ def test_any_engine_meeting_the_protocol_serves_the_search(store: PaperStore) ->
     assert found.highlight is not None and found.highlight.spans(store[2].abstract)
     indexed: SearchEngine = FlatIndex.of(store)  # our engine meets it too
     assert len(indexed) == 4 and indexed.run(parse_query("")).full == 4
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["2506.01234", "arXiv:2506.01234v2", "https://arxiv.org/abs/2506.01234v1", " 2506.01234 "],
+)
+def test_a_paper_id_alone_finds_that_paper(query: str) -> None:
+    others = [Paper.from_abstract(f"Paper {n} on graphs.", "c", Path("c.txt")) for n in range(3)]
+    named = Paper.from_abstract("Named.", "c", Path("c.txt"), metadata={"arxiv_id": "2506.01234"})
+    papers = [*others, named]
+    for held in (papers, PaperStore(papers)):
+        results = search_papers(build_index(papers), query, NO_STATE, "relevance", held)
+        assert results.numbers.tolist() == [3] and results.full == 1
+    assert search_papers(build_index(papers), "2506.01235", NO_STATE, "relevance", papers).full == 0

@@ -9,6 +9,8 @@
   `is:read`, `is:unread`, `has:note`, any of them negated with a leading `!`;
 - metadata filters on the paper (core.metadata_filter): `cat:cs.LG`, `year:2025`,
   `after:2025-06`, `before:2025-06`, negated with `!`.
+
+A paper's id alone names that paper (core.search_service).
 """
 
 import re

@@ -22,6 +22,7 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
 from tui_reader.core.query import parse_query
 from tui_reader.core.sorting import Sort, sort_order
+from tui_reader.core.sources.record import split_arxiv_id
 from tui_reader.core.store import Numbers, PaperStore
 
 
@@ -64,6 +65,25 @@ def needs_index(text: str) -> bool:
     return bool(parse_query(text).terms)
 
 
+def _paper_named(text: str, papers: Sequence[Paper]) -> int | None:
+    """The number of the paper a query names by its id alone (`2106.01234`, pasted as
+    `arXiv:2106.01234v2` or its abstract's URL too), when it is among the papers."""
+    words = text.split()
+    if len(words) != 1:
+        return None
+    arxiv = split_arxiv_id(words[0])
+    for paper_id in (words[0], arxiv[0] if arxiv else None):
+        if not paper_id:
+            continue
+        if isinstance(papers, PaperStore):
+            number = papers.position_of(paper_id)
+        else:
+            number = next((n for n, p in enumerate(papers) if p.id == paper_id), None)
+        if number is not None:
+            return number
+    return None
+
+
 def search_papers(
     index: SearchEngine | None,
     text: str,
@@ -77,6 +97,8 @@ def search_papers(
     is then a candidate for the state filters. Runs in any thread; at 1,000,000 papers a
     sort by headline or by change takes about a second.
     """
+    if (named := _paper_named(text, papers)) is not None:
+        return Results(np.array([named], dtype=np.int64), 1, np.zeros(1), frozenset(), None)
     query = parse_query(text)
     if query.terms:
         if index is None:
