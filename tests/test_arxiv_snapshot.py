@@ -62,9 +62,13 @@ def write(path: Path, *records: dict[str, object]) -> Path:
 
 
 def test_the_snapshot_is_read_with_its_metadata(tmp_path: Path) -> None:
-    path = write(tmp_path / "arxiv-metadata-oai-snapshot.json", FIRST, SECOND, {"id": "x"})
+    odd = ({"id": "hep-th/96041000"}, {"title": "No id"})
+    path = write(tmp_path / "arxiv-metadata-oai-snapshot.json", FIRST, SECOND, *odd)
     loaded = load_paths([path])
-    assert loaded.problems == [f"{path}:3: no arXiv id"]
+    assert loaded.problems == [
+        f"{path}:3: 'hep-th/96041000' is not an arXiv id",
+        f"{path}:4: no arXiv id",
+    ]
     first, second = loaded.papers
     assert first.id == first.arxiv_id == "0704.0001" and first.arxiv_version == 2
     assert first.title.startswith("Calculation of prompt diphoton production cross sections at")

@@ -70,7 +70,10 @@ def snapshot_record(data: dict[str, object], line: int) -> Record | Problem:
     ident = data.get("id")
     arxiv = split_arxiv_id(ident) if isinstance(ident, str) else None
     if arxiv is None:
-        return Problem(line, "no arXiv id")
+        if ident in (None, ""):
+            return Problem(line, "no arXiv id")
+        shown = ident[:60] if isinstance(ident, str) else ident  # a line may be megabytes
+        return Problem(line, f"{shown!r} is not an arXiv id")
     versions = data.get("versions")
     doi = data.get("doi") if isinstance(data.get("doi"), str) else ""
     published = _first_date(versions)
