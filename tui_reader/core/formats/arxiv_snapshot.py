@@ -72,7 +72,7 @@ def snapshot_record(data: dict[str, object], line: int) -> Record | Problem:
     if arxiv is None:
         if ident in (None, ""):
             return Problem(line, "no arXiv id")
-        shown = ident[:60] if isinstance(ident, str) else ident  # a line may be megabytes
+        shown = str(ident)[:60]  # a line may be megabytes
         return Problem(line, f"{shown!r} is not an arXiv id")
     versions = data.get("versions")
     doi = data.get("doi") if isinstance(data.get("doi"), str) else ""
