@@ -185,7 +185,9 @@ def test_filters_read_the_columns_as_they_read_papers(opened: bool) -> None:
         paper(17, year=0, published="0000-01"),
         paper(18, year=2025),
     ]
-    kept = PaperStore(papers)
+    kept = PaperStore()
+    for first in range(0, len(papers), 4):  # grown a batch at a time, as papers load
+        kept.extend(papers[first : first + 4])
     if opened:
         kept = reopened(kept)
     numbers = np.array([8, 0, 3, 6, 9, 7, 1, 5, 10, 11, 12, 13, 14, 2, 4])
