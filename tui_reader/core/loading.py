@@ -18,14 +18,13 @@ numbers as read here. A program that loads one must guard its main module
 
 import gzip
 import io
-import multiprocessing
 import operator
 import os
 import pickle
 import zlib
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +41,7 @@ from tui_reader.core.formats import (
 from tui_reader.core.formats.json_lines import line_chunks
 from tui_reader.core.metadata_filter import date_of, in_category, on_or_after
 from tui_reader.core.paper import Paper
+from tui_reader.core.pools import process_pool
 from tui_reader.core.store import PaperStore
 from tui_reader.core.wording import count
 
@@ -322,9 +322,7 @@ def _built_apart(path: Path, read: ReadLines, keep: LoadFilter) -> Iterator[Pape
     the pool starts, so that the first papers come at once."""
     processes = os.cpu_count() or 1
     pieces = _pieces(path)
-    # Spawned, not forked: papers load in a thread of the reader, whose locks a fork would
-    # copy held.
-    pool = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"))
+    pool = process_pool(processes)
     pending: deque[Future[Piece] | Problem | LoadError] = deque()
 
     def submit() -> None:

@@ -33,6 +33,7 @@ from tui_reader.core.index_cache import IndexedPapers
 from tui_reader.core.library import Library, LibraryError, normalise_tag
 from tui_reader.core.paper import Paper
 from tui_reader.core.pipe import FORMATS, pipe_input
+from tui_reader.core.pools import stop_pools
 from tui_reader.core.query import parse_query
 from tui_reader.core.references import links_of
 from tui_reader.core.resolve import resolve_online, with_resolutions
@@ -1169,7 +1170,8 @@ class Workspace(Screen[None]):
 
     def on_unmount(self) -> None:
         self._leaving.set()
-        if self._indexing is not None:  # its pool stops after the chunks it is reading
+        stop_pools()  # loading and indexing: a quit waited seconds for the pieces they read
+        if self._indexing is not None:
             self._indexing.join(STOPPING_WAIT)
 
     @on(PapersResolved)

@@ -24,7 +24,6 @@ phrases, for ranking by how close the terms stand, and for related papers.
 """
 
 import mmap
-import multiprocessing
 import os
 import re
 import tempfile
@@ -40,6 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tui_reader.core.flat.fold import fold_rest, unwrap_latex
+from tui_reader.core.pools import process_pool
 
 if TYPE_CHECKING:
     from tui_reader.core.paper import Paper
@@ -420,6 +420,7 @@ class GrowingIndex:
         self._pool: ProcessPoolExecutor | None = None
         self._no_pool = self.processes < 2  # or none could start, or it broke
         self._waiting: deque[tuple[int, str, int, Future[ChunkRead] | None]] = deque()
+        self._stopping: Callable[[], bool] = lambda: False
         self.count = 0  # papers given to read
 
     def read(
@@ -433,6 +434,7 @@ class GrowingIndex:
         """Read papers `count` to `stop`, or with `more_coming` their whole chunks only (the
         rest is read with the papers after it); False if `stopping` said to stop first. A few
         chunks may still be read by the pool when it returns."""
+        self._stopping = stopping
         if more_coming:
             stop -= (stop - self.count) % CHUNK
         for first, joined, count in _chunks(papers, self.count, stop):
@@ -471,11 +473,7 @@ class GrowingIndex:
             return None
         try:
             if self._pool is None:
-                # Spawned, not forked: the index may be built in a thread of a program running
-                # others, whose locks a fork would copy held. A program building it must guard
-                # its main module.
-                spawn = multiprocessing.get_context("spawn")
-                self._pool = ProcessPoolExecutor(self.processes, mp_context=spawn)
+                self._pool = process_pool(self.processes)
             return self._pool.submit(_read_pooled, joined, count)
         except (OSError, ImportError, BrokenProcessPool):
             self._no_pool = True
@@ -489,6 +487,8 @@ class GrowingIndex:
                 read = future.result()
             except (OSError, BrokenProcessPool):
                 self._no_pool = True
+        if read is None and self._stopping():  # the pool stopped with the reader (stop_pools)
+            return
         if read is None:
             self._here = self._here or _Reader()
             read = self._here.read(joined, count)
