@@ -155,6 +155,8 @@ def open_index(root: Path, sources: list[dict[str, object]]) -> FlatIndex:
     """The index kept for these sources, memory-mapped. Rejected when there is none, or what
     is there is not a sound index of them."""
     folder = folder_for(root, sources)
+    if not os.path.lexists(folder):  # none kept, or one of another version (an upgrade)
+        raise Rejected(f"{root}: no index of this version ({VERSION})")
     manifest = read_manifest(folder, (FORMAT, VERSION), sources, MANIFEST_LIMIT)
     expected = manifest.get("arrays")
     if not isinstance(expected, dict):
