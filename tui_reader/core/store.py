@@ -8,10 +8,10 @@ numbers are arrays, the collection and source file are codes into short lists, t
 categories are codes into the list of those seen (a paper's one after the other, with where
 each paper's start), and the rarely set fields are a small JSON object per paper. The
 metadata filters read the years, the dates as numbers and the category codes (`passing`).
-`store[n]` builds the `Paper` when it is asked for. A store grows a batch at a time while papers load (each batch one immutable chunk,
-so threads reading it need no lock), or opens whole from memory-mapped arrays
-(`from_arrays`, the index cache). Ids are found by a 64-bit hash of the id, sorted, so a
-million ids cost no dict of a million strings.
+`store[n]` builds the `Paper` when it is asked for. A store grows a batch at a time while
+papers load (each batch one immutable chunk, so threads reading it need no lock), or opens
+whole from memory-mapped arrays (`from_arrays`, the index cache). Ids are found by a 64-bit
+hash of the id, sorted, so a million ids cost no dict of a million strings.
 """
 
 import hashlib
