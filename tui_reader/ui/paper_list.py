@@ -425,7 +425,8 @@ class PaperList(ScrollView, can_focus=True):
             self.refresh()
 
     def action_mark_all(self) -> None:
-        self.marked |= {paper.id for paper in self._papers}
+        papers = self._papers  # their ids only: building a million papers took a minute
+        self.marked |= {id_at(papers, number) for number in range(len(papers))}
         self.post_message(self.MarksChanged())
         self.refresh()
 
