@@ -186,3 +186,25 @@ async def test_up_brings_back_the_filter_escape_cleared(seed_store: PaperStore) 
         assert filter_input.cursor_position == len("bandit regret")
         await pilot.press("escape", "up", "backspace", "escape")  # told once only
         assert len(app._notifications) == 1
+
+
+async def test_keys_typed_before_the_screen_is_up_keep_the_filter(
+    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Keys sent as the reader starts can be handled before the screen's start: "/satisf"
+    landed in the filter, then the start put the focus on the list, and " band" marked and
+    bookmarked papers (found in tmux)."""
+    started = workspace_module.Workspace.on_mount
+
+    def typed_first(screen: workspace_module.Workspace) -> None:
+        screen.action_focus_filter()  # as "/" handled before the start
+        screen.filter_input.value = "satisf"
+        started(screen)
+
+    monkeypatch.setattr(workspace_module.Workspace, "on_mount", typed_first)
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press(*" band")
+        assert app.workspace.filter_input.value == "satisf band"
+        assert not app.workspace.paper_list.marked
+        assert not any(app.library.is_bookmarked(p.id) for p in seed_store)

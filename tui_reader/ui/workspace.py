@@ -289,6 +289,7 @@ class Workspace(Screen[None]):
         self._forward: list[Place] = []  # where going back started
         self._save_failing = False
         self._leaving = threading.Event()  # set as the screen goes: loading, a look-up end
+        self._filter_asked = False  # the filter was focused by a key
         self.title_bar = TitleBar()
         self.filter_input = FilterInput(
             self._filter_changed,
@@ -321,7 +322,8 @@ class Workspace(Screen[None]):
         if self._kept_index is not None:  # searched at once: no thread to wait for
             self._use_index(self._kept_index)
         self._refilter()
-        self._focus(self.paper_list)
+        if not self._filter_asked:  # keys typed at once may have come first: "/satisf"
+            self._focus(self.paper_list)
         if self.library.saved_searches():  # the feeds, under the problems to read first
             self.app.push_screen(self._feeds_screen(), self._feed_chosen)
         if self._messages:  # together, where all can be read: stacked notices scroll away
@@ -1206,6 +1208,7 @@ class Workspace(Screen[None]):
         self.app.exit()
 
     def action_focus_filter(self) -> None:
+        self._filter_asked = True
         self._focus(self.filter_input)
 
     def action_leave_filter(self) -> None:
