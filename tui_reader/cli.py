@@ -300,15 +300,15 @@ def select(
     library: Library,
 ) -> list[Paper]:
     """The papers that pass --tag, --bookmarked and --query (those matching every term of
-    it), best match first for a query."""
-    found = search_papers(index, arguments.query, library, "relevance", papers)
-    wanted = [normalise_tag(tag) or tag for tag in arguments.tag]
-    return [
-        paper
-        for paper in (papers[int(number)] for number in found.numbers[: found.full])
-        if all(tag in library.tags(paper.id) for tag in wanted)
-        and (library.is_bookmarked(paper.id) or not arguments.bookmarked)
-    ]
+    it), best match first for a query: the options are the query's state filters."""
+    wanted = [normalise_tag(tag) for tag in arguments.tag]
+    if not all(wanted):
+        return []  # not a tag: no paper has it
+    states = [f"#{tag}" for tag in wanted] + (["is:bookmarked"] if arguments.bookmarked else [])
+    # Before the query, whose last word may be one being typed; a space after them else.
+    text = " ".join(states) + " " + arguments.query
+    found = search_papers(index, text, library, "relevance", papers)
+    return [papers[int(number)] for number in found.numbers[: found.full]]
 
 
 def _tell_left_out(
@@ -319,7 +319,7 @@ def _tell_left_out(
     wanted = [normalise_tag(tag) or tag for tag in arguments.tag]
     if not wanted and not arguments.bookmarked:
         return
-    read = {paper.id for paper in papers}
+    read = papers if isinstance(papers, PaperStore) else {paper.id for paper in papers}
     left_out = [
         paper_id
         for paper_id in library.paper_ids()
@@ -348,12 +348,18 @@ def run_command(arguments: argparse.Namespace) -> int:
     if needs_index(getattr(arguments, "query", "")):
         indexed = open_indexed(paths)
         loaded, index = indexed.loaded, indexed.index
+    elif kept := kept_papers(check_paths(paths)):  # read back at once: a million took minutes
+        loaded = kept[1]
     else:
         loaded = load_paths(paths)
     for problem in loaded.problems:
         print(f"tui-reader: skipped {problem}", file=sys.stderr)
     library, _ = open_library(arguments.library)
-    papers = with_resolutions(loaded.papers, library)
+    papers = loaded.papers
+    if isinstance(papers, PaperStore):
+        show_resolutions(papers, library)
+    else:
+        papers = with_resolutions(papers, library)
     if arguments.command == "tags":
         for tag, number in library.tag_counts().items():
             print(f"{tag}\t{number}")
@@ -365,8 +371,10 @@ def run_command(arguments: argparse.Namespace) -> int:
         return list_papers(selected, library, arguments.format)
     if arguments.command == "export":
         return export(arguments, select(arguments, papers, index, library), library)
-    known = list(dict.fromkeys([paper.id for paper in papers] + library.paper_ids()))
-    paper_id = resolve_id(arguments.paper_id, known)
+    paper_id = arguments.paper_id
+    if not isinstance(papers, PaperStore) or paper_id not in papers:  # a store finds it at once
+        ids = papers.texts("id") if isinstance(papers, PaperStore) else [p.id for p in papers]
+        paper_id = resolve_id(paper_id, list(dict.fromkeys(ids + library.paper_ids())))
     if arguments.command == "untag":  # said, not an error: the paper is left without them
         asked = dict.fromkeys(normalise_tag(tag) or tag.strip() for tag in arguments.tags)
         if lacking := [tag for tag in asked if tag not in library.tags(paper_id)]:
