@@ -317,6 +317,23 @@ def test_the_reader_opens_a_kept_entry_without_loading_or_indexing(
     assert len(app.store) == 2 and app.store[0].abstract.startswith("Diffusion")
 
 
+def test_a_warm_start_lists_the_records_skipped_by_file_and_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    """Opened from the cache, the reader named the records it skipped only by their number."""
+    from tui_reader.ui.app import ReaderApp
+
+    monkeypatch.setattr(cli, "LOAD_AT_ONCE", 0)
+    path = tmp_path / "papers.jsonl"
+    path.write_text('{"abstract": "Bandits with regret bounds."}\n{"title": "none"}\n')
+    search(capsys, "bandit", str(path))  # kept
+    opened: list[ReaderApp] = []
+    monkeypatch.setattr(ReaderApp, "run", lambda app: opened.append(app))
+    assert cli.main([str(path)]) == 0
+    (problem,) = opened[0].workspace._messages
+    assert problem.startswith(f"{path}:2: ")
+
+
 def test_once_kept_the_reader_reads_its_papers_and_index_from_the_entry(
     tmp_path: Path, write_seed, monkeypatch: pytest.MonkeyPatch
 ) -> None:

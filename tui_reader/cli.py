@@ -509,7 +509,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
     where = session_path()
     saved = load_session(where)  # before the library: a FIFO or device there stops the reader
     stream = kept = expected = None
-    stale: int | None = None  # papers kept with an index of another version: records skipped
+    stale = False  # papers kept with an index of another version
     unusable: list[str] = []  # why the entry kept for these files could not be used
     skipped: list[str] = []  # records that could not be read, told on the screen
     duplicates = 0  # abstracts met again and shown once
@@ -521,10 +521,10 @@ def run_reader(arguments: argparse.Namespace) -> int:
         duplicates, skipped = loaded.duplicates, loaded.problems
     elif keep == NO_FILTER and (kept := load_cached(files, False, unusable)):  # and indexed
         store = kept.store
-        duplicates = kept.loaded.duplicates
+        duplicates, skipped = kept.loaded.duplicates, list(kept.loaded.problems)
     elif keep == NO_FILTER and (papers := kept_papers(files)):  # an index to build again
         store, again = papers
-        duplicates, stale = again.duplicates, len(again.problems)
+        duplicates, skipped, stale = again.duplicates, list(again.problems), True
         unusable = [
             f"The index kept in the cache could not be used ({why}): indexing again"
             for why in unusable
@@ -549,9 +549,6 @@ def run_reader(arguments: argparse.Namespace) -> int:
     session = None if arguments.fresh else restored(saved, inputs)
     messages += config_problems
     messages += unusable
-    unread = len(kept.loaded.problems) if kept else stale or 0
-    if unread:
-        messages.append(f"Skipped {count(unread, 'record')} that could not be read")
     # On the screen, by file and line: printed, they were read only after quitting.
     messages += skipped[:SKIPPED_SHOWN]
     if len(skipped) > SKIPPED_SHOWN:
@@ -561,7 +558,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
     # Kept when its index is built, in the background: whole files, never a filtered load.
     keep_index: Callable[..., None] | None = None
     keeping: list[threading.Thread] = []
-    if (stream is not None or stale is not None) and keep == NO_FILTER:
+    if (stream is not None or stale) and keep == NO_FILTER:
 
         def keep_index(*given: Any) -> None:
             keeping.append(keep_in_background(files, *given))
