@@ -186,6 +186,7 @@ def test_a_damaged_or_foreign_entry_is_rejected_rebuilt_and_runs_no_code(
     unusable: list[str] = []
     assert load_cached(check_paths([path, categorised]), False, unusable) is None
     assert len(unusable) == 1 and str(entry) in unusable[0]
+    assert "unsafely" not in unusable[0]  # numpy's advice to read a pickle is not passed on
     assert cli.main(["search", "diffusion", str(path), str(categorised)]) == 0
     out, err = capsys.readouterr()
     assert out == first and "kept in the cache could not be used" in err  # and told

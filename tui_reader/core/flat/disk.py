@@ -105,8 +105,10 @@ def mapped(folder: Path, name: str, described: object) -> Array:
         raise Rejected(f"{folder}: {name} is a link, not a file of the cache")
     try:
         array: Array = np.load(path, mmap_mode="r", allow_pickle=False)
-    except (OSError, ValueError, EOFError) as error:  # missing, truncated, or of objects
+    except (OSError, EOFError) as error:  # missing, truncated
         raise Rejected(f"{folder}: {name} cannot be read ({error})") from None
+    except ValueError:  # not an array of plain values: pickled objects, which may run code
+        raise Rejected(f"{folder}: {name} is not an array of plain values") from None
     if {"dtype": array.dtype.str, "shape": list(array.shape)} != described:
         raise Rejected(f"{folder}: {name} is not the array the manifest describes")
     return array
@@ -135,8 +137,10 @@ def read_manifest(
     """A kept folder's manifest, when it is of this format and version (`kind`) and was made
     from these sources; else Rejected. A file over `limit` bytes is not one of ours."""
     name, version = kind
-    if folder.is_symlink() or (folder / MANIFEST).is_symlink():
+    if folder.is_symlink():
         raise Rejected(f"{folder}: a link, not the cache's own folder")
+    if (folder / MANIFEST).is_symlink():
+        raise Rejected(f"{folder}: {MANIFEST} is a link, not a file of the cache")
     try:
         with (folder / MANIFEST).open("rb") as stream:
             manifest = json.loads(stream.read(limit + 1)[:limit])
