@@ -114,6 +114,10 @@ def _plant_pickle(entry: Path) -> None:
     np.save(entry / "keys.npy", np.array([Planted(entry)], dtype=object), allow_pickle=True)
 
 
+def _raw_pickle_as_an_array(entry: Path) -> None:
+    (entry / "years.npy").write_bytes(pickle.dumps(Planted(entry)))
+
+
 def _truncate(entry: Path) -> None:
     abstract = entry / "abstract.npy"
     abstract.write_bytes(abstract.read_bytes()[:-5])
@@ -164,6 +168,7 @@ def _garbage_manifest(entry: Path) -> None:
     "damage",
     [
         _plant_pickle,
+        _raw_pickle_as_an_array,
         _truncate,
         _lie_about_shapes,
         _another_version,
