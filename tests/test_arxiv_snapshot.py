@@ -116,9 +116,10 @@ def test_the_reader_takes_category_and_since() -> None:
     arguments = reader_parser().parse_args(["x.json", "--category", "cs.LG", "--since", "2025-06"])
     assert (arguments.category, arguments.since) == (["cs.LG"], "2025-06")
     assert reader_parser().parse_args([]).since is None
-    with pytest.raises(SystemExit) as exit_info:
-        reader_parser().parse_args(["--since", "June"])
-    assert exit_info.value.code == 2
+    for not_a_date in ("June", "2025-13", "2025-02-30"):
+        with pytest.raises(SystemExit) as exit_info:
+            reader_parser().parse_args(["--since", not_a_date])
+        assert exit_info.value.code == 2
 
 
 @pytest.mark.parametrize(

@@ -49,7 +49,7 @@ from tui_reader.core.loading import (
     stream_papers,
 )
 from tui_reader.core.locations import config_path, session_path
-from tui_reader.core.metadata_filter import DATE
+from tui_reader.core.metadata_filter import is_date
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.query import parse_query
@@ -135,7 +135,7 @@ def reader_parser() -> argparse.ArgumentParser:
 
 
 def _since(text: str) -> str:
-    if not DATE.fullmatch(text):
+    if not is_date(text):
         raise argparse.ArgumentTypeError(f"{text!r} is not a date: YYYY-MM-DD, YYYY-MM or YYYY")
     return text
 

@@ -7,6 +7,7 @@ A filter tests one paper, or the papers of a store at once from its columns
 of the distinct names, each name tested once.
 """
 
+import datetime
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -42,6 +43,18 @@ def date_key(date: str) -> int:
     if year == "0000" or "00" in (month, day):  # a zero would read as a coarser date
         return UNSURE
     return int(year) * 10_000 + int(month or 0) * 100 + int(day or 0)
+
+
+def is_date(text: str) -> bool:
+    """Whether the text is a day, month or year of the calendar (not 2020-13, nor 2015-02-30)."""
+    found = DATE.fullmatch(text)
+    if found is None:
+        return False
+    try:
+        datetime.date(int(found.group(1)), int(found.group(2) or 1), int(found.group(3) or 1))
+    except ValueError:
+        return False
+    return True
 
 
 def on_or_after(date: str, bound: str) -> bool:
@@ -80,7 +93,7 @@ class MetadataFilter:
         if (
             (scope == "cat" and value)
             or (scope == "year" and len(value) == 4 and value.isdigit())
-            or (scope in ("after", "before") and DATE.fullmatch(value))
+            or (scope in ("after", "before") and is_date(value))
         ):
             return cls(scope, value, negated)
         return None
