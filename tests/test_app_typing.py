@@ -13,6 +13,7 @@ from tests.pilot_helpers import (
     wait_until,
     work_done,
 )
+from tui_reader.core.session import Session
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import workspace as workspace_module
 from tui_reader.ui.app import ReaderApp
@@ -188,8 +189,9 @@ async def test_up_brings_back_the_filter_escape_cleared(seed_store: PaperStore) 
         assert len(app._notifications) == 1
 
 
+@pytest.mark.parametrize("restored", [None, Session(query="bandit regret", paper_id="x")])
 async def test_keys_typed_before_the_screen_is_up_keep_the_filter(
-    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
+    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch, restored: Session | None
 ) -> None:
     """Keys sent as the reader starts can be handled before the screen's start: "/satisf"
     landed in the filter, then the start put the focus on the list, and " band" marked and
@@ -202,7 +204,7 @@ async def test_keys_typed_before_the_screen_is_up_keep_the_filter(
         started(screen)
 
     monkeypatch.setattr(workspace_module.Workspace, "on_mount", typed_first)
-    app = ReaderApp(seed_store)
+    app = ReaderApp(seed_store, session=restored)  # the last query does not replace it
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press(*" band")
         assert app.workspace.filter_input.value == "satisf band"

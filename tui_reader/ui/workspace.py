@@ -1222,6 +1222,8 @@ class Workspace(Screen[None]):
             self.set_reactive(Workspace.sort, session.sort)
         if 2 <= session.split <= 8:
             self.panes.list_share = session.split
+        if self._filter_asked:  # a query typed before the start: it, not the last one
+            return
         if session.paper_id:
             self.paper_list.choose_later(session.paper_id)
         if session.query:
