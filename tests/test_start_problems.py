@@ -162,3 +162,19 @@ async def test_typing_while_the_problems_open_goes_on_to_the_reader(
         assert not isinstance(app.screen, ProblemsScreen)
         assert app.workspace.filter_input.value == "homoph"
         await wait_until(pilot, lambda: len(app.workspace.paper_list.papers) == 1, "found")
+
+
+async def test_typing_in_the_filter_under_the_problems_goes_on_with_their_own_keys(
+    write_seed: Callable[..., Path],
+) -> None:
+    """The filter typed into as the reader starts, then the dialog opened over it: "quantum"
+    lost its "q" (the dialog's Close) and "jazz" its "j" (its scroll)."""
+    papers = store_from(write_seed("Quantum jazz.", "Homophily in graphs."))
+    app = ReaderApp(papers, messages=["Skipped 2 records that could not be read"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ProblemsScreen)
+        app.workspace.set_focus(app.workspace.filter_input)  # as "/" handled before it opened
+        await pilot.press(*"quantum jk")
+        assert not isinstance(app.screen, ProblemsScreen)
+        assert app.workspace.filter_input.value == "quantum jk"

@@ -46,17 +46,29 @@ async def route_key(app: App[Any], event: events.Key) -> bool:
         return True
     if isinstance(focused, (Input, TextArea)):
         return False  # another text field (the command palette's): as Textual does
+    dialog = app.screen if isinstance(app.screen, GivesWayToTyping) else None
+    if dialog is not None and dialog.typed_below(event):
+        await dialog.dismiss()
+        return await route_key(app, event)
     if await run_binding(app, event.key, priority=True) or await run_binding(app, event.key):
         return True
-    if isinstance(app.screen, GivesWayToTyping):  # a key it has no use for: closed, and on
-        await app.screen.dismiss()
+    if dialog is not None:  # a key it has no use for: closed, and on
+        await dialog.dismiss()
         return await route_key(app, event)
     return False
 
 
 class GivesWayToTyping(ModalScreen[None]):
     """A dialog that opens unasked (the problems at start): a key it has no use for closes
-    it and acts where the reader was, so what was typed while it opened is not lost."""
+    it and acts where the reader was, so what was typed while it opened is not lost; and
+    while the reader was typing in a text field, any character does, its own keys too
+    ("q" closes it, "j" scrolls it: "quantum" lost its "q")."""
+
+    def typed_below(self, event: events.Key) -> bool:
+        """Whether the key is a character typed into the text field under the dialog."""
+        stack = self.app.screen_stack
+        below = stack[-2].focused if len(stack) > 1 and stack[-1] is self else None
+        return event.is_printable and isinstance(below, (Input, TextArea))
 
 
 async def _in_turn(field: Input | TextArea, event: events.Key) -> None:
