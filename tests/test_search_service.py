@@ -226,7 +226,13 @@ def test_any_engine_meeting_the_protocol_serves_the_search(store: PaperStore) ->
 
 @pytest.mark.parametrize(
     "query",
-    ["2506.01234", "arXiv:2506.01234v2", "https://arxiv.org/abs/2506.01234v1", " 2506.01234 "],
+    [
+        "2506.01234",
+        "arXiv:2506.01234v2",
+        "https://arxiv.org/abs/2506.01234v1",
+        "https://arxiv.org/pdf/2506.01234v1.pdf",
+        " 2506.01234 ",
+    ],
 )
 def test_a_paper_id_alone_finds_that_paper(query: str) -> None:
     others = [Paper.from_abstract(f"Paper {n} on graphs.", "c", Path("c.txt")) for n in range(3)]

@@ -67,11 +67,11 @@ def needs_index(text: str) -> bool:
 
 def _paper_named(text: str, papers: Sequence[Paper]) -> int | None:
     """The number of the paper a query names by its id alone (`2106.01234`, pasted as
-    `arXiv:2106.01234v2` or its abstract's URL too), when it is among the papers."""
+    `arXiv:2106.01234v2` or its abstract's or PDF's URL too), when it is among the papers."""
     words = text.split()
     if len(words) != 1:
         return None
-    arxiv = split_arxiv_id(words[0])
+    arxiv = split_arxiv_id(words[0].removesuffix(".pdf"))
     for paper_id in (words[0], arxiv[0] if arxiv else None):
         if not paper_id:
             continue
