@@ -41,7 +41,7 @@ class ProblemsScreen(GivesWayToTyping):
     }
     ProblemsScreen VerticalScroll { height: auto; max-height: 100%; }
     ProblemsScreen Grid {
-        grid-size: 2; grid-columns: 9 1fr; grid-rows: auto; height: auto; grid-gutter: 0 1;
+        grid-size: 2; grid-columns: auto 1fr; grid-rows: auto; height: auto; grid-gutter: 0 1;
     }
     ProblemsScreen .problem-file { text-style: bold; }
     ProblemsScreen .problem-line { color: $text-muted; text-align: right; }
