@@ -386,14 +386,19 @@ class FlatIndex:
         weights = self._cased_weight if cased else self._weight
         # A prefix or a typo stands for all its completions at once: it weighs as much as the
         # commonest of them, so that "mo" does not rank the rare "mollification" first. The
-        # word as typed weighs by its own rarity, up to that of a word four times rarer than
-        # that commonest: typed "moti", a stray "moti" does not outrank motion.
+        # word as typed weighs by its own rarity, unless it is more than four times rarer than
+        # the commonest word it begins: then it is read as a beginning too (typed "conv", a
+        # stray word "Conv" does not outrank convolutional; typos do not count here).
         ids = np.fromiter(matches, dtype=np.int64, count=len(matches))
         weakest = float(weights[ids].min()) if len(ids) else 0.0
+        begun = [word_id for word_id, quality in matches.items() if quality == PREFIX]
+        commonest_begun = float(weights[begun].min()) if begun else math.inf
         by_value: dict[tuple[float, str], list[int]] = defaultdict(list)
         for word_id, quality in matches.items():
-            weight = min(float(weights[word_id]), weakest + EXACT_RARER_AT_MOST)
-            value = quality * (weight if quality == EXACT else weakest)
+            own = float(weights[word_id])
+            if quality == EXACT and own > commonest_begun + EXACT_RARER_AT_MOST:
+                quality = PREFIX  # far rarer than the words it begins: read as a beginning
+            value = quality * (own if quality == EXACT else weakest)
             by_value[value, field].append(word_id)
             if field == "all":
                 by_value[value * TITLE_WEIGHT, "title"].append(word_id)
