@@ -148,3 +148,11 @@ def test_the_help_names_every_command_and_each_answers_help(
             cli.main([command, "--help"])
         assert stop.value.code == 0, command
         assert f"usage: tui-reader {command}" in capsys.readouterr().out, command
+
+
+def test_an_ambiguous_id_names_five_of_its_papers_and_counts_the_rest() -> None:
+    known = [f"2501.0000{n}" for n in range(8)]
+    with pytest.raises(cli.UsageError, match=r"2501\.00004 and 3 more$"):
+        cli.resolve_id("2501.0000", known)
+    with pytest.raises(cli.UsageError, match=r"2501\.00001$"):
+        cli.resolve_id("2501.0000", known[:2])

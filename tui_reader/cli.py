@@ -260,7 +260,9 @@ def resolve_id(paper_id: str, known: Sequence[str]) -> str:
     if len(matches) == 1:
         return matches[0]
     if matches:
-        raise UsageError(f"paper id {paper_id} is ambiguous: {', '.join(sorted(matches)[:5])}")
+        shown = ", ".join(sorted(matches)[:5])
+        more = f" and {len(matches) - 5:,} more" if len(matches) > 5 else ""
+        raise UsageError(f"paper id {paper_id} is ambiguous: {shown}{more}")
     raise UsageError(f"unknown paper id: {paper_id}")
 
 
