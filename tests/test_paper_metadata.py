@@ -88,11 +88,16 @@ def test_tags_follow_a_paper_through_a_revised_abstract_and_a_new_version(
     assert reopened.tags(again.id) == ["to-read"]
 
 
-def test_the_detail_pane_shows_authors_venue_arxiv_id_and_doi(tmp_path: Path) -> None:
+def test_the_detail_pane_shows_authors_venue_date_arxiv_id_doi_and_categories(
+    tmp_path: Path,
+) -> None:
     [paper] = load(tmp_path, arxiv_record(version=2))
     library, _ = Library.open(None)
     text = paper_content(paper, library, []).plain
-    assert "Ada Lovelace, Alan Turing\narXiv 2025\narXiv 2501.01234v2\nDOI 10.1000/xyz.1" in text
+    assert (
+        "Ada Lovelace, Alan Turing\narXiv 2025-01-03\narXiv 2501.01234v2\nDOI 10.1000/xyz.1\n"
+        "cs.LG · stat.ML\n"
+    ) in text
     assert "[/b] [CLS]" in text
 
 

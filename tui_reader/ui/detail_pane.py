@@ -31,19 +31,22 @@ LINKS_SHOWN = 50  # the first of the abstract's links, by number
 
 
 def _metadata_lines(paper: Paper) -> list[str | tuple[str, str]]:
-    """The lines of what is known about a paper beyond its text: authors, venue and year,
-    arXiv id with version, DOI; none for a paper that has none."""
+    """The lines of what is known about a paper beyond its text: authors, venue and date (or
+    year), arXiv id with version, DOI, categories; none for a paper that has none. The date and
+    the categories are what `after:`, `before:` and `cat:` filter on."""
     lines = []
     if paper.authors:
         lines.append(", ".join(paper.authors))
     year = str(paper.year) if paper.year and str(paper.year) not in paper.venue else ""
-    if place := " ".join(part for part in (paper.venue, year) if part):
+    if place := " ".join(part for part in (paper.venue, paper.published or year) if part):
         lines.append(place)
     if paper.arxiv_id:
         version = f"v{paper.arxiv_version}" if paper.arxiv_version else ""
         lines.append(f"arXiv {paper.arxiv_id}{version}")
     if paper.doi:
         lines.append(f"DOI {paper.doi}")
+    if paper.categories:
+        lines.append(" · ".join(paper.categories))
     parts: list[str | tuple[str, str]] = []
     for line in lines:
         parts += [(line, "dim"), "\n"]
