@@ -215,8 +215,11 @@ def _check(folder: Path, arrays: Mapping[str, Array], manifest: Mapping[str, Any
             or np.any(np.diff(places) < 0)
         ):
             raise Rejected(f"{folder}: {name} does not index {indexed}")
-    coded = {"collections": "collection_names", "sources": "source_names"}
-    for name, names in (coded | {"category_codes": "category_names"}).items():
+    coded = {
+        "category_codes" if name == "categories" else name: listed
+        for name, listed in _NAMES.items()
+    }
+    for name, names in coded.items():
         codes, known = arrays[name], manifest[names]
         if len(codes) and (codes.min() < 0 or codes.max() >= len(known)):
             raise Rejected(f"{folder}: {name} names what the manifest does not")

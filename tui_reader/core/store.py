@@ -365,7 +365,6 @@ class PaperStore(Sequence[Paper]):
             extra = {name: _tuples(value) for name, value in _unjson(packed).items()}
         title = text["title"].get(number)
         numbers = self._numbers
-        year = numbers["years"][number]
         fields: dict[str, Any] = {
             "authors": _split(text["authors"].get(number)),
             "categories": self._categories.get(number),
@@ -380,10 +379,14 @@ class PaperStore(Sequence[Paper]):
             if numbers["flags"][number] & HEADLINE_IS_TITLE
             else text["headline"].get(number),
             title=title,
-            year=None if year == NO_YEAR else year,
+            year=self._year(number),
             published=text["published"].get(number),
             **fields,
         )
+
+    def _year(self, number: int) -> int | None:
+        year = int(self._numbers["years"][number])
+        return None if year == NO_YEAR else year
 
     def _source_path(self, code: int) -> Path:
         paths = self._source_paths
@@ -444,9 +447,8 @@ class PaperStore(Sequence[Paper]):
         passing = test.fits_dates(keys)
         for place in np.flatnonzero(keys == UNSURE).tolist():  # a date in another form
             number = int(numbers[place])
-            year = int(self._numbers["years"][number])
             published = self._texts["published"].get(number)
-            passing[place] = test.fits_date(date_of(published, None if year == NO_YEAR else year))
+            passing[place] = test.fits_date(date_of(published, self._year(number)))
         return passing
 
     def _keeping(self, query: "Query", state: "PaperState") -> Bools:
