@@ -308,3 +308,53 @@ def test_a_backup_is_never_replaced_by_one_that_holds_less_unannounced(tmp_path:
     assert "library.json.bak held 1 paper that the library no longer has" in messages[0]
     (kept,) = tmp_path.glob("library.json.bak-*")
     assert B in json.loads(kept.read_text(encoding="utf-8"))["papers"]
+
+
+def test_a_journal_line_holding_a_key_twice_keeps_both_values(tmp_path: Path) -> None:
+    """Compact, as this program writes lines, but not as it would write this one: the
+    duplicate is seen, not dropped by the fast reader."""
+    path = tmp_path / "library.json"
+    Library.open(path)[0].save(fold=True)
+    now = stamp(timedelta())
+    line = (
+        f'{{"entry":{{"tags":{{"one":"{now}"}}}},"entry":{{"tags":{{"two":"{now}"}}}},'
+        f'"id":"{A}","v":1}}\n'
+    )
+    library_file.journal_path(path).write_text(line, encoding="utf-8")
+    assert Library.open(path)[0].tags(A) == ["one", "two"]
+
+
+def test_a_library_written_by_older_versions_is_read_and_written_anew(tmp_path: Path) -> None:
+    """Older versions wrote with the standard json module: non-ASCII escaped, spaces in the
+    journal's lines."""
+    path = tmp_path / "library.json"
+    now = stamp(timedelta())
+    entry = {"note": "Schrödinger's cat", "note_at": now}
+    path.write_text(json.dumps({"version": 1, "papers": {A: entry}}, indent=2), encoding="utf-8")
+    line = {"v": 1, "id": B, "entry": {"tags": {"ψ-tag": now}}}
+    journal = library_file.journal_path(path)
+    journal.write_text(json.dumps(line, sort_keys=True) + "\n", encoding="utf-8")
+    library, messages = Library.open(path)
+    assert (messages, library.note(A), library.tags(B)) == ([], "Schrödinger's cat", ["ψ-tag"])
+    library.set_bookmarked([A], True)
+    library.save(fold=True)
+    assert "Schrödinger's cat" in path.read_text(encoding="utf-8")
+    reopened = Library.open(path)[0]
+    assert (reopened.note(A), reopened.tags(B), reopened.is_bookmarked(A)) == (
+        "Schrödinger's cat",
+        ["ψ-tag"],
+        True,
+    )
+
+
+def test_a_value_too_big_for_the_fast_writer_is_still_saved(tmp_path: Path) -> None:
+    path = tmp_path / "library.json"
+    found = {"title": "T", "citations": 2**70}
+    path.write_text(json.dumps({"version": 1, "papers": {A: {"resolved": found}}}), "utf-8")
+    library, _ = Library.open(path)
+    library.set_bookmarked([A], True)
+    assert library.save(fold=True) == []
+    library.set_bookmarked([B], True)
+    assert library.save() == []
+    reopened = Library.open(path)[0]
+    assert (reopened.resolved(A), reopened.is_bookmarked(B)) == (found, True)

@@ -787,11 +787,11 @@ class Library:
         backup = library_file.backup_path(self._file)
         try:
             old = library_file.read_text(backup)
-            lost = set(library_file.parse(old).entries) if old is not None else set()
+            lost = library_file.paper_ids(old) if old is not None else set()
         except (DamagedLibrary, OSError):
             lost = set()
         if lost:
-            lost -= set(library_file.parse(text).entries)
+            lost -= library_file.paper_ids(text)
         messages = []
         if lost:
             stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")

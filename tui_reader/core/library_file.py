@@ -11,6 +11,9 @@
 - `library.json.rejected`: entries and journal lines that could not be read, one JSON object a
   line with the reason, kept before anything drops them.
 
+Both are written by orjson, and what it wrote is read by orjson alone (_loads): the standard
+json module took seconds to fold a hundred thousand changes.
+
 Reading merges the journal into the snapshot with the same rule as two writers: per paper and
 field the later change wins, each tag on its own.
 """
@@ -24,6 +27,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from tui_reader.core import atomic_file
 from tui_reader.core.file_kinds import special_file_problem
 
@@ -35,11 +40,14 @@ Entries = dict[str, dict[str, Any]]
 _VALUE_TYPES: dict[str, type] = {"bookmarked": bool, "read": bool, "note": str, "resolved": dict}
 FIELDS = tuple(_VALUE_TYPES)
 _TIME_FIELDS = tuple(f"{name}_at" for name in _VALUE_TYPES)
+_STAMPED = tuple(zip(FIELDS, _TIME_FIELDS, strict=True))
 _TAG_FIELDS = ("tags", "removed_tags")
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 # Clocks of two machines sharing a library disagree a little; a time later than this is wrong.
 CLOCK_SKEW = timedelta(days=1)
+_SNAPSHOT = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS  # as the snapshot is written
+_LINE = orjson.OPT_SORT_KEYS  # as a journal line is
 
 
 class DamagedLibrary(Exception):
@@ -88,12 +96,13 @@ def parse_stamp(stamp: str) -> datetime:
 def merge_entry(ours: dict[str, Any], theirs: dict[str, Any]) -> dict[str, Any]:
     """One paper's entry from two writers: for each field, and each tag, the later change."""
     merged = {**theirs, **ours}
-    for name in FIELDS:
-        stamp = f"{name}_at"
-        candidates = [e for e in (ours, theirs) if name in e]
-        if candidates:
-            latest = max(candidates, key=lambda e: e.get(stamp, ""))
-            merged[name], merged[stamp] = latest[name], latest.get(stamp, "")
+    for name, stamp in _STAMPED:
+        if name in theirs and (name not in ours or theirs.get(stamp, "") > ours.get(stamp, "")):
+            merged[name], merged[stamp] = theirs[name], theirs.get(stamp, "")
+        elif name in ours:  # ours on a tie
+            merged[stamp] = ours.get(stamp, "")
+    if not any(key in entry for entry in (ours, theirs) for key in _TAG_FIELDS):
+        return merged
     events: dict[str, tuple[str, bool]] = {}
     for entry in (ours, theirs):
         for present, key in ((True, "tags"), (False, "removed_tags")):
@@ -164,8 +173,20 @@ def _latest_valid_time() -> str:
     return format_stamp(datetime.now(timezone.utc) + CLOCK_SKEW)
 
 
-def _loads(text: str) -> Any:
-    """JSON, keeping every value of a key that appears twice (as DuplicateValues)."""
+def _loads(text: str | bytes, written: int) -> Any:
+    """JSON, keeping every value of a key that appears twice (as DuplicateValues).
+
+    Text as this program writes it (orjson with the options `written`) is read by orjson
+    alone: it comes out the same when written again, so no key of it is there twice. Other
+    text (written by hand, by an older tui-reader, or damaged) is read by the slower parser
+    that keeps duplicates, and says what is wrong."""
+    try:
+        data = text.encode() if isinstance(text, str) else text
+        value = orjson.loads(data)
+        if orjson.dumps(value, option=written) == data.strip():
+            return value
+    except (orjson.JSONDecodeError, orjson.JSONEncodeError, UnicodeEncodeError):
+        pass
 
     def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         result = dict(pairs)
@@ -181,7 +202,19 @@ def _loads(text: str) -> Any:
                     result[key] = value
         return result
 
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
     return json.loads(text, object_pairs_hook=pairs_hook)
+
+
+def _dumps(value: Any, options: int) -> str:
+    """JSON as orjson writes it, or as the standard library does for what orjson cannot
+    write (an integer over 64 bits, say, from a file written by hand)."""
+    try:
+        return orjson.dumps(value, option=options).decode()
+    except orjson.JSONEncodeError:
+        indent = 2 if options & orjson.OPT_INDENT_2 else None
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, indent=indent)
 
 
 def _add_entries(contents: Contents, papers: dict[str, Any], where: str, latest: str) -> None:
@@ -197,26 +230,39 @@ def _add_entries(contents: Contents, papers: dict[str, Any], where: str, latest:
         contents.entries[paper_id] = checked
 
 
-def parse(text: str, name: str = "library.json") -> Contents:
-    """A snapshot's contents; DamagedLibrary when the file as a whole is not a library.
-
-    One entry that cannot be read is rejected, not the file; a key found twice is merged."""
+def _snapshot(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A snapshot's JSON, and its papers (each time the key is there); DamagedLibrary when
+    the file as a whole is not a library."""
     if not text.strip():
         raise DamagedLibrary("it is empty")
     try:
-        data = _loads(text)
+        data = _loads(text, _SNAPSHOT)
     except (ValueError, RecursionError) as error:  # JSONDecodeError, or a 5,000-digit number
         problem = str(error) if isinstance(error, json.JSONDecodeError) else "too deep or too big"
         raise DamagedLibrary(f"it is not valid JSON ({problem})") from None
     if not isinstance(data, dict) or not isinstance(data.get("version"), int):
         raise DamagedLibrary("it has no library version")
-    contents = Contents()
-    if data["version"] > VERSION:
-        contents.newer = data["version"]
     papers = data.get("papers", {})
     parts = papers if isinstance(papers, DuplicateValues) else [papers]
     if not all(isinstance(part, dict) for part in parts):
         raise DamagedLibrary("its papers are not an object")
+    return data, parts
+
+
+def paper_ids(text: str) -> set[str]:
+    """The papers a snapshot has entries for, readable or not; DamagedLibrary as `parse`."""
+    _, parts = _snapshot(text)
+    return {paper_id for part in parts for paper_id in part}
+
+
+def parse(text: str, name: str = "library.json") -> Contents:
+    """A snapshot's contents; DamagedLibrary when the file as a whole is not a library.
+
+    One entry that cannot be read is rejected, not the file; a key found twice is merged."""
+    data, parts = _snapshot(text)
+    contents = Contents()
+    if data["version"] > VERSION:
+        contents.newer = data["version"]
     if len(parts) > 1:
         contents.notes.append(f"{name} held its papers {len(parts)} times; all were merged")
     latest = _latest_valid_time()
@@ -248,7 +294,7 @@ def dumps(entries: Entries, searches: Entries) -> str:
     data: dict[str, Any] = {"version": VERSION, "papers": entries}
     if searches:
         data["searches"] = searches
-    return json.dumps(data, indent=2, sort_keys=True) + "\n"
+    return _dumps(data, _SNAPSHOT) + "\n"
 
 
 def add_searches(contents: Contents, searches: dict[str, Any], where: str, latest: str) -> None:
@@ -273,7 +319,7 @@ def add_searches(contents: Contents, searches: dict[str, Any], where: str, lates
 
 def search_line(search_name: str, entry: dict[str, Any]) -> str:
     record = {"v": JOURNAL_VERSION, "search": search_name, "entry": entry}
-    return json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n"
+    return _dumps(record, _LINE) + "\n"
 
 
 # The journal
@@ -281,7 +327,7 @@ def search_line(search_name: str, entry: dict[str, Any]) -> str:
 
 def journal_line(paper_id: str, entry: dict[str, Any]) -> str:
     record = {"v": JOURNAL_VERSION, "id": paper_id, "entry": entry}
-    return json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n"
+    return _dumps(record, _LINE) + "\n"
 
 
 def parse_journal(data: bytes, name: str, first_line: int, contents: Contents) -> tuple[int, int]:
@@ -296,7 +342,7 @@ def parse_journal(data: bytes, name: str, first_line: int, contents: Contents) -
             continue
         where = f"{name}, line {number}"
         try:
-            record = _loads(raw.decode("utf-8"))
+            record = _loads(raw, _LINE)
         except (ValueError, RecursionError):  # not UTF-8, not JSON, or too deep
             text = raw.decode("utf-8", "replace")
             contents.rejected.append(Rejected(where, "not a valid change", None, text))
