@@ -100,6 +100,10 @@ def test_ids_are_found_across_merges_and_shared_keys(
     assert kept.extend([paper(5), paper(39)]) == 0
     assert [kept.position_of(paper(n).id) for n in range(42)] == list(range(42))
     assert kept.position_of(paper(99).id) is None and len(kept) == 42
+    asked = [paper(n).id for n in (41, 99, 3, 40, 0)]  # the last 2 not merged yet
+    assert kept.positions_of(asked).tolist() == [41, -1, 3, 40, 0]
+    assert kept.in_order(asked) == [paper(n).id for n in (0, 3, 40, 41)]
+    assert kept.positions_of([]).tolist() == [] and PaperStore().in_order(asked) == []
 
 
 def test_a_store_opens_again_from_its_arrays() -> None:

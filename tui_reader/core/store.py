@@ -408,6 +408,35 @@ class PaperStore(Sequence[Paper]):
         """The paper's place in load order (its number), or None when it is not in the store."""
         return self._find(paper_id, id_key(paper_id))
 
+    def positions_of(self, paper_ids: Sequence[str]) -> npt.NDArray[np.int64]:
+        """Each paper's place in load order, -1 where it is not in the store: many at once
+        (one at a time, a hundred thousand took 1.7 s)."""
+        sorted_keys, numbers, recent = self._lookup
+        keys = np.fromiter(map(id_key, paper_ids), dtype=np.int64, count=len(paper_ids))
+        found = np.full(len(keys), -1, dtype=np.int64)
+        if len(sorted_keys):
+            places = np.searchsorted(sorted_keys, keys).clip(max=len(sorted_keys) - 1)
+            hit = sorted_keys[places] == keys
+            found[hit] = numbers[places[hit]]
+        ids = self._texts["id"]
+        for place, (paper_id, key, number) in enumerate(
+            zip(paper_ids, keys.tolist(), found.tolist(), strict=True)
+        ):
+            number = recent.get(key, number)
+            if number < 0 or ids.get(number) != paper_id:  # not there, or a key two ids share
+                number = self._find(paper_id, key)
+                found[place] = -1 if number is None else number
+            else:
+                found[place] = number
+        return found
+
+    def in_order(self, paper_ids: Iterable[str]) -> list[str]:
+        """Those of these papers that are in the store, in load order."""
+        listed = list(paper_ids)
+        places = self.positions_of(listed)
+        order = np.argsort(places, kind="stable")
+        return [listed[i] for i in order[places[order] >= 0].tolist()]
+
     def _find(self, paper_id: str, key: int, maybe_sorted: bool = True) -> int | None:
         sorted_keys, numbers, recent = self._lookup
         ids = self._texts["id"]
@@ -456,8 +485,9 @@ class PaperStore(Sequence[Paper]):
         user made nothing of pass or fail together: the filters are tried on each of the
         others only (a test of every paper took 0.8 s at 100,000 papers)."""
         passing = np.full(self._count, query.keeps(state, ""), dtype=bool)  # "": no paper's id
-        for paper_id in state.paper_ids():
-            if (number := self.position_of(paper_id)) is not None and number < len(passing):
+        paper_ids = state.paper_ids()
+        for paper_id, number in zip(paper_ids, self.positions_of(paper_ids).tolist(), strict=True):
+            if 0 <= number < len(passing):
                 passing[number] = query.keeps(state, paper_id)
         return passing
 
