@@ -210,3 +210,18 @@ async def test_keys_typed_before_the_screen_is_up_keep_the_filter(
         assert app.workspace.filter_input.value == "satisf band"
         assert not app.workspace.paper_list.marked
         assert not any(app.library.is_bookmarked(p.id) for p in seed_store)
+
+
+async def test_the_header_says_when_a_filter_is_searched_as_words(seed_store) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settled(pilot)
+        await pilot.press("slash", *"bandit after:2025-13")
+        await work_done(app)
+        await wait_until(pilot, lambda: "searched" in app.workspace.sub_title, "the header")
+        assert app.workspace.sub_title == (
+            "0 of 38 papers (+1 close) · after:2025-13 is not a date (2025, 2025-06, 2025-06-15): "
+            "searched as words"
+        )
+        await pilot.press("backspace", "backspace", "backspace")
+        await wait_until(pilot, lambda: "searched" not in app.workspace.sub_title, "no note")

@@ -43,6 +43,11 @@ def found(query: str) -> list[str]:
         ("cat:cs.L", []),  # not a category
         ("year:2025", ["June", "May"]),
         ("year:2024", ["Year"]),
+        ("year:2024..2025", ["June", "May", "Year"]),
+        ("year:2024-2025", ["June", "May", "Year"]),
+        ("year:2025..", ["June", "May"]),
+        ("year:..2024", ["Year"]),
+        ("!year:..2024", ["Bare", "June", "May", "Month"]),
         ("after:2025-06", ["June", "Month"]),
         ("after:2025-06-01", ["June"]),  # "2025-06" cannot say it is on or after the 1st
         ("after:2025", ["June", "May", "Month"]),
@@ -63,10 +68,17 @@ def test_metadata_filters_need_no_index_nor_state() -> None:
     assert not needs_index("cat:cs.LG year:2025")
 
 
-def test_a_malformed_filter_is_searched_as_words() -> None:
+def test_a_malformed_filter_is_searched_as_words_and_says_so() -> None:
     for text in ("year:25", "after:june", "before:2025-6", "after:2020-13", "before:2015-02-30"):
         query = parse_query(text + " ")
         assert query.metadata == () and query.terms != ()
+    assert parse_query("graphs Year:2021..2019 !after:2025-13").misread == (
+        "Year:2021..2019 is not a year (2025, 2019..2021)",
+        "!after:2025-13 is not a date (2025, 2025-06, 2025-06-15)",
+    )
+    assert parse_query("year:2025 title:graphs graphs: year:..").misread == (
+        "year:.. is not a year (2025, 2019..2021)",
+    )
 
 
 DATES = st.one_of(

@@ -1,6 +1,8 @@
 """The query's filters on a paper's own fields: `cat:cs.LG` (`cat:cs`: any cs category),
-`year:2025`, `after:2025-06` (on or after), `before:2025-06` (strictly before), by the date
-the paper was published (else its year); a paper without the field does not match.
+`year:2025` (or years: `year:2019..2021`, `year:2019-2021`, `year:2019..`, `year:..2021`),
+`after:2025-06` (on or after), `before:2025-06` (strictly before), by the date the paper was
+published (else its year); a paper without the field does not match. A token that names a
+filter but not a value it takes (`year:abc`) is searched as words, and `misread` says why.
 
 A filter tests one paper, or the papers of a store at once from its columns
 (`PaperStore.passing`): a date as the number YYYYMMDD (`date_key`), the categories as codes
@@ -19,6 +21,7 @@ import numpy.typing as npt
 from tui_reader.core.paper import Paper
 
 Bools: TypeAlias = npt.NDArray[np.bool_]
+YEARS = re.compile(r"([0-9]{4})?(?:\.\.|-)([0-9]{4})?|([0-9]{4})")  # 2019..2021, 2019-2021, 2025
 DATE = re.compile(r"([0-9]{4})(?:-([0-9]{2})(?:-([0-9]{2}))?)?")  # ISO: 2025, 2025-06, 2025-06-03
 NO_DATE = 0  # the date key of a paper without a date
 UNSURE = -1  # the date key of a date not in that form: read as text
@@ -43,6 +46,26 @@ def date_key(date: str) -> int:
     if year == "0000" or "00" in (month, day):  # a zero would read as a coarser date
         return UNSURE
     return int(year) * 10_000 + int(month or 0) * 100 + int(day or 0)
+
+
+_DATES = "a date (2025, 2025-06, 2025-06-15)"
+_TAKES = {"cat": "a category (cs.LG, cs)", "year": "a year (2025, 2019..2021)"}
+_TAKES |= {"after": _DATES, "before": _DATES}
+
+
+def _years(text: str) -> tuple[int, int] | None:
+    """The first and last year a `year:` filter's value names: 2025, 2019..2021 or 2019-2021,
+    open at either end (2019.., ..2021); None for anything else."""
+    found = YEARS.fullmatch(text)
+    if found is None:
+        return None
+    first, last, one = found.groups()
+    if one is not None:
+        return int(one), int(one)
+    if first is None and last is None:
+        return None
+    span = int(first or 1), int(last or 9999)
+    return span if span[0] <= span[1] else None
 
 
 def is_date(text: str) -> bool:
@@ -92,17 +115,35 @@ class MetadataFilter:
         scope = scope.lower()
         if (
             (scope == "cat" and value)
-            or (scope == "year" and len(value) == 4 and value.isdigit())
+            or (scope == "year" and _years(value) is not None)
             or (scope in ("after", "before") and is_date(value))
         ):
             return cls(scope, value, negated)
         return None
 
+    @staticmethod
+    def misread(token: str) -> str | None:
+        """Why a token that names a filter (`year:abc`) is not one, to tell the user that it
+        is searched as words; None for any other token."""
+        scope, colon, _ = token.removeprefix("!").partition(":")
+        scope = scope.lower()
+        if not colon or scope not in _TAKES or MetadataFilter.parse(token) is not None:
+            return None
+        return f"{token} is not {_TAKES[scope]}"
+
+    @property
+    def years(self) -> tuple[int, int]:
+        """The first and last year of a `year:` filter."""
+        found = _years(self.value)
+        assert found is not None, "a year: filter is made of years"
+        return found
+
     def __call__(self, paper: Paper) -> bool:
         if self.scope == "cat":
             found = in_category(paper.categories, self.value)
         elif self.scope == "year":
-            found = paper.year == int(self.value)
+            first, last = self.years
+            found = paper.year is not None and first <= paper.year <= last
         else:
             found = self.fits_date(date_of(paper.published, paper.year))
         return found != self.negated

@@ -79,6 +79,7 @@ class Query:
     terms: tuple[Term, ...] = ()
     states: tuple[StateFilter, ...] = ()
     metadata: tuple[MetadataFilter, ...] = ()
+    misread: tuple[str, ...] = ()  # why tokens naming a filter are not one, searched as words
 
     def keeps(self, state: PaperState, paper_id: str) -> bool:
         """Whether the paper passes every state filter."""
@@ -142,6 +143,7 @@ def parse_query(query: str) -> Query:
     terms: list[Term] = []
     states: list[StateFilter] = []
     metadata: list[MetadataFilter] = []
+    misread: list[str] = []
     join_next = False
     for number, token in enumerate(tokens):
         if token == "|":
@@ -154,6 +156,8 @@ def parse_query(query: str) -> Query:
         if found := MetadataFilter.parse(token):
             metadata.append(found)
             continue
+        if reason := MetadataFilter.misread(token):
+            misread.append(reason)
         term = _term(token, last)
         if term is None:
             continue
@@ -162,7 +166,7 @@ def parse_query(query: str) -> Query:
         else:
             terms.append(term)
         join_next = False
-    return Query(_without_repeats(terms), tuple(states), tuple(metadata))
+    return Query(_without_repeats(terms), tuple(states), tuple(metadata), tuple(misread))
 
 
 def _without_repeats(terms: list[Term]) -> tuple[Term, ...]:

@@ -470,8 +470,9 @@ class PaperStore(Sequence[Paper]):
             return self._categories.any(test.fits_category, numbers, count)
         if test.scope == "year":
             years = self._column("years", count)[numbers]
-            same: Bools = years == int(test.value)
-            return same
+            first, last = test.years
+            within: Bools = (years >= first) & (years <= last)
+            return within
         keys = self._column("dates", count)[numbers]
         passing = test.fits_dates(keys)
         for place in np.flatnonzero(keys == UNSURE).tolist():  # a date in another form
