@@ -41,6 +41,29 @@ def test_a_limit_below_one_is_an_error(capsys, limit: str) -> None:
     )
 
 
+def test_search_says_when_a_filter_is_searched_as_words(capsys) -> None:
+    status, _, err = run(capsys, "search", "satisficing year:20")
+    assert (status, err) == (
+        0,
+        "tui-reader: year:20 is not a year (2025, 2019..2021): searched as words\n",
+    )
+
+
+def test_a_command_names_the_first_records_it_skips_and_counts_the_rest(
+    capsys, tmp_path: Path
+) -> None:
+    path = tmp_path / "bad.jsonl"
+    good = '{"id": "p", "title": "T", "abstract": "About bandits."}\n'
+    path.write_text(good + "{broken\n" * 12, encoding="utf-8")
+    status, out, err = run(capsys, "search", "bandits", str(path))
+    assert (status, out.split()[0], out.split()[-1]) == (0, "1.", "T")
+    assert err.splitlines() == [
+        *(f"tui-reader: skipped {path}:{line}: not valid JSON (Expecting property name "
+          "enclosed in double quotes)" for line in range(2, 7)),
+        "tui-reader: 7 more problems reading the papers (the reader lists them)",
+    ]  # fmt: skip
+
+
 def test_untag_says_when_the_paper_lacks_the_tag(capsys) -> None:
     assert run(capsys, "tag", LOAM, "kept")[0] == 0
     status, out, err = run(capsys, "untag", LOAM, "kept", "never-had", "Nor-This")

@@ -64,6 +64,7 @@ from tui_reader.library_command import run_library
 from tui_reader.resources import bundled
 
 LOAD_AT_ONCE = 2_000_000  # bytes of input read before the reader starts; more loads behind it
+SKIPPED_TOLD = 5  # problems reading the papers a command prints; the rest counted
 SKIPPED_SHOWN = 100  # problems reading the papers at start shown on the screen; the rest counted
 
 
@@ -198,6 +199,16 @@ def search_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def tell_skipped(problems: Sequence[str]) -> None:
+    """The records the papers' files hold that could not be read, on stderr: the first few,
+    then how many more (a command run again and again said the same 29 lines each time)."""
+    for problem in problems[:SKIPPED_TOLD]:
+        print(f"tui-reader: skipped {problem}", file=sys.stderr)
+    if len(problems) > SKIPPED_TOLD:
+        more = count(len(problems) - SKIPPED_TOLD, "more problem")
+        print(f"tui-reader: {more} reading the papers (the reader lists them)", file=sys.stderr)
+
+
 def open_indexed(paths: Sequence[Path]) -> IndexedPapers:
     """The papers and their index (`indexed_papers`); a kept entry that could not be used is
     told."""
@@ -212,11 +223,13 @@ def run_search(arguments: argparse.Namespace) -> int:
     if arguments.limit < 1:
         raise UsageError(f"--limit must be 1 or more, not {arguments.limit}")
     indexed = open_indexed(papers_or_default(arguments.paths))
-    for problem in indexed.loaded.problems:
-        print(f"tui-reader: skipped {problem}", file=sys.stderr)
+    tell_skipped(indexed.loaded.problems)
     papers = indexed.loaded.papers
+    query = parse_query(arguments.query)
+    for reason in query.misread:
+        print(f"tui-reader: {reason}: searched as words", file=sys.stderr)
     # The library is opened only when the query asks about it.
-    state = open_library(arguments.library)[0] if parse_query(arguments.query).states else NO_STATE
+    state = open_library(arguments.library)[0] if query.states else NO_STATE
     found = search_papers(indexed.index, arguments.query, state, "relevance", papers)
     for rank, (number, score) in enumerate(zip(found.numbers, found.scores, strict=True), 1):
         if rank > arguments.limit:
@@ -354,8 +367,7 @@ def run_command(arguments: argparse.Namespace) -> int:
         loaded = kept[1]
     else:
         loaded = load_paths(paths)
-    for problem in loaded.problems:
-        print(f"tui-reader: skipped {problem}", file=sys.stderr)
+    tell_skipped(loaded.problems)
     library, _ = open_library(arguments.library)
     papers = loaded.papers
     if isinstance(papers, PaperStore):

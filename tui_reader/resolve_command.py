@@ -12,7 +12,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn, TextIO
 
-from tui_reader.cli import DEFAULT_PAPERS, open_library, papers_or_default, settings
+from tui_reader.cli import (
+    DEFAULT_PAPERS,
+    open_library,
+    papers_or_default,
+    settings,
+    tell_skipped,
+)
 from tui_reader.core.library import ENVIRONMENT_VARIABLE, default_path
 from tui_reader.core.loading import load_paths
 from tui_reader.core.resolve import Outcome, needs_lookup, resolve_online
@@ -99,8 +105,7 @@ def run_resolve(argv: Sequence[str]) -> int:
         print(f"tui-reader resolve: {error} (see tui-reader resolve --help)", file=sys.stderr)
         return 2
     loaded = load_paths(papers_or_default(arguments.papers or [], config))
-    for problem in loaded.problems:
-        print(f"tui-reader: skipped {problem}", file=sys.stderr)
+    tell_skipped(loaded.problems)
     library, _ = open_library(arguments.library)
     if not any(needs_lookup(paper, library, arguments.again) for paper in loaded.papers):
         again = "" if arguments.again else " (--again looks up those found without a match)"

@@ -20,6 +20,7 @@ from tui_reader.cli import (
     open_library,
     papers_or_default,
     settings,
+    tell_skipped,
 )
 from tui_reader.core.feeds import FeedCount, FeedCounter, feed_numbers, unread_papers
 from tui_reader.core.library import Library
@@ -103,8 +104,7 @@ def run_searches(argv: Sequence[str]) -> int:
         loaded, index = indexed.loaded, indexed.index
     else:
         loaded, index = load_paths(paths), None
-    for problem in loaded.problems:
-        print(f"tui-reader: skipped {problem}", file=sys.stderr)
+    tell_skipped(loaded.problems)
     papers = loaded.papers
     if arguments.command == "searches":
         list_searches(FeedCounter().count(searches, index, library, papers), arguments.format)
