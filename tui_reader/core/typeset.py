@@ -8,22 +8,13 @@ the * and _ that markdown-it reads as emphasis, and -- and --- shown as – and 
 """
 
 import re
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec
-from pylatexenc.latex2text import get_default_latex_context_db as latex2text_context
-from pylatexenc.latexwalker import (
-    LatexCharsNode,
-    LatexMacroNode,
-    LatexNode,
-    LatexWalker,
-)
-from pylatexenc.latexwalker import get_default_latex_context_db as latexwalker_context
-from pylatexenc.macrospec import LatexContextDb, MacroSpec
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 # Stands in for a math span while the emphasis around it is parsed; a U+FFFC already in the
 # text is treated as a span of its own, so the count always lines up.
@@ -58,7 +49,7 @@ def _typeset(text: str) -> tuple[Span, ...]:
     sources = iter((text[start:end], math) for start, end, math in kept)
     spans: list[Span] = []
     italic = bold = 0  # emphasis nests: _a *b* c_ is italic to its end
-    for token in _EMPHASIS.parseInline("".join(masked))[0].children or []:
+    for token in _emphasis().parseInline("".join(masked))[0].children or []:
         if token.type in ("em_open", "em_close"):
             italic += 1 if token.type == "em_open" else -1
         elif token.type in ("strong_open", "strong_close"):
@@ -67,6 +58,14 @@ def _typeset(text: str) -> tuple[Span, ...]:
             content = token.content
             spans += _prose(content, 0, len(content), italic > 0, bold > 0, sources)
     return _merged(spans)
+
+
+@cache
+def _emphasis() -> "MarkdownIt":
+    """The parser of *emphasis* and **bold**, imported on first use (30 ms at each start)."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("zero").enable(["emphasis"])
 
 
 def _kept_spans(text: str) -> list[tuple[int, int, bool]]:
@@ -174,7 +173,6 @@ _LITERAL = re.compile(
 _DASHES = {"--": "\u2013", "---": "\u2014"}
 _LINK = re.compile(r"(?:https?|ftp)://\S+|www\.\S+")
 _COMMAND = re.compile(r"\\[A-Za-z]")
-_EMPHASIS = MarkdownIt("zero").enable(["emphasis"])
 _MATH_MARK = re.compile(r"\\.|\$|" + _PLACEHOLDER, re.S)
 _DOLLAR = re.compile(r"\\.|\$", re.S)
 _PAIR = re.compile(r"\\.", re.S)
@@ -226,159 +224,10 @@ def _closing_dollar(text: str, start: int, delimiter: str) -> int:
     return -1 if content[0].isdigit() and follows.isdigit() else at
 
 
-class _Unconvertible(Exception):
-    """Math that the converter would get wrong: it is shown as its source instead."""
-
-
 def math_to_text(source: str) -> str:
     """Math such as `$\\rho \\sqrt{T}$` as Unicode ("ρ √(T)"); its source when that fails."""
-    # Abstracts write "$32%$": a percent sign, never the comment it would be in LaTeX.
-    latex = source.replace("\\%", "%").replace("%", "\\%")
-    try:
-        walker = LatexWalker(latex, latex_context=_PARSING, tolerant_parsing=False)
-        text = _MATH.nodelist_to_text(walker.get_latex_nodes()[0]).strip()
-    except Exception:  # pylatexenc raises its own parse errors and, on odd input, others
-        return source
-    return text or source
+    # Imported on first use: pylatexenc and the tables made from it take 40 ms to import, at
+    # each start, before the first frame, which often shows no math.
+    from tui_reader.core.latex_math import math_to_text as converted
 
-
-def _script(text: str, kind: str) -> str:
-    """`text` raised (`^`) or lowered (`_`): Unicode sub/superscripts when each has one."""
-    prefixes = (
-        ("SUPERSCRIPT ", "MODIFIER LETTER ", "SUPERSCRIPT LATIN ")
-        if kind == "^"
-        else ("SUBSCRIPT ", "LATIN SUBSCRIPT ", "GREEK SUBSCRIPT ")
-    )
-    if kind == "^" and text == "∘":  # 360^\circ: degrees
-        return "°"
-    scripted = []
-    for char in text:
-        base = _base_name(char)
-        # "MODIFIER LETTER SMALL D" but "LATIN SUBSCRIPT SMALL LETTER I": try both spellings.
-        for name in [
-            prefix + form for prefix in prefixes for form in (base, base.replace("LETTER ", ""))
-        ]:
-            try:
-                candidate = unicodedata.lookup(name)
-            except KeyError:
-                continue
-            # Only a true small form of the same character (U+02D5 is no raised U+22A4).
-            if _base_name(unicodedata.normalize("NFKC", candidate)) == base:
-                scripted.append(candidate)
-                break
-        else:
-            return kind + (text if len(text) == 1 else f"({text})")
-    return "".join(scripted)
-
-
-def _base_name(char: str) -> str:
-    """A character's Unicode name without its script or digit prefix: "SMALL LETTER D"."""
-    name = unicodedata.name(char, "") if len(char) == 1 else ""
-    name = {"HYPHEN-MINUS": "MINUS", "MINUS SIGN": "MINUS"}.get(name, name)
-    return name.removeprefix("DIGIT ").removeprefix("LATIN ").removeprefix("GREEK ")
-
-
-class _MathToText(LatexNodes2Text):  # type: ignore[misc]  # pylatexenc has no type hints
-    """pylatexenc's converter, stricter: an unknown command makes the math unconvertible,
-    spaces after commands are kept ("ln T", not "lnT"), and scripts become Unicode."""
-
-    def macro_node_to_text(self, node: LatexMacroNode) -> str:
-        if self.latex_context.get_macro_spec(node.macroname) is None:
-            raise _Unconvertible(node.macroname)
-        text: str = super().macro_node_to_text(node)
-        if not (node.nodeargd and node.nodeargd.argnlist):
-            text += node.macro_post_space
-        return text
-
-    def environment_node_to_text(self, node: LatexNode) -> str:
-        raise _Unconvertible(node.latex_verbatim())
-
-    def nodelist_to_text(self, nodelist: list[LatexNode]) -> str:
-        out: list[str] = []
-        pending = ""  # a ^ or _ waiting for the next node, as in x^{2} or e^\top
-        for node in nodelist:
-            if node is None:
-                continue
-            text = self.node_to_text(node)
-            if pending:
-                after = text[len(text.rstrip()) :]
-                text, pending = _script(text.strip(), pending) + after, ""
-            if isinstance(node, LatexCharsNode):
-                text, pending = _inline_scripts(text)
-            out.append(text)
-        if pending:
-            out.append(pending)
-        return "".join(out)
-
-
-def _inline_scripts(chars: str) -> tuple[str, str]:
-    """Scripts within plain characters (x_i^2); a trailing ^ or _ is returned as pending."""
-    out: list[str] = []
-    at = 0
-    while at < len(chars):
-        char = chars[at]
-        if char in "^_" and at + 1 == len(chars):
-            return "".join(out), char
-        if char in "^_" and not chars[at + 1].isspace():
-            out.append(_script(chars[at + 1], char))
-            at += 2
-            continue
-        out.append(char)
-        at += 1
-    return "".join(out), ""
-
-
-def _fraction(node: LatexMacroNode, l2tobj: LatexNodes2Text) -> str:
-    """a/b, with parentheses around a part that is more than one word: (a+b)/c.
-
-    pylatexenc passes the converter by the argument name `l2tobj`."""
-    parts = [l2tobj.node_arg_to_text(node, k).strip() for k in (0, 1)]
-    return "/".join(part if part.isalnum() else f"({part})" for part in parts)
-
-
-def _root(node: LatexMacroNode, l2tobj: LatexNodes2Text) -> str:
-    """√x, √(SAT), √(a+b), and ³√x for \\sqrt[3]{x}."""
-    index, body = (l2tobj.node_arg_to_text(node, k).strip() for k in (0, 1))
-    return (_script(index, "^") if index else "") + "√" + (body if len(body) == 1 else f"({body})")
-
-
-def _text_context() -> LatexContextDb:
-    """What each math command shows as, beyond pylatexenc's defaults."""
-    context = latex2text_context()
-    # Commands pylatexenc would silently drop or refuse, given the text they stand for.
-    size = ["left", "right", "middle", "big", "Big", "bigg", "Bigg"]
-    size += [name + side for name in size[3:] for side in "lrm"]
-    fonts = ["bf", "rm", "cal", "it", "sf", "tt"]  # old font switches: {\cal O} shows O
-    blank = ["displaystyle", "textstyle", "scriptstyle", "limits", "nolimits", "!", "mathop"]
-    spaced = [",", ";", ":", " ", "quad", "qquad", "enspace", "thinspace"]
-    named = {"|": "‖", "Vert": "‖", "vert": "|", "lVert": "‖", "rVert": "‖", "top": "⊤"}
-    named |= {"land": "∧", "lor": "∨", "Pr": "Pr", "colon": ":"}
-    macros = [MacroTextSpec(name, simplify_repl="") for name in size + fonts + blank]
-    macros += [MacroTextSpec(name, simplify_repl=" ") for name in spaced]
-    macros += [MacroTextSpec(name, simplify_repl=text) for name, text in named.items()]
-    macros += [MacroTextSpec(name, discard=False) for name in _PLAIN_ARGUMENT]
-    macros += [MacroTextSpec(name, simplify_repl=_fraction) for name in ("frac", "dfrac", "tfrac")]
-    macros.append(MacroTextSpec("sqrt", simplify_repl=_root))
-    for name, like in {"boldsymbol": "mathbf", "bm": "mathbf", "Tilde": "tilde"}.items():
-        macros.append(MacroTextSpec(name, simplify_repl=context.get_macro_spec(like).simplify_repl))
-    context.add_context_category("tui-reader", macros=macros, specials=[], prepend=True)
-    return context
-
-
-def _parse_context() -> LatexContextDb:
-    """The parser must know which commands take an argument, or it reads {x} as a group."""
-    context = latexwalker_context()
-    names = ["boldsymbol", "bm", "Tilde", "operatorname", *_PLAIN_ARGUMENT]
-    context.add_context_category("tui-reader", macros=[MacroSpec(name, "{") for name in names])
-    return context
-
-
-_PLAIN_ARGUMENT = ["operatorname", "mathrm", "text", "texttt", "textsf", "textnormal", "mbox"]
-_PLAIN_ARGUMENT += ["smash"]
-_MATH = _MathToText(
-    latex_context=_text_context(),
-    math_mode="text",
-    # Keep the spaces the source has, as between "\\sqrt{T} \\log T".
-    strict_latex_spaces={"between-latex-constructs": True, "in-equations": None},
-)
-_PARSING = _parse_context()
+    return converted(source)
