@@ -49,8 +49,12 @@ def date_key(date: str) -> int:
 
 
 _DATES = "a date (2025, 2025-06, 2025-06-15)"
-_TAKES = {"cat": "a category (cs.LG, cs)", "year": "a year (2025, 2019..2021)"}
-_TAKES |= {"after": _DATES, "before": _DATES}
+_TAKES = {  # what each filter takes, as the user is told
+    "cat": "a category (cs.LG, cs)",
+    "year": "a year (2025, 2019..2021)",
+    "after": _DATES,
+    "before": _DATES,
+}
 
 
 def _years(text: str) -> tuple[int, int] | None:
