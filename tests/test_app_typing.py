@@ -111,7 +111,8 @@ async def test_a_title_is_shown_literally_and_cut_to_the_width(write_seed) -> No
     async with app.run_test(size=(60, 20)) as pilot:
         await settled(pilot)
         shown = title_shown(app)
-        assert shown.startswith("⭘") and "[b]Bold[/b] xxx" in shown and shown.endswith("…")
+        assert shown.startswith("⭘") and "[b]Bold[/b] xxx" in shown
+        assert shown.endswith("… — 1 paper"), "the name is cut, not what the list shows"
         assert len(shown) <= 60
 
 
@@ -213,6 +214,7 @@ async def test_keys_typed_before_the_screen_is_up_keep_the_filter(
 
 
 async def test_the_header_says_when_a_filter_is_searched_as_words(seed_store) -> None:
+    """In full on a screen of 120 columns: the collection's name gives way to it."""
     app = ReaderApp(seed_store)
     async with app.run_test(size=(120, 30)) as pilot:
         await settled(pilot)
@@ -223,5 +225,8 @@ async def test_the_header_says_when_a_filter_is_searched_as_words(seed_store) ->
             "0 of 38 papers (+1 close) · after:2025-13 is not a date (2025, 2025-06, 2025-06-15): "
             "searched as words"
         )
+        note = app.workspace.sub_title
+        await wait_until(pilot, lambda: title_shown(app).endswith(note), "the note in full")
+        assert "ICML" not in title_shown(app)
         await pilot.press("backspace", "backspace", "backspace")
         await wait_until(pilot, lambda: "searched" not in app.workspace.sub_title, "no note")

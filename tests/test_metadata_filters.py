@@ -45,6 +45,7 @@ def found(query: str) -> list[str]:
         ("year:2024", ["Year"]),
         ("year:2024..2025", ["June", "May", "Year"]),
         ("year:2024-2025", ["June", "May", "Year"]),
+        ("year:2025..2024", ["June", "May", "Year"]),
         ("year:2025..", ["June", "May"]),
         ("year:..2024", ["Year"]),
         ("!year:..2024", ["Bare", "June", "May", "Month"]),
@@ -72,13 +73,33 @@ def test_a_malformed_filter_is_searched_as_words_and_says_so() -> None:
     for text in ("year:25", "after:june", "before:2025-6", "after:2020-13", "before:2015-02-30"):
         query = parse_query(text + " ")
         assert query.metadata == () and query.terms != ()
-    assert parse_query("graphs Year:2021..2019 !after:2025-13").misread == (
-        "Year:2021..2019 is not a year (2025, 2019..2021)",
+    assert parse_query("graphs Year:20199 !after:2025-13 ").misread == (
+        "Year:20199 is not a year (2025, 2019..2021)",
         "!after:2025-13 is not a date (2025, 2025-06, 2025-06-15)",
     )
-    assert parse_query("year:2025 title:graphs graphs: year:..").misread == (
+    assert parse_query("year:2025 title:graphs graphs: year:.. ").misread == (
         "year:.. is not a year (2025, 2019..2021)",
     )
+
+
+@pytest.mark.parametrize(
+    ("typed", "told"),
+    [
+        ("year:", False),
+        ("year:20", False),
+        ("year:2019.", False),
+        ("year:abc", True),
+        ("year:20199", True),
+        ("after:2025-", False),
+        ("after:2025-1", False),
+        ("after:2025-13", True),
+        ("before:2025-02-3", True),  # no day of February begins so
+        ("cat:", False),
+    ],
+)
+def test_a_filter_being_typed_is_told_only_when_no_key_can_mend_it(typed: str, told: bool) -> None:
+    assert bool(parse_query(typed).misread) == told
+    assert bool(parse_query(typed + " ").misread), "once typed, it is told"
 
 
 DATES = st.one_of(

@@ -226,7 +226,7 @@ def run_search(arguments: argparse.Namespace) -> int:
     tell_skipped(indexed.loaded.problems)
     papers = indexed.loaded.papers
     query = parse_query(arguments.query)
-    for reason in query.misread:
+    for reason in parse_query(arguments.query + " ").misread:  # its last word typed in full
         print(f"tui-reader: {reason}: searched as words", file=sys.stderr)
     # The library is opened only when the query asks about it.
     state = open_library(arguments.library)[0] if query.states else NO_STATE

@@ -22,6 +22,7 @@ from tui_reader.core.paper import Paper
 
 Bools: TypeAlias = npt.NDArray[np.bool_]
 YEARS = re.compile(r"([0-9]{4})?(?:\.\.|-)([0-9]{4})?|([0-9]{4})")  # 2019..2021, 2019-2021, 2025
+_PARTIAL_YEARS = re.compile(r"[0-9]{0,4}(?:(?:\.{1,2}|-)[0-9]{0,4})?")
 DATE = re.compile(r"([0-9]{4})(?:-([0-9]{2})(?:-([0-9]{2}))?)?")  # ISO: 2025, 2025-06, 2025-06-03
 NO_DATE = 0  # the date key of a paper without a date
 UNSURE = -1  # the date key of a date not in that form: read as text
@@ -69,7 +70,25 @@ def _years(text: str) -> tuple[int, int] | None:
     if first is None and last is None:
         return None
     span = int(first or 1), int(last or 9999)
-    return span if span[0] <= span[1] else None
+    return (min(span), max(span))  # 2021..2019 are the same years
+
+
+def _could_become(scope: str, value: str) -> bool:
+    """Whether typing more after the value can make it one the filter takes."""
+    if scope == "cat" or not value:
+        return True
+    if scope == "year":
+        return _PARTIAL_YEARS.fullmatch(value) is not None
+    if len(value) < 4:  # a year being typed
+        return value.isdigit()
+    if not value[:4].isdigit() or value[:4] == "0000":
+        return False
+    day, year = datetime.date(int(value[:4]), 1, 1), int(value[:4])
+    while day.year == year:  # "2025-1" begins 2025-10-01; "2025-13" begins no day
+        if day.isoformat().startswith(value):
+            return True
+        day += datetime.timedelta(days=1)
+    return False
 
 
 def is_date(text: str) -> bool:
@@ -126,12 +145,15 @@ class MetadataFilter:
         return None
 
     @staticmethod
-    def misread(token: str) -> str | None:
+    def misread(token: str, typing: bool = False) -> str | None:
         """Why a token that names a filter (`year:abc`) is not one, to tell the user that it
-        is searched as words; None for any other token."""
-        scope, colon, _ = token.removeprefix("!").partition(":")
+        is searched as words; None for any other token, and for one being typed that more
+        keys can still make a filter (`year:20`)."""
+        scope, colon, value = token.removeprefix("!").partition(":")
         scope = scope.lower()
         if not colon or scope not in _TAKES or MetadataFilter.parse(token) is not None:
+            return None
+        if typing and _could_become(scope, value):
             return None
         return f"{token} is not {_TAKES[scope]}"
 

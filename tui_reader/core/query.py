@@ -156,7 +156,7 @@ def parse_query(query: str) -> Query:
         if found := MetadataFilter.parse(token):
             metadata.append(found)
             continue
-        if reason := MetadataFilter.misread(token):
+        if reason := MetadataFilter.misread(token, last):
             misread.append(reason)
         term = _term(token, last)
         if term is None:

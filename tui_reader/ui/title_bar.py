@@ -5,6 +5,8 @@ from textual.content import Content
 from textual.widget import Widget
 
 ICON = " ⭘ "  # opens the command palette when clicked, as in Textual's own header
+SEPARATOR = " — "
+TITLE_SHOWN_AT_LEAST = 12  # cells of the collection's name, or none of it
 
 
 class TitleBar(Widget):
@@ -23,20 +25,30 @@ class TitleBar(Widget):
 
     def __init__(self) -> None:
         super().__init__()
-        self._title = Content()
+        self._title, self._subtitle = Content(), Content()
 
     def show(self, title: str, subtitle: str) -> None:
         """Show the title (paper text: never markup) and the subtitle beside it, dimmed."""
-        shown = Content(title)
-        if subtitle:
-            shown = Content.assemble(shown, (" — ", "dim"), Content(subtitle).stylize("dim"))
-        if shown != self._title:
-            self._title = shown
+        shown = Content(title), Content(subtitle).stylize("dim")
+        if shown != (self._title, self._subtitle):
+            self._title, self._subtitle = shown
             self.refresh()
 
     def render(self) -> Content:
         width = self.size.width
-        title = self._title.truncate(max(0, width - 2 * len(ICON)), ellipsis=True)
+        room = max(0, width - 2 * len(ICON))
+        title, subtitle = self._title, self._subtitle
+        if subtitle:
+            # What the list shows, and what the header has to say of the query, go before
+            # the collection's name: it is cut first, and left out when little of it fits.
+            room_for_title = room - len(SEPARATOR) - subtitle.cell_length
+            if room_for_title < min(TITLE_SHOWN_AT_LEAST, title.cell_length):
+                title = subtitle
+            else:
+                title = Content.assemble(
+                    title.truncate(room_for_title, ellipsis=True), (SEPARATOR, "dim"), subtitle
+                )
+        title = title.truncate(room, ellipsis=True)
         left = max(len(ICON), (width - title.cell_length) // 2)
         return Content.assemble(ICON, " " * (left - len(ICON)), title)
 
