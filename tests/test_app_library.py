@@ -140,6 +140,15 @@ async def test_mark_all_shown(seed_store, private_library, monkeypatch) -> None:
         assert app.query_one(PaperList).marked == shown
         assert {i for i in shown if app.library.is_bookmarked(i)} == shown
         assert sum(app.library.is_bookmarked(p.id) for p in every) == len(shown)
+        told = [n.message for n in app._notifications]
+        assert told[-1] == f"{len(shown)} marked papers bookmarked (u undoes)"
+        await pilot.press("r")
+        await settle(pilot)
+        assert all(app.library.is_read(i) for i in shown)
+        assert [n.message for n in app._notifications][-1].endswith("marked papers read (u undoes)")
+        await pilot.press("u", "u")  # the marks stay: both steps undone
+        await settle(pilot)
+        assert not any(app.library.is_read(i) or app.library.is_bookmarked(i) for i in shown)
 
 
 async def test_n_edits_a_multi_line_note(seed_store, private_library) -> None:

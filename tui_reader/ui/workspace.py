@@ -861,13 +861,21 @@ class Workspace(Screen[None]):
         targets = self._targets()
         value = not all(self.library.is_bookmarked(i) for i in targets)
         self.library.set_bookmarked(targets, value)
+        self._tell_marked_changed(targets, "bookmarked" if value else "not bookmarked")
         self._library_changed()
 
     def action_toggle_read(self) -> None:
         targets = self._targets()
-        self.library.set_read(targets, not all(self.library.is_read(i) for i in targets))
+        value = not all(self.library.is_read(i) for i in targets)
+        self.library.set_read(targets, value, undoable=len(targets) > 1)
+        self._tell_marked_changed(targets, "read" if value else "unread")
         self._stop_reading()
         self._library_changed()
+
+    def _tell_marked_changed(self, targets: list[str], now: str) -> None:
+        """Say what a change to the marked papers did: their rows may be out of sight."""
+        if len(targets) > 1:
+            self._tell(f"{count(len(targets), 'marked paper')} {now} (u undoes)")
 
     def action_read_all(self) -> None:
         """Mark every paper shown read, as one step that u undoes."""
