@@ -47,9 +47,12 @@ def _typeset(text: str) -> tuple[Span, ...]:
         cut = end
     masked.append(text[cut:])
     sources = iter((text[start:end], math) for start, end, math in kept)
+    prose = "".join(masked)
+    if "*" not in prose and "_" not in prose:  # no emphasis: no parser (nor its import)
+        return _merged(_prose(prose, 0, len(prose), False, False, sources))
     spans: list[Span] = []
     italic = bold = 0  # emphasis nests: _a *b* c_ is italic to its end
-    for token in _emphasis().parseInline("".join(masked))[0].children or []:
+    for token in _emphasis().parseInline(prose)[0].children or []:
         if token.type in ("em_open", "em_close"):
             italic += 1 if token.type == "em_open" else -1
         elif token.type in ("strong_open", "strong_close"):
