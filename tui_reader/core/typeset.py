@@ -65,7 +65,7 @@ def _typeset(text: str) -> tuple[Span, ...]:
 
 @cache
 def _emphasis() -> "MarkdownIt":
-    """The parser of *emphasis* and **bold**, imported on first use (30 ms at each start)."""
+    """The parser of *emphasis* and **bold**, imported on first use (40 ms at each start)."""
     from markdown_it import MarkdownIt
 
     return MarkdownIt("zero").enable(["emphasis"])
