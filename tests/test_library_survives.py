@@ -17,7 +17,7 @@ from tui_reader.core.loading import load_paths
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 
-A, B = "aaaaaaaaaaaa", "bbbbbbbbbbbb"
+A, B, C = "aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc"
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 
 
@@ -358,3 +358,33 @@ def test_a_value_too_big_for_the_fast_writer_is_still_saved(tmp_path: Path) -> N
     assert library.save() == []
     reopened = Library.open(path)[0]
     assert (reopened.resolved(A), reopened.is_bookmarked(B)) == (found, True)
+
+
+def test_a_lone_surrogate_in_a_note_is_saved_escaped(tmp_path: Path) -> None:
+    """Written by older versions (json escapes it), or in a service's answer: orjson cannot
+    write it, so the standard writer does, escaped as before."""
+    path = tmp_path / "library.json"
+    entry = json.dumps({"version": 1, "papers": {A: {"note": "x\ud800y"}}})  # escaped
+    path.write_text(entry, "utf-8")
+    library, _ = Library.open(path)
+    library.set_bookmarked([A], True)
+    assert library.save() == []  # a journal line
+    library.set_resolved(B, {"title": "T\ud800"})
+    assert library.save(fold=True) == []
+    reopened = Library.open(path)[0]
+    assert (reopened.note(A), reopened.is_bookmarked(A)) == ("x\ud800y", True)
+    assert reopened.resolved(B) == {"title": "T\ud800"}
+
+
+def test_an_entry_kept_aside_is_not_told_again_by_the_backup_check(tmp_path: Path) -> None:
+    path = tmp_path / "library.json"
+    now = stamp(timedelta())
+    entries = f'"{B}": {{"note": 5}}, "{A}": {{"read": true, "read_at": "{now}"}}'
+    path.write_text(f'{{"version": 1, "papers": {{{entries}}}}}', encoding="utf-8")
+    library, messages = Library.open(path)
+    assert len(messages) == 1 and "kept aside" in messages[0]
+    library.set_bookmarked([A], True)
+    assert library.save(fold=True) == []
+    library.set_bookmarked([C], True)
+    assert library.save(fold=True) == [], "the backup lost no paper it could read"
+    assert sorted(p.name for p in tmp_path.iterdir() if ".bak-" in p.name) == []

@@ -748,6 +748,7 @@ class Library:
         for target in (file, library_file.backup_path(file)):
             atomic_file.remove_stale_temporaries(target)
         contents, old_text, _ = self._read_snapshot(messages, repair=True)
+        readable = set(contents.entries)  # the papers old_text holds, before the journal
         journal = library_file.journal_path(file)
         self._read_journal(journal, contents, 0, 0)
         if contents.newer is not None or self._blocked:
@@ -767,7 +768,7 @@ class Library:
         backup = library_file.backup_path(file)
         backup_journal = library_file.journal_path(backup)
         if old_text is not None:
-            messages += self._replace_backup(old_text)
+            messages += self._replace_backup(old_text, readable)
             library_file.write_atomically(file, text)
             if journal.exists():
                 os.replace(journal, backup_journal)
@@ -775,23 +776,23 @@ class Library:
                 backup_journal.unlink(missing_ok=True)
         else:
             library_file.write_atomically(file, text)
-            messages += self._replace_backup(text)
+            messages += self._replace_backup(text, set(contents.entries))
             backup_journal.unlink(missing_ok=True)
             journal.unlink(missing_ok=True)
         atomic_file.fsync_folder(file.parent)
         self._seen = _Seen(_signature(file), None, 0)
         return messages
 
-    def _replace_backup(self, text: str) -> list[str]:
-        """Make `text` the backup; a backup with papers the new one lacks is kept aside."""
+    def _replace_backup(self, text: str, holds: set[str]) -> list[str]:
+        """Make `text`, which holds these papers, the backup; a backup with papers it lacks
+        is kept aside."""
         backup = library_file.backup_path(self._file)
         try:
             old = library_file.read_text(backup)
-            lost = library_file.paper_ids(old) if old is not None else set()
+            lost = set(library_file.parse(old).entries) if old is not None else set()
         except (DamagedLibrary, OSError):
             lost = set()
-        if lost:
-            lost -= library_file.paper_ids(text)
+        lost -= holds
         messages = []
         if lost:
             stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")

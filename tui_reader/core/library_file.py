@@ -11,8 +11,8 @@
 - `library.json.rejected`: entries and journal lines that could not be read, one JSON object a
   line with the reason, kept before anything drops them.
 
-Both are written by orjson, and what it wrote is read by orjson alone (_loads): the standard
-json module took seconds to fold a hundred thousand changes.
+The snapshot and the journal are written by orjson, and what it wrote is read by orjson alone
+(_loads): the standard json module took seconds to fold a hundred thousand changes.
 
 Reading merges the journal into the snapshot with the same rule as two writers: per paper and
 field the later change wins, each tag on its own.
@@ -209,12 +209,13 @@ def _loads(text: str | bytes, written: int) -> Any:
 
 def _dumps(value: Any, options: int) -> str:
     """JSON as orjson writes it, or as the standard library does for what orjson cannot
-    write (an integer over 64 bits, say, from a file written by hand)."""
+    write (an integer over 64 bits, a lone surrogate: from a file written by hand, or a
+    service's answer). orjson writes NaN and infinities as null."""
     try:
         return orjson.dumps(value, option=options).decode()
-    except orjson.JSONEncodeError:
+    except orjson.JSONEncodeError:  # escaped: a lone surrogate cannot be written as UTF-8
         indent = 2 if options & orjson.OPT_INDENT_2 else None
-        return json.dumps(value, ensure_ascii=False, sort_keys=True, indent=indent)
+        return json.dumps(value, sort_keys=True, indent=indent)
 
 
 def _add_entries(contents: Contents, papers: dict[str, Any], where: str, latest: str) -> None:
@@ -230,9 +231,10 @@ def _add_entries(contents: Contents, papers: dict[str, Any], where: str, latest:
         contents.entries[paper_id] = checked
 
 
-def _snapshot(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A snapshot's JSON, and its papers (each time the key is there); DamagedLibrary when
-    the file as a whole is not a library."""
+def parse(text: str, name: str = "library.json") -> Contents:
+    """A snapshot's contents; DamagedLibrary when the file as a whole is not a library.
+
+    One entry that cannot be read is rejected, not the file; a key found twice is merged."""
     if not text.strip():
         raise DamagedLibrary("it is empty")
     try:
@@ -242,27 +244,13 @@ def _snapshot(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         raise DamagedLibrary(f"it is not valid JSON ({problem})") from None
     if not isinstance(data, dict) or not isinstance(data.get("version"), int):
         raise DamagedLibrary("it has no library version")
+    contents = Contents()
+    if data["version"] > VERSION:
+        contents.newer = data["version"]
     papers = data.get("papers", {})
     parts = papers if isinstance(papers, DuplicateValues) else [papers]
     if not all(isinstance(part, dict) for part in parts):
         raise DamagedLibrary("its papers are not an object")
-    return data, parts
-
-
-def paper_ids(text: str) -> set[str]:
-    """The papers a snapshot has entries for, readable or not; DamagedLibrary as `parse`."""
-    _, parts = _snapshot(text)
-    return {paper_id for part in parts for paper_id in part}
-
-
-def parse(text: str, name: str = "library.json") -> Contents:
-    """A snapshot's contents; DamagedLibrary when the file as a whole is not a library.
-
-    One entry that cannot be read is rejected, not the file; a key found twice is merged."""
-    data, parts = _snapshot(text)
-    contents = Contents()
-    if data["version"] > VERSION:
-        contents.newer = data["version"]
     if len(parts) > 1:
         contents.notes.append(f"{name} held its papers {len(parts)} times; all were merged")
     latest = _latest_valid_time()
