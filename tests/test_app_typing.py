@@ -230,3 +230,8 @@ async def test_the_header_says_when_a_filter_is_searched_as_words(seed_store) ->
         assert "ICML" not in title_shown(app)
         await pilot.press("backspace", "backspace", "backspace")
         await wait_until(pilot, lambda: "searched" not in app.workspace.sub_title, "no note")
+        await pilot.press(*"-1")  # after:2025-1 is on its way to a date, until a space ends it
+        await pilot.pause(0.3)
+        assert "searched" not in app.workspace.sub_title
+        await pilot.press("space")
+        await wait_until(pilot, lambda: "after:2025-1 is not" in app.workspace.sub_title, "note")

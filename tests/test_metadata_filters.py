@@ -77,7 +77,7 @@ def test_a_malformed_filter_is_searched_as_words_and_says_so() -> None:
         "Year:20199 is not a year (2025, 2019..2021)",
         "!after:2025-13 is not a date (2025, 2025-06, 2025-06-15)",
     )
-    assert parse_query("year:2025 title:graphs graphs: year:.. ").misread == (
+    assert parse_query("year:2025 title:graphs graphs: year:.. year:.. ").misread == (
         "year:.. is not a year (2025, 2019..2021)",
     )
 
@@ -95,6 +95,9 @@ def test_a_malformed_filter_is_searched_as_words_and_says_so() -> None:
         ("after:2025-13", True),
         ("before:2025-02-3", True),  # no day of February begins so
         ("cat:", False),
+        ("after:9999-13", True),  # the last year of the calendar: no day after it to try
+        ("year:2019.2", True),
+        ("year:2019..20", False),
     ],
 )
 def test_a_filter_being_typed_is_told_only_when_no_key_can_mend_it(typed: str, told: bool) -> None:

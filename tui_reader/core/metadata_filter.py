@@ -21,8 +21,9 @@ import numpy.typing as npt
 from tui_reader.core.paper import Paper
 
 Bools: TypeAlias = npt.NDArray[np.bool_]
-YEARS = re.compile(r"([0-9]{4})?(?:\.\.|-)([0-9]{4})?|([0-9]{4})")  # 2019..2021, 2019-2021, 2025
-_PARTIAL_YEARS = re.compile(r"[0-9]{0,4}(?:(?:\.{1,2}|-)[0-9]{0,4})?")
+_YEARS = re.compile(r"([0-9]{4})?(?:\.\.|-)([0-9]{4})?|([0-9]{4})")  # 2019..2021, 2019-2021, 2025
+# What the value of a `year:` filter can be on the way to being: 20, 2019., 2019..20, ..20.
+_PARTIAL_YEARS = re.compile(r"\.?|[0-9]{1,4}|[0-9]{4}\.|([0-9]{4})?(?:\.\.|-)[0-9]{0,4}")
 DATE = re.compile(r"([0-9]{4})(?:-([0-9]{2})(?:-([0-9]{2}))?)?")  # ISO: 2025, 2025-06, 2025-06-03
 NO_DATE = 0  # the date key of a paper without a date
 UNSURE = -1  # the date key of a date not in that form: read as text
@@ -61,7 +62,7 @@ _TAKES = {  # what each filter takes, as the user is told
 def _years(text: str) -> tuple[int, int] | None:
     """The first and last year a `year:` filter's value names: 2025, 2019..2021 or 2019-2021,
     open at either end (2019.., ..2021); None for anything else."""
-    found = YEARS.fullmatch(text)
+    found = _YEARS.fullmatch(text)
     if found is None:
         return None
     first, last, one = found.groups()
@@ -83,12 +84,10 @@ def _could_become(scope: str, value: str) -> bool:
         return value.isdigit()
     if not value[:4].isdigit() or value[:4] == "0000":
         return False
-    day, year = datetime.date(int(value[:4]), 1, 1), int(value[:4])
-    while day.year == year:  # "2025-1" begins 2025-10-01; "2025-13" begins no day
-        if day.isoformat().startswith(value):
-            return True
-        day += datetime.timedelta(days=1)
-    return False
+    year = int(value[:4])  # "2025-1" begins 2025-10-01; "2025-13" begins no day of 2025
+    first, last = datetime.date(year, 1, 1).toordinal(), datetime.date(year, 12, 31).toordinal()
+    days = range(first, last + 1)
+    return any(datetime.date.fromordinal(day).isoformat().startswith(value) for day in days)
 
 
 def is_date(text: str) -> bool:

@@ -156,7 +156,7 @@ def parse_query(query: str) -> Query:
         if found := MetadataFilter.parse(token):
             metadata.append(found)
             continue
-        if reason := MetadataFilter.misread(token, last):
+        if (reason := MetadataFilter.misread(token, last)) and reason not in misread:
             misread.append(reason)
         term = _term(token, last)
         if term is None:

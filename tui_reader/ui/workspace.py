@@ -628,8 +628,8 @@ class Workspace(Screen[None]):
             shown += " · indexing…"
         elif query and (self.shown_query != self._query or partly):
             shown = f"searching {papers}…"  # the count shown is the last list's
-        if query:
-            misread = parse_query(query).misread
+        if query:  # not stripped: a space after the last word says it is typed in full
+            misread = parse_query(self._query).misread
             shown += "".join(f" · {reason}: searched as words" for reason in misread)
         if label := LABELS.get(self.sort):
             shown += f" · by {label}"
