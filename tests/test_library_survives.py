@@ -8,6 +8,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.pilot_helpers import wait_until
 from tui_reader.cli import main
@@ -388,3 +390,22 @@ def test_an_entry_kept_aside_is_not_told_again_by_the_backup_check(tmp_path: Pat
     library.set_bookmarked([C], True)
     assert library.save(fold=True) == [], "the backup lost no paper it could read"
     assert sorted(p.name for p in tmp_path.iterdir() if ".bak-" in p.name) == []
+
+
+@given(st.datetimes(datetime(1970, 1, 1), datetime(9000, 1, 1)))
+def test_stamps_from_microseconds_read_as_those_of_times(moment: datetime) -> None:
+    written = library_file.format_stamp(moment.replace(tzinfo=timezone.utc))
+    assert library_file.stamp_at(library_file.micros_of(written)) == written
+
+
+def test_changes_made_at_once_are_stamped_in_order_later_than_what_they_see(
+    tmp_path: Path,
+) -> None:
+    ahead = stamp(timedelta(hours=1))  # another machine's clock, ahead of ours
+    path = tmp_path / "library.json"
+    path.write_text(json.dumps({"version": 1, "papers": {A: {"read_at": ahead}}}), "utf-8")
+    library, _ = Library.open(path)
+    library.set_read([f"{n:012d}" for n in range(500)] + [A], True, undoable=True)
+    stamps = [library.changed_at(f"{n:012d}") for n in range(500)]
+    assert stamps == sorted(set(stamps)) and stamps[0] > stamp(timedelta(seconds=-5))
+    assert library.changed_at(A) > ahead > stamps[-1]

@@ -14,11 +14,12 @@ import os
 import re
 import stat
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -203,7 +204,7 @@ class Library:
         self._pending: list[str] = []  # journal lines of changes not saved yet
         self._undo: list[Change] = []
         self._last_stamp = ""
-        self._last_time: datetime | None = None
+        self._last_micros = -1  # of the last stamp, since the epoch
         self._state_lock = threading.RLock()
         self._save_lock = threading.Lock()
         self._seen = _Seen()
@@ -305,15 +306,12 @@ class Library:
     def _stamp(self, seen: str = "") -> str:
         """Now, as a sortable UTC time, later than the last stamp of this library and than
         `seen`, the time of the state being changed."""
-        now = datetime.now(timezone.utc)
-        floor = self._last_time
+        floor = self._last_micros
         if seen > self._last_stamp:
             with contextlib.suppress(ValueError):  # not a time: nothing to be later than
-                parsed = library_file.parse_stamp(seen)
-                floor = parsed if floor is None else max(floor, parsed)
-        if floor is not None and now <= floor:
-            now = floor + timedelta(microseconds=1)
-        self._last_time, self._last_stamp = now, library_file.format_stamp(now)
+                floor = max(floor, library_file.micros_of(seen))
+        now = max(time.time_ns() // 1000, floor + 1)
+        self._last_micros, self._last_stamp = now, library_file.stamp_at(now)
         return self._last_stamp
 
     def _set(self, paper_id: str, name: str, value: Any, change: Change | None) -> None:

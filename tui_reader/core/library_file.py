@@ -21,9 +21,11 @@ field the later change wins, each tag on its own.
 import json
 import os
 import re
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +48,7 @@ _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 # Clocks of two machines sharing a library disagree a little; a time later than this is wrong.
 CLOCK_SKEW = timedelta(days=1)
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _SNAPSHOT = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS  # as the snapshot is written
 _LINE = orjson.OPT_SORT_KEYS  # as a journal line is
 
@@ -83,6 +86,23 @@ class Contents:
 def format_stamp(moment: datetime) -> str:
     """A UTC time as stored: sortable as text (isoformat: 20 times faster than strftime)."""
     return moment.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
+
+
+def stamp_at(micros: int) -> str:
+    """Microseconds since the epoch as a stamp, the text format_stamp gives: 1 µs where the
+    datetime takes 5, for each of a hundred thousand papers changed at once."""
+    seconds, fraction = divmod(micros, 1_000_000)
+    return f"{_second(seconds)}.{fraction:06d}Z"
+
+
+@lru_cache(maxsize=2)
+def _second(seconds: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
+
+
+def micros_of(stamp: str) -> int:
+    """A stamp as microseconds since the epoch; ValueError when it is not one."""
+    return (parse_stamp(stamp) - _EPOCH) // timedelta(microseconds=1)
 
 
 def now_stamp() -> str:
