@@ -326,6 +326,20 @@ def test_a_journal_line_holding_a_key_twice_keeps_both_values(tmp_path: Path) ->
     assert Library.open(path)[0].tags(A) == ["one", "two"]
 
 
+def test_tags_written_twice_in_one_entry_are_all_kept(tmp_path: Path) -> None:
+    """By hand: `"tags": {...}, "tags": {...}` in one entry. A field of one value written
+    twice cannot be merged: the entry is kept aside, saying so."""
+    path = tmp_path / "library.json"
+    now = stamp(timedelta())
+    twice = f'"tags": {{"a": "{now}"}}, "tags": {{"b": "{now}"}}'
+    bookmarked = '"bookmarked": true, "bookmarked": false'
+    text = f'{{"version": 1, "papers": {{"{A}": {{{twice}}}, "{B}": {{{bookmarked}}}}}}}'
+    path.write_text(text, encoding="utf-8")
+    library, messages = Library.open(path)
+    assert library.tags(A) == ["a", "b"]
+    assert "bookmarked of paper bbbbbbbbbbbb is there 2 times" in messages[0]
+
+
 def test_a_library_written_by_older_versions_is_read_and_written_anew(tmp_path: Path) -> None:
     """Older versions wrote with the standard json module: non-ASCII escaped, spaces in the
     journal's lines."""

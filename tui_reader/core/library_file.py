@@ -166,6 +166,12 @@ def _checked_entry(paper_id: str, entry: Any, latest: str) -> tuple[dict[str, An
         return merged, sum(resets for _, resets in checked)
     if type(entry) is not dict:
         raise _BadEntry(f"the entry of paper {paper_id} is not an object")
+    for name, value in entry.items():
+        if not isinstance(value, DuplicateValues):
+            continue
+        if name not in _TAG_FIELDS or not all(type(part) is dict for part in value):
+            raise _BadEntry(f"{name} of paper {paper_id} is there {len(value)} times")
+        entry[name] = {tag: when for part in value for tag, when in part.items()}  # each tag
     resets = 0
     for name, value in entry.items():
         if (kind := _VALUE_TYPES.get(name)) is not None:
