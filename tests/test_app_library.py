@@ -164,8 +164,9 @@ async def test_n_edits_a_multi_line_note(seed_store, private_library) -> None:
         assert f"Note\n{note}" in detail(app)
         await pilot.press("n")
         assert app.screen.query_one(TextArea).text == note
+        await pilot.press(*", and more")  # added at its end
         await pilot.press("ctrl+s")
-        assert saved(private_library)[seed_store[0].id]["note"] == note
+        assert saved(private_library)[seed_store[0].id]["note"] == note + ", and more"
 
 
 async def test_r_toggles_read(seed_store, private_library) -> None:

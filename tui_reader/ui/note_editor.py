@@ -39,6 +39,10 @@ class NoteEditor(ModalScreen[str]):
             hint = "Escape or Ctrl+S saves and closes; Ctrl+E edits it in $EDITOR; u undoes it."
             yield Static(Content(hint), classes="dialog-hint")
 
+    def on_mount(self) -> None:
+        text_area = self.query_one(TextArea)
+        text_area.move_cursor(text_area.document.end)  # a note is added to more than rewritten
+
     def action_external_editor(self) -> None:
         text_area = self.query_one(TextArea)
         edited, problem = edit_in_editor(self.app, text_area.text)
