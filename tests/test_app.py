@@ -120,6 +120,20 @@ async def test_cursor_stays_on_its_paper_while_the_filter_changes(seed_store) ->
         assert paper_list.current is seed_store[augmask]
 
 
+async def test_a_result_opened_keeps_the_cursor_once_the_filter_is_cleared(
+    seed_store,
+) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(120, 30)) as pilot:
+        paper_list = app.query_one(PaperList)
+        await type_filter(pilot, "difusion")
+        decode = paper_list.current
+        assert decode is not None and decode.headline.startswith("DeCoDe")
+        await pilot.press("enter", "enter", "slash", "escape")  # opened; the filter cleared
+        await settled(pilot)
+        assert len(paper_list.papers) == 38 and paper_list.current is decode
+
+
 async def test_back_from_no_results_the_cursor_row_is_in_sight(seed_store) -> None:
     app = ReaderApp(seed_store)
     async with app.run_test(size=(120, 24)) as pilot:

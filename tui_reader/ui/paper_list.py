@@ -386,7 +386,8 @@ class PaperList(ScrollView, can_focus=True):
         super().notify_style_update()
 
     def choose_later(self, paper_id: str) -> None:
-        """Put the cursor on this paper once it is shown (restoring a session)."""
+        """Put the cursor on this paper once it is shown (restoring a session), and keep it
+        there when the papers shown change, as on a paper moved to."""
         self._chosen_id = paper_id
 
     def choose(self, position: int) -> None:

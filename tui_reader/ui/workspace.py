@@ -669,7 +669,12 @@ class Workspace(Screen[None]):
     @on(PaperList.Opened)
     def _opened(self) -> None:
         current = self.paper_list.current
-        if current is not None and current.id != self._reading:
+        if current is None:
+            return
+        # Opened, it is the paper chosen: the cursor stays on it when the list changes (the
+        # filter cleared), as on a paper moved to. Leaving the filter chooses nothing.
+        self.paper_list.choose_later(current.id)
+        if current.id != self._reading:
             self._start_reading()
 
     def _start_reading(self) -> None:
