@@ -23,7 +23,7 @@ from tui_reader.core.paper import Paper
 Bools: TypeAlias = npt.NDArray[np.bool_]
 _YEARS = re.compile(r"([0-9]{4})?(?:\.\.|-)([0-9]{4})?|([0-9]{4})")  # 2019..2021, 2019-2021, 2025
 # What the value of a `year:` filter can be on the way to being: 20, 2019., 2019..20, ..20.
-_PARTIAL_YEARS = re.compile(r"\.?|[0-9]{1,4}|[0-9]{4}\.|([0-9]{4})?(?:\.\.|-)[0-9]{0,4}")
+_PARTIAL_YEARS = re.compile(r"\.?|[0-9]{1,4}|[0-9]{4}\.|(?:[0-9]{4})?(?:\.\.|-)[0-9]{0,4}")
 DATE = re.compile(r"([0-9]{4})(?:-([0-9]{2})(?:-([0-9]{2}))?)?")  # ISO: 2025, 2025-06, 2025-06-03
 NO_DATE = 0  # the date key of a paper without a date
 UNSURE = -1  # the date key of a date not in that form: read as text
