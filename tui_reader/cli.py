@@ -199,13 +199,19 @@ def search_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _first(problems: Sequence[str], shown: int) -> tuple[Sequence[str], str]:
+    """The first `shown` problems, and how many more there are ("" for none)."""
+    rest = len(problems) - shown
+    return problems[:shown], count(rest, "more problem") if rest > 0 else ""
+
+
 def tell_skipped(problems: Sequence[str]) -> None:
     """The records the papers' files hold that could not be read, on stderr: the first few,
     then how many more (a command run again and again said the same 29 lines each time)."""
-    for problem in problems[:SKIPPED_TOLD]:
+    first, more = _first(problems, SKIPPED_TOLD)
+    for problem in first:
         print(f"tui-reader: skipped {problem}", file=sys.stderr)
-    if len(problems) > SKIPPED_TOLD:
-        more = count(len(problems) - SKIPPED_TOLD, "more problem")
+    if more:
         print(f"tui-reader: {more} reading the papers (the reader lists them)", file=sys.stderr)
 
 
@@ -564,9 +570,9 @@ def run_reader(arguments: argparse.Namespace) -> int:
     messages += config_problems
     messages += unusable
     # On the screen, by file and line: printed, they were read only after quitting.
-    messages += skipped[:SKIPPED_SHOWN]
-    if len(skipped) > SKIPPED_SHOWN:
-        more = count(len(skipped) - SKIPPED_SHOWN, "more problem")
+    first, more = _first(skipped, SKIPPED_SHOWN)
+    messages += first
+    if more:
         messages.append(f"…and {more} reading the papers")
     index = kept.index if kept else None
     # Kept when its index is built, in the background: whole files, never a filtered load.
