@@ -7,6 +7,7 @@ import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+import filelock
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -145,6 +146,26 @@ def test_a_read_only_library_is_never_replaced(tmp_path: Path) -> None:
         library.save()
     assert (path.read_bytes(), path.stat().st_ino) == before
     assert not library_file.journal_path(path).exists()
+
+
+def test_a_damaged_library_another_program_holds_locked_is_left_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("tui_reader.core.library.LOCK_TIMEOUT", 0.1)
+    path = tmp_path / "library.json"
+    library, _ = Library.open(path)
+    library.change_tags([A], add=["kept"])
+    library.save(fold=True)
+    damage(path)
+    before = path.read_bytes(), path.stat().st_ino
+    with filelock.FileLock(f"{path}.lock"):  # another program, mending it or writing
+        library, messages = Library.open(path)
+    assert messages[-1] == (
+        f"{path} is locked by another program: changes are kept for this session only"
+    )
+    assert (path.read_bytes(), path.stat().st_ino) == before
+    with pytest.raises(LibraryError, match="locked by another program"):
+        library.save()
 
 
 def test_a_save_costs_one_change_not_the_whole_file(tmp_path: Path) -> None:

@@ -46,3 +46,24 @@ def test_the_reader_runs_at_its_frame_rate() -> None:
         "assert 'textual' not in sys.modules, 'the command imported Textual before its rate'\n"
     )
     subprocess.run([sys.executable, "-c", script], env=env, check=True, timeout=60)
+
+
+def test_a_start_leaves_what_it_does_not_use_unimported() -> None:
+    """What only a search, a save, a paper without a title or math on screen needs is
+    imported then: each of these took 10-40 ms of every start."""
+    later = [
+        "filelock",
+        "rapidfuzz",
+        "markdown_it",
+        "tui_reader.core.headline",
+        "tui_reader.core.latex_math",
+    ]
+    script = (
+        "import sys\n"
+        "import tui_reader.cli, tui_reader.ui.app\n"
+        f"print([name for name in {later!r} if name in sys.modules])\n"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert found.stdout.strip() == "[]"

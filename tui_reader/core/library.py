@@ -23,8 +23,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import filelock
-
 from tui_reader.core import atomic_file, library_file, wording
 from tui_reader.core.file_kinds import special_file_problem
 from tui_reader.core.library_file import (
@@ -64,6 +62,10 @@ READ_ATTEMPTS = 5  # reads without the lock that a fold may overtake, before tak
 
 class _NeedsLock(Exception):
     """Reading found what only a writer holding the lock may mend."""
+
+
+class LockTimeout(Exception):
+    """Another program held the library's file lock past the time we wait."""
 
 
 class LibraryError(Exception):
@@ -234,7 +236,7 @@ class Library:
             self._blocked = f"{self.path} is read-only"
         try:
             changes, fold = self._refresh_repairing(timeout=LOCK_TIMEOUT)
-        except filelock.Timeout:
+        except LockTimeout:
             self._blocked = f"{self.path} is locked by another program"
         except OSError as error:
             self._blocked = f"{self.path} cannot be read: {error.strerror or error}"
@@ -546,11 +548,13 @@ class Library:
                 raise LibraryError(f"{self._file.parent}: the folder does not exist")
             yield
             return
+        import filelock  # on the first lock: 20-40 ms off every start
+
         lock = filelock.FileLock(f"{self._file}.lock", timeout=timeout, thread_local=False)
         try:
             lock.acquire()
         except filelock.Timeout:
-            raise
+            raise LockTimeout from None
         except OSError:
             if required:
                 raise
@@ -703,7 +707,7 @@ class Library:
             try:
                 with self._locked():
                     return self._write(fold)
-            except filelock.Timeout:
+            except LockTimeout:
                 raise LibraryError(
                     f"{self.path} is locked: another program has held {self._file.name}.lock "
                     f"for more than {LOCK_TIMEOUT:.0f} s"
@@ -822,7 +826,7 @@ class Library:
         try:
             with self._save_lock:
                 changes, fold = self._refresh_repairing(timeout=RELOAD_LOCK_TIMEOUT)
-        except (filelock.Timeout, OSError):
+        except (LockTimeout, OSError):
             return DiskChanges()  # looked at again soon
         if fold and not self._blocked:
             try:

@@ -9,7 +9,6 @@ from collections.abc import Iterable
 
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
-from tui_reader.core.headline import headline_source
 from tui_reader.core.links import DEFAULT_SEARCH_URL, paper_links, search_link
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
@@ -51,6 +50,8 @@ def reference_title(paper: Paper) -> str:
         return paper.title
     if not paper.headline.endswith("…"):
         return paper.headline
+    from tui_reader.core.headline import headline_source  # its patterns: 17 ms to compile
+
     return headline_source(paper.abstract).removesuffix(".")
 
 

@@ -46,8 +46,6 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
-from rapidfuzz import fuzz
-
 from tui_reader.core.library import Library
 from tui_reader.core.links import is_web_url
 from tui_reader.core.paper import Paper
@@ -104,6 +102,8 @@ def similarity(one: str, other: str) -> Similarity:
 def _alike(a: str, b: str) -> Similarity:
     if not a or not b:
         return Similarity(0.0, 0.0)
+    from rapidfuzz import fuzz  # on first use, not at every start
+
     return Similarity(fuzz.ratio(a, b), min(len(a), len(b)) / max(len(a), len(b)))
 
 
