@@ -237,6 +237,7 @@ class FlatIndex:
         self._words.warm(self._count)
         self._cased.warm(self._count)
         self._first_letters()  # the beginnings typos need are made as asked: 1-4 ms each
+        _within("", [], 0)  # imports what finds typos
 
     # Which indexed words a query word matches
 
