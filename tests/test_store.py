@@ -230,9 +230,13 @@ def test_sorting_by_change_reads_ids_from_the_columns() -> None:
         def __getattr__(self, name: str) -> object:
             return getattr(NO_STATE, name)
 
+        stamps = {paper(4).id: "2026-03", paper(1).id: "2026-03", paper(2).id: "2026-01"}
+
         def changed_at(self, paper_id: str) -> str:
-            stamps = {paper(4).id: "2026-03", paper(1).id: "2026-03", paper(2).id: "2026-01"}
-            return stamps.get(paper_id, "")
+            return self.stamps.get(paper_id, "")
+
+        def paper_ids(self) -> list[str]:
+            return [*self.stamps, "not in the store"]
 
     papers = [paper(n) for n in range(20)]
     numbers = np.array([5, 4, 3, 2, 1, 0], dtype=np.int64)
@@ -240,6 +244,25 @@ def test_sorting_by_change_reads_ids_from_the_columns() -> None:
     for kept in (PaperStore(papers[:6]), papers[:6], PaperStore(papers)):
         assert sort_order(numbers, 6, "changed", kept, Changed()).tolist() == expected  # type: ignore[arg-type]
     assert sort_order(numbers, 4, "changed", papers, Changed()).tolist() == [1, 3, 2, 0, 4, 5]  # type: ignore[arg-type]
+
+
+def test_sorting_a_store_by_change_asks_only_of_the_papers_the_user_touched() -> None:
+    """A million papers were asked one at a time: 4 s a sort."""
+
+    class Touched:
+        def __getattr__(self, name: str) -> object:
+            return getattr(NO_STATE, name)
+
+        def changed_at(self, paper_id: str) -> str:
+            assert paper_id == paper(7).id, "asked of a paper nobody touched"
+            return "2026-01"
+
+        def paper_ids(self) -> list[str]:
+            return [paper(7).id]
+
+    store = PaperStore([paper(n) for n in range(10)])
+    numbers = np.arange(10, dtype=np.int64)
+    assert sort_order(numbers, 10, "changed", store, Touched()).tolist()[:2] == [7, 0]  # type: ignore[arg-type]
 
 
 def test_ids_and_headlines_are_read_without_building_the_papers() -> None:

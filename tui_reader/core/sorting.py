@@ -46,13 +46,15 @@ def _headline_ranks(numbers: Numbers, papers: Sequence[Paper]) -> Numbers:
 
 def _change_ranks(numbers: Numbers, papers: Sequence[Paper], state: PaperState) -> Numbers:
     """Each paper's place by when the user last changed it, latest first; never last."""
-    if isinstance(papers, PaperStore) and len(numbers) > len(papers) // 8:
-        every = papers.texts("id")  # at once: much faster than one at a time
-        ids = [every[number] for number in numbers.tolist()]
-    elif isinstance(papers, PaperStore):
-        ids = [papers.id_of(number) for number in numbers.tolist()]
-    else:
-        ids = [papers[number].id for number in numbers.tolist()]
+    if isinstance(papers, PaperStore):  # only the papers the user touched have a time
+        touched = list(state.paper_ids())
+        ranks = _dense_ranks([state.changed_at(i) for i in touched] + [""], key=_later_first)
+        places = papers.positions_of(touched)
+        found = places >= 0
+        every = np.full(len(papers), ranks[-1], dtype=np.int64)  # never changed
+        every[places[found]] = ranks[:-1][found]
+        return every[numbers]
+    ids = [papers[number].id for number in numbers.tolist()]
     return _dense_ranks([state.changed_at(paper_id) for paper_id in ids], key=_later_first)
 
 
