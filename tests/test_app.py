@@ -372,6 +372,20 @@ async def test_s_cycles_the_sort_order_shown_in_the_header(seed_store) -> None:
         assert app.query_one(PaperList).papers[0].headline.startswith("LOAM")
 
 
+async def test_clearing_the_filter_in_another_order_says_so_before_the_papers_are_sorted(
+    seed_store,
+) -> None:
+    """Sorting every paper runs in a thread; the header told the last query's count and
+    "searching the first …" until it came (seconds, while a big input loaded)."""
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("s", "s")  # by headline
+        await type_filter(pilot, "diffusion")
+        assert " of 38 papers" in app.workspace.sub_title
+        app.workspace.filter_input.value = ""
+        assert app.workspace.sub_title == "38 papers · by headline"
+
+
 async def test_a_session_is_restored_and_recorded(seed_store) -> None:
     from tui_reader.core.session import Session
 

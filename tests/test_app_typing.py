@@ -1,6 +1,9 @@
 """While keys come, each draws the list alone; the detail pane and header follow once they
 pause. The header and the filter draw in place, without laying out the screen."""
 
+import threading
+from collections.abc import Iterator
+
 import pytest
 from textual.widgets import Input
 
@@ -13,10 +16,12 @@ from tests.pilot_helpers import (
     wait_until,
     work_done,
 )
+from tui_reader.core.paper import Paper
 from tui_reader.core.session import Session
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import workspace as workspace_module
 from tui_reader.ui.app import ReaderApp
+from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.title_bar import TitleBar
 
 
@@ -235,3 +240,23 @@ async def test_the_header_says_when_a_filter_is_searched_as_words(seed_store) ->
         assert "searched" not in app.workspace.sub_title
         await pilot.press("space")
         await wait_until(pilot, lambda: "after:2025-1 is not" in app.workspace.sub_title, "note")
+
+
+async def test_the_header_counts_the_first_papers_loaded_as_they_are_drawn(
+    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It said "loading… 0 papers" over the first rows until the header settled (a new user
+    saw it for 0.1-0.4 s)."""
+    settling(monkeypatch, header=30, pane=30)
+    go_on = threading.Event()
+
+    def stream() -> Iterator[list[Paper]]:
+        yield list(seed_store)[:5]
+        go_on.wait(30)
+
+    app = ReaderApp(PaperStore(), stream=stream())
+    async with app.run_test(size=(120, 30)) as pilot:
+        paper_list = app.query_one(PaperList)
+        await wait_until(pilot, lambda: len(paper_list.papers) == 5, "the first papers")
+        assert "loading… 5 papers" in title_shown(app)
+        go_on.set()

@@ -373,6 +373,8 @@ class Workspace(Screen[None]):
             if not self._query.strip():
                 self._refilter()
             self._update_header()
+            if added == len(self.store):  # the first: "0 papers" is not left over their rows
+                self._show_title()
 
     @on(LoadFinished)
     def _loaded(self, message: LoadFinished) -> None:
@@ -497,6 +499,7 @@ class Workspace(Screen[None]):
             self._show(ResultsReady(self.store, ""))
         else:
             self._sort_all()
+            self._update_header()  # the query cleared: the list follows once sorted
 
     @work(thread=True, exclusive=True, group="search")
     def _sort_all(self) -> None:
