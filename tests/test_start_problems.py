@@ -178,3 +178,19 @@ async def test_typing_in_the_filter_under_the_problems_goes_on_with_their_own_ke
         await pilot.press(*"quantum jk")
         assert not isinstance(app.screen, ProblemsScreen)
         assert app.workspace.filter_input.value == "quantum jk"
+
+
+async def test_records_skipped_before_are_told_in_a_notice_not_the_dialog(
+    tmp_path: Path, write_seed: Callable[..., Path]
+) -> None:
+    """The papers kept from before come with the records their file skipped, the same at
+    every start: a notice, as loading the file gives, not the dialog to close each time."""
+    path = tmp_path / "papers.jsonl"
+    skipped = [f"{path}:{line}: no abstract" for line in range(2, 9)]
+    app = ReaderApp(store_from(write_seed("One paper.")), skipped=skipped)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await pilot.pause()
+        assert not isinstance(app.screen, ProblemsScreen)
+        (notice,) = [n.message for n in app._notifications]
+        listed = "\n".join(skipped[:5])
+        assert notice == f"Skipped 7 records that could not be read:\n{listed}\n…"

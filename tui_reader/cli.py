@@ -532,6 +532,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
     stale = False  # papers kept with an index of another version
     unusable: list[str] = []  # why the entry kept for these files could not be used
     skipped: list[str] = []  # records that could not be read, told on the screen
+    skipped_before: list[str] = []  # those of papers kept from before: told as a load tells
     duplicates = 0  # abstracts met again and shown once
     big = sum(file.stat().st_size for file in files) > LOAD_AT_ONCE
     keep = LoadFilter(tuple(arguments.category), arguments.since or "")
@@ -541,10 +542,10 @@ def run_reader(arguments: argparse.Namespace) -> int:
         duplicates, skipped = loaded.duplicates, loaded.problems
     elif keep == NO_FILTER and (kept := load_cached(files, False, unusable)):  # and indexed
         store = kept.store
-        duplicates, skipped = kept.loaded.duplicates, list(kept.loaded.problems)
+        duplicates, skipped_before = kept.loaded.duplicates, list(kept.loaded.problems)
     elif keep == NO_FILTER and (papers := kept_papers(files)):  # an index to build again
         store, again = papers
-        duplicates, skipped, stale = again.duplicates, list(again.problems), True
+        duplicates, skipped_before, stale = again.duplicates, list(again.problems), True
         unusable = [
             f"The index kept in the cache could not be used ({why}): indexing again"
             for why in unusable
@@ -595,6 +596,7 @@ def run_reader(arguments: argparse.Namespace) -> int:
         duplicates=duplicates,
         keep_index=keep_index,
         expected_papers=expected,
+        skipped=skipped_before,
     )
     if big:
         startup.ready_for_processes()

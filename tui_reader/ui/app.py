@@ -46,13 +46,15 @@ class ReaderApp(App[None]):
         duplicates: int = 0,
         keep_index: KeepIndex | None = None,
         expected_papers: int | None = None,
+        skipped: Sequence[str] = (),
     ) -> None:
         """`messages`, problems met at start; `stream`, when given, yields more papers (and
         problems) to load in the background, about `expected_papers` of them; `session`,
         where the reader left off last time; `config`, the user's settings (its keys already
         checked); `index`, the store's index when it was kept from before; `duplicates`, how
-        many abstracts the load met again; `keep_index`, what keeps the papers and their
-        index for the next start once built."""
+        many abstracts the load met again; `skipped`, the records of papers kept from before
+        that could not be read; `keep_index`, what keeps the papers and their index for the
+        next start once built."""
         super().__init__()
         self.config = config or Config(read_after=READ_AFTER)
         self.set_keymap(dict(self.config.keys))
@@ -77,6 +79,7 @@ class ReaderApp(App[None]):
             duplicates=duplicates,
             keep_index=keep_index,
             expected_papers=expected_papers,
+            skipped=skipped,
         )
 
     def get_default_screen(self) -> Screen[Any]:

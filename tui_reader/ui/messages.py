@@ -23,11 +23,8 @@ class PapersLoaded(Message):
 
 
 class LoadFinished(Message):
-    """Every input is read; `problems` are the records that could not be."""
-
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__()
-        self.problems = problems
+    """Every input is read (the records that could not be are the workspace's
+    `load_problems`)."""
 
 
 class IndexReady(Message):

@@ -250,13 +250,16 @@ class Workspace(Screen[None]):
         duplicates: int = 0,
         keep_index: KeepIndex | None = None,
         expected_papers: int | None = None,
+        skipped: Sequence[str] = (),
     ) -> None:
         """`messages`, problems met at start, shown together; `stream`, when given, yields
         more papers (and problems) to load in the background, about `expected_papers` of
         them (None: not known); `session`, where the reader left off last time; `index`, the
         store's index when it was kept from before; `duplicates`, how many abstracts the load
-        met again and shows once; `keep_index`, what keeps the papers and their index for the
-        next start, once it is built."""
+        met again and shows once; `skipped`, the records of papers kept from before that could
+        not be read (told as a load tells them, not among the problems: the same at every
+        start); `keep_index`, what keeps the papers and their index for the next start, once
+        it is built."""
         super().__init__()
         self.store, self.library, self.config = store, library, config
         self.copy_log, self.search_template = copy_log, search_template
@@ -271,7 +274,7 @@ class Workspace(Screen[None]):
         self.set_reactive(Workspace.status, "loading" if stream is not None else "indexing")
         self._index: SearchEngine | None = None
         self._unindexed = False  # the index could not be built
-        self.load_problems: list[str] = []  # records the background load skipped
+        self.load_problems = list(skipped)  # records skipped: kept with the index
         self._query = ""
         self.shown_query = ""  # the query whose results the list shows
         self._shown_count, self._close_count = len(store), 0
@@ -334,6 +337,7 @@ class Workspace(Screen[None]):
             self._indexing = in_background("index", self._index_as_loaded)
         else:
             self._say_duplicates()
+            self._tell_skipped()
             if self._kept_index is None:
                 self._build_index()
         self.set_interval(RELOAD_EVERY, self._look_for_outside_changes)
@@ -360,7 +364,7 @@ class Workspace(Screen[None]):
                     self.post_message(PapersLoaded(pending))
                     pending, posted = [], time.monotonic()
             self.post_message(PapersLoaded(pending))
-        self.post_message(LoadFinished(problems))
+        self.post_message(LoadFinished())
 
     @on(PapersLoaded)
     def _add_papers(self, message: PapersLoaded) -> None:
@@ -377,11 +381,14 @@ class Workspace(Screen[None]):
                 self._show_title()
 
     @on(LoadFinished)
-    def _loaded(self, message: LoadFinished) -> None:
-        problems = message.problems
+    def _loaded(self, _: LoadFinished) -> None:
         self.status = "indexing"
         self._all_loaded.set()  # their messages came first
         self._say_duplicates()
+        self._tell_skipped()
+
+    def _tell_skipped(self) -> None:
+        problems = self.load_problems
         if problems:
             listed = "\n".join(problems[:5]) + ("\n…" if len(problems) > 5 else "")
             skipped = count(len(problems), "record")
