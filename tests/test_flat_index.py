@@ -49,6 +49,26 @@ def test_every_word_matches_as_a_prefix_with_typos(
 @pytest.mark.parametrize(
     ("query", "expected"),
     [
+        ("sati", ["Satisficing in bandits"]),  # not "stati…": one letter put in
+        ("band", ["Satisficing in bandits"]),  # not "and": one letter left out
+        ("difus", ["Diffusion of graphs and trees"]),  # five letters: one typo forgiven
+        ("gaph", []),
+        ("graps", ["Diffusion of graphs and trees"]),
+    ],
+)
+def test_a_typo_is_forgiven_from_five_letters(query: str, expected: list[str]) -> None:
+    """A word of four letters matching every word a typo away counted 332,433 of a million
+    papers for `sati` against 52,560 for `sat` (a new user saw the count jump as they typed).
+    From five letters, one typo, as in other engines made for typing."""
+    papers = corpus(
+        "Satisficing in bandits.", "Diffusion of graphs and trees.", "Statistics of trees."
+    )
+    assert found(FlatIndex.of(papers), papers, query) == expected
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
         ("alpha divergence", 0),
         ("Schrodinger bridge", 1),
         ("schrödinger bridge", 1),

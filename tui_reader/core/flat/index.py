@@ -65,6 +65,9 @@ RELATED_WORDS = 40  # a paper's most telling words that find the papers most lik
 _WORDS = re.compile(r"\w+")
 
 
+TYPOS_FROM = 5  # letters a word needs before a typo in it is forgiven
+
+
 def _within(word: str, choices: Sequence[str], edits: int) -> list[tuple[str, int, int]]:
     """The choices at most `edits` edits from the word: (choice, edits, place)."""
     # Imported by the first search, not at every start (13 ms).
@@ -77,7 +80,9 @@ def _within(word: str, choices: Sequence[str], edits: int) -> list[tuple[str, in
 
 
 def _typos_allowed(word: str) -> int:
-    return 0 if len(word) < 4 else 1 if len(word) < 9 else 2
+    # A word of four letters has too many neighbours: `sati` matched 332,433 of a million
+    # papers where `sat` matched 52,560, and `band` matched "and".
+    return 0 if len(word) < TYPOS_FROM else 1 if len(word) < 9 else 2
 
 
 class _Words(Sequence[str]):
@@ -295,7 +300,7 @@ class FlatIndex:
 
     def _typo_prefix_words(self, stem: str) -> list[int]:
         """Ids of words whose beginning is one edit from the stem ("difus" → diffusion)."""
-        if len(stem) < 4:
+        if len(stem) < TYPOS_FROM:
             return []
         found: list[int] = []
         words, letters = self._words.words, self._first_letters()
