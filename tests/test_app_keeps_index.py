@@ -143,3 +143,24 @@ async def test_an_index_kept_from_before_is_searched_from_the_start(
         assert app.workspace.status == "ready" and app.workspace.index is index
         await pilot.press("slash", *"diffusion")
         await wait_until(pilot, lambda: app.workspace.shown_query == "diffusion", "results")
+
+
+async def test_the_header_says_while_the_index_is_kept_for_the_next_start(
+    seed_store: PaperStore,
+) -> None:
+    """A quit then waits for it (9 s at a million papers): a new user saw nothing say so
+    until the reader had closed."""
+    told: list[Any] = []
+
+    def keep_index(*given: Any) -> None:
+        told.append(given[-1])  # tells the reader once kept: here, once the test says
+
+    app = ReaderApp(PaperStore(), stream=iter([list(seed_store)]), keep_index=keep_index)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await ready(pilot)
+        await wait_until(pilot, lambda: bool(told), "the index given to keep")
+        await wait_until(pilot, lambda: app.workspace.settled, "the header")
+        assert app.workspace.sub_title.endswith(" · keeping the index for the next start…")
+        told[0](None)  # not kept: no room, say
+        await wait_until(pilot, lambda: "keeping" not in app.workspace.sub_title, "the end")
+        assert app.workspace.sub_title == f"{len(seed_store)} papers"

@@ -296,21 +296,24 @@ def keep_in_background(
     index: SearchEngine,
     problems: Sequence[str] = (),
     duplicates: int = 0,
-    reopened: Callable[[IndexedPapers], object] | None = None,
+    reopened: Callable[[IndexedPapers | None], object] | None = None,
 ) -> threading.Thread:
     """Keep the papers of these files and their index (as `keep`: not while papers are still
-    loading) in a daemon thread, started now; once kept, give `reopened` the entry opened
-    again by memory map (in that thread), to read from in their place. Safe while the reader
-    runs: it only reads the store. Safe to abandon at quit: an unfinished entry is a
-    temporary folder, which a later prune removes."""
+    loading) in a daemon thread, started now; then give `reopened` the entry opened again by
+    memory map (in that thread), to read from in their place, or None when none was kept.
+    Safe while the reader runs: it only reads the store. Safe to abandon at quit: an
+    unfinished entry is a temporary folder, which a later prune removes."""
     loaded = LoadResult(store, list(store.collections), list(problems), duplicates)
     indexed = IndexedPapers(loaded, index, store)
 
     def keep_and_reopen() -> None:
-        if not keep(files, indexed) or reopened is None:
-            return
-        if (kept := load_cached(files, rebuild=False)) is not None:
-            reopened(kept)
+        kept: IndexedPapers | None = None
+        try:
+            if keep(files, indexed) and reopened is not None:
+                kept = load_cached(files, rebuild=False)
+        finally:  # told even when it failed: the reader says it is keeping them until then
+            if reopened is not None:
+                reopened(kept)
 
     thread = threading.Thread(target=keep_and_reopen, daemon=True)
     thread.start()

@@ -28,11 +28,12 @@ class LoadFinished(Message):
 
 
 class IndexReady(Message):
-    """The search index over the papers is built (or was kept from before)."""
+    """The search index over the papers is built (or was kept from before); `keeping`, the
+    papers and it are being kept for the next start (an EntryReopened follows)."""
 
-    def __init__(self, index: Any) -> None:
+    def __init__(self, index: Any, keeping: bool = False) -> None:
         super().__init__()
-        self.index = index
+        self.index, self.keeping = index, keeping
 
 
 class IndexFailed(Message):
@@ -44,7 +45,8 @@ class IndexFailed(Message):
 
 
 class EntryReopened(Message):
-    """The papers and index just kept in the cache, opened again by memory map."""
+    """The papers and index just kept in the cache, opened again by memory map (None: they
+    could not be kept)."""
 
     def __init__(self, indexed: Any) -> None:
         super().__init__()

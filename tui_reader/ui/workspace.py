@@ -108,10 +108,11 @@ Place = tuple[str, str | None]  # a query, and the paper under the cursor
 Status: TypeAlias = Literal["loading", "indexing", "ready"]
 Flow: TypeAlias = Callable[..., Coroutine[Any, Any, None]]
 # Keeps the papers and their index for the next start (the store, the index, the problems
-# the load met, duplicates), then gives the entry read back to the last argument; called in a
-# thread, once the index is built.
+# the load met, duplicates), then gives the entry read back to the last argument (None: none
+# was kept); called in a thread, once the index is built.
 KeepIndex: TypeAlias = Callable[
-    [PaperStore, SearchEngine, Sequence[str], int, Callable[[IndexedPapers], object]], object
+    [PaperStore, SearchEngine, Sequence[str], int, Callable[[IndexedPapers | None], object]],
+    object,
 ]
 
 # Set by a dialog flow's first dialog once it is open (see `dialog_flow`).
@@ -274,6 +275,7 @@ class Workspace(Screen[None]):
         self.set_reactive(Workspace.status, "loading" if stream is not None else "indexing")
         self._index: SearchEngine | None = None
         self._unindexed = False  # the index could not be built
+        self._keeping = False  # the papers and their index are being kept for the next start
         self.load_problems = list(skipped)  # records skipped: kept with the index
         self._query = ""
         self.shown_query = ""  # the query whose results the list shows
@@ -436,7 +438,8 @@ class Workspace(Screen[None]):
             return
         if index is None:
             return
-        self.post_message(IndexReady(index))  # before the entry kept is read back: in order
+        # Before the entry kept is read back: in order.
+        self.post_message(IndexReady(index, keeping=self._keep_index is not None))
         if self._keep_index is not None:
             self._keep_index(
                 self.store,
@@ -451,6 +454,7 @@ class Workspace(Screen[None]):
         index = message.index
         if self._index is not None and len(index) < len(self._index):
             return  # an index of fewer papers than the one in use (the entry reopened)
+        self._keeping = message.keeping
         self._use_index(index)
         if self._query.strip():
             self._search(self._query)
@@ -476,7 +480,11 @@ class Workspace(Screen[None]):
     def _entry_reopened(self, message: EntryReopened) -> None:
         """Read the papers and their index from the entry just kept, by memory map: the
         memory that loading and indexing took is given back (2.3 GB at a million papers)."""
-        kept: IndexedPapers = message.indexed
+        kept: IndexedPapers | None = message.indexed
+        self._keeping = False
+        self._update_header()
+        if kept is None:  # not kept (no room, say): the next start loads the papers again
+            return
         try:
             self.store.adopt(kept.store)  # unless papers came since
         except ValueError:
@@ -649,6 +657,8 @@ class Workspace(Screen[None]):
             shown += " · not saved"
         elif self.library.has_unsaved_changes or self.library.saving:
             shown += " · saving…"
+        if self._keeping:  # a quit now waits for it
+            shown += " · keeping the index for the next start…"
         self.sub_title = shown + (" · raw text" if self.raw else "")
 
     # Following the cursor
