@@ -507,8 +507,12 @@ class Workspace(Screen[None]):
         if self._query.strip():
             if self._index is not None:
                 self._search(self._query)
-            else:
-                self._update_header()  # the search runs once the index is ready
+            else:  # searched once the index is ready: no papers under the query till then
+                had_papers = bool(self.paper_list.papers)
+                self.paper_list.show((), "Searching once the first papers are indexed…", 0)
+                if had_papers:
+                    self.refresh_bindings()
+                self._update_header()
         elif self.sort in ("relevance", "file"):
             self.workers.cancel_group(self, "search")
             self._show(ResultsReady(self.store, ""))
