@@ -294,6 +294,9 @@ def test_papers_still_loading_are_not_kept(tmp_path: Path, write_seed) -> None:
     indexed.store.extend(load_store([write_seed("Another paper.", name="b.txt")]).papers)
     assert not keep(files, indexed)
     assert entries(tmp_path) == []
+    told: list[object] = []  # the reader says it keeps them until told
+    keep_in_background(files, indexed.store, indexed.index, (), 0, told.append).join(timeout=30)
+    assert told == [None]
 
 
 def test_the_reader_opens_a_kept_entry_without_loading_or_indexing(

@@ -49,9 +49,11 @@ def _change_ranks(numbers: Numbers, papers: Sequence[Paper], state: PaperState) 
     if isinstance(papers, PaperStore):  # only the papers the user touched have a time
         touched = list(state.paper_ids())
         ranks = _dense_ranks([state.changed_at(i) for i in touched] + [""], key=_later_first)
+        # Counted first: papers the store is adding now are found before they are counted.
+        count = len(papers)
         places = papers.positions_of(touched)
-        found = places >= 0
-        every = np.full(len(papers), ranks[-1], dtype=np.int64)  # never changed
+        found = (places >= 0) & (places < count)
+        every = np.full(count, ranks[-1], dtype=np.int64)  # never changed
         every[places[found]] = ranks[:-1][found]
         return every[numbers]
     ids = [papers[number].id for number in numbers.tolist()]

@@ -518,6 +518,7 @@ class Workspace(Screen[None]):
             self._show(ResultsReady(self.store, ""))
         else:
             self._sort_all()
+            self._shown_count, self._close_count = len(self.store), 0
             self._update_header()  # the query cleared: the list follows once sorted
 
     @work(thread=True, exclusive=True, group="search")

@@ -1,7 +1,7 @@
 """Ranked, typo-tolerant search over the flat arrays of core.flat.build.
 
 Every word of a query matches indexed words as typed, as a prefix, and with typos forgiven
-(one edit from 4 letters, two from 9), also as a prefix ("homoph" finds homophily, "difus"
+(one edit from 5 letters, two from 9), also as a prefix ("homoph" finds homophily, "difus"
 diffusion). A word with capitals matches only words written that way (as a prefix while it is
 being typed). Scores add up per paper:
 
