@@ -23,6 +23,7 @@ from pathlib import Path  # noqa: E402
 # isort: off
 from tui_reader import startup  # noqa: E402
 
+startup.hold_collector()  # as the command does, until the first frame
 startup.set_frame_rate()  # before Textual is imported
 # isort: on
 from textual import events  # noqa: E402

@@ -517,6 +517,14 @@ def save_on_signals(library: Library, exit_app: Callable[[], object]) -> Callabl
 
 
 def run_reader(arguments: argparse.Namespace) -> int:
+    startup.hold_collector()  # while Textual is imported; the app lets it go once drawn
+    try:
+        return _run_reader(arguments)
+    finally:
+        startup.release_collector()
+
+
+def _run_reader(arguments: argparse.Namespace) -> int:
     startup.set_frame_rate()  # before Textual is imported
     from tui_reader.ui.app import ReaderApp
     from tui_reader.ui.keymap import check_keys, key_conflicts, theme_problem
@@ -629,6 +637,7 @@ def _finish_keeping(keeping: list[threading.Thread]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    startup.release_collector()  # this module's imports are in (see __main__)
     try:
         if argv and argv[0] == "fetch":
             from tui_reader.fetch_command import run_fetch  # httpx only when fetching

@@ -10,6 +10,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from tui_reader import startup
 from tui_reader.core.config import Config
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.library import Library
@@ -86,6 +87,7 @@ class ReaderApp(App[None]):
         return self.workspace
 
     def on_mount(self) -> None:
+        self.call_after_refresh(startup.release_collector)  # held while the reader started
         # The config's theme, unless one was chosen in the app since (the session has it).
         # (A theme that does not exist was named, with its line, when the config was read.)
         for theme in (self.config.theme, self._session.theme if self._session else ""):
