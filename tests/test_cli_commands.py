@@ -49,6 +49,16 @@ def test_search_says_when_a_filter_is_searched_as_words(capsys) -> None:
     )
 
 
+def test_search_finding_nothing_exits_with_status_one_as_grep_does(capsys) -> None:
+    assert run(capsys, "search", "zzyzx qwxv") == (1, "", "")
+    states = "is:bookmarked, is:read, is:unread, has:note"
+    assert run(capsys, "search", "is:bogus") == (
+        1,
+        "",
+        f"tui-reader: is:bogus is not a state ({states}): searched as words\n",
+    )
+
+
 def test_a_command_names_the_first_records_it_skips_and_counts_the_rest(
     capsys, tmp_path: Path
 ) -> None:

@@ -103,7 +103,7 @@ def test_commands_without_search_words_read_the_kept_papers(
 
 def test_a_changed_file_is_loaded_and_indexed_anew(tmp_path: Path, write_seed, capsys) -> None:
     path = write_seed("Diffusion models for tabular data.")
-    search(capsys, "bandit", str(path))
+    search(capsys, "diffusion", str(path))
     write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
     os.utime(path, ns=(1, 1))  # a new modification time, as an edit gives
     assert "Bandits with regret" in search(capsys, "bandit", str(path))

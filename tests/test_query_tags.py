@@ -41,3 +41,13 @@ def test_a_tag_filter_names_its_tag(library: Library) -> None:
         ("to", False, True),
     ]
     assert [s.tag for s in parse_query("is:unread").states] == [""]
+
+
+def test_a_state_that_is_not_one_is_searched_as_words_and_says_so() -> None:
+    states = "is:bookmarked, is:read, is:unread, has:note"
+    assert parse_query("is:unred !has:notes is:read !is:Bookmarked graphs ").misread == (
+        f"is:unred is not a state ({states})",
+        f"!has:notes is not a state ({states})",
+    )
+    assert parse_query("is:b").misread == (), "more keys can make it one"
+    assert parse_query("is:bx").misread == (f"is:bx is not a state ({states})",)

@@ -253,7 +253,7 @@ def run_search(arguments: argparse.Namespace) -> int:
             print(json.dumps(record, ensure_ascii=False))
         else:
             print(f"{rank:>3}. {paper.id}  {paper.headline}")
-    return 0
+    return 0 if len(found.numbers) else 1  # as grep and `fzf --filter` say nothing matched
 
 
 def open_library(path: Path | None) -> tuple[Library, list[str]]:

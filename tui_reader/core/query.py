@@ -107,6 +107,18 @@ def _state_filter(token: str, typing: bool) -> StateFilter | None:
     return None
 
 
+def _state_misread(token: str, typing: bool) -> str | None:
+    """Why a token naming a state (`is:unred`) is not one, as MetadataFilter.misread says
+    of the others; None for one being typed that more keys can still make one (`is:b`)."""
+    body = token.removeprefix("!").lower()
+    scope, colon, _ = body.partition(":")
+    if not colon or scope not in ("is", "has") or body in _STATES:
+        return None
+    if typing and any(name.startswith(body) for name in _STATES):
+        return None
+    return f"{token} is not a state ({', '.join(_STATES)})"
+
+
 def _term(token: str, typing: bool) -> Term | None:
     negated = token[:1] in "!-" and len(token) > 1
     body = token[1:] if negated else token
@@ -156,7 +168,8 @@ def parse_query(query: str) -> Query:
         if found := MetadataFilter.parse(token):
             metadata.append(found)
             continue
-        if (reason := MetadataFilter.misread(token, last)) and reason not in misread:
+        reason = MetadataFilter.misread(token, last) or _state_misread(token, last)
+        if reason and reason not in misread:
             misread.append(reason)
         term = _term(token, last)
         if term is None:
