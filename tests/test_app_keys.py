@@ -301,6 +301,31 @@ async def test_keys_wait_for_a_search_held_up_only_once(
         await wait_until(pilot, lambda: app.workspace.shown_query == "regret", "the results")
 
 
+async def test_a_key_waiting_for_results_as_the_reader_closes_ends_quietly(
+    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key waiting for a search's results when the reader closed asked for the screen on
+    top of none, and the reader ended in a ScreenStackError."""
+    search = workspace_module.search_papers
+    answer = threading.Event()
+
+    def held_up(*arguments: Any, **keywords: Any) -> Any:
+        if arguments[1] == "regret":
+            answer.wait(10)
+        return search(*arguments, **keywords)
+
+    monkeypatch.setattr(workspace_module, "search_papers", held_up)
+    app = ReaderApp(seed_store)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await ready(pilot)
+            burst(app, "slash", *"regret", "enter", "j")
+            await pilot.pause(0.1)  # the j waits for the results
+            app.exit()
+    finally:
+        answer.set()
+
+
 async def test_an_alt_key_in_a_dialog_is_not_escape(seed_store: PaperStore) -> None:
     """In a prompt, Escape cancels what was typed: Alt+u read as Escape then u cancelled the
     prompt and undid the last change."""

@@ -6,8 +6,10 @@ from pathlib import Path
 import bibtexparser
 import pyperclip
 import pytest
+from textual.content import Content
+from textual.widgets import Static
 
-from tests.pilot_helpers import work_done
+from tests.pilot_helpers import wait_until, work_done
 from tui_reader.core.library import Library
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
@@ -59,8 +61,15 @@ def messages(app: ReaderApp) -> list[str]:
 
 
 async def goto(pilot, index: int) -> None:
+    """Choose the paper and wait for the detail pane to show it (it follows a pause)."""
     pilot.app.query_one(PaperList).choose(index)
-    await pilot.pause()
+    headline = pilot.app.store[index].headline
+
+    def shown() -> bool:
+        body = pilot.app.query_one("#detail-body", Static).content
+        return isinstance(body, Content) and detail(pilot.app).startswith(headline)
+
+    await wait_until(pilot, shown, "the paper shown")
 
 
 async def test_y_copies_the_primary_link_to_the_system_clipboard(

@@ -105,6 +105,8 @@ class ReaderApp(App[None]):
         on_main = self.screen is self.workspace
         for key in keys_sent(event, self._configured_keys) if on_main else [event]:
             await self.workspace.keys_caught_up()
+            if not self.screen_stack:  # the reader closed while the key waited: dropped
+                return
             if not await route_key(self, key):
                 await super().on_event(key)
 

@@ -966,7 +966,7 @@ class Workspace(Screen[None]):
     def _results_on_their_way(self) -> bool:
         """Whether the list, out of the filter, waits for the results of the query typed."""
         return (
-            self.app.screen is self
+            self.app.screen_stack[-1:] == [self]  # none at all once the reader has closed
             and self.focused is not self.filter_input
             and bool(self._query.strip())
             and self.shown_query != self._query
