@@ -195,9 +195,11 @@ async def test_u_undoes_one_change_at_a_time(seed_store, private_library) -> Non
         first = seed_store[0].id
         await pilot.press("b", "t", *"x", "enter", "n", *"hello", "escape")
         await settle(pilot)
-        await pilot.press("u")
+        await pilot.press("j", "u")  # the note of the paper above is undone, and named
         await settle(pilot)
         assert app.library.note(first) == "" and app.library.tags(first) == ["x"]
+        told = f"Undone: note · “{seed_store[0].headline}”"
+        assert any(n.message == told for n in app._notifications)
         await pilot.press("u")
         await settle(pilot)
         assert app.library.tags(first) == [] and app.library.is_bookmarked(first)

@@ -160,13 +160,14 @@ def test_undo_steps_back_one_change_at_a_time(tmp_path: Path) -> None:
     library.set_note(A, "note")
     library.set_note(A, "note, edited")
     library.set_read([A], True)
-    assert library.undo() == "note"
+    assert library.undo().description == "note"
     assert library.note(A) == "note"
-    assert library.undo() == "note"
+    assert library.undo().description == "note"
     assert library.note(A) == ""
-    assert library.undo() == "bookmark 1 paper"
+    assert library.undo().description == "bookmark 1 paper"
     assert not library.is_bookmarked(A)
-    assert library.undo() == "tags of 2 papers"
+    undone = library.undo()
+    assert (undone.description, undone.paper_ids) == ("tags of 2 papers", [A, B])
     assert library.tags(A) == library.tags(B) == []
     assert library.undo() is None
     assert library.is_read(A), "read state is not undone"
@@ -198,8 +199,8 @@ def test_rename_and_delete_a_tag_everywhere(tmp_path: Path) -> None:
     assert library.tag_counts() == {"other": 1, "to-read": 2}
     library.delete_tag("to-read")
     assert library.tag_counts() == {"other": 1}
-    assert library.undo() == "delete #to-read"
-    assert library.undo() == "rename #todo to #to-read"
+    assert library.undo().description == "delete #to-read"
+    assert library.undo().description == "rename #todo to #to-read"
     assert library.tag_counts() == {"other": 1, "todo": 2}
 
 

@@ -91,6 +91,11 @@ class Change:
     before: list[tuple[str, str, Any]] = field(default_factory=list)
     searches: list[tuple[str, str]] = field(default_factory=list)
 
+    @property
+    def paper_ids(self) -> list[str]:
+        """The papers it changed, each once, in the order changed."""
+        return list(dict.fromkeys(paper_id for paper_id, _, _ in self.before))
+
 
 @dataclass
 class DiskChanges:
@@ -487,7 +492,7 @@ class Library:
                 moved += bool(changes)
         return moved
 
-    def undo(self) -> str | None:
+    def undo(self) -> Change | None:
         """Undo the last undoable step; what was undone, or None."""
         if not self._undo:
             return None
@@ -497,7 +502,7 @@ class Library:
                 self._set(paper_id, name, value, None)
         for name, query in change.searches:
             self._set_search(name, query)
-        return change.description
+        return change
 
     def merge_copy(self, path: Path) -> "MergeReport":
         """Fold another copy of the library in (from another machine, a sync or a backup)

@@ -165,7 +165,8 @@ class Triage:
         if not self.steps:
             return None
         step = self.steps.pop()
-        undone = self.library.undo() if step.changed else None
+        change = self.library.undo() if step.changed else None
+        undone = change.description if change else None
         if step.position is None:
             return undone or "the last edit"
         self.position = step.position

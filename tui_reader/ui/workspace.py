@@ -921,7 +921,9 @@ class Workspace(Screen[None]):
         if undone is None:
             self._tell("Nothing to undo")
             return
-        self._tell(f"Undone: {undone}")
+        papers = undone.paper_ids  # one is named: it may be far from the cursor by now
+        named = f" · {self._headline(papers[0])}" if len(papers) == 1 else ""
+        self._tell(f"Undone: {undone.description}{named}")
         self._library_changed()
 
     # Dialogs: each flow asks, then acts, top to bottom
