@@ -336,3 +336,23 @@ def test_seed_text_of_many_tiny_paragraphs_is_not_held_all_at_once(
     finally:
         tracemalloc.stop()
     assert peak < 100_000_000
+
+
+def test_a_lone_surrogate_written_in_json_is_a_replacement_character(tmp_path: Path) -> None:
+    """JSON may write half of a UTF-16 pair alone (`"\\ud800"`); Python reads it into a
+    string no UTF-8 can hold, and the paper's id, its links and every print of it raised."""
+    path = tmp_path / "surrogates.jsonl"
+    records = [
+        '{"title": "Surrogate \\ud800 title", "abstract": "Lone \\ud800 high surrogate."}',
+        '{"abstract": "Authors with a low one.", "authors": ["A \\udfff B"], "url": "x\\udc80"}',
+    ]
+    path.write_text("\n".join(records) + "\n", encoding="utf-8")
+    papers = load_paths([path]).papers
+    assert [paper.title for paper in papers] == ["Surrogate \ufffd title", ""]
+    assert papers[0].abstract == "Lone \ufffd high surrogate."
+    assert papers[1].authors == ("A \ufffd B",)
+    for format in ("bib", "csl-json", "md"):
+        shown = run("export", "--papers", str(path), "--format", format)
+        assert shown.returncode == 0 and "\ufffd" in shown.stdout, shown.stderr
+    shown = run("search", "surrogate", str(path))
+    assert shown.returncode == 0 and "Surrogate \ufffd title" in shown.stdout

@@ -164,6 +164,16 @@ def _garbage_manifest(entry: Path) -> None:
     (entry / "manifest.json").write_bytes(b"\x80\x04not json")
 
 
+def _fifo_for_an_array(entry: Path) -> None:  # opening it waited for a writer forever
+    (entry / "title.npy").unlink()
+    os.mkfifo(entry / "title.npy")
+
+
+def _fifo_for_the_manifest(entry: Path) -> None:
+    (entry / "manifest.json").unlink()
+    os.mkfifo(entry / "manifest.json")
+
+
 @pytest.mark.parametrize(
     "damage",
     [
@@ -177,6 +187,8 @@ def _garbage_manifest(entry: Path) -> None:
         _category_starts_past_the_codes,
         _index_array_described_as_a_number,
         _garbage_manifest,
+        _fifo_for_an_array,
+        _fifo_for_the_manifest,
     ],
 )
 def test_a_damaged_or_foreign_entry_is_rejected_rebuilt_and_runs_no_code(
@@ -217,6 +229,27 @@ def test_an_entry_that_is_a_link_is_not_read_and_the_link_alone_is_replaced(
     (entry / "title.npy").unlink()
     (entry / "title.npy").symlink_to(elsewhere / "title.npy")
     assert load_cached(files) is None
+
+
+def test_bytes_damaged_in_a_kept_text_read_as_replacement_characters(
+    tmp_path: Path, write_seed, capsys
+) -> None:
+    """The entry has no checksum (a million papers would be read to check it): a text whose
+    bytes were damaged is shown with U+FFFD, not a UnicodeDecodeError."""
+    path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
+    search(capsys, "diffusion", str(path))
+    (entry,) = entries(tmp_path)
+    column = entry / "abstract.npy"
+    data = bytearray(column.read_bytes())
+    data[-10:-6] = b"\xff\xfe\xff\xfe"
+    column.write_bytes(bytes(data))
+    kept = load_cached(check_paths([path]))
+    assert kept is not None
+    assert "\ufffd" in kept.store[1].abstract
+    assert [paper.abstract[:8] for paper in kept.store.view(np.arange(2))] == [
+        "Diffusio",
+        "Bandits ",
+    ]
 
 
 def test_no_entry_kept_is_no_problem(tmp_path: Path, write_seed) -> None:

@@ -96,7 +96,7 @@ class _Strings:
         self.offsets: Column = array("q", [0]) if offsets is None else _view(offsets)
 
     def append(self, values: Sequence[str]) -> None:
-        encoded = [value.encode("utf-8", "surrogatepass") for value in values]
+        encoded = [value.encode(*_UTF8) for value in values]
         end = int(self.offsets[-1])
         self.offsets = _growable(self.offsets, "q")
         if joined := b"".join(encoded):
@@ -112,10 +112,10 @@ class _Strings:
             return ""
         starts = self.starts
         if len(starts) == 1:  # one chunk: a column opened from a file
-            return str(self.chunks[0][start:end], "utf-8", "surrogatepass")
+            return _decoded(self.chunks[0][start:end])
         place = bisect_right(starts, start) - 1
         base = starts[place]
-        return str(self.chunks[place][start - base : end - base], "utf-8", "surrogatepass")
+        return _decoded(self.chunks[place][start - base : end - base])
 
     def all(self, start: int, stop: int) -> list[str]:
         """Strings `start` to `stop`, decoded at once (much faster than one at a time)."""
@@ -130,10 +130,10 @@ class _Strings:
                 break
             parts.append(bytes(chunk[max(first - base, 0) : end - base]))
         blob = b"".join(parts)
-        return [
-            blob[a - first : b - first].decode("utf-8", "surrogatepass")
-            for a, b in pairwise(bounds)
-        ]
+        try:
+            return [blob[a - first : b - first].decode(*_UTF8) for a, b in pairwise(bounds)]
+        except UnicodeDecodeError:
+            return [_decoded(blob[a - first : b - first]) for a, b in pairwise(bounds)]
 
     def arrays(self, count: int) -> tuple[Iterator[Chunk], Array]:
         """The bytes of the first `count` strings, as chunks, and their offsets."""
@@ -576,6 +576,17 @@ class PaperStore(Sequence[Paper]):
         if len(self.collections) == 1:
             return self.collections[0]
         return f"{len(self.collections)} collections" if self.collections else "No papers"
+
+
+_UTF8 = ("utf-8", "surrogatepass")  # as the columns are written
+
+
+def _decoded(raw: bytes | memoryview) -> str:
+    """A text of a column; bytes damaged in a kept file are shown as U+FFFD, not raised."""
+    try:
+        return str(raw, *_UTF8)
+    except UnicodeDecodeError:
+        return str(raw, "utf-8", "replace")
 
 
 def _code(names: list[str], codes: dict[str, int], name: str) -> int:

@@ -7,11 +7,14 @@ import unicodedata
 # overrides that can reorder what a terminal shows. Tabs and newlines are whitespace and
 # are collapsed by `squash_whitespace` instead.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# Half of a UTF-16 pair alone, as JSON may write (`"\ud800"`): no character, and not UTF-8.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def strip_controls(text: str) -> str:
-    """Remove terminal control characters, keeping tabs and newlines."""
-    return _CONTROL.sub("", text)
+    """Remove terminal control characters, keeping tabs and newlines; a lone surrogate
+    becomes U+FFFD, as an undecodable byte does."""
+    return _SURROGATE.sub("\ufffd", _CONTROL.sub("", text))
 
 
 def squash_whitespace(text: str) -> str:

@@ -14,6 +14,7 @@ import json
 import mmap
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -96,13 +97,25 @@ def put_in_place(written: Path, final: Path) -> None:
     os.replace(written, final)
 
 
+def _own_file(folder: Path, path: Path, name: str) -> None:
+    """Rejected unless the path is a regular file: a link may lead out of the cache, and
+    opening a FIFO waits for a writer forever."""
+    try:
+        mode = path.lstat().st_mode
+    except OSError as error:
+        raise Rejected(f"{folder}: {name} cannot be read ({error.strerror})") from None
+    if stat.S_ISLNK(mode):
+        raise Rejected(f"{folder}: {name} is a link, not a file of the cache")
+    if not stat.S_ISREG(mode):
+        raise Rejected(f"{folder}: {name} is not a regular file")
+
+
 def mapped(folder: Path, name: str, described: object) -> Array:
     """An array of a kept folder, memory-mapped, as its manifest describes it ({"dtype":
     ..., "shape": [...]}); Rejected when it is not a file of the folder's own, cannot be read,
     or is another array. Nothing is unpickled: no code runs."""
     path = folder / f"{name}.npy"
-    if path.is_symlink():
-        raise Rejected(f"{folder}: {name} is a link, not a file of the cache")
+    _own_file(folder, path, name)
     try:
         array: Array = np.load(path, mmap_mode="r", allow_pickle=False)
     except (OSError, EOFError) as error:  # missing, truncated
@@ -139,8 +152,7 @@ def read_manifest(
     name, version = kind
     if folder.is_symlink():
         raise Rejected(f"{folder}: a link, not the cache's own folder")
-    if (folder / MANIFEST).is_symlink():
-        raise Rejected(f"{folder}: {MANIFEST} is a link, not a file of the cache")
+    _own_file(folder, folder / MANIFEST, MANIFEST)
     try:
         with (folder / MANIFEST).open("rb") as stream:
             manifest = json.loads(stream.read(limit + 1)[:limit])
