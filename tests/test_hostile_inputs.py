@@ -356,3 +356,21 @@ def test_a_lone_surrogate_written_in_json_is_a_replacement_character(tmp_path: P
         assert shown.returncode == 0 and "\ufffd" in shown.stdout, shown.stderr
     shown = run("search", "surrogate", str(path))
     assert shown.returncode == 0 and "Surrogate \ufffd title" in shown.stdout
+
+
+def test_escapes_in_a_file_name_never_reach_the_terminal(tmp_path: Path) -> None:
+    """A file name is text from elsewhere too: it named the collection, the problems and
+    the detail pane's source line with its escapes."""
+    name = "evil\x1b[31mRED\x1b]52;c;SGFja2Vk\x07.jsonl"
+    path = tmp_path / name
+    path.write_text('{"abstract": "Evil name abstract."}\n{bad\n', encoding="utf-8")
+    loaded = load_paths([path])
+    assert loaded.papers[0].collection == "evil[31mRED]52;c;SGFja2Vk"
+    (problem,) = loaded.problems
+    assert problem.startswith(f"{tmp_path}/evil[31mRED]52;c;SGFja2Vk.jsonl:2: not valid JSON")
+    shown = run("list", "--papers", str(tmp_path))
+    assert "\x1b" not in shown.stdout + shown.stderr and "evil[31mRED" in shown.stderr
+    path.write_bytes(b"\x00binary")
+    with pytest.raises(LoadError) as error:
+        load_paths([path])
+    assert "\x1b" not in str(error.value)

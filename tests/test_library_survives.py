@@ -276,6 +276,29 @@ def test_one_bad_entry_is_kept_aside_and_the_rest_loads(tmp_path: Path) -> None:
     assert Library.open(path)[1] == [], "kept aside once, then the file is clean"
 
 
+def test_escapes_in_a_copy_never_reach_the_screen(tmp_path: Path) -> None:
+    """A library written by another program, or merged from a copy, held a note with an
+    escape that set the clipboard and a tag that coloured the screen: the note keeps its
+    text without the control characters, the entry with the tag is kept aside (as
+    `tui-reader tag` refuses such a tag)."""
+    now = stamp(timedelta())
+    note = "Read \x1b]52;c;SGFja2Vk\x07this\x1b[31m twice\u202e.\nLine two\ud800"
+    papers = {A: {"note": note, "note_at": now}, B: {"tags": {"evil\x1b[31mred": now}}}
+    copy = tmp_path / "copy.json"
+    copy.write_text(json.dumps({"version": 1, "papers": papers}), encoding="utf-8")
+    merged = Library.open(tmp_path / "library.json")[0]
+    report = merged.merge_copy(copy)
+    opened, messages = Library.open(copy)
+    assert "a tag of paper bbbbbbbbbbbb holds control characters" in messages[0]
+    assert report.skipped == 1
+    for library in (merged, opened):
+        assert library.note(A) == "Read ]52;c;SGFja2Vkthis[31m twice.\nLine two\ufffd"
+        assert library.tags(B) == []
+    library = Library.open(tmp_path / "mine.json")[0]
+    library.set_note(A, "typed \x1b[2J here")
+    assert library.note(A) == "typed [2J here"
+
+
 def test_a_duplicate_papers_key_is_merged_not_emptied(tmp_path: Path) -> None:
     path = tmp_path / "library.json"
     now = stamp(timedelta())
@@ -397,9 +420,10 @@ def test_a_value_too_big_for_the_fast_writer_is_still_saved(tmp_path: Path) -> N
     assert (reopened.resolved(A), reopened.is_bookmarked(B)) == (found, True)
 
 
-def test_a_lone_surrogate_in_a_note_is_saved_escaped(tmp_path: Path) -> None:
-    """Written by older versions (json escapes it), or in a service's answer: orjson cannot
-    write it, so the standard writer does, escaped as before."""
+def test_a_lone_surrogate_in_a_note_is_read_as_a_replacement_character(tmp_path: Path) -> None:
+    """Written by older versions (json escapes it): no UTF-8 holds it, and printing the note
+    (`list`, `export`) raised, so it is read as U+FFFD. In a service's answer it is kept:
+    orjson cannot write it, so the standard writer does, escaped as before."""
     path = tmp_path / "library.json"
     entry = json.dumps({"version": 1, "papers": {A: {"note": "x\ud800y"}}})  # escaped
     path.write_text(entry, "utf-8")
@@ -409,7 +433,7 @@ def test_a_lone_surrogate_in_a_note_is_saved_escaped(tmp_path: Path) -> None:
     library.set_resolved(B, {"title": "T\ud800"})
     assert library.save(fold=True) == []
     reopened = Library.open(path)[0]
-    assert (reopened.note(A), reopened.is_bookmarked(A)) == ("x\ud800y", True)
+    assert (reopened.note(A), reopened.is_bookmarked(A)) == ("x\ufffdy", True)
     assert reopened.resolved(B) == {"title": "T\ud800"}
 
 

@@ -34,6 +34,7 @@ from tui_reader.core.library_file import (
 )
 from tui_reader.core.locations import LIBRARY_VARIABLE as ENVIRONMENT_VARIABLE
 from tui_reader.core.locations import library_path as default_path
+from tui_reader.core.text import strip_controls
 
 __all__ = [
     "ENVIRONMENT_VARIABLE",
@@ -364,7 +365,7 @@ class Library:
         return self._apply(f"{action} {_count(ids)}", ((i, "bookmarked", value) for i in ids))
 
     def set_note(self, paper_id: str, note: str) -> bool:
-        return self._apply("note", [(paper_id, "note", note)])
+        return self._apply("note", [(paper_id, "note", strip_controls(note))])
 
     def change(
         self,

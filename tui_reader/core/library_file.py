@@ -33,6 +33,7 @@ import orjson
 
 from tui_reader.core import atomic_file
 from tui_reader.core.file_kinds import special_file_problem
+from tui_reader.core.text import strip_controls
 
 VERSION = 1
 JOURNAL_VERSION = 1
@@ -177,6 +178,8 @@ def _checked_entry(paper_id: str, entry: Any, latest: str) -> tuple[dict[str, An
         if (kind := _VALUE_TYPES.get(name)) is not None:
             if type(value) is not kind:
                 raise _BadEntry(f"{name} of paper {paper_id} is not a {kind.__name__}")
+            if name == "note" and isinstance(value, str):  # from another program, or a copy
+                entry[name] = strip_controls(value)
         elif name in _TIME_FIELDS:
             if not _valid_time(value, latest):
                 entry[name] = ""
@@ -184,6 +187,8 @@ def _checked_entry(paper_id: str, entry: Any, latest: str) -> tuple[dict[str, An
         elif name in _TAG_FIELDS:
             if type(value) is not dict or not all(type(t) is str for t in value.values()):
                 raise _BadEntry(f"{name} of paper {paper_id} is not a map of tag to time")
+            if not all(tag.isprintable() for tag in value):  # an escape would reach the screen
+                raise _BadEntry(f"a tag of paper {paper_id} holds control characters")
             for tag, when in value.items():
                 if not _valid_time(when, latest):
                     value[tag] = ""

@@ -43,6 +43,7 @@ from tui_reader.core.metadata_filter import date_of, in_category, on_or_after
 from tui_reader.core.paper import Paper
 from tui_reader.core.pools import process_pool
 from tui_reader.core.store import PaperStore
+from tui_reader.core.text import displayed
 from tui_reader.core.wording import count
 
 MB = 1_000_000
@@ -58,7 +59,7 @@ class LoadError(Exception):
     """A path that cannot be read as papers; the message names the path and the problem."""
 
     def __init__(self, path: Path, problem: str) -> None:
-        super().__init__(f"{path}: {problem}")
+        super().__init__(f"{displayed(path)}: {problem}")
         self.path = path
         self.problem = problem
 
@@ -129,7 +130,7 @@ def paper_files(path: Path) -> list[Path]:
 
 
 def _stem(path: Path) -> str:
-    return path.name.split(".")[0] or path.name
+    return displayed(path.name.split(".")[0] or path.name)
 
 
 def _paper(record: Record, path: Path) -> Paper:
@@ -260,12 +261,12 @@ def iter_file(path: Path, keep: LoadFilter = NO_FILTER) -> Iterator[Paper | str]
                     path, f"more than {MAX_SKIPPED_RECORDS:,} of its records cannot be read"
                 )
             if skipped <= MAX_PROBLEMS_LISTED:
-                yield f"{path}:{item.line}: {item.message}"
+                yield f"{displayed(path)}:{item.line}: {item.message}"
     except FormatError as error:
         raise LoadError(path, str(error)) from None
     if skipped > MAX_PROBLEMS_LISTED:
         more = count(skipped - MAX_PROBLEMS_LISTED, "more record")
-        yield f"{path}: {more} that could not be read"
+        yield f"{displayed(path)}: {more} that could not be read"
 
 
 def _built(path: Path, keep: LoadFilter) -> Iterator[Paper | Problem]:

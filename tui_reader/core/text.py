@@ -2,6 +2,7 @@
 
 import re
 import unicodedata
+from pathlib import Path
 
 # C0 and C1 control characters (ESC, BEL, OSC introducers, DEL...) and the bidirectional
 # overrides that can reorder what a terminal shows. Tabs and newlines are whitespace and
@@ -15,6 +16,11 @@ def strip_controls(text: str) -> str:
     """Remove terminal control characters, keeping tabs and newlines; a lone surrogate
     becomes U+FFFD, as an undecodable byte does."""
     return _SURROGATE.sub("\ufffd", _CONTROL.sub("", text))
+
+
+def displayed(path: Path | str) -> str:
+    """A file's name or path as the reader shows it: a name may hold escapes too."""
+    return clean(str(path))
 
 
 def squash_whitespace(text: str) -> str:

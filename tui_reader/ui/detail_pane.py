@@ -14,6 +14,7 @@ from tui_reader.core.highlight import Highlight
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
 from tui_reader.core.references import links_of
+from tui_reader.core.text import displayed
 from tui_reader.ui.messages import RelatedFound
 from tui_reader.ui.typeset_text import typeset_content
 
@@ -70,7 +71,7 @@ def paper_content(
     parts: list[Content | str | tuple[str, str]] = [
         typeset_content(paper.headline, raw).stylize_before("bold"),
         "\n",
-        (f"{paper.collection} · {paper.source.name}", "dim"),
+        (f"{paper.collection} · {displayed(paper.source.name)}", "dim"),
         "\n",
         (f"id {paper.id}", "dim"),
         "\n",
