@@ -5,6 +5,8 @@ import os
 import stat
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ from tui_reader.core.pipe import PipeRun, pipe_input
 from tui_reader.core.store import PaperStore
 from tui_reader.resources import bundled
 from tui_reader.ui.app import ReaderApp
+from tui_reader.ui.external_editor import edit_in_editor
 from tui_reader.ui.note_editor import NoteEditor
 from tui_reader.ui.pipe_screen import NO_COMMANDS, PipeOutputScreen, PipePicker
 
@@ -110,6 +113,27 @@ async def test_a_missing_or_failing_editor_is_said_and_the_note_kept(
         (message,) = notices(app)
         assert message.startswith(said.format(fail=failing))
         assert message.endswith("; the note is as it was")
+
+
+def test_an_editor_not_found_gives_the_terminal_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Textual resumes a suspended terminal only when the code inside ends without raising:
+    an editor that is not a program left the screen blank for good, and the note lost."""
+
+    class Terminal:
+        is_headless = False
+        given_back = False
+
+        @contextmanager
+        def suspend(self) -> Iterator[None]:
+            yield
+            self.given_back = True  # as Textual's suspend: not reached when the code raised
+
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.setenv("EDITOR", "no-such-editor-anywhere")
+    terminal = Terminal()
+    edited, problem = edit_in_editor(terminal, "kept")  # type: ignore[arg-type]
+    assert edited is None and problem.startswith("The editor no-such-editor-anywhere could not")
+    assert terminal.given_back
 
 
 async def test_visual_is_preferred_to_editor(

@@ -24,8 +24,15 @@ def editor_command() -> list[str] | None:
 def _run(app: App[Any], command: list[str]) -> int:
     if app.is_headless:  # no terminal to hand over (tests): the editor runs without one
         return subprocess.run(command, stdin=subprocess.DEVNULL, check=False).returncode
+    failed: OSError | None = None
     with app.suspend():
-        return subprocess.run(command, check=False).returncode
+        # Textual resumes the terminal only when this block ends without raising: an editor
+        # not found left the screen blank, the note lost, and no key would do anything.
+        try:
+            return subprocess.run(command, check=False).returncode
+        except OSError as error:
+            failed = error
+    raise failed
 
 
 def edit_in_editor(app: App[Any], text: str) -> tuple[str | None, str]:
