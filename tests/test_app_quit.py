@@ -133,3 +133,25 @@ async def test_quitting_right_after_typing_a_query(
         assert app.return_code == 0 and app._exception is None, app._exception
         assert thread_work.errors == []
         assert app.workspace.shown_query == ""  # the results were dropped
+
+
+@pytest.mark.parametrize("where", ["list", "triage"])
+async def test_a_note_being_written_when_the_reader_closes_is_kept(
+    seed_store: PaperStore, where: str
+) -> None:
+    """Ctrl+Q, SIGTERM or a closed terminal (the command's exit) with the note editor open
+    threw its text away: only Escape or Ctrl+S saved it."""
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.workspace.paper_list.current is not None, "papers")
+        paper = app.workspace.paper_list.current
+        assert paper is not None
+        if where == "triage":
+            await pilot.press("I")
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "TriageScreen", "triage")
+            paper = app.screen.triage.current  # type: ignore[attr-defined]
+        await pilot.press("n", *"half a thought")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "NoteEditor", "the editor")
+        await pilot.pause()
+        app.exit()
+    assert app.library.note(paper.id) == "half a thought"

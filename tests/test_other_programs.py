@@ -81,7 +81,7 @@ async def test_ctrl_e_edits_the_note_in_the_editor(
     editor = script(tmp_path, "editor", 'printf "\\nadded in the editor [/b]\\n" >> "$2"\n')
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.setenv("EDITOR", f"{editor} --flag")  # a command line, split as a shell would
-    app = Host(NoteEditor("Note on a paper", "my note"))
+    app = Host(NoteEditor("Note on a paper", "my note", lambda text: None))
     async with app.run_test() as pilot:
         await pilot.press("ctrl+e")
         text_area = app.screen.query_one(TextArea)
@@ -106,7 +106,7 @@ async def test_a_missing_or_failing_editor_is_said_and_the_note_kept(
     failing = script(tmp_path, "failing", 'echo "garbage" > "$1"\nexit 3\n')
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.setenv("EDITOR", str(failing) if editor == "FAIL" else editor)
-    app = Host(NoteEditor("Note on a paper", "kept [CLS]"))
+    app = Host(NoteEditor("Note on a paper", "kept [CLS]", lambda text: None))
     async with app.run_test() as pilot:
         await pilot.press("ctrl+e")
         assert app.screen.query_one(TextArea).text == "kept [CLS]"
@@ -141,7 +141,7 @@ async def test_visual_is_preferred_to_editor(
 ) -> None:
     monkeypatch.setenv("VISUAL", str(script(tmp_path, "visual", 'echo visual > "$1"\n')))
     monkeypatch.setenv("EDITOR", str(script(tmp_path, "editor", 'echo editor > "$1"\n')))
-    app = Host(NoteEditor("Note", ""))
+    app = Host(NoteEditor("Note", "", lambda text: None))
     async with app.run_test() as pilot:
         await pilot.press("ctrl+e")
         assert app.screen.query_one(TextArea).text == "visual"

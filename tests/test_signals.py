@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tui_reader import cli
 from tui_reader.cli import save_on_signals
 from tui_reader.core.library import Library
 from tui_reader.core.loading import load_paths
@@ -85,6 +86,7 @@ def test_closing_the_terminal_right_after_a_change_keeps_it(private_library: Pat
 DEADLOCKED = """
 import os, signal, sys, threading
 from pathlib import Path
+from tui_reader import cli
 from tui_reader.cli import save_on_signals
 from tui_reader.core.library import Library
 library, _ = Library.open(Path(sys.argv[1]))
@@ -108,3 +110,24 @@ def test_a_signal_while_a_save_waits_for_the_screen_neither_hangs_nor_loses(
     )
     assert done.returncode == 0, done.stderr.decode()
     assert Library.open(path)[0].tags("aaaaaaaaaaaa") == ["pending"]
+
+
+def test_a_reader_that_cannot_close_saves_what_its_closing_kept_before_it_ends(
+    tmp_path: Path, default_handlers: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the terminal gone, closing can block: the process is ended after EXIT_GRACE. A
+    note being written was kept as the editor closed, after the first save: it was lost."""
+    path = tmp_path / "library.json"
+    library, _ = Library.open(path)
+    ended: list[int] = []
+    monkeypatch.setattr(cli, "EXIT_GRACE", 0.3)
+    monkeypatch.setattr(cli.os, "_exit", ended.append)
+    save_on_signals(library, lambda: None)  # an app that never closes
+    os.kill(os.getpid(), signal.SIGHUP)
+    time.sleep(0.1)
+    library.set_note("aaaaaaaaaaaa", "kept as the editor closed")
+    deadline = time.monotonic() + 5
+    while not ended and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert ended == [128 + signal.SIGHUP]
+    assert Library.open(path)[0].note("aaaaaaaaaaaa") == "kept as the editor closed"

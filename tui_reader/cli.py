@@ -470,9 +470,9 @@ EXIT_GRACE = 3.0  # seconds the reader has to close after SIGTERM or SIGHUP, its
 
 def save_on_signals(library: Library, exit_app: Callable[[], object]) -> Callable[[], bool]:
     """On SIGTERM or SIGHUP (the terminal closed) save what is pending, then close the app;
-    should it not close within EXIT_GRACE (a terminal that is gone can block it), end the
-    process. Returns what to call once the app has closed (it waits for that save, and says
-    whether a signal closed the app)."""
+    should it not close within EXIT_GRACE (a terminal that is gone can block it), save again
+    and end the process. Returns what to call once the app has closed (it waits for that
+    save, and says whether a signal closed the app)."""
     enders: list[threading.Timer] = []
     savers: list[threading.Thread] = []
 
@@ -488,13 +488,24 @@ def save_on_signals(library: Library, exit_app: Callable[[], object]) -> Callabl
         except RuntimeError:  # no event loop: nothing else to close
             loop = None
 
-        def save_then_close() -> None:
+        def save_then_end(status: int) -> None:
+            # What the closing kept since (a note being written when the terminal closed), in
+            # a thread of its own: a save stuck on the lock must not keep the process alive.
+            last = threading.Thread(target=save, daemon=True)
+            last.start()
+            last.join(EXIT_GRACE)
+            os._exit(status)
+
+        def save() -> None:
             with contextlib.suppress(LibraryError):
                 library.save()
+
+        def save_then_close() -> None:
+            save()
             if loop is not None:
                 with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
                     loop.call_soon_threadsafe(exit_app)
-            ender = threading.Timer(EXIT_GRACE, os._exit, (128 + signum,))
+            ender = threading.Timer(EXIT_GRACE, save_then_end, (128 + signum,))
             ender.daemon = True
             enders.append(ender)
             ender.start()

@@ -1,5 +1,7 @@
 """Editing a paper's note: free, multi-line text that is saved when the editor closes."""
 
+from collections.abc import Callable
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -28,9 +30,13 @@ class NoteEditor(ModalScreen[str]):
         Binding("ctrl+e", "external_editor", "Edit in $EDITOR", priority=True),
     ]
 
-    def __init__(self, title: str, note: str) -> None:
+    def __init__(self, title: str, note: str, keep: Callable[[str], object]) -> None:
+        """`keep` saves the text when the reader closes with the editor open (Ctrl+Q, a
+        signal, a closed terminal), which no key of the editor did."""
         super().__init__()
-        self._title, self._note = title, note
+        self._title, self._note, self._keep = title, note, keep
+        self._text = note  # as typed so far: the text area is gone once the reader closes
+        self._saved = False
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -52,4 +58,12 @@ class NoteEditor(ModalScreen[str]):
             text_area.replace(edited, text_area.document.start, text_area.document.end)
 
     def action_save(self) -> None:
+        self._saved = True
         self.dismiss(self.query_one(TextArea).text)
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        self._text = event.text_area.text
+
+    def on_unmount(self) -> None:
+        if not self._saved and self._text != self._note:
+            self._keep(self._text)

@@ -242,11 +242,14 @@ class TriageScreen(ModalScreen[str | None]):
         if paper is None:
             return None
 
+        def keep(text: str) -> bool:  # also as it is if the reader closes over the editor
+            return self.library.set_note(paper.id, text.rstrip())
+
         def apply(text: str | None) -> None:
             if text is not None:
-                self._edited(self.library.set_note(paper.id, text.rstrip()))
+                self._edited(keep(text))
 
-        editor = NoteEditor(f"Note on “{paper.headline}”", self.library.note(paper.id))
+        editor = NoteEditor(f"Note on “{paper.headline}”", self.library.note(paper.id), keep)
         return self.app.push_screen(editor, apply)
 
     def _edited(self, changed: bool) -> None:

@@ -6,7 +6,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from contextvars import ContextVar
-from functools import wraps
+from functools import partial, wraps
 from pathlib import Path
 from typing import Any, Literal, TypeAlias, TypeVar
 
@@ -997,9 +997,14 @@ class Workspace(Screen[None]):
         if paper is None:
             return
         title = f"Note on {self._headline(paper.id)}"
-        text = await self._ask(NoteEditor(title, self.library.note(paper.id)))
-        if text is not None and self.library.set_note(paper.id, text.rstrip()):
+        # Kept as it is if the reader closes over the editor: the command saves it on the way out.
+        keep = partial(self._set_note, paper.id)
+        text = await self._ask(NoteEditor(title, self.library.note(paper.id), keep))
+        if text is not None and self._set_note(paper.id, text):
             self._library_changed()
+
+    def _set_note(self, paper_id: str, text: str) -> bool:
+        return self.library.set_note(paper_id, text.rstrip())
 
     @dialog_flow
     async def action_tags_view(self) -> None:
