@@ -468,3 +468,28 @@ def test_changes_made_at_once_are_stamped_in_order_later_than_what_they_see(
     stamps = [library.changed_at(f"{n:012d}") for n in range(500)]
     assert stamps == sorted(set(stamps)) and stamps[0] > stamp(timedelta(seconds=-5))
     assert library.changed_at(A) > ahead > stamps[-1]
+
+
+def test_times_in_another_iso_form_are_read_not_reset(tmp_path: Path) -> None:
+    """A copy edited by hand or written by another program says `...T10:00:00Z` or
+    `+02:00`: such times counted as the oldest, and lost every merge."""
+    path = tmp_path / "library.json"
+    papers = {
+        A: {"note": "seconds only", "note_at": "2026-05-01T10:00:00Z"},
+        B: {"tags": {"zoned": "2026-05-01T12:00:00.123+02:00", "bad": "yesterday"}},
+    }
+    path.write_text(json.dumps({"version": 1, "papers": papers}), encoding="utf-8")
+    library, messages = Library.open(path)
+    assert messages == [
+        f"{path}: 1 time not valid or in the future (a clock ahead?) now count as the oldest"
+    ]
+    newer = {A: {"note": "older, by my clock", "note_at": "2026-05-01T09:59:59.000000Z"}}
+    copy = tmp_path / "copy.json"
+    copy.write_text(json.dumps({"version": 1, "papers": newer}), encoding="utf-8")
+    library.merge_copy(copy)
+    assert library.note(A) == "seconds only", "the later note wins"
+    assert library.tags(B) == ["bad", "zoned"]
+    library.save(fold=True)
+    written = json.loads(path.read_text(encoding="utf-8"))["papers"]
+    assert written[A]["note_at"] == "2026-05-01T10:00:00.000000Z"
+    assert written[B]["tags"]["zoned"] == "2026-05-01T10:00:00.123000Z"

@@ -181,23 +181,34 @@ def _checked_entry(paper_id: str, entry: Any, latest: str) -> tuple[dict[str, An
             if name == "note" and isinstance(value, str):  # from another program, or a copy
                 entry[name] = strip_controls(value)
         elif name in _TIME_FIELDS:
-            if not _valid_time(value, latest):
-                entry[name] = ""
-                resets += 1
+            entry[name] = _our_time(value, latest)
+            resets += not entry[name] and value != ""
         elif name in _TAG_FIELDS:
             if type(value) is not dict or not all(type(t) is str for t in value.values()):
                 raise _BadEntry(f"{name} of paper {paper_id} is not a map of tag to time")
             if not all(tag.isprintable() for tag in value):  # an escape would reach the screen
                 raise _BadEntry(f"a tag of paper {paper_id} holds control characters")
             for tag, when in value.items():
-                if not _valid_time(when, latest):
-                    value[tag] = ""
-                    resets += 1
+                value[tag] = _our_time(when, latest)
+                resets += not value[tag] and when != ""
     return entry, resets
 
 
-def _valid_time(stamp: str, latest: str) -> bool:
-    return stamp == "" or (stamp <= latest and _TIME.fullmatch(stamp) is not None)
+def _our_time(stamp: object, latest: str) -> str:
+    """The time in our form (UTC, microseconds: they compare as strings), from another ISO
+    8601 form (`2026-05-01T10:00:00Z`, `+02:00`, milliseconds) too; "" (the oldest) when it
+    is not a time, or is later than `latest`."""
+    if not isinstance(stamp, str) or stamp == "":
+        return ""
+    if _TIME.fullmatch(stamp) is None:
+        try:
+            moment = datetime.fromisoformat(stamp)
+        except ValueError:
+            return ""
+        if moment.tzinfo is None:  # no zone said: ours is UTC
+            moment = moment.replace(tzinfo=timezone.utc)
+        stamp = format_stamp(moment.astimezone(timezone.utc))
+    return stamp if stamp <= latest else ""
 
 
 def _latest_valid_time() -> str:
@@ -328,9 +339,9 @@ def add_searches(contents: Contents, searches: dict[str, Any], where: str, lates
             problem = f"saved search {search_name!r} is not a query with its time"
             contents.rejected.append(Rejected(where, problem, None, entry))
             continue
-        if not _valid_time(entry.get("query_at", ""), latest):
-            entry["query_at"] = ""
-            contents.times_reset += 1
+        if (when := _our_time(entry.get("query_at", ""), latest)) != entry.get("query_at", ""):
+            entry["query_at"] = when
+            contents.times_reset += not when
         current = contents.searches.get(search_name)
         if current is None or entry.get("query_at", "") > current.get("query_at", ""):
             contents.searches[search_name] = entry
