@@ -168,6 +168,21 @@ def test_list_says_when_papers_that_pass_are_not_in_the_papers_read(capsys) -> N
     assert run(capsys, "list", "--tag", "nothing-has-it")[2] == ""
 
 
+def test_a_tag_asked_for_as_the_reader_writes_it_is_found_and_a_bad_one_said(capsys) -> None:
+    """`--tag '#to-read'` (the reader writes tags so) and `--tag 'bad tag!'` printed nothing
+    with exit status 0."""
+    assert run(capsys, "tag", LOAM, "to-read")[0] == 0
+    status, out, _ = run(capsys, "list", "--tag", "#to-read")
+    assert status == 0 and out.startswith(LOAM) and len(out.splitlines()) == 1
+    exported = run(capsys, "export", "--tag", "#To-Read", "--format", "md")[1]
+    assert exported.startswith("# Reading list (1 paper)") and "LOAM" in exported
+    assert run(capsys, "list", "--tag", "bad tag!") == (
+        2,
+        "",
+        "tui-reader: --tag: not a tag: 'bad tag!' (tags are words; - _ . / + allowed)\n",
+    )
+
+
 def test_the_help_names_every_command_and_each_answers_help(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

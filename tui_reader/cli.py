@@ -37,6 +37,7 @@ from tui_reader.core.library import (
     LibraryPathError,
     default_path,
     normalise_tag,
+    valid_tags,
 )
 from tui_reader.core.links import check_search_template
 from tui_reader.core.loading import (
@@ -322,10 +323,9 @@ def select(
 ) -> list[Paper]:
     """The papers that pass --tag, --bookmarked and --query (those matching every term of
     it), best match first for a query: the options are the query's state filters."""
-    wanted = [normalise_tag(tag) for tag in arguments.tag]
-    if not all(wanted):
-        return []  # not a tag: no paper has it
-    states = [f"#{tag}" for tag in wanted] + (["is:bookmarked"] if arguments.bookmarked else [])
+    states = [f"#{tag}" for tag in arguments.tag] + (
+        ["is:bookmarked"] if arguments.bookmarked else []
+    )
     # Before the query, whose last word may be one being typed; a space after them else.
     text = " ".join(states) + " " + arguments.query
     found = search_papers(index, text, library, "relevance", papers)
@@ -337,7 +337,7 @@ def _tell_left_out(
 ) -> None:
     """Say on stderr how many papers of the library pass --tag and --bookmarked but are not
     among the papers read: listing them needs their files (a new user got nothing, unsaid)."""
-    wanted = [normalise_tag(tag) or tag for tag in arguments.tag]
+    wanted = arguments.tag
     if not wanted and not arguments.bookmarked:
         return
     read = papers if isinstance(papers, PaperStore) else {paper.id for paper in papers}
@@ -361,7 +361,18 @@ def _tell_left_out(
         )
 
 
+def _tags_asked(texts: Sequence[str]) -> list[str]:
+    """--tag values as tags are stored: `#to-read`, as the reader writes it, is `to-read`.
+    UsageError for one that is no tag: it matched nothing, unsaid."""
+    try:
+        return valid_tags(text.strip().removeprefix("#") for text in texts)
+    except ValueError as error:
+        raise UsageError(f"--tag: {error}") from None
+
+
 def run_command(arguments: argparse.Namespace) -> int:
+    if hasattr(arguments, "tag"):  # first: bad input opens nothing
+        arguments.tag = _tags_asked(arguments.tag)
     paths = papers_or_default(arguments.papers or [])
     # First: bad input opens nothing. A query's search terms need the index, kept as search
     # keeps it.

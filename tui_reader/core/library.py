@@ -378,7 +378,7 @@ class Library:
     ) -> bool:
         """Set the bookmark and the read state and add tags as one undoable step (a decision
         in triage); ValueError names a tag that is not valid."""
-        ids, tags = list(paper_ids), _valid(add_tags)
+        ids, tags = list(paper_ids), valid_tags(add_tags)
         changes = [(i, f"tag:{tag}", True) for i in ids for tag in tags]
         changes += [(i, "bookmarked", bookmarked) for i in ids if bookmarked is not None]
         changes += [(i, "read", read) for i in ids if read is not None]
@@ -391,14 +391,14 @@ class Library:
 
         A tag to remove is matched as stored, so one that a file holds but that is not valid
         (written by hand or by another program) can still be removed."""
-        ids, add = list(paper_ids), _valid(add)
+        ids, add = list(paper_ids), valid_tags(add)
         removed = [normalise_tag(text) or text.strip() for text in remove]
         changes = [(i, f"tag:{tag}", True) for i in ids for tag in add]
         changes += [(i, f"tag:{tag}", False) for i in ids for tag in removed]
         return self._apply(f"tags of {_count(ids)}", changes)
 
     def rename_tag(self, old: str, new: str) -> bool:
-        (new,) = _valid([new])
+        (new,) = valid_tags([new])
         with self._state_lock:
             ids = [i for i, entry in self._entries.items() if old in entry.get("tags", {})]
         changes = [(i, f"tag:{old}", False) for i in ids] + [(i, f"tag:{new}", True) for i in ids]
@@ -862,7 +862,8 @@ def _count(number: int | list[str], noun: str = "paper") -> str:
     return wording.count(number if isinstance(number, int) else len(number), noun, plural)
 
 
-def _valid(tags: Iterable[str]) -> list[str]:
+def valid_tags(tags: Iterable[str]) -> list[str]:
+    """The tags as stored; ValueError names the first that is not a tag."""
     result = []
     for text in tags:
         tag = normalise_tag(text)
