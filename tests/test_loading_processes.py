@@ -81,19 +81,24 @@ def test_a_file_read_in_pieces_loads_as_in_one_process(
     assert list(as_store.papers) == at_once.papers
 
 
-def test_a_line_that_is_not_utf8_stops_the_file_where_it_stands(
+def test_a_line_that_is_not_utf8_is_skipped_and_the_file_read_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A byte damaged in a big file stopped it there: the papers after it were not read,
+    unsaid ("Skipped 1 record"), and the rest was kept in the cache as if it were all."""
     path = tmp_path / "papers.jsonl"
     lines = [line.encode() for line in _lines()]
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    whole = _read([path])
     lines[250] = b'{"abstract": "Caf\xe9"}'
     path.write_bytes(b"\n".join(lines) + b"\n")
     at_once = _read([path])
     _pieces(monkeypatch)
     assert _read([path]) == at_once
     problems = [item for item in at_once if isinstance(item, str)]
-    assert problems[-1] == f"{path}: is not UTF-8 text (byte 0xe9 on line 254)"
-    assert len(at_once) - len(problems) == 247  # the papers before it
+    assert problems[-1] == f"{path}:254: not UTF-8 text (byte 0xe9)"
+    papers = len(at_once) - len(problems)
+    assert papers == len(whole) - len([i for i in whole if isinstance(i, str)]) - 1
 
 
 def test_the_arxiv_snapshot_is_read_in_pieces_too(

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 
 import orjson
 
-from tui_reader.core.formats.records import FormatError, Problem, Record, json_problem, record_from
+from tui_reader.core.formats.records import Problem, Record, json_problem, record_from
 
 MB = 1_000_000
 MAX_LINE_BYTES = 10 * MB
@@ -83,8 +83,9 @@ def _too_long(number: int) -> Problem:
 def read_lines(
     data: bytes, first: int, to_record: ToRecord = record_from
 ) -> Iterator[Record | Problem]:
-    """The records of whole lines of JSON Lines, the first of them line `first`;
-    FormatError for a line that is not UTF-8."""
+    """The records of whole lines of JSON Lines, the first of them line `first`; a line
+    that is not UTF-8 is a Problem, as a line that is not JSON is (a byte damaged in a big
+    file stopped it there, and the papers after it were not read)."""
     for number, line in _numbered(data, len(data), first):
         if line is None:
             yield _too_long(number)
@@ -94,8 +95,8 @@ def read_lines(
         try:
             text = line.decode("utf-8")
         except UnicodeDecodeError as error:
-            problem = f"is not UTF-8 text (byte 0x{line[error.start]:02x} on line {number})"
-            raise FormatError(None, problem) from None
+            yield Problem(number, f"not UTF-8 text (byte 0x{line[error.start]:02x})")
+            continue
         if item := read_json_line(text, number, to_record):
             yield item
 
@@ -103,8 +104,8 @@ def read_lines(
 def read_json_lines(
     file: io.BufferedIOBase, to_record: ToRecord = record_from
 ) -> Iterator[Record | Problem]:
-    """A JSON Lines file's records; a line over MAX_LINE_BYTES is a Problem, never held whole;
-    FormatError for a line that is not UTF-8."""
+    """A JSON Lines file's records; a line over MAX_LINE_BYTES is a Problem, never held
+    whole, as is a line that is not UTF-8."""
     for piece in line_chunks(file):
         if isinstance(piece, Problem):
             yield piece
