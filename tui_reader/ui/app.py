@@ -110,6 +110,10 @@ class ReaderApp(App[None]):
             if not await route_key(self, key):
                 await super().on_event(key)
 
+    async def action_quit(self) -> None:
+        """Ctrl+Q quits as q does: asking first when changes could not be saved."""
+        await self.workspace.action_quit()
+
     def session(self) -> Session:
         """Where the reader is (or was, once it has quit), to be restored next time."""
         return self.workspace.place(self.theme)

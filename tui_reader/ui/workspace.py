@@ -51,7 +51,7 @@ from tui_reader.ui.clipboard import CopyLog, notice
 from tui_reader.ui.copied_screen import CopiedScreen
 from tui_reader.ui.copy_picker import CopyPicker
 from tui_reader.ui.detail_pane import DetailPane
-from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen, typed_path
+from tui_reader.ui.dialogs import ConfirmByEnter, ConfirmScreen, PromptScreen, typed_path
 from tui_reader.ui.feeds_screen import FeedsScreen, save_search_prompt
 from tui_reader.ui.filter_input import FilterInput
 from tui_reader.ui.help_screen import HelpScreen, KeyTable
@@ -1249,7 +1249,15 @@ class Workspace(Screen[None]):
         # Widget.focus() defers the change; setting the screen's focus takes effect at once.
         self.set_focus(pane)
 
-    def action_quit(self) -> None:
+    @dialog_flow
+    async def action_quit(self) -> None:
+        if self._save_failing and self.library.has_unsaved_changes:  # said, but long ago
+            question = (
+                f"Your changes could not be saved to {self.library.path}: "
+                "quit and lose them? (Enter quits)"
+            )
+            if not await self._ask(ConfirmByEnter(question)):
+                return
         self.app.exit()
 
     def action_focus_filter(self) -> None:
