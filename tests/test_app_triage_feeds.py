@@ -49,6 +49,28 @@ async def test_i_triages_the_papers_shown_and_escape_leaves_the_list_on_the_last
         assert app.library.is_bookmarked(shown[0].id) and app.library.is_read(shown[0].id)
 
 
+async def test_the_paper_triage_stopped_on_is_not_read_for_being_under_the_cursor(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    """The list's cursor is put on the paper triage stopped on; read_after later it was
+    read, though the reader had not moved to it (nor decided on it: x then u)."""
+    library, _ = Library.open(private_library)
+    app = ReaderApp(seed_store, library, config=Config(read_after=0.2))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await type_filter(pilot, "is:unread")
+        await pilot.press("enter", "I")
+        await wait_until(pilot, lambda: isinstance(app.screen, TriageScreen), "triage")
+        await pilot.press("x", "u", "escape")
+        await wait_until(pilot, lambda: app.screen is app.workspace, "the list again")
+        current = app.workspace.paper_list.current
+        assert current is not None and current.id == seed_store[0].id
+        await pilot.pause(0.5)
+        assert not app.library.is_read(current.id)
+        await pilot.press("j", "k")  # moved to by the reader: read
+        await wait_until(pilot, lambda: app.library.is_read(current.id), "the paper read")
+
+
 async def test_s_saves_the_filter_and_f_lists_and_applies_it(
     seed_store: PaperStore, private_library: Path
 ) -> None:

@@ -400,6 +400,13 @@ class PaperList(ScrollView, can_focus=True):
         if self.current is not None:
             self._chosen_id = self.current.id
 
+    def place(self, position: int) -> None:
+        """Move the cursor where the reader was elsewhere (triage): it stays on that paper as
+        the list changes, as on one chosen, but the reader did not move to it here."""
+        self.cursor = position
+        if self.current is not None:
+            self._chosen_id = self.current.id
+
     def action_cursor_down(self) -> None:
         self.choose(self.cursor + 1)
 

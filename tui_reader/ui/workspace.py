@@ -1153,8 +1153,9 @@ class Workspace(Screen[None]):
         )
         paper_id = await self._ask(triage)
         self._library_changed()
-        if paper_id is not None:
-            self._go((self._query, paper_id))
+        position = None if paper_id is None else paper_list.position_of(paper_id)
+        if position is not None:  # where triage stopped: not read for being there
+            paper_list.place(position)
 
     @dialog_flow
     async def action_save_search(self) -> None:
