@@ -274,6 +274,22 @@ def test_damaged_file_and_bak_start_empty(tmp_path: Path) -> None:
     assert library.paper_ids() == []
 
 
+def test_a_damaged_file_whose_journal_rebuilds_it_says_so(tmp_path: Path) -> None:
+    """It said "starting with an empty library", then every tag came back from the journal."""
+    path = tmp_path / "library.json"
+    library = open_library(path)
+    library.change_tags([A], add=["first"])
+    library.save()
+    library.change_tags([A], add=["kept"])
+    library.save()
+    assert library_file.journal_path(path).stat().st_size, "a line in the journal"
+    path.write_text("{", encoding="utf-8")
+    library_file.backup_path(path).unlink(missing_ok=True)
+    library, messages = Library.open(path)
+    assert messages[0].endswith("; rebuilt from what library.json.journal holds")
+    assert library.tags(A) == ["kept"]  # what the damaged snapshot held is in its copy
+
+
 def test_file_damaged_while_open_is_moved_aside_at_the_next_save(tmp_path: Path) -> None:
     path = tmp_path / "library.json"
     library = open_library(path)

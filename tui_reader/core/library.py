@@ -609,6 +609,8 @@ class Library:
             message += f"; restored the previous version from {backup.name}"
         elif contents.entries:
             message += f"; restored what {backup.name}.journal holds"
+        elif (journal := library_file.journal_path(file)).exists():  # read after this
+            message += f"; rebuilt from what {journal.name} holds"
         else:
             message += "; starting with an empty library"
         messages.append(message)
