@@ -214,3 +214,13 @@ def test_an_ambiguous_id_names_five_of_its_papers_and_counts_the_rest() -> None:
         cli.resolve_id("2501.0000", known)
     with pytest.raises(cli.UsageError, match=r"2501\.00001$"):
         cli.resolve_id("2501.0000", known[:2])
+
+
+def test_a_mistyped_command_is_named_as_one(capsys) -> None:
+    """`tui-reader serach diffusion` said only "serach: no such file or directory"."""
+    assert run(capsys, "serach", "diffusion") == (
+        2,
+        "",
+        "tui-reader: serach: no such file or directory, nor a command: "
+        "did you mean `tui-reader search`?\n",
+    )

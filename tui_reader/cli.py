@@ -2,6 +2,7 @@
 
 import argparse
 import contextlib
+import difflib
 import json
 import os
 import signal
@@ -659,6 +660,19 @@ def _finish_keeping(keeping: list[threading.Thread]) -> None:
         keeping[-1].join()
 
 
+def _not_a_mistyped_command(argv: Sequence[str]) -> None:
+    """UsageError for a first word that is no file but a command mistyped (`serach`): the
+    reader said only that no such file exists."""
+    if not argv or argv[0].startswith("-") or os.path.lexists(argv[0]):
+        return
+    commands = ["fetch", "resolve", "library", "searches", "digest", *COMMANDS]
+    if close := difflib.get_close_matches(argv[0], commands, n=1):
+        raise UsageError(
+            f"{argv[0]}: no such file or directory, nor a command: "
+            f"did you mean `tui-reader {close[0]}`?"
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     startup.release_collector()  # this module's imports are in (see __main__)
@@ -681,6 +695,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_search(search_parser().parse_args(argv[1:]))
         if argv and argv[0] in COMMANDS:
             return run_command(commands_parser().parse_args(argv))
+        _not_a_mistyped_command(argv)
         return run_reader(reader_parser().parse_args(argv))
     except (
         LoadError,
