@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_app import store_from
-from tui_reader.core.config import Config, load_config
+from tui_reader.core.config import MAX_PROBLEMS_LISTED, Config, load_config
 from tui_reader.core.links import DEFAULT_SEARCH_URL
 from tui_reader.core.session import Session
 from tui_reader.core.sources import arxiv, openreview
@@ -227,7 +227,7 @@ def test_thousands_of_unknown_settings_take_linear_time_and_a_few_lines(tmp_path
         f"{path}, line 2: unknown setting 'unknown1'; it is ignored",
     ]
     assert len(problems) == 11
-    assert problems[-1] == f"{path}: 19,990 more problems like these"
+    assert problems[-1] == f"{path}: 19,990 more unknown names, ignored"
 
 
 def test_missing_paths_from_the_config_say_so(
@@ -262,3 +262,17 @@ def test_the_services_addresses_are_read_from_sources(tmp_path: Path) -> None:
     ]
     config, problems = load_config(write(tmp_path, 'sources = "https://arxiv.org"\n'))
     assert config.sources == {} and "sources must be a table" in problems[0]
+
+
+def test_a_wrong_value_is_listed_however_many_unknown_settings_come_before_it(
+    tmp_path: Path,
+) -> None:
+    """The eleventh problem on was "N more problems like these": a wrong value or a key bound
+    twice after ten unknown settings was never seen."""
+    path = tmp_path / "config.toml"
+    unknown = "".join(f"unknown{n} = 1\n" for n in range(12))
+    path.write_text(unknown + 'read_after = "soon"\n', encoding="utf-8")
+    problems = load_config(path)[1]
+    assert len(problems) == MAX_PROBLEMS_LISTED + 1
+    assert any("read_after" in problem for problem in problems)
+    assert problems[-1] == f"{path}: 3 more unknown names, ignored"

@@ -21,6 +21,6 @@ def test_one_config_problem_past_those_listed_is_one_problem(tmp_path: Path) -> 
     unknown = config.MAX_PROBLEMS_LISTED + 1
     path.write_text("".join(f"unknown{n} = 1\n" for n in range(unknown)), encoding="utf-8")
     problems = config.load_config(path)[1]
-    assert problems[-1] == f"{path}: 1 more problem like these"
+    assert problems[-1] == f"{path}: 1 more unknown name, ignored"
     path.write_text("".join(f"unknown{n} = 1\n" for n in range(unknown + 1)), encoding="utf-8")
-    assert config.load_config(path)[1][-1] == f"{path}: 2 more problems like these"
+    assert config.load_config(path)[1][-1] == f"{path}: 2 more unknown names, ignored"

@@ -153,9 +153,24 @@ def load_config(
         else:
             problem(key, f"unknown setting {key!r}; it is ignored")
     if len(problems) > MAX_PROBLEMS_LISTED:
-        more = len(problems) - MAX_PROBLEMS_LISTED
-        problems[MAX_PROBLEMS_LISTED:] = [f"{path}: {count(more, 'more problem')} like these"]
+        # A flood is of names we do not know (settings, actions); the other problems (a wrong
+        # value, a key bound twice) are one a setting at most, and all listed: one was hidden
+        # among "more like these".
+        room = MAX_PROBLEMS_LISTED - sum(not _unknown_name(told) for told in problems)
+        listed: list[str] = []
+        for told in problems:
+            unknown = _unknown_name(told)
+            if not unknown or room > 0:
+                room -= unknown
+                listed.append(told)
+        if more := len(problems) - len(listed):
+            listed.append(f"{path}: {count(more, 'more unknown name')}, ignored")
+        problems = listed
     return Config(**settings), problems  # type: ignore[arg-type]
+
+
+def _unknown_name(problem: str) -> bool:
+    return ": unknown setting " in problem or ": no such action " in problem
 
 
 _SHAPES = {
