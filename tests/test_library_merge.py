@@ -98,3 +98,23 @@ def test_what_cannot_be_a_copy_is_named(
         os.mkfifo(other)
     code, _, err = run(capsys, "library", "merge", str(other), "--library", str(mine))
     assert code == 2 and err.count("\n") == 1 and str(other) in err
+
+
+def test_a_note_saved_elsewhere_while_one_was_written_here_is_kept(tmp_path: Path) -> None:
+    """Two readers on one paper: A saved its note while B's editor was open; B's later save
+    replaced it, unsaid (it was only in the journal)."""
+    path = tmp_path / "library.json"
+    here, there = Library.open(path)[0], Library.open(path)[0]
+    started_from = here.note("aaaaaaaaaaaa")
+    there.set_note("aaaaaaaaaaaa", "long careful note written in A")
+    there.save()
+    here.reload_if_changed()
+    assert here.set_note("aaaaaaaaaaaa", "quick B", started_from)
+    assert here.note("aaaaaaaaaaaa") == "long careful note written in A\n\nquick B"
+    here.save()
+    assert Library.open(path)[0].note("aaaaaaaaaaaa") == here.note("aaaaaaaaaaaa")
+    # Written from what was saved, or holding it: replaced, as any edit is.
+    assert here.set_note("aaaaaaaaaaaa", "rewritten", here.note("aaaaaaaaaaaa"))
+    assert here.note("aaaaaaaaaaaa") == "rewritten"
+    assert here.set_note("aaaaaaaaaaaa", "rewritten, then more", "")
+    assert here.note("aaaaaaaaaaaa") == "rewritten, then more"

@@ -364,8 +364,15 @@ class Library:
         action = "bookmark" if value else "unbookmark"
         return self._apply(f"{action} {_count(ids)}", ((i, "bookmarked", value) for i in ids))
 
-    def set_note(self, paper_id: str, note: str) -> bool:
-        return self._apply("note", [(paper_id, "note", strip_controls(note))])
+    def set_note(self, paper_id: str, note: str, started_from: str | None = None) -> bool:
+        """Set the note; written from `started_from`, when another reader (or program) has
+        saved a note on the paper since, that one is kept, this one after it, as a move
+        keeps both: the later save replaced it, unsaid."""
+        with self._state_lock:
+            saved = self.note(paper_id)
+            if started_from is not None and saved not in (started_from, "") and saved not in note:
+                note = f"{saved}\n\n{note}"
+            return self._apply("note", [(paper_id, "note", strip_controls(note))])
 
     def change(
         self,

@@ -242,14 +242,16 @@ class TriageScreen(ModalScreen[str | None]):
         if paper is None:
             return None
 
+        before = self.library.note(paper.id)
+
         def keep(text: str) -> bool:  # also as it is if the reader closes over the editor
-            return self.library.set_note(paper.id, text.rstrip())
+            return self.library.set_note(paper.id, text.rstrip(), before)
 
         def apply(text: str | None) -> None:
             if text is not None:
                 self._edited(keep(text))
 
-        editor = NoteEditor(f"Note on “{paper.headline}”", self.library.note(paper.id), keep)
+        editor = NoteEditor(f"Note on “{paper.headline}”", before, keep)
         return self.app.push_screen(editor, apply)
 
     def _edited(self, changed: bool) -> None:

@@ -997,14 +997,18 @@ class Workspace(Screen[None]):
         if paper is None:
             return
         title = f"Note on {self._headline(paper.id)}"
+        before = self.library.note(paper.id)
         # Kept as it is if the reader closes over the editor: the command saves it on the way out.
-        keep = partial(self._set_note, paper.id)
-        text = await self._ask(NoteEditor(title, self.library.note(paper.id), keep))
-        if text is not None and self._set_note(paper.id, text):
-            self._library_changed()
+        keep = partial(self._set_note, paper.id, before)
+        text = await self._ask(NoteEditor(title, before, keep))
+        if text is None or not self._set_note(paper.id, before, text):
+            return
+        self._library_changed()
+        if self.library.note(paper.id) != text.rstrip():
+            self._tell("A note on this paper was saved elsewhere meanwhile: yours is after it")
 
-    def _set_note(self, paper_id: str, text: str) -> bool:
-        return self.library.set_note(paper_id, text.rstrip())
+    def _set_note(self, paper_id: str, started_from: str, text: str) -> bool:
+        return self.library.set_note(paper_id, text.rstrip(), started_from)
 
     @dialog_flow
     async def action_tags_view(self) -> None:
