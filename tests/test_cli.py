@@ -85,6 +85,16 @@ def test_tag_untag_bookmark_and_list_share_the_library(private_library: Path) ->
     assert Library.open(private_library)[0].is_bookmarked(LOAM) is False
 
 
+def test_list_query_either_tag_lists_the_papers_with_either(private_library: Path) -> None:
+    bandit = "9063b1487375"
+    assert run("tag", LOAM, "later").returncode == 0
+    assert run("tag", bandit, "to-read").returncode == 0
+    listed = run("list", "--query", "#later | #to-read").stdout.splitlines()
+    assert [line.split()[0] for line in listed] == [LOAM, bandit]
+    searched = run("search", "bandit | #later").stdout.splitlines()
+    assert [line.split()[1] for line in searched] == [LOAM, bandit]
+
+
 def test_unknown_or_bad_arguments_exit_2_naming_them(private_library: Path) -> None:
     result = run("tag", "ffffffffffff", "x")
     assert (result.returncode, result.stderr) == (2, "tui-reader: unknown paper id: ffffffffffff\n")

@@ -57,6 +57,8 @@ def found(query: str) -> list[str]:
         ("after:2025-01 before:2025-06", ["May"]),
         ("!cat:cs.LG", ["Bare", "May", "Month", "Year"]),
         ("graphs year:2025", ["June", "May"]),  # with search terms
+        ("year:2024 | cat:math", ["May", "Year"]),
+        ("bare | year:2024 ", ["Bare", "Year"]),
     ],
 )
 def test_metadata_filters(query: str, names: list[str]) -> None:

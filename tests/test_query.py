@@ -165,3 +165,43 @@ def test_repeats_are_found_after_terms_are_joined() -> None:
 def test_what_is_a_phrase_read_in_the_text(typed: str, phrase: bool) -> None:
     (term,) = parse_query(typed).terms
     assert term.alternatives[0].is_phrase is phrase
+
+
+def describe_either(query: str) -> list[tuple]:
+    """Each either-or with a filter as (its words, its states as typed, its metadata filters)."""
+    return [
+        (
+            [a.text for a in either.term.alternatives] if either.term else None,
+            [
+                ("!" if s.negated else "") + (f"#{s.tag}" if s.tag else "state")
+                for s in either.states
+            ],
+            [("!" if m.negated else "") + f"{m.scope}:{m.value}" for m in either.metadata],
+        )
+        for either in parse_query(query).either
+    ]
+
+
+@pytest.mark.parametrize(
+    ("query", "either", "terms", "filters"),
+    [
+        ("#later | #to-read ", [(None, ["#later", "#to-read"], [])], 0, 0),
+        ("#later|#to-read ", [(None, ["#later", "#to-read"], [])], 0, 0),
+        ("is:bookmarked | has:note ", [(None, ["state", "state"], [])], 0, 0),
+        ("diffusion | #later ", [(["diffusion"], ["#later"], [])], 0, 0),
+        ("a | b | !#done ", [(["a", "b"], ["!#done"], [])], 0, 0),
+        ("year:2024 | cat:cs.LG ", [(None, [], ["year:2024", "cat:cs.LG"])], 0, 0),
+        ("bandit | !year:2025 #x ", [(["bandit"], [], ["!year:2025"])], 0, 1),
+        # Before, a filter between them joined the words around it: "gan | vae" and #later.
+        ("gan | #later vae ", [(["gan"], ["#later"], [])], 1, 0),
+        # Next to a negated word, | joins nothing.
+        ("gan | !vae ", [], 2, 0),
+        ("!vae | #later ", [], 1, 1),
+    ],
+)
+def test_either_or_joins_words_and_filters(
+    query: str, either: list[tuple], terms: int, filters: int
+) -> None:
+    parsed = parse_query(query)
+    assert describe_either(query) == either
+    assert (len(parsed.terms), len(parsed.states) + len(parsed.metadata)) == (terms, filters)

@@ -142,9 +142,44 @@ def test_state_filters_try_only_the_papers_the_user_touched(store: PaperStore, q
     assert search_papers(index, query, state, "relevance", store).numbers.tolist() == expected
 
 
+def test_an_either_or_with_a_state_filter_keeps_the_papers_passing_any_part(
+    store: PaperStore,
+) -> None:
+    index = build_index(store)
+    ids = [paper.id for paper in store]
+    state = State(
+        tagged={ids[0]: ["later"], ids[2]: ["to-read"]}, bookmarked={ids[3]}, notes={ids[2]: "n"}
+    )
+
+    def found(query: str, papers: Sequence[Paper] = store) -> list[int]:
+        return numbers(search_papers(index, query, state, "relevance", papers))
+
+    assert found("#later | #to-read") == [0, 2]
+    assert found("#later|#to-read") == [0, 2]
+    assert found("is:bookmarked | has:note") == [2, 3]
+    assert found("molecules | #later ") == [0, 1]  # a filter: in load order, not ranked
+    assert found("text | #later ") == found("text | #later ", list(store)) == [0, 2]
+    assert found("#later | !#to-read") == [0, 1, 3]
+    assert found("graph | #to-read molecules ") == [1]
+
+
+def test_an_either_or_with_a_filter_is_kept_by_close_papers_too_and_not_counted(
+    store: PaperStore,
+) -> None:
+    index = build_index(store)
+    state = State(tagged={store[0].id: ["later"]})
+    found = search_papers(
+        index, "graph neural proteins molecules | #later ", state, "relevance", store
+    )
+    # 1 has every word; 0 lacks "neural" but has #later; 3 passes neither part.
+    assert numbers(found) == [1, 0] and (found.full, found.close) == (1, 1)
+    assert "molecules" in found.matched
+
+
 def test_a_query_without_search_terms_needs_no_index(store: PaperStore) -> None:
     state = State(bookmarked={store[2].id, store[0].id})
     assert not needs_index("is:bookmarked #x !has:note ") and needs_index("graph #x")
+    assert not needs_index("#x | is:read ") and needs_index("graph | #x ")
     found = search_papers(None, "is:bookmarked", state, "relevance", store)
     assert numbers(found) == [0, 2] and found.full == 2 and found.highlight is None
     assert numbers(search_papers(None, "", NO_STATE, "relevance", store)) == [0, 1, 2, 3]

@@ -217,3 +217,14 @@ def test_counting_reads_the_ids_of_a_store_without_building_its_papers(
     monkeypatch.setattr(PaperStore, "_paper", lambda *_: pytest.fail("a paper was built"))
     (diffusion,) = FeedCounter().count({"d": "diffusion"}, index, state, store)
     assert diffusion.total is not None and diffusion.unread == diffusion.total - 1
+
+
+def test_a_saved_either_or_of_tags_counts_either_and_follows_the_tags() -> None:
+    papers = load_paths([bundled("seeds")]).papers
+    state = Library(None)
+    counter = FeedCounter()
+    searches = {"queue": "#later | #to-read"}
+    assert counter.count(searches, None, state, papers)[0].total == 0
+    state.change_tags([papers[0].id], add=["later"])
+    state.change_tags([papers[1].id], add=["to-read"])
+    assert counter.count(searches, None, state, papers)[0].total == 2

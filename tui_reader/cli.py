@@ -231,7 +231,7 @@ def run_search(arguments: argparse.Namespace) -> int:
     if arguments.limit < 1:
         raise UsageError(f"--limit must be 1 or more, not {arguments.limit}")
     asked = parse_query(arguments.query + " ")  # its last word typed in full
-    if not (asked.terms or asked.states or asked.metadata):  # "(((": every paper, ranked 0
+    if not (asked.terms or asked.states or asked.metadata or asked.either):  # "((("
         raise UsageError(f"the query {arguments.query!r} has no word or filter to search for")
     indexed = open_indexed(papers_or_default(arguments.paths))
     tell_skipped(indexed.loaded.problems)
@@ -239,7 +239,7 @@ def run_search(arguments: argparse.Namespace) -> int:
     for reason in asked.misread:
         print(f"tui-reader: {reason}: searched as words", file=sys.stderr)
     # The library is opened only when the query asks about it.
-    state = open_library(arguments.library)[0] if asked.states else NO_STATE
+    state = open_library(arguments.library)[0] if asked.asks_state else NO_STATE
     found = search_papers(indexed.index, arguments.query, state, "relevance", papers)
     for rank, (number, score) in enumerate(zip(found.numbers, found.scores, strict=True), 1):
         if rank > arguments.limit:

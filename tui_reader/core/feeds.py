@@ -74,7 +74,7 @@ class FeedCounter:
                 numbers = before[2]
             else:
                 numbers = feed_numbers(index, query, state, papers)
-            if not parse_query(query).states:  # its matches do not change with the state
+            if not parse_query(query).asks_state:  # its matches do not change with the state
                 kept[query] = (index, len(papers), numbers)
             unread = sum(not state.is_read(id_at(papers, n)) for n in numbers.tolist())
             counts.append(FeedCount(name, query, unread, len(numbers)))

@@ -3,7 +3,9 @@
 - words, separated by spaces: each must match (typos forgiven; the word being typed, the last
   one, matches as a prefix);
 - `"exact phrase"`; `'word` matches that word exactly; a word with capitals is case-sensitive;
-- `!word` or `-word` excludes papers that have it; `a | b` matches either;
+- `!word` or `-word` excludes papers that have it;
+- `a | b` matches either, where each of `a` and `b` is a word, a phrase, a state filter or a
+  metadata filter; a `|` next to a negated word joins nothing (`gan | !vae` is `gan !vae`);
 - `title:word`, `author:name`, `venue:word` look only in that field;
 - state filters on the user's library: `#tag` has the tag, `!#tag` lacks it, `is:bookmarked`,
   `is:read`, `is:unread`, `has:note`, any of them negated with a leading `!`;
@@ -16,6 +18,7 @@ A paper's id alone names that paper (core.search_service).
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TypeAlias
 
 from tui_reader.core.library import normalise_tag
 from tui_reader.core.metadata_filter import MetadataFilter
@@ -24,7 +27,7 @@ from tui_reader.core.paper_state import PaperState
 
 FIELDS = ("title", "author", "venue")
 _WORD = re.compile(r"\w+")
-_TOKEN = re.compile(r'[!-]?(?:\w+:)?"[^"]*"?|\S+')
+_TOKEN = re.compile(r'[!-]?(?:\w+:)?"[^"]*"?|\||[^\s|]+')  # `a|b` is `a | b`
 _STATES: dict[str, Callable[[PaperState, str], bool]] = {
     "is:bookmarked": lambda state, paper_id: state.is_bookmarked(paper_id),
     "is:read": lambda state, paper_id: state.is_read(paper_id),
@@ -75,11 +78,27 @@ class Term:
 
 
 @dataclass(frozen=True)
+class Either:
+    """An either-or with a state or metadata filter among its parts (`diffusion | #later`): a
+    paper passes it when it matches the words or passes one of the filters."""
+
+    term: Term | None  # the words and phrases among its parts
+    states: tuple[StateFilter, ...] = ()
+    metadata: tuple[MetadataFilter, ...] = ()
+
+
+@dataclass(frozen=True)
 class Query:
     terms: tuple[Term, ...] = ()
     states: tuple[StateFilter, ...] = ()
     metadata: tuple[MetadataFilter, ...] = ()
     misread: tuple[str, ...] = ()  # why tokens naming a filter are not one, searched as words
+    either: tuple[Either, ...] = ()
+
+    @property
+    def asks_state(self) -> bool:
+        """Whether what the query finds depends on the user's library."""
+        return bool(self.states) or any(either.states for either in self.either)
 
     def keeps(self, state: PaperState, paper_id: str) -> bool:
         """Whether the paper passes every state filter."""
@@ -147,39 +166,64 @@ def _term(token: str, typing: bool) -> Term | None:
     return Term((alternative,), negated)
 
 
+_Part: TypeAlias = Term | StateFilter | MetadataFilter
+
+
 def parse_query(query: str) -> Query:
     """The query's terms, state filters and metadata filters. The last word is "being typed"
     unless a space follows it."""
     tokens = _TOKEN.findall(query)
     typing = bool(query) and not query[-1].isspace()
-    terms: list[Term] = []
-    states: list[StateFilter] = []
-    metadata: list[MetadataFilter] = []
+    groups: list[list[_Part]] = []  # parts joined by `|`
     misread: list[str] = []
     join_next = False
     for number, token in enumerate(tokens):
         if token == "|":
-            join_next = bool(terms)
+            join_next = bool(groups)
             continue
         last = typing and number == len(tokens) - 1
-        if state := _state_filter(token, last):
-            states.append(state)
+        part: _Part | None = _state_filter(token, last) or MetadataFilter.parse(token)
+        if part is None:
+            reason = MetadataFilter.misread(token, last) or _state_misread(token, last)
+            if reason and reason not in misread:
+                misread.append(reason)
+            part = _term(token, last)
+        if part is None:
             continue
-        if found := MetadataFilter.parse(token):
-            metadata.append(found)
-            continue
-        reason = MetadataFilter.misread(token, last) or _state_misread(token, last)
-        if reason and reason not in misread:
-            misread.append(reason)
-        term = _term(token, last)
-        if term is None:
-            continue
-        if join_next and not term.negated and not terms[-1].negated:
-            terms[-1] = Term(terms[-1].alternatives + term.alternatives)
+        if join_next and _joins(part) and _joins(groups[-1][-1]):
+            groups[-1].append(part)
         else:
-            terms.append(term)
+            groups.append([part])
         join_next = False
-    return Query(_without_repeats(terms), tuple(states), tuple(metadata), tuple(misread))
+    terms: list[Term] = []
+    states: list[StateFilter] = []
+    metadata: list[MetadataFilter] = []
+    either: list[Either] = []
+    for group in groups:
+        alternatives = tuple(
+            a for part in group if isinstance(part, Term) for a in part.alternatives
+        )
+        group_states = tuple(part for part in group if isinstance(part, StateFilter))
+        group_metadata = tuple(part for part in group if isinstance(part, MetadataFilter))
+        if len(group) == 1 and isinstance(group[0], Term):
+            terms.append(group[0])  # negated or not
+        elif not group_states and not group_metadata:
+            terms.append(Term(alternatives))
+        elif len(group) == 1:
+            states.extend(group_states)
+            metadata.extend(group_metadata)
+        else:
+            term = Term(alternatives) if alternatives else None
+            either.append(Either(term, group_states, group_metadata))
+    return Query(
+        _without_repeats(terms), tuple(states), tuple(metadata), tuple(misread), tuple(either)
+    )
+
+
+def _joins(part: _Part) -> bool:
+    """Whether `|` joins the part to its neighbour: any but a negated word, which excludes
+    papers whatever else they match."""
+    return not (isinstance(part, Term) and part.negated)
 
 
 def _without_repeats(terms: list[Term]) -> tuple[Term, ...]:

@@ -4,9 +4,10 @@
 A query's text is parsed once (core.query); its terms go to the engine (core.engine), which
 ranks paper numbers; its state filters (`#tag`, `is:read`, `has:note`...) keep the papers the
 user's state allows and its metadata filters (`cat:`, `year:`, `after:`, `before:`) those
-whose fields fit, recounting those that match every term ("full") and the rest ("close");
-then the papers are put in the order asked for (core.sorting). Callers turn the numbers into
-papers through the store (`PaperStore.view`).
+whose fields fit, and an either-or with such a filter (`diffusion | #later`) those that match
+its words or pass one of its filters, recounting those that match every term ("full") and the
+rest ("close"); then the papers are put in the order asked for (core.sorting). Callers turn the
+numbers into papers through the store (`PaperStore.view`).
 """
 
 from collections.abc import Sequence
@@ -20,10 +21,10 @@ from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.highlight import Highlight
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
-from tui_reader.core.query import parse_query
+from tui_reader.core.query import Either, Query, parse_query
 from tui_reader.core.sorting import Sort, sort_order
 from tui_reader.core.sources.record import split_arxiv_id
-from tui_reader.core.store import Numbers, PaperStore
+from tui_reader.core.store import Bools, Numbers, PaperStore
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,11 @@ def index_so_far(growing: GrowingIndex) -> FlatIndex:
 def needs_index(text: str) -> bool:
     """Whether a query has search terms, so needs an index (state and metadata filters alone
     do not)."""
-    return bool(parse_query(text).terms)
+    return _has_words(parse_query(text))
+
+
+def _has_words(query: Query) -> bool:
+    return bool(query.terms) or any(either.term for either in query.either)
 
 
 def _paper_named(text: str, papers: Sequence[Paper]) -> int | None:
@@ -100,27 +105,59 @@ def search_papers(
     if (named := _paper_named(text, papers)) is not None:
         return Results(np.array([named], dtype=np.int64), 1, np.zeros(1), frozenset(), None)
     query = parse_query(text)
-    if query.terms:
-        if index is None:
-            raise ValueError(f"the query {text!r} has search terms: it needs an index")
+    if index is None and _has_words(query):
+        raise ValueError(f"the query {text!r} has search terms: it needs an index")
+    if query.terms and index is not None:
         ranking = index.run(query)
     else:
         every = len(papers)
         ranking = Ranking(np.arange(every, dtype=np.int64), every, np.zeros(every))
     numbers, full, scores = ranking.numbers, ranking.full, ranking.scores
-    if query.states or query.metadata:
-        if isinstance(papers, PaperStore):  # read from its columns, no paper built
-            kept = papers.passing(query, state, numbers)
-        else:
-            chosen = (papers[int(number)] for number in numbers)
-            kept = np.fromiter(
-                (query.fits(paper) and query.keeps(state, paper.id) for paper in chosen),
-                dtype=bool,
-                count=len(numbers),
-            )
+    matched = set(ranking.matched)
+    if query.states or query.metadata or query.either:
+        kept = _passing(query, state, numbers, papers)
+        for either in query.either:
+            kept &= _passing_either(either, index, state, numbers, papers, matched)
         full = int(np.count_nonzero(kept[:full]))
         numbers, scores = numbers[kept], scores[kept]
     if order != "relevance":
         positions = sort_order(numbers, full, order, papers, state)
         numbers, scores = numbers[positions], scores[positions]
-    return Results(numbers, full, scores, ranking.matched, Highlight.of(ranking.matched))
+    words = frozenset(matched)
+    return Results(numbers, full, scores, words, Highlight.of(words))
+
+
+def _passing_either(
+    either: Either,
+    index: SearchEngine | None,
+    state: PaperState,
+    numbers: Numbers,
+    papers: Sequence[Paper],
+    matched: set[str],
+) -> Bools:
+    """Which of these papers pass an either-or with a state or metadata filter: those its
+    words find (adding the words matched to `matched`), and those passing one of its filters."""
+    passing = np.zeros(len(numbers), dtype=bool)
+    if either.term is not None and index is not None:
+        found = index.run(Query((either.term,)))
+        matched |= found.matched
+        by_words = np.zeros(len(papers), dtype=bool)
+        by_words[found.numbers] = True
+        passing |= by_words[numbers]
+    for one in either.states:
+        passing |= _passing(Query(states=(one,)), state, numbers, papers)
+    for fitting in either.metadata:
+        passing |= _passing(Query(metadata=(fitting,)), state, numbers, papers)
+    return passing
+
+
+def _passing(query: Query, state: PaperState, numbers: Numbers, papers: Sequence[Paper]) -> Bools:
+    """Which of these papers pass the query's state and metadata filters."""
+    if isinstance(papers, PaperStore):  # read from its columns, no paper built
+        return papers.passing(query, state, numbers)
+    chosen = (papers[int(number)] for number in numbers)
+    return np.fromiter(
+        (query.fits(paper) and query.keeps(state, paper.id) for paper in chosen),
+        dtype=bool,
+        count=len(numbers),
+    )

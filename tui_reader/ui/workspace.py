@@ -810,7 +810,7 @@ class Workspace(Screen[None]):
     def _library_changed(self, refilter: bool = True) -> None:
         """Redraw what the library shows, filter again on state, and save."""
         self._redraw_library_state()
-        if refilter and parse_query(self._query).states:
+        if refilter and parse_query(self._query).asks_state:
             self._refilter()
         self._save()
         # A save takes a millisecond; one that takes longer (another program holds the lock, a
