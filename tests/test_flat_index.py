@@ -93,6 +93,38 @@ def test_search_reads_typeset_math_and_accents(query: str, expected: int) -> Non
 @pytest.mark.parametrize(
     ("query", "expected"),
     [
+        ("itemize", 0),
+        ("vaswani", 0),
+        ("remarkable", 0),  # a footnote\\footnote{...}: both words
+        ("footnote", 0),
+        ("'nested", 1),
+        ("inner", 1),
+        ("emphasised", 1),
+        ("'unclosedbold", 1),
+        ("introduction", 2),
+        ("'BERT", 2),
+        ("'linktext", 2),
+        ('"BERT encoder"', 2),
+        ("'frac", 3),  # another command's name is a word too
+        ("'mass", 3),
+        ("'volume", 3),
+    ],
+)
+def test_the_words_of_a_latex_commands_arguments_are_words(query: str, expected: int) -> None:
+    papers = corpus(
+        r"We use \begin{itemize} lists, cite \cite{vaswani} and a footnote\footnote{remarkable}.",
+        r"With \emph{nested {inner} emphasised} words and \textbf{unclosedbold words after.",
+        r"The \section{Introduction} of the \textsc{BERT} encoder, \href{http://x.org}{linktext}.",
+        r"A ratio $\frac{mass}{volume}$ of two numbers.",
+        "Unrelated text about graphs and other things.",
+    )
+    ranking = FlatIndex.of(papers).run(parse_query(query + " "))
+    assert ranking.numbers[: ranking.full].tolist() == [expected]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
         ("traning ", 0),  # a letter left out
         ("craining ", 0),  # the first letter replaced
         ("xdiffusion ", 1),  # a letter put before the first

@@ -19,7 +19,7 @@ _WRAPPER = re.compile(
 )
 # \"o, \'{e}, {\"o}, \c{c}, \v s: the letter stays, the accent goes.
 _ACCENT = re.compile(r"\\(?:[\"'`^~=.]|[uvHckbdr](?=\s*\{))\s*\{?\s*\\?([A-Za-z])\s*\}?")
-_COMMAND = re.compile(r"\\([A-Za-z]+)")  # \alpha reads alpha
+_COMMAND = re.compile(r"\\([A-Za-z]+)(\s*\{)?")  # \alpha reads alpha
 _MARKUP = re.compile(r"[${}\\]")  # what is left of the markup
 # What is part of a word but folds away: combining accents, and what is never seen (a soft
 # hyphen, zero-width spaces and joiners), which split "gra\u00adph" in two.
@@ -32,12 +32,21 @@ _MARKS = re.compile(f"[{MARKS}]")
 
 def unwrap_latex(text: str) -> str:
     """The text with LaTeX commands unwrapped (`\\mathcal{O}` reads `{O}`... `O` once the
-    markup characters `${}\\` left are dropped), case kept."""
+    markup characters `${}\\` left are dropped), case kept; another command's name and its
+    arguments are words apart (`\\cite{a}` reads `cite {a}`)."""
     if "\\" in text:
         text = _WRAPPER.sub(r"\1", text)
         text = _ACCENT.sub(r"\1", text)
-        text = _COMMAND.sub(r"\1", text)
+        text = _COMMAND.sub(_command, text).replace("}{", "} {")  # \href{url}{text}
     return text
+
+
+def _command(found: re.Match[str]) -> str:
+    """A command's name, set apart from a word just before it (note\\footnote{a}) and from
+    its argument (\\textsc{BERT}), so that dropping the markup glues no words."""
+    start = found.start()
+    before = " " if found.string[start - 1 : start].isalnum() else ""
+    return before + found[1] + (" {" if found[2] else "")
 
 
 def fold_rest(text: str, casefold: bool = True) -> str:
