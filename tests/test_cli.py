@@ -93,6 +93,8 @@ def test_list_query_either_tag_lists_the_papers_with_either(private_library: Pat
     assert [line.split()[0] for line in listed] == [LOAM, bandit]
     searched = run("search", "bandit | #later").stdout.splitlines()
     assert [line.split()[1] for line in searched] == [LOAM, bandit]
+    searched = run("search", "#later | #to-read").stdout.splitlines()  # filters alone
+    assert [line.split()[1] for line in searched] == [LOAM, bandit]
 
 
 def test_unknown_or_bad_arguments_exit_2_naming_them(private_library: Path) -> None:
