@@ -171,6 +171,24 @@ def test_json_and_csv_parse_back(seed_store, tmp_path: Path) -> None:
     assert rows[17]["url"] == "https://github.com/Tim-Xiong/RL4RLA"
 
 
+def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_text(tmp_path: Path) -> None:
+    paper = Paper.from_abstract(
+        "-1 is where it starts.",
+        "c",
+        Path("x.jsonl"),
+        title='=HYPERLINK("http://evil.example","click")',
+        authors=("+cmd|' /C calc'!A0", "@SUM(1+1)*cmd|x"),
+    )
+    library, _ = Library.open(tmp_path / "lib.json")
+    library.set_note(paper.id, "\tindented")
+    row = next(csv.DictReader(io.StringIO(render("csv", [paper], library))))
+    assert row["title"] == row["headline"] == """'=HYPERLINK("http://evil.example","click")"""
+    assert row["authors"] == "'+cmd|' /C calc'!A0; @SUM(1+1)*cmd|x"
+    assert row["abstract"] == "'-1 is where it starts."
+    assert row["note"] == "'\tindented"
+    assert row["bookmarked"] == "False" and row["id"] == paper.id
+
+
 def test_markdown_reading_list(seed_store, tmp_path: Path) -> None:
     papers = list(seed_store)[:2]
     text = render("md", papers, library_for(tmp_path, papers))

@@ -34,6 +34,8 @@ CSV_COLUMNS = (
     "id", "headline", "title", "authors", "venue", "url", "tags", "bookmarked", "read", "note",
     "abstract",
 )  # fmt: skip
+# A spreadsheet runs a cell that starts with one of these as a formula (CSV injection).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 @dataclass(frozen=True)
@@ -74,8 +76,16 @@ def csv_table(papers: Sequence[Paper], state: PaperState, template: str) -> str:
         record = paper_record(paper, state, template)
         record["authors"] = "; ".join(paper.authors)
         record["tags"] = " ".join(state.tags(paper.id))
-        writer.writerow([record[column] for column in CSV_COLUMNS])
+        writer.writerow([_spreadsheet_cell(record[column]) for column in CSV_COLUMNS])
     return buffer.getvalue()
+
+
+def _spreadsheet_cell(value: object) -> object:
+    """A text a spreadsheet would run as a formula with a `'` before it, as OWASP advises:
+    the spreadsheet shows it as text."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
 
 
 def markdown_links(papers: Sequence[Paper], state: PaperState, template: str) -> str:
