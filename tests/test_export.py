@@ -148,7 +148,8 @@ def test_bibtex_parses_back_with_unique_keys(seed_store, tmp_path: Path) -> None
     assert first["year"].value == "2026"
     assert first["note"].value == "Line one, ''quoted''\nline two \\& 100\\%"
     hostile = parsed.entries[38].fields_dict["abstract"].value
-    assert "50\\%" in hostile and "\\{unbalanced" in hostile and "\\&" in hostile
+    assert "50\\%" in hostile and "\\textbraceleft{}unbalanced" in hostile and "\\&" in hostile
+    assert "$x_{1}$" in hostile and "\\emph{emphasis}" in hostile  # the other braces kept
     rich = parsed.entries[39].fields_dict
     assert rich["author"].value == "Ada Lovelace and \\'Emile Borel"
     assert rich["url"].value == "https://openreview.net/forum?id=abc"

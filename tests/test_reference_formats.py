@@ -15,11 +15,18 @@ from citeproc import (
     formatter,
 )
 from citeproc.source.json import CiteProcJSON
+from pylatexenc.latex2text import LatexNodes2Text
 
 from tui_reader.core.export import copy_forms, format_of, render
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
-from tui_reader.core.references import bibtex_key, citation_keys
+from tui_reader.core.references import (
+    bibtex_key,
+    citation,
+    citation_keys,
+    markdown_link,
+    unicode_text,
+)
 
 STYLE = "data/styles/harvard-cite-them-right.csl"  # the style citeproc-py ships
 HOSTILE = "Attacks [/b] on [CLS] tokens\x1b]52;c;aGk=\x07 & 100% {unbalanced"
@@ -159,3 +166,109 @@ def test_the_reference_formats_are_files_and_copies() -> None:
     assert format_of(Path("refs.csl.json")) == "csl-json"
     assert format_of(Path("papers.json")) == "json"
     assert {"bib", "ris", "csl-json"} <= {row.name for row in copy_forms()}
+
+
+def latex_paper(title: str, authors: tuple[str, ...], abstract: str = "An abstract.") -> Paper:
+    """A paper as arXiv's metadata writes it: LaTeX in its title, authors and abstract."""
+    return Paper.from_abstract(
+        abstract,
+        "arXiv",
+        Path("arxiv.jsonl"),
+        title=title,
+        authors=authors,
+        venue="arXiv",
+        metadata={"year": 2026},
+    )
+
+
+LATEX_TITLE = (
+    r"A Schr\"odinger bridge: Caf\'e \textbf{bold}, The {GAN} zoo, 50\% less, $\alpha$-div"
+)
+UNICODE_TITLE = r"A Schrödinger bridge: Café bold, The GAN zoo, 50% less, $\alpha$-div"
+
+
+def test_latex_in_titles_and_authors_is_unicode_in_references(tmp_path: Path) -> None:
+    paper = latex_paper(
+        LATEX_TITLE,
+        (r"Kurt G\"odel", r"Paul Erd\H{o}s"),
+        r"We study Schr\"odinger bridges in \emph{few} steps, $\sqrt{k \log k}$ of them.",
+    )
+    library = Library(None)
+    assert unicode_text(LATEX_TITLE) == UNICODE_TITLE
+    assert (
+        unicode_text("Plain -- ``quoted'' ~ 5% {unpaired") == "Plain -- ``quoted'' ~ 5% {unpaired"
+    )
+    csl = json.loads(render("csl-json", [paper], library))[0]
+    assert csl["title"] == UNICODE_TITLE
+    assert csl["author"] == [
+        {"family": "Gödel", "given": "Kurt"},
+        {"family": "Erdős", "given": "Paul"},
+    ]
+    assert csl["abstract"] == (
+        r"We study Schrödinger bridges in few steps, $\sqrt{k \log k}$ of them."
+    )
+    ris = rispy.loads(render("ris", [paper], library))[0]
+    assert (ris["title"], ris["authors"]) == (UNICODE_TITLE, ["Gödel, Kurt", "Erdős, Paul"])
+    assert markdown_link(paper, "https://u").startswith("[A Schrödinger bridge: Café bold,")
+    assert citation(paper, "https://u").startswith("Kurt Gödel, Paul Erdős. A Schrödinger")
+
+
+def read_latex(text: str) -> str:
+    return str(LatexNodes2Text(math_mode="verbatim").latex_to_text(text))
+
+
+def test_bibtex_of_latex_reads_back_as_the_reference_text() -> None:
+    paper = latex_paper(LATEX_TITLE, (r"Kurt G\"odel", r"Paul Erd\H{o}s", "Émile Borel"))
+    entry = bibtexparser.parse_string(render("bib", [paper], Library(None))).entries[0]
+    title = entry.fields_dict["title"].value
+    assert title == (r"{A Schr\"odinger bridge: Caf\'e bold, The GAN zoo, 50\% less, $\alpha$-div}")
+    assert read_latex(title) == UNICODE_TITLE
+    authors = entry.fields_dict["author"].value.split(" and ")
+    assert [read_latex(author) for author in authors] == ["Kurt Gödel", "Paul Erdős", "Émile Borel"]
+
+
+def bibtex_balanced(value: str) -> bool:
+    """BibTeX's rule: every brace counts, escaped or not."""
+    depth = 0
+    for char in value:
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def test_bibtex_keeps_the_latex_of_abstracts_and_pairs_every_brace() -> None:
+    abstracts = {
+        r"$\begin{array}{c}N/2 \\{k}\end{array}$ and (O$(\sqrt{k \log k}))^n$": (
+            r"$\begin{array}{c}N/2 \\ {k}\end{array}$ and (O$(\sqrt{k \log k}))^n$"
+        ),
+        r"A stray { brace, \emph{mild} as written.": (
+            r"A stray \textbraceleft{} brace, \emph{mild} as written."
+        ),
+        r"The set \{1, 2, a close } and \} alone.": (
+            r"The set \{1, 2, a close \textbraceright{} and \} alone."
+        ),
+        r"Paired \{x\} and 50% of A&B #1, 34.8\%.": r"Paired \{x\} and 50\% of A\&B \#1, 34.8\%.",
+    }
+    papers = [
+        latex_paper(f"Paper {n}", ("Ada Lovelace",), text) for n, text in enumerate(abstracts)
+    ]
+    parsed = bibtexparser.parse_string(render("bib", papers, Library(None)))
+    assert parsed.failed_blocks == []
+    assert [entry.fields_dict["abstract"].value for entry in parsed.entries] == list(
+        abstracts.values()
+    )
+    assert all(bibtex_balanced(field.value) for entry in parsed.entries for field in entry.fields)
+
+
+def test_keys_fold_names_as_better_bibtex() -> None:
+    keys = [
+        bibtex_key(latex_paper(LATEX_TITLE, (author,)))
+        for author in (r"Kurt G\"odel", "José Müller-Øst", "Renée O'Brien", "D'Angelo, Maria")
+    ]
+    assert keys == [
+        "godel2026schrodinger",
+        "mullerost2026schrodinger",
+        "obrien2026schrodinger",
+        "dangelo2026schrodinger",
+    ]

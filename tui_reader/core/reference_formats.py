@@ -12,6 +12,7 @@ from tui_reader.core.references import (
     name_parts,
     primary_link,
     reference_title,
+    unicode_text,
     venue_of,
     year_of,
 )
@@ -39,7 +40,7 @@ def csl_json(papers: Sequence[Paper], state: PaperState, template: str) -> str:
         item: dict[str, object] = {
             "id": key,
             "type": "article" if _is_preprint(paper) or not paper.venue else "paper-conference",
-            "title": reference_title(paper),
+            "title": unicode_text(reference_title(paper)),
         }
         if paper.authors:
             item["author"] = [_csl_name(author) for author in paper.authors]
@@ -52,7 +53,7 @@ def csl_json(papers: Sequence[Paper], state: PaperState, template: str) -> str:
         if paper.doi:
             item["DOI"] = paper.doi
         item["URL"] = primary_link(paper, template)
-        item["abstract"] = paper.abstract
+        item["abstract"] = unicode_text(paper.abstract)
         if paper.keywords or paper.categories:
             item["keyword"] = ", ".join(paper.keywords or paper.categories)
         if note := state.note(paper.id):
@@ -76,7 +77,7 @@ def ris(papers: Sequence[Paper], state: PaperState, template: str) -> str:
     lines = []
     for paper, key in zip(papers, citation_keys(papers), strict=True):
         kind = "UNPB" if _is_preprint(paper) else "CPAPER" if paper.venue else "GEN"
-        fields = [("TY", kind), ("ID", key), ("TI", reference_title(paper))]
+        fields = [("TY", kind), ("ID", key), ("TI", unicode_text(reference_title(paper)))]
         fields += [("AU", _ris_name(author)) for author in paper.authors]
         if year := year_of(paper):
             fields.append(("PY", year))
@@ -88,7 +89,7 @@ def ris(papers: Sequence[Paper], state: PaperState, template: str) -> str:
             fields.append(("M1", f"arXiv:{paper.arxiv_id}"))
         if paper.doi:
             fields.append(("DO", paper.doi))
-        fields += [("UR", primary_link(paper, template)), ("AB", paper.abstract)]
+        fields += [("UR", primary_link(paper, template)), ("AB", unicode_text(paper.abstract))]
         fields += [("KW", word) for word in paper.keywords or paper.categories]
         if note := state.note(paper.id):
             fields.append(("N1", note))

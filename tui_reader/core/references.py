@@ -9,19 +9,25 @@ from collections.abc import Iterable
 
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
+from tui_reader.core.latex_text import latex_to_unicode, unpaired_braces
 from tui_reader.core.links import DEFAULT_SEARCH_URL, paper_links, search_link
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
+from tui_reader.core.typeset import math_spans
 
 _YEAR = re.compile(r"\b(19|20)\d\d\b")
-_MATH = re.compile(r"(\$[^$]+\$)")
 _KEY_WORD = re.compile(r"[A-Za-z0-9]+")
+# Letters NFKD does not take apart into an ASCII letter and an accent.
+_ASCII_LETTERS = str.maketrans(
+    {"Ø": "O", "ø": "o", "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "ß": "ss", "Ł": "L",
+     "ł": "l", "Đ": "D", "đ": "d", "Ð": "D", "ð": "d", "Þ": "Th", "þ": "th", "\u0131": "i"}
+)  # fmt: skip
 # Words a key passes over for the title's first significant one, as Better BibTeX does.
 _STOP_WORDS = frozenset(
     ("a", "an", "and", "as", "at", "but", "by", "for", "from", "in", "into", "is", "of", "on",
      "or", "the", "to", "towards", "via", "with", "without")
 )  # fmt: skip
-_UNESCAPED = re.compile(r"(?<!\\)([%&#])")
+_ESCAPE_OR_SPECIAL = re.compile(r"\\.|[%&#]", re.S)
 
 
 @functools.cache
@@ -53,6 +59,18 @@ def reference_title(paper: Paper) -> str:
     from tui_reader.core.headline import headline_source  # its patterns: 17 ms to compile
 
     return headline_source(paper.abstract).removesuffix(".")
+
+
+def unicode_text(text: str) -> str:
+    """Text as a reference manager shows it: LaTeX accents, escapes and text styles outside
+    math as Unicode (`Schr\\"odinger`: Schrödinger; `50\\%`: 50%; `The {GAN} zoo`: The GAN
+    zoo), and `$math$` as written."""
+    pieces, at = [], 0
+    for start, end in math_spans(text):
+        pieces += [latex_to_unicode(text[at:start]), text[start:end]]
+        at = end
+    pieces.append(latex_to_unicode(text[at:]))
+    return "".join(pieces)
 
 
 def links_of(paper: Paper, search_template: str = DEFAULT_SEARCH_URL) -> list[str]:
@@ -96,7 +114,12 @@ def venue_of(paper: Paper) -> str:
 
 def markdown_link(paper: Paper, url: str) -> str:
     """`[title](url)`, brackets in the title escaped."""
-    text = reference_title(paper).replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    text = (
+        unicode_text(reference_title(paper))
+        .replace("\\", "\\\\")
+        .replace("[", "\\[")
+        .replace("]", "\\]")
+    )
     url = url.replace(" ", "%20")
     if not _balanced(url, "()"):  # a Markdown link may hold only balanced parentheses
         url = url.replace("(", "%28").replace(")", "%29")
@@ -107,8 +130,8 @@ def citation(paper: Paper, url: str) -> str:
     """A plain-text citation: authors, title, venue and year, link."""
     parts = []
     if paper.authors:
-        parts.append(", ".join(paper.authors) + ".")
-    title = reference_title(paper).rstrip(".")
+        parts.append(", ".join(unicode_text(author) for author in paper.authors) + ".")
+    title = unicode_text(reference_title(paper)).rstrip(".")
     parts.append(title if title.endswith(("?", "!")) else title + ".")
     if venue := venue_of(paper):
         parts.append(venue + ".")
@@ -117,25 +140,45 @@ def citation(paper: Paper, url: str) -> str:
 
 
 def _latex(text: str) -> str:
-    """Plain text for a BibTeX field: special characters escaped, whole `$math$` kept."""
-    pieces = []
-    for piece in _MATH.split(text):
-        if _MATH.fullmatch(piece) and piece.count("{") == piece.count("}"):
-            pieces.append(piece)
-        else:
-            pieces.append(_encoder().unicode_to_latex(piece))
-    return "".join(pieces)
+    """Unicode text for a BibTeX field: special characters escaped, whole `$math$` kept."""
+    pieces, at = [], 0
+    for start, end in [*math_spans(text), (len(text), len(text))]:
+        math = text[start:end]
+        pieces.append(_encoder().unicode_to_latex(text[at:start]))
+        pieces.append(_encoder().unicode_to_latex(math) if unpaired_braces(math) else math)
+        at = end
+    return _paired("".join(pieces))
 
 
 def _latex_source(text: str) -> str:
     """An abstract, which is already LaTeX-flavoured (`\\emph{}`, `$x$`, `34.8\\%`), for BibTeX:
-    unescaped `%`, `&` and `#` escaped, and every brace escaped if they do not balance."""
-    if not _balanced(text):
-        text = re.sub(r"(?<!\\)([{}])", r"\\\1", text)
-    return _UNESCAPED.sub(r"\\\1", text)
+    unescaped `%`, `&` and `#` escaped, and its braces paired."""
+
+    def escaped(match: re.Match[str]) -> str:
+        token = match.group()
+        if token == "\\\\" and text.startswith(("{", "}"), match.end()):
+            # A line break before a brace (`N \\{k}`): some readers, bibtexparser among
+            # them, take `\{` for an escaped brace and would count the braces wrong.
+            return "\\\\ "
+        return token if len(token) == 2 else "\\" + token
+
+    return _paired(_ESCAPE_OR_SPECIAL.sub(escaped, text))
 
 
-def _balanced(text: str, pair: str = "{}") -> bool:
+def _paired(latex: str) -> str:
+    """LaTeX with each brace that has no pair, `{` or `\\{`, written \\textbraceleft{} (or
+    \\textbraceright{}): BibTeX counts escaped braces too, so a lone `\\{` would leave the
+    field open."""
+    pieces, at = [], 0
+    for brace in unpaired_braces(latex):
+        side = "left" if brace.group().endswith("{") else "right"
+        pieces += [latex[at : brace.start()], f"\\textbrace{side}{{}}"]
+        at = brace.end()
+    pieces.append(latex[at:])
+    return "".join(pieces)
+
+
+def _balanced(text: str, pair: str) -> bool:
     """Whether every unescaped opening bracket of the pair is closed, in order."""
     depth = 0
     for match in re.finditer(rf"(?<!\\)[{re.escape(pair)}]", text):
@@ -146,21 +189,23 @@ def _balanced(text: str, pair: str = "{}") -> bool:
 
 
 def name_parts(author: str) -> tuple[str, str]:
-    """An author's family name (with its "van", "de"...) and given names; a name BibTeX
-    cannot split is all family name."""
+    """An author's family name (with its "van", "de"...) and given names, as Unicode; a name
+    BibTeX cannot split is all family name."""
     # bibtexparser is imported when a reference is made, not by every command (0.02 s).
     from bibtexparser.middlewares.names import parse_single_name_into_parts
 
+    name = unicode_text(author)
     try:
-        parts = parse_single_name_into_parts(author, strict=False)
+        parts = parse_single_name_into_parts(name, strict=False)
     except Exception:  # the parser raises plain exceptions on names like "a,b,c,d"
-        return author, ""
-    family = " ".join([*parts.von, *parts.last]) or author
+        return name, ""
+    family = " ".join([*parts.von, *parts.last]) or name
     return family, " ".join([*parts.first, *parts.jr])
 
 
 def _ascii_words(text: str) -> list[str]:
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    letters = unicodedata.normalize("NFKD", text.translate(_ASCII_LETTERS))
+    folded = letters.encode("ascii", "ignore").decode()
     return [word.lower() for word in _KEY_WORD.findall(folded)]
 
 
@@ -177,12 +222,13 @@ def bibtex_key(paper: Paper) -> str:
     significant title word (`lovelace2025attention`). A paper without authors has its
     headline's first word, year and id (`loam2026_28f1d9`): stable whatever else is exported."""
     if not paper.authors:
-        word = next(iter(_ascii_words(paper.headline)), "paper")
+        word = next(iter(_ascii_words(unicode_text(paper.headline))), "paper")
         return f"{word}{year_of(paper)}_{paper.id[:6]}"
     family = name_parts(paper.authors[0])[0]
-    words = _ascii_words(family.split()[-1] if family.split() else family)
-    title = [w for w in _ascii_words(reference_title(paper)) if w not in _STOP_WORDS]
-    return f"{''.join(words[-1:]) or 'anon'}{year_of(paper)}{''.join(title[:1])}"
+    # The last word of the family name, whole: Müller-Øst is "mullerost", O'Brien "obrien".
+    name = "".join(_ascii_words(family.split()[-1] if family.split() else family))
+    title = [w for w in _ascii_words(unicode_text(reference_title(paper))) if w not in _STOP_WORDS]
+    return f"{name or 'anon'}{year_of(paper)}{''.join(title[:1])}"
 
 
 def citation_keys(papers: Iterable[Paper]) -> list[str]:
@@ -222,9 +268,10 @@ def bibtex(
     library = Library()
     papers = list(papers)
     for paper, key in zip(papers, citation_keys(papers), strict=True):
-        fields = [Field("title", "{" + _latex(reference_title(paper)) + "}")]
+        fields = [Field("title", "{" + _latex(unicode_text(reference_title(paper))) + "}")]
         if paper.authors:
-            fields.append(Field("author", " and ".join(_latex(a) for a in paper.authors)))
+            authors = " and ".join(_latex(unicode_text(author)) for author in paper.authors)
+            fields.append(Field("author", authors))
         if venue := venue_of(paper):
             fields.append(Field("howpublished", _latex(venue)))
         if year := year_of(paper):

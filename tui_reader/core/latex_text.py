@@ -1,0 +1,110 @@
+"""LaTeX prose as Unicode, for references (core.references): arXiv writes titles and authors
+as LaTeX (`Schr\\"odinger`, `Erd\\H{o}s`, `50\\%`, `\\textbf{bold}`, `The {GAN} zoo`).
+
+Only accents, special letters (`\\ss`, `\\o`), escaped characters (`\\%`, `\\{`) and text
+styles (`\\emph{}`, `\\textbf{}`...) are converted, and braces dropped; any other command, an
+environment or math is kept as written, and so is a brace without its pair.
+"""
+
+import functools
+import re
+from typing import Any
+
+_BRACE_TOKEN = re.compile(r"\\[{}]|\\.|[{}]", re.S)
+_LATEX_MARK = re.compile(r"[\\{}]")
+_TO_ESCAPE = re.compile(r"\\.|[%{}]", re.S)
+_ACCENTS = list("'\"^`~=.") + list("uvHckrbd")
+_LETTERS = ["ss", "o", "O", "ae", "AE", "oe", "OE", "aa", "AA", "l", "L", "i", "j"]
+_ESCAPES = list("%&_#${} ")
+_STYLES = ["emph", "textbf", "textit", "textsl", "textsc", "textrm", "textsf", "texttt"]
+_STYLES += ["textup", "textnormal", "text", "mbox"]
+_SWITCHES = ["bf", "it", "em", "rm", "sc", "sf", "tt", "boldmath"]  # {\bf x} is x
+
+
+def unpaired_braces(text: str) -> list[re.Match[str]]:
+    """The braces of `text` without a pair, in order: grouping braces (`{}`) and escaped
+    ones (`\\{\\}`) are each paired among their own kind; `\\\\` escapes no brace."""
+    unpaired: list[re.Match[str]] = []
+    opened: dict[bool, list[re.Match[str]]] = {False: [], True: []}
+    for match in _BRACE_TOKEN.finditer(text):
+        token = match.group()
+        escaped = len(token) == 2
+        if token[-1] == "{":
+            opened[escaped].append(match)
+        elif token[-1] == "}":
+            if opened[escaped]:
+                opened[escaped].pop()
+            else:
+                unpaired.append(match)
+    return sorted([*unpaired, *opened[False], *opened[True]], key=lambda match: match.start())
+
+
+def latex_to_unicode(prose: str) -> str:
+    """Prose without math (`Schr\\"odinger`) as Unicode (Schrödinger); text with no command
+    or brace is returned as it is."""
+    if not _LATEX_MARK.search(prose):
+        return prose
+    # A bare % is a percent sign in a title (arXiv writes "50% less"), not a comment; a
+    # brace without its pair is a character too.
+    unpaired = {match.start() for match in unpaired_braces(prose) if len(match.group()) == 1}
+
+    def as_character(match: re.Match[str]) -> str:
+        token = match.group()
+        return "\\" + token if token == "%" or match.start() in unpaired else token
+
+    source = _TO_ESCAPE.sub(as_character, prose)
+    walker, converter = _converter()
+    try:
+        nodes = walker(source).get_latex_nodes()[0]
+        return str(converter.nodelist_to_text(nodes))
+    except Exception:  # pylatexenc raises its own parse errors and, on odd input, others
+        return prose
+
+
+@functools.cache
+def _converter() -> tuple[Any, Any]:
+    """The parser (a function of the text) and the converter, made when first used: pylatexenc
+    takes 40 ms to import, and most commands convert no LaTeX."""
+    from pylatexenc.latex2text import EnvironmentTextSpec, LatexNodes2Text, MacroTextSpec
+    from pylatexenc.latex2text import get_default_latex_context_db as text_context
+    from pylatexenc.latexwalker import LatexGroupNode, LatexMacroNode, LatexWalker
+    from pylatexenc.latexwalker import get_default_latex_context_db as parse_context
+    from pylatexenc.macrospec import LatexContextDb
+
+    def as_written(node: Any, l2tobj: Any) -> str:
+        return str(node.latex_verbatim())
+
+    defaults = text_context()
+    macros = [defaults.get_macro_spec(name) for name in _ACCENTS + _LETTERS + _ESCAPES]
+    macros += [MacroTextSpec(name, discard=False) for name in _STYLES]
+    macros += [MacroTextSpec(name, simplify_repl="") for name in _SWITCHES]
+    macros += [MacroTextSpec("textbraceleft", "{"), MacroTextSpec("textbraceright", "}")]
+    converted_names = {macro.macroname for macro in macros}
+    converted = LatexContextDb()
+    converted.add_context_category("text", macros=macros, environments=[], specials=[])
+    converted.set_unknown_macro_spec(MacroTextSpec("", simplify_repl=as_written))
+    converted.set_unknown_environment_spec(EnvironmentTextSpec("", simplify_repl=as_written))
+    # No specials: ~, --, `` and '' stay as written.
+    parsing = parse_context().filter_context(keep_which=["macros", "environments"])
+
+    class Converter(LatexNodes2Text):  # type: ignore[misc]  # pylatexenc has no type hints
+        """A command kept as written keeps its arguments' braces too: the parser does not
+        know that `\\href` takes two, and `\\href{url}{text}` must not read `\\hrefurltext`."""
+
+        def nodelist_to_text(self, nodelist: list[Any]) -> str:
+            out: list[str] = []
+            after_kept_command = False
+            for node in filter(None, nodelist):
+                if after_kept_command and node.isNodeType(LatexGroupNode):
+                    out.append(node.latex_verbatim())
+                    continue
+                after_kept_command = (
+                    node.isNodeType(LatexMacroNode) and node.macroname not in converted_names
+                )
+                out.append(self.node_to_text(node))
+            return "".join(out)
+
+    def walker(text: str) -> Any:
+        return LatexWalker(text, latex_context=parsing, tolerant_parsing=True)
+
+    return walker, Converter(latex_context=converted, math_mode="verbatim")
