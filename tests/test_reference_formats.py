@@ -7,6 +7,7 @@ from pathlib import Path
 import bibtexparser
 import citeproc
 import rispy
+from bibtexparser.middlewares import SeparateCoAuthors, SplitNameParts
 from citeproc import (
     Citation,
     CitationItem,
@@ -25,6 +26,7 @@ from tui_reader.core.references import (
     citation,
     citation_keys,
     markdown_link,
+    name_parts,
     unicode_text,
 )
 
@@ -272,3 +274,31 @@ def test_keys_fold_names_as_better_bibtex() -> None:
         "obrien2026schrodinger",
         "dangelo2026schrodinger",
     ]
+
+
+def test_a_name_suffix_is_a_suffix_in_every_format() -> None:
+    for written in (
+        "Martin Luther King, Jr.",
+        "King, Jr., Martin Luther",
+        "King, Martin Luther, Jr.",
+    ):
+        assert name_parts(written) == ("King", "Martin Luther", "Jr."), written
+    assert name_parts("John Smith III") == ("Smith", "John", "III")
+    assert name_parts("van Beethoven, Ludwig") == ("van Beethoven", "Ludwig", "")
+    assert name_parts("Ada Lovelace") == ("Lovelace", "Ada", "")
+
+    paper = latex_paper("Dreams", ("Martin Luther King, Jr.", "Ada Lovelace"))
+    library = Library(None)
+    csl = json.loads(render("csl-json", [paper], library))[0]
+    assert csl["author"][0] == {"family": "King", "given": "Martin Luther", "suffix": "Jr."}
+    assert rispy.loads(render("ris", [paper], library))[0]["authors"] == [
+        "King, Martin Luther, Jr.",
+        "Lovelace, Ada",
+    ]
+    bib = bibtexparser.parse_string(
+        render("bib", [paper], library),
+        append_middleware=[SeparateCoAuthors(), SplitNameParts()],
+    )
+    king = bib.entries[0].fields_dict["author"].value[0]
+    assert (king.first, king.last, king.jr) == (["Martin", "Luther"], ["King"], ["Jr."])
+    assert bibtex_key(paper) == "king2026dreams"

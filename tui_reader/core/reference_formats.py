@@ -63,8 +63,11 @@ def csl_json(papers: Sequence[Paper], state: PaperState, template: str) -> str:
 
 
 def _csl_name(author: str) -> dict[str, str]:
-    family, given = name_parts(author)
-    return {"family": family, "given": given} if given else {"literal": family}
+    family, given, suffix = name_parts(author)
+    if not (given or suffix):
+        return {"literal": family}
+    parts = {"family": family, "given": given, "suffix": suffix}
+    return {part: name for part, name in parts.items() if name}
 
 
 def _ris_line(tag: str, value: str) -> str:
@@ -99,5 +102,6 @@ def ris(papers: Sequence[Paper], state: PaperState, template: str) -> str:
 
 
 def _ris_name(author: str) -> str:
-    family, given = name_parts(author)
-    return f"{family}, {given}" if given else family
+    """RIS's "Family, Given, Suffix"."""
+    family, given, suffix = name_parts(author)
+    return ", ".join(part for part in (family, given, suffix) if part)

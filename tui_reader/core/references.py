@@ -22,6 +22,7 @@ _ASCII_LETTERS = str.maketrans(
     {"Ø": "O", "ø": "o", "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "ß": "ss", "Ł": "L",
      "ł": "l", "Đ": "D", "đ": "d", "Ð": "D", "ð": "d", "Þ": "Th", "þ": "th", "\u0131": "i"}
 )  # fmt: skip
+_NAME_SUFFIX = re.compile(r"(?:,\s*|\s+)(Jr\.?|Sr\.?|II|III|IV)\s*$")
 # Words a key passes over for the title's first significant one, as Better BibTeX does.
 _STOP_WORDS = frozenset(
     ("a", "an", "and", "as", "at", "but", "by", "for", "from", "in", "into", "is", "of", "on",
@@ -188,19 +189,30 @@ def _balanced(text: str, pair: str) -> bool:
     return depth == 0
 
 
-def name_parts(author: str) -> tuple[str, str]:
-    """An author's family name (with its "van", "de"...) and given names, as Unicode; a name
-    BibTeX cannot split is all family name."""
+def name_parts(author: str) -> tuple[str, str, str]:
+    """An author's family name (with its "van", "de"...), given names and suffix ("Jr.",
+    "III"), as Unicode; a name BibTeX cannot split is all family name."""
     # bibtexparser is imported when a reference is made, not by every command (0.02 s).
     from bibtexparser.middlewares.names import parse_single_name_into_parts
 
-    name = unicode_text(author)
+    name, suffix = unicode_text(author).strip(), ""
+    # "Martin Luther King, Jr." would read to BibTeX as given name "Jr." of a family "Martin
+    # Luther King": the suffix is taken off first.
+    if match := _NAME_SUFFIX.search(name):
+        name, suffix = name[: match.start()], match.group(1)
     try:
         parts = parse_single_name_into_parts(name, strict=False)
     except Exception:  # the parser raises plain exceptions on names like "a,b,c,d"
-        return name, ""
+        return name, "", suffix
     family = " ".join([*parts.von, *parts.last]) or name
-    return family, " ".join([*parts.first, *parts.jr])
+    return family, " ".join(parts.first), suffix or " ".join(parts.jr)
+
+
+def _bibtex_name(author: str) -> str:
+    """An author for BibTeX's `author` field: as written, or as "King, Jr., Martin Luther"
+    when the name has a suffix, the only way BibTeX reads one."""
+    family, given, suffix = name_parts(author)
+    return _latex(f"{family}, {suffix}, {given}" if suffix and given else unicode_text(author))
 
 
 def _ascii_words(text: str) -> list[str]:
@@ -270,7 +282,7 @@ def bibtex(
     for paper, key in zip(papers, citation_keys(papers), strict=True):
         fields = [Field("title", "{" + _latex(unicode_text(reference_title(paper))) + "}")]
         if paper.authors:
-            authors = " and ".join(_latex(unicode_text(author)) for author in paper.authors)
+            authors = " and ".join(_bibtex_name(author) for author in paper.authors)
             fields.append(Field("author", authors))
         if venue := venue_of(paper):
             fields.append(Field("howpublished", _latex(venue)))
