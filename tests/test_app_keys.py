@@ -3,6 +3,7 @@ key acts, in the order it was sent, in the place it was meant for."""
 
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -274,11 +275,9 @@ async def test_keys_after_enter_wait_for_a_slow_search_without_freezing_the_scre
         assert app.workspace.shown_query == "regret" and len(paper_list.papers) == 5
 
 
-async def test_keys_wait_for_a_search_held_up_only_once(
-    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Past RESULTS_WAIT a key acts on the list shown, and the keys after it wait no more:
-    each waited again, and a burst of three took three times as long."""
+@pytest.fixture
+def regret_held_up(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """The search for "regret" waits until the event is set (at the end, at the latest)."""
     search = workspace_module.search_papers
     answer = threading.Event()
 
@@ -288,6 +287,15 @@ async def test_keys_wait_for_a_search_held_up_only_once(
         return search(*arguments, **keywords)
 
     monkeypatch.setattr(workspace_module, "search_papers", held_up)
+    yield answer
+    answer.set()
+
+
+async def test_keys_wait_for_a_search_held_up_only_once(
+    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch, regret_held_up: threading.Event
+) -> None:
+    """Past RESULTS_WAIT a key acts on the list shown, and the keys after it wait no more:
+    each waited again, and a burst of three took three times as long."""
     monkeypatch.setattr(workspace_module, "RESULTS_WAIT", 0.4)
     app = ReaderApp(seed_store)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -297,33 +305,21 @@ async def test_keys_wait_for_a_search_held_up_only_once(
         burst(app, "slash", *"regret", "enter", "j", "j", "j")
         await wait_until(pilot, lambda: paper_list.cursor == 3, "the j j j")
         assert time.monotonic() - sent < 1.15  # one wait of 0.4 s, not three (1.2 s)
-        answer.set()
+        regret_held_up.set()
         await wait_until(pilot, lambda: app.workspace.shown_query == "regret", "the results")
 
 
 async def test_a_key_waiting_for_results_as_the_reader_closes_ends_quietly(
-    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
+    seed_store: PaperStore, regret_held_up: threading.Event
 ) -> None:
     """A key waiting for a search's results when the reader closed asked for the screen on
     top of none, and the reader ended in a ScreenStackError."""
-    search = workspace_module.search_papers
-    answer = threading.Event()
-
-    def held_up(*arguments: Any, **keywords: Any) -> Any:
-        if arguments[1] == "regret":
-            answer.wait(10)
-        return search(*arguments, **keywords)
-
-    monkeypatch.setattr(workspace_module, "search_papers", held_up)
     app = ReaderApp(seed_store)
-    try:
-        async with app.run_test(size=(100, 30)) as pilot:
-            await ready(pilot)
-            burst(app, "slash", *"regret", "enter", "j")
-            await pilot.pause(0.1)  # the j waits for the results
-            app.exit()
-    finally:
-        answer.set()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        burst(app, "slash", *"regret", "enter", "j")
+        await pilot.pause(0.1)  # the j waits for the results
+        app.exit()
 
 
 async def test_an_alt_key_in_a_dialog_is_not_escape(seed_store: PaperStore) -> None:
