@@ -493,3 +493,16 @@ def test_times_in_another_iso_form_are_read_not_reset(tmp_path: Path) -> None:
     written = json.loads(path.read_text(encoding="utf-8"))["papers"]
     assert written[A]["note_at"] == "2026-05-01T10:00:00.000000Z"
     assert written[B]["tags"]["zoned"] == "2026-05-01T10:00:00.123000Z"
+
+
+@pytest.mark.parametrize(
+    "stamp", ["9999-12-31T23:59:59-01:00", "0001-01-01T00:00:00+01:00", "2026-05-01T10:00:00.5Z"]
+)
+def test_a_time_at_the_calendars_ends_or_of_few_digits_is_read(tmp_path: Path, stamp: str) -> None:
+    """Past the calendar's ends in UTC, a time raised OverflowError: a traceback at every
+    command. (Python 3.10 reads neither "Z" nor a fraction of one digit.)"""
+    path = tmp_path / "library.json"
+    papers = {A: {"bookmarked": True, "bookmarked_at": stamp}}
+    path.write_text(json.dumps({"version": 1, "papers": papers}), encoding="utf-8")
+    library = Library.open(path)[0]
+    assert library.is_bookmarked(A)

@@ -46,6 +46,7 @@ _TIME_FIELDS = tuple(f"{name}_at" for name in _VALUE_TYPES)
 _STAMPED = tuple(zip(FIELDS, _TIME_FIELDS, strict=True))
 _TAG_FIELDS = ("tags", "removed_tags")
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")
+_FRACTION = re.compile(r"\.\d+")  # of a second, in another ISO 8601 form
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 # Clocks of two machines sharing a library disagree a little; a time later than this is wrong.
 CLOCK_SKEW = timedelta(days=1)
@@ -201,13 +202,15 @@ def _our_time(stamp: object, latest: str) -> str:
     if not isinstance(stamp, str) or stamp == "":
         return ""
     if _TIME.fullmatch(stamp) is None:
+        # In the forms Python 3.10 reads too: "+00:00" for "Z", six digits of fraction.
+        iso = _FRACTION.sub(lambda digits: digits[0][:7].ljust(7, "0"), stamp.removesuffix("Z"))
         try:
-            moment = datetime.fromisoformat(stamp)
-        except ValueError:
+            moment = datetime.fromisoformat(iso + ("+00:00" if stamp.endswith("Z") else ""))
+            if moment.tzinfo is None:  # no zone said: ours is UTC
+                moment = moment.replace(tzinfo=timezone.utc)
+            stamp = format_stamp(moment.astimezone(timezone.utc))
+        except (ValueError, OverflowError):  # not a time, or past the calendar's ends in UTC
             return ""
-        if moment.tzinfo is None:  # no zone said: ours is UTC
-            moment = moment.replace(tzinfo=timezone.utc)
-        stamp = format_stamp(moment.astimezone(timezone.utc))
     return stamp if stamp <= latest else ""
 
 
