@@ -302,3 +302,21 @@ def test_a_name_suffix_is_a_suffix_in_every_format() -> None:
     king = bib.entries[0].fields_dict["author"].value[0]
     assert (king.first, king.last, king.jr) == (["Martin", "Luther"], ["King"], ["Jr."])
     assert bibtex_key(paper) == "king2026dreams"
+
+
+def test_a_trailing_backslash_or_a_line_break_before_a_brace_in_math_keeps_bibtex_whole() -> None:
+    """`C:\\` at an abstract's end escaped the field's closing brace, and `$a \\\\{b}$` in a
+    title read as an escaped brace: bibtexparser dropped the entry, or every field after."""
+    papers = [
+        latex_paper("Paths", ("Ann Lee",), abstract="Files are kept under C:\\"),
+        latex_paper(r"Math $a \\{b}$ here", ("Bo Chen",), abstract="Plain."),
+    ]
+    library = Library(None)
+    parsed = bibtexparser.parse_string(render("bib", papers, library))
+    assert not parsed.failed_blocks
+    entries = parsed.entries
+    assert [sorted(entry.fields_dict) for entry in entries] == [
+        ["abstract", "author", "howpublished", "title", "url", "year"]
+    ] * 2, "every field read back"
+    assert entries[0].fields_dict["abstract"].value.endswith(r"C:\textbackslash{}")
+    assert all(bibtex_balanced(f.value) for entry in entries for f in entry.fields)

@@ -28,7 +28,8 @@ _STOP_WORDS = frozenset(
     ("a", "an", "and", "as", "at", "but", "by", "for", "from", "in", "into", "is", "of", "on",
      "or", "the", "to", "towards", "via", "with", "without")
 )  # fmt: skip
-_ESCAPE_OR_SPECIAL = re.compile(r"\\.|[%&#]", re.S)
+_ESCAPE_OR_SPECIAL = re.compile(r"\\.|\\\Z|[%&#]", re.S)
+_ESCAPED = re.compile(r"\\.", re.S)
 
 
 @functools.cache
@@ -157,10 +158,8 @@ def _latex_source(text: str) -> str:
 
     def escaped(match: re.Match[str]) -> str:
         token = match.group()
-        if token == "\\\\" and text.startswith(("{", "}"), match.end()):
-            # A line break before a brace (`N \\{k}`): some readers, bibtexparser among
-            # them, take `\{` for an escaped brace and would count the braces wrong.
-            return "\\\\ "
+        if token == "\\":  # the text's last character: it would escape the field's end
+            return "\\textbackslash{}"
         return token if len(token) == 2 else "\\" + token
 
     return _paired(_ESCAPE_OR_SPECIAL.sub(escaped, text))
@@ -170,6 +169,9 @@ def _paired(latex: str) -> str:
     """LaTeX with each brace that has no pair, `{` or `\\{`, written \\textbraceleft{} (or
     \\textbraceright{}): BibTeX counts escaped braces too, so a lone `\\{` would leave the
     field open."""
+    # A line break before a brace (`N \\\\{k}`): some readers, bibtexparser among them, take
+    # `\\{` for an escaped brace and count the braces wrong.
+    latex = _ESCAPED.sub(lambda e: "\\\\ " if _breaks_before_brace(e) else e[0], latex)
     pieces, at = [], 0
     for brace in unpaired_braces(latex):
         side = "left" if brace.group().endswith("{") else "right"
@@ -177,6 +179,10 @@ def _paired(latex: str) -> str:
         at = brace.end()
     pieces.append(latex[at:])
     return "".join(pieces)
+
+
+def _breaks_before_brace(escaped: re.Match[str]) -> bool:
+    return escaped[0] == "\\\\" and escaped.string.startswith(("{", "}"), escaped.end())
 
 
 def _balanced(text: str, pair: str) -> bool:
