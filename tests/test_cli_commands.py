@@ -224,3 +224,17 @@ def test_a_mistyped_command_is_named_as_one(capsys) -> None:
         "tui-reader: serach: no such file or directory, nor a command: "
         "did you mean `tui-reader search`?\n",
     )
+
+
+def test_a_query_beginning_with_a_bar_does_not_loosen_tag_or_bookmarked(capsys) -> None:
+    """`--tag later --query "| #to-read"` listed the papers with either tag: the options were
+    written before the query, and its `|` joined them."""
+    bandit = "9063b1487375"
+    assert run(capsys, "tag", LOAM, "later")[0] == 0
+    assert run(capsys, "tag", bandit, "to-read")[0] == 0
+    assert run(capsys, "list", "--tag", "later", "--query", "| #to-read")[1] == ""
+    listed = run(capsys, "list", "--tag", "later", "--query", "#to-read | LOAM")[1]
+    assert [line.split()[0] for line in listed.splitlines()] == [LOAM]
+    assert run(capsys, "bookmark", LOAM)[0] == 0
+    exported = run(capsys, "export", "--bookmarked", "--query", "|bandit", "--format", "json")
+    assert bandit not in exported[1]

@@ -325,13 +325,11 @@ def select(
     library: Library,
 ) -> list[Paper]:
     """The papers that pass --tag, --bookmarked and --query (those matching every term of
-    it), best match first for a query: the options are the query's state filters."""
-    states = [f"#{tag}" for tag in arguments.tag] + (
-        ["is:bookmarked"] if arguments.bookmarked else []
-    )
-    # Before the query, whose last word may be one being typed; a space after them else.
-    text = " ".join(states) + " " + arguments.query
-    found = search_papers(index, text, library, "relevance", papers)
+    it), best match first for a query: the options are state filters the query must pass
+    (a query beginning with `|` joined them: `--tag a --query "| b"` listed either)."""
+    options = [f"#{tag}" for tag in arguments.tag] + ["is:bookmarked"] * arguments.bookmarked
+    required = parse_query(" ".join(options) + " ").states
+    found = search_papers(index, arguments.query, library, "relevance", papers, required)
     return [papers[int(number)] for number in found.numbers[: found.full]]
 
 
