@@ -113,8 +113,33 @@ def test_a_note_saved_elsewhere_while_one_was_written_here_is_kept(tmp_path: Pat
     assert here.note("aaaaaaaaaaaa") == "long careful note written in A\n\nquick B"
     here.save()
     assert Library.open(path)[0].note("aaaaaaaaaaaa") == here.note("aaaaaaaaaaaa")
-    # Written from what was saved, or holding it: replaced, as any edit is.
+    # Written from what was saved: replaced, as any edit is.
     assert here.set_note("aaaaaaaaaaaa", "rewritten", here.note("aaaaaaaaaaaa"))
     assert here.note("aaaaaaaaaaaa") == "rewritten"
-    assert here.set_note("aaaaaaaaaaaa", "rewritten, then more", "")
+    assert here.set_note("aaaaaaaaaaaa", "rewritten, then more", "rewritten")
     assert here.note("aaaaaaaaaaaa") == "rewritten, then more"
+
+
+@pytest.mark.parametrize(
+    ("theirs", "ours", "kept"),
+    [
+        ("S\nfrom B", "S\nfrom A", "S\nfrom B\n\nfrom A"),  # both added to S: S once
+        ("from B", "", "from B"),  # ours cleared: theirs kept, no blank lines after it
+        ("ok", "looks ok to me", "ok\n\nlooks ok to me"),  # theirs inside ours, by chance
+    ],
+)
+def test_notes_written_from_the_same_start_keep_what_each_added(
+    tmp_path: Path, theirs: str, ours: str, kept: str
+) -> None:
+    path = tmp_path / "library.json"
+    here, there = Library.open(path)[0], Library.open(path)[0]
+    start = "S" if theirs.startswith("S") else ""
+    for library in (here, there):
+        library.set_note("aaaaaaaaaaaa", start)
+    there.set_note("aaaaaaaaaaaa", theirs, start)
+    there.save()
+    here.reload_if_changed()
+    here.set_note("aaaaaaaaaaaa", ours, start)
+    assert here.note("aaaaaaaaaaaa") == kept
+    here.undo()
+    assert here.note("aaaaaaaaaaaa") == theirs

@@ -365,14 +365,16 @@ class Library:
         return self._apply(f"{action} {_count(ids)}", ((i, "bookmarked", value) for i in ids))
 
     def set_note(self, paper_id: str, note: str, started_from: str | None = None) -> bool:
-        """Set the note; written from `started_from`, when another reader (or program) has
-        saved a note on the paper since, that one is kept, this one after it, as a move
-        keeps both: the later save replaced it, unsaid."""
+        """Set the note. Written from `started_from` while another reader (or program) saved
+        another note on the paper: that one is kept, and what this one added after it (a
+        later save replaced it, unsaid)."""
+        note = strip_controls(note)
         with self._state_lock:
             saved = self.note(paper_id)
-            if started_from is not None and saved not in (started_from, "") and saved not in note:
-                note = f"{saved}\n\n{note}"
-            return self._apply("note", [(paper_id, "note", strip_controls(note))])
+            if started_from is not None and saved not in (started_from, "") and saved != note:
+                added = note.removeprefix(started_from) if started_from else note
+                note = f"{saved}\n\n{added.strip()}" if added.strip() else saved
+            return self._apply("note", [(paper_id, "note", note)])
 
     def change(
         self,

@@ -46,6 +46,7 @@ from tui_reader.core.search_service import (
 from tui_reader.core.session import Session
 from tui_reader.core.sorting import LABELS, SORTS, Sort
 from tui_reader.core.store import PaperStore
+from tui_reader.core.text import strip_controls
 from tui_reader.core.wording import count
 from tui_reader.ui.clipboard import CopyLog, notice
 from tui_reader.ui.copied_screen import CopiedScreen
@@ -1004,7 +1005,7 @@ class Workspace(Screen[None]):
         if text is None or not self._set_note(paper.id, before, text):
             return
         self._library_changed()
-        if self.library.note(paper.id) != text.rstrip():
+        if self.library.note(paper.id) != strip_controls(text.rstrip()):
             self._tell("A note on this paper was saved elsewhere meanwhile: yours is after it")
 
     def _set_note(self, paper_id: str, started_from: str, text: str) -> bool:
