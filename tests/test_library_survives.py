@@ -297,6 +297,8 @@ def test_escapes_in_a_copy_never_reach_the_screen(tmp_path: Path) -> None:
     library = Library.open(tmp_path / "mine.json")[0]
     library.set_note(A, "typed \x1b[2J here")
     assert library.note(A) == "typed [2J here"
+    library.set_note(A, "pasted from Windows\r\nand an old Mac\rline: spoof\r")
+    assert library.note(A) == "pasted from Windows\nand an old Mac\nline: spoof\n"
 
 
 def test_a_duplicate_papers_key_is_merged_not_emptied(tmp_path: Path) -> None:

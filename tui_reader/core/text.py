@@ -13,8 +13,10 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def strip_controls(text: str) -> str:
-    """Remove terminal control characters, keeping tabs and newlines; a lone surrogate
+    """Remove terminal control characters, keeping tabs and newlines (a carriage return is
+    one: alone, it sends the cursor back over what the line showed); a lone surrogate
     becomes U+FFFD, as an undecodable byte does."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     return _SURROGATE.sub("\ufffd", _CONTROL.sub("", text))
 
 
