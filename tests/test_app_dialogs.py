@@ -92,4 +92,5 @@ async def test_old_notices_do_not_show_under_a_dialog(seed_store: PaperStore, in
         assert isinstance(app.screen, PromptScreen)
         await wait_until(pilot, lambda: not notices(app), "the notice gone")
         await pilot.press("escape", "E", "enter")
+        await wait_until(pilot, lambda: notices(app), "the export")
         assert notices(app) == [f"Wrote 38 papers to {in_tmp / 'reading-list.md'}"]

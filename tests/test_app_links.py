@@ -1,7 +1,9 @@
 """Copying, opening and exporting links from the app, with and without a clipboard or display."""
 
+import threading
 import webbrowser
 from pathlib import Path
+from typing import Any
 
 import bibtexparser
 import pyperclip
@@ -12,6 +14,7 @@ from textual.widgets import Static
 from tests.pilot_helpers import wait_until, work_done
 from tui_reader.core.library import Library
 from tui_reader.core.store import PaperStore
+from tui_reader.ui import workspace as workspace_module
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.copy_picker import CopyPicker
 from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen
@@ -186,6 +189,34 @@ async def test_search_link_template_is_used(seed_store: PaperStore, system_clipb
         assert system_clipboard.text.startswith("https://search.example/?q=LOAM%3A+LLM-based")
 
 
+async def test_the_screen_answers_while_an_export_is_written(
+    seed_store: PaperStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """References of thousands of papers take seconds: written on the screen's loop, they
+    held every key until done."""
+    monkeypatch.chdir(tmp_path)
+    release = threading.Event()
+    render = workspace_module.render_export
+
+    def slow_render(*arguments: Any) -> str:
+        release.wait(5)
+        return render(*arguments)
+
+    monkeypatch.setattr(workspace_module, "render_export", slow_render)
+    app = ReaderApp(seed_store)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await work_done(app)
+            await pilot.press("E", "enter", "j")
+            paper_list = app.query_one(PaperList)
+            await wait_until(pilot, lambda: paper_list.cursor == 1, "the j", timeout=2)
+            assert not (tmp_path / "reading-list.md").exists()
+            release.set()
+            await wait_until(pilot, (tmp_path / "reading-list.md").exists, "the export")
+    finally:
+        release.set()
+
+
 async def test_export_from_the_app(seed_store: PaperStore, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     library, _ = Library.open(tmp_path / "library.json")
@@ -196,10 +227,12 @@ async def test_export_from_the_app(seed_store: PaperStore, tmp_path: Path, monke
         await pilot.press("E")
         assert isinstance(app.screen, PromptScreen)
         await pilot.press("enter")  # reading-list.md with the papers shown
+        await wait_until(pilot, (tmp_path / "reading-list.md").exists, "the export")
         text = (tmp_path / "reading-list.md").read_text()
         shown = len(app.query_one("#papers").papers)
         assert text.startswith(f"# Reading list ({shown} papers)")
         await pilot.press("space", "E", *["backspace"] * 2, *"bib", "enter")
+        await wait_until(pilot, (tmp_path / "reading-list.bib").exists, "the export")
         entries = bibtexparser.parse_string((tmp_path / "reading-list.bib").read_text()).entries
         assert len(entries) == 1
         await pilot.press("E", "enter")

@@ -10,6 +10,9 @@ import functools
 import re
 from typing import Any
 
+# pylatexenc reads about 60 kB a second: an abstract is 1-3 kB, but a record may hold a
+# megabyte (17 s, with the reader's screen held while it exports).
+LONGEST_CONVERTED = 20_000
 _BRACE_TOKEN = re.compile(r"\\[{}]|\\.|[{}]", re.S)
 _LATEX_MARK = re.compile(r"[\\{}]")
 _TO_ESCAPE = re.compile(r"\\.|[%{}]", re.S)
@@ -39,10 +42,11 @@ def unpaired_braces(text: str) -> list[re.Match[str]]:
     return sorted([*unpaired, *opened[False], *opened[True]], key=lambda match: match.start())
 
 
+@functools.lru_cache(maxsize=4096)  # an author's name is read for its key, name and parts
 def latex_to_unicode(prose: str) -> str:
     """Prose without math (`Schr\\"odinger`) as Unicode (Schrödinger); text with no command
-    or brace is returned as it is."""
-    if not _LATEX_MARK.search(prose):
+    or brace is returned as it is, and so is text longer than LONGEST_CONVERTED."""
+    if len(prose) > LONGEST_CONVERTED or not _LATEX_MARK.search(prose):
         return prose
     # A bare % is a percent sign in a title (arXiv writes "50% less"), not a comment; a
     # brace without its pair is a character too.

@@ -1133,12 +1133,17 @@ class Workspace(Screen[None]):
         kind = format_of(path)
         assert kind is not None  # checked as it was typed
         try:
-            rendered = render_export(kind, papers, self.library, self.search_template)
-            write_export(path, rendered, force=True)
+            # In a thread: references of thousands of papers take seconds (pylatexenc), and
+            # the screen answers meanwhile.
+            await asyncio.to_thread(self._write_export, kind, papers, path)
         except ExportError as error:
             self._tell(str(error), "error")
         else:
             self._tell(f"Wrote {count(len(papers), 'paper')} to {path}")
+
+    def _write_export(self, kind: str, papers: list[Paper], path: Path) -> None:
+        rendered = render_export(kind, papers, self.library, self.search_template)
+        write_export(path, rendered, force=True)
 
     # Triage, feeds and other programs
 
