@@ -42,7 +42,7 @@ def unpaired_braces(text: str) -> list[re.Match[str]]:
     return sorted([*unpaired, *opened[False], *opened[True]], key=lambda match: match.start())
 
 
-@functools.lru_cache(maxsize=4096)  # an author's name is read for its key, name and parts
+@functools.lru_cache(maxsize=1024)  # an author's name is read for its key, name and parts
 def latex_to_unicode(prose: str) -> str:
     """Prose without math (`Schr\\"odinger`) as Unicode (Schrödinger); text with no command
     or brace is returned as it is, and so is text longer than LONGEST_CONVERTED."""
