@@ -30,6 +30,7 @@ _STOP_WORDS = frozenset(
 )  # fmt: skip
 _ESCAPE_OR_SPECIAL = re.compile(r"\\.|\\\Z|[%&#]", re.S)
 _ESCAPED = re.compile(r"\\.", re.S)
+_PARENTHESIS = re.compile(r"(?<!\\)[()]")
 
 
 @functools.cache
@@ -123,7 +124,7 @@ def markdown_link(paper: Paper, url: str) -> str:
         .replace("]", "\\]")
     )
     url = url.replace(" ", "%20")
-    if not _balanced(url, "()"):  # a Markdown link may hold only balanced parentheses
+    if not _balanced_parentheses(url):  # a Markdown link may hold only balanced ones
         url = url.replace("(", "%28").replace(")", "%29")
     return f"[{text}]({url})"
 
@@ -185,11 +186,11 @@ def _breaks_before_brace(escaped: re.Match[str]) -> bool:
     return escaped[0] == "\\\\" and escaped.string.startswith(("{", "}"), escaped.end())
 
 
-def _balanced(text: str, pair: str) -> bool:
-    """Whether every unescaped opening bracket of the pair is closed, in order."""
+def _balanced_parentheses(text: str) -> bool:
+    """Whether every unescaped `(` is closed, in order."""
     depth = 0
-    for match in re.finditer(rf"(?<!\\)[{re.escape(pair)}]", text):
-        depth += 1 if match.group() == pair[0] else -1
+    for match in _PARENTHESIS.finditer(text):
+        depth += 1 if match.group() == "(" else -1
         if depth < 0:
             return False
     return depth == 0
