@@ -320,3 +320,13 @@ def test_a_trailing_backslash_or_a_line_break_before_a_brace_in_math_keeps_bibte
     ] * 2, "every field read back"
     assert entries[0].fields_dict["abstract"].value.endswith(r"C:\textbackslash{}")
     assert all(bibtex_balanced(f.value) for entry in entries for f in entry.fields)
+
+
+def test_a_trailing_backslash_in_a_title_or_name_is_kept() -> None:
+    """Read as LaTeX, a backslash at the end was nothing: an author "\\\\" left an empty
+    name in BibTeX (`and  and`)."""
+    paper = latex_paper("Paths under C:\\", ("Ann Lee", "\\"))
+    assert unicode_text(paper.title) == "Paths under C:\\"
+    entry = bibtexparser.parse_string(render("bib", [paper], Library(None))).entries[0]
+    assert " and  and " not in entry.fields_dict["author"].value
+    assert read_latex(entry.fields_dict["author"].value).endswith("\\")

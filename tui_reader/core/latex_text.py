@@ -15,7 +15,7 @@ from typing import Any
 LONGEST_CONVERTED = 20_000
 _BRACE_TOKEN = re.compile(r"\\[{}]|\\.|[{}]", re.S)
 _LATEX_MARK = re.compile(r"[\\{}]")
-_TO_ESCAPE = re.compile(r"\\.|[%{}]", re.S)
+_TO_ESCAPE = re.compile(r"\\.|\\\Z|[%{}]", re.S)
 _ACCENTS = list("'\"^`~=.") + list("uvHckrbd")
 _LETTERS = ["ss", "o", "O", "ae", "AE", "oe", "OE", "aa", "AA", "l", "L", "i", "j"]
 _ESCAPES = list("%&_#${} ")
@@ -54,6 +54,8 @@ def latex_to_unicode(prose: str) -> str:
 
     def as_character(match: re.Match[str]) -> str:
         token = match.group()
+        if token == "\\":  # the last character: a backslash, not a command
+            return "\\textbackslash{}"
         return "\\" + token if token == "%" or match.start() in unpaired else token
 
     source = _TO_ESCAPE.sub(as_character, prose)
@@ -83,6 +85,7 @@ def _converter() -> tuple[Any, Any]:
     macros += [MacroTextSpec(name, discard=False) for name in _STYLES]
     macros += [MacroTextSpec(name, simplify_repl="") for name in _SWITCHES]
     macros += [MacroTextSpec("textbraceleft", "{"), MacroTextSpec("textbraceright", "}")]
+    macros += [MacroTextSpec("textbackslash", "\\")]
     converted_names = {macro.macroname for macro in macros}
     converted = LatexContextDb()
     converted.add_context_category("text", macros=macros, environments=[], specials=[])
