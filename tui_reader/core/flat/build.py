@@ -38,7 +38,7 @@ from typing import IO, TYPE_CHECKING, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from tui_reader.core.flat.fold import fold_rest, unwrap_latex
+from tui_reader.core.flat.fold import fold_rest, unwrap_latex_utf8
 from tui_reader.core.pools import process_pool
 
 if TYPE_CHECKING:
@@ -193,7 +193,7 @@ class _Reader:
         """Read `count` papers' searched texts, each ended by PAPER_END."""
         first_word, first_cased = len(self.words.listed), len(self.cased.listed)
         compounds: dict[str, str] = {}
-        raw = unwrap_latex(joined).encode().translate(None, _MARKUP)
+        raw = unwrap_latex_utf8(joined.encode()).translate(None, _MARKUP)
         tokens = raw.replace(b"\x00", b" \x00 ").replace(b"\x01", b" \x01 ").translate(_CUT).split()
         known = len(self.tokens)
         ids = np.fromiter(map(self.tokens.__getitem__, tokens), dtype=np.int32, count=len(tokens))

