@@ -374,3 +374,17 @@ def test_escapes_in_a_file_name_never_reach_the_terminal(tmp_path: Path) -> None
     with pytest.raises(LoadError) as error:
         load_paths([path])
     assert "\x1b" not in str(error.value)
+
+
+@pytest.mark.parametrize("name", ["papers.jsonl.gz", "papers.txt.gz"])
+def test_a_damaged_gzip_file_is_one_line_naming_it(tmp_path: Path, name: str) -> None:
+    records = [json.dumps({"abstract": f"Abstract {os.urandom(40).hex()}."}) for _ in range(3000)]
+    text = "\n".join(records) if name.endswith(".jsonl.gz") else "Papers\n\n" + "\n\n".join(records)
+    packed = bytearray(gzip.compress(text.encode()))
+    packed[20:84] = b"\xff" * 64  # the first deflate block broken
+    path = tmp_path / name
+    path.write_bytes(bytes(packed))
+    loading.expected_papers([path])  # a guess: it says nothing, and raises nothing
+    with pytest.raises(LoadError) as raised:
+        load_paths([path])
+    assert str(raised.value).startswith(f"{path}: ") and "\n" not in str(raised.value)

@@ -143,8 +143,9 @@ def test_a_gzip_file_cut_short_gives_the_papers_read_before_the_cut(
     ended = f"{path}: Compressed file ended before the end-of-stream marker was reached"
     papers = [item.id for item in items if isinstance(item, Paper)]
     assert ended in items
-    # In order, up to the last piece read whole (of about seven lines).
-    assert papers == before_cut[: len(papers)] and len(papers) >= len(before_cut) - 8
+    # In order, up to the last piece read whole (of about seven lines) and what the
+    # decompressor had not given out when the file ended (a few dozen lines here).
+    assert papers == before_cut[: len(papers)] and len(papers) >= len(before_cut) * 0.9
 
 
 @pytest.mark.parametrize("name", ["papers.jsonl", "papers.jsonl.gz"])

