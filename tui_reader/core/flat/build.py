@@ -97,16 +97,18 @@ def _fields(papers: "Sequence[Paper] | Columns", start: int, stop: int) -> list[
     return fields
 
 
-def _joined(fields: list[list[str]]) -> str:
-    """Papers' searched texts: FIELD_END between a paper's fields (the venue and collection
-    are one), each paper ended by PAPER_END; those characters in the text become spaces."""
+def _joined(fields: list[list[str]]) -> bytes:
+    """Papers' searched texts in UTF-8: FIELD_END between a paper's fields (the venue and
+    collection are one), each paper ended by PAPER_END; those characters in the text become
+    spaces. Bytes, not text: a pool's process reads them as they come (text was encoded to
+    be sent, decoded there, and encoded again to be read)."""
     count = len(fields[0])
     pattern = f"{{}}{FIELD_END}{{}}{FIELD_END}{{}}{FIELD_END}{{}}{FIELD_END}{{}} {{}}{PAPER_END}"
     joined = "".join(map(pattern.format, *fields))
     if joined.count(PAPER_END) != count or joined.count(FIELD_END) != 4 * count:
         clean = str.maketrans(PAPER_END + FIELD_END, "  ")
         joined = "".join(map(pattern.format, *([t.translate(clean) for t in f] for f in fields)))
-    return joined
+    return joined.encode()
 
 
 @dataclass
@@ -189,11 +191,11 @@ class _Reader:
             self.words.add(())
             self.cased.add(())
 
-    def read(self, joined: str, count: int) -> ChunkRead:
+    def read(self, joined: bytes, count: int) -> ChunkRead:
         """Read `count` papers' searched texts, each ended by PAPER_END."""
         first_word, first_cased = len(self.words.listed), len(self.cased.listed)
         compounds: dict[str, str] = {}
-        raw = unwrap_latex_utf8(joined.encode()).translate(None, _MARKUP)
+        raw = unwrap_latex_utf8(joined).translate(None, _MARKUP)
         tokens = raw.replace(b"\x00", b" \x00 ").replace(b"\x01", b" \x01 ").translate(_CUT).split()
         known = len(self.tokens)
         ids = np.fromiter(map(self.tokens.__getitem__, tokens), dtype=np.int32, count=len(tokens))
@@ -268,7 +270,7 @@ _FIELDS_AS_LINES = bytes.maketrans(b"\x01", b"\n")
 _READER: _Reader | None = None
 
 
-def _read_pooled(joined: str, count: int) -> ChunkRead:
+def _read_pooled(joined: bytes, count: int) -> ChunkRead:
     global _READER  # one table of tokens per process of the pool
     if _READER is None:
         _READER = _Reader()
@@ -380,7 +382,7 @@ def _postings(name: str, chunks: Callable[[], Iterator[Chunk]], words: int) -> A
 
 def _chunks(
     papers: "Sequence[Paper] | Columns", start: int, stop: int
-) -> Iterator[tuple[int, str, int]]:
+) -> Iterator[tuple[int, bytes, int]]:
     for first in range(start, stop, CHUNK):
         end = min(first + CHUNK, stop)
         yield first, _joined(_fields(papers, first, end)), end - first
@@ -419,7 +421,7 @@ class GrowingIndex:
         self._here: _Reader | None = None  # for chunks read in this process
         self._pool: ProcessPoolExecutor | None = None
         self._no_pool = self.processes < 2  # or none could start, or it broke
-        self._waiting: deque[tuple[int, str, int, Future[ChunkRead] | None]] = deque()
+        self._waiting: deque[tuple[int, bytes, int, Future[ChunkRead] | None]] = deque()
         self._stopping: Callable[[], bool] = lambda: False
         self.count = 0  # papers given to read
 
@@ -468,7 +470,7 @@ class GrowingIndex:
     def __exit__(self, *_: object) -> None:
         self.close()
 
-    def _submit(self, joined: str, count: int) -> Future[ChunkRead] | None:
+    def _submit(self, joined: bytes, count: int) -> Future[ChunkRead] | None:
         if self._no_pool:
             return None
         try:
