@@ -564,3 +564,12 @@ def test_few_scores_are_ranked_as_many_are() -> None:
             index_module.FEW_VALUES = kept
         assert few.numbers.tolist() == many.numbers.tolist(), query
         assert few.scores.tolist() == many.scores.tolist(), query
+
+
+@pytest.mark.parametrize("largest", [7, 2**31 - 1])  # keys of 32 bits, then of 64
+def test_a_chunks_pairs_are_made_unique_and_ordered(largest: int) -> None:
+    words = np.asarray([largest, 3, largest, 3, 0, 3], dtype=np.int32)
+    papers = np.asarray([4999, 0, 4999, 2, 1, 0], dtype=np.int32)
+    found, numbers = build._unique_pairs(words, papers, 5000)
+    pairs = list(zip(found.tolist(), numbers.tolist(), strict=True))
+    assert pairs == [(0, 1), (3, 0), (3, 2), (largest, 4999)]
