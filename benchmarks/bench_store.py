@@ -81,7 +81,7 @@ def stream(files: list[Path]) -> None:
     start = time.perf_counter()
     store, first = PaperStore(), None
     for item in stream_papers(files):
-        if isinstance(item, list):
+        if not isinstance(item, str):
             first = first or timed(f"the first batch ({len(item)} papers)", start)
             store.extend(item)
     timed(f"all {len(store):,} streamed into a store", start)

@@ -12,7 +12,7 @@ import pytest
 from tui_reader.core import loading
 from tui_reader.core.loading import LoadFilter, load_paths, load_store, stream_papers
 from tui_reader.core.paper import Paper
-from tui_reader.core.store import PaperStore
+from tui_reader.core.store import PaperColumns, PaperStore
 
 
 def _record(number: int) -> dict[str, object]:
@@ -43,12 +43,17 @@ def _pieces(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
 
 
-def _read(paths: list[Path], keep: LoadFilter = loading.NO_FILTER) -> list[object]:
-    """What the stream gives: each paper, each problem, in order (batches flattened)."""
-    items: list[object] = []
+def _read(paths: list[Path], keep: LoadFilter = loading.NO_FILTER) -> tuple[list[Paper], list[str]]:
+    """What the stream gives: each paper in order (batches flattened), and each problem in
+    order (a piece's come after its papers)."""
+    papers: list[Paper] = []
+    problems: list[str] = []
     for item in stream_papers(paths, keep=keep):
-        items += [item] if isinstance(item, str) else item
-    return items
+        if isinstance(item, str):
+            problems.append(item)
+        else:  # a list, or the columns of a piece the pool read
+            papers += item.papers() if isinstance(item, PaperColumns) else item
+    return papers, problems
 
 
 @pytest.mark.parametrize("name", ["papers.jsonl", "papers.jsonl.gz"])
@@ -89,16 +94,15 @@ def test_a_line_that_is_not_utf8_is_skipped_and_the_file_read_on(
     path = tmp_path / "papers.jsonl"
     lines = [line.encode() for line in _lines()]
     path.write_bytes(b"\n".join(lines) + b"\n")
-    whole = _read([path])
+    whole, _ = _read([path])
     lines[250] = b'{"abstract": "Caf\xe9"}'
     path.write_bytes(b"\n".join(lines) + b"\n")
     at_once = _read([path])
     _pieces(monkeypatch)
     assert _read([path]) == at_once
-    problems = [item for item in at_once if isinstance(item, str)]
+    papers, problems = at_once
     assert problems[-1] == f"{path}:254: not UTF-8 text (byte 0xe9)"
-    papers = len(at_once) - len(problems)
-    assert papers == len(whole) - len([i for i in whole if isinstance(i, str)]) - 1
+    assert len(papers) == len(whole) - 1
 
 
 def test_the_arxiv_snapshot_is_read_in_pieces_too(
@@ -137,12 +141,12 @@ def test_a_gzip_file_cut_short_gives_the_papers_read_before_the_cut(
     readable = tmp_path / "readable.jsonl"  # the whole lines before the cut
     text = zlib.decompressobj(31).decompress(cut)
     readable.write_bytes(text[: text.rfind(b"\n") + 1])
-    before_cut = [item.id for item in _read([readable]) if isinstance(item, Paper)]
+    before_cut = [paper.id for paper in _read([readable])[0]]
     _pieces(monkeypatch)
-    items = _read([path])
+    read, problems = _read([path])
     ended = f"{path}: Compressed file ended before the end-of-stream marker was reached"
-    papers = [item.id for item in items if isinstance(item, Paper)]
-    assert ended in items
+    papers = [paper.id for paper in read]
+    assert ended in problems
     # In order, up to the last piece read whole (of about seven lines) and what the
     # decompressor had not given out when the file ended (a few dozen lines here).
     assert papers == before_cut[: len(papers)] and len(papers) >= len(before_cut) * 0.9

@@ -40,7 +40,7 @@ from tui_reader.core.resolve import (
     with_resolutions,
 )
 from tui_reader.core.sources.record import SourceRecord
-from tui_reader.core.store import PaperStore
+from tui_reader.core.store import PaperStore, columns_of
 from tui_reader.core.typeset import typeset
 from tui_reader.resolve_command import run_resolve
 
@@ -456,7 +456,12 @@ def test_merging_a_copy_says_how_many_resolutions_changed(tmp_path: Path) -> Non
 def test_papers_loaded_in_batches_are_shown_with_what_was_found() -> None:
     library = Library(None)
     library.set_resolved(SEED_PAPERS[1].id, {"title": "Found Title"})
-    batches = [SEED_PAPERS[:2], "big.jsonl:3: not JSON", SEED_PAPERS[2:3]]
+    by_pool = columns_of(SEED_PAPERS[3:5])  # as the loading pool sends a piece
+    batches = [SEED_PAPERS[:2], "big.jsonl:3: not JSON", SEED_PAPERS[2:3], by_pool]
     shown = list(resolving(iter(batches), library))
     assert shown[1] == "big.jsonl:3: not JSON" and shown[2] == SEED_PAPERS[2:3]
     assert [paper.title for paper in shown[0]] == ["", "Found Title"]
+    assert shown[3] is by_pool  # none of its papers found: passed as it is
+    library.set_resolved(SEED_PAPERS[4].id, {"title": "Also Found"})
+    shown = list(resolving(iter(batches), library))
+    assert [paper.title for paper in shown[3]] == ["", "Also Found"]

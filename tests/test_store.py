@@ -7,7 +7,7 @@ from tui_reader.core import store as store_module
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.sorting import sort_order
-from tui_reader.core.store import PaperStore
+from tui_reader.core.store import PaperStore, columns_of
 
 HOSTILE = "[/b] [CLS] \x1b]52;c;aGk=\x07 $x$ \u202e"
 
@@ -302,3 +302,15 @@ def test_ids_and_headlines_are_read_without_building_the_papers() -> None:
     assert view.headline_of(0) == "A headline"
     store.revise([paper(0, headline="Revised")])
     assert store.headline_of(0) == view.headline_of(1) == "Revised"
+
+
+def test_papers_read_as_columns_are_added_as_papers_are() -> None:
+    """The loading pool sends a piece's papers as the store's columns: the store takes them
+    without a paper built, and drops those it has, or that come twice, as it does papers."""
+    before = [paper(10), ODD[1]]
+    given = [ODD[1], *ODD, paper(11), ODD[0]]  # one it has, one twice
+    by_papers, by_columns = PaperStore(before), PaperStore(before)
+    assert by_papers.extend(given) == by_columns.extend(columns_of(given)) == len(ODD)
+    assert list(by_columns) == list(by_papers) == [*before, *ODD[:1], *ODD[2:], paper(11)]
+    assert by_columns.collections == by_papers.collections == ["c", "ICML"]
+    assert columns_of(given).papers() == [ODD[1], *ODD[:1], *ODD[2:], paper(11)]

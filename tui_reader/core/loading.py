@@ -11,14 +11,14 @@ last RECENT_RECORDS) is not built into a paper again. A FIFO, device or socket i
 
 A big file of a record a line (JSON Lines, the arXiv snapshot: PROCESSES_FROM bytes or more)
 is read on every core: cut here into pieces of whole lines, read by a pool of spawned
-processes a few pieces at a time, and given back in order, the same papers, problems and line
-numbers as read here. A program that loads one must guard its main module
-(`if __name__ == "__main__":`), as spawned processes import it.
+processes a few pieces at a time, and given back in order: the same papers as read here, each
+piece's as the store's columns (`PaperColumns`), then its problems, with the same line
+numbers. A program that loads one must guard its main module (`if __name__ ==
+"__main__":`), as spawned processes import it.
 """
 
 import gzip
 import io
-import operator
 import os
 import pickle
 import zlib
@@ -44,7 +44,7 @@ from tui_reader.core.formats.json_lines import line_chunks
 from tui_reader.core.metadata_filter import date_of, in_category, on_or_after
 from tui_reader.core.paper import Paper
 from tui_reader.core.pools import process_pool
-from tui_reader.core.store import PaperStore
+from tui_reader.core.store import PaperBatch, PaperColumns, PaperStore, collections_of, columns_of
 from tui_reader.core.text import displayed
 from tui_reader.core.wording import count
 
@@ -251,16 +251,17 @@ class LoadFilter:
 NO_FILTER = LoadFilter()
 
 
-def iter_file(path: Path, keep: LoadFilter = NO_FILTER) -> Iterator[Paper | str]:
-    """A file's papers (those `keep` keeps), in order, and a "FILE:LINE: problem" for each
-    record it skips (the first MAX_PROBLEMS_LISTED, then one line counting the rest)."""
+def iter_file(path: Path, keep: LoadFilter = NO_FILTER) -> Iterator[Paper | PaperColumns | str]:
+    """A file's papers (those `keep` keeps), in order, one by one or as columns (those read
+    by the pool), and a "FILE:LINE: problem" for each record it skips (the first
+    MAX_PROBLEMS_LISTED, then one line counting the rest)."""
     skipped = number = 0
     try:
         for item in _built(path, keep):
-            number += 1
+            number += len(item) if isinstance(item, PaperColumns) else 1
             if number > MAX_RECORDS:
                 raise _too_many(path)
-            if isinstance(item, Paper):
+            if isinstance(item, Paper | PaperColumns):
                 yield item
                 continue
             skipped += 1
@@ -277,7 +278,7 @@ def iter_file(path: Path, keep: LoadFilter = NO_FILTER) -> Iterator[Paper | str]
         yield f"{displayed(path)}: {more} that could not be read"
 
 
-def _built(path: Path, keep: LoadFilter) -> Iterator[Paper | Problem]:
+def _built(path: Path, keep: LoadFilter) -> Iterator[Paper | PaperColumns | Problem]:
     """A file's papers (those `keep` keeps) and problems, in order: a big file of a record a
     line read on every core."""
     kind = input_format(path.name, _start(path))
@@ -315,7 +316,6 @@ _PIECE_BYTES = 400_000
 _recent_here: dict[Record, Paper] = {}  # in a process of the pool, as `_papers` takes it
 ReadLines = Callable[[bytes, int], Iterable[Record | Problem]]
 Piece = tuple[bytes, str]  # what a process read, pickled, and why it stopped ("")
-_fields = operator.attrgetter(*Paper.__slots__)  # a Paper's fields, in the order it takes them
 
 
 def _worth_processes(path: Path) -> bool:
@@ -325,7 +325,9 @@ def _worth_processes(path: Path) -> bool:
         return False
 
 
-def _built_apart(path: Path, read: ReadLines, keep: LoadFilter) -> Iterator[Paper | Problem]:
+def _built_apart(
+    path: Path, read: ReadLines, keep: LoadFilter
+) -> Iterator[Paper | PaperColumns | Problem]:
     """What `_papers` gives for a file of a record a line, its pieces read by a pool of
     processes, a few at a time, and given back in order. The first piece is read here, while
     the pool starts, so that the first papers come at once."""
@@ -372,8 +374,10 @@ def _built_apart(path: Path, read: ReadLines, keep: LoadFilter) -> Iterator[Pape
                 raise LoadError(path, "a process reading it stopped") from None
             # Unpickled here, not in the pool's thread, so the papers are made where they are used
             # (bytes from our own processes, never from a file).
-            for item in pickle.loads(items):
-                yield Paper(*item) if isinstance(item, tuple) else item
+            columns, problems = pickle.loads(items)
+            if len(columns):
+                yield columns
+            yield from problems
             if stopped:
                 raise FormatError(None, stopped)
     finally:
@@ -390,17 +394,23 @@ def _pieces(path: Path) -> Generator[tuple[bytes, int] | Problem, None, None]:
 
 
 def _read_piece(read: ReadLines, data: bytes, number: int, path: Path, keep: LoadFilter) -> Piece:
-    """In a process of the pool: the papers and problems of whole lines of a file, the first
-    of them line `number`, pickled, and why the file cannot be read past them ("" when it can).
-    A paper is sent as the tuple of its fields: a third quicker to pickle than the paper."""
-    items: list[tuple[object, ...] | Problem] = []
+    """In a process of the pool: the papers of whole lines of a file, the first of them line
+    `number`, and the problems, pickled, and why the file cannot be read past them ("" when
+    it can). The papers are sent as the store's columns: the loading process adds them as
+    they are (it unpickled and built each paper, and took it apart again into columns: 21
+    µs a paper, the half of its time)."""
+    papers: list[Paper] = []
+    problems: list[Problem] = []
     stopped = ""
     try:
         for item in _papers(read(data, number), path, keep, _recent_here):
-            items.append(_fields(item) if isinstance(item, Paper) else item)
+            if isinstance(item, Paper):
+                papers.append(item)
+            else:
+                problems.append(item)
     except FormatError as error:  # not sent as itself: it is not pickled whole
         stopped = str(error)
-    return pickle.dumps(items, pickle.HIGHEST_PROTOCOL), stopped
+    return pickle.dumps((columns_of(papers), problems), pickle.HIGHEST_PROTOCOL), stopped
 
 
 def load_paths(paths: Iterable[Path], keep: LoadFilter = NO_FILTER) -> LoadResult:
@@ -412,9 +422,9 @@ def load_paths(paths: Iterable[Path], keep: LoadFilter = NO_FILTER) -> LoadResul
     papers: list[Paper] = []
     seen: set[str] = set()
 
-    def add(batch: list[Paper]) -> int:
+    def add(batch: PaperBatch) -> int:
         before = len(papers)
-        for paper in batch:
+        for paper in batch.papers() if isinstance(batch, PaperColumns) else batch:
             if paper.id not in seen:
                 seen.add(paper.id)
                 papers.append(paper)
@@ -434,7 +444,7 @@ def load_store(paths: Iterable[Path], keep: LoadFilter = NO_FILTER) -> LoadResul
 
 
 def _load(
-    paths: Iterable[Path], keep: LoadFilter, add: Callable[[list[Paper]], int]
+    paths: Iterable[Path], keep: LoadFilter, add: Callable[[PaperBatch], int]
 ) -> tuple[list[str], list[str], int]:
     """Give `add` the papers of the paths in batches (it says how many were new); the
     collections met, the problems, and how many papers were met again."""
@@ -448,7 +458,7 @@ def _load(
                 problems.append(item)
                 continue
             found += len(item)
-            for collection in dict.fromkeys(paper.collection for paper in item):
+            for collection in dict.fromkeys(collections_of(item)):
                 if collection not in collections:
                     collections.append(collection)
             duplicates += len(item) - add(item)
@@ -501,9 +511,10 @@ def stream_papers(
     *,
     raising: bool = False,
     keep: LoadFilter = NO_FILTER,
-) -> Iterator[list[Paper] | str]:
-    """Papers in batches, for loading in the background; a problem is a "FILE: what" string:
-    a record skipped, or a file that cannot be read (LoadError instead with `raising`)."""
+) -> Iterator[PaperBatch | str]:
+    """Papers in batches (lists, or columns as the pool read them), for loading in the
+    background; a problem is a "FILE: what" string: a record skipped, or a file that cannot
+    be read (LoadError instead with `raising`)."""
     pending: list[Paper] = []
     size = FIRST_BATCH
     for file in files:
@@ -511,6 +522,12 @@ def stream_papers(
             for item in iter_file(file, keep):
                 if isinstance(item, str):
                     yield item
+                    continue
+                if isinstance(item, PaperColumns):
+                    if pending:
+                        yield pending
+                    yield item
+                    pending, size = [], batch
                     continue
                 pending.append(item)
                 if len(pending) >= size:

@@ -19,9 +19,10 @@ import json
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from itertools import pairwise
+from dataclasses import dataclass
+from itertools import accumulate, pairwise
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias, overload
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from tui_reader.core.paper_state import PaperState
     from tui_reader.core.query import Query
 
+T = TypeVar("T")
 Numbers: TypeAlias = npt.NDArray[np.int64]  # paper numbers: places in the store
 Bools: TypeAlias = npt.NDArray[np.bool_]
 Array: TypeAlias = npt.NDArray[Any]
@@ -95,15 +97,16 @@ class _Strings:
         self.starts: list[int] = [] if chunk is None else [0]  # where each chunk starts
         self.offsets: Column = array("q", [0]) if offsets is None else _view(offsets)
 
-    def append(self, values: Sequence[str]) -> None:
-        encoded = [value.encode(*_UTF8) for value in values]
+    def append(self, joined: bytes, lengths: "array[int]") -> None:
+        """Strings as `encoded` gives them: their UTF-8 one after the other, and each one's
+        length in it."""
         end = int(self.offsets[-1])
         self.offsets = _growable(self.offsets, "q")
-        if joined := b"".join(encoded):
+        if joined:
             self.chunks.append(joined)
             self.starts.append(end)
-        lengths = np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)))
-        self.offsets.frombytes((lengths + end).tobytes())
+        ends = np.cumsum(np.frombuffer(lengths, dtype=np.int64)) + end
+        self.offsets.frombytes(ends.tobytes())
 
     def get(self, number: int) -> str:
         offsets = self.offsets
@@ -186,6 +189,103 @@ class _Names:
         return np.array(self.codes[: int(starts[-1])], dtype=np.int32), starts
 
 
+@dataclass(frozen=True)
+class PaperColumns:
+    """Papers as a store keeps them, made where they are read (a process of the loading
+    pool): the store adds them as they are, without a Paper built for each. Each text
+    field is its papers' UTF-8 one after the other, with each one's length; collections,
+    sources and categories are names, which the store turns into its codes."""
+
+    ids: list[str]
+    keys: "array[int]"  # id_key of each id
+    texts: dict[str, tuple[bytes, "array[int]"]]  # by TEXTS
+    numbers: dict[str, "array[int]"]  # years, flags, dates
+    collections: list[str]
+    sources: list[str]
+    categories: list[tuple[str, ...]]
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def taking(self, places: list[int]) -> "PaperColumns":
+        """The papers at these places, in this order."""
+
+        def texts(joined: bytes, lengths: "array[int]") -> tuple[bytes, "array[int]"]:
+            ends = list(accumulate(lengths, initial=0))
+            parts = [joined[ends[place] : ends[place + 1]] for place in places]
+            return b"".join(parts), array("q", map(len, parts))
+
+        def pick(values: Sequence[T]) -> list[T]:
+            return [values[place] for place in places]
+
+        return PaperColumns(
+            pick(self.ids),
+            array("q", pick(self.keys)),
+            {name: texts(*value) for name, value in self.texts.items()},
+            {name: array(value.typecode, pick(value)) for name, value in self.numbers.items()},
+            pick(self.collections),
+            pick(self.sources),
+            pick(self.categories),
+        )
+
+    def papers(self) -> list[Paper]:
+        """The papers, built (for a caller that needs them one by one)."""
+        store = PaperStore()
+        store.extend(self)
+        return list(store)
+
+
+PaperBatch: TypeAlias = list[Paper] | PaperColumns  # papers as loading gives them
+
+
+def collections_of(batch: PaperBatch) -> list[str]:
+    """The collection of each paper of a batch."""
+    if isinstance(batch, PaperColumns):
+        return batch.collections
+    return [paper.collection for paper in batch]
+
+
+def columns_of(papers: Sequence[Paper]) -> PaperColumns:
+    """The papers as columns, as a store keeps them."""
+    titled = [bool(p.title) and p.headline == p.title for p in papers]
+    authors = [_joined(p.authors) for p in papers]
+    ids = [p.id for p in papers]
+    texts = {
+        "id": ids,
+        "abstract": [p.abstract for p in papers],
+        "headline": [
+            "" if is_title else p.headline for p, is_title in zip(papers, titled, strict=True)
+        ],
+        "title": [p.title for p in papers],
+        "authors": [joined or "" for joined in authors],
+        "venue": [p.venue for p in papers],
+        "published": [p.published for p in papers],
+        "extra": [_extra(p, a is None) for p, a in zip(papers, authors, strict=True)],
+    }
+    flags = [
+        (HEADLINE_IS_TITLE if is_title else 0) | (AUTHORS_AS_JSON if a is None else 0)
+        for is_title, a in zip(titled, authors, strict=True)
+    ]
+    return PaperColumns(
+        ids,
+        array("q", map(id_key, ids)),
+        {name: _encoded(values) for name, values in texts.items()},
+        {
+            "years": array("q", [NO_YEAR if p.year is None else p.year for p in papers]),
+            "flags": array("b", flags),
+            "dates": array("i", [date_key(date_of(p.published, p.year)) for p in papers]),
+        },
+        [p.collection for p in papers],
+        [str(p.source) for p in papers],
+        [p.categories for p in papers],
+    )
+
+
+def _encoded(values: Sequence[str]) -> tuple[bytes, "array[int]"]:
+    encoded = [value.encode(*_UTF8) for value in values]
+    return b"".join(encoded), array("q", map(len, encoded))
+
+
 class PaperStore(Sequence[Paper]):
     """An ordered, read-only collection of papers, also indexed by paper id."""
 
@@ -253,78 +353,62 @@ class PaperStore(Sequence[Paper]):
                 self._revised[number] = paper
                 self._recent.pop(number, None)
 
-    def extend(self, papers: Iterable[Paper]) -> int:
+    def extend(self, papers: "Iterable[Paper] | PaperColumns") -> int:
         """Add papers not already here (by id), in order; how many were new."""
-        given = list(papers)
-        given_keys = [id_key(paper.id) for paper in given]
+        columns = papers if isinstance(papers, PaperColumns) else columns_of(list(papers))
+        new = self._new_places(columns.ids, columns.keys)
+        if len(new) < len(columns):
+            columns = columns.taking(new)
+        for collection in dict.fromkeys(columns.collections):
+            if collection not in self.collections:
+                self.collections.append(collection)
+        if new:
+            self._append(columns)
+        return len(new)
+
+    def _new_places(self, ids: list[str], keys: "array[int]") -> list[int]:
+        """The places of the ids not here, nor met before them in `ids`."""
         sorted_keys = self._lookup[0]
         # One search for the batch; only the keys found there are looked at one by one.
-        in_sorted = [False] * len(given)
-        if len(sorted_keys) and given:
-            found = np.array(given_keys, dtype=np.int64)
+        in_sorted = [False] * len(ids)
+        if len(sorted_keys) and ids:
+            found = np.frombuffer(keys, dtype=np.int64)
             places = np.minimum(np.searchsorted(sorted_keys, found), len(sorted_keys) - 1)
             in_sorted = (sorted_keys[places] == found).tolist()
-        added: list[Paper] = []
-        keys: list[int] = []
+        new: list[int] = []
         batch: set[str] = set()
-        for paper, key, maybe in zip(given, given_keys, in_sorted, strict=True):
-            if paper.id in batch or self._find(paper.id, key, maybe) is not None:
+        for place, (paper_id, key, maybe) in enumerate(zip(ids, keys, in_sorted, strict=True)):
+            if paper_id in batch or self._find(paper_id, key, maybe) is not None:
                 continue
-            batch.add(paper.id)
-            added.append(paper)
-            keys.append(key)
-            if paper.collection not in self.collections:
-                self.collections.append(paper.collection)
-        if added:
-            self._append(added, keys)
-        return len(added)
+            batch.add(paper_id)
+            new.append(place)
+        return new
 
-    def _append(self, papers: list[Paper], keys: list[int]) -> None:
-        titled = [bool(p.title) and p.headline == p.title for p in papers]
-        authors = [_joined(p.authors) for p in papers]
-        columns = {
-            "id": [p.id for p in papers],
-            "abstract": [p.abstract for p in papers],
-            "headline": [
-                "" if is_title else p.headline for p, is_title in zip(papers, titled, strict=True)
-            ],
-            "title": [p.title for p in papers],
-            "authors": [joined or "" for joined in authors],
-            "venue": [p.venue for p in papers],
-            "published": [p.published for p in papers],
-            "extra": [_extra(p, a is None) for p, a in zip(papers, authors, strict=True)],
-        }
-        years = [NO_YEAR if p.year is None else p.year for p in papers]
-        flags = [
-            (HEADLINE_IS_TITLE if is_title else 0) | (AUTHORS_AS_JSON if a is None else 0)
-            for is_title, a in zip(titled, authors, strict=True)
-        ]
+    def _append(self, columns: "PaperColumns") -> None:
         names, codes = self._collection_names, self._codes[0]
-        collections = [_code(names, codes, p.collection) for p in papers]
+        collections = [_code(names, codes, name) for name in columns.collections]
         names, codes = self._source_names, self._codes[1]
-        sources = [_code(names, codes, str(p.source)) for p in papers]
-        for name, values in columns.items():
-            self._texts[name].append(values)
-        self._categories.append([p.categories for p in papers])
-        added = {
-            "years": years,
-            "flags": flags,
-            "collections": collections,
-            "sources": sources,
-            "keys": keys,
-            "dates": [date_key(date_of(p.published, p.year)) for p in papers],
+        sources = [_code(names, codes, name) for name in columns.sources]
+        for name in TEXTS:
+            self._texts[name].append(*columns.texts[name])
+        self._categories.append(columns.categories)
+        added = columns.numbers | {
+            "collections": array("i", collections),
+            "sources": array("i", sources),
+            "keys": columns.keys,
         }
         for name, (code, _) in NUMBERS.items():
             grown = self._numbers[name] = _growable(self._numbers[name], code)
             grown.extend(added[name])
         sorted_keys, _, recent = self._lookup
+        keys = columns.keys
         for offset, key in enumerate(keys):
             if key in recent:  # two ids of one key (rare): only the arrays can hold both
                 recent = {}
                 self._lookup = (*self._merged(self._count + len(keys)), recent)
                 break
             recent[key] = self._count + offset
-        self._count += len(papers)  # last: what a reader sees is complete
+        self._count += len(keys)  # last: what a reader sees is complete
         if len(recent) > max(_MERGE_AT, len(sorted_keys) // 4):
             self._lookup = (*self._merged(self._count), {})
 

@@ -12,14 +12,15 @@ from textual.message import Message
 
 from tui_reader.core.highlight import Highlight
 from tui_reader.core.paper import Paper
+from tui_reader.core.store import PaperBatch
 
 
 class PapersLoaded(Message):
     """More papers read from the inputs."""
 
-    def __init__(self, papers: list[Paper]) -> None:
+    def __init__(self, batches: list[PaperBatch]) -> None:
         super().__init__()
-        self.papers = papers
+        self.batches = batches
 
 
 class LoadFinished(Message):

@@ -45,7 +45,7 @@ from tui_reader.core.search_service import (
 )
 from tui_reader.core.session import Session
 from tui_reader.core.sorting import LABELS, SORTS, Sort
-from tui_reader.core.store import PaperStore
+from tui_reader.core.store import PaperBatch, PaperStore
 from tui_reader.core.text import strip_controls
 from tui_reader.core.wording import count
 from tui_reader.ui.clipboard import CopyLog, notice
@@ -246,7 +246,7 @@ class Workspace(Screen[None]):
         search_template: str,
         *,
         messages: Sequence[str] = (),
-        stream: Iterator[list[Paper] | str] | None = None,
+        stream: Iterator[PaperBatch | str] | None = None,
         session: Session | None = None,
         index: SearchEngine | None = None,
         duplicates: int = 0,
@@ -353,7 +353,7 @@ class Workspace(Screen[None]):
         assert self._stream is not None
         problems = self.load_problems
         with startup.loading_turns():
-            pending: list[Paper] = []
+            pending: list[PaperBatch] = []
             posted: float | None = None  # when papers were last posted: the first at once
             for item in self._stream:
                 if self._leaving.is_set():  # the reader quits: stop reading (and its pool)
@@ -362,7 +362,7 @@ class Workspace(Screen[None]):
                 if isinstance(item, str):
                     problems.append(item)
                     continue
-                pending += item
+                pending.append(item)
                 if posted is None or time.monotonic() - posted > POST_EVERY:
                     self.post_message(PapersLoaded(pending))
                     pending, posted = [], time.monotonic()
@@ -371,10 +371,9 @@ class Workspace(Screen[None]):
 
     @on(PapersLoaded)
     def _add_papers(self, message: PapersLoaded) -> None:
-        papers = message.papers
         startup.keep_for_good()  # papers live as long as the app
-        added = self.store.extend(papers)
-        self.duplicates += len(papers) - added
+        added = sum(self.store.extend(batch) for batch in message.batches)
+        self.duplicates += sum(map(len, message.batches)) - added
         if added:
             self.title = self.store.title
             if not self._query.strip():
