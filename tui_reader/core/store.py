@@ -262,19 +262,19 @@ def columns_of(papers: Sequence[Paper]) -> PaperColumns:
         "published": [p.published for p in papers],
         "extra": [_extra(p, a is None) for p, a in zip(papers, authors, strict=True)],
     }
-    flags = [
-        (HEADLINE_IS_TITLE if is_title else 0) | (AUTHORS_AS_JSON if a is None else 0)
-        for is_title, a in zip(titled, authors, strict=True)
-    ]
+    numbers = {
+        "years": [NO_YEAR if p.year is None else p.year for p in papers],
+        "flags": [
+            (HEADLINE_IS_TITLE if is_title else 0) | (AUTHORS_AS_JSON if a is None else 0)
+            for is_title, a in zip(titled, authors, strict=True)
+        ],
+        "dates": [date_key(date_of(p.published, p.year)) for p in papers],
+    }
     return PaperColumns(
         ids,
-        array("q", map(id_key, ids)),
+        array(NUMBERS["keys"][0], map(id_key, ids)),
         {name: _encoded(values) for name, values in texts.items()},
-        {
-            "years": array("q", [NO_YEAR if p.year is None else p.year for p in papers]),
-            "flags": array("b", flags),
-            "dates": array("i", [date_key(date_of(p.published, p.year)) for p in papers]),
-        },
+        {name: array(NUMBERS[name][0], values) for name, values in numbers.items()},
         [p.collection for p in papers],
         [str(p.source) for p in papers],
         [p.categories for p in papers],
@@ -353,7 +353,7 @@ class PaperStore(Sequence[Paper]):
                 self._revised[number] = paper
                 self._recent.pop(number, None)
 
-    def extend(self, papers: "Iterable[Paper] | PaperColumns") -> int:
+    def extend(self, papers: Iterable[Paper] | PaperColumns) -> int:
         """Add papers not already here (by id), in order; how many were new."""
         columns = papers if isinstance(papers, PaperColumns) else columns_of(list(papers))
         new = self._new_places(columns.ids, columns.keys)
@@ -384,7 +384,7 @@ class PaperStore(Sequence[Paper]):
             new.append(place)
         return new
 
-    def _append(self, columns: "PaperColumns") -> None:
+    def _append(self, columns: PaperColumns) -> None:
         names, codes = self._collection_names, self._codes[0]
         collections = [_code(names, codes, name) for name in columns.collections]
         names, codes = self._source_names, self._codes[1]
