@@ -313,4 +313,4 @@ def test_papers_read_as_columns_are_added_as_papers_are() -> None:
     assert by_papers.extend(given) == by_columns.extend(columns_of(given)) == len(ODD)
     assert list(by_columns) == list(by_papers) == [*before, *ODD[:1], *ODD[2:], paper(11)]
     assert by_columns.collections == by_papers.collections == ["c", "ICML"]
-    assert columns_of(given).papers() == [ODD[1], *ODD[:1], *ODD[2:], paper(11)]
+    assert columns_of(given).papers() == given

@@ -237,7 +237,7 @@ def resolving(batches: Iterator[PaperBatch | str], library: Library) -> Iterator
     and columns none of whose papers resolve found."""
     entries = _found(library)
     for batch in batches:
-        if isinstance(batch, str) or entries.keys().isdisjoint(_ids(batch)):
+        if isinstance(batch, str) or not entries or entries.keys().isdisjoint(_ids(batch)):
             yield batch
         else:
             papers = batch.papers() if isinstance(batch, PaperColumns) else batch

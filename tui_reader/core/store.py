@@ -229,9 +229,9 @@ class PaperColumns:
         )
 
     def papers(self) -> list[Paper]:
-        """The papers, built (for a caller that needs them one by one)."""
+        """The papers, built (for a caller that needs them one by one), each one given."""
         store = PaperStore()
-        store.extend(self)
+        store._append(self)  # every one: a store's `extend` drops an id met again
         return list(store)
 
 
