@@ -51,3 +51,11 @@ def test_a_state_that_is_not_one_is_searched_as_words_and_says_so() -> None:
     )
     assert parse_query("is:b").misread == (), "more keys can make it one"
     assert parse_query("is:bx").misread == (f"is:bx is not a state ({states})",)
+
+
+def test_a_field_with_no_words_is_searched_as_a_word_and_says_so() -> None:
+    assert parse_query("title: graphs ").misread == (
+        "title: has no words to find in the title (title:bandit)",
+    )
+    assert parse_query("title:").misread == (), "the words are still to be typed"
+    assert parse_query("title:graphs Author:x ").misread == ()

@@ -138,6 +138,15 @@ def _state_misread(token: str, typing: bool) -> str | None:
     return f"{token} is not a state ({', '.join(_STATES)})"
 
 
+def _field_misread(token: str, typing: bool) -> str | None:
+    """Why a field scope with no words after it (`title:`) is searched as a word; None
+    while it is being typed."""
+    scope, colon, rest = token.removeprefix("!").partition(":")
+    if typing or not colon or rest or scope.lower() not in FIELDS:
+        return None
+    return f"{token} has no words to find in the {scope.lower()} ({scope.lower()}:bandit)"
+
+
 def _term(token: str, typing: bool) -> Term | None:
     negated = token[:1] in "!-" and len(token) > 1
     body = token[1:] if negated else token
@@ -184,7 +193,11 @@ def parse_query(query: str) -> Query:
         last = typing and number == len(tokens) - 1
         part: _Part | None = _state_filter(token, last) or MetadataFilter.parse(token)
         if part is None:
-            reason = MetadataFilter.misread(token, last) or _state_misread(token, last)
+            reason = (
+                MetadataFilter.misread(token, last)
+                or _state_misread(token, last)
+                or _field_misread(token, last)
+            )
             if reason and reason not in misread:
                 misread.append(reason)
             part = _term(token, last)
