@@ -204,6 +204,17 @@ STYLING_COMMAND = re.compile(
     r"|textnormal|url|mbox)\s*\{"
 )
 LINK = re.compile(r"(?:https?|ftp)://\S+|www\.\S+")
+# An accent and its letter (outside math and links), shown as the accented letter.
+ACCENT = re.compile(
+    r"\\(?P<mark>[\"'`^~=.]|[uvHckrdb](?=\{))(?P<brace>\{)?(?P<letter>[A-Za-z])(?(brace)\})"
+)
+COMBINING = dict(
+    zip(
+        "\"'`^~=.uvHckrdb",
+        "\u0308\u0301\u0300\u0302\u0303\u0304\u0307\u0306\u030c\u030b\u0327\u0328\u030a\u0323\u0331",
+        strict=True,
+    )
+)
 ESCAPED = "%&_#{}$"
 PLAIN = re.compile(r"[^-\\$*_{}^\ufffc]+")  # characters that are never syntax
 
@@ -230,9 +241,14 @@ def source_units(source: str) -> list[tuple[str, str]]:
     while at < len(source):
         char, command = source[at], STYLING_COMMAND.match(source, at)
         pair = source[at : at + 2]
+        accent = ACCENT.match(source, at)
         if at in maths and char != "\ufffc":
             units.append(("text", SHOWN_MATH))
             at = maths[at]
+        elif accent and not any(start <= at < end for start, end in links):
+            shown = unicodedata.normalize("NFC", accent["letter"] + COMBINING[accent["mark"]])
+            units.append(("text", shown))
+            at = accent.end()
         elif char == "\\" and len(pair) == 2 and not (pair[1].isascii() and pair[1].isalpha()):
             units.append(("text", pair[1] if pair[1] in ESCAPED else pair))
             at += 2
@@ -487,3 +503,21 @@ def test_a_headline_keeps_the_dollars_of_money() -> None:
         headline_for("Costs fell from $5-$10 to $3 a run.") == "Costs fell from $5-$10 to $3 a run"
     )
     assert headline_for("We train LaST$_0$ on $77$ tasks.") == "We train LaST₀ on 77 tasks"
+
+
+@pytest.mark.parametrize(
+    ("source", "read"),
+    [
+        ('Schr\\"odinger and G\\"{o}del', "Schrödinger and Gödel"),
+        (
+            "Fran\\c{c}ois \\v{S}ediv\\'y, \\H{o} \\k{a} \\u{g} \\r{a} \\=a \\.z \\`e \\^o \\~n",
+            "François Šedivý, ő ą ğ å ā ż è ô ñ",
+        ),
+        ('\\cite{a} \\v s \\c c \\"{o', '\\cite{a} \\v s \\c c \\"{o'),  # none is an accent
+        ("see http://x.org/\\~user", "see http://x.org/\\~user"),  # a link is kept as written
+    ],
+)
+def test_an_accent_written_in_latex_is_shown_on_its_letter(source: str, read: str) -> None:
+    """Real arXiv titles write Schr\\"odinger: the list showed the backslash and quote."""
+    assert shown(source) == read
+    assert_reads_as_source(source)

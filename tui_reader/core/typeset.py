@@ -4,10 +4,12 @@ The raw text stays the paper's truth (search, copy and export use it); this is o
 shown. Whatever cannot be converted is shown as its source, never dropped: outside converted
 math, `typeset` shows every character of the source, in order, but the syntax it applies: the
 names and braces of \\emph{}, \\textbf{} and the like, the backslash of an escape such as \\%,
-the * and _ that markdown-it reads as emphasis, and -- and --- shown as – and —.
+the * and _ that markdown-it reads as emphasis, -- and --- shown as – and —, and an accent
+written \\"o shown on its letter (ö).
 """
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -82,16 +84,19 @@ def _kept_spans(text: str) -> list[tuple[int, int, bool]]:
         start = match.start()
         if any(s <= start < e for s, e in maths):
             continue
-        if match.lastgroup == "dash" and any(s <= start < e for s, e in links):
+        if match.lastgroup in ("dash", "accent") and any(s <= start < e for s, e in links):
             continue
         kept.append((start, match.end(), False))
     return sorted(kept)
 
 
 def _literal(source: str) -> str:
-    """How a kept piece of prose reads: \\% as %, -- as an en dash, --- as an em dash."""
+    """How a kept piece of prose reads: \\% as %, -- as an en dash, --- as an em dash,
+    Schr\\"odinger's accent on its letter."""
     if source in _DASHES:
         return _DASHES[source]
+    if accent := _ACCENT.fullmatch(source):
+        return unicodedata.normalize("NFC", accent["letter"] + _ACCENTS[accent["mark"]])
     if source[0] == "\\" and source[1] in "%&_#{}$":
         return source[1]
     return source
@@ -167,8 +172,22 @@ _BRACE = re.compile(r"[{}]")
 # A dash is -- or --- alone: not part of a longer rule, an arrow (-->, <--), an HTML comment
 # or a command-line option ("--verbose", after a space or an opening bracket). Each choice
 # starts with its first character, which keeps the search fast.
+# A letter's accent, \"o, \"{o} or \c{c} (an accent named by a letter takes braces:
+# \cite is none), and the combining mark that puts it on the letter.
+_ACCENT_SOURCE = (
+    r"\\(?P<mark>[\"'`^~=.]|[uvHckrdb](?=\{))(?P<brace>\{)?(?P<letter>[A-Za-z])(?(brace)\})"
+)
+_ACCENT = re.compile(_ACCENT_SOURCE)
+_ACCENTS = dict(
+    zip(
+        "\"'`^~=.uvHckrdb",
+        "\u0308\u0301\u0300\u0302\u0303\u0304\u0307\u0306\u030c\u030b\u0327\u0328\u030a\u0323\u0331",
+        strict=True,
+    )
+)
 _LITERAL = re.compile(
-    r"\\[^A-Za-z]|[_^]\*|[\r\0]"
+    f"(?P<accent>{_ACCENT_SOURCE})"
+    r"|\\[^A-Za-z]|[_^]\*|[\r\0]"
     r"|(?P<dash>-(?<![-<!]-)--(?![->])"
     r"|-(?<=[^-<!\s(\[{\"'`]-)-(?![->])|-(?<![^\s(\[{\"'`]-)-(?![->A-Za-z]))",
     re.S,
