@@ -10,11 +10,11 @@ are named, the rest counted), and a record met again in the same file soon after
 last RECENT_RECORDS) is not built into a paper again. A FIFO, device or socket is never opened.
 
 A big file of a record a line (JSON Lines, the arXiv snapshot: PROCESSES_FROM bytes or more)
-is read on every core: cut here into pieces of whole lines, read by a pool of processes a few
-pieces at a time, and given back in order: the same papers as read here, each piece's as the
-store's columns (`PaperColumns`), then its problems, with the same line numbers. A program
-that loads one must guard its main module (`if __name__ == "__main__":`), as the pool's fork
-server imports it.
+is read on every core: cut here into pieces of whole lines, read by a pool of spawned
+processes a few pieces at a time, and given back in order: the same papers as read here, each
+piece's as the store's columns (`PaperColumns`), then its problems, with the same line
+numbers. A program that loads one must guard its main module (`if __name__ ==
+"__main__":`), as spawned processes import it.
 """
 
 import gzip
