@@ -59,3 +59,6 @@ def test_a_field_with_no_words_is_searched_as_a_word_and_says_so() -> None:
     )
     assert parse_query("title:").misread == (), "the words are still to be typed"
     assert parse_query("title:graphs Author:x ").misread == ()
+    assert parse_query("-venue: x ").misread == (
+        "-venue: has no words to find in the venue (venue:bandit)",
+    )

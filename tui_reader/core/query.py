@@ -141,7 +141,8 @@ def _state_misread(token: str, typing: bool) -> str | None:
 def _field_misread(token: str, typing: bool) -> str | None:
     """Why a field scope with no words after it (`title:`) is searched as a word; None
     while it is being typed."""
-    scope, colon, rest = token.removeprefix("!").partition(":")
+    body = token[1:] if token[:1] in "!-" else token  # negated as `_term` reads it
+    scope, colon, rest = body.partition(":")
     if typing or not colon or rest or scope.lower() not in FIELDS:
         return None
     return f"{token} has no words to find in the {scope.lower()} ({scope.lower()}:bandit)"

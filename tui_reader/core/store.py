@@ -355,10 +355,16 @@ class PaperStore(Sequence[Paper]):
 
     def extend(self, papers: Iterable[Paper] | PaperColumns) -> int:
         """Add papers not already here (by id), in order; how many were new."""
-        columns = papers if isinstance(papers, PaperColumns) else columns_of(list(papers))
-        new = self._new_places(columns.ids, columns.keys)
-        if len(new) < len(columns):
-            columns = columns.taking(new)
+        if isinstance(papers, PaperColumns):
+            columns = papers
+            new = self._new_places(columns.ids, columns.keys)
+            if len(new) < len(columns):
+                columns = columns.taking(new)
+        else:  # only the new ones made into columns: inputs that overlap add few
+            given = list(papers)
+            ids = [paper.id for paper in given]
+            new = self._new_places(ids, array(NUMBERS["keys"][0], map(id_key, ids)))
+            columns = columns_of([given[place] for place in new])
         for collection in dict.fromkeys(columns.collections):
             if collection not in self.collections:
                 self.collections.append(collection)
