@@ -184,3 +184,34 @@ def test_many_files_are_told_by_size_past_the_sample(
     expected = loading.expected_papers(sorted(parts.iterdir()))
     assert expected is not None and 9_000 <= expected <= 11_000
     assert len(read) < 10
+
+
+class _PoolThatCannotStart:
+    """A pool whose processes cannot start (no room for another process, say)."""
+
+    def submit(self, *_: object) -> None:
+        raise OSError("cannot start a process")
+
+    def shutdown(self, **_: object) -> None:
+        pass
+
+
+@pytest.mark.parametrize("failing", ["making the pool", "starting its processes"])
+def test_a_big_file_is_read_here_when_no_pool_can_read_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: str
+) -> None:
+    """The index's pool fell back to this process; the loading one raised a traceback."""
+    path = tmp_path / "papers.jsonl"
+    path.write_text("\n".join(_lines()) + "\n", encoding="utf-8")
+    at_once = load_paths([path])
+
+    def no_pool(processes: int) -> object:
+        if failing == "making the pool":
+            raise OSError("no semaphores")
+        return _PoolThatCannotStart()
+
+    _pieces(monkeypatch)
+    monkeypatch.setattr(loading, "process_pool", no_pool)
+    read_here = load_paths([path])
+    assert read_here.papers == at_once.papers and len(at_once.papers) == 395
+    assert read_here.problems == at_once.problems and read_here.duplicates == 2

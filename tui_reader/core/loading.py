@@ -17,6 +17,7 @@ numbers. A program that loads one must guard its main module (`if __name__ ==
 "__main__":`), as spawned processes import it.
 """
 
+import contextlib
 import gzip
 import io
 import os
@@ -24,7 +25,7 @@ import pickle
 import zlib
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from concurrent.futures import Future
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -313,7 +314,9 @@ PROCESSES_FROM = 16 * MB  # a smaller file is read in this process: a pool costs
 # process 200 MB bigger at a million papers: once freed they raise glibc's mmap threshold, and
 # the next ones fragment the heap between the store's chunks.
 _PIECE_BYTES = 400_000
-_recent_here: dict[Record, Paper] = {}  # in a process of the pool, as `_papers` takes it
+_recent_here: dict[
+    Record, Paper
+] = {}  # in a process of the pool (one file's), as `_papers` takes it
 ReadLines = Callable[[bytes, int], Iterable[Record | Problem]]
 Piece = tuple[bytes, str]  # what a process read, pickled, and why it stopped ("")
 
@@ -333,8 +336,23 @@ def _built_apart(
     the pool starts, so that the first papers come at once."""
     processes = os.cpu_count() or 1
     pieces = _pieces(path)
-    pool = process_pool(processes)
+    pool: ProcessPoolExecutor | None = None
+    with contextlib.suppress(OSError):  # no semaphores, say: the pieces are read here
+        pool = process_pool(processes)
     pending: deque[Future[Piece] | Problem | LoadError] = deque()
+    recent_here: dict[Record, Paper] = {}  # this file's, for the pieces read here
+
+    def read_apart(piece: tuple[bytes, int]) -> Future[Piece]:
+        nonlocal pool
+        if pool is not None:
+            try:
+                return pool.submit(_read_piece, read, *piece, path, keep)
+            except (OSError, BrokenProcessPool):  # its processes could not start
+                pool.shutdown(wait=False, cancel_futures=True)
+                pool = None
+        here: Future[Piece] = Future()
+        here.set_result(_read_piece(read, *piece, path, keep, recent_here))
+        return here
 
     def submit() -> None:
         while len(pending) < 2 * processes:
@@ -348,7 +366,7 @@ def _built_apart(
             if isinstance(piece, Problem | LoadError):
                 pending.append(piece)
             else:
-                pending.append(pool.submit(_read_piece, read, *piece, path, keep))
+                pending.append(read_apart(piece))
 
     try:
         first = next(pieces, None)
@@ -382,7 +400,8 @@ def _built_apart(
                 raise FormatError(None, stopped)
     finally:
         pieces.close()
-        pool.shutdown(cancel_futures=True)
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
 
 
 def _pieces(path: Path) -> Generator[tuple[bytes, int] | Problem, None, None]:
@@ -393,9 +412,17 @@ def _pieces(path: Path) -> Generator[tuple[bytes, int] | Problem, None, None]:
         raise LoadError(path, str(error) or "cannot be read") from None
 
 
-def _read_piece(read: ReadLines, data: bytes, number: int, path: Path, keep: LoadFilter) -> Piece:
-    """In a process of the pool: the papers of whole lines of a file, the first of them line
-    `number`, and the problems, pickled, and why the file cannot be read past them ("" when
+def _read_piece(
+    read: ReadLines,
+    data: bytes,
+    number: int,
+    path: Path,
+    keep: LoadFilter,
+    recent: dict[Record, Paper] | None = None,
+) -> Piece:
+    """In a process of the pool (or here, with `recent` of this file, when no pool could
+    start): the papers of whole lines of a file, the first of them line `number`, and the
+    problems, pickled, and why the file cannot be read past them ("" when
     it can). The papers are sent as the store's columns: the loading process adds them as
     they are (it unpickled and built each paper, and took it apart again into columns: 21
     µs a paper, the half of its time)."""
@@ -403,7 +430,9 @@ def _read_piece(read: ReadLines, data: bytes, number: int, path: Path, keep: Loa
     problems: list[Problem] = []
     stopped = ""
     try:
-        for item in _papers(read(data, number), path, keep, _recent_here):
+        for item in _papers(
+            read(data, number), path, keep, _recent_here if recent is None else recent
+        ):
             if isinstance(item, Paper):
                 papers.append(item)
             else:
