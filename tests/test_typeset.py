@@ -208,6 +208,8 @@ LINK = re.compile(r"(?:https?|ftp)://\S+|www\.\S+")
 ACCENT = re.compile(
     r"\\(?P<mark>[\"'`^~=.]|[uvHckrdb](?=\{))(?P<brace>\{)?(?P<letter>[A-Za-z])(?(brace)\})"
 )
+BRACED_ACCENT = re.compile(r"\{" + ACCENT.pattern + r"\}")  # {\"o}, the braces gone too
+COMMAND_BEFORE = re.compile(r"\\[A-Za-z]+\s*\Z")
 COMBINING = dict(
     zip(
         "\"'`^~=.uvHckrdb",
@@ -242,6 +244,10 @@ def source_units(source: str) -> list[tuple[str, str]]:
         char, command = source[at], STYLING_COMMAND.match(source, at)
         pair = source[at : at + 2]
         accent = ACCENT.match(source, at)
+        braced = BRACED_ACCENT.match(source, at)
+        if braced and COMMAND_BEFORE.search(source, max(at - 40, 0), at):
+            braced = None  # \cite{\"o}: the brace is the command's
+        accent = braced or accent
         if at in maths and char != "\ufffc":
             units.append(("text", SHOWN_MATH))
             at = maths[at]
@@ -514,6 +520,7 @@ def test_a_headline_keeps_the_dollars_of_money() -> None:
             "François Šedivý, ő ą ğ å ā ż è ô ñ",
         ),
         ('\\cite{a} \\v s \\c c \\"{o', '\\cite{a} \\v s \\c c \\"{o'),  # none is an accent
+        ('Nystr{\\"o}m, {{\\"o}}, \\cite{\\"o}', "Nyström, {ö}, \\cite{ö}"),
         ("see http://x.org/\\~user", "see http://x.org/\\~user"),  # a link is kept as written
     ],
 )

@@ -86,6 +86,9 @@ def _kept_spans(text: str) -> list[tuple[int, int, bool]]:
             continue
         if match.lastgroup in ("dash", "accent") and any(s <= start < e for s, e in links):
             continue
+        if match["outer"] and _COMMAND_BEFORE.search(text, max(start - 40, 0), start):
+            kept.append((start + 1, match.end() - 1, False))  # \emph{\"o}: the brace is its
+            continue
         kept.append((start, match.end(), False))
     return sorted(kept)
 
@@ -95,7 +98,7 @@ def _literal(source: str) -> str:
     Schr\\"odinger's accent on its letter."""
     if source in _DASHES:
         return _DASHES[source]
-    if accent := _ACCENT.fullmatch(source):
+    if accent := _ACCENT.fullmatch(source[1:-1] if source[:1] == "{" else source):
         return unicodedata.normalize("NFC", accent["letter"] + _ACCENTS[accent["mark"]])
     if source[0] == "\\" and source[1] in "%&_#{}$":
         return source[1]
@@ -178,6 +181,7 @@ _ACCENT_SOURCE = (
     r"\\(?P<mark>[\"'`^~=.]|[uvHckrdb](?=\{))(?P<brace>\{)?(?P<letter>[A-Za-z])(?(brace)\})"
 )
 _ACCENT = re.compile(_ACCENT_SOURCE)
+_COMMAND_BEFORE = re.compile(r"\\[A-Za-z]+\s*\Z")  # a brace after it is its argument's
 _ACCENTS = dict(
     zip(
         "\"'`^~=.uvHckrdb",
@@ -186,7 +190,7 @@ _ACCENTS = dict(
     )
 )
 _LITERAL = re.compile(
-    f"(?P<accent>{_ACCENT_SOURCE})"
+    f"(?P<accent>(?P<outer>\\{{)?{_ACCENT_SOURCE}(?(outer)\\}}))"  # {\"o}: the braces go too
     r"|\\[^A-Za-z]|[_^]\*|[\r\0]"
     r"|(?P<dash>-(?<![-<!]-)--(?![->])"
     r"|-(?<=[^-<!\s(\[{\"'`]-)-(?![->])|-(?<![^\s(\[{\"'`]-)-(?![->A-Za-z]))",
