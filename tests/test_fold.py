@@ -1,7 +1,7 @@
 """The index unwraps LaTeX in a chunk's UTF-8 bytes; search unwraps a query's text. Both
 must read the same words, or a word indexed one way would be typed another."""
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tui_reader.core.flat.fold import unwrap_latex, unwrap_latex_utf8
@@ -22,6 +22,10 @@ PIECES = st.sampled_from(
         "\U0001d49c",
         "\x00",
         "\x01",
+        "\xa0",
+        "\u2009",
+        "\x1f",
+        "\t",
         '"',
         "'",
         "mathcal",
@@ -37,6 +41,8 @@ PIECES = st.sampled_from(
 
 
 @given(st.lists(PIECES, max_size=40).map("".join))
+@example("\\mathcal\xa0{O}")  # a space past ASCII: `\\s` took it in text, not in bytes
+@example("\\^r\u2009")
 def test_bytes_unwrap_as_text_does(text: str) -> None:
     assert unwrap_latex_utf8(text.encode()) == unwrap_latex(text).encode()
 
