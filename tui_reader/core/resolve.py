@@ -50,7 +50,7 @@ from tui_reader.core.library import Library
 from tui_reader.core.links import is_web_url
 from tui_reader.core.paper import Paper
 from tui_reader.core.sources.record import LINK_KINDS, SourceRecord, clean_all, split_arxiv_id
-from tui_reader.core.store import PaperBatch, PaperColumns, PaperStore
+from tui_reader.core.store import PaperBatch, PaperColumns, PaperStore, ids_of
 from tui_reader.core.text import clean
 
 SAME_TEXT = 90.0  # fuzz.ratio of the folded abstracts (see the module)
@@ -237,15 +237,11 @@ def resolving(batches: Iterator[PaperBatch | str], library: Library) -> Iterator
     and columns none of whose papers resolve found."""
     entries = _found(library)
     for batch in batches:
-        if isinstance(batch, str) or not entries or entries.keys().isdisjoint(_ids(batch)):
+        if isinstance(batch, str) or not entries or entries.keys().isdisjoint(ids_of(batch)):
             yield batch
         else:
             papers = batch.papers() if isinstance(batch, PaperColumns) else batch
             yield [resolved_paper(p, entries[p.id]) if p.id in entries else p for p in papers]
-
-
-def _ids(batch: PaperBatch) -> list[str]:
-    return batch.ids if isinstance(batch, PaperColumns) else [paper.id for paper in batch]
 
 
 # Looking papers up

@@ -245,6 +245,11 @@ def collections_of(batch: PaperBatch) -> list[str]:
     return [paper.collection for paper in batch]
 
 
+def ids_of(batch: PaperBatch) -> list[str]:
+    """The id of each paper of a batch."""
+    return batch.ids if isinstance(batch, PaperColumns) else [paper.id for paper in batch]
+
+
 def columns_of(papers: Sequence[Paper]) -> PaperColumns:
     """The papers as columns, as a store keeps them."""
     titled = [bool(p.title) and p.headline == p.title for p in papers]
