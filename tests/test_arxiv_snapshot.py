@@ -5,12 +5,16 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tui_reader.cli import reader_parser
 from tui_reader.core import loading
 from tui_reader.core.formats import input_format
-from tui_reader.core.formats.arxiv_snapshot import _first_date, _names
+from tui_reader.core.formats.arxiv_snapshot import _first_date, _names, snapshot_record
+from tui_reader.core.formats.records import Problem, Record, record_from
 from tui_reader.core.loading import LoadError, LoadFilter, load_paths
+from tui_reader.core.sources.record import arxiv_links, split_arxiv_id
 
 # Lines as the snapshot writes them (keys and forms from its documentation on Kaggle).
 FIRST = {
@@ -140,3 +144,65 @@ def test_the_first_version_gives_the_day_it_was_submitted(created: str, day: str
 def test_authors_parsed_with_parts_that_are_not_text_are_left_out() -> None:
     parsed = [["Schrödinger", "Erwin", ""], ["Li"], ["Doe", "J.", "Jr."], ["X", 3], [], [" ", "A"]]
     assert _names(parsed) == ["Erwin Schrödinger", "Li", "J. Doe Jr.", "A"]
+
+
+def _as_record_from_reads_it(data: dict[str, object]) -> Record | Problem:
+    """The snapshot's line in our field names, read by the reader of every format."""
+    ident = data.get("id")
+    arxiv = split_arxiv_id(ident) if isinstance(ident, str) else None
+    if arxiv is None:
+        return snapshot_record(data, 1)  # its problems are its own
+    versions = data.get("versions")
+    doi = data.get("doi") if isinstance(data.get("doi"), str) else ""
+    published = _first_date(versions)
+    fields: dict[str, object] = {
+        "title": data.get("title"),
+        "abstract": data.get("abstract"),
+        "authors": _names(data.get("authors_parsed")) or data.get("authors"),
+        "url": f"https://arxiv.org/abs/{arxiv[0]}",
+        "venue": data.get("journal-ref") or "arXiv",
+        "year": published[:4],
+        "published": published,
+        "updated": data.get("update_date"),
+        "arxiv_id": arxiv[0],
+        "arxiv_version": len(versions) if isinstance(versions, list) and versions else None,
+        "doi": doi,
+        "categories": data.get("categories"),
+        "links": arxiv_links(arxiv[0], str(doi or "").strip()),
+    }
+    return record_from(fields, 1)
+
+
+_ODD = st.text(alphabet=st.sampled_from("ab \n\t\x1b\x0b\xa0é[/"), max_size=8)
+_VALUE = st.one_of(_ODD, st.one_of(st.none(), st.integers(-5, 2025), st.lists(_ODD, max_size=3)))
+
+
+@settings(max_examples=500)
+@given(
+    st.fixed_dictionaries(
+        {
+            "id": st.one_of(st.sampled_from(["0704.0001v2", "math/0309136"]), _VALUE),
+            "abstract": st.one_of(_ODD.map(lambda text: text + "x"), _VALUE),
+            "title": _VALUE,
+            "authors": _VALUE,
+            "authors_parsed": st.one_of(_VALUE, st.lists(st.lists(_VALUE, max_size=3))),
+            "journal-ref": _VALUE,
+            "doi": _VALUE,
+            "categories": _VALUE,
+            "update_date": _VALUE,
+            "versions": st.one_of(
+                _VALUE,
+                st.lists(
+                    st.fixed_dictionaries(
+                        {"created": st.sampled_from(["Mon, 2 Apr 2007 19:18:42 GMT", "x", ""])}
+                    ),
+                    max_size=3,
+                ),
+            ),
+        }
+    )
+)
+def test_a_snapshot_line_is_read_as_the_reader_of_every_format_reads_its_fields(
+    data: dict[str, object],
+) -> None:
+    assert snapshot_record(data, 1) == _as_record_from_reads_it(data)

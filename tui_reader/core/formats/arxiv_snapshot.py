@@ -9,8 +9,10 @@ from datetime import date
 from email.utils import parsedate_to_datetime
 
 from tui_reader.core.formats.json_lines import read_json_lines, read_lines
-from tui_reader.core.formats.records import Problem, Record, record_from
+from tui_reader.core.formats.records import Problem, Record, author_names, field_text, word_list
+from tui_reader.core.paper import Metadata
 from tui_reader.core.sources.record import arxiv_links, split_arxiv_id
+from tui_reader.core.text import clean
 
 
 def is_snapshot(start: str) -> bool:
@@ -66,7 +68,8 @@ def _day(created: str) -> str:
 
 
 def snapshot_record(data: dict[str, object], line: int) -> Record | Problem:
-    """A Record in our own fields from a line of the snapshot."""
+    """A Record in our own fields from a line of the snapshot: what `record_from` makes of
+    them, made directly (46 -> 30 µs a record: a million records are read cold)."""
     ident = data.get("id")
     arxiv = split_arxiv_id(ident) if isinstance(ident, str) else None
     if arxiv is None:
@@ -74,26 +77,37 @@ def snapshot_record(data: dict[str, object], line: int) -> Record | Problem:
             return Problem(line, "no arXiv id")
         shown = str(ident)[:60]  # a line may be megabytes
         return Problem(line, f"{shown!r} is not an arXiv id")
+    abstract = data.get("abstract")
+    abstract = clean(abstract) if isinstance(abstract, str) else ""
+    if not abstract:
+        return Problem(line, "no abstract")
     versions = data.get("versions")
-    doi = data.get("doi") if isinstance(data.get("doi"), str) else ""
-    published = _first_date(versions)
-    links = arxiv_links(arxiv[0], str(doi or "").strip())
-    fields: dict[str, object] = {
-        "title": data.get("title"),
-        "abstract": data.get("abstract"),
-        "authors": _names(data.get("authors_parsed")) or data.get("authors"),
-        "url": links["abstract"],
-        "venue": data.get("journal-ref") or "arXiv",
-        "year": published[:4],
-        "published": published,
-        "updated": data.get("update_date"),
-        "arxiv_id": arxiv[0],
-        "arxiv_version": len(versions) if isinstance(versions, list) and versions else None,
-        "doi": doi,
-        "categories": data.get("categories"),
-        "links": links,
-    }
-    return record_from(fields, line)
+    doi = data.get("doi")
+    doi = doi if isinstance(doi, str) else ""
+    links = arxiv_links(arxiv[0], doi.strip())
+    metadata = Metadata(arxiv_id=arxiv[0])
+    if published := _first_date(versions):
+        metadata["year"] = int(published[:4])
+        metadata["published"] = published
+    if updated := field_text(data.get("update_date")):
+        metadata["updated"] = updated
+    if isinstance(versions, list) and versions:
+        metadata["arxiv_version"] = len(versions)
+    if doi := clean(doi):
+        metadata["doi"] = doi
+    if categories := word_list(data.get("categories")):
+        metadata["categories"] = categories
+    metadata["kind_links"] = tuple(
+        (kind, url) for kind, url in ((kind, clean(url)) for kind, url in links.items()) if url
+    )
+    return Record(
+        abstract=abstract,
+        title=field_text(data.get("title")),
+        authors=author_names(_names(data.get("authors_parsed")) or data.get("authors")),
+        url=links["abstract"],
+        venue=field_text(data.get("journal-ref") or "arXiv"),
+        metadata=metadata,
+    )
 
 
 def read_arxiv_snapshot(file: io.BufferedIOBase) -> Iterator[Record | Problem]:

@@ -66,7 +66,7 @@ def json_problem(error: ValueError | RecursionError) -> str:
     return "a number with too many digits"
 
 
-def _authors(value: object) -> tuple[str, ...]:
+def author_names(value: object) -> tuple[str, ...]:
     if isinstance(value, list):
         names = [str(name) for name in value]
     elif isinstance(value, str):
@@ -78,7 +78,7 @@ def _authors(value: object) -> tuple[str, ...]:
     return tuple(name for name in (clean(n) for n in names if isinstance(n, str)) if name)
 
 
-def _text(value: object) -> str:
+def field_text(value: object) -> str:
     """A field's text: a string, or a number written out; a list or a table is left out."""
     return clean(str(value)) if isinstance(value, str | int | float) else ""
 
@@ -95,10 +95,10 @@ def record_from(data: dict[str, object], line: int) -> Record | Problem:
         return Problem(line, "no abstract")
     return Record(
         abstract=abstract,
-        title=_text(values.get("title")),
-        authors=_authors(values.get("authors", values.get("author"))),
-        url=_text(values.get("url")),
-        venue=_text(values.get("venue")),
+        title=field_text(values.get("title")),
+        authors=author_names(values.get("authors", values.get("author"))),
+        url=field_text(values.get("url")),
+        venue=field_text(values.get("venue")),
         metadata=metadata_from(values),
     )
 
@@ -113,7 +113,7 @@ def _version(value: object) -> int | None:
     return int(text) if text.isdigit() and len(text) < 6 else None
 
 
-def _words(value: object) -> tuple[str, ...]:
+def word_list(value: object) -> tuple[str, ...]:
     """A list of strings, or a string of words ("cs.LG stat.ML", as the arXiv snapshot has)."""
     return clean_all(value.split() if isinstance(value, str) else value)
 
@@ -127,20 +127,20 @@ def metadata_from(values: dict[str, object]) -> Metadata:
     if (year := _year(values.get("year"))) is not None:
         metadata["year"] = year
     for name in _TEXTS:
-        if text := _text(values.get(name)):
+        if text := field_text(values.get(name)):
             metadata[name] = text
-    if arxiv := split_arxiv_id(_text(values.get("arxiv_id"))):
+    if arxiv := split_arxiv_id(field_text(values.get("arxiv_id"))):
         metadata["arxiv_id"] = arxiv[0]
         version = _version(values.get("arxiv_version"))
         if (version := version if version is not None else arxiv[1]) is not None:
             metadata["arxiv_version"] = version
-    if categories := _words(values.get("categories")):
+    if categories := word_list(values.get("categories")):
         metadata["categories"] = categories
     if keywords := clean_all(values.get("keywords")):
         metadata["keywords"] = keywords
     links = values.get("links")
     if isinstance(links, dict):
-        kinds = [(kind, _text(links.get(kind))) for kind in LINK_KINDS]
+        kinds = [(kind, field_text(links.get(kind))) for kind in LINK_KINDS]
         if kind_links := tuple((kind, url) for kind, url in kinds if url):
             metadata["kind_links"] = kind_links
     return metadata
