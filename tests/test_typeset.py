@@ -218,6 +218,7 @@ COMBINING = dict(
     )
 )
 ESCAPED = "%&_#{}$"
+CONTRACTIONS = {"s", "t", "d", "m", "re", "ll", "ve"}
 PLAIN = re.compile(r"[^-\\$*_{}^\ufffc]+")  # characters that are never syntax
 
 
@@ -231,6 +232,30 @@ def dash(source: str, at: int, links: list[tuple[int, int]]) -> tuple[int, str]:
     if run in (2, 3) and before not in "-<!" and after != ">" and not option and not in_link:
         return run, "–" if run == 2 else "—"
     return run, "-" * run
+
+
+def accent_shown(source: str, at: int, accent: re.Match[str], braced: bool) -> str:
+    """The accented letter an accent at `at` shows, or "" when it is shown as written: a
+    mark its letter has no character for, an apostrophe (word\\'s, don\\'t) or an opening
+    quote (a \\" that a closing one follows)."""
+    shown = unicodedata.normalize("NFC", accent["letter"] + COMBINING[accent["mark"]])
+    if len(shown) > 1:
+        return ""
+    if braced or accent["brace"]:
+        return shown
+    in_word = at > 0 and source[at - 1].isalpha()
+    word = re.match(r"[A-Za-z]*", source[at + 2 :])
+    assert word is not None
+    if accent["mark"] == "'" and in_word and word.group() in CONTRACTIONS:
+        return ""
+    closing = [m for m in re.finditer(r'\\"', source) if m.start() >= accent.end()]
+    if (
+        accent["mark"] == '"'
+        and not in_word
+        and any(not re.match(r"[A-Za-z{]", source[m.end() : m.end() + 1]) for m in closing)
+    ):
+        return ""
+    return shown
 
 
 def source_units(source: str) -> list[tuple[str, str]]:
@@ -248,12 +273,12 @@ def source_units(source: str) -> list[tuple[str, str]]:
         if braced and COMMAND_BEFORE.search(source, max(at - 40, 0), at):
             braced = None  # \cite{\"o}: the brace is the command's
         accent = braced or accent
+        shown_accent = accent and accent_shown(source, at, accent, braced is not None)
         if at in maths and char != "\ufffc":
             units.append(("text", SHOWN_MATH))
             at = maths[at]
-        elif accent and not any(start <= at < end for start, end in links):
-            shown = unicodedata.normalize("NFC", accent["letter"] + COMBINING[accent["mark"]])
-            units.append(("text", shown))
+        elif accent and shown_accent and not any(start <= at < end for start, end in links):
+            units.append(("text", shown_accent))
             at = accent.end()
         elif char == "\\" and len(pair) == 2 and not (pair[1].isascii() and pair[1].isalpha()):
             units.append(("text", pair[1] if pair[1] in ESCAPED else pair))
@@ -522,6 +547,11 @@ def test_a_headline_keeps_the_dollars_of_money() -> None:
         ('\\cite{a} \\v s \\c c \\"{o', '\\cite{a} \\v s \\c c \\"{o'),  # none is an accent
         ('Nystr{\\"o}m, {{\\"o}}, \\cite{\\"o}', "Nyström, {ö}, \\cite{ö}"),
         ("see http://x.org/\\~user", "see http://x.org/\\~user"),  # a link is kept as written
+        # An apostrophe and quotes written with a backslash, and a mark on a letter that has
+        # no character for it, are shown as written.
+        ("Alzheimer\\'s, don\\'t, Ces\\'aro", "Alzheimer\\'s, don\\'t, Cesáro"),
+        ('the \\"attention\\" model', 'the \\"attention\\" model'),
+        ('\\"Uber alles, \\"{d}', 'Über alles, \\"{d}'),
     ],
 )
 def test_an_accent_written_in_latex_is_shown_on_its_letter(source: str, read: str) -> None:

@@ -5,7 +5,7 @@ shown. Whatever cannot be converted is shown as its source, never dropped: outsi
 math, `typeset` shows every character of the source, in order, but the syntax it applies: the
 names and braces of \\emph{}, \\textbf{} and the like, the backslash of an escape such as \\%,
 the * and _ that markdown-it reads as emphasis, -- and --- shown as – and —, and an accent
-written \\"o shown on its letter (ö).
+written \\"o shown on its letter (ö) when it is one (not Alzheimer\\'s, nor \\"quoted\\").
 """
 
 import re
@@ -89,8 +89,29 @@ def _kept_spans(text: str) -> list[tuple[int, int, bool]]:
         if match["outer"] and _COMMAND_BEFORE.search(text, max(start - 40, 0), start):
             kept.append((start + 1, match.end() - 1, False))  # \emph{\"o}: the brace is its
             continue
+        if match["mark"] and not _is_accent(text, match):
+            kept.append((start, start + 2, False))  # shown as written
+            continue
         kept.append((start, match.end(), False))
     return sorted(kept)
+
+
+def _is_accent(text: str, match: re.Match[str]) -> bool:
+    """Whether an accent's source is one: its letter takes the mark as one character
+    (no d̈), and, unbraced, it is not an apostrophe (Alzheimer\'s, don\'t) or an opening
+    quote (\"deep\")."""
+    accented = unicodedata.normalize("NFC", match["letter"] + _ACCENTS[match["mark"]])
+    if len(accented) != 1:
+        return False
+    if match["outer"] or match["brace"]:
+        return True
+    start = match.start()
+    after_letter = start > 0 and text[start - 1].isalpha()
+    if match["mark"] == "'":
+        return not (after_letter and _CONTRACTION.match(text, start + 2))
+    if match["mark"] == '"':
+        return after_letter or not _CLOSING_QUOTE.search(text, match.end())
+    return True
 
 
 def _literal(source: str) -> str:
@@ -182,6 +203,8 @@ _ACCENT_SOURCE = (
 )
 _ACCENT = re.compile(_ACCENT_SOURCE)
 _COMMAND_BEFORE = re.compile(r"\\[A-Za-z]+\s*\Z")  # a brace after it is its argument's
+_CONTRACTION = re.compile(r"(?:s|t|d|m|re|ll|ve)(?![A-Za-z])")  # after \' and a word
+_CLOSING_QUOTE = re.compile(r'\\"(?![A-Za-z{])')
 _ACCENTS = dict(
     zip(
         "\"'`^~=.uvHckrdb",
