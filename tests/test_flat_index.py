@@ -240,25 +240,26 @@ def _garbage_manifest(folder: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "damage",
+    ("damage", "said"),
     [
-        _plant_pickle,
-        _plant_object_array,
-        _truncate,
-        _other_version,
-        _bad_offsets,
-        _garbage_manifest,
+        (_plant_pickle, "all_papers is not an array of plain values"),
+        (_plant_object_array, "all_papers is not an array of plain values"),
+        (_truncate, "all_papers is cut short"),
+        (_other_version, "version"),
+        (_bad_offsets, "offsets"),
+        (_garbage_manifest, "manifest"),
     ],
 )
 def test_a_damaged_or_foreign_index_is_rejected_and_runs_no_code(
     kept: tuple[Path, list[dict[str, object]], list[Paper]],
     damage: Callable[[Path], None],
+    said: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     root, sources, _ = kept
     damage(disk.folder_for(root, sources))
     monkeypatch.setattr(os, "system", lambda command: pytest.fail("code ran"))
-    with pytest.raises(disk.Rejected):
+    with pytest.raises(disk.Rejected, match=said):
         disk.open_index(root, sources)
 
 

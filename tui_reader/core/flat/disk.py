@@ -121,7 +121,9 @@ def mapped(folder: Path, name: str, described: object) -> Array:
         array: Array = np.load(path, mmap_mode="r", allow_pickle=False)
     except (OSError, EOFError) as error:  # missing, truncated
         raise Rejected(f"{folder}: {name} cannot be read ({error})") from None
-    except ValueError:  # not an array of plain values: pickled objects, which may run code
+    except ValueError as error:  # cut short, or pickled objects, which may run code
+        if "greater than file size" in str(error):
+            raise Rejected(f"{folder}: {name} is cut short") from None
         raise Rejected(f"{folder}: {name} is not an array of plain values") from None
     if {"dtype": array.dtype.str, "shape": list(array.shape)} != described:
         raise Rejected(f"{folder}: {name} is not the array the manifest describes")
