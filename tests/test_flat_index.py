@@ -173,6 +173,14 @@ def test_a_rare_word_as_typed_does_not_outrank_the_common_words_it_begins() -> N
     assert found(index, papers, "'robu 'moti") == ["Estimators in practice"]  # as typed, only
 
 
+def test_text_that_is_not_utf8_is_indexed_around_it() -> None:
+    papers = corpus("Graph \ud800 networks.", "Plain words.")  # a lone surrogate, not cleaned
+    for read in (papers, PaperStore(papers)):
+        index = FlatIndex.of(read)
+        assert found(index, papers, "graph networks") == [papers[0].headline]
+        assert found(index, papers, "plain") == [papers[1].headline]
+
+
 def test_hostile_text_is_only_text() -> None:
     papers = corpus("[/b] [CLS] \x1b]52;c;aGk=\x07 tokens\x00inside", "Plain words.")
     index = FlatIndex.of(papers)
@@ -346,10 +354,14 @@ def test_a_pool_that_breaks_midway_leaves_its_chunks_to_this_process(
         def shutdown(self, **keywords: object) -> None:
             pass
 
-    monkeypatch.setattr(build, "ProcessPoolExecutor", BreakingPool)
+    pools: list[BreakingPool] = []
+    monkeypatch.setattr(
+        build, "process_pool", lambda count: pools.append(BreakingPool()) or pools[-1]
+    )
     monkeypatch.setattr(build, "_READER", None)  # the pool's reader, here in this process
     papers = corpus(*MIXED)
     assert_same(build.build_arrays(papers, 2)[0], build.build_arrays(papers, 1)[0])
+    assert len(pools) == 1 and pools[0].submitted >= 2  # the pool was used, and broke
 
 
 def test_many_papers_found_are_ranked_best_first_the_best_exactly() -> None:

@@ -56,6 +56,7 @@ FIELDS = ("all", "title", "author", "venue")
 # to besides `all`.
 _FIELD_OF_SEGMENT = np.asarray([1, 1, 0, 2, 3], dtype=np.int8)  # a place in FIELDS
 PAPER_END, FIELD_END = "\x00", "\x01"
+_PAPER_END, _FIELD_END = PAPER_END.encode(), FIELD_END.encode()
 _WORDS = re.compile(r"\w+")
 _COMPOUNDS = re.compile(r"\w++(?:-\w++)+")  # possessive: no backtracking
 _MARKUP = b"${}\\"  # what is left of LaTeX once unwrapped: dropped from the text
@@ -71,21 +72,21 @@ class Columns(Protocol):
 
     def __len__(self) -> int: ...
 
-    def texts(self, name: str, start: int = 0, stop: int | None = None) -> list[str]: ...
+    def utf8(self, name: str, start: int = 0, stop: int | None = None) -> list[bytes]: ...
 
 
 # A paper's searched fields, in order (authors joined by spaces).
 SEARCHED = ("headline", "title", "abstract", "authors", "venue", "collection")
 
 
-def _fields(papers: "Sequence[Paper] | Columns", start: int, stop: int) -> list[list[str]]:
-    """The searched fields of papers `start` to `stop`, field by field; a title that is the
-    headline is read once."""
+def _fields(papers: "Sequence[Paper] | Columns", start: int, stop: int) -> list[list[bytes]]:
+    """The searched fields of papers `start` to `stop` in UTF-8, field by field; a title that
+    is the headline is read once."""
     if isinstance(papers, Columns):
-        fields = [papers.texts(name, start, stop) for name in SEARCHED]
+        fields = [papers.utf8(name, start, stop) for name in SEARCHED]
     else:
         chunk = papers[start:stop]
-        fields = [
+        texts = [
             [paper.headline for paper in chunk],
             [paper.title for paper in chunk],
             [paper.abstract for paper in chunk],
@@ -93,22 +94,34 @@ def _fields(papers: "Sequence[Paper] | Columns", start: int, stop: int) -> list[
             [paper.venue for paper in chunk],
             [paper.collection for paper in chunk],
         ]
-    fields[1] = ["" if t == h else t for h, t in zip(fields[0], fields[1], strict=True)]
+        fields = [[text.encode("utf-8", "surrogatepass") for text in field] for field in texts]
+    fields[1] = [b"" if t == h else t for h, t in zip(fields[0], fields[1], strict=True)]
     return fields
 
 
-def _joined(fields: list[list[str]]) -> bytes:
+def _joined(fields: list[list[bytes]]) -> bytes:
     """Papers' searched texts in UTF-8: FIELD_END between a paper's fields (the venue and
     collection are one), each paper ended by PAPER_END; those characters in the text become
-    spaces. Bytes, not text: a pool's process reads them as they come (text was encoded to
-    be sent, decoded there, and encoded again to be read)."""
+    spaces."""
     count = len(fields[0])
-    pattern = f"{{}}{FIELD_END}{{}}{FIELD_END}{{}}{FIELD_END}{{}}{FIELD_END}{{}} {{}}{PAPER_END}"
-    joined = "".join(map(pattern.format, *fields))
-    if joined.count(PAPER_END) != count or joined.count(FIELD_END) != 4 * count:
-        clean = str.maketrans(PAPER_END + FIELD_END, "  ")
-        joined = "".join(map(pattern.format, *([t.translate(clean) for t in f] for f in fields)))
-    return joined.encode()
+    joined = _interleaved(fields)
+    if joined.count(_PAPER_END) != count or joined.count(_FIELD_END) != 4 * count:
+        ends_as_spaces = bytes.maketrans(_PAPER_END + _FIELD_END, b"  ")
+        joined = _interleaved([[t.translate(ends_as_spaces) for t in f] for f in fields])
+    return joined
+
+
+def _interleaved(fields: list[list[bytes]]) -> bytes:
+    """Each paper's fields one after the other, FIELD_END between them (a space between its
+    venue and collection), PAPER_END after them."""
+    count = len(fields[0])
+    parts = [_FIELD_END] * (12 * count)
+    for place, values in enumerate(fields[:5]):
+        parts[2 * place :: 12] = values
+    parts[9::12] = [b" "] * count
+    parts[10::12] = fields[5]
+    parts[11::12] = [_PAPER_END] * count
+    return b"".join(parts)
 
 
 @dataclass
@@ -234,7 +247,7 @@ class _Reader:
                 self.words.add_one(lower.decode())
                 self.cased.add_one(None if lower == token else token.decode())
                 continue
-            written = token.decode()
+            written = token.decode(errors="replace")  # not UTF-8: a lone surrogate
             if not written.isascii():
                 written = fold_rest(written, casefold=False)
             folded = written.casefold()
@@ -266,7 +279,8 @@ def _folded_text(raw: bytes) -> bytes:
     lines, each paper ended by a NUL."""
     papers = raw.translate(_FIELDS_AS_LINES).split(b"\x00")
     return b"\x00".join(
-        text.lower() if text.isascii() else fold_rest(text.decode()).encode() for text in papers
+        text.lower() if text.isascii() else fold_rest(text.decode(errors="replace")).encode()
+        for text in papers
     )
 
 
