@@ -124,8 +124,12 @@ async def measure(corpus: Path, kept: bool) -> dict[str, object]:
         # A million takes minutes.
         await until(lambda: app.workspace.status == "ready", 0.01, limit=3600)
         figures["loaded and indexed (s)"] = time.perf_counter() - STARTED
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        figures["CPU by then, this process (s)"] = own.ru_utime + own.ru_stime
         figures["papers"] = len(app.store)
         await app.workers.wait_for_complete()
+        pools = resource.getrusage(resource.RUSAGE_CHILDREN)  # once their pools are shut
+        figures["CPU of the pools' processes (s)"] = pools.ru_utime + pools.ru_stime
         latencies: list[float] = []
         missed: list[str] = []  # keys whose results were not drawn within 2 s
         by_query: list[tuple[float, str]] = []
