@@ -209,15 +209,7 @@ class _Reader:
         first_word, first_cased = len(self.words.listed), len(self.cased.listed)
         compounds: dict[str, str] = {}
         raw = unwrap_latex_utf8(joined).translate(None, _MARKUP)
-        tokens = raw.replace(b"\x00", b" \x00 ").replace(b"\x01", b" \x01 ").translate(_CUT).split()
-        known = len(self.tokens)
-        ids = np.fromiter(map(self.tokens.__getitem__, tokens), dtype=np.int32, count=len(tokens))
-        if len(self.tokens) > known:  # ids are given in the order first met
-            where = np.flatnonzero(ids >= known)
-            new = ids[where]
-            first = where[np.concatenate(([True], new[1:] > np.maximum.accumulate(new)[:-1]))]
-            self._learn([tokens[i] for i in first.tolist()], compounds)
-        del tokens
+        ids = self._token_ids(raw, compounds)
         ends = ids == 0
         paper = (np.cumsum(ends) - ends).astype(np.int32)
         fields = np.cumsum(ids == 1, dtype=np.int32)
@@ -238,6 +230,26 @@ class _Reader:
             pairs,
             _folded_text(raw),
         )
+
+    def _token_ids(self, raw: bytes, compounds: dict[str, str]) -> Ids:
+        """The id of each raw token of the text, new tokens read into words. Arrow splits the
+        text and numbers the chunk's tokens, so only its distinct ones are looked up in the
+        table of all (a million papers' tokens: each look-up a miss of the CPU's cache): 35
+        -> 17 µs a paper."""
+        import pyarrow as pa  # once an index is built (0.2 s), not at every start
+        import pyarrow.compute as pc
+
+        cut = raw.replace(b"\x00", b" \x00 ").replace(b"\x01", b" \x01 ").translate(_CUT)
+        tokens = pc.split_pattern(pa.array([cut], pa.large_binary()), b" ").flatten()
+        numbered = tokens.filter(pc.greater(pc.binary_length(tokens), 0)).dictionary_encode()
+        distinct: list[bytes] = numbered.dictionary.to_pylist()  # in the order first met
+        known = len(self.tokens)
+        table = self.tokens
+        ids = np.fromiter(map(table.__getitem__, distinct), dtype=np.int32, count=len(distinct))
+        if len(table) > known:  # new tokens are numbered in the order first met
+            self._learn([distinct[i] for i in np.flatnonzero(ids >= known).tolist()], compounds)
+        places: Ids = numbered.indices.to_numpy()
+        return ids[places]
 
     def _learn(self, tokens: list[bytes], compounds: dict[str, str]) -> None:
         """Read new raw tokens into words."""
