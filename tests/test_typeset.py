@@ -513,7 +513,15 @@ PIECES = [
     "x1",
     r"\emph{",
     r"\textbf{",
+    r"\cite{",
     r"\alpha",
+    '\\"',
+    "\\'",
+    '{\\"d}',
+    '{\\"o}',
+    "d",
+    "o",
+    "s",
     r"\%",
     "https://a.org/",
     "<",
@@ -552,6 +560,10 @@ def test_a_headline_keeps_the_dollars_of_money() -> None:
         ("Alzheimer\\'s, don\\'t, Ces\\'aro", "Alzheimer\\'s, don\\'t, Cesáro"),
         ('the \\"attention\\" model', 'the \\"attention\\" model'),
         ('\\"Uber alles, \\"{d}', 'Über alles, \\"{d}'),
+        (
+            '\\emph{x {\\"d} y} z, \\emph{\\"q}, \\cite{\\"d}',
+            'x {\\"d} y z, \\"q, \\cite{\\"d}',
+        ),
     ],
 )
 def test_an_accent_written_in_latex_is_shown_on_its_letter(source: str, read: str) -> None:

@@ -80,26 +80,30 @@ def _kept_spans(text: str) -> list[tuple[int, int, bool]]:
     maths = math_spans(text)
     links = [match.span() for match in _LINK.finditer(text)]
     kept = [(start, end, text[start] != _PLACEHOLDER) for start, end in maths]
+    # Where the last closing \" is, found once: searched for at each \", it made a text of
+    # many of them quadratic.
+    last_closing = max((m.start() for m in _CLOSING_QUOTE.finditer(text)), default=-1)
     for match in _LITERAL.finditer(text):
         start = match.start()
         if any(s <= start < e for s, e in maths):
             continue
         if match.lastgroup in ("dash", "accent") and any(s <= start < e for s, e in links):
             continue
+        if match["mark"] and not _is_accent(text, match, last_closing):
+            mark = match.start("mark") - 1
+            kept.append((mark, mark + 2, False))  # its backslash and mark, shown as written
+            continue
         if match["outer"] and _COMMAND_BEFORE.search(text, max(start - 40, 0), start):
             kept.append((start + 1, match.end() - 1, False))  # \emph{\"o}: the brace is its
-            continue
-        if match["mark"] and not _is_accent(text, match):
-            kept.append((start, start + 2, False))  # shown as written
             continue
         kept.append((start, match.end(), False))
     return sorted(kept)
 
 
-def _is_accent(text: str, match: re.Match[str]) -> bool:
+def _is_accent(text: str, match: re.Match[str], last_closing: int) -> bool:
     """Whether an accent's source is one: its letter takes the mark as one character
     (no d̈), and, unbraced, it is not an apostrophe (Alzheimer\'s, don\'t) or an opening
-    quote (\"deep\")."""
+    quote (\"deep\": a closing \" comes after it, the last at `last_closing`)."""
     accented = unicodedata.normalize("NFC", match["letter"] + _ACCENTS[match["mark"]])
     if len(accented) != 1:
         return False
@@ -110,7 +114,7 @@ def _is_accent(text: str, match: re.Match[str]) -> bool:
     if match["mark"] == "'":
         return not (after_letter and _CONTRACTION.match(text, start + 2))
     if match["mark"] == '"':
-        return after_letter or not _CLOSING_QUOTE.search(text, match.end())
+        return after_letter or last_closing < match.end()
     return True
 
 
