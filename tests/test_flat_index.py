@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tui_reader.core.flat import build, disk, folded_text
 from tui_reader.core.flat import index as index_module
@@ -303,6 +305,16 @@ def assert_same(made: build.Arrays, expected: build.Arrays) -> None:
         assert np.array_equal(array, made[name]), name
 
 
+@given(
+    st.lists(st.sampled_from([b"ab", b"a", b" ", b"  ", b"\x00", b"\x01", b"\xc3\xa9", b"\xff"]))
+)
+def test_arrow_numbers_a_texts_tokens_as_a_dict_does(parts: list[bytes]) -> None:
+    text = b"".join(parts)
+    distinct, places = build._numbered(text)
+    by_arrow, arrow_places = build._numbered_by_arrow(text)
+    assert by_arrow == distinct and arrow_places.tolist() == places.tolist()
+
+
 @pytest.mark.usefixtures("small_chunks")
 def test_a_pool_of_processes_builds_the_same_index() -> None:
     papers = corpus(*MIXED)
@@ -355,9 +367,12 @@ def test_a_pool_that_breaks_midway_leaves_its_chunks_to_this_process(
             pass
 
     pools: list[BreakingPool] = []
-    monkeypatch.setattr(
-        build, "process_pool", lambda count: pools.append(BreakingPool()) or pools[-1]
-    )
+
+    def breaking_pool(count: int) -> BreakingPool:
+        pools.append(BreakingPool())
+        return pools[-1]
+
+    monkeypatch.setattr(build, "process_pool", breaking_pool)
     monkeypatch.setattr(build, "_READER", None)  # the pool's reader, here in this process
     papers = corpus(*MIXED)
     assert_same(build.build_arrays(papers, 2)[0], build.build_arrays(papers, 1)[0])

@@ -2,11 +2,12 @@
 
 A chunk's texts are joined (NUL between papers, SOH between a paper's fields), their LaTeX
 unwrapped (core.flat.fold), and cut into raw tokens in bulk: `bytes.translate` turns every
-ASCII byte that is not a letter, digit, `_` or `-` into a space and `bytes.split` does the
-rest, with no Python loop per word. Each raw token ("Co-Training", "Schrödinger", "model's")
-is read once per process into the words search knows (casefolded, accents dropped, a
-hyphenated compound also joined: co, training, cotraining) and its capitalised words as
-written (Co, Training); a token seen again costs one dict look-up. Postings then come from
+ASCII byte that is not a letter, digit, `_` or `-` into a space, and Arrow (in a pool's
+processes; `bytes.split` and a dict here) splits the text and numbers the chunk's distinct
+tokens. Each raw token ("Co-Training", "Schrödinger", "model's") is read once per process
+into the words search knows (casefolded, accents dropped, a hyphenated compound also joined:
+co, training, cotraining) and its capitalised words as written (Co, Training); a chunk's
+distinct tokens cost one dict look-up each. Postings then come from
 numpy: each chunk's (word, paper) pairs made unique by `np.unique`, merged at the end into one
 int32 array per field with int64 offsets, in paper order. Chunks are read by a pool of
 processes when there are several, each keeping its own table of tokens; only arrays, the new
@@ -195,7 +196,8 @@ class _TokenWords:
 class _Reader:
     """Raw tokens to words, kept for every chunk a process reads."""
 
-    def __init__(self) -> None:
+    def __init__(self, by_arrow: bool = False) -> None:
+        self.by_arrow = by_arrow  # in a pool's process: not worth Arrow's 36 MB here
         self.tokens: defaultdict[bytes, int] = defaultdict()
         self.tokens.default_factory = self.tokens.__len__
         self.words, self.cased = _TokenWords(), _TokenWords()
@@ -232,23 +234,16 @@ class _Reader:
         )
 
     def _token_ids(self, raw: bytes, compounds: dict[str, str]) -> Ids:
-        """The id of each raw token of the text, new tokens read into words. Arrow splits the
-        text and numbers the chunk's tokens, so only its distinct ones are looked up in the
-        table of all (a million papers' tokens: each look-up a miss of the CPU's cache): 35
-        -> 17 µs a paper."""
-        import pyarrow as pa  # once an index is built (0.2 s), not at every start
-        import pyarrow.compute as pc
-
+        """The id of each raw token of the text, new tokens read into words. The chunk's
+        tokens are numbered first, so only its distinct ones are looked up in the table of
+        all (a million papers' tokens: each look-up a miss of the CPU's cache)."""
         cut = raw.replace(b"\x00", b" \x00 ").replace(b"\x01", b" \x01 ").translate(_CUT)
-        tokens = pc.split_pattern(pa.array([cut], pa.large_binary()), b" ").flatten()
-        numbered = tokens.filter(pc.greater(pc.binary_length(tokens), 0)).dictionary_encode()
-        distinct: list[bytes] = numbered.dictionary.to_pylist()  # in the order first met
+        distinct, places = _numbered_by_arrow(cut) if self.by_arrow else _numbered(cut)
         known = len(self.tokens)
         table = self.tokens
         ids = np.fromiter(map(table.__getitem__, distinct), dtype=np.int32, count=len(distinct))
         if len(table) > known:  # new tokens are numbered in the order first met
             self._learn([distinct[i] for i in np.flatnonzero(ids >= known).tolist()], compounds)
-        places: Ids = numbered.indices.to_numpy()
         return ids[places]
 
     def _learn(self, tokens: list[bytes], compounds: dict[str, str]) -> None:
@@ -272,6 +267,27 @@ class _Reader:
             self.words.add(found)
             capitals = () if folded == written else _WORDS.findall(written)
             self.cased.add(dict.fromkeys(w for w in capitals if w != w.lower()))
+
+
+def _numbered(text: bytes) -> tuple[list[bytes], Ids]:
+    """The distinct tokens of a text (split at spaces) in the order first met, and the
+    number of each token among them."""
+    distinct: defaultdict[bytes, int] = defaultdict()
+    distinct.default_factory = distinct.__len__
+    places = np.fromiter(map(distinct.__getitem__, text.split()), dtype=np.int32)
+    return list(distinct), places
+
+
+def _numbered_by_arrow(text: bytes) -> tuple[list[bytes], Ids]:
+    """What `_numbered` gives, by Arrow: split and numbered without a Python object a token
+    (the token step at a million papers 35 -> 17 µs a paper)."""
+    import pyarrow as pa  # once a pool's process indexes (0.2 s), not at every start
+    import pyarrow.compute as pc
+
+    tokens = pc.split_pattern(pa.array([text], pa.large_binary()), b" ").flatten()
+    numbered = tokens.filter(pc.greater(pc.binary_length(tokens), 0)).dictionary_encode()
+    places: Ids = numbered.indices.to_numpy()
+    return numbered.dictionary.to_pylist(), places
 
 
 def _unique_pairs(words: Ids, papers: Ids, count: int) -> tuple[Ids, Ids]:
@@ -303,7 +319,7 @@ _READER: _Reader | None = None
 def _read_pooled(joined: bytes, count: int) -> ChunkRead:
     global _READER  # one table of tokens per process of the pool
     if _READER is None:
-        _READER = _Reader()
+        _READER = _Reader(by_arrow=True)
     return _READER.read(joined, count)
 
 
