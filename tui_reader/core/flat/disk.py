@@ -11,6 +11,7 @@ folder and renamed into place; the cache keeps under a size (oldest used removed
 
 import hashlib
 import json
+import math
 import mmap
 import os
 import shutil
@@ -111,6 +112,21 @@ def _own_file(folder: Path, path: Path, name: str) -> None:
         raise Rejected(f"{folder}: {name} is not a regular file")
 
 
+def _cut_short(path: Path) -> bool:
+    """Whether a NumPy file is shorter than its header says its array is."""
+    try:
+        with path.open("rb") as file:
+            version = np.lib.format.read_magic(file)
+            read = np.lib.format.read_array_header_1_0
+            if version != (1, 0):
+                read = np.lib.format.read_array_header_2_0
+            shape, _, dtype = read(file)
+            needed = file.tell() + math.prod(shape) * dtype.itemsize
+        return path.stat().st_size < needed
+    except (OSError, ValueError):
+        return False
+
+
 def mapped(folder: Path, name: str, described: object) -> Array:
     """An array of a kept folder, memory-mapped, as its manifest describes it ({"dtype":
     ..., "shape": [...]}); Rejected when it is not a file of the folder's own, cannot be read,
@@ -119,12 +135,12 @@ def mapped(folder: Path, name: str, described: object) -> Array:
     _own_file(folder, path, name)
     try:
         array: Array = np.load(path, mmap_mode="r", allow_pickle=False)
-    except (OSError, EOFError) as error:  # missing, truncated
-        raise Rejected(f"{folder}: {name} cannot be read ({error})") from None
-    except ValueError as error:  # cut short, or pickled objects, which may run code
-        if "greater than file size" in str(error):
+    except (OSError, EOFError, ValueError) as error:  # missing, cut short, pickled objects
+        if _cut_short(path):
             raise Rejected(f"{folder}: {name} is cut short") from None
-        raise Rejected(f"{folder}: {name} is not an array of plain values") from None
+        if isinstance(error, ValueError):  # objects, which may run code when read
+            raise Rejected(f"{folder}: {name} is not an array of plain values") from None
+        raise Rejected(f"{folder}: {name} cannot be read ({error})") from None
     if {"dtype": array.dtype.str, "shape": list(array.shape)} != described:
         raise Rejected(f"{folder}: {name} is not the array the manifest describes")
     return array

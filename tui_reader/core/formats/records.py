@@ -67,6 +67,8 @@ def json_problem(error: ValueError | RecursionError) -> str:
 
 
 def author_names(value: object) -> tuple[str, ...]:
+    """Authors as a record gives them: a list of names, or one string of names joined by
+    "and", semicolons or commas."""
     if isinstance(value, list):
         names = [str(name) for name in value]
     elif isinstance(value, str):
