@@ -76,6 +76,13 @@ def test_a_long_title_is_searched_whole() -> None:
     assert unquote_plus(links_of(paper)[-1].split("?q=", 1)[1]) == title
 
 
+def test_a_title_written_in_latex_is_searched_as_it_reads() -> None:
+    title = r"Schr\"odinger bridges for {GAN}s at $O(1/T)$"
+    paper = Paper.from_abstract("An abstract.", "c", Path("x.jsonl"), title=title)
+    query = unquote_plus(links_of(paper)[-1].split("?q=", 1)[1])
+    assert query == "Schrödinger bridges for GANs at $O(1/T)$"
+
+
 def test_own_url_is_primary_and_title_is_searched() -> None:
     links = links_of(rich_paper(), "https://s.org/?q={query}")
     assert links == [

@@ -48,8 +48,13 @@ def search_text(paper: Paper) -> str:
     paper better than its first sentence ("Large Language Models have emerged as...").
 
     A headline cut to fit gives its whole words (a long sentence would make a search engine
-    find less, not more)."""
-    return paper.title or paper.headline.removesuffix("…")
+    find less, not more); a title's LaTeX is read as its letters (Schrödinger, not
+    Schr\\"odinger, which finds nothing)."""
+    if paper.title:
+        return (
+            unicode_text(paper.title) if "\\" in paper.title or "{" in paper.title else paper.title
+        )
+    return paper.headline.removesuffix("…")
 
 
 def reference_title(paper: Paper) -> str:
