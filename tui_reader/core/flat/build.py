@@ -197,7 +197,7 @@ class _Reader:
     """Raw tokens to words, kept for every chunk a process reads."""
 
     def __init__(self, by_arrow: bool = False) -> None:
-        self.by_arrow = by_arrow  # in a pool's process: not worth Arrow's 36 MB here
+        self.by_arrow = by_arrow  # in a pool's process; here a dict (Arrow takes 36 MB)
         self.tokens: defaultdict[bytes, int] = defaultdict()
         self.tokens.default_factory = self.tokens.__len__
         self.words, self.cased = _TokenWords(), _TokenWords()
