@@ -9,13 +9,17 @@ import sys
 import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 
+from tests.pilot_helpers import ready
 from tui_reader import cli
 from tui_reader.core import loading
 from tui_reader.core.formats import json_lines
 from tui_reader.core.loading import LoadError, load_paths
+from tui_reader.ui.app import ReaderApp
 
 GOOD = {"title": "Good", "abstract": "A good abstract."}
 ALSO_GOOD = {"title": "Also good", "abstract": "Another good abstract."}
@@ -79,6 +83,32 @@ def test_a_fifo_in_a_folder_of_papers_is_left_alone(tmp_path: Path, fifo: Path) 
     result = run("list", "--papers", str(tmp_path))
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("\n") == 1 and "Good" in result.stdout
+
+
+def test_a_folder_opens_without_the_file_that_is_not_text_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    (folder / "a.txt").write_text("A\n\nDiffusion models for tabular data.", encoding="utf-8")
+    (folder / "b.txt").write_bytes(bytes(range(256)))
+    opened: list[ReaderApp] = []
+    told: list[str] = []
+    run = ReaderApp.run
+
+    def run_at_once(app: ReaderApp) -> None:
+        async def look(pilot: Pilot[Any]) -> None:
+            await ready(pilot)
+            told.extend(app.workspace._messages)
+            app.exit()
+
+        opened.append(app)
+        run(app, headless=True, auto_pilot=look)
+
+    monkeypatch.setattr(ReaderApp, "run", run_at_once)
+    assert cli.main([str(folder)]) == 0  # it stopped the reader, which named the file
+    assert [paper.abstract for paper in opened[0].store] == ["Diffusion models for tabular data."]
+    assert any(str(folder / "b.txt") in message and "passed over" in message for message in told)
 
 
 def write_lines(path: Path, *lines: str) -> Path:

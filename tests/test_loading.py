@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from tui_reader.core.loading import LoadError, load_paths
+from tui_reader.core.loading import LoadError, check_paths, load_paths
 from tui_reader.core.paper import paper_id
 from tui_reader.core.store import PaperStore
 
@@ -117,3 +117,20 @@ def test_store_finds_papers_by_id(seed_store: PaperStore) -> None:
     assert seed_store.position_of(paper.id) == 5
     assert paper.id in seed_store
     assert seed_store.get("000000000000") is None
+
+
+def test_a_folders_file_that_is_not_text_is_passed_over_and_told(tmp_path: Path) -> None:
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    (folder / "a.txt").write_text("A\n\nFirst.", encoding="utf-8")
+    (folder / "b.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    passed_over: list[str] = []
+    assert check_paths([folder], passed_over=passed_over) == [folder / "a.txt"]
+    assert passed_over == [f"{folder / 'b.txt'}: is a binary file, not UTF-8 text"]
+    with pytest.raises(LoadError, match="binary"):  # unless asked, it stops the reading
+        check_paths([folder])
+    with pytest.raises(LoadError, match="binary"):  # a file named is read or refused
+        check_paths([folder / "b.txt"], passed_over=[])
+    (folder / "a.txt").write_bytes(b"\x00")
+    with pytest.raises(LoadError, match="binary"):  # a folder of none that can be read
+        check_paths([folder], passed_over=[])

@@ -556,7 +556,8 @@ def _run_reader(arguments: argparse.Namespace) -> int:
         config_path(), check_keys, check_theme=theme_problem, check_keymap=key_conflicts
     )
     paths = arguments.paths or list(config.paths) or fetched_collections() or [bundled("seeds")]
-    files = check_paths(paths, "" if arguments.paths else config.paths_origin)
+    passed_over: list[str] = []  # files of a folder that are not text, or cannot be read
+    files = check_paths(paths, "" if arguments.paths else config.paths_origin, passed_over)
     where = session_path()
     saved = load_session(where)  # before the library: a FIFO or device there stops the reader
     stream = kept = expected = None
@@ -568,7 +569,7 @@ def _run_reader(arguments: argparse.Namespace) -> int:
     big = sum(file.stat().st_size for file in files) > LOAD_AT_ONCE
     keep = LoadFilter(tuple(arguments.category), arguments.since or "")
     if not big:
-        loaded = load_paths(paths, keep)  # small: load now, so a problem stops the reader at once
+        loaded = load_paths(files, keep)  # small: load now, so a problem stops the reader at once
         store = PaperStore(loaded.papers, loaded.collections)
         duplicates, skipped = loaded.duplicates, loaded.problems
     elif keep == NO_FILTER and (kept := load_cached(files, False, unusable)):  # and indexed
@@ -600,6 +601,9 @@ def _run_reader(arguments: argparse.Namespace) -> int:
     inputs = inputs_of(named or {path.parent for path in paths})
     session = None if arguments.fresh else restored(saved, inputs)
     messages += config_problems
+    messages += [
+        f"{problem}: passed over, the folder's other files are read" for problem in passed_over
+    ]
     messages += unusable
     # On the screen, by file and line: printed, they were read only after quitting.
     first, more = _first(skipped, SKIPPED_SHOWN)

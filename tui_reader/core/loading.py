@@ -502,36 +502,55 @@ BATCH = 1000
 FIRST_BATCH = 100  # small, so that the first papers are on screen at once
 
 
-def check_paths(paths: Iterable[Path], origin: str = "") -> list[Path]:
+def check_paths(
+    paths: Iterable[Path], origin: str = "", passed_over: list[str] | None = None
+) -> list[Path]:
     """The files to read, after a quick look that each exists and is text (LoadError if not).
 
     Used before loading in the background, where a bad file could only be reported late.
     `origin` says where the paths were named ("paths in FILE, line 3"), told with a problem.
+    With `passed_over`, a bad file found in a folder is told there ("FILE: why") and the
+    folder's other files are read; a folder of none but bad files is still a LoadError.
     """
     try:
-        return _check_paths(paths)
+        return _check_paths(paths, passed_over)
     except LoadError as error:
         if not origin:
             raise
         raise LoadError(error.path, f"{error.problem} (from {origin})") from None
 
 
-def _check_paths(paths: Iterable[Path]) -> list[Path]:
+def _check_paths(paths: Iterable[Path], passed_over: list[str] | None) -> list[Path]:
     files = []
     for path in paths:
         found = paper_files(path)
         if not found:
             raise LoadError(path, "holds no papers")
+        good, bad = [], []
         for file in found:
             try:
-                with file.open("rb") as handle:
-                    start = handle.read(8192)
-            except OSError as error:
-                raise LoadError(file, error.strerror or "cannot be read") from None
-            if not file.name.lower().endswith(".gz") and b"\x00" in start:
-                raise LoadError(file, "is a binary file, not UTF-8 text")
-        files += found
+                _check_file(file)
+                good.append(file)
+            except LoadError as error:
+                if passed_over is None or file == path:
+                    raise
+                bad.append(error)
+        if not good:  # none of the folder's files
+            raise bad[0]
+        files += good
+        if passed_over is not None:
+            passed_over += [str(error) for error in bad]
     return files
+
+
+def _check_file(file: Path) -> None:
+    try:
+        with file.open("rb") as handle:
+            start = handle.read(8192)
+    except OSError as error:
+        raise LoadError(file, error.strerror or "cannot be read") from None
+    if not file.name.lower().endswith(".gz") and b"\x00" in start:
+        raise LoadError(file, "is a binary file, not UTF-8 text")
 
 
 def stream_papers(
