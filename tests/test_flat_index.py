@@ -93,6 +93,14 @@ def test_search_reads_typeset_math_and_accents(query: str, expected: int) -> Non
 
 
 @pytest.mark.parametrize(
+    "query", ["disease", "trust", "deep model", '"dont trust the"', "alzheimers", "dont"]
+)
+def test_a_backslash_before_an_apostrophe_or_a_quote_glues_no_words(query: str) -> None:
+    papers = corpus(r"Alzheimer\'s disease: don\'t trust the \"deep\" model.", "Other words.")
+    assert found(FlatIndex.of(papers), papers, query) == [papers[0].headline]
+
+
+@pytest.mark.parametrize(
     ("query", "expected"),
     [
         ("itemize", 0),

@@ -17,8 +17,10 @@ _WRAPPER = (
     r"|boldsymbol|bm|operatorname\*?|mbox|hat|bar|tilde|vec|widehat|widetilde|overline)"
     r"\s*\{([^{}\x00\x01]*)\}"
 )
-# \"o, \'{e}, {\"o}, \c{c}, \v s: the letter stays, the accent goes.
-_ACCENT = r"\\(?:[\"'`^~=.]|[uvHckbdr](?=\s*\{))\s*\{?\s*\\?([A-Za-z])\s*\}?"
+# \"o, \'{e}, {\"o}, \c{c}: the letter stays, the accent goes. Spaces only where LaTeX skips
+# them: after an accent named by a letter, and inside braces (`Alzheimer\'s disease` and
+# `the \"deep\" model` kept their words apart).
+_ACCENT = r"\\(?:[\"'`^~=.]|[uvHckbdr]\s*(?=\{))(\{\s*)?\\?([A-Za-z])(?(1)\s*\})"
 _COMMAND = r"\\([A-Za-z]+)(\s*\{)?"  # \alpha reads alpha
 # Each pattern for text and for UTF-8 (the index unwraps a chunk's bytes: 2.7 times faster
 # than its text), their spaces ASCII's: `\s` is that in bytes, and more in text.
@@ -41,7 +43,7 @@ def unwrap_latex(text: str) -> str:
     arguments are words apart (`\\cite{a}` reads `cite {a}`)."""
     if "\\" in text:
         wrapper, accent, command = _TEXT
-        text = accent.sub(r"\1", wrapper.sub(r"\1", text))
+        text = accent.sub(r"\2", wrapper.sub(r"\1", text))
         text = command.sub(_command, text).replace("}{", "} {")  # \href{url}{text}
     return text
 
@@ -50,7 +52,7 @@ def unwrap_latex_utf8(text: bytes) -> bytes:
     """`unwrap_latex` of UTF-8 text, as bytes."""
     if b"\\" in text:
         wrapper, accent, command = _UTF8
-        text = accent.sub(rb"\1", wrapper.sub(rb"\1", text))
+        text = accent.sub(rb"\2", wrapper.sub(rb"\1", text))
         text = command.sub(_command_utf8, text).replace(b"}{", b"} {")
     return text
 
