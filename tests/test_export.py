@@ -83,6 +83,17 @@ def test_a_title_written_in_latex_is_searched_as_it_reads() -> None:
     assert query == "Schrödinger bridges for GANs at $O(1/T)$"
 
 
+def test_an_apostrophe_and_quotes_written_with_a_backslash_are_exported_as_such() -> None:
+    title = r"Alzheimer\'s disease: don\'t trust the \"deep\" model"
+    abstract = r"We don\'t trust \"deep\" models of Schr\"odinger bridges."
+    paper = Paper.from_abstract(abstract, "c", Path("x.jsonl"), title=title)
+    query = unquote_plus(links_of(paper)[-1].split("?q=", 1)[1])
+    assert query == "Alzheimer's disease: don't trust the \"deep\" model"
+    record = json.loads(render("csl-json", [paper], Library(None)))[0]
+    assert record["title"] == query
+    assert record["abstract"] == 'We don\'t trust "deep" models of Schrödinger bridges.'
+
+
 def test_own_url_is_primary_and_title_is_searched() -> None:
     links = links_of(rich_paper(), "https://s.org/?q={query}")
     assert links == [

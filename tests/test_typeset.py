@@ -217,7 +217,7 @@ COMBINING = dict(
         strict=True,
     )
 )
-ESCAPED = "%&_#{}$"
+ESCAPED = "%&_#{}$'\""
 CONTRACTIONS = {"s", "t", "d", "m", "re", "ll", "ve"}
 PLAIN = re.compile(r"[^-\\$*_{}^\ufffc]+")  # characters that are never syntax
 
@@ -277,7 +277,10 @@ def source_units(source: str) -> list[tuple[str, str]]:
         if at in maths and char != "\ufffc":
             units.append(("text", SHOWN_MATH))
             at = maths[at]
-        elif accent and shown_accent and not any(start <= at < end for start, end in links):
+        elif accent and any(start <= at < end for start, end in links):
+            units.append(("text", accent.group()))  # a link is kept as written
+            at = accent.end()
+        elif accent and shown_accent:
             units.append(("text", shown_accent))
             at = accent.end()
         elif char == "\\" and len(pair) == 2 and not (pair[1].isascii() and pair[1].isalpha()):
@@ -552,17 +555,17 @@ def test_a_headline_keeps_the_dollars_of_money() -> None:
             "Fran\\c{c}ois \\v{S}ediv\\'y, \\H{o} \\k{a} \\u{g} \\r{a} \\=a \\.z \\`e \\^o \\~n",
             "François Šedivý, ő ą ğ å ā ż è ô ñ",
         ),
-        ('\\cite{a} \\v s \\c c \\"{o', '\\cite{a} \\v s \\c c \\"{o'),  # none is an accent
+        ('\\cite{a} \\v s \\c c \\"{o', '\\cite{a} \\v s \\c c "{o'),  # none is an accent
         ('Nystr{\\"o}m, {{\\"o}}, \\cite{\\"o}', "Nyström, {ö}, \\cite{ö}"),
         ("see http://x.org/\\~user", "see http://x.org/\\~user"),  # a link is kept as written
-        # An apostrophe and quotes written with a backslash, and a mark on a letter that has
-        # no character for it, are shown as written.
-        ("Alzheimer\\'s, don\\'t, Ces\\'aro", "Alzheimer\\'s, don\\'t, Cesáro"),
-        ('the \\"attention\\" model', 'the \\"attention\\" model'),
-        ('\\"Uber alles, \\"{d}', 'Über alles, \\"{d}'),
+        # An apostrophe and quotes written with a backslash read as what they stand for, and
+        # a mark on a letter that has no character for it is no accent.
+        ("Alzheimer\\'s, don\\'t, Ces\\'aro", "Alzheimer's, don't, Cesáro"),
+        ('the \\"attention\\" model', 'the "attention" model'),
+        ('\\"Uber alles, \\"{d}', 'Über alles, "{d}'),
         (
             '\\emph{x {\\"d} y} z, \\emph{\\"q}, \\cite{\\"d}',
-            'x {\\"d} y z, \\"q, \\cite{\\"d}',
+            'x {"d} y z, "q, \\cite{"d}',
         ),
     ],
 )

@@ -13,7 +13,7 @@ from tui_reader.core.latex_text import latex_to_unicode, unpaired_braces
 from tui_reader.core.links import DEFAULT_SEARCH_URL, paper_links, search_link
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
-from tui_reader.core.typeset import math_spans
+from tui_reader.core.typeset import math_spans, written_quotes
 
 _YEAR = re.compile(r"\b(19|20)\d\d\b")
 _KEY_WORD = re.compile(r"[A-Za-z0-9]+")
@@ -72,12 +72,12 @@ def reference_title(paper: Paper) -> str:
 def unicode_text(text: str) -> str:
     """Text as a reference manager shows it: LaTeX accents, escapes and text styles outside
     math as Unicode (`Schr\\"odinger`: Schrödinger; `50\\%`: 50%; `The {GAN} zoo`: The GAN
-    zoo), and `$math$` as written."""
+    zoo; `Alzheimer\\'s`: Alzheimer's, as the screen shows them), and `$math$` as written."""
     pieces, at = [], 0
     for start, end in math_spans(text):
-        pieces += [latex_to_unicode(text[at:start]), text[start:end]]
+        pieces += [latex_to_unicode(written_quotes(text[at:start])), text[start:end]]
         at = end
-    pieces.append(latex_to_unicode(text[at:]))
+    pieces.append(latex_to_unicode(written_quotes(text[at:])))
     return "".join(pieces)
 
 

@@ -5,7 +5,8 @@ shown. Whatever cannot be converted is shown as its source, never dropped: outsi
 math, `typeset` shows every character of the source, in order, but the syntax it applies: the
 names and braces of \\emph{}, \\textbf{} and the like, the backslash of an escape such as \\%,
 the * and _ that markdown-it reads as emphasis, -- and --- shown as – and —, and an accent
-written \\"o shown on its letter (ö) when it is one (not Alzheimer\\'s, nor \\"quoted\\").
+written \\"o shown on its letter (ö) when it is one (Alzheimer\\'s and \\"quoted\\" read
+Alzheimer's and "quoted").
 """
 
 import re
@@ -118,6 +119,25 @@ def _is_accent(text: str, match: re.Match[str], last_closing: int) -> bool:
     return True
 
 
+def written_quotes(text: str) -> str:
+    """The text with each \\' and \\" that is no accent (Alzheimer\\'s, \\"deep\\") as the
+    apostrophe or quote it stands for, as `typeset` shows it; accents are left."""
+    if "\\'" not in text and '\\"' not in text:
+        return text
+    last_closing = max((m.start() for m in _CLOSING_QUOTE.finditer(text)), default=-1)
+    pieces, at = [], 0
+    for match in _LITERAL.finditer(text):
+        if match["mark"] in ("'", '"') and not _is_accent(text, match, last_closing):
+            start = match.start("mark") - 1
+        elif match.group() in ("\\'", '\\"'):
+            start = match.start()
+        else:
+            continue
+        pieces += [text[at:start], text[start + 1]]
+        at = start + 2
+    return "".join([*pieces, text[at:]])
+
+
 def _literal(source: str) -> str:
     """How a kept piece of prose reads: \\% as %, -- as an en dash, --- as an em dash,
     Schr\\"odinger's accent on its letter."""
@@ -125,7 +145,7 @@ def _literal(source: str) -> str:
         return _DASHES[source]
     if accent := _ACCENT.fullmatch(source[1:-1] if source[:1] == "{" else source):
         return unicodedata.normalize("NFC", accent["letter"] + _ACCENTS[accent["mark"]])
-    if source[0] == "\\" and source[1] in "%&_#{}$":
+    if source[0] == "\\" and source[1] in "%&_#{}$'\"":  # \' and \" no accent: Alzheimer\'s
         return source[1]
     return source
 
