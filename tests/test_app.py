@@ -120,6 +120,24 @@ async def test_cursor_stays_on_its_paper_while_the_filter_changes(seed_store) ->
         assert paper_list.current is seed_store[augmask]
 
 
+async def test_a_new_query_opens_on_its_best_papers_not_far_down_on_the_paper_chosen(
+    seed_store,
+) -> None:
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        paper_list = app.query_one(PaperList)
+        await type_filter(pilot, "learning")
+        results = list(paper_list.papers[: paper_list.full])
+        assert len(results) > paper_list.scrollable_content_region.height
+        last = seed_store.index(results[-1])
+        await pilot.press("escape")
+        await settled(pilot)
+        paper_list.choose(last)  # the reader on a paper the next query ranks out of sight
+        await type_filter(pilot, "learning")
+        assert paper_list.cursor == 0 and paper_list.current is results[0]
+        assert paper_list.scroll_offset.y == 0
+
+
 async def test_a_result_opened_keeps_the_cursor_once_the_filter_is_cleared(
     seed_store,
 ) -> None:

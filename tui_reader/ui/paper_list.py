@@ -196,6 +196,9 @@ class PaperList(ScrollView, can_focus=True):
         # The paper the reader last chose: the cursor returns to it whenever it is shown again,
         # even after a keystroke of the filter had left it out.
         self._chosen_id: str | None = None
+        # Asked for by name (a session restored, a place gone back to): kept wherever it is
+        # in the next papers shown, not only near the top of a search's.
+        self._asked_for = False
         self._choosing = False  # the cursor is moving at the reader's request
 
     @property
@@ -208,9 +211,16 @@ class PaperList(ScrollView, can_focus=True):
         return self._papers[self.cursor] if self._papers else None
 
     def show(
-        self, papers: Sequence[Paper], empty_message: str = "No papers", full: int | None = None
+        self,
+        papers: Sequence[Paper],
+        empty_message: str = "No papers",
+        full: int | None = None,
+        ranked: bool = False,
     ) -> None:
-        """Show these papers, keeping the cursor on the chosen paper when it is among them.
+        """Show these papers, keeping the cursor on the chosen paper when it is among them;
+        in a search's results (`ranked`), only when it is in sight with the first of them
+        (a new query opened on the paper of an old one, two thousand better ones above it),
+        unless it was asked for by name.
 
         Papers after the first `full` match the query only in part and are drawn dimmed.
         """
@@ -224,7 +234,9 @@ class PaperList(ScrollView, can_focus=True):
             # Not to a paper matching only in part while others match in full: the list
             # would open on the close ones, the full matches above it out of sight.
             if found is not None and (found < self.full or not self.full):
-                position = found
+                in_sight = found < self.scrollable_content_region.height
+                position = found if in_sight or not ranked or self._asked_for else 0
+            self._asked_for = self._asked_for and found is None
         if position == 0:
             self.scroll_to(y=0, animate=False)
         self.cursor = position
@@ -388,7 +400,7 @@ class PaperList(ScrollView, can_focus=True):
     def choose_later(self, paper_id: str) -> None:
         """Put the cursor on this paper once it is shown (restoring a session), and keep it
         there when the papers shown change, as on a paper moved to."""
-        self._chosen_id = paper_id
+        self._chosen_id, self._asked_for = paper_id, True
 
     def choose(self, position: int) -> None:
         """Move the cursor at the reader's request."""
@@ -398,7 +410,7 @@ class PaperList(ScrollView, can_focus=True):
         finally:
             self._choosing = False
         if self.current is not None:
-            self._chosen_id = self.current.id
+            self._chosen_id, self._asked_for = self.current.id, False
 
     def place(self, position: int) -> None:
         """Move the cursor where the reader was elsewhere (triage): it stays on that paper as

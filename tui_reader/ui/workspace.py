@@ -550,7 +550,7 @@ class Workspace(Screen[None]):
         full = len(papers) if results.full is None else results.full
         self.highlight = results.highlight  # the list and the detail pane follow (data_bind)
         had_papers = bool(self.paper_list.papers)
-        self.paper_list.show(papers, message, full)
+        self.paper_list.show(papers, message, full, ranked=bool(query.strip()))
         if bool(papers) != had_papers:  # the paper keys come (or go): the footer shows them
             self.refresh_bindings()
         self._shown_count, self._close_count = full, len(papers) - full
