@@ -101,6 +101,17 @@ def test_the_detail_pane_shows_authors_venue_date_arxiv_id_doi_and_categories(
     assert "[/b] [CLS]" in text
 
 
+def test_the_detail_pane_reads_the_latex_of_authors_names(tmp_path: Path) -> None:
+    authors = (r"Fran\c{c}ois Dupont", r"Kurt G\"{o}del", "[b]Mallory[/b]")
+    paper = Paper.from_abstract(ABSTRACT, "c", tmp_path / "x.jsonl", authors=authors)
+    library, _ = Library.open(None)
+    assert (
+        "\nFrançois Dupont, Kurt Gödel, [b]Mallory[/b]\n" in paper_content(paper, library, []).plain
+    )
+    raw = paper_content(paper, library, [], raw=True).plain
+    assert "\n" + ", ".join(authors) + "\n" in raw
+
+
 def test_the_detail_pane_shows_no_metadata_lines_for_a_bare_abstract(tmp_path: Path) -> None:
     paper = Paper.from_abstract(ABSTRACT, "seeds", tmp_path / "seeds.txt")
     library, _ = Library.open(None)

@@ -13,7 +13,7 @@ from textual.widgets import Static
 from tui_reader.core.highlight import Highlight
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
-from tui_reader.core.references import links_of
+from tui_reader.core.references import links_of, unicode_text
 from tui_reader.core.text import displayed
 from tui_reader.ui.messages import RelatedFound
 from tui_reader.ui.typeset_text import typeset_content
@@ -31,13 +31,15 @@ ABSTRACT_SHOWN = 20_000
 LINKS_SHOWN = 50  # the first of the abstract's links, by number
 
 
-def _metadata_lines(paper: Paper) -> list[str | tuple[str, str]]:
-    """The lines of what is known about a paper beyond its text: authors, venue and date (or
-    year), arXiv id with version, DOI, categories; none for a paper that has none. The date and
-    the categories are what `after:`, `before:` and `cat:` filter on."""
+def _metadata_lines(paper: Paper, raw: bool) -> list[str | tuple[str, str]]:
+    """The lines of what is known about a paper beyond its text: authors (their LaTeX read
+    as letters unless `raw`), venue and date (or year), arXiv id with version, DOI,
+    categories; none for a paper that has none. The date and the categories are what
+    `after:`, `before:` and `cat:` filter on."""
     lines = []
-    if paper.authors:
-        lines.append(", ".join(paper.authors))
+    if authors := ", ".join(paper.authors):
+        latex = not raw and ("\\" in authors or "{" in authors)
+        lines.append(unicode_text(authors) if latex else authors)  # Fran\\c{c}ois: François
     year = str(paper.year) if paper.year and str(paper.year) not in paper.venue else ""
     if place := " ".join(part for part in (paper.venue, paper.published or year) if part):
         lines.append(place)
@@ -75,7 +77,7 @@ def paper_content(
         "\n",
         (f"id {paper.id}", "dim"),
         "\n",
-        *_metadata_lines(paper),
+        *_metadata_lines(paper, raw),
         ("  ".join(item for item in state if item), "italic"),
         "\n\n",
         typeset_content(paper.abstract[:ABSTRACT_SHOWN], raw),
