@@ -92,6 +92,7 @@ def test_a_folder_opens_without_the_file_that_is_not_text_and_says_so(
     folder.mkdir()
     (folder / "a.txt").write_text("A\n\nDiffusion models for tabular data.", encoding="utf-8")
     (folder / "b.txt").write_bytes(bytes(range(256)))
+    (folder / "c.txt").write_text("", encoding="utf-8")  # no abstracts: the folder's others are
     opened: list[ReaderApp] = []
     told: list[str] = []
     run = ReaderApp.run

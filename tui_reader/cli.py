@@ -569,7 +569,7 @@ def _run_reader(arguments: argparse.Namespace) -> int:
     big = sum(file.stat().st_size for file in files) > LOAD_AT_ONCE
     keep = LoadFilter(tuple(arguments.category), arguments.since or "")
     if not big:
-        loaded = load_paths(files, keep)  # small: load now, so a problem stops the reader at once
+        loaded = load_paths(paths, keep, set(files))  # small: now, a problem stops the reader
         store = PaperStore(loaded.papers, loaded.collections)
         duplicates, skipped = loaded.duplicates, loaded.problems
     elif keep == NO_FILTER and (kept := load_cached(files, False, unusable)):  # and indexed

@@ -24,7 +24,7 @@ import os
 import pickle
 import zlib
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -442,9 +442,12 @@ def _read_piece(
     return pickle.dumps((columns_of(papers), problems), pickle.HIGHEST_PROTOCOL), stopped
 
 
-def load_paths(paths: Iterable[Path], keep: LoadFilter = NO_FILTER) -> LoadResult:
+def load_paths(
+    paths: Iterable[Path], keep: LoadFilter = NO_FILTER, only: Collection[Path] | None = None
+) -> LoadResult:
     """Load every paper the paths name, each paper once (the first place it appears wins):
-    what stream_papers gives, collected.
+    what stream_papers gives, collected; of a folder's files, those in `only` when given
+    (`check_paths` passed over the others).
 
     Raises LoadError for a path that does not exist, cannot be decoded, or holds no papers.
     """
@@ -459,7 +462,7 @@ def load_paths(paths: Iterable[Path], keep: LoadFilter = NO_FILTER) -> LoadResul
                 papers.append(paper)
         return len(papers) - before
 
-    collections, problems, duplicates = _load(paths, keep, add)
+    collections, problems, duplicates = _load(paths, keep, add, only)
     return LoadResult(papers, collections, problems, duplicates)
 
 
@@ -473,7 +476,10 @@ def load_store(paths: Iterable[Path], keep: LoadFilter = NO_FILTER) -> LoadResul
 
 
 def _load(
-    paths: Iterable[Path], keep: LoadFilter, add: Callable[[PaperBatch], int]
+    paths: Iterable[Path],
+    keep: LoadFilter,
+    add: Callable[[PaperBatch], int],
+    only: Collection[Path] | None = None,
 ) -> tuple[list[str], list[str], int]:
     """Give `add` the papers of the paths in batches (it says how many were new); the
     collections met, the problems, and how many papers were met again."""
@@ -482,7 +488,8 @@ def _load(
     duplicates = 0
     for path in paths:
         found = 0
-        for item in stream_papers(paper_files(path), raising=True, keep=keep):
+        files = [file for file in paper_files(path) if only is None or file in only]
+        for item in stream_papers(files, raising=True, keep=keep):
             if isinstance(item, str):
                 problems.append(item)
                 continue
