@@ -136,6 +136,18 @@ async def test_a_new_query_opens_on_its_best_papers_not_far_down_on_the_paper_ch
         await type_filter(pilot, "learning")
         assert paper_list.cursor == 0 and paper_list.current is results[0]
         assert paper_list.scroll_offset.y == 0
+        await type_filter(pilot, " is:unread")
+        app.set_focus(paper_list)
+        for _ in range(len(results) - 1):  # the same query's results again keep the place
+            await pilot.press("j")
+        await settled(pilot)
+        await pilot.press("b")  # bookmarked: the query's results come again
+        await settled(pilot)
+        assert paper_list.current is results[-1] and app.library.is_bookmarked(results[-1].id)
+        await pilot.press("enter", "escape")  # opened: not a paper asked for by name
+        app.workspace.filter_input.value = "learning"  # as a saved search's query comes
+        await settled(pilot)
+        assert paper_list.cursor == 0
 
 
 async def test_a_result_opened_keeps_the_cursor_once_the_filter_is_cleared(

@@ -194,10 +194,11 @@ class PaperList(ScrollView, can_focus=True):
         self._papers: Sequence[Paper] = ()
         self.empty_message = "No papers"
         # The paper the reader last chose: the cursor returns to it whenever it is shown again,
-        # even after a keystroke of the filter had left it out.
+        # even after a keystroke of the filter had left it out (a new query's results: only
+        # when it is in sight among the first of them, see `show`).
         self._chosen_id: str | None = None
         # Asked for by name (a session restored, a place gone back to): kept wherever it is
-        # in the next papers shown, not only near the top of a search's.
+        # in the next papers shown, also in a new query's results.
         self._asked_for = False
         self._choosing = False  # the cursor is moving at the reader's request
 
@@ -215,12 +216,12 @@ class PaperList(ScrollView, can_focus=True):
         papers: Sequence[Paper],
         empty_message: str = "No papers",
         full: int | None = None,
-        ranked: bool = False,
+        new_query: bool = False,
     ) -> None:
         """Show these papers, keeping the cursor on the chosen paper when it is among them;
-        in a search's results (`ranked`), only when it is in sight with the first of them
-        (a new query opened on the paper of an old one, two thousand better ones above it),
-        unless it was asked for by name.
+        in the results of a `new_query` ranked by relevance, only when it is in sight with
+        the first of them (a new query opened on the paper of an old one, two thousand
+        better ones above it), unless it was asked for by name.
 
         Papers after the first `full` match the query only in part and are drawn dimmed.
         """
@@ -234,8 +235,11 @@ class PaperList(ScrollView, can_focus=True):
             # Not to a paper matching only in part while others match in full: the list
             # would open on the close ones, the full matches above it out of sight.
             if found is not None and (found < self.full or not self.full):
-                in_sight = found < self.scrollable_content_region.height
-                position = found if in_sight or not ranked or self._asked_for else 0
+                position = found
+                if new_query and not self._asked_for:  # the first results, in sight
+                    height = self.scrollable_content_region.height  # 0: not laid out
+                    position = found if found < height or not height else 0
+                    self.scroll_to(y=0, animate=False)
             self._asked_for = self._asked_for and found is None
         if position == 0:
             self.scroll_to(y=0, animate=False)
@@ -397,10 +401,11 @@ class PaperList(ScrollView, can_focus=True):
         self._looks = {}
         super().notify_style_update()
 
-    def choose_later(self, paper_id: str) -> None:
+    def choose_later(self, paper_id: str, asked_for: bool = True) -> None:
         """Put the cursor on this paper once it is shown (restoring a session), and keep it
-        there when the papers shown change, as on a paper moved to."""
-        self._chosen_id, self._asked_for = paper_id, True
+        there when the papers shown change, as on a paper moved to; `asked_for` by name, also
+        in a new query's results wherever it ranks."""
+        self._chosen_id, self._asked_for = paper_id, asked_for
 
     def choose(self, position: int) -> None:
         """Move the cursor at the reader's request."""

@@ -545,12 +545,15 @@ class Workspace(Screen[None]):
         papers, query = results.papers, results.query
         if query != self._query:
             return
+        # Another query's results, best first: the list opens on the first (PaperList.show).
+        new_query = query.strip() not in ("", self.shown_query.strip())
+        new_query = new_query and self.sort == "relevance"
         self.shown_query = query
         message = "No papers" if not query.strip() else "" if papers else self._nothing(query)
         full = len(papers) if results.full is None else results.full
         self.highlight = results.highlight  # the list and the detail pane follow (data_bind)
         had_papers = bool(self.paper_list.papers)
-        self.paper_list.show(papers, message, full, ranked=bool(query.strip()))
+        self.paper_list.show(papers, message, full, new_query=new_query)
         if bool(papers) != had_papers:  # the paper keys come (or go): the footer shows them
             self.refresh_bindings()
         self._shown_count, self._close_count = full, len(papers) - full
@@ -698,7 +701,7 @@ class Workspace(Screen[None]):
             return
         # Opened, it is the paper chosen: the cursor stays on it when the list changes (the
         # filter cleared), as on a paper moved to. Leaving the filter chooses nothing.
-        self.paper_list.choose_later(current.id)
+        self.paper_list.choose_later(current.id, asked_for=False)
         if current.id != self._reading:
             self._start_reading()
 
