@@ -18,6 +18,7 @@ from tui_reader.core.references import (
     links_of,
     markdown_link,
     reference_title,
+    unicode_text,
 )
 from tui_reader.core.store import PaperStore
 
@@ -92,6 +93,7 @@ def test_an_apostrophe_and_quotes_written_with_a_backslash_are_exported_as_such(
     record = json.loads(render("csl-json", [paper], Library(None)))[0]
     assert record["title"] == query
     assert record["abstract"] == 'We don\'t trust "deep" models of Schrödinger bridges.'
+    assert unicode_text(r"the \"old $x$ model\" works") == 'the "old $x$ model" works'
 
 
 def test_own_url_is_primary_and_title_is_searched() -> None:

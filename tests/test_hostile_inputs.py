@@ -92,7 +92,7 @@ def test_a_folder_opens_without_the_file_that_is_not_text_and_says_so(
     folder.mkdir()
     (folder / "a.txt").write_text("A\n\nDiffusion models for tabular data.", encoding="utf-8")
     (folder / "b.txt").write_bytes(bytes(range(256)))
-    (folder / "c.txt").write_text("", encoding="utf-8")  # no abstracts: the folder's others are
+    (folder / "c.txt").write_text("", encoding="utf-8")  # no abstracts, as before: read past
     opened: list[ReaderApp] = []
     told: list[str] = []
     run = ReaderApp.run
@@ -107,7 +107,7 @@ def test_a_folder_opens_without_the_file_that_is_not_text_and_says_so(
         run(app, headless=True, auto_pilot=look)
 
     monkeypatch.setattr(ReaderApp, "run", run_at_once)
-    assert cli.main([str(folder)]) == 0  # it stopped the reader, which named the file
+    assert cli.main([str(folder)]) == 0  # the binary file stopped the reader before
     assert [paper.abstract for paper in opened[0].store] == ["Diffusion models for tabular data."]
     assert any(str(folder / "b.txt") in message and "passed over" in message for message in told)
 

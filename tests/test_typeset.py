@@ -195,7 +195,8 @@ def test_any_text_renders_without_losing_characters(text: str) -> None:
 
 # What typesetting may take away from the source, and nothing else: math that was converted
 # (one math span each), the names and braces of the text commands that styled their text
-# (\emph{...}), the backslash of an escaped \% \& \_ \# \{ \} \$, dashes written -- and ---
+# (\emph{...}), the backslash of an escaped \% \& \_ \# \{ \} \$ and of a \' or \" that is no
+# accent, an accent's source for its letter, dashes written -- and ---
 # (shown as en and em dashes, except in links, options like --flag and arrows like -->), and the
 # * and _ markers that markdown-it consumed as emphasis (so text beside them is styled).
 SHOWN_MATH = "\U000f0000"  # a private-use character no test text holds
@@ -235,9 +236,9 @@ def dash(source: str, at: int, links: list[tuple[int, int]]) -> tuple[int, str]:
 
 
 def accent_shown(source: str, at: int, accent: re.Match[str], braced: bool) -> str:
-    """The accented letter an accent at `at` shows, or "" when it is shown as written: a
-    mark its letter has no character for, an apostrophe (word\\'s, don\\'t) or an opening
-    quote (a \\" that a closing one follows)."""
+    """The accented letter an accent at `at` shows, or "" when it is no accent (its mark
+    read as an escape): a mark its letter has no character for, an apostrophe (word\\'s,
+    don\\'t, O\\'Neil) or an opening quote (a \\" that a closing one follows)."""
     shown = unicodedata.normalize("NFC", accent["letter"] + COMBINING[accent["mark"]])
     if len(shown) > 1:
         return ""
@@ -246,7 +247,11 @@ def accent_shown(source: str, at: int, accent: re.Match[str], braced: bool) -> s
     in_word = at > 0 and source[at - 1].isalpha()
     word = re.match(r"[A-Za-z]*", source[at + 2 :])
     assert word is not None
-    if accent["mark"] == "'" and in_word and word.group() in CONTRACTIONS:
+    if (
+        accent["mark"] == "'"
+        and in_word
+        and (word.group() in CONTRACTIONS or word.group()[:1].isupper())
+    ):
         return ""
     closing = [m for m in re.finditer(r'\\"', source) if m.start() >= accent.end()]
     if (
@@ -561,6 +566,7 @@ def test_a_headline_keeps_the_dollars_of_money() -> None:
         # An apostrophe and quotes written with a backslash read as what they stand for, and
         # a mark on a letter that has no character for it is no accent.
         ("Alzheimer\\'s, don\\'t, Ces\\'aro", "Alzheimer's, don't, Cesáro"),
+        ("O\\'Neil, D\\'Angelo, Erd\\H{o}s", "O'Neil, D'Angelo, Erdős"),
         ('the \\"attention\\" model', 'the "attention" model'),
         ('\\"Uber alles, \\"{d}', 'Über alles, "{d}'),
         (

@@ -73,11 +73,12 @@ def unicode_text(text: str) -> str:
     """Text as a reference manager shows it: LaTeX accents, escapes and text styles outside
     math as Unicode (`Schr\\"odinger`: Schrödinger; `50\\%`: 50%; `The {GAN} zoo`: The GAN
     zoo; `Alzheimer\\'s`: Alzheimer's, as the screen shows them), and `$math$` as written."""
+    text = written_quotes(text)
     pieces, at = [], 0
     for start, end in math_spans(text):
-        pieces += [latex_to_unicode(written_quotes(text[at:start])), text[start:end]]
+        pieces += [latex_to_unicode(text[at:start]), text[start:end]]
         at = end
-    pieces.append(latex_to_unicode(written_quotes(text[at:])))
+    pieces.append(latex_to_unicode(text[at:]))
     return "".join(pieces)
 
 

@@ -79,8 +79,15 @@ def _kept_spans(text: str) -> list[tuple[int, int, bool]]:
     and the character it escapes (\\%, \\_, \\*, \\\\); LaTeX's starred scripts (Δ_*); dashes;
     and the \\r and \\0 that markdown-it would rewrite."""
     maths = math_spans(text)
-    links = [match.span() for match in _LINK.finditer(text)]
     kept = [(start, end, text[start] != _PLACEHOLDER) for start, end in maths]
+    kept += [(start, end, False) for start, end in _prose_literals(text, maths)]
+    return sorted(kept)
+
+
+def _prose_literals(text: str, maths: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    """Where the pieces `_literal` reads are, outside math (dashes and accents not in links
+    either): an escape, a dash, an accent, or the backslash and mark of one that is none."""
+    links = [match.span() for match in _LINK.finditer(text)]
     # Where the last closing \" is, found once: searched for at each \", it made a text of
     # many of them quadratic.
     last_closing = max((m.start() for m in _CLOSING_QUOTE.finditer(text)), default=-1)
@@ -90,30 +97,33 @@ def _kept_spans(text: str) -> list[tuple[int, int, bool]]:
             continue
         if match.lastgroup in ("dash", "accent") and any(s <= start < e for s, e in links):
             continue
-        if match["mark"] and not _is_accent(text, match, last_closing):
+        # \emph{\"o}: the brace is the command's, not the accent's
+        commands = bool(match["outer"]) and _COMMAND_BEFORE.search(text, max(start - 40, 0), start)
+        braced = bool(match["outer"]) and not commands
+        if match["mark"] and not _is_accent(text, match, last_closing, braced):
             mark = match.start("mark") - 1
-            kept.append((mark, mark + 2, False))  # its backslash and mark, shown as written
-            continue
-        if match["outer"] and _COMMAND_BEFORE.search(text, max(start - 40, 0), start):
-            kept.append((start + 1, match.end() - 1, False))  # \emph{\"o}: the brace is its
-            continue
-        kept.append((start, match.end(), False))
-    return sorted(kept)
+            yield mark, mark + 2
+        elif commands:
+            yield start + 1, match.end() - 1
+        else:
+            yield start, match.end()
 
 
-def _is_accent(text: str, match: re.Match[str], last_closing: int) -> bool:
+def _is_accent(text: str, match: re.Match[str], last_closing: int, braced: bool) -> bool:
     """Whether an accent's source is one: its letter takes the mark as one character
-    (no d̈), and, unbraced, it is not an apostrophe (Alzheimer\'s, don\'t) or an opening
-    quote (\"deep\": a closing \" comes after it, the last at `last_closing`)."""
+    (no d̈), and, not in braces of its own, it is not an apostrophe (Alzheimer\\'s, don\\'t,
+    O\\'Neil) or an opening quote (\\"deep\\": a closing \\" comes after it, the last at
+    `last_closing`)."""
     accented = unicodedata.normalize("NFC", match["letter"] + _ACCENTS[match["mark"]])
     if len(accented) != 1:
         return False
-    if match["outer"] or match["brace"]:
+    if braced or match["brace"]:
         return True
-    start = match.start()
+    start = match.start("mark") - 1
     after_letter = start > 0 and text[start - 1].isalpha()
     if match["mark"] == "'":
-        return not (after_letter and _CONTRACTION.match(text, start + 2))
+        apostrophe = match["letter"].isupper() or _CONTRACTION.match(text, start + 2)
+        return not (after_letter and apostrophe)
     if match["mark"] == '"':
         return after_letter or last_closing < match.end()
     return True
@@ -121,20 +131,14 @@ def _is_accent(text: str, match: re.Match[str], last_closing: int) -> bool:
 
 def written_quotes(text: str) -> str:
     """The text with each \\' and \\" that is no accent (Alzheimer\\'s, \\"deep\\") as the
-    apostrophe or quote it stands for, as `typeset` shows it; accents are left."""
+    apostrophe or quote it stands for, where `typeset` shows it so; all else as it is."""
     if "\\'" not in text and '\\"' not in text:
         return text
-    last_closing = max((m.start() for m in _CLOSING_QUOTE.finditer(text)), default=-1)
     pieces, at = [], 0
-    for match in _LITERAL.finditer(text):
-        if match["mark"] in ("'", '"') and not _is_accent(text, match, last_closing):
-            start = match.start("mark") - 1
-        elif match.group() in ("\\'", '\\"'):
-            start = match.start()
-        else:
-            continue
-        pieces += [text[at:start], text[start + 1]]
-        at = start + 2
+    for start, end in _prose_literals(text, math_spans(text)):
+        if text[start:end] in ("\\'", '\\"'):
+            pieces += [text[at:start], text[start + 1]]
+            at = end
     return "".join([*pieces, text[at:]])
 
 

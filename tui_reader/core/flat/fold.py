@@ -17,9 +17,9 @@ _WRAPPER = (
     r"|boldsymbol|bm|operatorname\*?|mbox|hat|bar|tilde|vec|widehat|widetilde|overline)"
     r"\s*\{([^{}\x00\x01]*)\}"
 )
-# \"o, \'{e}, {\"o}, \c{c}: the letter stays, the accent goes. Spaces only where LaTeX skips
-# them: after an accent named by a letter, and inside braces (`Alzheimer\'s disease` and
-# `the \"deep\" model` kept their words apart).
+# \"o, \'{e}, {\"o}, \c{c}: the letter stays, the accent goes. Spaces only after an accent
+# named by a letter and inside braces: taken after the letter too, `Alzheimer\'s disease`
+# and `the \"deep\" model` were read alzheimersdisease and deepmodel.
 _ACCENT = r"\\(?:[\"'`^~=.]|[uvHckbdr]\s*(?=\{))(\{\s*)?\\?([A-Za-z])(?(1)\s*\})"
 _COMMAND = r"\\([A-Za-z]+)(\s*\{)?"  # \alpha reads alpha
 # Each pattern for text and for UTF-8 (the index unwraps a chunk's bytes: 2.7 times faster
