@@ -93,10 +93,11 @@ def test_search_reads_typeset_math_and_accents(query: str, expected: int) -> Non
 
 
 @pytest.mark.parametrize(
-    "query", ["disease", "trust", "deep model", '"dont trust the"', "alzheimers", "dont"]
+    "query", ["disease", "trust", "deep model", '"don\'t trust the"', "alzheimer's", "O'Neil"]
 )
 def test_a_backslash_before_an_apostrophe_or_a_quote_glues_no_words(query: str) -> None:
-    papers = corpus(r"Alzheimer\'s disease: don\'t trust the \"deep\" model.", "Other words.")
+    """As the screen shows them: Alzheimer's, don't, O'Neil and "deep"."""
+    papers = corpus(r"Alzheimer\'s disease: don\'t trust the \"deep\" model, O\'Neil.", "Others.")
     assert found(FlatIndex.of(papers), papers, query) == [papers[0].headline]
 
 

@@ -35,6 +35,8 @@ PIECES = st.sampled_from(
         "alpha",
         "v",
         "c",
+        "s",
+        "re",
         "href",
     ]
 )

@@ -21,10 +21,16 @@ _WRAPPER = (
 # named by a letter and inside braces: taken after the letter too, `Alzheimer\'s disease`
 # and `the \"deep\" model` were read alzheimersdisease and deepmodel.
 _ACCENT = r"\\(?:[\"'`^~=.]|[uvHckbdr]\s*(?=\{))(\{\s*)?\\?([A-Za-z])(?(1)\s*\})"
+# Alzheimer\'s, don\'t, O\'Neil: an apostrophe, no accent (as core.typeset reads it), so the
+# words are those of Alzheimer's.
+_APOSTROPHE = r"(?<=[A-Za-z])\\'(?=(?:s|t|d|m|re|ll|ve)(?![A-Za-z])|[A-Z])"
 _COMMAND = r"\\([A-Za-z]+)(\s*\{)?"  # \alpha reads alpha
 # Each pattern for text and for UTF-8 (the index unwraps a chunk's bytes: 2.7 times faster
 # than its text), their spaces ASCII's: `\s` is that in bytes, and more in text.
-_PATTERNS = [pattern.replace(r"\s", r"[ \t\n\r\f\v]") for pattern in (_WRAPPER, _ACCENT, _COMMAND)]
+_PATTERNS = [
+    pattern.replace(r"\s", r"[ \t\n\r\f\v]")
+    for pattern in (_WRAPPER, _APOSTROPHE, _ACCENT, _COMMAND)
+]
 _TEXT = tuple(re.compile(pattern) for pattern in _PATTERNS)
 _UTF8 = tuple(re.compile(pattern.encode()) for pattern in _PATTERNS)
 _MARKUP = re.compile(r"[${}\\]")  # what is left of the markup
@@ -42,8 +48,9 @@ def unwrap_latex(text: str) -> str:
     markup characters `${}\\` left are dropped), case kept; another command's name and its
     arguments are words apart (`\\cite{a}` reads `cite {a}`)."""
     if "\\" in text:
-        wrapper, accent, command = _TEXT
-        text = accent.sub(r"\2", wrapper.sub(r"\1", text))
+        wrapper, apostrophe, accent, command = _TEXT
+        text = apostrophe.sub("'", wrapper.sub(r"\1", text))
+        text = accent.sub(r"\2", text)
         text = command.sub(_command, text).replace("}{", "} {")  # \href{url}{text}
     return text
 
@@ -51,8 +58,9 @@ def unwrap_latex(text: str) -> str:
 def unwrap_latex_utf8(text: bytes) -> bytes:
     """`unwrap_latex` of UTF-8 text, as bytes."""
     if b"\\" in text:
-        wrapper, accent, command = _UTF8
-        text = accent.sub(rb"\2", wrapper.sub(rb"\1", text))
+        wrapper, apostrophe, accent, command = _UTF8
+        text = apostrophe.sub(b"'", wrapper.sub(rb"\1", text))
+        text = accent.sub(rb"\2", text)
         text = command.sub(_command_utf8, text).replace(b"}{", b"} {")
     return text
 
