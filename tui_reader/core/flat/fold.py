@@ -22,8 +22,9 @@ _WRAPPER = (
 # and `the \"deep\" model` were read alzheimersdisease and deepmodel.
 _ACCENT = r"\\(?:[\"'`^~=.]|[uvHckbdr]\s*(?=\{))(\{\s*)?\\?([A-Za-z])(?(1)\s*\})"
 # Alzheimer\'s, don\'t, O\'Neil: an apostrophe, no accent (as core.typeset reads it), so the
-# words are those of Alzheimer's.
-_APOSTROPHE = r"(?<=[A-Za-z])\\'(?=(?:s|t|d|m|re|ll|ve)(?![A-Za-z])|[A-Z])"
+# words are those of Alzheimer's. The backslash first: a pattern that opens on a look-behind
+# is tried at every byte (18 µs a paper, against 0.4).
+_APOSTROPHE = r"\\(?<=[A-Za-z]\\)'(?=(?:s|t|d|m|re|ll|ve)(?![A-Za-z])|[A-Z])"
 _COMMAND = r"\\([A-Za-z]+)(\s*\{)?"  # \alpha reads alpha
 # Each pattern for text and for UTF-8 (the index unwraps a chunk's bytes: 2.7 times faster
 # than its text), their spaces ASCII's: `\s` is that in bytes, and more in text.
