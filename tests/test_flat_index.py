@@ -104,6 +104,27 @@ def test_a_backslash_before_an_apostrophe_or_a_quote_glues_no_words(query: str) 
 @pytest.mark.parametrize(
     ("query", "expected"),
     [
+        ('"erdos renyi"', [0, 1]),
+        ('"erdos-renyi graphs"', [0, 1]),
+        ('"co training"', [2]),
+        ('"co-training"', [2]),
+        ('"the deep"', []),  # other punctuation still stands in a phrase
+    ],
+)
+def test_a_phrase_reads_a_dash_as_a_space(query: str, expected: list[int]) -> None:
+    papers = corpus(
+        r"Erd\H{o}s-R\'enyi graphs are random.",
+        "Erdős–Rényi graphs again.",
+        "Co-training with two views.",
+        'Trust the "deep" model.',
+    )
+    found_numbers = FlatIndex.of(papers).run(parse_query(query + " "))
+    assert sorted(found_numbers.numbers[: found_numbers.full].tolist()) == expected
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
         ("itemize", 0),
         ("vaswani", 0),
         ("remarkable", 0),  # a footnote\\footnote{...}: both words

@@ -39,7 +39,7 @@ from typing import IO, TYPE_CHECKING, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from tui_reader.core.flat.fold import fold_rest, unwrap_latex_utf8
+from tui_reader.core.flat.fold import fold_rest, phrase_text, unwrap_latex_utf8
 from tui_reader.core.pools import process_pool
 
 if TYPE_CHECKING:
@@ -303,16 +303,18 @@ def _unique_pairs(words: Ids, papers: Ids, count: int) -> tuple[Ids, Ids]:
 
 
 def _folded_text(raw: bytes) -> bytes:
-    """The text as phrases are matched: lower case, accents dropped; fields on their own
-    lines, each paper ended by a NUL."""
-    papers = raw.translate(_FIELDS_AS_LINES).split(b"\x00")
+    """The text as phrases are matched: lower case, accents dropped, dashes as spaces;
+    fields on their own lines, each paper ended by a NUL."""
+    papers = raw.translate(_FOR_PHRASES).split(b"\x00")
     return b"\x00".join(
-        text.lower() if text.isascii() else fold_rest(text.decode(errors="replace")).encode()
+        text.lower()
+        if text.isascii()
+        else phrase_text(fold_rest(text.decode(errors="replace"))).encode()
         for text in papers
     )
 
 
-_FIELDS_AS_LINES = bytes.maketrans(b"\x01", b"\n")
+_FOR_PHRASES = bytes.maketrans(b"\x01-", b"\n ")  # fields on lines, a hyphen a space
 _READER: _Reader | None = None
 
 

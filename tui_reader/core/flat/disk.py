@@ -32,7 +32,7 @@ VERSION = 6  # 2: words numbered in alphabetical order; 3: each paper's number o
 # 4: a soft hyphen or zero-width character inside a word no longer splits it; 5: a LaTeX
 # command's arguments are words apart from its name (\textsc{BERT} was textscbert); 6: an
 # accent takes no space after its letter, and Alzheimer\'s is Alzheimer's (it was
-# alzheimersdisease)
+# alzheimersdisease); a dash in the folded text is a space to phrases
 MANIFEST = "manifest.json"
 ABANDONED = 3600  # seconds after which an unfinished write is left over from a crash
 MANIFEST_LIMIT = 1_000_000  # bytes: a manifest is small; a bigger file is not ours

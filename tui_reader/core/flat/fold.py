@@ -81,6 +81,18 @@ def _command_utf8(found: re.Match[bytes]) -> bytes:
     return (b" " if before.isalnum() else b"") + found[1] + (b" {" if found[2] else b"")
 
 
+# A phrase reads a hyphen or a dash between words as a space: `"erdos renyi"` finds
+# Erd\H{o}s-R\'enyi and Erdős-Rényi with an en dash, `"co-training"` finds co training.
+_DASHES = ("-", "\u2013", "\u2014")
+
+
+def phrase_text(text: str) -> str:
+    """Folded text as a phrase is matched in it: dashes as spaces."""
+    for dash in _DASHES:
+        text = text.replace(dash, " ")
+    return text
+
+
 def fold_rest(text: str, casefold: bool = True) -> str:
     """The text without accents (and in lower case unless `casefold` is false)."""
     if not text.isascii():

@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from tui_reader.core.engine import Ranking
 from tui_reader.core.flat.build import Array, Columns, build_arrays
-from tui_reader.core.flat.fold import fold
+from tui_reader.core.flat.fold import fold, phrase_text
 from tui_reader.core.flat.folded_text import FoldedText
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import Alternative, Query, Term
@@ -466,7 +466,8 @@ class FlatIndex:
             total = np.sum(each, axis=0, dtype=np.float32)
             total[~every] = 0
         if alternative.exact and alternative.is_phrase:  # a quoted phrase stands in the text
-            needle = fold(" ".join(alternative.text.split())).encode()  # one space between words
+            # One space between words, a dash one too, as in the text.
+            needle = phrase_text(fold(" ".join(alternative.text.split()))).encode()
             whole = not alternative.prefix  # its last word typed whole: "networks" lacks it
             candidates = np.flatnonzero(total)
             known = self._lacking  # of "sparse a" as "sparse at" is typed
