@@ -314,9 +314,8 @@ PROCESSES_FROM = 16 * MB  # a smaller file is read in this process: a pool costs
 # process 200 MB bigger at a million papers: once freed they raise glibc's mmap threshold, and
 # the next ones fragment the heap between the store's chunks.
 _PIECE_BYTES = 400_000
-_recent_here: dict[
-    Record, Paper
-] = {}  # in a process of the pool (one file's), as `_papers` takes it
+# In a process of the pool (one file's), as `_papers` takes it.
+_recent_here: dict[Record, Paper] = {}
 ReadLines = Callable[[bytes, int], Iterable[Record | Problem]]
 Piece = tuple[bytes, str]  # what a process read, pickled, and why it stopped ("")
 

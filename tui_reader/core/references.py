@@ -50,11 +50,7 @@ def search_text(paper: Paper) -> str:
     A headline cut to fit gives its whole words (a long sentence would make a search engine
     find less, not more); a title's LaTeX is read as its letters (Schrödinger, not
     Schr\\"odinger, which finds nothing)."""
-    if paper.title:
-        return (
-            unicode_text(paper.title) if "\\" in paper.title or "{" in paper.title else paper.title
-        )
-    return paper.headline.removesuffix("…")
+    return unicode_text(paper.title) if paper.title else paper.headline.removesuffix("…")
 
 
 def reference_title(paper: Paper) -> str:
@@ -73,6 +69,8 @@ def unicode_text(text: str) -> str:
     """Text as a reference manager shows it: LaTeX accents, escapes and text styles outside
     math as Unicode (`Schr\\"odinger`: Schrödinger; `50\\%`: 50%; `The {GAN} zoo`: The GAN
     zoo; `Alzheimer\\'s`: Alzheimer's, as the screen shows them), and `$math$` as written."""
+    if "\\" not in text and "{" not in text and "}" not in text:  # most: nothing to read
+        return text
     text = written_quotes(text)
     pieces, at = [], 0
     for start, end in math_spans(text):

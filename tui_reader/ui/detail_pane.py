@@ -38,8 +38,7 @@ def _metadata_lines(paper: Paper, raw: bool) -> list[str | tuple[str, str]]:
     `after:`, `before:` and `cat:` filter on."""
     lines = []
     if authors := ", ".join(paper.authors):
-        latex = not raw and ("\\" in authors or "{" in authors)
-        lines.append(unicode_text(authors) if latex else authors)  # Fran\c{c}ois: François
+        lines.append(authors if raw else unicode_text(authors))  # Fran\c{c}ois: François
     year = str(paper.year) if paper.year and str(paper.year) not in paper.venue else ""
     if place := " ".join(part for part in (paper.venue, paper.published or year) if part):
         lines.append(place)
