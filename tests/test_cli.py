@@ -42,7 +42,10 @@ def make_empty_dir(tmp_path: Path) -> Path:
     [
         (lambda tmp: tmp / "missing.txt", "no such file or directory"),
         (make_binary, "is a binary file, not UTF-8 text"),
-        (make_latin1, "is not UTF-8 text (byte 0xe9 on line 3)"),
+        (
+            make_latin1,
+            "holds no abstracts that can be read ({path}:3: not UTF-8 text (byte 0xe9))",
+        ),
         (make_empty_dir, "holds no papers"),
     ],
 )
@@ -50,7 +53,7 @@ def test_bad_paths_give_one_line_and_exit_2(tmp_path: Path, make, problem: str) 
     path = make(tmp_path)
     result = run(str(path))
     assert result.returncode == 2
-    assert result.stderr == f"tui-reader: {path}: {problem}\n"
+    assert result.stderr == f"tui-reader: {path}: {problem.format(path=path)}\n"
     assert result.stdout == ""
 
 

@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 from tests.pilot_helpers import ready
 from tui_reader import cli
 from tui_reader.core import loading
-from tui_reader.core.formats import json_lines
+from tui_reader.core.formats import json_lines, seed_text
 from tui_reader.core.loading import LoadError, load_paths
 from tui_reader.ui.app import ReaderApp
 
@@ -181,7 +181,7 @@ def gzip_text(path: Path, chunk: str, times: int) -> Path:
     return path
 
 
-@pytest.mark.parametrize("name", ["bomb.txt.gz", "bomb.json.gz", "bomb.csv.gz", "bomb.bib.gz"])
+@pytest.mark.parametrize("name", ["bomb.json.gz", "bomb.csv.gz", "bomb.bib.gz"])
 def test_a_gzip_bomb_is_refused_without_reading_it_all(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
@@ -197,19 +197,46 @@ def test_a_gzip_bomb_is_refused_without_reading_it_all(
         tracemalloc.stop()
     assert str(raised.value) == (
         f"{path}: holds more than 1 MB of text, the most read from one file of this format"
-        " (JSON Lines has no such limit)"
+        " (JSON Lines and seed text have no such limit)"
     )
     assert peak < 10_000_000
 
 
 def test_a_big_plain_file_is_refused_by_its_size(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(loading, "MAX_TEXT_BYTES", 2_000_000)
-    path = tmp_path / "big.txt"
-    path.write_text("Papers\n\n" + "An abstract.\n\n" * 200_000)
+    path = tmp_path / "big.csv"
+    path.write_text("abstract\n" + "An abstract.\n" * 200_000)
     with pytest.raises(LoadError, match="holds more than 2 MB of text"):
         load_paths([path])
     monkeypatch.setattr(loading, "MAX_TEXT_BYTES", 3_000_000)
     assert len(load_paths([path]).papers) == 1
+
+
+def test_seed_text_of_any_size_is_read_as_it_goes(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(loading, "MAX_TEXT_BYTES", 100_000)
+    path = tmp_path / "big.txt"
+    path.write_text("Papers\n\n" + "".join(f"Abstract {n} of many.\n\n" for n in range(5000)))
+    loaded = load_paths([path])
+    assert len(loaded.papers) == 5000
+    assert loaded.collections == ["Papers"]
+
+
+def test_an_overlong_paragraph_is_passed_over_without_holding_it(
+    tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.setattr(seed_text, "MAX_PARAGRAPH_BYTES", 1_000_000)
+    path = gzip_text(tmp_path / "bomb.txt.gz", "Papers all the way down.\n" * 40_000, 40)
+    with path.open("ab") as file:  # a second gzip member: read on after the first
+        file.write(gzip.compress(b"\n\nFirst.\n\nLast one.\n"))
+    tracemalloc.start()
+    try:
+        loaded = load_paths([path])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [paper.abstract for paper in loaded.papers] == ["First.", "Last one."]
+    assert loaded.problems == [f"{path}:1: longer than the 1 MB a paragraph may take"]
+    assert peak < 10_000_000
 
 
 def test_an_overlong_json_line_is_a_skipped_record(tmp_path: Path, monkeypatch) -> None:

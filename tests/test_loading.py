@@ -85,7 +85,10 @@ def test_directory_reads_seed_files_in_order(tmp_path: Path) -> None:
     ("content", "problem"),
     [
         (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "is a binary file, not UTF-8 text"),
-        ("H\n\nCaf\u00e9 au lait.".encode("latin-1"), "is not UTF-8 text (byte 0xe9 on line 3)"),
+        (
+            "H\n\nCaf\u00e9 au lait.".encode("latin-1"),
+            "holds no abstracts that can be read ({path}:3: not UTF-8 text (byte 0xe9))",
+        ),
         (b"", "holds no abstracts"),
         (b"Only A Header\n", "holds no abstracts"),
     ],
@@ -97,7 +100,7 @@ def test_unreadable_files_name_the_file_and_the_problem(
     path.write_bytes(content)
     with pytest.raises(LoadError) as raised:
         load_paths([path])
-    assert str(raised.value) == f"{path}: {problem}"
+    assert str(raised.value) == f"{path}: {problem.format(path=path)}"
 
 
 def test_missing_path(tmp_path: Path) -> None:

@@ -131,6 +131,28 @@ def test_the_arxiv_snapshot_is_read_in_pieces_too(
     assert papers[99].published == "2007-04-02"
 
 
+@pytest.mark.parametrize("name", ["papers.txt", "papers.txt.gz"])
+def test_seed_text_is_read_in_pieces_too(
+    tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    abstracts = [f"Paper {n} studies [/b] graphs\nand \x1b]52;c;x\x07 bandits." for n in range(300)]
+    abstracts[40] = "Caf\xe9 au lait."  # not UTF-8: told with its line, the rest read
+    abstracts[250] = abstracts[3]  # met again: shown once
+    text = b"\xef\xbb\xbfA collection\r\n\r\n" + b"\r\n \r\n".join(
+        a.encode("latin-1" if n == 40 else "utf-8").replace(b"\n", b"\r\n")
+        for n, a in enumerate(abstracts)
+    )
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(text) if name.endswith(".gz") else text)
+    at_once = load_paths([path])
+    _pieces(monkeypatch)
+    in_pieces = load_paths([path])
+    assert len(at_once.papers) == 298 and at_once.duplicates == 1  # the test sees a change
+    assert in_pieces.papers == at_once.papers
+    assert {paper.collection for paper in in_pieces.papers} == {"A collection"}
+    assert in_pieces.problems == at_once.problems == [f"{path}:123: not UTF-8 text (byte 0xe9)"]
+
+
 def test_a_gzip_file_cut_short_gives_the_papers_read_before_the_cut(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -164,9 +186,12 @@ def test_how_many_papers_a_file_holds_is_told_from_its_first_lines(
     expected = loading.expected_papers([path, path])
     # A gzip file's sample is known to the reader's buffer (128 kB of the file): a bit less.
     assert expected is not None and 24_000 <= expected <= 31_000
-    seed = tmp_path / "seed.txt"
-    seed.write_text("A collection\n\nOne abstract.\n")
-    assert loading.expected_papers([path, seed]) is None  # read whole: counted once read
+    table = tmp_path / "table.csv"
+    table.write_text("abstract\nOne abstract.\n")
+    assert loading.expected_papers([path, table]) is None  # read whole: counted once read
+    seed = tmp_path / "seed.txt"  # an abstract a paragraph, a line and a blank one each
+    seed.write_text("A collection\n\n" + "".join(f"Abstract {n}.\n\n" for n in range(5000)))
+    assert loading.expected_papers([seed]) in range(4900, 5100)
 
 
 def test_many_files_are_told_by_size_past_the_sample(

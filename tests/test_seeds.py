@@ -1,6 +1,6 @@
 import pytest
 
-from tui_reader.core.seeds import parse_seed_text
+from tests.seed_helpers import parse_seed_text
 
 
 def test_header_then_one_abstract_per_paragraph() -> None:

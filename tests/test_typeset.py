@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.seed_helpers import parse_seed_text
 from tui_reader.core.headline import headline_for
-from tui_reader.core.seeds import parse_seed_text
 from tui_reader.core.text import clean
 from tui_reader.core.typeset import Span, math_spans, math_to_text, typeset
 from tui_reader.resources import bundled

@@ -2,15 +2,16 @@
 
 A file's format and reader come from the table of input formats (core.formats). What is
 read is bounded, so that a small gzip file cannot take the memory or the hours its contents
-would: a file read whole (seed text, a JSON array, CSV, BibTeX) holds at most MAX_TEXT_BYTES
-of text once decompressed, a streaming format (JSON Lines) is read as it goes (a JSON line
-holds at most core.formats.json_lines.MAX_LINE_BYTES), a file holds at most MAX_RECORDS
+would: a file read whole (a JSON array, CSV, BibTeX) holds at most MAX_TEXT_BYTES of text
+once decompressed, a streaming format (JSON Lines, seed text) is read as it goes (a JSON line
+or a paragraph holds at most 10 MB), a file holds at most MAX_RECORDS
 records of which at most MAX_SKIPPED_RECORDS cannot be read (the first MAX_PROBLEMS_LISTED
 are named, the rest counted), and a record met again in the same file soon after (among the
 last RECENT_RECORDS) is not built into a paper again. A FIFO, device or socket is never opened.
 
-A big file of a record a line (JSON Lines, the arXiv snapshot: PROCESSES_FROM bytes or more)
-is read on every core: cut here into pieces of whole lines, read by a pool of spawned
+A big file of a record a line or a paragraph (JSON Lines, the arXiv snapshot, seed text:
+PROCESSES_FROM bytes or more) is read on every core: cut here into pieces of whole records (as
+its format's `Pieces` says), read by a pool of spawned
 processes a few pieces at a time, and given back in order: the same papers as read here, each
 piece's as the store's columns (`PaperColumns`), then its problems, with the same line
 numbers. A program that loads one must guard its main module (`if __name__ ==
@@ -36,12 +37,12 @@ from tui_reader.core.file_kinds import special_file_problem
 from tui_reader.core.formats import (
     FormatError,
     InputFormat,
+    Pieces,
     Problem,
     Record,
     input_format,
     paper_suffixes,
 )
-from tui_reader.core.formats.json_lines import line_chunks
 from tui_reader.core.metadata_filter import date_of, in_category, on_or_after
 from tui_reader.core.paper import Paper
 from tui_reader.core.pools import process_pool
@@ -90,7 +91,7 @@ def read_text(path: Path) -> str:
     too_big = LoadError(
         path,
         f"holds more than {_size(MAX_TEXT_BYTES)} of text, the most read from one file of this"
-        " format (JSON Lines has no such limit)",
+        " format (JSON Lines and seed text have no such limit)",
     )
     try:
         if not _is_gzip(path) and path.stat().st_size > MAX_TEXT_BYTES:
@@ -172,38 +173,39 @@ def _start(path: Path) -> str:
         return ""
 
 
-SAMPLED_BYTES = 4 * MB  # of files of each kind (gzip or not), read to tell a line's length
+SAMPLED_BYTES = 4 * MB  # of files of each kind, read to tell a record's length
 
 
 def expected_papers(files: Iterable[Path]) -> int | None:
-    """About how many papers the files hold: their sizes over the bytes a line takes in the
-    first SAMPLED_BYTES of the files of their kind (gzip or not: read by the standard
-    library's gzip, whose read-ahead is 128 kB, not isal's 512); None when one of them is
-    not read a record a line (or cannot be read), as a file read whole is counted only once
-    it is read. Many small files are not all read: those past the sample are told by size."""
-    sampled: dict[bool, list[int]] = {}  # gzip or not: [lines read, bytes of the files read]
-    by_lines: dict[str, bool] = {}  # a name's suffixes: whether its format reads lines
+    """About how many papers the files hold: their sizes over the bytes a record takes in
+    the first SAMPLED_BYTES of the files of their kind (format, and gzip or not: read by the
+    standard library's gzip, whose read-ahead is 128 kB, not isal's 512); None when one of
+    them is not read in pieces (or cannot be read), as a file read whole is counted only
+    once it is read. Many small files are not all read: those past the sample are told by
+    size."""
+    # (format, gzip or not): [records read, bytes of the files read]
+    sampled: dict[tuple[str, bool], list[int]] = {}
+    formats: dict[str, InputFormat] = {}  # by a name's suffixes
     total = 0.0
     for path in files:
-        gzipped = _is_gzip(path)
-        lines, taken = sampled.setdefault(gzipped, [0, 0])
-        reading = taken < SAMPLED_BYTES
-        suffixes = "".join(path.suffixes).lower()
-        if reading or suffixes not in by_lines:
-            by_lines[suffixes] = input_format(path.name, _start(path)).read_lines is not None
-        if not by_lines[suffixes]:
+        suffixes, gzipped = "".join(path.suffixes).lower(), _is_gzip(path)
+        kind = formats.get(suffixes)
+        if kind is None or sampled.get((kind.name, gzipped), [0, 0])[1] < SAMPLED_BYTES:
+            kind = formats[suffixes] = input_format(path.name, _start(path))
+        if kind.pieces is None:
             return None
+        records, taken = sampled.setdefault((kind.name, gzipped), [0, 0])
         try:
             size = path.stat().st_size
-            if reading:
+            if taken < SAMPLED_BYTES:
                 with path.open("rb") as raw:
                     text = gzip.GzipFile(fileobj=raw) if gzipped else raw
-                    lines += text.read(SAMPLED_BYTES - taken).count(b"\n")
+                    records += kind.pieces.records(text.read(SAMPLED_BYTES - taken))
                     taken += raw.tell()  # of the file: compressed, for a gzip file
-                sampled[gzipped] = [lines, taken]
+                sampled[kind.name, gzipped] = [records, taken]
         except (OSError, EOFError, zlib.error):
             return None
-        total += size * lines / max(taken, 1)
+        total += size * records / max(taken, 1)
     return round(total)
 
 
@@ -282,9 +284,12 @@ def iter_file(path: Path, keep: LoadFilter = NO_FILTER) -> Iterator[Paper | Pape
 def _built(path: Path, keep: LoadFilter) -> Iterator[Paper | PaperColumns | Problem]:
     """A file's papers (those `keep` keeps) and problems, in order: a big file of a record a
     line read on every core."""
-    kind = input_format(path.name, _start(path))
-    if kind.read_lines is not None and _worth_processes(path):
-        yield from _built_apart(path, kind.read_lines, keep)
+    start = _start(path)
+    if "\x00" in start:
+        raise LoadError(path, "is a binary file, not UTF-8 text")
+    kind = input_format(path.name, start)
+    if kind.pieces is not None and _worth_processes(path):
+        yield from _built_apart(path, kind.pieces, start, keep)
     else:
         yield from _papers(_records(path, kind), path, keep, {})
 
@@ -316,7 +321,7 @@ PROCESSES_FROM = 16 * MB  # a smaller file is read in this process: a pool costs
 _PIECE_BYTES = 400_000
 # In a process of the pool (one file's), as `_papers` takes it.
 _recent_here: dict[Record, Paper] = {}
-ReadLines = Callable[[bytes, int], Iterable[Record | Problem]]
+ReadPiece = Callable[[bytes, int], Iterable[Record | Problem]]
 Piece = tuple[bytes, str]  # what a process read, pickled, and why it stopped ("")
 
 
@@ -328,13 +333,14 @@ def _worth_processes(path: Path) -> bool:
 
 
 def _built_apart(
-    path: Path, read: ReadLines, keep: LoadFilter
+    path: Path, cutting: Pieces, start: str, keep: LoadFilter
 ) -> Iterator[Paper | PaperColumns | Problem]:
-    """What `_papers` gives for a file of a record a line, its pieces read by a pool of
-    processes, a few at a time, and given back in order. The first piece is read here, while
-    the pool starts, so that the first papers come at once."""
+    """What `_papers` gives for a file of a record a line (or a paragraph), its pieces read
+    by a pool of processes, a few at a time, and given back in order. The first piece is
+    read here, while the pool starts, so that the first papers come at once."""
     processes = os.cpu_count() or 1
-    pieces = _pieces(path)
+    read = cutting.reader(start)
+    pieces = _pieces(path, cutting)
     pool: ProcessPoolExecutor | None = None
     with contextlib.suppress(OSError):  # no semaphores, say: the pieces are read here
         pool = process_pool(processes)
@@ -403,16 +409,16 @@ def _built_apart(
             pool.shutdown(cancel_futures=True)
 
 
-def _pieces(path: Path) -> Generator[tuple[bytes, int] | Problem, None, None]:
+def _pieces(path: Path, cutting: Pieces) -> Generator[tuple[bytes, int] | Problem, None, None]:
     try:
         with _open(path) as file:
-            yield from line_chunks(file, _PIECE_BYTES)
+            yield from cutting.cut(file, _PIECE_BYTES)
     except (OSError, EOFError, GzipError) as error:
         raise LoadError(path, str(error) or "cannot be read") from None
 
 
 def _read_piece(
-    read: ReadLines,
+    read: ReadPiece,
     data: bytes,
     number: int,
     path: Path,
@@ -420,7 +426,7 @@ def _read_piece(
     recent: dict[Record, Paper] | None = None,
 ) -> Piece:
     """In a process of the pool (or here, with `recent` of this file, when no pool could
-    start): the papers of whole lines of a file, the first of them line `number`, and the
+    start): the papers of whole records of a file, the first of them on line `number`, and the
     problems, pickled, and why the file cannot be read past them ("" when
     it can). The papers are sent as the store's columns: the loading process adds them as
     they are (it unpickled and built each paper, and took it apart again into columns: 21
@@ -488,6 +494,7 @@ def _load(
     for path in paths:
         found = 0
         files = [file for file in paper_files(path) if only is None or file in only]
+        first_problem = len(problems)
         for item in stream_papers(files, raising=True, keep=keep):
             if isinstance(item, str):
                 problems.append(item)
@@ -500,7 +507,10 @@ def _load(
         if not found and keep != NO_FILTER:
             raise LoadError(path, "holds no papers of the categories or dates asked for")
         if not found:
-            raise LoadError(path, "holds no papers" if path.is_dir() else "holds no abstracts")
+            none = "holds no papers" if path.is_dir() else "holds no abstracts"
+            if first_problem < len(problems):
+                none += f" that can be read ({problems[first_problem]})"
+            raise LoadError(path, none)
     return collections, problems, duplicates
 
 

@@ -26,24 +26,25 @@ def _paragraphs(text: str) -> Iterator[str]:
     yield text[start:]
 
 
-def iter_seed_text(text: str) -> tuple[str | None, Iterator[str]]:
-    """Seed text's collection name (None when absent) and its abstracts, as they are found.
-
-    The text may use CRLF or CR line ends, tabs, trailing spaces and runs of blank lines;
-    each abstract's lines are joined with single spaces.
-    """
-    text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
-    paragraphs = (paragraph for paragraph in _paragraphs(text) if paragraph.strip())
-    first = next(paragraphs, None)
-    collection = None
+def seed_header(start: str) -> str | None:
+    """The collection name seed text begins with, None when it has none: told by the start
+    of the text alone (its first paragraph, or the first kilobytes of it)."""
+    first = next(_texts(start), None)
     # The header stands alone: a short first line wrapped into an abstract is not one.
     if first is not None and "\n" not in first.strip() and is_header(first):
-        collection, first = clean(first), None
-    rest = itertools.chain([] if first is None else [first], paragraphs)
-    return collection, (abstract for abstract in map(clean, rest) if abstract)
+        return clean(first)
+    return None
 
 
-def parse_seed_text(text: str) -> tuple[str | None, list[str]]:
-    """Seed text's collection name (None when absent) and all its abstracts."""
-    collection, abstracts = iter_seed_text(text)
-    return collection, list(abstracts)
+def seed_abstracts(text: str, after_header: bool = False) -> Iterator[str]:
+    """The abstracts of seed text (or of whole paragraphs of it), its first paragraph passed
+    over when it is the collection's name. The text may use CRLF or CR line ends, tabs,
+    trailing spaces and runs of blank lines; each abstract's lines are joined with single
+    spaces."""
+    return (abstract for abstract in map(clean, _texts(text, after_header)) if abstract)
+
+
+def _texts(text: str, after_header: bool = False) -> Iterator[str]:
+    text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    paragraphs = (paragraph for paragraph in _paragraphs(text) if paragraph.strip())
+    return itertools.islice(paragraphs, 1 if after_header else 0, None)

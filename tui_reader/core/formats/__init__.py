@@ -3,7 +3,8 @@ start of its text is told apart, and its reader, which yields Records and Proble
 
 Adding a format is a reader in a module of its own and one row here. A reader is given the
 file's whole text (`read_text`, at most core.loading.MAX_TEXT_BYTES of it) or its bytes,
-decompressed, to read as it goes (`read_stream`: files of any size, papers on screen at once).
+decompressed, to read as it goes (`read_stream`: files of any size, papers on screen at once;
+with `pieces`, a big one is read on every core).
 
 A file's format: the formats one of whose suffixes its name ends in (before `.gz`); when
 several claim it, the first whose `sniff` accepts the start of its text, else the last of
@@ -12,7 +13,7 @@ seed text.
 """
 
 import io
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from tui_reader.core.formats.arxiv_snapshot import (
@@ -23,15 +24,21 @@ from tui_reader.core.formats.arxiv_snapshot import (
 from tui_reader.core.formats.bibtex import read_bibtex
 from tui_reader.core.formats.csv_table import read_csv
 from tui_reader.core.formats.json_array import read_json_array
-from tui_reader.core.formats.json_lines import read_json_lines, read_lines
+from tui_reader.core.formats.json_lines import line_chunks, read_json_lines, read_lines
 from tui_reader.core.formats.records import FormatError, Problem, Record
-from tui_reader.core.formats.seed_text import read_seed_text
+from tui_reader.core.formats.seed_text import (
+    count_paragraphs,
+    paragraph_chunks,
+    read_seed_text,
+    seed_reader,
+)
 
 __all__ = [
     "FALLBACK",
     "INPUT_FORMATS",
     "FormatError",
     "InputFormat",
+    "Pieces",
     "Problem",
     "Record",
     "input_format",
@@ -39,6 +46,25 @@ __all__ = [
 ]
 
 Items = Iterable[Record | Problem]
+ReadPiece = Callable[[bytes, int], Items]
+
+
+@dataclass(frozen=True)
+class Pieces:
+    """How a file of a record a line (or a paragraph) is cut into pieces of whole records,
+    which can be read apart, on other cores."""
+
+    # The file's pieces, of about so many bytes each, with the number of each one's first
+    # line, and a Problem for a record too long to be read.
+    cut: Callable[[io.BufferedIOBase, int], Iterator[tuple[bytes, int] | Problem]]
+    # Given the start of the file's text, what reads a piece's records, given the number of
+    # its first line (sent to other processes: a function of a module, or a partial of one).
+    reader: Callable[[str], ReadPiece]
+    records: Callable[[bytes], int]  # about how many records a sample of the text holds
+
+
+def _count_lines(data: bytes) -> int:
+    return data.count(b"\n")
 
 
 @dataclass(frozen=True)
@@ -53,9 +79,9 @@ class InputFormat:
     # A quick bound on the records of a text, for a reader that parses it all before it
     # yields one: a file of too many is refused before it is parsed.
     records_at_most: Callable[[str], int] | None = None
-    # For a format of a record a line: the items of whole lines (bytes), given the number of
-    # the first. A big file is then cut into pieces of lines read on every core.
-    read_lines: Callable[[bytes, int], Items] | None = None
+    # For a format of a record a line or a paragraph: a big file is cut into pieces read on
+    # every core.
+    pieces: Pieces | None = None
 
     def __post_init__(self) -> None:
         if (self.read_text is None) == (self.read_stream is None):
@@ -85,14 +111,14 @@ INPUT_FORMATS: list[InputFormat] = [
         (".json", ".jsonl", ".ndjson"),
         read_stream=read_arxiv_snapshot,
         sniff=is_snapshot,
-        read_lines=read_snapshot_lines,
+        pieces=Pieces(line_chunks, lambda _start: read_snapshot_lines, _count_lines),
     ),
     InputFormat(
         "jsonl",
         (".jsonl", ".ndjson", ".json"),
         read_stream=read_json_lines,
         sniff=_starts("{"),
-        read_lines=read_lines,
+        pieces=Pieces(line_chunks, lambda _start: read_lines, _count_lines),
     ),
     InputFormat(
         "bib",
@@ -102,7 +128,12 @@ INPUT_FORMATS: list[InputFormat] = [
         records_at_most=lambda text: text.count("@"),  # parsed whole: counted first
     ),
     InputFormat("csv", (".csv",), read_text=read_csv, sniff=_csv_header),
-    InputFormat("txt", (".txt",), read_text=read_seed_text),
+    InputFormat(
+        "txt",
+        (".txt",),
+        read_stream=read_seed_text,
+        pieces=Pieces(paragraph_chunks, seed_reader, count_paragraphs),
+    ),
 ]
 FALLBACK = "txt"  # a file nothing else claims is seed text
 
