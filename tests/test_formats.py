@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from tui_reader.core import loading
 from tui_reader.core.loading import LoadError, load_paths
 
 ONE = {"title": "Deep Nets", "abstract": "We study deep nets.", "authors": ["A. B", "C D"]}
@@ -75,6 +76,24 @@ def test_csv_with_header_and_a_row_without_abstract(tmp_path: Path) -> None:
     assert [p.headline for p in loaded.papers] == ["A, with comma", "Third"]
     assert loaded.papers[0].authors == ("X Y", "Z W")
     assert loaded.problems == [f"{path}:3: no abstract"]
+
+
+def test_csv_is_read_as_it_goes_past_the_limit_of_a_file_read_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(loading, "MAX_TEXT_BYTES", 100_000)
+    path = tmp_path / "papers.csv"
+    rows = "".join(f'T{n},"Abstract {n},\nover two lines."\r\n' for n in range(5000))
+    path.write_bytes(
+        b"\xef\xbb\xbfTitle,Abstract\r\n"
+        + rows.encode()
+        + b"Latin,Caf\xe9 au lait.\r\nLast,The last one.\r\n"
+    )
+    loaded = load_paths([path])
+    assert len(loaded.papers) == 5001
+    assert loaded.papers[4999].abstract == "Abstract 4999, over two lines."
+    assert loaded.papers[-1].title == "Last"
+    assert loaded.problems == [f"{path}:10002: not UTF-8 text (byte 0xe9)"]
 
 
 def test_csv_without_an_abstract_column(tmp_path: Path) -> None:

@@ -2,9 +2,9 @@
 
 A file's format and reader come from the table of input formats (core.formats). What is
 read is bounded, so that a small gzip file cannot take the memory or the hours its contents
-would: a file read whole (a JSON array, CSV, BibTeX) holds at most MAX_TEXT_BYTES of text
-once decompressed, a streaming format (JSON Lines, seed text) is read as it goes (a JSON line
-or a paragraph holds at most 10 MB), a file holds at most MAX_RECORDS
+would: a file read whole (a JSON array, BibTeX) holds at most MAX_TEXT_BYTES of text once
+decompressed, a streaming format (JSON Lines, seed text, CSV) is read as it goes (a JSON line,
+a paragraph or a CSV field holds at most 10 MB), a file holds at most MAX_RECORDS
 records of which at most MAX_SKIPPED_RECORDS cannot be read (the first MAX_PROBLEMS_LISTED
 are named, the rest counted), and a record met again in the same file soon after (among the
 last RECENT_RECORDS) is not built into a paper again. A FIFO, device or socket is never opened.
@@ -91,7 +91,7 @@ def read_text(path: Path) -> str:
     too_big = LoadError(
         path,
         f"holds more than {_size(MAX_TEXT_BYTES)} of text, the most read from one file of this"
-        " format (JSON Lines and seed text have no such limit)",
+        " format (JSON Lines, seed text and CSV have no such limit)",
     )
     try:
         if not _is_gzip(path) and path.stat().st_size > MAX_TEXT_BYTES:

@@ -127,7 +127,7 @@ INPUT_FORMATS: list[InputFormat] = [
         sniff=_starts("@"),
         records_at_most=lambda text: text.count("@"),  # parsed whole: counted first
     ),
-    InputFormat("csv", (".csv",), read_text=read_csv, sniff=_csv_header),
+    InputFormat("csv", (".csv",), read_stream=read_csv, sniff=_csv_header),
     InputFormat(
         "txt",
         (".txt",),

@@ -1,17 +1,29 @@
-"""CSV with a header row that names an abstract column."""
+"""CSV with a header row that names an abstract column, read as it goes: a file of any size,
+its first papers at once."""
 
 import csv
 import io
+import re
 from collections.abc import Iterator
 
 from tui_reader.core.formats.records import Problem, Record, record_from
 
+MAX_FIELD_CHARACTERS = 10_000_000
+# A byte that is not UTF-8, as the `surrogateescape` error handler reads it.
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
 
-def read_csv(text: str) -> Iterator[Record | Problem]:
-    """The records of a CSV file, each bad row told with the line it starts on."""
-    # A field can be no longer than the text, and the text is bounded where it is read.
-    csv.field_size_limit(max(csv.field_size_limit(), len(text)))
-    rows = csv.reader(io.StringIO(text))
+
+def read_csv(file: io.BufferedIOBase) -> Iterator[Record | Problem]:
+    """The records of a CSV file, each bad row (or one that is not UTF-8) told with the line
+    it starts on."""
+    csv.field_size_limit(max(csv.field_size_limit(), MAX_FIELD_CHARACTERS))
+    text = io.TextIOWrapper(
+        file,  # type: ignore[type-var]  # typeshed's protocol asks for more than it reads
+        encoding="utf-8-sig",
+        errors="surrogateescape",
+        newline="",
+    )
+    rows = csv.reader(text)
     header: list[str] | None = None
     while True:
         start = rows.line_num + 1
@@ -23,6 +35,10 @@ def read_csv(text: str) -> Iterator[Record | Problem]:
             yield Problem(start, f"not valid CSV ({error})")
             continue
         if not row:
+            continue
+        joined = "".join(row)
+        if not joined.isascii() and (escaped := _ESCAPED_BYTE.search(joined)):
+            yield Problem(start, f"not UTF-8 text (byte 0x{ord(escaped[0]) - 0xDC00:02x})")
             continue
         if header is None:
             header = row
