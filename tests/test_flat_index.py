@@ -92,6 +92,20 @@ def test_search_reads_typeset_math_and_accents(query: str, expected: int) -> Non
     assert ranking.full >= 1 and int(ranking.numbers[0]) == expected
 
 
+@pytest.mark.parametrize("query", ["O(1/T)", "O(1/T", "o(1/t)"])
+def test_a_word_typed_with_punctuation_ranks_first_the_papers_holding_it_so(query: str) -> None:
+    """`O(1/T)` matched its words o, 1 and t anywhere, each as a beginning (of "on", "the"):
+    a checker's million ranked an unrelated paper first, where 5,028 held it. The words the
+    punctuation ends are whole; the papers where they stand as typed come first."""
+    papers = corpus(
+        "An O notation count: 1 step per T rounds, on the whole.",
+        r"SGD converges at the $\mathcal{O}(1/T)$ rate.",
+        "On the order of 1 over T, though.",  # o, t only as the beginnings of words
+        "Other text.",
+    )
+    assert found(FlatIndex.of(papers), papers, query) == [papers[1].headline, papers[0].headline]
+
+
 @pytest.mark.parametrize(
     "query", ["disease", "trust", "deep model", '"don\'t trust the"', "alzheimer's", "O'Neil"]
 )

@@ -47,6 +47,10 @@ SECOND_TYPO = 0.25  # a word two edits away is a much weaker match than one edit
 EXACT_RARER_AT_MOST = math.log(4)  # a weight: 1 + log(papers / papers with the word)
 TITLE_WEIGHT = 2.0
 PHRASE_BONUS = 1.5
+# Of papers with every word of a word typed with punctuation in it ("O(1/T)", "k-nearest"),
+# those where they stand as typed rank first, when there are so few to read (a few ms each
+# thousand).
+JOINED_READ_AT_MOST = 20_000
 PREFIX_WORDS_MAX = 400  # a short prefix ("co") matches the most common words only
 SHORT_PREFIX_WORDS = {1: 25, 2: 100}
 TERM_SCALE = 1000.0  # a paper matching one more term always ranks higher
@@ -326,10 +330,16 @@ class FlatIndex:
         return found
 
     def _matching(
-        self, alternative: Alternative, word: str, last: bool, negated: bool, cased: bool
+        self,
+        alternative: Alternative,
+        word: str,
+        last: bool,
+        negated: bool,
+        cased: bool,
+        whole: bool = False,
     ) -> dict[int, float]:
         """Ids of the indexed words matching one word of an alternative, with the quality of
-        each match."""
+        each match; a `whole` word matches as typed or with typos, not as a beginning."""
         found: dict[int, float] = {}
         typing = alternative.prefix and last
         if cased:
@@ -339,10 +349,10 @@ class FlatIndex:
                 found[exact] = EXACT
             return found
         word = fold(word)
-        if not alternative.exact and not negated:
+        if not alternative.exact and not negated and not whole:
             for match in self._typo_prefix_words(word):
                 found[match] = TYPO_PREFIX
-        if (not alternative.exact and not negated) or typing:
+        if (not alternative.exact and not negated and not whole) or typing:
             for match in self._words.prefixed(word).tolist():
                 found[match] = PREFIX
         if not alternative.exact:
@@ -447,10 +457,14 @@ class FlatIndex:
         self, alternative: Alternative, negated: bool, matched: set[str]
     ) -> Scored:
         cased = self._is_cased(alternative)
+        # The words of one typed with punctuation ("O(1/T)"): each ended by it is whole.
+        joined = len(alternative.words) > 1 and not alternative.exact
+        ended = not alternative.text[-1:].isalnum()
         each, values = [], set()
         for position, word in enumerate(alternative.words):
             last = position == len(alternative.words) - 1
-            matches = self._matching(alternative, word, last, negated, cased)
+            whole = joined and (ended or not last)
+            matches = self._matching(alternative, word, last and not whole, negated, cased, whole)
             if cased:
                 matched.update(self._cased.words[i] for i in matches)
             else:
@@ -485,6 +499,12 @@ class FlatIndex:
             total[:] = 0
             total[holding] = bonus
             self._lacking = (needle, whole, lacking)
+        elif joined and not negated:
+            candidates = np.flatnonzero(total)
+            if len(candidates) <= JOINED_READ_AT_MOST:
+                needle = phrase_text(fold(alternative.text)).encode()
+                holding = candidates[self._text.holding(candidates, needle, not alternative.prefix)]
+                total[holding] *= PHRASE_BONUS
         return Scored(total, frozenset(values))
 
     def _score_term(self, term: Term, matched: set[str]) -> Scored:
