@@ -132,6 +132,26 @@ def test_a_quit_just_after_the_index_is_built_waits_for_it_to_be_kept(
     assert "keeping the papers and their index for the next start" in capsys.readouterr().err
 
 
+async def test_papers_kept_without_their_index_are_searched_as_it_is_built(
+    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A checker planted a bad index file at a million papers: the papers were opened and
+    their index built again, and the filter found nothing for the 50 s that took."""
+    monkeypatch.setattr(workspace, "FIRST_INDEXED", 5)
+    used: list[int] = []
+    use = workspace.Workspace._use_index
+
+    def using(screen: workspace.Workspace, index: Any) -> None:
+        used.append(len(index))
+        use(screen, index)
+
+    monkeypatch.setattr(workspace.Workspace, "_use_index", using)
+    app = ReaderApp(seed_store, Library(None))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_until(pilot, lambda: app.workspace.status == "ready", "the whole index")
+    assert used == [5, 10, len(seed_store)]
+
+
 async def test_an_index_kept_from_before_is_searched_from_the_start(
     seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:

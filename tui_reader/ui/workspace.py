@@ -404,7 +404,25 @@ class Workspace(Screen[None]):
         in_background("index", self._index_papers)
 
     def _index_papers(self) -> None:
-        self._index_built(lambda: build_index(self.store))
+        self._index_built(self._index_growing)
+
+    def _index_growing(self) -> SearchEngine | None:
+        """Index the papers there are (kept, their index to be built again: 50 s at a
+        million), the filter finding among the first FIRST_INDEXED once they are indexed,
+        then among more, as while papers load."""
+        total, leaving = len(self.store), self._leaving.is_set
+        if total < INDEX_GROWTH * FIRST_INDEXED:
+            return build_index(self.store)
+        with growing_index(total) as growing:
+            upto = FIRST_INDEXED
+            while INDEX_GROWTH * upto <= total:
+                if not growing.read(self.store, upto, stopping=leaving):
+                    return None
+                self.post_message(IndexReady(index_so_far(growing)))
+                upto *= INDEX_GROWTH
+            if not growing.read(self.store, total, stopping=leaving):
+                return None
+            return index_so_far(growing)
 
     def _index_as_loaded(self) -> None:
         self._index_built(self._index_each_once)
