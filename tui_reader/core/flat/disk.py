@@ -123,6 +123,8 @@ def _cut_short(path: Path) -> bool:
             if version != (1, 0):
                 read = np.lib.format.read_array_header_2_0
             shape, _, dtype = read(file)
+            if dtype.hasobject:  # pickled, of any size: not plain values, cut short or not
+                return False
             needed = file.tell() + math.prod(shape) * dtype.itemsize
         return path.stat().st_size < needed
     except (OSError, ValueError):
