@@ -14,7 +14,7 @@ from tui_reader.core.library import Library
 from tui_reader.core.loading import LoadResult
 from tui_reader.core.paper import Paper
 from tui_reader.core.search_service import build_index
-from tui_reader.core.store import PaperStore
+from tui_reader.core.store import PaperColumns, PaperStore
 from tui_reader.ui import workspace
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.paper_list import PaperList
@@ -229,3 +229,25 @@ async def test_an_index_that_cannot_be_built_is_told(
         assert shown.sub_title == "38 papers · not indexed"
         await pilot.press("slash", *"diffusion")  # the list is all the papers, and says so
         assert shown.sub_title == "38 papers · not indexed"
+
+
+async def test_papers_read_in_this_process_come_to_the_screen_as_columns(
+    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read in the reader's own process (CSV, a small file), papers came to the screen's
+    thread as lists to take apart there: at a million, keys waited seconds behind them."""
+    batches: list[object] = []
+    extend = PaperStore.extend
+
+    def extending(store: PaperStore, batch: Any) -> int:
+        batches.append(batch)
+        return extend(store, batch)
+
+    monkeypatch.setattr(PaperStore, "extend", extending)
+    papers = list(seed_store)
+    app = ReaderApp(PaperStore(), Library(None), stream=iter([papers[:10], papers[10:]]))
+    async with app.run_test() as pilot:
+        await wait_until(pilot, lambda: app.workspace.status == "ready", "loaded")
+        assert list(app.store) == papers
+    added = [batch for batch in batches if len(batch)]  # type: ignore[arg-type]
+    assert added and all(isinstance(batch, PaperColumns) for batch in added)

@@ -45,7 +45,7 @@ from tui_reader.core.search_service import (
 )
 from tui_reader.core.session import Session
 from tui_reader.core.sorting import LABELS, SORTS, Sort
-from tui_reader.core.store import PaperBatch, PaperStore
+from tui_reader.core.store import PaperBatch, PaperStore, columns_of
 from tui_reader.core.text import strip_controls
 from tui_reader.core.wording import count
 from tui_reader.ui.clipboard import CopyLog, notice
@@ -362,7 +362,9 @@ class Workspace(Screen[None]):
                 if isinstance(item, str):
                     problems.append(item)
                     continue
-                pending.append(item)
+                # As columns, made here: a list of papers added on the screen's thread (read
+                # in this process: CSV) held the keys back for seconds at a million.
+                pending.append(columns_of(item) if isinstance(item, list) else item)
                 if posted is None or time.monotonic() - posted > POST_EVERY:
                     self.post_message(PapersLoaded(pending))
                     pending, posted = [], time.monotonic()
