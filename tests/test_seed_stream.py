@@ -3,10 +3,11 @@ the text read whole (core.seeds) does, however the pieces fall."""
 
 import io
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tui_reader.core.formats import Problem, Record
+from tui_reader.core.formats import Problem, Record, seed_text
 from tui_reader.core.formats.seed_text import paragraph_chunks, read_seed_text, seed_reader
 from tui_reader.core.seeds import seed_abstracts, seed_header
 
@@ -65,4 +66,18 @@ def test_a_paragraph_that_is_not_utf8_is_told_with_its_line_and_the_rest_read() 
         Record("Good one.", collection="Papers"),
         Problem(5, "not UTF-8 text (byte 0xe9)"),
         Record("Another good one.", collection="Papers"),
+    ]
+
+
+def test_a_first_paragraph_too_long_to_read_leaves_no_collection_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The name is told by the file's start, as a big file's pool reads it: a short
+    paragraph after a dropped one is an abstract."""
+    monkeypatch.setattr(seed_text, "MAX_PARAGRAPH_BYTES", 1_000_000)
+    text = b"x" * 2_000_000 + b"\n\nShort name\n\nAn abstract.\n"
+    assert list(read_seed_text(io.BytesIO(text))) == [
+        Problem(1, "longer than the 1 MB a paragraph may take"),
+        Record("Short name"),
+        Record("An abstract."),
     ]

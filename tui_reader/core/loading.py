@@ -39,6 +39,7 @@ from tui_reader.core.formats import (
     InputFormat,
     Pieces,
     Problem,
+    ReadPiece,
     Record,
     input_format,
     paper_suffixes,
@@ -321,7 +322,6 @@ PROCESSES_FROM = 16 * MB  # a smaller file is read in this process: a pool costs
 _PIECE_BYTES = 400_000
 # In a process of the pool (one file's), as `_papers` takes it.
 _recent_here: dict[Record, Paper] = {}
-ReadPiece = Callable[[bytes, int], Iterable[Record | Problem]]
 Piece = tuple[bytes, str]  # what a process read, pickled, and why it stopped ("")
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "InputFormat",
     "Pieces",
     "Problem",
+    "ReadPiece",
     "Record",
     "input_format",
     "paper_suffixes",

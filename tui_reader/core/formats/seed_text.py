@@ -158,6 +158,7 @@ def read_seed_text(file: io.BufferedIOBase) -> Iterator[Record | Problem]:
         if isinstance(piece, Problem):
             yield piece
             continue
-        if read is None:
-            read = seed_reader(piece[0][:4096].decode("utf-8", errors="ignore"))
+        if read is None:  # the start of the file, as a big file's reader is given it
+            data, number = piece
+            read = seed_reader(data[:4096].decode("utf-8", errors="ignore") if number == 1 else "")
         yield from read(*piece)
