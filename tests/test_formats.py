@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from tui_reader.core import loading
+from tui_reader.core.formats import csv_table
 from tui_reader.core.loading import LoadError, load_paths
 
 ONE = {"title": "Deep Nets", "abstract": "We study deep nets.", "authors": ["A. B", "C D"]}
@@ -94,6 +95,23 @@ def test_csv_is_read_as_it_goes_past_the_limit_of_a_file_read_whole(
     assert loaded.papers[4999].abstract == "Abstract 4999, over two lines."
     assert loaded.papers[-1].title == "Last"
     assert loaded.problems == [f"{path}:10002: not UTF-8 text (byte 0xe9)"]
+
+
+def test_a_csv_field_too_long_stops_the_file_without_rows_made_of_its_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(csv_table, "MAX_FIELD_CHARACTERS", 1000)
+    path = tmp_path / "papers.csv"
+    lines = "".join(f"line {n} of a long field\n" for n in range(100))
+    path.write_text(f'title,abstract\nT0,First.\nT1,"{lines}"\nT2,After.\n', encoding="utf-8")
+    with pytest.raises(LoadError) as raised:
+        load_paths([path])
+    assert str(raised.value) == f"{path}: a field holds over 1,000 characters on line 3"
+    titles = []
+    with pytest.raises(LoadError):  # the reader keeps the papers read before
+        for item in loading.iter_file(path):
+            titles.append(getattr(item, "title", item))
+    assert titles == ["T0"]
 
 
 def test_csv_without_an_abstract_column(tmp_path: Path) -> None:

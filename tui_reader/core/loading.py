@@ -284,7 +284,7 @@ def iter_file(path: Path, keep: LoadFilter = NO_FILTER) -> Iterator[Paper | Pape
 
 def _built(path: Path, keep: LoadFilter) -> Iterator[Paper | PaperColumns | Problem]:
     """A file's papers (those `keep` keeps) and problems, in order: a big file of a record a
-    line read on every core."""
+    line or a paragraph read on every core."""
     start = _start(path)
     if "\x00" in start:
         raise LoadError(path, "is a binary file, not UTF-8 text")

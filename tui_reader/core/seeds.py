@@ -29,7 +29,7 @@ def _paragraphs(text: str) -> Iterator[str]:
 def seed_header(start: str) -> str | None:
     """The collection name seed text begins with, None when it has none: told by the start
     of the text alone (its first paragraph, or the first kilobytes of it)."""
-    first = next(_texts(start), None)
+    first = next(_texts(start.removeprefix("\ufeff")), None)
     # The header stands alone: a short first line wrapped into an abstract is not one.
     if first is not None and "\n" not in first.strip() and is_header(first):
         return clean(first)
@@ -45,6 +45,6 @@ def seed_abstracts(text: str, after_header: bool = False) -> Iterator[str]:
 
 
 def _texts(text: str, after_header: bool = False) -> Iterator[str]:
-    text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     paragraphs = (paragraph for paragraph in _paragraphs(text) if paragraph.strip())
     return itertools.islice(paragraphs, 1 if after_header else 0, None)

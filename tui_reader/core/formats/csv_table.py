@@ -6,7 +6,7 @@ import io
 import re
 from collections.abc import Iterator
 
-from tui_reader.core.formats.records import Problem, Record, record_from
+from tui_reader.core.formats.records import FormatError, Problem, Record, record_from
 
 MAX_FIELD_CHARACTERS = 10_000_000
 # A byte that is not UTF-8, as the `surrogateescape` error handler reads it.
@@ -16,7 +16,7 @@ _ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
 def read_csv(file: io.BufferedIOBase) -> Iterator[Record | Problem]:
     """The records of a CSV file, each bad row (or one that is not UTF-8) told with the line
     it starts on."""
-    csv.field_size_limit(max(csv.field_size_limit(), MAX_FIELD_CHARACTERS))
+    csv.field_size_limit(MAX_FIELD_CHARACTERS)
     text = io.TextIOWrapper(
         file,  # type: ignore[type-var]  # typeshed's protocol asks for more than it reads
         encoding="utf-8-sig",
@@ -32,6 +32,10 @@ def read_csv(file: io.BufferedIOBase) -> Iterator[Record | Problem]:
         except StopIteration:
             return
         except csv.Error as error:
+            # csv reads on from the next line, inside the field: rows made of its lines.
+            if str(error).startswith("field larger than field limit"):
+                too_long = f"a field holds over {MAX_FIELD_CHARACTERS:,} characters"
+                raise FormatError(start, too_long) from None
             yield Problem(start, f"not valid CSV ({error})")
             continue
         if not row:

@@ -14,8 +14,10 @@ from tui_reader.core.seeds import seed_abstracts, seed_header
 MB = 1_000_000
 MAX_PARAGRAPH_BYTES = 10 * MB
 _CHUNK_BYTES = MB
-_BREAK = re.compile(rb"\n[ \t\f\v\r]*\n")  # a break where a piece may end (CR read as LF)
-_BLANKS = re.compile(rb"[ \t\f\v\r]*")
+# A paragraph break as core.seeds reads one (line ends made LF first), in UTF-8.
+_BLANK = rb"(?:[ \t\f\v]|\xc2\xa0)"
+_BREAK = re.compile(rb"\n" + _BLANK + rb"*\n")
+_BLANKS = re.compile(_BLANK + rb"*")
 
 
 def _last_break(data: bytes, since: int) -> int:
@@ -33,13 +35,9 @@ def _last_break(data: bytes, since: int) -> int:
     return 0
 
 
-def _cr_only(start: bytes) -> bool | None:
-    """Whether text ends its lines with CR alone, told by its first line end (None: not
-    yet known, the start ends in CR)."""
-    cr = start.find(b"\r")
-    if cr < 0 or start.find(b"\n", 0, cr) >= 0:
-        return False
-    return None if cr + 1 == len(start) else start[cr + 1] != ord("\n")
+def _line_ends(data: bytes) -> bytes:
+    """CRLF and CR as LF, as core.seeds reads line ends."""
+    return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
 
 
 def _break_start(data: bytes) -> int:
@@ -54,19 +52,15 @@ def paragraph_chunks(
 ) -> Iterator[tuple[bytes, int] | Problem]:
     """A file's text in whole paragraphs, read `size` bytes at a time: pieces, each with the
     number of its first line, and a Problem for a paragraph longer than MAX_PARAGRAPH_BYTES,
-    which is dropped as it is read. A file whose first line ends in CR alone is read with
-    LF for CR. The pieces can be read apart (`seed_reader`), on other cores."""
+    which is dropped as it is read. Line ends are LF in the pieces, as core.seeds reads
+    them. The pieces can be read apart (`seed_reader`), on other cores."""
     number, carry, dropping, started = 1, b"", False, False
-    cr_only: bool | None = None
+    held = b""  # a CR that ended the last chunk: the LF of a CRLF may come next
     while chunk := file.read(size):
-        if cr_only is None:  # nothing is carried but the start of the file
-            chunk, carry = carry + chunk, b""
-            cr_only = _cr_only(chunk)
-            if cr_only is None:
-                carry = chunk
-                continue
-        if cr_only:
-            chunk = chunk.replace(b"\r", b"\n")
+        chunk, held = held + chunk, b""
+        if chunk.endswith(b"\r"):
+            chunk, held = chunk[:-1], b"\r"
+        chunk = _line_ends(chunk)
         data, fresh = carry + chunk, len(carry)
         if dropping:
             found = _BREAK.search(data)
@@ -92,13 +86,14 @@ def paragraph_chunks(
             keep = _break_start(carry)
             number += carry.count(b"\n", 0, keep)
             carry, dropping = carry[keep:], True
+    carry += b"\n" if held else b""
     if carry and not dropping:
         yield carry, number
 
 
 def count_paragraphs(data: bytes) -> int:
     """About how many abstracts a sample of seed text holds."""
-    return len(_BREAK.findall(data))
+    return len(_BREAK.findall(_line_ends(data)))
 
 
 def seed_reader(start: str) -> "partial[Iterator[Record | Problem]]":
@@ -135,7 +130,7 @@ def _read_damaged(
     for found in [*_BREAK.finditer(data), None]:
         end = found.start() if found else len(data)
         paragraph = data[start:end]
-        if paragraph.strip():
+        if paragraph.decode("utf-8", errors="replace").strip():  # as core.seeds tells a blank one
             leading = len(paragraph) - len(paragraph.lstrip())
             line = number + data.count(b"\n", 0, start + leading)
             try:
