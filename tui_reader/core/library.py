@@ -749,7 +749,7 @@ class Library:
         journal = library_file.journal_path(file)
         size = journal_now[2] if (journal_now := _signature(journal)) else 0
         if pending:
-            size = library_file.append(journal, pending)
+            size = library_file.append(journal, pending, like=self._file)
             with self._state_lock:
                 del self._pending[: len(pending)]
         snapshot = _signature(file)
@@ -822,7 +822,7 @@ class Library:
                 f"has; it was kept as {kept.name}"
             )
         try:
-            library_file.write_atomically(backup, text)
+            library_file.write_atomically(backup, text, like=self._file)
         except OSError as error:
             messages.append(f"{backup}: {error.strerror or error}; the backup was not updated")
         return messages

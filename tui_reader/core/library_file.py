@@ -397,13 +397,19 @@ def parse_journal(data: bytes, name: str, first_line: int, contents: Contents) -
     return end, len(lines)
 
 
-def append(path: Path, lines: Iterable[str]) -> int:
-    """Append whole lines to the journal and fsync it; the journal's size after."""
+def append(path: Path, lines: Iterable[str], like: Path) -> int:
+    """Append whole lines to the journal and fsync it; the journal's size after. A new
+    journal takes the mode of `like`, the library it belongs with, else the umask's."""
     if problem := special_file_problem(path):
         raise OSError(0, problem, str(path))
     created = not path.exists()
-    descriptor = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+    mode = atomic_file.mode_of(like)
+    descriptor = os.open(
+        path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666 if mode is None else mode
+    )
     try:
+        if created and mode is not None:
+            os.fchmod(descriptor, mode)
         size = os.fstat(descriptor).st_size
         # A line torn by a crash is fenced off by a line break, never joined to the next one.
         torn = size > 0 and os.pread(descriptor, 1, size - 1) != b"\n"
@@ -449,12 +455,12 @@ def keep_rejected(path: Path, rejected: list[Rejected]) -> Path:
         + "\n"
         for r in rejected
     ]  # fmt: skip
-    append(target, lines)
+    append(target, lines, like=path)
     return target
 
 
-def write_atomically(path: Path, text: str) -> None:
-    atomic_file.write_atomically(path, text)
+def write_atomically(path: Path, text: str, like: Path | None = None) -> None:
+    atomic_file.write_atomically(path, text, like)
 
 
 def quarantine(path: Path) -> Path:
