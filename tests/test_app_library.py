@@ -301,7 +301,7 @@ async def test_changes_from_the_command_line_appear_in_the_open_app(
 
 
 async def test_damaged_library_is_reported_in_the_app(seed_store, private_library) -> None:
-    private_library.write_text("{ not json", encoding="utf-8")
+    private_library.write_text('{"papers": { not json', encoding="utf-8")
     app = reader(seed_store, private_library)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()

@@ -120,8 +120,15 @@ def test_library_option_and_papers_option(tmp_path: Path, write_seed) -> None:
 
 
 def test_damaged_library_is_reported_on_stderr(private_library: Path) -> None:
-    private_library.write_text("[broken", encoding="utf-8")
+    private_library.write_text('{"version": 1, "papers": {"x', encoding="utf-8")
     result = run("tags")
+    assert result.returncode == 0
+    assert "is damaged (it is not valid JSON" in result.stderr
+    assert not list(private_library.parent.glob("library.json.corrupt-*")), "tags only reads"
+    from tui_reader.core.loading import load_paths
+
+    paper_id = load_paths([SEEDS]).papers[0].id
+    result = run("bookmark", paper_id)
     assert result.returncode == 0
     assert "was damaged (it is not valid JSON" in result.stderr
     assert "moved to library.json.corrupt-" in result.stderr

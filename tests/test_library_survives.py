@@ -46,11 +46,18 @@ def test_a_recovered_library_is_written_back_at_once_through_the_commands(
     assert run(capsys, "tag", first, "alpha", "beta", "gamma")[0] == 0
     assert run(capsys, "tag", second, "delta")[0] == 0
     damage(private_library)
+    damaged = private_library.read_bytes()
 
+    # A command that only reads reads around the damage and leaves every file as it is.
     code, out, err = run(capsys, "tags")
     assert code == 0
-    assert "was damaged" in err and "restored the previous version" in err
+    assert "is damaged" in err and "left as it is" in err
     assert out.split() == ["alpha", "1", "beta", "1", "delta", "1", "gamma", "1"]
+    assert private_library.read_bytes() == damaged
+    assert not list(private_library.parent.glob("*.corrupt-*"))
+    # The first command that writes repairs it, at once.
+    code, _, err = run(capsys, "bookmark", first)
+    assert code == 0 and "was damaged" in err and "restored the previous version" in err
     code, out, err = run(capsys, "tags")
     assert (code, err) == (0, "")
     assert out.split() == ["alpha", "1", "beta", "1", "delta", "1", "gamma", "1"]

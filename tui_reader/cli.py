@@ -239,7 +239,7 @@ def run_search(arguments: argparse.Namespace) -> int:
     for reason in asked.misread:
         print(f"tui-reader: {reason}: searched as words", file=sys.stderr)
     # The library is opened only when the query asks about it.
-    state = open_library(arguments.library)[0] if asked.asks_state else NO_STATE
+    state = open_library(arguments.library, read_only=True)[0] if asked.asks_state else NO_STATE
     found = search_papers(indexed.index, arguments.query, state, "relevance", papers)
     for rank, (number, score) in enumerate(zip(found.numbers, found.scores, strict=True), 1):
         if rank > arguments.limit:
@@ -260,14 +260,15 @@ def run_search(arguments: argparse.Namespace) -> int:
     return 0 if len(found.numbers) else 1  # as grep and `fzf --filter` say nothing matched
 
 
-def open_library(path: Path | None) -> tuple[Library, list[str]]:
-    """The library and its problems, told on stderr; the default folder is made when missing."""
+def open_library(path: Path | None, read_only: bool = False) -> tuple[Library, list[str]]:
+    """The library and its problems, told on stderr; the default folder is made when missing
+    and the library is to be written. `read_only`: no file is repaired, moved or made."""
     if path is None:
         path = default_path()
-        if ENVIRONMENT_VARIABLE not in os.environ:
+        if ENVIRONMENT_VARIABLE not in os.environ and not read_only:
             with contextlib.suppress(OSError):  # the first save will say why it cannot save
                 path.parent.mkdir(parents=True, exist_ok=True)
-    library, messages = Library.open(path)
+    library, messages = Library.open(path, read_only=read_only)
     for message in messages:
         print(f"tui-reader: {message}", file=sys.stderr)
     return library, messages
@@ -386,7 +387,8 @@ def run_command(arguments: argparse.Namespace) -> int:
     else:
         loaded = load_paths(paths)
     tell_skipped(loaded.problems)
-    library, _ = open_library(arguments.library)
+    writes = arguments.command in ("tag", "untag", "bookmark", "unbookmark")
+    library, _ = open_library(arguments.library, read_only=not writes)
     papers = loaded.papers
     if isinstance(papers, PaperStore):
         show_resolutions(papers, library)

@@ -88,7 +88,7 @@ def parser() -> argparse.ArgumentParser:
 
 def run_searches(argv: Sequence[str]) -> int:
     arguments = parser().parse_args(argv)
-    library, _ = open_library(arguments.library)
+    library, _ = open_library(arguments.library, read_only=True)
     searches = library.saved_searches()
     if arguments.command == "digest" and arguments.search:
         if unknown := [name for name in arguments.search if name not in searches]:

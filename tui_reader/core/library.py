@@ -203,8 +203,12 @@ def check_path(path: Path) -> None:
 class Library:
     """Tags, bookmarks, notes and read state by paper id, backed by files (or by nothing)."""
 
-    def __init__(self, path: Path | None, entries: Entries | None = None) -> None:
+    def __init__(
+        self, path: Path | None, entries: Entries | None = None, read_only: bool = False
+    ) -> None:
         self.path = path
+        # Opened to be read only: nothing is repaired, moved, locked or written.
+        self.read_only = read_only
         # A symbolic link is followed: its target is the library, and the link stays.
         self._file = Path(os.path.realpath(path)) if path is not None else Path()
         self._entries: Entries = entries or {}
@@ -220,18 +224,29 @@ class Library:
         self.saving = False
 
     @classmethod
-    def open(cls, path: Path | None) -> tuple["Library", list[str]]:
+    def open(cls, path: Path | None, read_only: bool = False) -> tuple["Library", list[str]]:
         """The library at `path` and what the user must be told about it.
 
-        LibraryPathError when the path cannot be a library. A damaged file is moved aside and
-        the library is rebuilt from the backup and the journals, and written back at once;
-        entries that cannot be read are kept aside in `.rejected`.
+        LibraryPathError when the path cannot be a library, or holds a file that never was
+        one (papers given as the library, say): it is left as it is. A damaged file is moved
+        aside and the library is rebuilt from the backup and the journals, and written back
+        at once; entries that cannot be read are kept aside in `.rejected`. `read_only` reads
+        around damage and changes no file.
         """
         if path is None:
-            return cls(None), []
+            return cls(None, read_only=read_only), []
         check_path(path)
-        library = cls(path)
+        library = cls(path, read_only=read_only)
+        if why := library._not_ours():
+            raise LibraryPathError(f"{path}: not a tui-reader library ({why}); left as it is")
         return library, library._load()
+
+    def _not_ours(self) -> str | None:
+        """Why the snapshot never was a library, or None; one whose backup or journal is
+        beside it was one, and is only damaged."""
+        if any(side.exists() for side in _sidecars(self._file)[:3]):
+            return None
+        return library_file.not_ours(self._file)
 
     def _load(self) -> list[str]:
         try:
@@ -247,7 +262,7 @@ class Library:
         except OSError as error:
             self._blocked = f"{self.path} cannot be read: {error.strerror or error}"
         else:
-            if fold and self._blocked is None:
+            if fold and self._writable:
                 try:
                     changes.messages += self.save(fold=True)
                 except LibraryError as error:
@@ -256,6 +271,10 @@ class Library:
                 return changes.messages
             return [*changes.messages, f"{self._blocked}: changes are kept for this session only"]
         return [f"{self._blocked}: changes are kept for this session only"]
+
+    @property
+    def _writable(self) -> bool:
+        return self._blocked is None and not self.read_only
 
     # Reading
 
@@ -595,9 +614,12 @@ class Library:
             return contents, text, False
         except DamagedLibrary as damage:
             message = f"{self.path} is damaged ({damage})"
-            if self._blocked is None and not repair:
+            if self._writable and not repair:
                 raise _NeedsLock from None
-            if self._blocked is None:
+            if self._writable and (why := self._not_ours()):  # replaced since it was read
+                self._blocked = f"{self.path} is no longer a library ({why}); it is left as it is"
+                return Contents(), None, False
+            if self._writable:
                 try:
                     moved = library_file.quarantine(file)
                 except OSError as error:
@@ -622,8 +644,10 @@ class Library:
             message += f"; rebuilt from what {journal.name} holds"
         else:
             message += "; starting with an empty library"
+        if self.read_only:
+            message += " (left as it is: the next change saved repairs it)"
         messages.append(message)
-        return contents, None, self._blocked is None
+        return contents, None, self._writable
 
     @staticmethod
     def _read_journal(
@@ -706,6 +730,8 @@ class Library:
         try:
             return self._refresh(repair=False)
         except _NeedsLock:
+            if self.read_only:  # folds kept overtaking the reads: once more, as it stands
+                return self._refresh(repair=True)
             with self._locked(required=False, timeout=timeout):
                 return self._refresh(repair=True)
 
@@ -719,6 +745,8 @@ class Library:
             return []
         if self._blocked:
             raise LibraryError(self._blocked)
+        if self.read_only:
+            raise LibraryError(f"{self.path} was opened only to be read")
         with self._save_lock:
             self.saving = True
             try:

@@ -310,6 +310,48 @@ def parse(text: str, name: str = "library.json") -> Contents:
     return contents
 
 
+# How a library's snapshot begins, whitespace left out: the keys of one as written, or by hand.
+_LIBRARY_STARTS = (b'{"papers":', b'{"searches":', b'{"version":', b"{}")
+_HEAD = 4096  # bytes of a file read to tell whether it is a library
+
+
+def not_ours(path: Path) -> str | None:
+    """Why the file at `path` never was a library, or None: there is none, it is empty (or
+    holds only what a crash leaves: NUL bytes), or it begins as a library, whole or damaged.
+    A file that is not ours is never repaired, moved or replaced."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(_HEAD)
+    except FileNotFoundError:
+        return None
+    body = head.removeprefix(b"\xef\xbb\xbf").strip(b" \t\r\n\x00")
+    compact = re.sub(rb"\s+", b"", body[:64])
+    if not body or any(s.startswith(compact) or compact.startswith(s) for s in _LIBRARY_STARTS):
+        return None
+    if compact.startswith(b'{"entry":'):
+        return "it is a library's journal, not the library"
+    if b"\x00" in head or not _is_text(head):
+        return "it holds binary data"
+    if compact.startswith(b"{"):
+        try:
+            data = _loads(path.read_bytes(), _SNAPSHOT)
+        except (ValueError, RecursionError, OSError):
+            data = None
+        if isinstance(data, dict) and ("version" in data or "papers" in data):
+            return None
+        return "it is JSON, but not a library's"
+    return "it is text, but not a library's JSON"
+
+
+def _is_text(head: bytes) -> bool:
+    """Whether the first bytes of a file are UTF-8 text (the last character may be cut)."""
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return error.start >= len(head) - 3 and len(head) == _HEAD
+    return True
+
+
 def read_text(path: Path) -> str | None:
     """The file's text (a byte-order mark is dropped), None when there is no file;
     DamagedLibrary when it is not UTF-8 text."""
