@@ -15,6 +15,7 @@ from tui_reader.core.formats.arxiv_snapshot import _first_date, _names, snapshot
 from tui_reader.core.formats.records import Problem, Record, record_from
 from tui_reader.core.loading import LoadError, LoadFilter, load_paths
 from tui_reader.core.sources.record import arxiv_links, split_arxiv_id
+from tui_reader.core.text import token
 
 # Lines as the snapshot writes them (keys and forms from its documentation on Kaggle).
 FIRST = {
@@ -169,7 +170,7 @@ def _as_record_from_reads_it(data: dict[str, object]) -> Record | Problem:
         "arxiv_version": len(versions) if isinstance(versions, list) and versions else None,
         "doi": doi,
         "categories": data.get("categories"),
-        "links": arxiv_links(arxiv[0], str(doi or "").strip()),
+        "links": arxiv_links(arxiv[0], token((str(doi).split() or [""])[0])),
     }
     return record_from(fields, 1)
 

@@ -54,7 +54,7 @@ COMMANDS = {
     "list": ["list"],
     "tags": ["tags"],
     "search": ["search", "is:bookmarked"],
-    "export": ["export", "--format", "bib", "-o", "-"],
+    "export": ["export", "--format", "bib"],
     "tag": ["tag", "ID", "mine"],
     "bookmark": ["bookmark", "ID"],
     "searches": ["searches"],
@@ -127,7 +127,7 @@ def test_commands_that_only_read_change_no_file_of_a_damaged_library(
     private_library.write_bytes(private_library.read_bytes()[:40])
     capsys.readouterr()
     before = snapshot_of(private_library.parent)
-    for argv in (["tags"], ["list"], ["search", "#kept"], ["export", "-o", "-"], ["searches"]):
+    for argv in (["tags"], ["list"], ["search", "#kept"], ["export"], ["searches"]):
         main(argv)
         err = capsys.readouterr().err
         assert "is damaged" in err, (argv, err)

@@ -431,8 +431,8 @@ def test_a_value_too_big_for_the_fast_writer_is_still_saved(tmp_path: Path) -> N
 
 def test_a_lone_surrogate_in_a_note_is_read_as_a_replacement_character(tmp_path: Path) -> None:
     """Written by older versions (json escapes it): no UTF-8 holds it, and printing the note
-    (`list`, `export`) raised, so it is read as U+FFFD. In a service's answer it is kept:
-    orjson cannot write it, so the standard writer does, escaped as before."""
+    (`list`, `export`) raised, so it is read as U+FFFD. A service's answer holding one is
+    written (orjson cannot: the standard writer does, escaped) and read as U+FFFD too."""
     path = tmp_path / "library.json"
     entry = json.dumps({"version": 1, "papers": {A: {"note": "x\ud800y"}}})  # escaped
     path.write_text(entry, "utf-8")
@@ -443,7 +443,7 @@ def test_a_lone_surrogate_in_a_note_is_read_as_a_replacement_character(tmp_path:
     assert library.save(fold=True) == []
     reopened = Library.open(path)[0]
     assert (reopened.note(A), reopened.is_bookmarked(A)) == ("x\ufffdy", True)
-    assert reopened.resolved(B) == {"title": "T\ud800"}
+    assert reopened.resolved(B) == {"title": "T\ufffd"}
 
 
 def test_an_entry_kept_aside_is_not_told_again_by_the_backup_check(tmp_path: Path) -> None:

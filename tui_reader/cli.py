@@ -61,9 +61,11 @@ from tui_reader.core.search_service import needs_index, search_papers
 from tui_reader.core.session import SessionError, inputs_of, load_session, restored, save_session
 from tui_reader.core.sources.folder import fetched_collections
 from tui_reader.core.store import PaperStore
+from tui_reader.core.text import for_terminal
 from tui_reader.core.wording import count
 from tui_reader.library_command import run_library
 from tui_reader.resources import bundled
+from tui_reader.terminal_output import standard_output_without_controls
 
 LOAD_AT_ONCE = 2_000_000  # bytes of input read before the reader starts; more loads behind it
 SKIPPED_TOLD = 5  # problems reading the papers a command prints; the rest counted
@@ -680,6 +682,13 @@ def _not_a_mistyped_command(argv: Sequence[str]) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     startup.release_collector()  # this module's imports are in (see __main__)
+    if argv and argv[0] in ("fetch", "resolve", "library", "searches", "digest", *COMMANDS):
+        with standard_output_without_controls():
+            return _main(argv)
+    return _main(argv)  # the reader draws on the terminal itself
+
+
+def _main(argv: list[str]) -> int:
     try:
         if argv and argv[0] == "fetch":
             from tui_reader.fetch_command import run_fetch  # httpx only when fetching
@@ -709,10 +718,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         ConfigError,
         SessionError,
     ) as error:
-        print(f"tui-reader: {error}", file=sys.stderr)
+        print(f"tui-reader: {for_terminal(str(error))}", file=sys.stderr)
         return 2
     except LibraryError as error:
-        print(f"tui-reader: changes could not be saved: {error}", file=sys.stderr)
+        print(
+            f"tui-reader: changes could not be saved: {for_terminal(str(error))}", file=sys.stderr
+        )
         return 1
     except BrokenPipeError:
         return 0

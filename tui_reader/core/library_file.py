@@ -33,7 +33,8 @@ import orjson
 
 from tui_reader.core import atomic_file
 from tui_reader.core.file_kinds import special_file_problem
-from tui_reader.core.text import strip_controls
+from tui_reader.core.links import is_web_url
+from tui_reader.core.text import strip_controls, token
 
 VERSION = 1
 JOURNAL_VERSION = 1
@@ -45,6 +46,7 @@ FIELDS = tuple(_VALUE_TYPES)
 _TIME_FIELDS = tuple(f"{name}_at" for name in _VALUE_TYPES)
 _STAMPED = tuple(zip(FIELDS, _TIME_FIELDS, strict=True))
 _TAG_FIELDS = ("tags", "removed_tags")
+_FOUND_IDS = ("arxiv_id", "doi", "openreview_forum", "source")  # of `resolved`: ids, not text
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")
 _FRACTION = re.compile(r"\.\d+")  # of a second, in another ISO 8601 form
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
@@ -181,6 +183,8 @@ def _checked_entry(paper_id: str, entry: Any, latest: str) -> tuple[dict[str, An
                 raise _BadEntry(f"{name} of paper {paper_id} is not a {kind.__name__}")
             if name == "note" and isinstance(value, str):  # from another program, or a copy
                 entry[name] = strip_controls(value)
+            elif name == "resolved":
+                entry[name] = _checked_found(value)
         elif name in _TIME_FIELDS:
             entry[name] = _our_time(value, latest)
             resets += not entry[name] and value != ""
@@ -193,6 +197,22 @@ def _checked_entry(paper_id: str, entry: Any, latest: str) -> tuple[dict[str, An
                 value[tag] = _our_time(when, latest)
                 resets += not value[tag] and when != ""
     return entry, resets
+
+
+def _checked_found(value: Any, key: str = "") -> Any:
+    """What resolve found for a paper, as it may be kept whoever wrote it: no control
+    character in its text, and no id or link holding a space, a control or a format
+    character (they are left out)."""
+    if isinstance(value, str):
+        return token(value) if key in _FOUND_IDS else strip_controls(value)
+    if isinstance(value, list):
+        return [_checked_found(one, key) for one in value]
+    if not isinstance(value, dict):
+        return value
+    if key == "links":
+        return {k: url for k, url in value.items() if isinstance(url, str) and is_web_url(url)}
+    checked = {name: _checked_found(one, name) for name, one in value.items()}
+    return {name: one for name, one in checked.items() if one != "" or value[name] == ""}
 
 
 def _our_time(stamp: object, latest: str) -> str:

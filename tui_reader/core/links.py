@@ -4,6 +4,8 @@ import re
 from collections.abc import Iterable
 from urllib.parse import quote_plus
 
+from tui_reader.core.text import token
+
 # What no URL holds: a backslash ends one (what is left of an OSC 8 hyperlink escape,
 # `ESC ]8;;URL ESC \`, once its control characters are cleaned), and so does any control,
 # bidirectional or zero-width character that cleaning missed.
@@ -57,9 +59,10 @@ def check_search_template(template: str) -> str:
 
 
 def is_web_url(url: str) -> bool:
-    """Whether the reader may open it: http and https only."""
+    """Whether the reader may keep, show or open it: http and https only, and no space,
+    control or format character anywhere in it."""
     scheme, _, rest = url.partition("://")
-    return scheme.lower() in ("http", "https") and bool(rest.strip())
+    return scheme.lower() in ("http", "https") and bool(rest) and bool(token(url))
 
 
 def search_link(title: str, template: str = DEFAULT_SEARCH_URL) -> str:
@@ -70,6 +73,7 @@ def search_link(title: str, template: str = DEFAULT_SEARCH_URL) -> str:
 def paper_links(own_url: str, text_links: Iterable[str], search: str) -> list[str]:
     """A paper's links, primary first: its own url, the URLs in its text, the search link.
 
-    The own url ends where a character no URL holds begins."""
+    The own url ends where a character no URL holds begins; a link holding a space, a
+    control or a format character is left out."""
     own_url = _URL_END.split(own_url, maxsplit=1)[0]
-    return list(dict.fromkeys(link for link in (own_url, *text_links, search) if link))
+    return list(dict.fromkeys(link for link in (own_url, *text_links, search) if token(link)))

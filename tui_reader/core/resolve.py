@@ -51,7 +51,7 @@ from tui_reader.core.links import is_web_url
 from tui_reader.core.paper import Paper
 from tui_reader.core.sources.record import LINK_KINDS, SourceRecord, clean_all, split_arxiv_id
 from tui_reader.core.store import PaperBatch, PaperColumns, PaperStore, ids_of
-from tui_reader.core.text import clean
+from tui_reader.core.text import clean, token
 
 SAME_TEXT = 90.0  # fuzz.ratio of the folded abstracts (see the module)
 SAME_LENGTH = 0.85  # the shorter folded abstract's length over the longer's
@@ -169,6 +169,11 @@ def _text(entry: Mapping[str, Any], key: str) -> str:
     return clean(value) if isinstance(value, str) else ""
 
 
+def _id(entry: Mapping[str, Any], key: str) -> str:
+    value = entry.get(key)
+    return token(value) if isinstance(value, str) else ""
+
+
 def _whole(entry: Mapping[str, Any], key: str) -> int | None:
     value = entry.get(key)
     return value if type(value) is int and value > 0 else None
@@ -186,7 +191,7 @@ def resolved_paper(paper: Paper, entry: Mapping[str, Any]) -> Paper:
         for kind in LINK_KINDS
         if isinstance(links, dict) and isinstance(url := links.get(kind), str) and is_web_url(url)
     )
-    arxiv_id = _text(entry, "arxiv_id")
+    arxiv_id = _id(entry, "arxiv_id")
     if split_arxiv_id(arxiv_id) != (arxiv_id, None):
         arxiv_id = ""
     kind_url = dict(kinds)
@@ -202,9 +207,9 @@ def resolved_paper(paper: Paper, entry: Mapping[str, Any]) -> Paper:
         published=_text(entry, "published") or paper.published,
         arxiv_id=arxiv_id or paper.arxiv_id,
         arxiv_version=_whole(entry, "arxiv_version") if arxiv_id else paper.arxiv_version,
-        doi=_text(entry, "doi") or paper.doi,
+        doi=_id(entry, "doi") or paper.doi,
         categories=clean_all(entry.get("categories")) or paper.categories,
-        openreview_forum=_text(entry, "openreview_forum") or paper.openreview_forum,
+        openreview_forum=_id(entry, "openreview_forum") or paper.openreview_forum,
         kind_links=kinds or paper.kind_links,
     )
 

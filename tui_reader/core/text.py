@@ -22,6 +22,20 @@ def strip_controls(text: str) -> str:
     return _SURROGATE.sub("\ufffd", _CONTROL.sub("", text))
 
 
+def for_terminal(text: str) -> str:
+    """Text as it may be written to a terminal or a clipboard, a last defence behind the
+    cleaning of each source: no control character but tab and newline."""
+    if text.isprintable():
+        return text
+    return strip_controls(text)
+
+
+def token(text: str) -> str:
+    """An id or a URL as it may be kept: itself when it holds no space, control or format
+    character (zero-width, bidirectional), else "" (such a value is refused, not mended)."""
+    return text if text.isprintable() and " " not in text else ""
+
+
 def displayed(path: Path | str) -> str:
     """A file's name or path as the reader shows it: a name may hold escapes too."""
     return clean(str(path))

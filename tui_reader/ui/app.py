@@ -8,6 +8,7 @@ from typing import Any
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from tui_reader import startup
@@ -17,6 +18,7 @@ from tui_reader.core.library import Library
 from tui_reader.core.links import DEFAULT_SEARCH_URL
 from tui_reader.core.session import Session
 from tui_reader.core.store import PaperBatch, PaperStore
+from tui_reader.core.text import for_terminal
 from tui_reader.resources import bundled
 from tui_reader.ui.clipboard import CopyLog
 from tui_reader.ui.key_labels import key_display
@@ -116,6 +118,25 @@ class ReaderApp(App[None]):
     def session(self) -> Session:
         """Where the reader is (or was, once it has quit), to be restored next time."""
         return self.workspace.place(self.theme)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notice, whoever gives it: what it quotes (a paper's headline, a server's
+        answer) never brings a control character to the terminal."""
+        super().notify(
+            for_terminal(message),
+            title=for_terminal(title),
+            severity=severity,
+            timeout=timeout,
+            markup=markup,
+        )
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The command palette (Ctrl+P) offers every action of the reader, with its key, and

@@ -12,6 +12,8 @@ from typing import Any
 import pyperclip
 from textual.app import App
 
+from tui_reader.core.text import for_terminal
+
 SYSTEM = "the clipboard"
 TERMINAL = "the terminal's clipboard (OSC 52)"
 
@@ -34,7 +36,9 @@ class CopyLog:
         self.copies: list[Copied] = []
 
     def copy(self, text: str, what: str) -> Copied:
-        """Copy `text`, which holds `what` ("1 link", "2 BibTeX entries")."""
+        """Copy `text`, which holds `what` ("1 link", "2 BibTeX entries"); no control
+        character but tab and newline goes with it, to be run when pasted in a shell."""
+        text = for_terminal(text)
         try:
             pyperclip.copy(text)
         except Exception:  # pyperclip raises its own errors, and OSError from a broken helper

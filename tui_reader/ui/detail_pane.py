@@ -14,7 +14,7 @@ from tui_reader.core.highlight import Highlight
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
 from tui_reader.core.references import links_of, unicode_text
-from tui_reader.core.text import displayed
+from tui_reader.core.text import displayed, for_terminal
 from tui_reader.ui.messages import RelatedFound
 from tui_reader.ui.typeset_text import typeset_content
 
@@ -91,7 +91,7 @@ def paper_content(
         style = Style(underline=True) + Style.from_meta({"@click": f"screen.open_link({number})"})
         # A long search link would wrap into a wall of %-escapes: show its start; y copies it all.
         shown = link if len(link) <= link_width else link[: link_width - 1] + "…"
-        parts += ["\n", (f"{number:>2} ", "dim"), Content(shown).stylize(style)]
+        parts += ["\n", (f"{number:>2} ", "dim"), Content(for_terminal(shown)).stylize(style)]
     if len(links) > LINKS_SHOWN:
         parts += ["\n", (f"   … and {len(links) - LINKS_SHOWN:,} more links", "dim italic")]
     if related:
@@ -99,7 +99,16 @@ def paper_content(
         for number, other in enumerate(related, 1):
             headline = typeset_content(other.headline, raw).truncate(link_width, ellipsis=True)
             parts += ["\n", (f"{number:>2} ", "dim"), headline]
-    return Content.assemble(*parts)
+    return Content.assemble(*(_for_terminal(part) for part in parts))
+
+
+def _for_terminal(part: Content | str | tuple[str, str]) -> Content | str | tuple[str, str]:
+    """A part of the pane's text as it may reach the terminal (Content is made so already)."""
+    if isinstance(part, str):
+        return for_terminal(part)
+    if isinstance(part, tuple):
+        return for_terminal(part[0]), part[1]
+    return part
 
 
 class DetailPane(VerticalScroll):

@@ -19,6 +19,7 @@ from tui_reader.core.highlight import Highlight
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
 from tui_reader.core.store import headline_at, id_at
+from tui_reader.core.text import for_terminal
 from tui_reader.core.typeset import Span, typeset
 
 # A typeset span's style, by (bold, italic).
@@ -365,7 +366,7 @@ class PaperList(ScrollView, can_focus=True):
             Segment("•" if not library.is_read(paper_id) else " ", looks["paper-list--unread"]),
             Segment(" "),
         ]
-        tag_text = " ".join(f"#{tag}" for tag in library.tags(paper_id))
+        tag_text = for_terminal(" ".join(f"#{tag}" for tag in library.tags(paper_id)))
         tags, tag_cells = _cut([Segment(tag_text, looks["paper-list--tags"])], width // 3)
         start = len(row)  # cells: one each
         room = max(1, width - start - tag_cells - 1)
@@ -384,7 +385,7 @@ class PaperList(ScrollView, can_focus=True):
         key = (paper_id, self.raw)
         runs = self._headlines.get(key)
         if runs is None:
-            headline = headline_at(self._papers, index)
+            headline = for_terminal(headline_at(self._papers, index))
             spans = [Span(headline)] if self.raw else typeset(headline)
             runs = self._headlines[key] = [
                 (span.text, _SPAN_STYLES[span.bold, span.italic]) for span in spans

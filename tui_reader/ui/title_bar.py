@@ -4,6 +4,8 @@ from textual import events
 from textual.content import Content
 from textual.widget import Widget
 
+from tui_reader.core.text import for_terminal
+
 ICON = " ⭘ "  # opens the command palette when clicked, as in Textual's own header
 SEPARATOR = " — "
 TITLE_SHOWN_AT_LEAST = 12  # cells of the collection's name, or none of it
@@ -29,7 +31,7 @@ class TitleBar(Widget):
 
     def show(self, title: str, subtitle: str) -> None:
         """Show the title (paper text: never markup) and the subtitle beside it, dimmed."""
-        shown = Content(title), Content(subtitle).stylize("dim")
+        shown = Content(for_terminal(title)), Content(for_terminal(subtitle)).stylize("dim")
         if shown != (self._title, self._subtitle):
             self._title, self._subtitle = shown
             self.refresh()

@@ -10,9 +10,10 @@ from email.utils import parsedate_to_datetime
 
 from tui_reader.core.formats.json_lines import read_json_lines, read_lines
 from tui_reader.core.formats.records import Problem, Record, author_names, field_text, word_list
+from tui_reader.core.links import is_web_url
 from tui_reader.core.paper import Metadata
 from tui_reader.core.sources.record import arxiv_links, split_arxiv_id
-from tui_reader.core.text import clean
+from tui_reader.core.text import clean, token
 
 
 def is_snapshot(start: str) -> bool:
@@ -83,8 +84,9 @@ def snapshot_record(data: dict[str, object], line: int) -> Record | Problem:
         return Problem(line, "no abstract")
     versions = data.get("versions")
     doi = data.get("doi")
-    doi = doi if isinstance(doi, str) else ""
-    links = arxiv_links(arxiv[0], doi.strip())
+    dois = doi.split() if isinstance(doi, str) else []  # some records give two
+    doi = token(dois[0]) if dois else ""
+    links = arxiv_links(arxiv[0], doi)
     metadata = Metadata(arxiv_id=arxiv[0])
     if published := _first_date(versions):
         metadata["year"] = int(published[:4])
@@ -93,13 +95,11 @@ def snapshot_record(data: dict[str, object], line: int) -> Record | Problem:
         metadata["updated"] = updated
     if isinstance(versions, list) and versions:
         metadata["arxiv_version"] = len(versions)
-    if doi := clean(doi):
+    if doi:
         metadata["doi"] = doi
     if categories := word_list(data.get("categories")):
         metadata["categories"] = categories
-    metadata["kind_links"] = tuple(
-        (kind, url) for kind, url in ((kind, clean(url)) for kind, url in links.items()) if url
-    )
+    metadata["kind_links"] = tuple((kind, url) for kind, url in links.items() if is_web_url(url))
     return Record(
         abstract=abstract,
         title=field_text(data.get("title")),

@@ -10,12 +10,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Final
 
+from tui_reader.core.links import is_web_url
 from tui_reader.core.paper import Metadata
 from tui_reader.core.sources.record import LINK_KINDS, clean_all, split_arxiv_id
-from tui_reader.core.text import clean
+from tui_reader.core.text import clean, token
 
 FIELDS = ("title", "abstract", "authors", "url", "venue")
 _TEXTS: Final = ("published", "updated", "doi", "openreview_forum", "decision")  # as they are
+# Ids: the first word (a record may give two DOIs), refused when it holds a control or format
+# character, never mended into another id.
+_IDS: Final = ("doi", "openreview_forum")
 # The keys `metadata_from` reads, and all the keys read, as records name them.
 _OPTIONAL = frozenset(
     (*_TEXTS, "year", "arxiv_id", "arxiv_version", "categories", "keywords", "links")
@@ -129,7 +133,12 @@ def metadata_from(values: dict[str, object]) -> Metadata:
     if (year := _year(values.get("year"))) is not None:
         metadata["year"] = year
     for name in _TEXTS:
-        if text := field_text(values.get(name)):
+        if name in _IDS:
+            value = values.get(name)
+            words = value.split() if isinstance(value, str) else []
+            if words and (word := token(words[0])):
+                metadata[name] = word
+        elif text := field_text(values.get(name)):
             metadata[name] = text
     if arxiv := split_arxiv_id(field_text(values.get("arxiv_id"))):
         metadata["arxiv_id"] = arxiv[0]
@@ -142,7 +151,9 @@ def metadata_from(values: dict[str, object]) -> Metadata:
         metadata["keywords"] = keywords
     links = values.get("links")
     if isinstance(links, dict):
-        kinds = [(kind, field_text(links.get(kind))) for kind in LINK_KINDS]
-        if kind_links := tuple((kind, url) for kind, url in kinds if url):
+        kinds = [
+            (kind, link.strip()) for kind in LINK_KINDS if isinstance(link := links.get(kind), str)
+        ]
+        if kind_links := tuple((kind, url) for kind, url in kinds if is_web_url(url)):
             metadata["kind_links"] = kind_links
     return metadata

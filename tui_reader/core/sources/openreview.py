@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from tui_reader.core.sources.pages import Cursor, MalformedPage, Page
 from tui_reader.core.sources.polite import PoliteClient, Service, base_url
 from tui_reader.core.sources.record import DOI_SITE, SourceRecord, clean_all
-from tui_reader.core.text import clean
+from tui_reader.core.text import clean, token
 
 API_VARIABLE = "TUI_READER_OPENREVIEW_API"
 API_DEFAULT = "https://api2.openreview.net"
@@ -129,7 +129,7 @@ def note_record(note: object, request: VenueRequest) -> SourceRecord | None:
         return None
     content: dict[str, object] = note["content"]
     forum = note.get("forum") or note.get("id")
-    if not isinstance(forum, str) or not forum:
+    if not isinstance(forum, str) or not token(forum):  # an id holding escapes is no id
         return None
     published = _day(note.get("pdate")) or _day(note.get("odate")) or _day(note.get("cdate"))
     venueid = _string(content, "venueid")

@@ -3,13 +3,17 @@
 Every line has the same keys in the same order. `title`, `abstract`, `authors` (a list), `url`
 and `venue` are the keys the reader loads today; the others carry what the sources know.
 Dates are ISO (`YYYY-MM-DD`); what a source does not give is "" (or null, or an empty list).
+
+A record is cleaned as it is made, whatever the source said: no control character in its
+text, and an id or a link holding a space, a control or a format character is refused.
 """
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
-from tui_reader.core.text import clean
+from tui_reader.core.links import is_web_url
+from tui_reader.core.text import clean, token
 
 LINK_KINDS = ("abstract", "pdf", "doi", "forum", "code")
 
@@ -21,6 +25,9 @@ DOI_SITE = "https://doi.org"
 _ARXIV_ID = re.compile(
     r"(?P<id>\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7})(?:v(?P<version>\d+))?$"
 )
+
+
+_IDS = ("arxiv_id", "doi", "openreview_forum")
 
 
 def split_arxiv_id(text: str) -> tuple[str, int | None] | None:
@@ -69,6 +76,21 @@ class SourceRecord:
     decision: str = ""
     keywords: tuple[str, ...] = ()
     links: dict[str, str] = field(default_factory=dict)  # by kind, in LINK_KINDS order
+
+    def __post_init__(self) -> None:
+        if not token(self.source_id):
+            raise ValueError(f"not a paper's id: {self.source_id!r}")
+        for one in fields(self):
+            value = getattr(self, one.name)
+            if one.name in _IDS:
+                value = token(value)
+            elif isinstance(value, str):
+                value = clean(value)
+            elif isinstance(value, tuple):
+                value = clean_all(value)
+            elif one.name == "links":
+                value = {k: url for k, url in value.items() if k in LINK_KINDS and is_web_url(url)}
+            object.__setattr__(self, one.name, value)
 
     @property
     def url(self) -> str:
