@@ -36,6 +36,7 @@ from .pilot_helpers import wait_until
 
 TEMPLATE = "https://example.org/?q={query}"
 ENDED = 10.0  # seconds a cancelled command has to be gone
+SOON = 3.0  # seconds in which a key is answered, however much a command wrote
 
 
 class Host(App[None]):
@@ -349,6 +350,48 @@ async def test_a_slow_command_is_cancelled_with_escape(papers: list[Paper]) -> N
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is not output, "the pane closed")
     assert app.results == [None]
+
+
+async def test_output_shows_while_the_command_runs_and_stays_when_it_is_cancelled() -> None:
+    app = Host(PipeOutputScreen("slow", "echo a; sleep 30; echo b", "", "1 paper as BibTeX"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        output = app.screen
+        assert isinstance(output, PipeOutputScreen)
+        text = output.query_one(TextArea)
+        await wait_until(pilot, lambda: text.text == "a\n", "the first line", ENDED)
+        assert output.running
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not output.running, "the command cancelled", ENDED)
+        assert text.text == "a\n"
+
+
+async def test_a_command_cut_at_the_cap_is_said_to_be_ended(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(pipe, "MAX_OUTPUT", 1000)
+    app = Host(PipeOutputScreen("yes", "yes", "", "1 paper as JSON Lines"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        output = app.screen
+        assert isinstance(output, PipeOutputScreen)
+        await wait_until(pilot, lambda: not output.running, "yes to be ended", ENDED)
+        assert output.query_one(TextArea).text == "y\n" * 500
+        status = status_line(output, "#pipe-status")
+        assert status.startswith("Cut: its output reached 1,000 bytes, so it was ended after ")
+
+
+async def test_escape_on_yes_ends_it_and_closes_the_pane_within_seconds() -> None:
+    """What `yes` writes up to the caps, shown, leaves the pane quick to answer a key."""
+    app = Host(PipeOutputScreen("yes", "yes", "", "1 paper as JSON Lines"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        output = app.screen
+        assert isinstance(output, PipeOutputScreen)
+        pressed = time.monotonic()
+        await pilot.press("escape")  # cancels it, or closes the pane once it was cut
+        await wait_until(pilot, lambda: not output.running, "yes to end", ENDED)
+        if app.screen is output:
+            await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is not output, "the pane closed", ENDED)
+        assert time.monotonic() - pressed < SOON
 
 
 async def test_no_commands_says_how_to_name_them_and_where() -> None:
