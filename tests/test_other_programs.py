@@ -2,11 +2,12 @@
 
 import json
 import os
+import signal
 import stat
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from .pilot_helpers import wait_until
 
 TEMPLATE = "https://example.org/?q={query}"
 ENDED = 10.0  # seconds a cancelled command has to be gone
+SOON = 3.0  # seconds in which a key is answered, however much a command wrote
 
 
 class Host(App[None]):
@@ -173,10 +175,85 @@ def test_a_failing_command_gives_its_status_and_errors() -> None:
     assert outcome.errors == "no such model ]52;c;aGk=\n"  # no escape reaches the terminal
 
 
-def test_output_past_the_limit_is_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+def outcome_within(run: PipeRun, seconds: float = ENDED) -> pipe.Outcome:
+    """The run's outcome, run in a thread; a run still going after `seconds` is cancelled, and
+    the test fails."""
+    finished: list[pipe.Outcome] = []
+    worker = threading.Thread(target=lambda: finished.append(run.run()))
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        run.cancel()
+        worker.join(ENDED)
+        pytest.fail(f"the command still ran after {seconds:g} s", pytrace=False)
+    return finished[0]
+
+
+def assert_gone(group: int) -> None:
+    """Fail unless the processes of this group are gone within ENDED seconds."""
+    deadline = time.monotonic() + ENDED
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    pytest.fail(f"the command's processes were still there {ENDED} s after it was ended")
+
+
+def test_a_command_writing_without_end_is_ended_at_the_cap_on_a_whole_character(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(pipe, "MAX_OUTPUT", 1000)
-    outcome = PipeRun("yes | head -c 5000", "").run()
-    assert outcome.cut and len(outcome.output) == 1000
+    run = PipeRun("yes é", "")  # 3 bytes a line: the cap falls inside an é
+    outcome = outcome_within(run)
+    assert outcome.output == "é\n" * 333  # no U+FFFD for the é cut in two
+    assert (outcome.cut, outcome.status) == ("its output reached 1,000 bytes", None)
+    assert run._process is not None
+    assert_gone(run._process.pid)
+
+
+def test_a_command_is_ended_at_as_many_lines_as_a_pane_can_hold(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(pipe, "MAX_LINES", 100)
+    outcome = outcome_within(PipeRun("yes >&2", ""))
+    assert (outcome.errors, outcome.cut) == ("y\n" * 100, "its errors reached 100 lines")
+
+
+def test_what_a_command_writes_goes_through_pipes_not_files() -> None:
+    outcome = PipeRun("[ -p /dev/stdout ] && [ -p /dev/stderr ] && echo pipes", "").run()
+    assert (outcome.status, outcome.output) == (0, "pipes\n")
+
+
+def test_what_a_command_writes_can_be_read_while_it_runs_whole() -> None:
+    """Pieces as they come: a CR waits for the LF that may follow it, a character split
+    between two writes is shown once whole."""
+    run = PipeRun(r"printf 'a\r'; sleep 0.3; printf '\nb \303'; sleep 0.3; printf '\251\n'", "")
+    seen: list[str] = []
+    worker = threading.Thread(target=run.run)
+    worker.start()
+    deadline = time.monotonic() + ENDED
+    while worker.is_alive() and time.monotonic() < deadline:
+        seen.append(run.progress()[0])
+        time.sleep(0.01)
+    worker.join(ENDED)
+    assert "a" in seen, "the first line, before the command ended"
+    assert all("a\nb é\n".startswith(text) for text in seen), seen
+    assert run.progress()[0] == "a\nb é\n"
+
+
+def test_the_time_said_is_the_time_the_command_ran() -> None:
+    """The shell ends after a second, leaving a child that holds its input unread: neither
+    the run nor the time it says waits for that input to be taken."""
+    run = PipeRun("exec 3<&0; sleep 30 & sleep 1", "x" * 10_000_000)
+    try:
+        outcome = outcome_within(run, 5.0)
+        assert 0.9 < outcome.seconds < 5.0 and outcome.status == 0
+    finally:
+        assert run._process is not None
+        with suppress(ProcessLookupError):
+            os.killpg(run._process.pid, signal.SIGKILL)
 
 
 def test_a_command_that_hangs_is_cancelled_with_what_it_started() -> None:
@@ -188,19 +265,11 @@ def test_a_command_that_hangs_is_cancelled_with_what_it_started() -> None:
     while run._process is None and time.monotonic() < deadline:
         time.sleep(0.01)
     assert run._process is not None, "the command started"
-    group = run._process.pid
     run.cancel()
     worker.join(ENDED)
     assert not worker.is_alive(), f"the run ended within {ENDED} s of cancelling"
     assert finished[0].status is None
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(group, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.05)
-    else:
-        pytest.fail(f"the command's processes were still there {ENDED} s after cancelling")
+    assert_gone(run._process.pid)
 
 
 # Piping papers: the screens
@@ -281,6 +350,48 @@ async def test_a_slow_command_is_cancelled_with_escape(papers: list[Paper]) -> N
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is not output, "the pane closed")
     assert app.results == [None]
+
+
+async def test_output_shows_while_the_command_runs_and_stays_when_it_is_cancelled() -> None:
+    app = Host(PipeOutputScreen("slow", "echo a; sleep 30; echo b", "", "1 paper as BibTeX"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        output = app.screen
+        assert isinstance(output, PipeOutputScreen)
+        text = output.query_one(TextArea)
+        await wait_until(pilot, lambda: text.text == "a\n", "the first line", ENDED)
+        assert output.running
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not output.running, "the command cancelled", ENDED)
+        assert text.text == "a\n"
+
+
+async def test_a_command_cut_at_the_cap_is_said_to_be_ended(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(pipe, "MAX_OUTPUT", 1000)
+    app = Host(PipeOutputScreen("yes", "yes", "", "1 paper as JSON Lines"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        output = app.screen
+        assert isinstance(output, PipeOutputScreen)
+        await wait_until(pilot, lambda: not output.running, "yes to be ended", ENDED)
+        assert output.query_one(TextArea).text == "y\n" * 500
+        status = status_line(output, "#pipe-status")
+        assert status.startswith("Cut: its output reached 1,000 bytes, so it was ended after ")
+
+
+async def test_escape_on_yes_ends_it_and_closes_the_pane_within_seconds() -> None:
+    """What `yes` writes up to the caps, shown, leaves the pane quick to answer a key."""
+    app = Host(PipeOutputScreen("yes", "yes", "", "1 paper as JSON Lines"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        output = app.screen
+        assert isinstance(output, PipeOutputScreen)
+        pressed = time.monotonic()
+        await pilot.press("escape")  # cancels it, or closes the pane once it was cut
+        await wait_until(pilot, lambda: not output.running, "yes to end", ENDED)
+        if app.screen is output:
+            await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is not output, "the pane closed", ENDED)
+        assert time.monotonic() - pressed < SOON
 
 
 async def test_no_commands_says_how_to_name_them_and_where() -> None:

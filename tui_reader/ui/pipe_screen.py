@@ -1,9 +1,10 @@
 """Piping papers to a command of the config's [commands]: choose the command and the format,
 then read its output in a pane where it can be selected and copied.
 
-The command runs in a thread while the pane says for how long; Escape cancels it (core.pipe
-ends it and what it started). A command that fails shows its exit status and what it wrote to
-stderr; nothing it writes can reach the terminal.
+The command runs in a thread while the pane says for how long and shows what it has written,
+taken from the run every SHOW_EVERY seconds; Escape cancels it (core.pipe ends it and what it
+started). A command that fails shows its exit status and what it wrote to stderr; nothing it
+writes can reach the terminal.
 """
 
 import time
@@ -28,6 +29,7 @@ from tui_reader.ui.clipboard import CopyLog, notice
 from tui_reader.ui.dialogs import DIALOG_CSS
 from tui_reader.ui.picker_list import PickerList
 
+SHOW_EVERY = 0.15  # seconds between showing what a running command has written
 SHOW_COPIED_KEY = "c"  # in the list: what was copied, named in a copy's notice
 NO_COMMANDS = (
     'No commands yet: name some in the config file, such as [commands] then count = "wc -l"'
@@ -106,7 +108,7 @@ class PipeFinished(Message):
 
 
 class PipeOutputScreen(ModalScreen[None]):
-    """A command's run on the papers: its output, read-only and selectable, when it ends."""
+    """A command's run on the papers: its output as it comes, read-only and selectable."""
 
     DEFAULT_CSS = (
         DIALOG_CSS.format(name="PipeOutputScreen")
@@ -132,6 +134,8 @@ class PipeOutputScreen(ModalScreen[None]):
         self._copy_log = copy_log
         self._started = time.monotonic()
         self._ticker: Timer | None = None
+        self._shown = ""  # the output and errors the pane shows
+        self._said_seconds = 0
         self.outcome: Outcome | None = None
 
     def compose(self) -> ComposeResult:
@@ -143,16 +147,34 @@ class PipeOutputScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self._say("Running… Escape cancels")
-        self._ticker = self.set_interval(1.0, self._tick)
+        self._ticker = self.set_interval(SHOW_EVERY, self._tick)
+        self.query_one(TextArea).focus()
         self._start()
 
     def _say(self, text: str) -> None:
         self.query_one("#pipe-status", Static).update(Content(text))
 
     def _tick(self) -> None:
-        if self.outcome is None and not self._run.cancelled:
-            seconds = time.monotonic() - self._started
-            self._say(f"Running for {seconds:.0f} s… Escape cancels")
+        self._show(*self._run.progress())
+        seconds = int(time.monotonic() - self._started)
+        if seconds > self._said_seconds and not self._run.cancelled:
+            self._said_seconds = seconds
+            self._say(f"Running for {seconds} s… Escape cancels")
+
+    def _show(self, output: str, errors: str) -> None:
+        """Show the output with the errors after it: added to what is shown when it follows
+        on from it (a text area takes longer to load with every line it holds)."""
+        text = output
+        if errors:
+            text += ("\n" if text and not text.endswith("\n") else "") + errors
+        area = self.query_one(TextArea)
+        if text.startswith(self._shown):
+            if len(text) > len(self._shown):
+                area.insert(text[len(self._shown) :], area.document.end)
+        else:
+            area.load_text(text)
+        area.history.clear()  # what the command wrote is not for Ctrl+Z to take back
+        self._shown = text
 
     @property
     def running(self) -> bool:
@@ -167,13 +189,12 @@ class PipeOutputScreen(ModalScreen[None]):
         self.outcome = outcome = message.outcome
         if self._ticker is not None:
             self._ticker.stop()
-        text = outcome.output
-        if outcome.errors:
-            text += ("\n" if text and not text.endswith("\n") else "") + outcome.errors
-        self.query_one(TextArea).load_text(text)
+        self._show(outcome.output, outcome.errors)
         took = f"{outcome.seconds:.1f} s"
         if outcome.problem:
             status = f"The command {outcome.problem}"
+        elif outcome.cut:
+            status = f"Cut: {outcome.cut}, so it was ended after {took}"
         elif outcome.status is None:
             status = f"Cancelled after {took}"
         elif outcome.status:
@@ -182,11 +203,8 @@ class PipeOutputScreen(ModalScreen[None]):
                 status += " (its errors are at the end of the text)"
         else:
             status = f"Done in {took}"
-        if outcome.cut:
-            status += f" · only the first {len(outcome.output):,} characters are shown"
-        how = "select and Ctrl+C copies, y copies it all, " if text else ""
+        how = "select and Ctrl+C copies, y copies it all, " if self._shown else ""
         self._say(f"{status} · {how}Escape closes")
-        self.query_one(TextArea).focus()
 
     def action_cancel_or_close(self) -> None:
         if self.running and not self._run.cancelled:
