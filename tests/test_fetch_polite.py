@@ -155,3 +155,46 @@ def test_the_default_base_url_is_used_when_the_variable_is_unset(
     assert polite.base_url("TUI_READER_ARXIV_API", "https://default.invalid/q") == (
         "https://default.invalid/q"
     )
+
+
+# --- Retry-After read strictly
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "²",  # a digit to str.isdigit, not to float
+        "٣",  # an Arabic-Indic three: float reads it
+        "Fri, 31 Dec 2025 99999999999999999999:00:00 GMT",  # an hour too large for C
+    ],
+)
+def test_a_retry_after_that_is_not_ascii_digits_or_a_date_is_as_if_absent(
+    clock: FakeTime, value: str
+) -> None:
+    script = Script(Reply(b"busy", 503, {"Retry-After": value}), Reply(b"ok"))
+    with serving(script) as server, PoliteClient() as client:
+        assert client.get(service(server.url), {}).content == b"ok"
+    assert clock.waits == [polite.BACKOFF]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        pytest.param("9" * 400, id="400-nines"),  # a float of it is inf
+        "99999999999999999999999",
+        "Fri, 31 Dec 9999 23:59:59 GMT",
+    ],
+)
+def test_a_retry_after_past_a_day_is_said_without_an_absurd_number(
+    clock: FakeTime, value: str
+) -> None:
+    with (
+        serving(Script(Reply(b"", 503, {"Retry-After": value}))) as server,
+        PoliteClient() as client,
+        pytest.raises(FetchError) as caught,
+    ):
+        client.get(service(server.url), {})
+    assert str(caught.value) == (
+        "arXiv asks to wait more than a day (503 Service Unavailable): try again later"
+    )
+    assert clock.waits == []

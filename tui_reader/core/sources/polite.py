@@ -3,9 +3,10 @@
 One httpx client (one connection) serves a whole fetch. Before each request to a service it
 waits until `min_interval` seconds have passed since the previous request to it began (arXiv
 asks for 3). A 429 or 5xx answer, or a connection that drops, is tried again after the wait
-the answer's Retry-After gives (seconds or an HTTP date), else after a backoff that doubles
-each time. Every request has a timeout. A service that cannot be reached at all on the first
-request fails at once, without retries: the machine is most likely offline.
+the answer's Retry-After gives (ASCII digits of seconds, or an HTTP date; anything else is as
+if absent), else after a backoff that doubles each time. Every request has a timeout. A
+service that cannot be reached at all on the first request fails at once, without retries:
+the machine is most likely offline.
 
 Time is read and spent through `monotonic` and `sleep` of this module, and the defaults are
 read when a client is made, so tests replace them.
@@ -29,6 +30,7 @@ BACKOFF = 5.0  # seconds before the first retry; doubled for each further one
 MAX_BACKOFF = 120.0
 MAX_RETRY_AFTER = 600.0  # a longer Retry-After gives up at once, saying to come back later
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+DAY = 86_400.0
 
 
 class FetchError(Exception):
@@ -67,19 +69,27 @@ def base_url(variable: str, default: str, configured: str = "") -> str:
 
 
 def retry_after(response: httpx.Response) -> float | None:
-    """The seconds a Retry-After header asks to wait (a number, or an HTTP date), or None."""
+    """The seconds a Retry-After header asks to wait: ASCII digits, or an HTTP date. None for
+    anything else (a fraction, a sign, another script's digits, a date out of range), as if
+    the header were absent."""
     value = response.headers.get("Retry-After", "").strip()
-    if not value:
+    if not value.isascii():
         return None
     if value.isdigit():
-        return float(value)
+        digits = value.lstrip("0") or "0"
+        return float(digits) if len(digits) <= 9 else 1e9  # past a day either way
     try:
         when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=timezone.utc)
+        seconds = (when - datetime.now(timezone.utc)).total_seconds()
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+    return max(0.0, seconds)
+
+
+def _how_long(seconds: float) -> str:
+    return f"{seconds / 60:.0f} minutes" if seconds <= DAY else "more than a day"
 
 
 def _problem(error: httpx.TransportError) -> str:
@@ -164,8 +174,7 @@ class PoliteClient:
                 delay = min(BACKOFF * 2**attempt, MAX_BACKOFF)
             elif delay > MAX_RETRY_AFTER:
                 raise FetchError(
-                    f"{service.name} asks to wait {delay / 60:.0f} minutes ({problem}): "
-                    "try again later"
+                    f"{service.name} asks to wait {_how_long(delay)} ({problem}): try again later"
                 )
             self._on_wait(f"{service.name}: {problem}; trying again in {delay:.0f} s")
             self._pause(delay)
