@@ -28,6 +28,7 @@ class Reply:
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     drop: bool = False  # close the connection without answering
+    repeat: int = 1  # the body sent this many times over, in chunks, with no Content-Length
 
 
 @dataclass
@@ -70,12 +71,26 @@ def serving(respond: Callable[[Params], Reply], path: str = "/api") -> Iterator[
             if reply.drop:
                 self.close_connection = True
                 return
-            self.send_response(reply.status)
-            for name, value in reply.headers.items():
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(reply.body)))
-            self.end_headers()
-            self.wfile.write(reply.body)
+            headers = dict(reply.headers)
+            if reply.repeat != 1:
+                headers["Transfer-Encoding"] = "chunked"
+            else:
+                headers.setdefault("Content-Length", str(len(reply.body)))
+            phrase = self.responses.get(reply.status, ("",))[0]
+            head = f"HTTP/1.1 {reply.status} {phrase}\r\n".encode() + b"".join(
+                f"{name}: {value}\r\n".encode() for name, value in headers.items()
+            )
+            try:
+                self.wfile.write(head + b"\r\n")
+                if reply.repeat == 1:
+                    self.wfile.write(reply.body)
+                    return
+                chunk = f"{len(reply.body):x}\r\n".encode() + reply.body + b"\r\n"
+                for _ in range(reply.repeat):
+                    self.wfile.write(chunk)
+                self.wfile.write(b"0\r\n\r\n")
+            except OSError:  # the client left: what a test of a client giving up wants
+                self.close_connection = True
 
         def log_message(self, format: str, *args: object) -> None:
             pass

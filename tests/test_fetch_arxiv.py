@@ -412,6 +412,24 @@ def test_a_retry_after_that_is_not_a_number_is_waited_out_as_a_backoff(
     assert err[0] == f"arXiv: 503 Service Unavailable; trying again in {polite.BACKOFF:.0f} s"
 
 
+def test_a_redirect_to_a_file_stops_the_fetch_at_once_in_one_line(
+    clock: FakeTime,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with serving(Script(Reply(b"", 302, {"Location": "file:///etc/passwd"}))) as server:
+        monkeypatch.setenv("TUI_READER_ARXIV_API", server.url)
+        assert run_fetch(["arxiv", "--category", "cs.LG"]) == 1
+    host = server.url.removeprefix("http://").removesuffix("/api")
+    assert capsys.readouterr().err.splitlines() == [
+        f"tui-reader: arXiv at {host}: redirects to file:///etc/passwd, which is not an "
+        "http(s) address; nothing was changed"
+    ]
+    assert clock.waits == []
+    assert not (tmp_path / "data").exists()
+
+
 @pytest.mark.parametrize(
     ("arguments", "problem"),
     [

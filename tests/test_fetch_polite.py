@@ -1,7 +1,9 @@
 """The HTTP layer: spacing between requests, retries honouring Retry-After, timeouts, offline."""
 
 import email.utils
+import gzip
 import time
+import zlib
 
 import pytest
 
@@ -197,4 +199,108 @@ def test_a_retry_after_past_a_day_is_said_without_an_absurd_number(
     assert str(caught.value) == (
         "arXiv asks to wait more than a day (503 Service Unavailable): try again later"
     )
+    assert clock.waits == []
+
+
+# --- Answers of a bounded size
+
+
+@pytest.fixture
+def cap(monkeypatch: pytest.MonkeyPatch) -> int:
+    monkeypatch.setattr(polite, "MAX_ANSWER", 100_000)
+    return 100_000
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        Reply(b"x" * 100_001),
+        Reply(b"x", headers={"Content-Length": "1500000000"}),
+        Reply(b"x" * 65_536, repeat=1_000),  # 64 MB in chunks, no length said
+        Reply(gzip.compress(b"\0" * 10_000_000), headers={"Content-Encoding": "gzip"}),
+    ],
+    ids=["over", "said-too-long", "chunked", "gzip-bomb"],
+)
+def test_an_answer_over_the_cap_is_not_read_and_named(
+    clock: FakeTime, cap: int, reply: Reply
+) -> None:
+    with (
+        serving(Script(reply)) as server,
+        PoliteClient() as client,
+        pytest.raises(FetchError) as caught,
+    ):
+        client.get(service(server.url), {"search_query": "cat:cs.LG", "start": 200})
+    message = str(caught.value)
+    assert message.startswith("arXiv at 127.0.0.1:")
+    assert message.endswith(
+        f"the answer to {server.url}?search_query=cat:cs.LG&start=200 is over 100,000 bytes"
+    )
+    assert len(server.requests) == 1
+    assert clock.waits == []
+
+
+def test_an_answer_in_two_layers_of_gzip_is_refused(clock: FakeTime) -> None:
+    bomb = gzip.compress(gzip.compress(b"\0" * 10_000_000))
+    with (
+        serving(Script(Reply(bomb, headers={"Content-Encoding": "gzip, gzip"}))) as server,
+        PoliteClient() as client,
+        pytest.raises(FetchError, match=r"answered in an encoding it cannot read \(gzip, gzip\)"),
+    ):
+        client.get(service(server.url), {})
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "deflate"])
+def test_a_compressed_answer_is_read_up_to_the_cap_exactly(
+    clock: FakeTime, cap: int, encoding: str
+) -> None:
+    compress = gzip.compress if encoding == "gzip" else zlib.compress
+    at_cap = b"papers " * (cap // 7) + b"x" * (cap % 7)
+    script = Script(
+        Reply(compress(at_cap), headers={"Content-Encoding": encoding}),
+        Reply(compress(at_cap + b"x"), headers={"Content-Encoding": encoding}),
+    )
+    with serving(script) as server, PoliteClient() as client:
+        assert client.get(service(server.url), {}).content == at_cap
+        with pytest.raises(FetchError, match=f"is over {cap:,} bytes"):
+            client.get(service(server.url), {})
+
+
+# --- Redirects
+
+
+def test_a_redirect_to_a_file_is_refused_at_once(clock: FakeTime) -> None:
+    script = Script(Reply(b"", 302, {"Location": "file:///etc/passwd"}))
+    with (
+        serving(script) as server,
+        PoliteClient() as client,
+        pytest.raises(FetchError) as caught,
+    ):
+        client.get(service(server.url), {})
+    assert str(caught.value).endswith(
+        "redirects to file:///etc/passwd, which is not an http(s) address"
+    )
+    assert len(server.requests) == 1
+    assert clock.waits == []
+
+
+def test_a_redirect_is_followed_on_the_same_host_only(clock: FakeTime) -> None:
+    script = Script(Reply(b"", 307, {"Location": "/api?moved=1"}))
+    with serving(script) as server, PoliteClient() as client:
+        elsewhere = server.url.replace("127.0.0.1", "localhost")
+        script.replies.append(Reply(b"", 301, {"Location": elsewhere}))
+        with pytest.raises(FetchError) as caught:
+            client.get(service(server.url), {})
+    assert "redirects to another host, localhost: not followed" in str(caught.value)
+    assert server.requests == [{}, {"moved": "1"}]
+    assert clock.waits == []
+
+
+def test_redirects_without_end_stop_at_once(clock: FakeTime) -> None:
+    with (
+        serving(lambda params: Reply(b"", 302, {"Location": "/api"})) as server,
+        PoliteClient() as client,
+        pytest.raises(FetchError, match=f"more than {polite.MAX_REDIRECTS} redirects"),
+    ):
+        client.get(service(server.url), {})
+    assert len(server.requests) == polite.MAX_REDIRECTS + 1
     assert clock.waits == []
