@@ -202,6 +202,55 @@ def test_a_retry_after_past_a_day_is_said_without_an_absurd_number(
     assert clock.waits == []
 
 
+# --- A deadline for the whole request
+
+
+@pytest.fixture
+def deadline(monkeypatch: pytest.MonkeyPatch) -> float:
+    monkeypatch.setattr(polite, "DEADLINE", 0.5)
+    return 0.5
+
+
+@pytest.mark.parametrize("drip_head", [False, True], ids=["body", "head"])
+def test_an_answer_dripping_past_the_deadline_fails_without_retries(
+    clock: FakeTime, deadline: float, drip_head: bool
+) -> None:
+    dripping = Reply(b"x" * 100, drip=0.05, drip_head=drip_head)  # 5 s and more
+    started = time.monotonic()
+    with (
+        serving(lambda params: dripping) as server,
+        PoliteClient(timeout=2.0) as client,
+        pytest.raises(FetchError) as caught,
+    ):
+        client.get(service(server.url), {"start": 0})
+    assert time.monotonic() - started < 3.0
+    port = server.url.split(":")[2].split("/")[0]
+    assert str(caught.value) == (f"arXiv at 127.0.0.1:{port}: too slow, no whole answer in 0.5 s")
+    assert len(server.requests) == 1
+    assert clock.waits == []
+
+
+def test_the_deadline_holds_on_a_connection_kept_from_a_request_before(
+    clock: FakeTime, deadline: float
+) -> None:
+    script = Script(Reply(b"ok"), Reply(b"x" * 100, drip=0.05))
+    started = time.monotonic()
+    with serving(script) as server, PoliteClient(timeout=2.0) as client:
+        assert client.get(service(server.url), {}).content == b"ok"
+        with pytest.raises(FetchError, match="too slow"):
+            client.get(service(server.url), {})
+    assert time.monotonic() - started < 3.0
+
+
+def test_a_quick_answer_after_a_slow_one_is_read(clock: FakeTime, deadline: float) -> None:
+    script = Script(Reply(b"x" * 100, drip=0.05), Reply(b"ok"))
+    with serving(script) as server, PoliteClient(timeout=2.0) as client:
+        with pytest.raises(FetchError, match="too slow"):
+            client.get(service(server.url), {})
+        time.sleep(deadline)  # past the first request's deadline: it must not end this one
+        assert client.get(service(server.url), {}).content == b"ok"
+
+
 # --- Answers of a bounded size
 
 

@@ -7,22 +7,28 @@ the answer's Retry-After gives (ASCII digits of seconds, or an HTTP date; anythi
 if absent), else after a backoff that doubles each time. A service that cannot be reached at
 all on the first request fails at once, without retries: the machine is most likely offline.
 
-Every request is bounded. Each step (connect, read a chunk...) has a timeout. An answer is
-read as it comes, decompressed, and given up past MAX_ANSWER bytes. Redirects are followed
-on the host asked only, at most MAX_REDIRECTS of them: one to another host (a service that
-moved is given its new address in the config) or to anything but http(s) fails at once.
+Every request is bounded. Each step (connect, read a chunk...) has a timeout, and the whole
+request, its answer read to the end, a deadline: a service dripping its answer fails without
+retries, as a retry would drip as long. An answer is read as it comes, decompressed, and given
+up past MAX_ANSWER bytes. Redirects are followed on the host asked only, at most MAX_REDIRECTS
+of them: one to another host (a service that moved is given its new address in the config)
+or to anything but http(s) fails at once.
 
 Time is read and spent through `monotonic` and `sleep` of this module, and the defaults are
 read when a client is made, so tests replace them.
 """
 
+import contextlib
 import email.utils
 import os
+import socket
+import threading
 import zlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from time import monotonic, sleep
+from typing import Any
 from urllib.parse import unquote_plus, urlsplit
 
 import httpx
@@ -31,6 +37,7 @@ from tui_reader import __version__
 from tui_reader.core.text import clean
 
 TIMEOUT = 30.0  # seconds for any one step of a request (connect, read a chunk...)
+DEADLINE = 60.0  # seconds for a whole request, its answer read to the end
 MAX_ANSWER = 64_000_000  # bytes of an answer, decompressed (a page of arXiv's: about 1 MB)
 MAX_REDIRECTS = 5
 RETRIES = 4
@@ -119,6 +126,60 @@ class _Stop(Exception):
     """What ends a request for good, without retries; the message says why."""
 
 
+class _Watchdog:
+    """Ends a request that runs past its deadline (a timeout bounds each read, not their sum)
+    by shutting its connection's socket, which wakes a read waiting on it. httpcore's trace
+    extension tells the socket when the client connects; with one connection, the last one
+    made is the one in use."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._socket: socket.socket | None = None
+        self._running: object | None = None
+        self.passed = False
+
+    def trace(self, event: str, info: dict[str, Any]) -> None:
+        if event.endswith(("connect_tcp.complete", "start_tls.complete")):
+            stream = info.get("return_value")
+            found = stream.get_extra_info("socket") if stream is not None else None
+            with self._lock:
+                self._socket = found if isinstance(found, socket.socket) else None
+                if self.passed:
+                    self._shut()
+
+    @contextlib.contextmanager
+    def running(self, seconds: float) -> Iterator[None]:
+        """A deadline `seconds` from now: a read that fails past it raises _Stop."""
+        token = object()
+        timer = threading.Timer(seconds, self._pass, (token,))
+        timer.daemon = True
+        with self._lock:
+            self._running, self.passed = token, False
+        timer.start()
+        try:
+            yield
+        except httpx.TransportError:
+            if self.passed:
+                raise _Stop(f"too slow, no whole answer in {seconds:g} s") from None
+            raise
+        finally:
+            timer.cancel()
+            with self._lock:
+                self._running = None
+
+    def _pass(self, token: object) -> None:
+        with self._lock:
+            if self._running is token:
+                self.passed = True
+                self._shut()
+
+    def _shut(self) -> None:
+        if self._socket is not None:
+            with contextlib.suppress(OSError):
+                # socket.socket's own: SSLSocket.shutdown would drop its TLS under the reader
+                socket.socket.shutdown(self._socket, socket.SHUT_RDWR)
+
+
 def _check_redirect(response: httpx.Response) -> None:
     """_Stop for a redirect to anything but an http(s) address on the host asked; run on
     every answer, before httpx reads its Location."""
@@ -176,7 +237,9 @@ class PoliteClient:
             event_hooks={"response": [_check_redirect]},
         )
         self._retries = RETRIES if retries is None else retries
+        self._deadline = DEADLINE
         self._max_answer = MAX_ANSWER
+        self._watchdog = _Watchdog()
         self._on_wait = on_wait or (lambda message: None)
         self._clock = clock or monotonic
         self._pause = pause or sleep
@@ -201,14 +264,15 @@ class PoliteClient:
 
         Raises Unreachable when the first request cannot connect, Refused on a 4xx other
         than 429, and FetchError when the retries are used up, the wait asked is too long, or
-        the request went wrong in a way trying again will not change (too big, a redirect not
-        followed).
+        the request went wrong in a way trying again will not change (too slow, too big, a
+        redirect not followed).
         """
         host = urlsplit(service.url).netloc
         for attempt in range(self._retries + 1):
             self._space(service)
             try:
-                response = self._answer(service, params)
+                with self._watchdog.running(self._deadline):
+                    response = self._answer(service, params)
             except _Stop as error:
                 raise FetchError(f"{service.name} at {host}: {error}") from None
             except httpx.TransportError as error:
@@ -243,7 +307,9 @@ class PoliteClient:
 
     def _answer(self, service: Service, params: Mapping[str, str | int]) -> httpx.Response:
         """The answer to one GET, its redirects followed; read unless it is to be retried."""
-        request = self._client.build_request("GET", service.url, params=dict(params))
+        request = self._client.build_request(
+            "GET", service.url, params=dict(params), extensions={"trace": self._watchdog.trace}
+        )
         asked = request.url
         for _ in range(MAX_REDIRECTS + 1):
             response = self._client.send(request, stream=True)
