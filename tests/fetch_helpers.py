@@ -6,6 +6,7 @@ No fetch test touches the network: every base URL points at 127.0.0.1.
 
 import json
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -28,6 +29,9 @@ class Reply:
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     drop: bool = False  # close the connection without answering
+    drip: float = 0.0  # seconds between the bytes of the body, sent one at a time
+    drip_head: bool = False  # the status line and headers dripped too
+    repeat: int = 1  # the body sent this many times over, in chunks, with no Content-Length
 
 
 @dataclass
@@ -70,12 +74,34 @@ def serving(respond: Callable[[Params], Reply], path: str = "/api") -> Iterator[
             if reply.drop:
                 self.close_connection = True
                 return
-            self.send_response(reply.status)
-            for name, value in reply.headers.items():
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(reply.body)))
-            self.end_headers()
-            self.wfile.write(reply.body)
+            headers = dict(reply.headers)
+            if reply.repeat != 1:
+                headers["Transfer-Encoding"] = "chunked"
+            else:
+                headers.setdefault("Content-Length", str(len(reply.body)))
+            phrase = self.responses.get(reply.status, ("",))[0]
+            head = f"HTTP/1.1 {reply.status} {phrase}\r\n".encode() + b"".join(
+                f"{name}: {value}\r\n".encode() for name, value in headers.items()
+            )
+            try:
+                self.send(head + b"\r\n", reply.drip if reply.drip_head else 0.0)
+                if reply.repeat == 1:
+                    self.send(reply.body, reply.drip)
+                    return
+                chunk = f"{len(reply.body):x}\r\n".encode() + reply.body + b"\r\n"
+                for _ in range(reply.repeat):
+                    self.send(chunk, reply.drip)
+                self.send(b"0\r\n\r\n", 0.0)
+            except OSError:  # the client left: what a test of a client giving up wants
+                self.close_connection = True
+
+        def send(self, data: bytes, drip: float) -> None:
+            if not drip:
+                self.wfile.write(data)
+                return
+            for byte in range(len(data)):
+                self.wfile.write(data[byte : byte + 1])
+                time.sleep(drip)
 
         def log_message(self, format: str, *args: object) -> None:
             pass

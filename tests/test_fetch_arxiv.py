@@ -21,7 +21,7 @@ from tests.fetch_helpers import (
     oai_record,
     serving,
 )
-from tui_reader.core.sources import arxiv
+from tui_reader.core.sources import arxiv, polite
 from tui_reader.core.sources.arxiv import ArxivRequest, parse_atom, search_query
 from tui_reader.core.sources.pages import MalformedPage
 from tui_reader.fetch_command import run_fetch
@@ -395,6 +395,39 @@ def test_offline_says_so_in_one_line_and_changes_nothing(
     assert err[0].endswith("refused; offline?); nothing was changed")
     assert sorted(tmp_path.rglob("*")) == before
     assert clock.waits == []
+
+
+def test_a_retry_after_that_is_not_a_number_is_waited_out_as_a_backoff(
+    clock: FakeTime,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    script = Script(Reply(b"busy", 503, {"Retry-After": "²"}), Reply(atom_feed(entries(1), 1)))
+    with serving(script) as server:
+        monkeypatch.setenv("TUI_READER_ARXIV_API", server.url)
+        assert run_fetch(["arxiv", "--query", "graph", "-o", str(tmp_path / "g.jsonl")]) == 0
+    assert clock.waits == [polite.BACKOFF]
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == f"arXiv: 503 Service Unavailable; trying again in {polite.BACKOFF:.0f} s"
+
+
+def test_a_redirect_to_a_file_stops_the_fetch_at_once_in_one_line(
+    clock: FakeTime,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with serving(Script(Reply(b"", 302, {"Location": "file:///etc/passwd"}))) as server:
+        monkeypatch.setenv("TUI_READER_ARXIV_API", server.url)
+        assert run_fetch(["arxiv", "--category", "cs.LG"]) == 1
+    host = server.url.removeprefix("http://").removesuffix("/api")
+    assert capsys.readouterr().err.splitlines() == [
+        f"tui-reader: arXiv at {host}: redirects to file:///etc/passwd, which is not an "
+        "http(s) address; nothing was changed"
+    ]
+    assert clock.waits == []
+    assert not (tmp_path / "data").exists()
 
 
 @pytest.mark.parametrize(

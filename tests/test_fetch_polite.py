@@ -1,7 +1,9 @@
 """The HTTP layer: spacing between requests, retries honouring Retry-After, timeouts, offline."""
 
 import email.utils
+import gzip
 import time
+import zlib
 
 import pytest
 
@@ -155,3 +157,199 @@ def test_the_default_base_url_is_used_when_the_variable_is_unset(
     assert polite.base_url("TUI_READER_ARXIV_API", "https://default.invalid/q") == (
         "https://default.invalid/q"
     )
+
+
+# --- Retry-After read strictly
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "²",  # a digit to str.isdigit, not to float
+        "٣",  # an Arabic-Indic three: float reads it
+        "Fri, 31 Dec 2025 99999999999999999999:00:00 GMT",  # an hour too large for C
+    ],
+)
+def test_a_retry_after_that_is_not_ascii_digits_or_a_date_is_as_if_absent(
+    clock: FakeTime, value: str
+) -> None:
+    script = Script(Reply(b"busy", 503, {"Retry-After": value}), Reply(b"ok"))
+    with serving(script) as server, PoliteClient() as client:
+        assert client.get(service(server.url), {}).content == b"ok"
+    assert clock.waits == [polite.BACKOFF]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        pytest.param("9" * 400, id="400-nines"),  # a float of it is inf
+        "99999999999999999999999",
+        "Fri, 31 Dec 9999 23:59:59 GMT",
+    ],
+)
+def test_a_retry_after_past_a_day_is_said_without_an_absurd_number(
+    clock: FakeTime, value: str
+) -> None:
+    with (
+        serving(Script(Reply(b"", 503, {"Retry-After": value}))) as server,
+        PoliteClient() as client,
+        pytest.raises(FetchError) as caught,
+    ):
+        client.get(service(server.url), {})
+    assert str(caught.value) == (
+        "arXiv asks to wait more than a day (503 Service Unavailable): try again later"
+    )
+    assert clock.waits == []
+
+
+# --- A deadline for the whole request
+
+
+@pytest.fixture
+def deadline(monkeypatch: pytest.MonkeyPatch) -> float:
+    monkeypatch.setattr(polite, "DEADLINE", 0.5)
+    return 0.5
+
+
+@pytest.mark.parametrize("drip_head", [False, True], ids=["body", "head"])
+def test_an_answer_dripping_past_the_deadline_fails_without_retries(
+    clock: FakeTime, deadline: float, drip_head: bool
+) -> None:
+    dripping = Reply(b"x" * 100, drip=0.05, drip_head=drip_head)  # 5 s and more
+    started = time.monotonic()
+    with (
+        serving(lambda params: dripping) as server,
+        PoliteClient(timeout=2.0) as client,
+        pytest.raises(FetchError) as caught,
+    ):
+        client.get(service(server.url), {"start": 0})
+    assert time.monotonic() - started < 3.0
+    port = server.url.split(":")[2].split("/")[0]
+    assert str(caught.value) == (f"arXiv at 127.0.0.1:{port}: too slow, no whole answer in 0.5 s")
+    assert len(server.requests) == 1
+    assert clock.waits == []
+
+
+def test_the_deadline_holds_on_a_connection_kept_from_a_request_before(
+    clock: FakeTime, deadline: float
+) -> None:
+    script = Script(Reply(b"ok"), Reply(b"x" * 100, drip=0.05))
+    started = time.monotonic()
+    with serving(script) as server, PoliteClient(timeout=2.0) as client:
+        assert client.get(service(server.url), {}).content == b"ok"
+        with pytest.raises(FetchError, match="too slow"):
+            client.get(service(server.url), {})
+    assert time.monotonic() - started < 3.0
+
+
+def test_a_quick_answer_after_a_slow_one_is_read(clock: FakeTime, deadline: float) -> None:
+    script = Script(Reply(b"x" * 100, drip=0.05), Reply(b"ok"))
+    with serving(script) as server, PoliteClient(timeout=2.0) as client:
+        with pytest.raises(FetchError, match="too slow"):
+            client.get(service(server.url), {})
+        time.sleep(deadline)  # past the first request's deadline: it must not end this one
+        assert client.get(service(server.url), {}).content == b"ok"
+
+
+# --- Answers of a bounded size
+
+
+@pytest.fixture
+def cap(monkeypatch: pytest.MonkeyPatch) -> int:
+    monkeypatch.setattr(polite, "MAX_ANSWER", 100_000)
+    return 100_000
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        Reply(b"x" * 100_001),
+        Reply(b"x", headers={"Content-Length": "1500000000"}),
+        Reply(b"x" * 65_536, repeat=1_000),  # 64 MB in chunks, no length said
+        Reply(gzip.compress(b"\0" * 10_000_000), headers={"Content-Encoding": "gzip"}),
+    ],
+    ids=["over", "said-too-long", "chunked", "gzip-bomb"],
+)
+def test_an_answer_over_the_cap_is_not_read_and_named(
+    clock: FakeTime, cap: int, reply: Reply
+) -> None:
+    with (
+        serving(Script(reply)) as server,
+        PoliteClient() as client,
+        pytest.raises(FetchError) as caught,
+    ):
+        client.get(service(server.url), {"search_query": "cat:cs.LG", "start": 200})
+    message = str(caught.value)
+    assert message.startswith("arXiv at 127.0.0.1:")
+    assert message.endswith(
+        f"the answer to {server.url}?search_query=cat:cs.LG&start=200 is over 100,000 bytes"
+    )
+    assert len(server.requests) == 1
+    assert clock.waits == []
+
+
+def test_an_answer_in_two_layers_of_gzip_is_refused(clock: FakeTime) -> None:
+    bomb = gzip.compress(gzip.compress(b"\0" * 10_000_000))
+    with (
+        serving(Script(Reply(bomb, headers={"Content-Encoding": "gzip, gzip"}))) as server,
+        PoliteClient() as client,
+        pytest.raises(FetchError, match=r"answered in an encoding it cannot read \(gzip, gzip\)"),
+    ):
+        client.get(service(server.url), {})
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "deflate"])
+def test_a_compressed_answer_is_read_up_to_the_cap_exactly(
+    clock: FakeTime, cap: int, encoding: str
+) -> None:
+    compress = gzip.compress if encoding == "gzip" else zlib.compress
+    at_cap = b"papers " * (cap // 7) + b"x" * (cap % 7)
+    script = Script(
+        Reply(compress(at_cap), headers={"Content-Encoding": encoding}),
+        Reply(compress(at_cap + b"x"), headers={"Content-Encoding": encoding}),
+    )
+    with serving(script) as server, PoliteClient() as client:
+        assert client.get(service(server.url), {}).content == at_cap
+        with pytest.raises(FetchError, match=f"is over {cap:,} bytes"):
+            client.get(service(server.url), {})
+
+
+# --- Redirects
+
+
+def test_a_redirect_to_a_file_is_refused_at_once(clock: FakeTime) -> None:
+    script = Script(Reply(b"", 302, {"Location": "file:///etc/passwd"}))
+    with (
+        serving(script) as server,
+        PoliteClient() as client,
+        pytest.raises(FetchError) as caught,
+    ):
+        client.get(service(server.url), {})
+    assert str(caught.value).endswith(
+        "redirects to file:///etc/passwd, which is not an http(s) address"
+    )
+    assert len(server.requests) == 1
+    assert clock.waits == []
+
+
+def test_a_redirect_is_followed_on_the_same_host_only(clock: FakeTime) -> None:
+    script = Script(Reply(b"", 307, {"Location": "/api?moved=1"}))
+    with serving(script) as server, PoliteClient() as client:
+        elsewhere = server.url.replace("127.0.0.1", "localhost")
+        script.replies.append(Reply(b"", 301, {"Location": elsewhere}))
+        with pytest.raises(FetchError) as caught:
+            client.get(service(server.url), {})
+    assert "redirects to another host, localhost: not followed" in str(caught.value)
+    assert server.requests == [{}, {"moved": "1"}]
+    assert clock.waits == []
+
+
+def test_redirects_without_end_stop_at_once(clock: FakeTime) -> None:
+    with (
+        serving(lambda params: Reply(b"", 302, {"Location": "/api"})) as server,
+        PoliteClient() as client,
+        pytest.raises(FetchError, match=f"more than {polite.MAX_REDIRECTS} redirects"),
+    ):
+        client.get(service(server.url), {})
+    assert len(server.requests) == polite.MAX_REDIRECTS + 1
+    assert clock.waits == []

@@ -39,6 +39,7 @@ from tui_reader.core.resolve import (
     similarity,
     with_resolutions,
 )
+from tui_reader.core.sources import polite
 from tui_reader.core.sources.record import SourceRecord
 from tui_reader.core.store import PaperStore, columns_of
 from tui_reader.core.typeset import typeset
@@ -381,6 +382,25 @@ def test_a_service_that_keeps_failing_stops_with_what_was_kept(
     assert 7.0 in clock.waits  # Retry-After honoured
     err = capsys.readouterr().err.splitlines()[-1]
     assert "503" in err and err.endswith("; nothing was changed")
+
+
+def test_a_retry_after_that_is_not_a_number_is_waited_out_as_a_backoff(
+    clock: FakeTime,
+    papers: Path,
+    private_library: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    openreview_script, arxiv_script = first_run()
+    openreview_script.replies.insert(0, Reply(b"busy", 503, {"Retry-After": "²"}))
+    with (
+        serving(openreview_script, "/notes/search") as openreview,
+        serving(arxiv_script) as arxiv,
+    ):
+        services(monkeypatch, openreview, arxiv)
+        assert run_resolve(["--papers", str(papers)]) == 0
+    assert polite.BACKOFF in clock.waits
+    assert "resolve: 3 of 3 papers looked up, 1 found" in capsys.readouterr().err
 
 
 def test_the_worker_function_stops_when_asked(clock: FakeTime, tmp_path: Path) -> None:
