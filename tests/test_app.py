@@ -51,7 +51,10 @@ async def test_typing_filters_fuzzily_and_ranks(seed_store) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await type_filter(pilot, "difusion tabular")
         # One paper has both words; the four with only "diffusion" follow, dimmed.
-        assert app.workspace.sub_title == "1 of 38 papers (+4 close)"
+        # No paper holds "difusion": the header says what is shown for it.
+        assert (
+            app.workspace.sub_title == "1 of 38 papers (+4 close) · showing diffusion for difusion"
+        )
         # Under 100 columns the list takes the full width, above the detail pane.
         assert rows(app)[0] == (
             "AugMask: a plug-and-play training framework that adapts missing-unaware ba…"
@@ -331,7 +334,7 @@ async def test_typing_fast_over_ten_thousand_papers_shows_the_final_query(tmp_pa
         await pilot.pause()
         assert app.query_one(Input).value == "vericodnig dafny"
         assert rows(app)[0] == "Vericoding at scale"
-        assert app.workspace.sub_title == "1 of 10,001 papers"
+        assert app.workspace.sub_title == "1 of 10,001 papers · showing vericoding for vericodnig"
 
 
 async def test_slash_in_an_empty_filter_is_not_typed_but_is_within_a_query(seed_store) -> None:
@@ -411,7 +414,7 @@ async def test_clearing_the_filter_in_another_order_says_so_before_the_papers_ar
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("s", "s")  # by headline
         await type_filter(pilot, "difusion tabular")  # some match in full, some "close"
-        assert " close) · by headline" in app.workspace.sub_title
+        assert " close) · showing diffusion for difusion · by headline" in app.workspace.sub_title
         app.workspace.filter_input.value = ""
         assert app.workspace.sub_title == "38 papers · by headline"
 

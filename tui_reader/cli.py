@@ -243,6 +243,8 @@ def run_search(arguments: argparse.Namespace) -> int:
     # The library is opened only when the query asks about it.
     state = open_library(arguments.library, read_only=True)[0] if asked.asks_state else NO_STATE
     found = search_papers(indexed.index, arguments.query, state, "relevance", papers)
+    if found.showing:
+        print(f"tui-reader: {found.showing}: no paper holds the word typed", file=sys.stderr)
     for rank, (number, score) in enumerate(zip(found.numbers, found.scores, strict=True), 1):
         if rank > arguments.limit:
             break
@@ -333,6 +335,8 @@ def select(
     options = [f"#{tag}" for tag in arguments.tag] + ["is:bookmarked"] * arguments.bookmarked
     required = parse_query(" ".join(options) + " ").states
     found = search_papers(index, arguments.query, library, "relevance", papers, required)
+    if found.showing:
+        print(f"tui-reader: {found.showing}: no paper holds the word typed", file=sys.stderr)
     return [papers[int(number)] for number in found.numbers[: found.full]]
 
 

@@ -31,6 +31,9 @@ class Ranking:
     full: int
     scores: Scores  # aligned with numbers: higher is better
     matched: frozenset[str] = frozenset()  # the indexed words the terms matched, to highlight
+    # Each word the terms found in no paper (or almost none), and the word a typo away it
+    # was read as: ("satisficng", "satisficing").
+    corrected: tuple[tuple[str, str], ...] = ()
 
 
 class SearchEngine(Protocol):

@@ -36,6 +36,13 @@ class Results:
     scores: Scores  # aligned with numbers (all 0 for a query without search terms)
     matched: frozenset[str]  # the indexed words the terms matched
     highlight: Highlight | None  # finds those words in a paper's text
+    corrected: tuple[tuple[str, str], ...] = ()  # (word typed, read as): see Ranking
+
+    @property
+    def showing(self) -> str:
+        """What the results show for words no paper holds ("showing satisficing for
+        satisficng"), or ""."""
+        return "; ".join(f"showing {read} for {typed}" for typed, read in self.corrected)
 
     @property
     def close(self) -> int:
@@ -128,7 +135,7 @@ def search_papers(
         positions = sort_order(numbers, full, order, papers, state)
         numbers, scores = numbers[positions], scores[positions]
     words = frozenset(matched)
-    return Results(numbers, full, scores, words, Highlight.of(words))
+    return Results(numbers, full, scores, words, Highlight.of(words), ranking.corrected)
 
 
 def _passing_either(

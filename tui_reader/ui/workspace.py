@@ -282,6 +282,7 @@ class Workspace(Screen[None]):
         self.shown_query = ""  # the query whose results the list shows
         self._shown_count, self._close_count = len(store), 0
         self._shown_among: int | None = None  # the papers the list's search looked among
+        self._showing = ""  # the words the list's search read for typos no paper holds
         self._last_paper_id = ""  # the last paper under the cursor
         self._read_timer: Timer | None = None
         self._reading: str | None = None  # the paper the read timer is for
@@ -553,7 +554,9 @@ class Workspace(Screen[None]):
         assert index is not None
         found = search_papers(index, query, self.library, self.sort, self.store)
         papers = self.store.view(found.numbers)
-        self._post_results(ResultsReady(papers, query, found.full, found.highlight, len(index)))
+        self._post_results(
+            ResultsReady(papers, query, found.full, found.highlight, len(index), found.showing)
+        )
 
     def _post_results(self, results: ResultsReady) -> None:
         if not get_current_worker().is_cancelled:  # a later key's search replaced this one
@@ -577,7 +580,7 @@ class Workspace(Screen[None]):
         if bool(papers) != had_papers:  # the paper keys come (or go): the footer shows them
             self.refresh_bindings()
         self._shown_count, self._close_count = full, len(papers) - full
-        self._shown_among = results.among
+        self._shown_among, self._showing = results.among, results.showing
         self._update_header()
 
     def _nothing(self, query: str) -> str:
@@ -674,6 +677,8 @@ class Workspace(Screen[None]):
             shown += " · indexing…"
         elif query and (self.shown_query != self._query or partly):
             shown = f"searching {papers}…"  # the count shown is the last list's
+        if query and self._showing and self.shown_query == self._query:
+            shown += f" · {self._showing}"
         if query:  # not stripped: a space after the last word says it is typed in full
             misread = parse_query(self._query).misread
             shown += "".join(f" · {reason}: searched as words" for reason in misread)

@@ -1,9 +1,12 @@
 """Ranked, typo-tolerant search over the flat arrays of core.flat.build.
 
-Every word of a query matches indexed words as typed, as a prefix, and with typos forgiven
-(one edit from 5 letters, two from 9), also as a prefix ("homoph" finds homophily, "difus"
-diffusion). A word with capitals matches only words written that way (as a prefix while it is
-being typed). Scores add up per paper:
+Every word of a query matches indexed words as typed and as a prefix. Typos are forgiven (one
+edit from 5 letters, two from 9, a swap of two letters one edit; also as a prefix: "difus"
+finds diffusion) only where the word as typed finds nothing, or almost nothing while a word
+one typo away is in many papers (a misspelling some papers hold too): a count then means the
+papers holding the word typed, never its neighbours ("convex" is not "conventional"), and the
+ranking says which word a typo was read as (`Ranking.corrected`). A word with capitals matches
+only words written that way (as a prefix while it is being typed). Scores add up per paper:
 
 - how well the word matched (exact > prefix > typo);
 - how rare the matched word is (inverse document frequency);
@@ -32,6 +35,7 @@ from tui_reader.core.store import Numbers
 
 Floats = npt.NDArray[np.float32]
 Ints = npt.NDArray[np.int64]
+Corrected = frozenset[tuple[str, str]]  # (word typed, the word a typo of it was read as)
 
 
 class Scored(NamedTuple):
@@ -70,17 +74,18 @@ _WORDS = re.compile(r"\w+")
 
 
 TYPOS_FROM = 5  # letters a word needs before a typo in it is forgiven
+# A word as typed in so few papers is read as a typo too when a word a typo away is in many
+# times more: "adverserial" is in a few abstracts, adversarial in 1,934.
+ALMOST_NOTHING, TYPO_OUTNUMBERS = 3, 20
 
 
 def _within(word: str, choices: Sequence[str], edits: int) -> list[tuple[str, int, int]]:
     """The choices at most `edits` edits from the word: (choice, edits, place)."""
     # Imported by the first search, not at every start (13 ms).
     from rapidfuzz import process
-    from rapidfuzz.distance import Levenshtein
+    from rapidfuzz.distance import OSA  # two letters swapped are one edit: "bayesain"
 
-    return process.extract(
-        word, choices, scorer=Levenshtein.distance, score_cutoff=edits, limit=None
-    )
+    return process.extract(word, choices, scorer=OSA.distance, score_cutoff=edits, limit=None)
 
 
 def _typos_allowed(word: str) -> int:
@@ -210,7 +215,8 @@ class FlatIndex:
         self._cased_weight = self._weights(self._cased.frequency)
         self._starting: list[str] | None = None  # the letters words start with
         self._beginnings: dict[tuple[int, str], tuple[list[str], list[int]]] = {}
-        self._scored: dict[tuple[object, ...], tuple[Scored, frozenset[str]]] = {}
+        # Each alternative's scores, the words it matched and the typos read: for the next keys.
+        self._scored: dict[tuple[object, ...], tuple[Scored, frozenset[str], Corrected]] = {}
         self._paper_lengths: Floats | None = None  # the square root of each paper's words
         # The last phrase looked for in the text (and whether its last word was whole), and
         # whether each paper was read and found not to hold it: such a paper cannot hold a
@@ -337,9 +343,10 @@ class FlatIndex:
         negated: bool,
         cased: bool,
         whole: bool = False,
-    ) -> dict[int, float]:
+    ) -> tuple[dict[int, float], str]:
         """Ids of the indexed words matching one word of an alternative, with the quality of
-        each match; a `whole` word matches as typed or with typos, not as a beginning."""
+        each match, and the word a typo was read as ("" when none was); a `whole` word
+        matches as typed or with typos, not as a beginning."""
         found: dict[int, float] = {}
         typing = alternative.prefix and last
         if cased:
@@ -347,23 +354,40 @@ class FlatIndex:
                 found = dict.fromkeys(self._cased.prefixed(alternative.text).tolist(), PREFIX)
             if (exact := self._cased.id_of(alternative.text)) is not None:
                 found[exact] = EXACT
-            return found
+            return found, ""
         word = fold(word)
-        if not alternative.exact and not negated and not whole:
-            for match in self._typo_prefix_words(word):
-                found[match] = TYPO_PREFIX
-        if (not alternative.exact and not negated and not whole) or typing:
-            for match in self._words.prefixed(word).tolist():
-                found[match] = PREFIX
-        if not alternative.exact:
-            for text, distance in self._typo_words(word):
-                typo = self._words.id_of(text)
-                # Two edits from another first letter is another word ("cotraining", "training").
-                if typo is not None and (distance == 1 or text[0] == word[0]):
-                    quality = TYPO if distance == 1 else SECOND_TYPO
-                    found[typo] = max(found.get(typo, 0), quality)
+        beginning = not alternative.exact and not negated and not whole
+        if beginning or typing:
+            found = dict.fromkeys(self._words.prefixed(word).tolist(), PREFIX)
         if (exact := self._words.id_of(word)) is not None:
             found[exact] = EXACT
+        as_typed = int(self._words.frequency[list(found)].sum()) if found else 0
+        if alternative.exact or negated or as_typed >= ALMOST_NOTHING:
+            return found, ""
+        typos = self._typos(word, beginning)
+        most = max((int(self._words.frequency[i]) for i in typos), default=0)
+        if not most or (as_typed and most < TYPO_OUTNUMBERS * as_typed):
+            return found, ""
+        for typo, quality in typos.items():
+            found.setdefault(typo, quality)
+        shown = max(typos, key=lambda i: (typos[i], int(self._words.frequency[i])))
+        return found, self._words.words[shown]
+
+    def _typos(self, word: str, beginning: bool) -> dict[int, float]:
+        """The indexed words fewest typos away from the word (or from its beginning, when it
+        may be one), with the quality of each match: those two edits away only when none is
+        one edit away ("satisficng" is satisficing, not satisfying)."""
+        found: dict[int, float] = {}
+        if beginning:
+            found = dict.fromkeys(self._typo_prefix_words(word), TYPO_PREFIX)
+        for text, distance in self._typo_words(word):
+            typo = self._words.id_of(text)
+            # Two edits from another first letter is another word ("cotraining", "training").
+            if typo is not None and (distance == 1 or text[0] == word[0]):
+                quality = TYPO if distance == 1 else SECOND_TYPO
+                found[typo] = max(found.get(typo, 0), quality)
+        if any(quality != SECOND_TYPO for quality in found.values()):
+            found = {typo: quality for typo, quality in found.items() if quality != SECOND_TYPO}
         return found
 
     def _is_cased(self, alternative: Alternative) -> bool:
@@ -431,10 +455,15 @@ class FlatIndex:
         return {value for value, _ in by_value}
 
     def _score_alternative(
-        self, alternative: Alternative, negated: bool, matched: set[str]
+        self,
+        alternative: Alternative,
+        negated: bool,
+        matched: set[str],
+        corrected: set[tuple[str, str]],
     ) -> Scored:
         """The alternative's score for every paper (0: no match), kept for the next keys:
-        typing "difusion m", "difusion mo"... scores "difusion" once."""
+        typing "difusion m", "difusion mo"... scores "difusion" once. The words it matched
+        are added to `matched`, and (typed, read as) for each typo read, to `corrected`."""
         # Every word not quoted matches as a prefix: whether it is being typed changes nothing.
         typing = alternative.prefix and (alternative.exact or alternative.case_sensitive)
         key = (alternative.text, alternative.exact, typing, alternative.field, negated)
@@ -448,13 +477,19 @@ class FlatIndex:
                 except (StopIteration, RuntimeError):
                     break
             words_matched: set[str] = set()
-            scored = self._compute_alternative(alternative, negated, words_matched)
-            cached = self._scored[key] = (scored, frozenset(words_matched))
+            read_as: set[tuple[str, str]] = set()
+            scored = self._compute_alternative(alternative, negated, words_matched, read_as)
+            cached = self._scored[key] = (scored, frozenset(words_matched), frozenset(read_as))
         matched.update(cached[1])
+        corrected.update(cached[2])
         return cached[0]
 
     def _compute_alternative(
-        self, alternative: Alternative, negated: bool, matched: set[str]
+        self,
+        alternative: Alternative,
+        negated: bool,
+        matched: set[str],
+        corrected: set[tuple[str, str]],
     ) -> Scored:
         cased = self._is_cased(alternative)
         # The words of one typed with punctuation ("O(1/T)"): each ended by it is whole.
@@ -464,7 +499,11 @@ class FlatIndex:
         for position, word in enumerate(alternative.words):
             last = position == len(alternative.words) - 1
             whole = joined and (ended or not last)
-            matches = self._matching(alternative, word, last and not whole, negated, cased, whole)
+            matches, read_as = self._matching(
+                alternative, word, last and not whole, negated, cased, whole
+            )
+            if read_as:
+                corrected.add((word, read_as))
             if cased:
                 matched.update(self._cased.words[i] for i in matches)
             else:
@@ -501,12 +540,17 @@ class FlatIndex:
             self._lacking = (needle, whole, lacking)
         return Scored(total, frozenset(values))
 
-    def _score_term(self, term: Term, matched: set[str]) -> Scored:
-        scores, values = self._score_alternative(term.alternatives[0], term.negated, matched)
+    def _score_term(
+        self, term: Term, matched: set[str], corrected: set[tuple[str, str]]
+    ) -> Scored:
+        first = term.alternatives[0]
+        scores, values = self._score_alternative(first, term.negated, matched, corrected)
         if len(term.alternatives) > 1:
             scores = scores.copy()  # the kept scores stay as they are
         for alternative in term.alternatives[1:]:
-            more, more_values = self._score_alternative(alternative, term.negated, matched)
+            more, more_values = self._score_alternative(
+                alternative, term.negated, matched, corrected
+            )
             np.maximum(scores, more, out=scores)
             values = values | more_values if values and more_values else frozenset()
         return Scored(scores, values)
@@ -519,23 +563,26 @@ class FlatIndex:
                 np.arange(self._count, dtype=np.int64), self._count, np.zeros(self._count)
             )
         matched: set[str] = set()
+        corrected: set[tuple[str, str]] = set()
         term_words: list[set[str]] = []
         if len(query.terms) == 1 and positive:  # one word, as a query starts: no counting
-            scores, values = self._score_term(positive[0], matched)
+            scores, values = self._score_term(positive[0], matched, corrected)
             if 0 < len(values) <= FEW_VALUES:
                 order, keys = _by_value(scores, values)
-                return Ranking(order, len(order), keys + TERM_SCALE, frozenset(matched))
+                return Ranking(
+                    order, len(order), keys + TERM_SCALE, frozenset(matched), _said(corrected)
+                )
             candidates = np.flatnonzero(scores)
             keys = scores[candidates].astype(np.float64) + TERM_SCALE
             ranking = _best_first(keys)
             order, keys = candidates[ranking].astype(np.int64), keys[ranking]
             self._as_typed(order, keys, query)
-            return Ranking(order, len(order), keys, frozenset(matched))
+            return Ranking(order, len(order), keys, frozenset(matched), _said(corrected))
         count = np.zeros(self._count, dtype=np.int8)
         total = np.zeros(self._count, dtype=np.float32)
         for term in positive:
             term_words.append(set())
-            scores = self._score_term(term, term_words[-1]).scores
+            scores = self._score_term(term, term_words[-1], corrected).scores
             matched |= term_words[-1]
             count += scores > 0
             total += scores
@@ -544,7 +591,7 @@ class FlatIndex:
             keep = count >= len(positive) - 1  # and the close ones: all terms but one
         for term in query.terms:
             if term.negated:
-                keep &= self._score_term(term, set()).scores == 0
+                keep &= self._score_term(term, set(), set()).scores == 0
         candidates = np.flatnonzero(keep)
         keys = count[candidates].astype(np.float64) * TERM_SCALE + total[candidates]
         ranking = _best_first(keys)
@@ -553,7 +600,7 @@ class FlatIndex:
         self._as_typed(order, keys, query)
         if len(term_words) >= 2:
             self._by_closeness(order, keys, min(full, CLOSENESS_TOP), term_words)
-        return Ranking(order.astype(np.int64), full, keys, frozenset(matched))
+        return Ranking(order.astype(np.int64), full, keys, frozenset(matched), _said(corrected))
 
     def _as_typed(self, order: Ints, keys: npt.NDArray[np.float64], query: Query) -> None:
         """Rank the best papers again (in place), the score of each holding a word typed with
@@ -642,6 +689,10 @@ class FlatIndex:
             lengths = np.asarray(self._arrays["paper_words"])
             self._paper_lengths = np.sqrt(np.maximum(lengths, 1)).astype(np.float32)
         return self._paper_lengths
+
+
+def _said(corrected: set[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted(corrected))
 
 
 def _by_value(scores: Floats, values: frozenset[float]) -> tuple[Ints, npt.NDArray[np.float64]]:
