@@ -19,7 +19,8 @@ Words are numbered in alphabetical order, so prefixes are ranges of ids. Fields:
 - `title` (headline and title), `author`, `venue` (venue and collection);
 - `cased`: words written with a capital ("SAM", "GPs"), as written, over their own vocabulary.
 
-Each paper's number of distinct words is kept (`paper_words`, for related papers), and the
+Each paper's number of distinct words is kept (`paper_words`, for related papers), whether it
+has no title (`untitled`: its words are weighed as a title's would be), and the
 folded text of each paper too (`text`, UTF-8, each paper ended by a NUL), for
 phrases, for ranking by how close the terms stand, and for related papers.
 """
@@ -436,6 +437,16 @@ def _chunks(
         yield first, _joined(_fields(papers, first, end)), end - first
 
 
+def _untitled(papers: "Sequence[Paper] | Columns", start: int, stop: int) -> bytes:
+    """A byte for each of these papers: 1 when it has no title (its headline was made from its
+    abstract), else 0."""
+    if isinstance(papers, Columns):
+        titles: Iterable[object] = papers.utf8("title", start, stop)
+    else:
+        titles = (paper.title for paper in papers[start:stop])
+    return bytes(not title for title in titles)
+
+
 def _processors() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -471,6 +482,7 @@ class GrowingIndex:
         self._no_pool = self.processes < 2  # or none could start, or it broke
         self._waiting: deque[tuple[int, bytes, int, Future[ChunkRead] | None]] = deque()
         self._stopping: Callable[[], bool] = lambda: False
+        self._untitled = bytearray()  # 1 for each paper read that has no title of its own
         self.count = 0  # papers given to read
 
     def read(
@@ -490,6 +502,7 @@ class GrowingIndex:
         for first, joined, count in _chunks(papers, self.count, stop):
             if stopping():
                 return False
+            self._untitled += _untitled(papers, first, first + count)
             pooled = max(self._expected, first + count) >= POOLED_FROM
             future = self._submit(joined, count) if pooled else None
             self._waiting.append((first, joined, count, future))
@@ -503,7 +516,9 @@ class GrowingIndex:
         """The index of every paper read, and the file of its folded text."""
         while self._waiting:
             self._merge_next()
-        return self._merged.arrays(self.count), self._merged.text
+        arrays = self._merged.arrays(self.count)
+        arrays["untitled"] = np.frombuffer(bytes(self._untitled[: self.count]), dtype=np.uint8)
+        return arrays, self._merged.text
 
     def close(self) -> None:
         """Stop the pool (chunks still waiting are dropped) and free what the build held."""

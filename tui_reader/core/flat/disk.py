@@ -28,11 +28,12 @@ from tui_reader.core.flat.folded_text import STEP, give_back
 from tui_reader.core.flat.index import FlatIndex
 
 FORMAT = "tui-reader flat index"
-VERSION = 6  # 2: words numbered in alphabetical order; 3: each paper's number of words;
+VERSION = 7  # 2: words numbered in alphabetical order; 3: each paper's number of words;
 # 4: a soft hyphen or zero-width character inside a word no longer splits it; 5: a LaTeX
 # command's arguments are words apart from its name (\textsc{BERT} was textscbert); 6: an
 # accent takes no space after its letter, and Alzheimer\'s is Alzheimer's (it was
-# alzheimersdisease); a dash in the folded text is a space to phrases
+# alzheimersdisease); a dash in the folded text is a space to phrases; 7: which papers have
+# no title (`untitled`)
 MANIFEST = "manifest.json"
 ABANDONED = 3600  # seconds after which an unfinished write is left over from a crash
 MANIFEST_LIMIT = 1_000_000  # bytes: a manifest is small; a bigger file is not ours
@@ -209,7 +210,7 @@ def open_index(root: Path, sources: list[dict[str, object]]) -> FlatIndex:
 
 def _check(folder: Path, arrays: Arrays) -> None:
     """Offsets start at 0, never decrease and end at their array's length; the rest agree."""
-    missing = {*_BOUNDED, *_BOUNDED.values(), "papers", "paper_words"} - set(arrays)
+    missing = {*_BOUNDED, *_BOUNDED.values(), "papers", "paper_words", "untitled"} - set(arrays)
     if missing:
         raise Rejected(f"{folder}: missing {', '.join(sorted(missing))}")
     for name, bounded in _BOUNDED.items():
@@ -229,5 +230,9 @@ def _check(folder: Path, arrays: Arrays) -> None:
             raise Rejected(f"{folder}: {name} postings do not match the vocabulary")
     if len(arrays["cased_offsets"]) != len(arrays["cased_words_offsets"]):
         raise Rejected(f"{folder}: cased postings do not match their vocabulary")
-    if len(arrays["text_offsets"]) != papers + 1 or len(arrays["paper_words"]) != papers:
+    if (
+        len(arrays["text_offsets"]) != papers + 1
+        or len(arrays["paper_words"]) != papers
+        or len(arrays["untitled"]) != papers
+    ):
         raise Rejected(f"{folder}: the arrays do not agree on how many papers or words")

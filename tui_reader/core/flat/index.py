@@ -50,6 +50,9 @@ EXACT, PREFIX, TYPO, TYPO_PREFIX = 1.0, 0.75, 0.55, 0.45
 SECOND_TYPO = 0.25  # a word two edits away is a much weaker match than one edit away
 EXACT_RARER_AT_MOST = math.log(4)  # a weight: 1 + log(papers / papers with the word)
 TITLE_WEIGHT = 2.0
+# A paper without a title (its headline made from its abstract) has its words weighed more,
+# as if some were its title's: else it loses to every titled paper with the words in its title.
+UNTITLED_WEIGHT = 1.8
 PHRASE_BONUS = 1.5
 # Of the best papers found, so many are read to rank first those where a word typed with
 # punctuation in it ("O(1/T)", "k-nearest") stands as typed (2-3 ms a thousand: reading all
@@ -218,6 +221,9 @@ class FlatIndex:
         # Each alternative's scores, the words it matched and the typos read: for the next keys.
         self._scored: dict[tuple[object, ...], tuple[Scored, frozenset[str], Corrected]] = {}
         self._paper_lengths: Floats | None = None  # the square root of each paper's words
+        untitled = np.flatnonzero(np.asarray(arrays["untitled"]))
+        # Weighed up only among titled papers: among papers all untitled it changes nothing.
+        self._untitled = untitled if len(untitled) < self._count else untitled[:0]
         # The last phrase looked for in the text (and whether its last word was whole), and
         # whether each paper was read and found not to hold it: such a paper cannot hold a
         # longer phrase beginning with it, unless that word was whole ("sparse a" is not in
@@ -446,13 +452,33 @@ class FlatIndex:
         # Lowest first: a paper keeps its best value (see mark) without reading it back.
         for (value, source), word_ids in sorted(by_value.items()):
             vocabulary.mark(scores, source, word_ids, value)
-        if cased and alternative.field:  # and the word (in any case) in that field
-            folded = self._words.id_of(fold(alternative.text))
+        values = {value for value, _ in by_value}
+        # The values given for words not in a title: a paper without one has them raised.
+        untitled = {np.float32(value): value for value, source in by_value if source == "all"}
+        if cased:  # and the words in any case: in the field asked, or in a title counting double
+            words = self._words
+            matched = {fold(self._cased.words[i]) for i in matches} | {fold(alternative.text)}
+            folded = [i for word in matched if (i := words.id_of(word)) is not None]
             inside = np.zeros(self._count, dtype=bool)
-            if folded is not None:
-                inside[self._words.papers(alternative.field, [folded])] = True
-            scores[~inside] = 0
-        return {value for value, _ in by_value}
+            inside[words.papers(alternative.field or "title", folded)] = True
+            if alternative.field:
+                scores[~inside] = 0
+            else:
+                untitled = {np.float32(value): value for value in values}
+                scores[inside] *= TITLE_WEIGHT
+                values |= {value * TITLE_WEIGHT for value in values}
+        if len(self._untitled) and not alternative.field:
+            untitled = {
+                kept: value
+                for kept, value in untitled.items()
+                if kept not in {np.float32(v) for v, source in by_value if source == "title"}
+            }
+            found = scores[self._untitled]
+            for kept, value in untitled.items():
+                found[found == kept] = value * UNTITLED_WEIGHT
+            scores[self._untitled] = found
+            values |= {value * UNTITLED_WEIGHT for value in untitled.values()}
+        return values
 
     def _score_alternative(
         self,
@@ -540,9 +566,7 @@ class FlatIndex:
             self._lacking = (needle, whole, lacking)
         return Scored(total, frozenset(values))
 
-    def _score_term(
-        self, term: Term, matched: set[str], corrected: set[tuple[str, str]]
-    ) -> Scored:
+    def _score_term(self, term: Term, matched: set[str], corrected: set[tuple[str, str]]) -> Scored:
         first = term.alternatives[0]
         scores, values = self._score_alternative(first, term.negated, matched, corrected)
         if len(term.alternatives) > 1:
