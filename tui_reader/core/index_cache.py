@@ -40,7 +40,7 @@ from tui_reader.core.search_service import build_index
 from tui_reader.core.store import TEXTS, Array, Chunk, PaperStore
 
 FORMAT = "tui-reader papers"
-VERSION = 2
+VERSION = 3  # 3: a paper without a year field has the year its venue names (`paper_year`)
 PREFIX = "papers-v"
 MANIFEST = "manifest.json"
 MANIFEST_LIMIT = 64_000_000  # bytes: source names and problems; a bigger file is not ours

@@ -45,7 +45,7 @@ from tui_reader.core.formats import (
     paper_suffixes,
 )
 from tui_reader.core.metadata_filter import date_of, in_category, on_or_after
-from tui_reader.core.paper import Paper
+from tui_reader.core.paper import Paper, paper_year
 from tui_reader.core.pools import process_pool
 from tui_reader.core.store import PaperBatch, PaperColumns, PaperStore, collections_of, columns_of
 from tui_reader.core.text import displayed
@@ -247,7 +247,8 @@ class LoadFilter:
             if not any(in_category(categories, name) for name in self.categories):
                 return False
         if self.since:
-            date = date_of(metadata.get("published", ""), metadata.get("year"))
+            year = paper_year(metadata.get("year"), record.venue)
+            date = date_of(metadata.get("published", ""), year)
             return on_or_after(date, self.since)
         return True
 
