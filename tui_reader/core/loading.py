@@ -79,6 +79,10 @@ class LoadResult:
     duplicates: int = 0  # abstracts met again after the first, which alone is kept
 
 
+class NothingKept(LoadError):
+    """Papers that a load's filter (`--category`, `--since`) leaves none of."""
+
+
 def _size(count: int) -> str:
     return f"{count / MB:g} MB"
 
@@ -488,11 +492,15 @@ def _load(
     only: Collection[Path] | None = None,
 ) -> tuple[list[str], list[str], int]:
     """Give `add` the papers of the paths in batches (it says how many were new); the
-    collections met, the problems, and how many papers were met again."""
+    collections met, the problems, and how many papers were met again. A path that holds no
+    papers is a LoadError; filtered, only when none of the paths holds one it keeps
+    (NothingKept): a collection of other categories is one of several."""
     collections: list[str] = []
     problems: list[str] = []
     duplicates = 0
-    for path in paths:
+    kept = False  # papers the filter keeps, from any path
+    named = list(paths)
+    for path in named:
         found = 0
         files = [file for file in paper_files(path) if only is None or file in only]
         first_problem = len(problems)
@@ -505,13 +513,15 @@ def _load(
                 if collection not in collections:
                     collections.append(collection)
             duplicates += len(item) - add(item)
-        if not found and keep != NO_FILTER:
-            raise LoadError(path, "holds no papers of the categories or dates asked for")
-        if not found:
+        kept = kept or bool(found)
+        if not found and keep == NO_FILTER:
             none = "holds no papers" if path.is_dir() else "holds no abstracts"
             if first_problem < len(problems):
                 none += f" that can be read ({problems[first_problem]})"
             raise LoadError(path, none)
+    if named and not kept and keep != NO_FILTER:
+        others = " (nor do the other paths)" if len(named) > 1 else ""
+        raise NothingKept(named[0], f"holds no papers of the categories or dates asked for{others}")
     return collections, problems, duplicates
 
 
