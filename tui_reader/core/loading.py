@@ -476,11 +476,13 @@ def load_paths(
     return LoadResult(papers, collections, problems, duplicates)
 
 
-def load_store(paths: Iterable[Path], keep: LoadFilter = NO_FILTER) -> LoadResult:
+def load_store(
+    paths: Iterable[Path], keep: LoadFilter = NO_FILTER, only: Collection[Path] | None = None
+) -> LoadResult:
     """What `load_paths` loads, into a PaperStore (papers as columns: a third of the memory
     Paper objects take)."""
     store = PaperStore()
-    collections, problems, duplicates = _load(paths, keep, store.extend)
+    collections, problems, duplicates = _load(paths, keep, store.extend, only)
     store.collections = collections
     return LoadResult(store, collections, problems, duplicates)
 
