@@ -1,5 +1,5 @@
 """Tags in the filter: a #tag completes as it is typed (→ accepts), finds the tags it starts
-while typed, and a tag no paper has is said to be one."""
+while typed, and a tag no paper has is said to be one, as is a field no paper has."""
 
 from pathlib import Path
 
@@ -54,6 +54,18 @@ async def test_a_tag_no_paper_has_is_said(app: ReaderApp) -> None:
         await work_done(app)
         await pilot.pause()
         assert rows(app) == ["No papers match “#theory zzzqqq”"]
+
+
+async def test_a_field_no_paper_has_is_said(app: ReaderApp) -> None:
+    """The seeds have no year, date or categories: `year:2020` said only that no paper
+    matched it."""
+    async with app.run_test(size=(160, 30)) as pilot:
+        await type_filter(pilot, "year:2020 ")
+        assert rows(app) == ["No paper has a year"]
+        await pilot.press("ctrl+u", *"graphs !cat:cs after:2020", "space")
+        await work_done(app)
+        await pilot.pause()
+        assert rows(app) == ["No paper has a date"]  # a negated filter is no reason
 
 
 async def test_the_tags_picker_says_how_many_of_a_tags_papers_are_here(

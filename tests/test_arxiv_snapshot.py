@@ -117,6 +117,18 @@ def test_category_and_since_filters_at_load(
         load_paths([path])
 
 
+def test_a_filtered_load_of_paths_of_which_one_holds_none_it_keeps_reads_the_others(
+    tmp_path: Path,
+) -> None:
+    """The first path holding no paper of the category stopped the load: with two fetched
+    collections, `--category` of one of them could not start the reader."""
+    first, second = write(tmp_path / "a.json", FIRST), write(tmp_path / "b.json", SECOND)
+    keep = LoadFilter(("math",))
+    assert [p.id for p in load_paths([first, second], keep).papers] == ["math/0309136"]
+    with pytest.raises(LoadError, match=r"a\.json: holds no papers of .* \(nor do the other"):
+        load_paths([first, second], LoadFilter(("astro-ph",)))
+
+
 def test_the_reader_takes_category_and_since() -> None:
     arguments = reader_parser().parse_args(["x.json", "--category", "cs.LG", "--since", "2025-06"])
     assert (arguments.category, arguments.since) == (["cs.LG"], "2025-06")

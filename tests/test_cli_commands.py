@@ -50,12 +50,17 @@ def test_search_says_when_a_filter_is_searched_as_words(capsys) -> None:
 
 
 def test_search_finding_nothing_exits_with_status_one_as_grep_does(capsys) -> None:
-    assert run(capsys, "search", "zzyzx qwxv") == (1, "", "")
+    assert run(capsys, "search", "zzyzx qwxv") == (
+        1,
+        "",
+        "tui-reader: no paper matches 'zzyzx qwxv'\n",
+    )
     states = "is:bookmarked, is:read, is:unread, has:note"
     assert run(capsys, "search", "is:bogus") == (
         1,
         "",
-        f"tui-reader: is:bogus is not a state ({states}): searched as words\n",
+        f"tui-reader: is:bogus is not a state ({states}): searched as words\n"
+        "tui-reader: no paper matches is:bogus\n",
     )
 
 
@@ -89,7 +94,10 @@ def test_untag_says_when_the_paper_lacks_the_tag(capsys) -> None:
     status, out, err = run(capsys, "untag", LOAM, "kept", "never-had", "Nor-This")
     assert status == 0  # the paper is left as asked: without those tags
     assert out == f"{LOAM}: not bookmarked, no tags\n"
-    assert err == f"tui-reader: {LOAM} had no tag #never-had, #nor-this\n"
+    assert err == (
+        "tui-reader: tags are kept in lower case: #nor-this\n"
+        f"tui-reader: {LOAM} had no tag #never-had, #nor-this\n"
+    )
 
 
 def test_a_short_id_asks_for_four_characters(capsys) -> None:
@@ -175,7 +183,11 @@ def test_list_says_when_papers_that_pass_are_not_in_the_papers_read(capsys) -> N
     assert status == 0 and out.startswith(LOAM) and len(out.splitlines()) == 1
     assert err.startswith("tui-reader: 1 paper #graphs is not in the papers read (")
     assert err.rstrip().endswith("name its file with --papers")
-    assert run(capsys, "list", "--tag", "nothing-has-it")[2] == ""
+    assert run(capsys, "list", "--tag", "nothing-has-it") == (
+        1,
+        "",
+        "tui-reader: no paper has the tag #nothing-has-it\n",
+    )
 
 
 def test_a_tag_asked_for_as_the_reader_writes_it_is_found_and_a_bad_one_said(capsys) -> None:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tests.pilot_helpers import ready, wait_until
-from tui_reader import cli
+from tui_reader import cli, command_papers
 from tui_reader.core import index_cache
 from tui_reader.core.config import load_config
 from tui_reader.core.flat.index import FlatIndex
@@ -87,7 +87,9 @@ def test_commands_without_search_words_read_the_kept_papers(
     file each time (181 s for a helper); they read the kept entry back instead."""
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
     search(capsys, "bandit", str(path))  # kept
-    monkeypatch.setattr(cli, "load_paths", lambda *_: pytest.fail("loaded from the file"))
+    monkeypatch.setattr(
+        command_papers, "load_paths", lambda *_, **__: pytest.fail("loaded from the file")
+    )
     papers = ["--papers", str(path)]
     bandits = cli.main(["list", *papers, "--format", "jsonl"]) or capsys.readouterr().out
     paper_id = json.loads(bandits.splitlines()[1])["id"]
@@ -97,7 +99,7 @@ def test_commands_without_search_words_read_the_kept_papers(
     assert cli.main(["list", "--bookmarked", "--tag", "to-read", *papers]) == 0
     (listed,) = capsys.readouterr().out.splitlines()
     assert listed.startswith(paper_id) and "Bandits" in listed and "#to-read" in listed
-    assert cli.main(["list", "--tag", "to-read", "--query", "diffusion", *papers]) == 0
+    assert cli.main(["list", "--tag", "to-read", "--query", "diffusion", *papers]) == 1
     assert capsys.readouterr().out == ""
 
 

@@ -8,10 +8,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tui_reader.core.metadata_filter import NO_DATE, UNSURE, MetadataFilter, date_key
+from tui_reader.core.nothing_found import why_nothing
 from tui_reader.core.paper import Metadata, Paper
 from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.query import parse_query
 from tui_reader.core.search_service import build_index, needs_index, search_papers
+from tui_reader.core.store import PaperStore
 
 
 def paper(text: str, metadata: Metadata) -> Paper:
@@ -139,3 +141,26 @@ def test_dates_in_the_form_of_the_filters_are_numbers() -> None:
     assert date_key("") == NO_DATE
     for other in ("June 2025", "2025-6", "2025-00", "2025-06-00", "0000", "２０２５", "202506"):
         assert date_key(other) == UNSURE, other
+
+
+@pytest.mark.parametrize(
+    ("query", "why"),
+    [
+        ("year:1990", ""),  # some papers have a year: the query itself found none
+        ("cat:hep-th after:2030", ""),
+        ("!year:2025 year:1990", ""),
+        ("#nosuchtag year:1990", "no paper has the tag #nosuchtag"),
+    ],
+)
+@pytest.mark.parametrize("as_store", [False, True])
+def test_why_nothing_names_a_tag_or_field_no_paper_has(
+    query: str, why: str, as_store: bool
+) -> None:
+    papers = PaperStore(PAPERS) if as_store else PAPERS
+    assert why_nothing(parse_query(query + " "), {"kept": 1}, papers) == why
+    bare = PaperStore(PAPERS[3:4]) if as_store else PAPERS[3:4]  # no year, date, categories
+    for text, field in (("year", "a year"), ("cat", "a category"), ("after", "a date")):
+        value = "cs" if text == "cat" else "2025"
+        told = why_nothing(parse_query(f"{text}:{value} {text}:{value} "), {}, bare)
+        assert told == f"no paper has {field}"  # once, however many filters name it
+        assert why_nothing(parse_query(f"!{text}:{value} "), {}, bare) == ""

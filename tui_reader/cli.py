@@ -14,6 +14,17 @@ from pathlib import Path
 from typing import Any
 
 from tui_reader import __version__, startup
+from tui_reader.command_options import (
+    DEFAULT_PAPERS,
+    NoMatch,
+    UsageError,
+    add_load_filter_options,
+    add_papers_option,
+    asked_for,
+    load_filter,
+    tags_given,
+)
+from tui_reader.command_papers import first_and_more, passed_over, read_papers
 from tui_reader.core.config import Config, ConfigError, load_config
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.export import (
@@ -24,37 +35,28 @@ from tui_reader.core.export import (
     render,
     write_export,
 )
-from tui_reader.core.index_cache import (
-    IndexedPapers,
-    indexed_papers,
-    keep_in_background,
-    kept_papers,
-    load_cached,
-)
+from tui_reader.core.index_cache import keep_in_background, kept_papers, load_cached
 from tui_reader.core.library import (
     ENVIRONMENT_VARIABLE,
     Library,
     LibraryError,
     LibraryPathError,
     default_path,
-    normalise_tag,
-    valid_tags,
 )
 from tui_reader.core.links import check_search_template
 from tui_reader.core.loading import (
     NO_FILTER,
     LoadError,
-    LoadFilter,
     check_paths,
     expected_papers,
     load_paths,
     stream_papers,
 )
 from tui_reader.core.locations import config_path, session_path
-from tui_reader.core.metadata_filter import is_date
+from tui_reader.core.nothing_found import why_nothing
 from tui_reader.core.paper import Paper
-from tui_reader.core.paper_state import NO_STATE
-from tui_reader.core.query import parse_query
+from tui_reader.core.paper_state import NO_STATE, PaperState
+from tui_reader.core.query import StateFilter, parse_query
 from tui_reader.core.references import paper_record, reference_title
 from tui_reader.core.resolve import resolving, show_resolutions, with_resolutions
 from tui_reader.core.search_service import needs_index, search_papers
@@ -68,12 +70,7 @@ from tui_reader.resources import bundled
 from tui_reader.terminal_output import standard_output_without_controls
 
 LOAD_AT_ONCE = 2_000_000  # bytes of input read before the reader starts; more loads behind it
-SKIPPED_TOLD = 5  # problems reading the papers a command prints; the rest counted
 SKIPPED_SHOWN = 100  # problems reading the papers at start shown on the screen; the rest counted
-
-
-class UsageError(Exception):
-    """A mistake in what the user asked for; the message says what."""
 
 
 def _add_library_option(parser: argparse.ArgumentParser) -> None:
@@ -122,27 +119,9 @@ def reader_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="start with no query, at the top, ignoring where the last session left off",
     )
-    parser.add_argument(
-        "--category",
-        action="append",
-        default=[],
-        metavar="C",
-        help="load only papers in this arXiv category or archive (cs.LG, cs); repeatable: any",
-    )
-    parser.add_argument(
-        "--since",
-        type=_since,
-        metavar="DATE",
-        help="load only papers first published on or after DATE (YYYY-MM-DD, YYYY-MM or YYYY)",
-    )
+    add_load_filter_options(parser, "load only papers")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser
-
-
-def _since(text: str) -> str:
-    if not is_date(text):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date: YYYY-MM-DD, YYYY-MM or YYYY")
-    return text
 
 
 def commands_parser() -> argparse.ArgumentParser:
@@ -152,13 +131,7 @@ def commands_parser() -> argparse.ArgumentParser:
     def command(name: str, help: str) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help, description=help)
         _add_library_option(sub)
-        sub.add_argument(
-            "--papers",
-            type=Path,
-            action="append",
-            metavar="PATH",
-            help=f"papers whose ids are known (repeatable; {DEFAULT_PAPERS})",
-        )
+        add_papers_option(sub, "papers whose ids are known")
         return sub
 
     for name, help in (("tag", "add tags to a paper"), ("untag", "remove tags from a paper")):
@@ -170,9 +143,11 @@ def commands_parser() -> argparse.ArgumentParser:
     command("tags", "list every tag with the number of papers that have it")
     listing = command("list", "list papers with their tags and bookmarks")
     _add_selection_options(listing)
+    add_load_filter_options(listing, "only papers")
     listing.add_argument("--format", choices=("text", "jsonl"), default="text")
     export = command("export", "write papers as a reading list, BibTeX, JSON or CSV")
     _add_selection_options(export)
+    add_load_filter_options(export, "only papers")
     export.add_argument(
         "--format",
         choices=[row.name for row in file_formats()],
@@ -199,33 +174,10 @@ def search_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--limit", type=int, default=20, metavar="N", help="default: 20")
     parser.add_argument("--format", choices=("text", "jsonl"), default="text")
+    add_papers_option(parser, "papers to search, as PATH")
+    add_load_filter_options(parser, "only papers")
     _add_library_option(parser)
     return parser
-
-
-def _first(problems: Sequence[str], shown: int) -> tuple[Sequence[str], str]:
-    """The first `shown` problems, and how many more there are ("" for none)."""
-    rest = len(problems) - shown
-    return problems[:shown], count(rest, "more problem") if rest > 0 else ""
-
-
-def tell_skipped(problems: Sequence[str]) -> None:
-    """The records the papers' files hold that could not be read, on stderr: the first few,
-    then how many more (a command run again and again said the same 29 lines each time)."""
-    first, more = _first(problems, SKIPPED_TOLD)
-    for problem in first:
-        print(f"tui-reader: skipped {problem}", file=sys.stderr)
-    if more:
-        print(f"tui-reader: {more} reading the papers (the reader lists them)", file=sys.stderr)
-
-
-def open_indexed(paths: Sequence[Path]) -> IndexedPapers:
-    """The papers and their index (`indexed_papers`); a kept entry that could not be used is
-    told."""
-    indexed = indexed_papers(paths)
-    if indexed.unusable:
-        print(f"tui-reader: {indexed.unusable}", file=sys.stderr)
-    return indexed
 
 
 def run_search(arguments: argparse.Namespace) -> int:
@@ -235,16 +187,21 @@ def run_search(arguments: argparse.Namespace) -> int:
     asked = parse_query(arguments.query + " ")  # its last word typed in full
     if not (asked.terms or asked.states or asked.metadata or asked.either):  # "((("
         raise UsageError(f"the query {arguments.query!r} has no word or filter to search for")
-    indexed = open_indexed(papers_or_default(arguments.paths))
-    tell_skipped(indexed.loaded.problems)
-    papers = indexed.loaded.papers
+    paths = papers_or_default([*arguments.paths, *arguments.papers])
+    options = asked_for(arguments, query_option=False)
+    loaded, index = read_papers(paths, load_filter(arguments), indexed=True, asked=options)
+    papers = loaded.papers
     for reason in asked.misread:
         print(f"tui-reader: {reason}: searched as words", file=sys.stderr)
     # The library is opened only when the query asks about it.
-    state = open_library(arguments.library, read_only=True)[0] if asked.asks_state else NO_STATE
-    found = search_papers(indexed.index, arguments.query, state, "relevance", papers)
+    library = open_library(arguments.library, read_only=True)[0] if asked.asks_state else None
+    state: PaperState = NO_STATE if library is None else library
+    found = search_papers(index, arguments.query, state, "relevance", papers)
     if found.showing:
         print(f"tui-reader: {found.showing}: no paper holds the word typed", file=sys.stderr)
+    if not len(found.numbers):
+        tags = {} if library is None else library.tag_counts()
+        raise NoMatch(why_nothing(asked, tags, papers) or f"no paper matches {options}")
     for rank, (number, score) in enumerate(zip(found.numbers, found.scores, strict=True), 1):
         if rank > arguments.limit:
             break
@@ -261,7 +218,7 @@ def run_search(arguments: argparse.Namespace) -> int:
             print(json.dumps(record, ensure_ascii=False))
         else:
             print(f"{rank:>3}. {paper.id}  {paper.headline}")
-    return 0 if len(found.numbers) else 1  # as grep and `fzf --filter` say nothing matched
+    return 0
 
 
 def open_library(path: Path | None, read_only: bool = False) -> tuple[Library, list[str]]:
@@ -294,9 +251,6 @@ def resolve_id(paper_id: str, known: Sequence[str]) -> str:
     raise UsageError(f"unknown paper id: {paper_id}")
 
 
-DEFAULT_PAPERS = "default: the config's paths, else the fetched collections, else the seeds"
-
-
 def papers_or_default(paths: Sequence[Path], config: Config | None = None) -> list[Path]:
     """The papers named, else those the reader opens when given none: the config's `paths`,
     else the collections fetched so far, else the bundled abstracts."""
@@ -323,6 +277,12 @@ def search_template(option: str | None, config: Config) -> str:
         raise UsageError(str(error)) from None
 
 
+def _required(arguments: argparse.Namespace) -> tuple[StateFilter, ...]:
+    """--tag and --bookmarked, as the state filters a query must pass."""
+    options = [f"#{tag}" for tag in arguments.tag] + ["is:bookmarked"] * arguments.bookmarked
+    return parse_query(" ".join(options) + " ").states
+
+
 def select(
     arguments: argparse.Namespace,
     papers: Sequence[Paper],
@@ -332,22 +292,30 @@ def select(
     """The papers that pass --tag, --bookmarked and --query (those matching every term of
     it), best match first for a query: the options are state filters the query must pass
     (a query beginning with `|` joined them: `--tag a --query "| b"` listed either)."""
-    options = [f"#{tag}" for tag in arguments.tag] + ["is:bookmarked"] * arguments.bookmarked
-    required = parse_query(" ".join(options) + " ").states
+    required = _required(arguments)
     found = search_papers(index, arguments.query, library, "relevance", papers, required)
     if found.showing:
         print(f"tui-reader: {found.showing}: no paper holds the word typed", file=sys.stderr)
     return [papers[int(number)] for number in found.numbers[: found.full]]
 
 
-def _tell_left_out(
+def _nothing(arguments: argparse.Namespace, papers: Sequence[Paper], library: Library) -> str:
+    """Why `select` found no paper: a tag or a field no paper has, else what was asked."""
+    query = parse_query(arguments.query + " ")  # its last word typed in full
+    query = replace(query, states=query.states + _required(arguments))
+    why = why_nothing(query, library.tag_counts(), papers)
+    return why or f"no paper matches {asked_for(arguments)}"
+
+
+def _left_out(
     arguments: argparse.Namespace, papers: Sequence[Paper], library: Library, paths: list[Path]
-) -> None:
-    """Say on stderr how many papers of the library pass --tag and --bookmarked but are not
-    among the papers read: listing them needs their files (a new user got nothing, unsaid)."""
+) -> str:
+    """How many papers of the library pass --tag and --bookmarked but are not among the
+    papers read ("" for none): listing them needs their files (a new user got nothing,
+    unsaid). Not when --category or --since left papers out: naming files is no help."""
     wanted = arguments.tag
-    if not wanted and not arguments.bookmarked:
-        return
+    if (not wanted and not arguments.bookmarked) or load_filter(arguments) != NO_FILTER:
+        return ""
     read = papers if isinstance(papers, PaperStore) else {paper.id for paper in papers}
     left_out = [
         paper_id
@@ -356,43 +324,32 @@ def _tell_left_out(
         and all(tag in library.tags(paper_id) for tag in wanted)
         and (library.is_bookmarked(paper_id) or not arguments.bookmarked)
     ]
-    if left_out:
-        named = ", ".join(str(path) for path in paths[:3]) + (", …" if len(paths) > 3 else "")
-        which = [" ".join(f"#{tag}" for tag in wanted)] if wanted else []
-        which += ["bookmarked"] if arguments.bookmarked else []
-        one = len(left_out) == 1
-        print(
-            f"tui-reader: {count(len(left_out), 'paper')} {', '.join(which)} "
-            f"{'is' if one else 'are'} not in the papers read ({named}): name "
-            f"{'its file' if one else 'their files'} with --papers",
-            file=sys.stderr,
-        )
-
-
-def _tags_asked(texts: Sequence[str]) -> list[str]:
-    """--tag values as tags are stored: `#to-read`, as the reader writes it, is `to-read`.
-    UsageError for one that is no tag: it matched nothing, unsaid."""
-    try:
-        return valid_tags(text.strip().removeprefix("#") for text in texts)
-    except ValueError as error:
-        raise UsageError(f"--tag: {error}") from None
+    if not left_out:
+        return ""
+    named = ", ".join(str(path) for path in paths[:3]) + (", …" if len(paths) > 3 else "")
+    which = [" ".join(f"#{tag}" for tag in wanted)] if wanted else []
+    which += ["bookmarked"] if arguments.bookmarked else []
+    one = len(left_out) == 1
+    return (
+        f"{count(len(left_out), 'paper')} {', '.join(which)} "
+        f"{'is' if one else 'are'} not in the papers read ({named}): name "
+        f"{'its file' if one else 'their files'} with --papers"
+    )
 
 
 def run_command(arguments: argparse.Namespace) -> int:
-    if hasattr(arguments, "tag"):  # first: bad input opens nothing
-        arguments.tag = _tags_asked(arguments.tag)
-    paths = papers_or_default(arguments.papers or [])
-    # First: bad input opens nothing. A query's search terms need the index, kept as search
-    # keeps it.
-    index = None
-    if needs_index(getattr(arguments, "query", "")):
-        indexed = open_indexed(paths)
-        loaded, index = indexed.loaded, indexed.index
-    elif kept := kept_papers(check_paths(paths)):  # read back at once: a million took minutes
-        loaded = kept[1]
-    else:
-        loaded = load_paths(paths)
-    tell_skipped(loaded.problems)
+    # First: bad input opens nothing.
+    if hasattr(arguments, "tag"):
+        arguments.tag = tags_given(arguments.tag, "--tag")
+    if arguments.command in ("tag", "untag"):
+        arguments.tags = tags_given(arguments.tags, to_remove=arguments.command == "untag")
+    paths = papers_or_default(arguments.papers)
+    filtering = arguments.command in ("list", "export")
+    keep = load_filter(arguments) if filtering else NO_FILTER
+    # A query's search terms need the index, kept as search keeps it.
+    indexed = needs_index(getattr(arguments, "query", ""))
+    asked = asked_for(arguments) if filtering else ""
+    loaded, index = read_papers(paths, keep, indexed, asked)
     writes = arguments.command in ("tag", "untag", "bookmark", "unbookmark")
     library, _ = open_library(arguments.library, read_only=not writes)
     papers = loaded.papers
@@ -404,32 +361,32 @@ def run_command(arguments: argparse.Namespace) -> int:
         for tag, number in library.tag_counts().items():
             print(f"{tag}\t{number}")
         return 0
-    if arguments.command in ("list", "export"):
-        _tell_left_out(arguments, papers, library, paths)
-    if arguments.command == "list":
+    if filtering:
         selected = select(arguments, papers, index, library)
-        return list_papers(selected, library, arguments.format)
-    if arguments.command == "export":
-        return export(arguments, select(arguments, papers, index, library), library)
+        left_out = _left_out(arguments, papers, library, paths)
+        if not selected:  # the papers left out, when there are some, are why
+            raise NoMatch(left_out or _nothing(arguments, papers, library))
+        if left_out:
+            print(f"tui-reader: {left_out}", file=sys.stderr)
+        if arguments.command == "list":
+            return list_papers(selected, library, arguments.format)
+        return export(arguments, selected, library)
     paper_id = arguments.paper_id
     if not isinstance(papers, PaperStore) or paper_id not in papers:  # a store finds it at once
         ids = papers.texts("id") if isinstance(papers, PaperStore) else [p.id for p in papers]
         paper_id = resolve_id(paper_id, list(dict.fromkeys(ids + library.paper_ids())))
-    if arguments.command == "untag":  # said, not an error: the paper is left without them
-        asked = dict.fromkeys(normalise_tag(tag) or tag.strip() for tag in arguments.tags)
-        if lacking := [tag for tag in asked if tag not in library.tags(paper_id)]:
-            had_no = ", ".join(f"#{tag}" for tag in lacking)
-            print(f"tui-reader: {paper_id} had no tag {had_no}", file=sys.stderr)
+    # Said, not an error: the paper is left without them.
+    removed = arguments.tags if arguments.command == "untag" else []
+    if lacking := [tag for tag in dict.fromkeys(removed) if tag not in library.tags(paper_id)]:
+        had_no = ", ".join(f"#{tag}" for tag in lacking)
+        print(f"tui-reader: {paper_id} had no tag {had_no}", file=sys.stderr)
     changes: dict[str, Callable[[], object]] = {
         "tag": lambda: library.change_tags([paper_id], add=arguments.tags),
         "untag": lambda: library.change_tags([paper_id], remove=arguments.tags),
         "bookmark": lambda: library.set_bookmarked([paper_id], True),
         "unbookmark": lambda: library.set_bookmarked([paper_id], False),
     }
-    try:
-        changes[arguments.command]()
-    except ValueError as error:
-        raise UsageError(str(error)) from None
+    changes[arguments.command]()
     for message in library.save():
         print(f"tui-reader: {message}", file=sys.stderr)
     star = "bookmarked" if library.is_bookmarked(paper_id) else "not bookmarked"
@@ -564,8 +521,8 @@ def _run_reader(arguments: argparse.Namespace) -> int:
         config_path(), check_keys, check_theme=theme_problem, check_keymap=key_conflicts
     )
     paths = arguments.paths or list(config.paths) or fetched_collections() or [bundled("seeds")]
-    passed_over: list[str] = []  # files of a folder that are not text, or cannot be read
-    files = check_paths(paths, "" if arguments.paths else config.paths_origin, passed_over)
+    bad_files: list[str] = []  # files of a folder that are not text, or cannot be read
+    files = check_paths(paths, "" if arguments.paths else config.paths_origin, bad_files)
     where = session_path()
     saved = load_session(where)  # before the library: a FIFO or device there stops the reader
     stream = kept = expected = None
@@ -575,7 +532,7 @@ def _run_reader(arguments: argparse.Namespace) -> int:
     skipped_before: list[str] = []  # those of papers kept from before: told as a load tells
     duplicates = 0  # abstracts met again and shown once
     big = sum(file.stat().st_size for file in files) > LOAD_AT_ONCE
-    keep = LoadFilter(tuple(arguments.category), arguments.since or "")
+    keep = load_filter(arguments)
     if not big:
         loaded = load_paths(paths, keep, set(files))  # small: now, a problem stops the reader
         store = PaperStore(loaded.papers, loaded.collections)
@@ -609,12 +566,10 @@ def _run_reader(arguments: argparse.Namespace) -> int:
     inputs = inputs_of(named or {path.parent for path in paths})
     session = None if arguments.fresh else restored(saved, inputs)
     messages += config_problems
-    messages += [
-        f"{problem}: passed over, the folder's other files are read" for problem in passed_over
-    ]
+    messages += [passed_over(problem) for problem in bad_files]
     messages += unusable
     # On the screen, by file and line: printed, they were read only after quitting.
-    first, more = _first(skipped, SKIPPED_SHOWN)
+    first, more = first_and_more(skipped, SKIPPED_SHOWN)
     messages += first
     if more:
         messages.append(f"…and {more} reading the papers")
@@ -714,6 +669,9 @@ def _main(argv: list[str]) -> int:
             return run_command(commands_parser().parse_args(argv))
         _not_a_mistyped_command(argv)
         return run_reader(reader_parser().parse_args(argv))
+    except NoMatch as error:  # as grep and `fzf --filter` say nothing matched
+        print(f"tui-reader: {for_terminal(str(error))}", file=sys.stderr)
+        return 1
     except (
         LoadError,
         UsageError,

@@ -12,15 +12,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn, TextIO
 
-from tui_reader.cli import (
-    DEFAULT_PAPERS,
-    open_library,
-    papers_or_default,
-    settings,
-    tell_skipped,
-)
+from tui_reader.cli import open_library, papers_or_default, settings
+from tui_reader.command_options import DEFAULT_PAPERS
+from tui_reader.command_papers import read_papers
 from tui_reader.core.library import ENVIRONMENT_VARIABLE, default_path
-from tui_reader.core.loading import load_paths
 from tui_reader.core.resolve import Outcome, needs_lookup, resolve_online
 from tui_reader.core.sources import arxiv
 from tui_reader.core.sources.lookup import search_service
@@ -104,8 +99,7 @@ def run_resolve(argv: Sequence[str]) -> int:
     except (UsageError, ValueError) as error:
         print(f"tui-reader resolve: {error} (see tui-reader resolve --help)", file=sys.stderr)
         return 2
-    loaded = load_paths(papers_or_default(arguments.papers or [], config))
-    tell_skipped(loaded.problems)
+    loaded = read_papers(papers_or_default(arguments.papers or [], config))[0]
     library, _ = open_library(arguments.library)
     if not any(needs_lookup(paper, library, arguments.again) for paper in loaded.papers):
         again = "" if arguments.again else " (--again looks up those found without a match)"

@@ -13,18 +13,11 @@ from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 
-from tui_reader.cli import (
-    DEFAULT_PAPERS,
-    UsageError,
-    open_indexed,
-    open_library,
-    papers_or_default,
-    settings,
-    tell_skipped,
-)
+from tui_reader.cli import open_library, papers_or_default, settings
+from tui_reader.command_options import DEFAULT_PAPERS, UsageError
+from tui_reader.command_papers import read_papers
 from tui_reader.core.feeds import FeedCount, FeedCounter, feed_numbers, unread_papers
 from tui_reader.core.library import Library
-from tui_reader.core.loading import load_paths
 from tui_reader.core.paper import Paper
 from tui_reader.core.references import markdown_link, paper_record, primary_link
 from tui_reader.core.search_service import needs_index
@@ -99,12 +92,8 @@ def run_searches(argv: Sequence[str]) -> int:
         print(f"tui-reader: {NO_SEARCHES}", file=sys.stderr)
         return 0
     paths = papers_or_default(arguments.papers or [])
-    if any(needs_index(query) for query in searches.values()):
-        indexed = open_indexed(paths)
-        loaded, index = indexed.loaded, indexed.index
-    else:
-        loaded, index = load_paths(paths), None
-    tell_skipped(loaded.problems)
+    indexed = any(needs_index(query) for query in searches.values())
+    loaded, index = read_papers(paths, indexed=indexed)
     papers = loaded.papers
     if arguments.command == "searches":
         list_searches(FeedCounter().count(searches, index, library, papers), arguments.format)

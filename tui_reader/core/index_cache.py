@@ -34,13 +34,13 @@ from tui_reader.core.config import Config, ConfigError, load_config
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.flat import disk
 from tui_reader.core.flat.index import FlatIndex
-from tui_reader.core.loading import LoadResult, check_paths, load_store
+from tui_reader.core.loading import LoadResult, load_store
 from tui_reader.core.locations import cache_folder, config_path
 from tui_reader.core.search_service import build_index
 from tui_reader.core.store import TEXTS, Array, Chunk, PaperStore
 
 FORMAT = "tui-reader papers"
-VERSION = 2
+VERSION = 3  # 3: a paper without a year field has the year its venue names (`paper_year`)
 PREFIX = "papers-v"
 MANIFEST = "manifest.json"
 MANIFEST_LIMIT = 64_000_000  # bytes: source names and problems; a bigger file is not ours
@@ -347,14 +347,14 @@ def prune(root: Path, limit: int, keep: Path | None = None) -> None:
             total -= size
 
 
-def indexed_papers(paths: Sequence[Path]) -> IndexedPapers:
+def indexed_papers(paths: Sequence[Path], files: Sequence[Path]) -> IndexedPapers:
     """The papers the paths name and their index: opened from the cache when these files
-    were kept before, else loaded, indexed and kept. LoadError for a path that cannot be read."""
-    files = check_paths(paths)
+    (those `check_paths` gave for the paths: a folder's others are passed over) were kept
+    before, else loaded, indexed and kept. LoadError for a path that cannot be read."""
     unusable: list[str] = []
     indexed = load_cached(files, unusable=unusable)
     if indexed is None:
-        loaded = load_store(paths)
+        loaded = load_store(paths, only=set(files))
         assert isinstance(loaded.papers, PaperStore)
         told = [
             f"the papers kept in the cache could not be used ({why}): loaded anew"

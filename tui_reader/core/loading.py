@@ -45,7 +45,7 @@ from tui_reader.core.formats import (
     paper_suffixes,
 )
 from tui_reader.core.metadata_filter import date_of, in_category, on_or_after
-from tui_reader.core.paper import Paper
+from tui_reader.core.paper import Paper, paper_year
 from tui_reader.core.pools import process_pool
 from tui_reader.core.store import PaperBatch, PaperColumns, PaperStore, collections_of, columns_of
 from tui_reader.core.text import displayed
@@ -77,6 +77,10 @@ class LoadResult:
     collections: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # "FILE:LINE: what", records skipped
     duplicates: int = 0  # abstracts met again after the first, which alone is kept
+
+
+class NothingKept(LoadError):
+    """Papers that a load's filter (`--category`, `--since`) leaves none of."""
 
 
 def _size(count: int) -> str:
@@ -247,7 +251,8 @@ class LoadFilter:
             if not any(in_category(categories, name) for name in self.categories):
                 return False
         if self.since:
-            date = date_of(metadata.get("published", ""), metadata.get("year"))
+            year = paper_year(metadata.get("year"), record.venue)
+            date = date_of(metadata.get("published", ""), year)
             return on_or_after(date, self.since)
         return True
 
@@ -471,11 +476,13 @@ def load_paths(
     return LoadResult(papers, collections, problems, duplicates)
 
 
-def load_store(paths: Iterable[Path], keep: LoadFilter = NO_FILTER) -> LoadResult:
+def load_store(
+    paths: Iterable[Path], keep: LoadFilter = NO_FILTER, only: Collection[Path] | None = None
+) -> LoadResult:
     """What `load_paths` loads, into a PaperStore (papers as columns: a third of the memory
     Paper objects take)."""
     store = PaperStore()
-    collections, problems, duplicates = _load(paths, keep, store.extend)
+    collections, problems, duplicates = _load(paths, keep, store.extend, only)
     store.collections = collections
     return LoadResult(store, collections, problems, duplicates)
 
@@ -487,11 +494,15 @@ def _load(
     only: Collection[Path] | None = None,
 ) -> tuple[list[str], list[str], int]:
     """Give `add` the papers of the paths in batches (it says how many were new); the
-    collections met, the problems, and how many papers were met again."""
+    collections met, the problems, and how many papers were met again. A path that holds no
+    papers is a LoadError; filtered, only when none of the paths holds one it keeps
+    (NothingKept): a collection of other categories is one of several."""
     collections: list[str] = []
     problems: list[str] = []
     duplicates = 0
-    for path in paths:
+    kept = False  # papers the filter keeps, from any path
+    named = list(paths)
+    for path in named:
         found = 0
         files = [file for file in paper_files(path) if only is None or file in only]
         first_problem = len(problems)
@@ -504,13 +515,15 @@ def _load(
                 if collection not in collections:
                     collections.append(collection)
             duplicates += len(item) - add(item)
-        if not found and keep != NO_FILTER:
-            raise LoadError(path, "holds no papers of the categories or dates asked for")
-        if not found:
+        kept = kept or bool(found)
+        if not found and keep == NO_FILTER:
             none = "holds no papers" if path.is_dir() else "holds no abstracts"
             if first_problem < len(problems):
                 none += f" that can be read ({problems[first_problem]})"
             raise LoadError(path, none)
+    if named and not kept and keep != NO_FILTER:
+        others = " (nor do the other paths)" if len(named) > 1 else ""
+        raise NothingKept(named[0], f"holds no papers of the categories or dates asked for{others}")
     return collections, problems, duplicates
 
 

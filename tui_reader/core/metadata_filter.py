@@ -50,6 +50,8 @@ def date_key(date: str) -> int:
     return int(year) * 10_000 + int(month or 0) * 100 + int(day or 0)
 
 
+# The field each filter reads, as the user is told that no paper has it.
+FIELDS = {"cat": "a category", "year": "a year", "after": "a date", "before": "a date"}
 _DATES = "a date (2025, 2025-06, 2025-06-15)"
 _TAKES = {  # what each filter takes, as the user is told
     "cat": "a category (cs.LG, cs)",
@@ -172,6 +174,14 @@ class MetadataFilter:
         else:
             found = self.fits_date(date_of(paper.published, paper.year))
         return found != self.negated
+
+    def has_field(self, paper: Paper) -> bool:
+        """Whether the paper has the field the filter reads (FIELDS), whatever its value."""
+        if self.scope == "cat":
+            return bool(paper.categories)
+        if self.scope == "year":
+            return paper.year is not None
+        return bool(date_of(paper.published, paper.year))
 
     def fits_date(self, date: str) -> bool:
         """Whether a date passes an `after:` or `before:` filter, negation aside."""

@@ -1,6 +1,7 @@
 """A paper: one abstract with what the reader derives from it."""
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypedDict
@@ -9,6 +10,19 @@ from tui_reader.core.links import extract_links
 from tui_reader.core.text import normalise
 
 ID_LENGTH = 12
+# A year standing in a venue as a word of its own ("ICLR 2021", "(ICML 2020)", "2019."), not
+# digits of a longer token ("arXiv:2012.01234", "ICLR2021", "12019").
+_VENUE_YEAR = re.compile(r"(?<![^\s(\[{,;'\"])(?:19|20)[0-9]{2}(?=[)\]},;:.'\"]*(?:\s|$))")
+
+
+def paper_year(year: int | None, venue: str) -> int | None:
+    """A paper's year: its own, else the first year its venue names as a word ("ICLR 2021",
+    "NeurIPS 2019 Workshop"), else None. Every paper is given it where it is made, so that
+    `year:`, `after:`, `before:`, a load's `--since` and the exports agree."""
+    if year is not None or not venue:
+        return year
+    found = _VENUE_YEAR.search(venue)
+    return int(found.group()) if found else None
 
 
 def paper_id(abstract: str) -> str:
@@ -65,10 +79,13 @@ class Paper:
         venue: str = "",
         metadata: "Metadata | None" = None,
     ) -> "Paper":
-        """The paper of an abstract, with the optional fields `metadata` gives. A paper with an
-        arXiv id is identified by it, so what the user made of it follows it through new
-        versions and revised abstracts."""
+        """The paper of an abstract, with the optional fields `metadata` gives (without a
+        year, the one its venue names: `paper_year`). A paper with an arXiv id is identified
+        by it, so what the user made of it follows it through new versions and revised
+        abstracts."""
         metadata = metadata or {}
+        if venue and metadata.get("year") is None:  # a copy: the record's is left as read
+            metadata = {**metadata, "year": paper_year(None, venue)}
         return cls(
             id=metadata.get("arxiv_id") or paper_id(abstract),
             abstract=abstract,

@@ -15,7 +15,6 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
 from tui_reader.core.typeset import math_spans, written_quotes
 
-_YEAR = re.compile(r"\b(19|20)\d\d\b")
 _KEY_WORD = re.compile(r"[A-Za-z0-9]+")
 # Letters NFKD does not take apart into an ASCII letter and an accent.
 _ASCII_LETTERS = str.maketrans(
@@ -233,11 +232,9 @@ def _ascii_words(text: str) -> list[str]:
 
 
 def year_of(paper: Paper) -> str:
-    """The paper's year, else the year its venue or collection names."""
-    if paper.year:
-        return str(paper.year)
-    match = _YEAR.search(venue_of(paper))
-    return match.group() if match else ""
+    """The paper's year as text ("" for none): the one `year:` filters on, which a record
+    without a year field takes from its venue at load (`paper_year`)."""
+    return str(paper.year) if paper.year else ""
 
 
 def bibtex_key(paper: Paper) -> str:

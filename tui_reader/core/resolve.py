@@ -48,7 +48,7 @@ from typing import Any
 
 from tui_reader.core.library import Library
 from tui_reader.core.links import is_web_url
-from tui_reader.core.paper import Paper
+from tui_reader.core.paper import Paper, paper_year
 from tui_reader.core.sources.record import LINK_KINDS, SourceRecord, clean_all, split_arxiv_id
 from tui_reader.core.store import PaperBatch, PaperColumns, PaperStore, ids_of
 from tui_reader.core.text import clean, token
@@ -196,14 +196,15 @@ def resolved_paper(paper: Paper, entry: Mapping[str, Any]) -> Paper:
         arxiv_id = ""
     kind_url = dict(kinds)
     url = next((kind_url[k] for k in ("abstract", "forum", "pdf", "doi") if k in kind_url), "")
+    venue = _text(entry, "venue") or paper.venue
     return replace(
         paper,
         title=title,
         headline=title,
         authors=clean_all(entry.get("authors")) or paper.authors,
         url=url or paper.url,
-        venue=_text(entry, "venue") or paper.venue,
-        year=_whole(entry, "year") or paper.year,
+        venue=venue,
+        year=paper_year(_whole(entry, "year") or paper.year, venue),
         published=_text(entry, "published") or paper.published,
         arxiv_id=arxiv_id or paper.arxiv_id,
         arxiv_version=_whole(entry, "arxiv_version") if arxiv_id else paper.arxiv_version,

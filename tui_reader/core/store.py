@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 import orjson
 
-from tui_reader.core.metadata_filter import UNSURE, MetadataFilter, date_key, date_of
+from tui_reader.core.metadata_filter import NO_DATE, UNSURE, MetadataFilter, date_key, date_of
 from tui_reader.core.paper import Paper
 
 if TYPE_CHECKING:
@@ -573,6 +573,15 @@ class PaperStore(Sequence[Paper]):
             published = self._texts["published"].get(number)
             passing[place] = test.fits_date(date_of(published, self._year(number)))
         return passing
+
+    def any_has_field(self, test: MetadataFilter) -> bool:
+        """Whether any paper has the field the filter reads, from the columns."""
+        count = self._count
+        if test.scope == "cat":
+            return int(self._categories.starts[count]) > 0
+        if test.scope == "year":
+            return bool(np.any(self._column("years", count) != NO_YEAR))
+        return bool(np.any(self._column("dates", count) != NO_DATE))
 
     def _keeping(self, query: "Query", state: "PaperState") -> Bools:
         """Which papers pass the query's state filters (`#tag`, `is:read`...). The papers the

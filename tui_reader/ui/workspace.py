@@ -31,6 +31,7 @@ from tui_reader.core.export import render as render_export
 from tui_reader.core.highlight import Highlight
 from tui_reader.core.index_cache import IndexedPapers
 from tui_reader.core.library import Library, LibraryError, normalise_tag
+from tui_reader.core.nothing_found import why_nothing
 from tui_reader.core.paper import Paper
 from tui_reader.core.pipe import FORMATS, pipe_input
 from tui_reader.core.pools import stop_pools
@@ -584,16 +585,9 @@ class Workspace(Screen[None]):
         self._update_header()
 
     def _nothing(self, query: str) -> str:
-        """Why a query finds no paper: a tag that no paper has, else the query."""
-        tags = self.library.tag_counts()
-        for state in parse_query(query).states:
-            if not state.tag or state.negated:
-                continue
-            if state.prefix and not any(tag.startswith(state.tag) for tag in tags):
-                return f"No paper has a tag starting with #{state.tag}"
-            if not state.prefix and state.tag not in tags:
-                return f"No paper has the tag #{state.tag}"
-        return f"No papers match “{query.strip()}”"
+        """Why a query finds no paper: a tag or a field that no paper has, else the query."""
+        why = why_nothing(parse_query(query), self.library.tag_counts(), self.store)
+        return why[:1].upper() + why[1:] if why else f"No papers match “{query.strip()}”"
 
     def watch_status(self) -> None:
         self._update_header()
