@@ -27,8 +27,42 @@ from tui_reader.core.search_service import build_index, search_papers
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "ml-abstracts-31k.jsonl.gz"
 STOP = set(
-    "a an the of for and or in on to with via by from at is are as its into towards toward "
-    "using based we our new how what when why do does can".split()
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "for",
+        "and",
+        "or",
+        "in",
+        "on",
+        "to",
+        "with",
+        "via",
+        "by",
+        "from",
+        "at",
+        "is",
+        "are",
+        "as",
+        "its",
+        "into",
+        "towards",
+        "toward",
+        "using",
+        "based",
+        "we",
+        "our",
+        "new",
+        "how",
+        "what",
+        "when",
+        "why",
+        "do",
+        "does",
+        "can",
+    ]
 )
 
 
