@@ -18,6 +18,7 @@ Reading merges the journal into the snapshot with the same rule as two writers: 
 field the later change wins, each tag on its own.
 """
 
+import io
 import json
 import os
 import re
@@ -45,6 +46,7 @@ _VALUE_TYPES: dict[str, type] = {"bookmarked": bool, "read": bool, "note": str, 
 FIELDS = tuple(_VALUE_TYPES)
 _TIME_FIELDS = tuple(f"{name}_at" for name in _VALUE_TYPES)
 _STAMPED = tuple(zip(FIELDS, _TIME_FIELDS, strict=True))
+_STAMP_OF = dict(_STAMPED)
 _TAG_FIELDS = ("tags", "removed_tags")
 _FOUND_IDS = ("arxiv_id", "doi", "openreview_forum", "source")  # of `resolved`: ids, not text
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")
@@ -137,6 +139,34 @@ def merge_entry(ours: dict[str, Any], theirs: dict[str, Any]) -> dict[str, Any]:
         if not merged[key]:
             del merged[key]
     return merged
+
+
+def _merge_in_place(ours: dict[str, Any], theirs: dict[str, Any]) -> None:
+    """Make `ours` what merge_entry(ours, theirs) returns, at the cost of `theirs` alone (a
+    journal line), not of all the paper's tags. `ours` must be as merge_entry returns it:
+    each field with its time, no tag both present and removed, no empty map of tags."""
+    for key, value in theirs.items():
+        if (stamp := _STAMP_OF.get(key)) is not None:
+            if key not in ours or theirs.get(stamp, "") > ours[stamp]:
+                ours[key], ours[stamp] = value, theirs.get(stamp, "")
+        elif key in _TAG_FIELDS:
+            present = key == "tags"
+            other = "removed_tags" if present else "tags"
+            add, drop = ours.setdefault(key, {}), ours.setdefault(other, {})
+            tags, removed = (add, drop) if present else (drop, add)
+            for tag, when in value.items():
+                if tag in tags:
+                    later = (when, present) > (tags[tag], True)
+                else:  # a tag first seen is taken whatever its time, "" too
+                    later = tag not in removed or (when, present) > (removed[tag], False)
+                if later:
+                    add[tag] = when
+                    drop.pop(tag, None)
+            for name in (key, other):
+                if not ours[name]:
+                    del ours[name]
+        else:  # a time without its field, or a field of a later version
+            ours.setdefault(key, value)
 
 
 def merge_into(entries: Entries, more: Entries) -> int:
@@ -283,7 +313,12 @@ def _dumps(value: Any, options: int) -> str:
         return json.dumps(value, sort_keys=True, indent=indent)
 
 
-def _add_entries(contents: Contents, papers: dict[str, Any], where: str, latest: str) -> None:
+def _add_entries(
+    contents: Contents, papers: dict[str, Any], where: str, latest: str, merged: set[str]
+) -> None:
+    """Check the papers' entries and merge them into `contents`. `merged` holds the papers
+    whose entry this reading made by merging: later changes of those merge in place, so
+    that a journal of many changes to one paper is read in a time linear in its lines."""
     for paper_id, entry in papers.items():
         try:
             checked, resets = _checked_entry(paper_id, entry, latest)
@@ -291,9 +326,13 @@ def _add_entries(contents: Contents, papers: dict[str, Any], where: str, latest:
             contents.rejected.append(Rejected(where, str(problem), paper_id, entry))
             continue
         contents.times_reset += resets
-        if paper_id in contents.entries:
-            checked = merge_entry(contents.entries[paper_id], checked)
-        contents.entries[paper_id] = checked
+        if paper_id in merged:
+            _merge_in_place(contents.entries[paper_id], checked)
+        elif paper_id in contents.entries:
+            contents.entries[paper_id] = merge_entry(contents.entries[paper_id], checked)
+            merged.add(paper_id)
+        else:
+            contents.entries[paper_id] = checked
 
 
 def parse(text: str, name: str = "library.json") -> Contents:
@@ -319,8 +358,9 @@ def parse(text: str, name: str = "library.json") -> Contents:
     if len(parts) > 1:
         contents.notes.append(f"{name} held its papers {len(parts)} times; all were merged")
     latest = _latest_valid_time()
+    merged: set[str] = set()
     for part in parts:
-        _add_entries(contents, part, name, latest)
+        _add_entries(contents, part, name, latest, merged)
     searches = data.get("searches", {})
     for part in searches if isinstance(searches, DuplicateValues) else [searches]:
         if isinstance(part, dict):
@@ -431,8 +471,10 @@ def parse_journal(data: bytes, name: str, first_line: int, contents: Contents) -
     crash, is left for later)."""
     end = data.rfind(b"\n") + 1
     latest = _latest_valid_time()
-    lines = data[:end].split(b"\n")[:-1]
-    for number, raw in enumerate(lines, first_line):
+    merged: set[str] = set()
+    # One line at a time: a list of a million lines took as much memory as the library.
+    for number, line in enumerate(io.BytesIO(data[:end]), first_line):
+        raw = line[:-1]
         if not raw.strip():
             continue
         where = f"{name}, line {number}"
@@ -455,8 +497,8 @@ def parse_journal(data: bytes, name: str, first_line: int, contents: Contents) -
         if not isinstance(paper_id, str):
             contents.rejected.append(Rejected(where, "a change with no paper id", None, record))
             continue
-        _add_entries(contents, {paper_id: record.get("entry")}, where, latest)
-    return end, len(lines)
+        _add_entries(contents, {paper_id: record.get("entry")}, where, latest, merged)
+    return end, data.count(b"\n", 0, end)
 
 
 def append(path: Path, lines: Iterable[str], like: Path) -> int:
