@@ -25,7 +25,7 @@ from tests.fetch_helpers import (
 from tests.pilot_helpers import detail, ready, wait_until
 from tui_reader.cli import main
 from tui_reader.core import library_file
-from tui_reader.core.formats.records import metadata_from
+from tui_reader.core.formats.records import Record, metadata_from, record_from
 from tui_reader.core.library import Library
 from tui_reader.core.loading import load_paths
 from tui_reader.core.paper import Paper
@@ -94,6 +94,8 @@ def test_links_and_ids_of_a_file_of_papers_holding_escapes_are_left_out() -> Non
     assert "doi" not in metadata
     assert metadata.get("openreview_forum", "") == ""
     assert metadata["kind_links"] == (("code", "https://github.com/a/b"),)
+    record = record_from({"abstract": "Words.", "url": f"https://a.org/x{OSC52}"}, 1)
+    assert isinstance(record, Record) and record.url == ""  # not mended to "…/x]52;c;…"
 
 
 def hostile_found() -> dict[str, Any]:

@@ -89,6 +89,13 @@ def field_text(value: object) -> str:
     return clean(str(value)) if isinstance(value, str | int | float) else ""
 
 
+def link_text(value: object) -> str:
+    """A link's text: refused ("") when it holds a control or format character, never
+    mended into another address (what is left of an escape)."""
+    text = value.strip() if isinstance(value, str) else ""
+    return text if text.isprintable() else ""
+
+
 def record_from(data: dict[str, object], line: int) -> Record | Problem:
     """A Record from a mapping with the FIELDS (any case), or the Problem with it."""
     if _KNOWN.issuperset(data):  # most: keys as we name them (a tenth of the time saved)
@@ -103,7 +110,7 @@ def record_from(data: dict[str, object], line: int) -> Record | Problem:
         abstract=abstract,
         title=field_text(values.get("title")),
         authors=author_names(values.get("authors", values.get("author"))),
-        url=field_text(values.get("url")),
+        url=link_text(values.get("url")),
         venue=field_text(values.get("venue")),
         metadata=metadata_from(values),
     )
