@@ -13,6 +13,7 @@ from tui_reader.core.latex_text import latex_to_unicode, unpaired_braces
 from tui_reader.core.links import DEFAULT_SEARCH_URL, paper_links, search_link
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
+from tui_reader.core.text import without_debris
 from tui_reader.core.typeset import math_spans, written_quotes
 
 _YEAR = re.compile(r"\b(19|20)\d\d\b")
@@ -68,7 +69,9 @@ def reference_title(paper: Paper) -> str:
 def unicode_text(text: str) -> str:
     """Text as a reference manager shows it: LaTeX accents, escapes and text styles outside
     math as Unicode (`Schr\\"odinger`: Schrödinger; `50\\%`: 50%; `The {GAN} zoo`: The GAN
-    zoo; `Alzheimer\\'s`: Alzheimer's, as the screen shows them), and `$math$` as written."""
+    zoo; `Alzheimer\\'s`: Alzheimer's, as the screen shows them), what PDF extraction broke
+    mended (piri(cid:173) form: piriform), and `$math$` as written."""
+    text = without_debris(text)
     if "\\" not in text and "{" not in text and "}" not in text:  # most: nothing to read
         return text
     text = written_quotes(text)
@@ -306,7 +309,7 @@ def bibtex(
         if paper.doi:
             fields.append(Field("doi", _latex(paper.doi)))
         fields.append(Field("url", primary_link(paper, search_template)))
-        fields.append(Field("abstract", _latex_source(paper.abstract)))
+        fields.append(Field("abstract", _latex_source(without_debris(paper.abstract))))
         if note := state.note(paper.id):
             fields.append(Field("note", _latex(note)))
         library.add(Entry("misc", key, fields))

@@ -1,8 +1,10 @@
 """Abstracts as a reader wants them: LaTeX math as Unicode, emphasis as styles.
 
 The raw text stays the paper's truth (search, copy and export use it); this is only how it is
-shown. Whatever cannot be converted is shown as its source, never dropped: outside converted
-math, `typeset` shows every character of the source, in order, but the syntax it applies: the
+shown. What PDF extraction broke is mended first (core.text.without_debris: "piri(cid:173)
+form" reads piriform, "eﬃcient" efficient). Whatever cannot be converted is shown as its
+source, never dropped: outside converted math, `typeset` shows every character of the source,
+in order, but the syntax it applies: the
 names and braces of \\emph{}, \\textbf{} and the like, the backslash of an escape such as \\%,
 the * and _ that markdown-it reads as emphasis, -- and --- shown as – and —, and an accent
 written \\"o shown on its letter (ö) when it is one (Alzheimer\\'s and \\"quoted\\" read
@@ -15,6 +17,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
+
+from tui_reader.core.text import without_debris
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -36,6 +40,7 @@ class Span:
 
 def typeset(text: str) -> tuple[Span, ...]:
     """The text as spans to show; joined, they read like the typeset paper."""
+    text = without_debris(text)
     if not any(mark in text for mark in "$\\*_") and "--" not in text:
         return (Span(text),)
     return _typeset(text)

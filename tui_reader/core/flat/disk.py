@@ -28,11 +28,12 @@ from tui_reader.core.flat.folded_text import STEP, give_back
 from tui_reader.core.flat.index import FlatIndex
 
 FORMAT = "tui-reader flat index"
-VERSION = 6  # 2: words numbered in alphabetical order; 3: each paper's number of words;
+VERSION = 7  # 2: words numbered in alphabetical order; 3: each paper's number of words;
 # 4: a soft hyphen or zero-width character inside a word no longer splits it; 5: a LaTeX
 # command's arguments are words apart from its name (\textsc{BERT} was textscbert); 6: an
 # accent takes no space after its letter, and Alzheimer\'s is Alzheimer's (it was
-# alzheimersdisease); a dash in the folded text is a space to phrases
+# alzheimersdisease); a dash in the folded text is a space to phrases; 7: PDF-extraction
+# debris mended: piri(cid:173) form is piriform, classi(cid:12)cation classification
 MANIFEST = "manifest.json"
 ABANDONED = 3600  # seconds after which an unfinished write is left over from a crash
 MANIFEST_LIMIT = 1_000_000  # bytes: a manifest is small; a bigger file is not ours
