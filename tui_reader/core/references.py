@@ -69,10 +69,11 @@ def reference_title(paper: Paper) -> str:
 def unicode_text(text: str) -> str:
     """Text as a reference manager shows it: LaTeX accents, escapes and text styles outside
     math as Unicode (`Schr\\"odinger`: Schrödinger; `50\\%`: 50%; `The {GAN} zoo`: The GAN
-    zoo; `Alzheimer\\'s`: Alzheimer's, as the screen shows them), what PDF extraction broke
-    mended (piri(cid:173) form: piriform), and `$math$` as written."""
+    zoo; `Alzheimer\\'s`: Alzheimer's; ``quoted'': “quoted”, as the screen shows them), what PDF
+    extraction broke mended (piri(cid:173) form: piriform), and `$math$` as written."""
     text = without_debris(text)
-    if "\\" not in text and "{" not in text and "}" not in text:  # most: nothing to read
+    marks = any(mark in text for mark in "\\{}") or "``" in text or "''" in text
+    if not marks:  # most: nothing to read
         return text
     text = written_quotes(text)
     pieces, at = [], 0
