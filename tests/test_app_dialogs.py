@@ -6,9 +6,14 @@ import pytest
 from textual.widgets import Input, Static
 
 from tests.pilot_helpers import wait_until
+from tui_reader.core.headline import HEADLINE_MAX
+from tui_reader.core.library import Library
+from tui_reader.core.paper import Paper
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
+from tui_reader.ui.copy_picker import CopyPicker
 from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen
+from tui_reader.ui.note_editor import NoteEditor
 
 
 def notices(app: ReaderApp) -> list[str]:
@@ -94,3 +99,31 @@ async def test_old_notices_do_not_show_under_a_dialog(seed_store: PaperStore, in
         await pilot.press("escape", "E", "enter")
         await wait_until(pilot, lambda: notices(app), "the export")
         assert notices(app) == [f"Wrote 38 papers to {in_tmp / 'reading-list.md'}"]
+
+
+LATEX_TITLE = (
+    r"$\alpha$-divergences for \emph{Schr\"odinger} bridges with ``robust'' priors, "
+    + "and a title that goes on " * 6
+)
+
+
+def dialog_title(app: ReaderApp) -> str:
+    return str(app.screen.query(Static).first().content)
+
+
+async def test_a_dialog_names_its_paper_by_its_headline_read_as_unicode_and_cut() -> None:
+    """A title's LaTeX was shown raw in the dialogs' titles, and a long one took lines."""
+    paper = Paper.from_abstract("Text.", "C", Path("x.jsonl"), title=LATEX_TITLE)
+    app = ReaderApp(PaperStore([paper]), Library(None))
+    named = "“α-divergences for Schrödinger bridges with “robust” priors, and a title that goes on"
+    async with app.run_test(size=(120, 30)) as pilot:
+        for key, kind, says in (("t", PromptScreen, "Tags of "), ("n", NoteEditor, "Note on ")):
+            await pilot.press(key)
+            await wait_until(pilot, lambda kind=kind: isinstance(app.screen, kind), "the dialog")
+            title = dialog_title(app)
+            assert title.startswith(says + named), title
+            assert title.endswith("…”") and len(title) <= len(says) + 2 + HEADLINE_MAX, title
+            await pilot.press("escape")
+        await pilot.press("Y")
+        await wait_until(pilot, lambda: isinstance(app.screen, CopyPicker), "the copy picker")
+        assert dialog_title(app).startswith("Copy from " + named)

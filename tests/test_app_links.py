@@ -112,8 +112,8 @@ async def test_picker_copies_each_form_by_digit_or_enter(
         assert system_clipboard.text.startswith("https://scholar.google.com/scholar?q=")
         await pilot.press("Y", "3")
         assert system_clipboard.text == (
-            "[In this paper, we present RL4RLA, a general RL framework that automates the "
-            "discovery of interpretable, symbolic RLA algorithms](https://github.com/Tim-Xiong/RL4RLA)"
+            "[RL4RLA: a general RL framework that automates the discovery of interpretable, "
+            "symbolic RLA…](https://github.com/Tim-Xiong/RL4RLA)"
         )
         await pilot.press("Y", "4")
         assert system_clipboard.text.endswith(

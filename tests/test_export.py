@@ -78,10 +78,10 @@ def test_a_long_title_is_searched_whole() -> None:
 
 
 def test_a_title_written_in_latex_is_searched_as_it_reads() -> None:
-    title = r"Schr\"odinger bridges for {GAN}s at $O(1/T)$"
+    title = r"Schr\"odinger bridges for {GAN}s at $O(1/T)$ with $\alpha$-steps and ``robust'' ends"
     paper = Paper.from_abstract("An abstract.", "c", Path("x.jsonl"), title=title)
     query = unquote_plus(links_of(paper)[-1].split("?q=", 1)[1])
-    assert query == "Schrödinger bridges for GANs at $O(1/T)$"
+    assert query == "Schrödinger bridges for GANs at O(1/T) with α-steps and “robust” ends"
 
 
 def test_an_apostrophe_and_quotes_written_with_a_backslash_are_exported_as_such() -> None:
@@ -116,20 +116,19 @@ def test_markdown_link_and_citation() -> None:
     )
 
 
-def test_nothing_exported_or_copied_is_cut(seed_store: PaperStore, tmp_path: Path) -> None:
+def test_no_reference_is_cut(seed_store: PaperStore, tmp_path: Path) -> None:
     papers = list(seed_store)
     library = Library(None)
-    for kind in ("md", "bib", "json", "csv"):
+    for kind in ("bib", "json", "csv", "ris", "csl-json"):
         assert "…" not in render(kind, papers, library), kind
     for paper in papers:
-        assert "…" not in markdown_link(paper, "https://u") + citation(paper, "https://u")
+        assert "…" not in citation(paper, "https://u")
     augmask = papers[2]
     sentence = (
         "We propose AugMask, a plug-and-play training framework that adapts missing-unaware "
         "backbones to incomplete data via stochastic regularization"
     )
     assert reference_title(augmask) == sentence
-    assert markdown_link(augmask, "https://u") == f"[{sentence}](https://u)"
     assert citation(augmask, "https://u") == f"{sentence}. ICML 2026 Papers. https://u"
     entry = bibtexparser.parse_string(render("bib", [augmask], library)).entries[0]
     assert entry.fields_dict["title"].value == "{" + sentence + "}"
@@ -139,6 +138,26 @@ def test_nothing_exported_or_copied_is_cut(seed_store: PaperStore, tmp_path: Pat
     for title, cited in (("Ends.", "Ends."), ("Why not?", "Why not?"), ("Plain", "Plain.")):
         paper = Paper.from_abstract("Text.", "c", Path("x.jsonl"), title=title)
         assert citation(paper, "https://u") == f"{cited} c. https://u"
+
+
+def test_a_markdown_link_names_the_paper_as_the_list_does(seed_store: PaperStore) -> None:
+    """Its text is the headline read as Unicode, never the whole sentence a headline was cut
+    from (the digest and the reading list showed sentences of two lines, and raw LaTeX)."""
+    augmask = seed_store[2]
+    assert markdown_link(augmask, "https://u") == f"[{augmask.headline}](https://u)"
+    assert augmask.headline.endswith("incomplete…")
+    titled = Paper.from_abstract(
+        "Text.", "c", Path("x.jsonl"), title=r"$\alpha$-nets for \emph{Schr\"odinger} ``bridges''"
+    )
+    assert markdown_link(titled, "https://u") == "[α-nets for Schrödinger “bridges”](https://u)"
+    untitled = Paper.from_abstract(
+        r"Cats purr. We propose $\beta$-Nets, a network of piri(cid:173) form cells.",
+        "c",
+        Path("x"),
+    )
+    assert (
+        markdown_link(untitled, "https://u") == "[β-Nets, a network of piriform cells](https://u)"
+    )
 
 
 def library_for(tmp_path: Path, papers: list[Paper]) -> Library:

@@ -16,7 +16,7 @@ from tui_reader.core.flat import build, disk, folded_text
 from tui_reader.core.flat import index as index_module
 from tui_reader.core.flat.build import build_arrays
 from tui_reader.core.flat.index import RANKED_EXACTLY, FlatIndex, _best_first, _smallest_window
-from tui_reader.core.paper import Paper
+from tui_reader.core.paper import Paper, paper_id
 from tui_reader.core.query import parse_query
 from tui_reader.core.store import PaperStore
 
@@ -104,6 +104,38 @@ def test_a_word_typed_with_punctuation_ranks_first_the_papers_holding_it_so(quer
         "Other text.",
     )
     assert found(FlatIndex.of(papers), papers, query) == [papers[1].headline, papers[0].headline]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("piriform", [0]),
+        ('"piriform cortex"', [0]),
+        ("linear", [1]),
+        ("classification", [2]),
+        ("efficient", [2, 3]),
+        ("fixed", [3]),
+        ("find", [3]),
+    ],
+)
+def test_words_that_pdf_extraction_broke_are_found_whole(query: str, expected: list[int]) -> None:
+    """As old NeurIPS abstracts have them: 1,530 of ml-abstracts-31k hold a soft hyphen
+    written `(cid:173)`, 625 a ligature character, and some a ligature as its glyph's number.
+    Each paper keeps the id of its text as written (what users tagged it by)."""
+    texts = (
+        "The modelling of piri(cid:173) form cortex in the rat.",
+        "A lin(cid:173)ear model of cells.",
+        "Speci(cid:12)c classi(cid:12)cation made e(cid:14)cient.",
+        "We ﬁnd eﬃcient (cid:12)xed points.",
+    )
+    # Titled: the headline, mended when made from the abstract, finds nothing here.
+    papers = [
+        Paper.from_abstract(text, "C", Path("x.jsonl"), title=f"Paper {number}")
+        for number, text in enumerate([*texts, "Others."])
+    ]
+    assert found(FlatIndex.of(papers), papers, query) == [f"Paper {i}" for i in expected]
+    assert [paper.id for paper in papers[:4]] == [paper_id(text) for text in texts]
+    assert [paper.abstract for paper in papers[:4]] == list(texts)
 
 
 @pytest.mark.parametrize(

@@ -38,6 +38,11 @@ PIECES = st.sampled_from(
         "s",
         "re",
         "href",
+        "(cid:173) ",
+        "(cid:12)",
+        "(cid:2)",
+        "\ufb01",
+        "\ufb03",
     ]
 )
 
@@ -45,6 +50,7 @@ PIECES = st.sampled_from(
 @given(st.lists(PIECES, max_size=40).map("".join))
 @example("\\mathcal\xa0{O}")  # a space past ASCII: `\\s` took it in text, not in bytes
 @example("\\^r\u2009")
+@example("piri(cid:173) form e(cid:14)cient \ufb01nd N(cid:2)N")
 def test_bytes_unwrap_as_text_does(text: str) -> None:
     assert unwrap_latex_utf8(text.encode()) == unwrap_latex(text).encode()
 

@@ -156,6 +156,15 @@ def test_headline_forms(abstract: str, headline: str) -> None:
             "A network model with state-dependent modula(cid:173) tion of sequences.",
             "A network model with state-dependent modulation of sequences",
         ),
+        # So are ligatures: "we ﬁnd" says what the authors do.
+        (
+            "Cats purr in the dark of the night. We ﬁnd that dogs bark loudly at night.",
+            "Dogs bark loudly at night",
+        ),
+        (
+            "Cats purr in the dark. We identify the e(cid:14)cient classi(cid:12)ers of cat speech.",
+            "The efficient classifiers of cat speech",
+        ),
     ],
 )
 def test_headline_says_what_the_authors_do(abstract: str, headline: str) -> None:

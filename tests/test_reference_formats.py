@@ -200,9 +200,7 @@ def test_latex_in_titles_and_authors_is_unicode_in_references(tmp_path: Path) ->
     )
     library = Library(None)
     assert unicode_text(LATEX_TITLE) == UNICODE_TITLE
-    assert (
-        unicode_text("Plain -- ``quoted'' ~ 5% {unpaired") == "Plain -- ``quoted'' ~ 5% {unpaired"
-    )
+    assert unicode_text("Plain -- ``quoted'' ~ 5% {unpaired") == "Plain -- “quoted” ~ 5% {unpaired"
     csl = json.loads(render("csl-json", [paper], library))[0]
     assert csl["title"] == UNICODE_TITLE
     assert csl["author"] == [
@@ -216,6 +214,30 @@ def test_latex_in_titles_and_authors_is_unicode_in_references(tmp_path: Path) ->
     assert (ris["title"], ris["authors"]) == (UNICODE_TITLE, ["Gödel, Kurt", "Erdős, Paul"])
     assert markdown_link(paper, "https://u").startswith("[A Schrödinger bridge: Café bold,")
     assert citation(paper, "https://u").startswith("Kurt Gödel, Paul Erdős. A Schrödinger")
+
+
+def test_references_read_tex_quotes_and_mend_what_pdf_extraction_broke() -> None:
+    """Old NeurIPS abstracts as ml-abstracts-31k has them: a reference manager showed
+    "piri(cid:173) form", "eﬃcient" (found by no search for "efficient") and ``TeX quotes''."""
+    paper = latex_paper(
+        "The ``piriform'' cortex, eﬃciently",
+        ("Ada Lovelace",),
+        "Modelling of piri(cid:173) form cortex with e(cid:14)cient ``place'' (cid:12)elds, 100%.",
+    )
+    title = "The “piriform” cortex, efficiently"
+    abstract = "Modelling of piriform cortex with efficient “place” fields, 100%."
+    library = Library(None)
+    csl = json.loads(render("csl-json", [paper], library))[0]
+    assert (csl["title"], csl["abstract"]) == (title, abstract)
+    ris = rispy.loads(render("ris", [paper], library))[0]
+    assert (ris["title"], ris["abstract"]) == (title, abstract)
+    entry = bibtexparser.parse_string(render("bib", [paper], library)).entries[0]
+    assert entry.fields_dict["abstract"].value == (
+        "Modelling of piriform cortex with efficient ``place'' fields, 100\\%."
+    )
+    assert citation(paper, "https://u") == f"Ada Lovelace. {title}. arXiv. https://u"
+    # The data exports keep the text as the file gave it: loaded again, it is the same paper.
+    assert json.loads(render("json", [paper], library))[0]["abstract"] == paper.abstract
 
 
 def read_latex(text: str) -> str:

@@ -2,6 +2,7 @@
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -15,7 +16,7 @@ from tui_reader.core.query import Query
 from tui_reader.core.search_service import build_index
 from tui_reader.core.store import Numbers, PaperStore
 from tui_reader.resources import bundled
-from tui_reader.searches_command import _published_since
+from tui_reader.searches_command import _published_since, markdown_digest
 
 Capsys = pytest.CaptureFixture[str]
 LOAM = "28f1d9d7a354"  # a seed paper about reinforcement learning
@@ -149,6 +150,32 @@ def test_digest_text_is_data(capsys: Capsys) -> None:
     status, out, _ = run(capsys, "digest")
     assert status == 0
     assert "Query: `'rm -rf' [/b] reinforcement`" in out
+
+
+def test_a_digest_names_each_paper_by_its_headline_read_as_unicode() -> None:
+    """The digest's link text was the whole sentence a headline was cut from, with its LaTeX
+    as written, and its abstracts kept what PDF extraction broke."""
+    sentence = (
+        r"We propose $\beta$-Nets, a network of piri(cid:173) form cells that reads every odour "
+        "of the rat's world and keeps each one apart from all the others it has met."
+    )
+    untitled = Paper.from_abstract(sentence + " It works.", "c", Path("x.txt"))
+    titled = Paper.from_abstract(
+        "Modelling e(cid:14)cient ``place'' (cid:12)elds.",
+        "c",
+        Path("x.txt"),
+        title=r"$\alpha$-nets for \emph{Schr\"odinger} bridges",
+    )
+    digest = markdown_digest(
+        [("nets", "nets", [untitled, titled])], Library(None), "https://s/{query}"
+    )
+    links = [line for line in digest.splitlines() if line.startswith("- [")]
+    assert [link.split("](", 1)[0] for link in links] == [
+        "- [β-Nets, a network of piriform cells that reads every odour of the rat's world and "
+        "keeps each…",
+        "- [α-nets for Schrödinger bridges",
+    ]
+    assert "\n  Modelling efficient ``place'' fields.\n" in digest
 
 
 class CountingEngine:

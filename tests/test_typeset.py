@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from tests.seed_helpers import parse_seed_text
 from tui_reader.core.headline import headline_for
-from tui_reader.core.text import clean
-from tui_reader.core.typeset import Span, math_spans, math_to_text, typeset
+from tui_reader.core.text import clean, without_debris
+from tui_reader.core.typeset import Span, math_spans, math_to_text, typeset, written_quotes
 from tui_reader.resources import bundled
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "ml-abstracts-31k.jsonl.gz"
@@ -145,8 +145,9 @@ def letters(text: str) -> str:
 
 
 def kept_characters(source: str) -> str:
-    """Letters and digits of LaTeX source as they read: less command names and colours."""
-    source = re.sub(r"\\(text)?color\{\w*\}", " ", source)
+    """Letters and digits of LaTeX source as they read: less command names and colours, and
+    with what PDF extraction broke mended."""
+    source = re.sub(r"\\(text)?color\{\w*\}", " ", without_debris(source))
     return letters(re.sub(r"\\[A-Za-z]+", " ", source))
 
 
@@ -183,7 +184,7 @@ def test_every_corpus_abstract_reads_as_its_source() -> None:
     with gzip.open(CORPUS, "rt", encoding="utf-8") as lines:
         for line in lines:
             abstract = clean(json.loads(line)["abstract"])
-            if any(mark in abstract for mark in ("$", "\\", "*", "_", "--")):
+            if any(mark in abstract for mark in ("$", "\\", "*", "_", "--", "``", "''", "(cid:")):
                 assert_nothing_dropped(abstract)
                 assert_reads_as_source(abstract)
 
@@ -197,8 +198,10 @@ def test_any_text_renders_without_losing_characters(text: str) -> None:
 # (one math span each), the names and braces of the text commands that styled their text
 # (\emph{...}), the backslash of an escaped \% \& \_ \# \{ \} \$ and of a \' or \" that is no
 # accent, an accent's source for its letter, dashes written -- and ---
-# (shown as en and em dashes, except in links, options like --flag and arrows like -->), and the
-# * and _ markers that markdown-it consumed as emphasis (so text beside them is styled).
+# (shown as en and em dashes, except in links, options like --flag and arrows like -->), TeX's
+# quotes `` and '' (shown as curly quotes, except in links), and the * and _ markers that
+# markdown-it consumed as emphasis (so text beside them is styled). PDF-extraction debris is
+# mended before (core.text.without_debris, tested on its own).
 SHOWN_MATH = "\U000f0000"  # a private-use character no test text holds
 STYLING_COMMAND = re.compile(
     r"\\(?:emph|textit|textsl|mathit|textbf|mathbf|text|textrm|textsf|texttt|textsc|textup"
@@ -220,7 +223,7 @@ COMBINING = dict(
 )
 ESCAPED = "%&_#{}$'\""
 CONTRACTIONS = {"s", "t", "d", "m", "re", "ll", "ve"}
-PLAIN = re.compile(r"[^-\\$*_{}^\ufffc]+")  # characters that are never syntax
+PLAIN = re.compile(r"[^-\\$*_{}^\ufffc`']+")  # characters that are never syntax
 
 
 def dash(source: str, at: int, links: list[tuple[int, int]]) -> tuple[int, str]:
@@ -261,6 +264,17 @@ def accent_shown(source: str, at: int, accent: re.Match[str], braced: bool) -> s
     ):
         return ""
     return shown
+
+
+def quote_shown(source: str, at: int) -> str:
+    """How TeX's quote at `at` reads: `` opens; '' opens a word after a space or an opening
+    bracket (''word''), else closes."""
+    if source.startswith("``", at):
+        return "\u201c"
+    before = source[at - 1] if at else " "
+    after = source[at + 2 : at + 3]
+    opening = (before.isspace() or before in "([{`") and after != "" and not after.isspace()
+    return "\u201c" if opening else "\u201d"
 
 
 def source_units(source: str) -> list[tuple[str, str]]:
@@ -305,6 +319,10 @@ def source_units(source: str) -> list[tuple[str, str]]:
         elif pair in ("_*", "^*"):
             units.append(("text", pair))
             at += 2
+        elif pair in ("``", "''"):
+            in_link = any(start <= at < end for start, end in links)
+            units.append(("text", pair if in_link else quote_shown(source, at)))
+            at += 2
         elif char in "*_":
             units.append(("marker", char))
             at += 1
@@ -325,6 +343,7 @@ def source_units(source: str) -> list[tuple[str, str]]:
 
 def reads_as_source(source: str, spans: tuple[Span, ...]) -> bool:
     """Whether `spans` show every character of `source`, in order, but the syntax above."""
+    source = without_debris(source)
     assert SHOWN_MATH not in source
     for start, end in math_spans(source):  # math holds no unescaped $ of its own
         if "$" in re.sub(r"\\.", "", source[start:end]).strip("$"):
@@ -372,6 +391,8 @@ def test_the_check_fails_on_text_typesetting_has_changed() -> None:
     assert not reads_as_source(BACKSLASHES, (Span("Backslashes  end with a backslash"),))
     assert not reads_as_source("a --- b", (Span("a --- b"),))
     assert not reads_as_source("2 * 3 * 4", (Span("2  3  4"),))
+    assert not reads_as_source("``a'' b", (Span("``a'' b"),))
+    assert not reads_as_source("piri(cid:173) form", (Span("piri(cid:173) form"),))
     assert reads_as_source("a *b* c", (Span("a "), Span("b", italic=True), Span(" c")))
 
 
@@ -579,3 +600,45 @@ def test_an_accent_written_in_latex_is_shown_on_its_letter(source: str, read: st
     """Real arXiv titles write Schr\\"odinger: the list showed the backslash and quote."""
     assert shown(source) == read
     assert_reads_as_source(source)
+
+
+@pytest.mark.parametrize(
+    ("source", "reads"),
+    [
+        ("the modelling of piri(cid:173) form cortex", "the modelling of piriform cortex"),
+        ("a lin(cid:173)ear map", "a linear map"),
+        ("classi(cid:12)cation made e(cid:14)cient", "classification made efficient"),
+        ("eﬃcient ﬁlters ﬂow", "efficient filters flow"),
+        (r"\emph{speci(cid:12)c} piri(cid:173) form $x$", "specific piriform x"),
+        ("an N(cid:2)N grid", "an N(cid:2)N grid"),
+    ],
+)
+def test_what_pdf_extraction_broke_is_shown_mended(source: str, reads: str) -> None:
+    assert shown(source) == reads
+    assert_reads_as_source(source)
+
+
+@pytest.mark.parametrize(
+    ("source", "reads"),
+    [
+        ("Using ``epitomes'' to model", "Using “epitomes” to model"),
+        (
+            "so-called ''fiat'' minima (''time reversal'')",
+            "so-called “fiat” minima (“time reversal”)",
+        ),
+        ("a property called ``sparsistence.'' In", "a property called “sparsistence.” In"),
+        ("meanings of \"Air Canada''. Then", 'meanings of "Air Canada”. Then'),
+        ("the hypothesis ``$P = Q$'' holds", "the hypothesis “P = Q” holds"),
+        ("*``bold''* and \\emph{``it''}", "“bold” and “it”"),
+        ("see https://x.org/a``b''c", "see https://x.org/a``b''c"),  # a link is kept as written
+    ],
+)
+def test_tex_quotes_are_shown_curled(source: str, reads: str) -> None:
+    """As 516 abstracts of ml-abstracts-31k write them, and 102 more with '' for both."""
+    assert shown(source) == reads
+    assert_reads_as_source(source)
+
+
+def test_written_quotes_reads_tex_quotes_for_the_exports() -> None:
+    text = r"``deep'' and ''wide'' nets, Alzheimer\'s, $f''(x)$"
+    assert written_quotes(text) == "“deep” and “wide” nets, Alzheimer's, $f''(x)$"

@@ -21,7 +21,7 @@ from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
 from tui_reader.core.references import markdown_link, paper_record, primary_link
 from tui_reader.core.search_service import needs_index
-from tui_reader.core.text import clean
+from tui_reader.core.text import clean, without_debris
 from tui_reader.core.wording import count
 
 NAMES = ("searches", "digest")
@@ -136,7 +136,8 @@ def markdown_digest(
     feeds: Sequence[tuple[str, str, list[Paper]]], library: Library, template: str
 ) -> str:
     """The unread papers of each saved search, as Markdown: a heading per search, a link and
-    the abstract per paper."""
+    the abstract per paper (its LaTeX as written, for Markdown's math; what PDF extraction
+    broke mended)."""
     papers = sum(len(unread) for _, _, unread in feeds)
     lines = [
         f"# tui-reader digest: {count(papers, 'unread paper')} in "
@@ -150,5 +151,5 @@ def markdown_digest(
             line = f"- {markdown_link(paper, primary_link(paper, template))}"
             if tags := library.tags(paper.id):
                 line += " — " + " ".join(f"`#{tag}`" for tag in tags)
-            lines += ["", line, "", f"  {paper.abstract}"]
+            lines += ["", line, "", f"  {without_debris(paper.abstract)}"]
     return "\n".join(lines) + "\n"

@@ -10,12 +10,12 @@ says so gets its first sentence, shortened to fit.
 
 import re
 
+from tui_reader.core.text import without_debris
+
 HEADLINE_MAX = 100
 
 # Emphasis markup that a headline shows as plain text: **bold**, *italic*, _italic_, \emph{...}.
 _LATEX_EMPHASIS = re.compile(r"\\(?:emph|textit|textbf|textsc|texttt)\{([^{}]*)\}")
-# A soft hyphen lost in PDF extraction: "modula(cid:173) tion".
-_PDF_HYPHEN = re.compile(r"\(cid:173\) ?")
 _STARS = re.compile(r"\*{1,2}(?=\S)|(?<=\S)\*{1,2}")
 _UNDERSCORES = re.compile(r"(?<![\w$\\])_(\w[^_$]*?\w|\w)_(?!\w)")
 # Inline math with no LaTeX command in it ($77$, $_0$) reads fine as its bare content.
@@ -125,10 +125,10 @@ _DANGLING = frozenset(
 
 
 def plain(text: str) -> str:
-    """The text without emphasis markup (math is kept as its source)."""
+    """The text without emphasis markup (math is kept as its source), and without what PDF
+    extraction broke ("modula(cid:173) tion", "ﬁnd")."""
     # Each pattern only where its character is: a million headlines at load, in seed text.
-    if "(cid:" in text:
-        text = _PDF_HYPHEN.sub("", text)
+    text = without_debris(text)
     if "\\" in text:
         text = _LATEX_EMPHASIS.sub(r"\1", text)
     if "*" in text:

@@ -13,7 +13,8 @@ from tui_reader.core.latex_text import latex_to_unicode, unpaired_braces
 from tui_reader.core.links import DEFAULT_SEARCH_URL, paper_links, search_link
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
-from tui_reader.core.typeset import math_spans, written_quotes
+from tui_reader.core.text import without_debris
+from tui_reader.core.typeset import math_spans, math_to_text, written_quotes
 
 _KEY_WORD = re.compile(r"[A-Za-z0-9]+")
 # Letters NFKD does not take apart into an ASCII letter and an accent.
@@ -42,14 +43,27 @@ def _encoder() -> UnicodeToLatexEncoder:
     )
 
 
+def headline_text(paper: Paper, *, cut: bool = False) -> str:
+    """What names the paper in a line of text (a dialog's title, a link's text, a search):
+    its title, else its headline, as read (`unicode_text`, math too: "$\\sqrt{T}$ regret"
+    reads "√(T) regret"); with `cut`, no longer than a headline (a title may be longer), cut
+    at a word with "…"."""
+    text = unicode_text(paper.headline, math=True)
+    if not cut:
+        return text
+    from tui_reader.core.headline import HEADLINE_MAX, shorten  # as in reference_title
+
+    return shorten(text, HEADLINE_MAX)
+
+
 def search_text(paper: Paper) -> str:
     """What a search for the paper looks for: its title, else its headline, which names the
     paper better than its first sentence ("Large Language Models have emerged as...").
 
     A headline cut to fit gives its whole words (a long sentence would make a search engine
-    find less, not more); a title's LaTeX is read as its letters (Schrödinger, not
-    Schr\\"odinger, which finds nothing)."""
-    return unicode_text(paper.title) if paper.title else paper.headline.removesuffix("…")
+    find less, not more); LaTeX is read as its letters (Schrödinger, not Schr\\"odinger, which
+    finds nothing)."""
+    return headline_text(paper).removesuffix("…")
 
 
 def reference_title(paper: Paper) -> str:
@@ -64,16 +78,21 @@ def reference_title(paper: Paper) -> str:
     return headline_source(paper.abstract).removesuffix(".")
 
 
-def unicode_text(text: str) -> str:
+def unicode_text(text: str, math: bool = False) -> str:
     """Text as a reference manager shows it: LaTeX accents, escapes and text styles outside
     math as Unicode (`Schr\\"odinger`: Schrödinger; `50\\%`: 50%; `The {GAN} zoo`: The GAN
-    zoo; `Alzheimer\\'s`: Alzheimer's, as the screen shows them), and `$math$` as written."""
-    if "\\" not in text and "{" not in text and "}" not in text:  # most: nothing to read
+    zoo; `Alzheimer\\'s`: Alzheimer's; ``quoted'': “quoted”, as the screen shows them), what PDF
+    extraction broke mended (piri(cid:173) form: piriform), and `$math$` as written, or with
+    `math` as Unicode (`$\\sqrt{T}$`: √(T))."""
+    text = without_debris(text)
+    marks = any(mark in text for mark in "\\{}") or "``" in text or "''" in text
+    if not marks and not (math and "$" in text):  # most: nothing to read
         return text
     text = written_quotes(text)
     pieces, at = [], 0
     for start, end in math_spans(text):
-        pieces += [latex_to_unicode(text[at:start]), text[start:end]]
+        source = text[start:end]
+        pieces += [latex_to_unicode(text[at:start]), math_to_text(source) if math else source]
         at = end
     pieces.append(latex_to_unicode(text[at:]))
     return "".join(pieces)
@@ -119,13 +138,10 @@ def venue_of(paper: Paper) -> str:
 
 
 def markdown_link(paper: Paper, url: str) -> str:
-    """`[title](url)`, brackets in the title escaped."""
-    text = (
-        unicode_text(reference_title(paper))
-        .replace("\\", "\\\\")
-        .replace("[", "\\[")
-        .replace("]", "\\]")
-    )
+    """`[headline](url)`: the paper's title, else its headline (never the whole sentence
+    it was cut from: a link names the paper, its URL is the reference), read as Unicode,
+    brackets escaped."""
+    text = headline_text(paper).replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
     url = url.replace(" ", "%20")
     if not _balanced_parentheses(url):  # a Markdown link may hold only balanced ones
         url = url.replace("(", "%28").replace(")", "%29")
@@ -303,7 +319,7 @@ def bibtex(
         if paper.doi:
             fields.append(Field("doi", _latex(paper.doi)))
         fields.append(Field("url", primary_link(paper, search_template)))
-        fields.append(Field("abstract", _latex_source(paper.abstract)))
+        fields.append(Field("abstract", _latex_source(without_debris(paper.abstract))))
         if note := state.note(paper.id):
             fields.append(Field("note", _latex(note)))
         library.add(Entry("misc", key, fields))

@@ -1,12 +1,14 @@
 """Abstracts as a reader wants them: LaTeX math as Unicode, emphasis as styles.
 
 The raw text stays the paper's truth (search, copy and export use it); this is only how it is
-shown. Whatever cannot be converted is shown as its source, never dropped: outside converted
-math, `typeset` shows every character of the source, in order, but the syntax it applies: the
-names and braces of \\emph{}, \\textbf{} and the like, the backslash of an escape such as \\%,
-the * and _ that markdown-it reads as emphasis, -- and --- shown as – and —, and an accent
-written \\"o shown on its letter (ö) when it is one (Alzheimer\\'s and \\"quoted\\" read
-Alzheimer's and "quoted").
+shown. What PDF extraction broke is mended first (core.text.without_debris: "piri(cid:173)
+form" reads piriform, "eﬃcient" efficient). Whatever cannot be converted is shown as its
+source, never dropped: outside converted math, `typeset` shows every character of the source,
+in order, but the syntax it applies: the names and braces of \\emph{}, \\textbf{} and the like,
+the backslash of an escape such as \\%, the * and _ that markdown-it reads as emphasis, -- and
+--- shown as – and —, TeX's quotes ``quoted'' shown as “quoted”, and an accent written \\"o
+shown on its letter (ö) when it is one (Alzheimer\\'s and \\"quoted\\" read Alzheimer's and
+"quoted").
 """
 
 import re
@@ -15,6 +17,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
+
+from tui_reader.core.text import without_debris
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -36,7 +40,8 @@ class Span:
 
 def typeset(text: str) -> tuple[Span, ...]:
     """The text as spans to show; joined, they read like the typeset paper."""
-    if not any(mark in text for mark in "$\\*_") and "--" not in text:
+    text = without_debris(text)
+    if not any(mark in text for mark in "$\\*_`") and "--" not in text and "''" not in text:
         return (Span(text),)
     return _typeset(text)
 
@@ -49,7 +54,7 @@ def _typeset(text: str) -> tuple[Span, ...]:
         masked += [text[cut:start], _PLACEHOLDER]
         cut = end
     masked.append(text[cut:])
-    sources = iter((text[start:end], math) for start, end, math in kept)
+    sources = iter((text[start:end], shown) for start, end, shown in kept)
     prose = "".join(masked)
     if "*" not in prose and "_" not in prose:  # no emphasis: no parser (nor its import)
         return _merged(_prose(prose, 0, len(prose), False, False, sources))
@@ -74,19 +79,22 @@ def _emphasis() -> "MarkdownIt":
     return MarkdownIt("zero").enable(["emphasis"])
 
 
-def _kept_spans(text: str) -> list[tuple[int, int, bool]]:
-    """What the emphasis parser must not see, as (start, end, is math): math; a backslash
-    and the character it escapes (\\%, \\_, \\*, \\\\); LaTeX's starred scripts (Δ_*); dashes;
-    and the \\r and \\0 that markdown-it would rewrite."""
+def _kept_spans(text: str) -> list[tuple[int, int, str | None]]:
+    """What the emphasis parser must not see, as (start, end, how it reads; None for math):
+    math; a backslash and the character it escapes (\\%, \\_, \\*, \\\\); LaTeX's starred
+    scripts (Δ_*); dashes; quotes; and the \\r and \\0 that markdown-it would rewrite."""
     maths = math_spans(text)
-    kept = [(start, end, text[start] != _PLACEHOLDER) for start, end in maths]
-    kept += [(start, end, False) for start, end in _prose_literals(text, maths)]
-    return sorted(kept)
+    kept: list[tuple[int, int, str | None]] = [
+        (start, end, None if text[start] != _PLACEHOLDER else _PLACEHOLDER) for start, end in maths
+    ]
+    kept += _prose_literals(text, maths)
+    return sorted(kept, key=lambda piece: piece[0])
 
 
-def _prose_literals(text: str, maths: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
-    """Where the pieces `_literal` reads are, outside math (dashes and accents not in links
-    either): an escape, a dash, an accent, or the backslash and mark of one that is none."""
+def _prose_literals(text: str, maths: list[tuple[int, int]]) -> Iterator[tuple[int, int, str]]:
+    """Where the pieces of prose that read otherwise than written are, outside math (dashes,
+    quotes and accents not in links either), and how each reads: an escape, a dash, TeX's
+    quotes, an accent, or the backslash and mark of one that is none."""
     links = [match.span() for match in _LINK.finditer(text)]
     # Where the last closing \" is, found once: searched for at each \", it made a text of
     # many of them quadratic.
@@ -95,18 +103,20 @@ def _prose_literals(text: str, maths: list[tuple[int, int]]) -> Iterator[tuple[i
         start = match.start()
         if any(s <= start < e for s, e in maths):
             continue
-        if match.lastgroup in ("dash", "accent") and any(s <= start < e for s, e in links):
+        if match.lastgroup in ("dash", "accent", "quote") and any(s <= start < e for s, e in links):
             continue
         # \emph{\"o}: the brace is the command's, not the accent's
         commands = bool(match["outer"]) and _COMMAND_BEFORE.search(text, max(start - 40, 0), start)
         braced = bool(match["outer"]) and not commands
         if match["mark"] and not _is_accent(text, match, last_closing, braced):
             mark = match.start("mark") - 1
-            yield mark, mark + 2
+            yield mark, mark + 2, _literal(text[mark : mark + 2])
         elif commands:
-            yield start + 1, match.end() - 1
+            yield start + 1, match.end() - 1, _literal(text[start + 1 : match.end() - 1])
+        elif match.lastgroup == "quote":
+            yield start, match.end(), _quote(text, start)
         else:
-            yield start, match.end()
+            yield start, match.end(), _literal(match.group())
 
 
 def _is_accent(text: str, match: re.Match[str], last_closing: int, braced: bool) -> bool:
@@ -129,15 +139,30 @@ def _is_accent(text: str, match: re.Match[str], last_closing: int, braced: bool)
     return True
 
 
+def _quote(text: str, start: int) -> str:
+    """How TeX's quote at `start` reads: `` opens, '' closes, but for one that stands before
+    a word and after a space or an opening bracket (''word'', as some write both)."""
+    if text.startswith("``", start):
+        return "\u201c"
+    before = text[start - 1] if start else " "
+    after = text[start + 2 : start + 3]
+    opens = (before.isspace() or before in "([{`") and after.strip() != ""
+    return "\u201c" if opens else "\u201d"
+
+
+_QUOTES = ("\\'", '\\"', "``", "''")
+
+
 def written_quotes(text: str) -> str:
     """The text with each \\' and \\" that is no accent (Alzheimer\\'s, \\"deep\\") as the
-    apostrophe or quote it stands for, where `typeset` shows it so; all else as it is."""
-    if "\\'" not in text and '\\"' not in text:
+    apostrophe or quote it stands for, and TeX's ``quotes'' as “quotes”, where `typeset` shows
+    them so; all else as it is."""
+    if not any(quote in text for quote in _QUOTES):
         return text
     pieces, at = [], 0
-    for start, end in _prose_literals(text, math_spans(text)):
-        if text[start:end] in ("\\'", '\\"'):
-            pieces += [text[at:start], text[start + 1]]
+    for start, end, shown in _prose_literals(text, math_spans(text)):
+        if text[start:end] in _QUOTES:
+            pieces += [text[at:start], shown]
             at = end
     return "".join([*pieces, text[at:]])
 
@@ -155,7 +180,12 @@ def _literal(source: str) -> str:
 
 
 def _prose(
-    text: str, start: int, end: int, italic: bool, bold: bool, kept: Iterator[tuple[str, bool]]
+    text: str,
+    start: int,
+    end: int,
+    italic: bool,
+    bold: bool,
+    kept: Iterator[tuple[str, str | None]],
 ) -> list[Span]:
     """Prose in text[start:end] with its \\emph{}, \\textbf{} commands applied and each
     placeholder replaced by what it stands for; all else as written."""
@@ -166,11 +196,11 @@ def _prose(
             spans.append(Span(text[at : mark.start()], italic, bold))
         at = mark.end()
         if mark.group() == _PLACEHOLDER:
-            source, math = next(kept)
-            if math:
+            source, shown = next(kept)
+            if shown is None:
                 spans.append(Span(math_to_text(source), italic, bold, math=True))
             else:
-                spans.append(Span(_literal(source), italic, bold))
+                spans.append(Span(shown, italic, bold))
             continue
         close = _closing_brace(text, at, end)
         if close in (-1, at):  # no closing brace, or nothing to style: shown as written
@@ -242,7 +272,7 @@ _ACCENTS = dict(
 )
 _LITERAL = re.compile(
     f"(?P<accent>(?P<outer>\\{{)?{_ACCENT_SOURCE}(?(outer)\\}}))"  # {\"o}: the braces go too
-    r"|\\[^A-Za-z]|[_^]\*|[\r\0]"
+    r"|\\[^A-Za-z]|[_^]\*|[\r\0]|(?P<quote>``|'')"
     r"|(?P<dash>-(?<![-<!]-)--(?![->])"
     r"|-(?<=[^-<!\s(\[{\"'`]-)-(?![->])|-(?<![^\s(\[{\"'`]-)-(?![->A-Za-z]))",
     re.S,

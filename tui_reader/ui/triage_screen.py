@@ -23,7 +23,7 @@ from textual.widgets import Static
 from tui_reader.core.browser import open_in_browser
 from tui_reader.core.library import Library, LibraryError
 from tui_reader.core.paper import Paper
-from tui_reader.core.references import links_of
+from tui_reader.core.references import headline_text, links_of
 from tui_reader.core.triage import (
     KEEP,
     LATER,
@@ -233,7 +233,7 @@ class TriageScreen(ModalScreen[str | None]):
                 edit = tag_edit(text, current)
                 self._edited(self.library.change_tags([paper.id], edit.add, edit.remove))
 
-        title = f"Tags of “{paper.headline}”"
+        title = f"Tags of “{headline_text(paper, cut=True)}”"
         prompt = tag_prompt(title, current, list(self.library.tag_counts()))
         return self.app.push_screen(prompt, apply)
 
@@ -251,7 +251,7 @@ class TriageScreen(ModalScreen[str | None]):
             if text is not None:
                 self._edited(keep(text))
 
-        editor = NoteEditor(f"Note on “{paper.headline}”", before, keep)
+        editor = NoteEditor(f"Note on “{headline_text(paper, cut=True)}”", before, keep)
         return self.app.push_screen(editor, apply)
 
     def _edited(self, changed: bool) -> None:

@@ -36,7 +36,7 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.pipe import FORMATS, pipe_input
 from tui_reader.core.pools import stop_pools
 from tui_reader.core.query import parse_query
-from tui_reader.core.references import links_of
+from tui_reader.core.references import headline_text, links_of
 from tui_reader.core.resolve import resolve_online, with_resolutions
 from tui_reader.core.search_service import (
     build_index,
@@ -1273,7 +1273,7 @@ class Workspace(Screen[None]):
 
     def _headline(self, paper_id: str) -> str:
         paper = self.store.get(paper_id)
-        return f"“{paper.headline}”" if paper is not None else paper_id
+        return f"“{headline_text(paper, cut=True)}”" if paper is not None else paper_id
 
     # Moving around and looking
 

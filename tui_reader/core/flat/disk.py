@@ -33,7 +33,8 @@ VERSION = 7  # 2: words numbered in alphabetical order; 3: each paper's number o
 # command's arguments are words apart from its name (\textsc{BERT} was textscbert); 6: an
 # accent takes no space after its letter, and Alzheimer\'s is Alzheimer's (it was
 # alzheimersdisease); a dash in the folded text is a space to phrases; 7: which papers have
-# no title (`untitled`)
+# no title (`untitled`), and PDF-extraction debris mended: piri(cid:173) form is piriform,
+# classi(cid:12)cation classification
 MANIFEST = "manifest.json"
 ABANDONED = 3600  # seconds after which an unfinished write is left over from a crash
 MANIFEST_LIMIT = 1_000_000  # bytes: a manifest is small; a bigger file is not ours

@@ -1,15 +1,19 @@
-"""The form of text that search reads: LaTeX markup unwrapped, accents folded, case folded.
+"""The form of text that search reads: LaTeX markup unwrapped, accents folded, case folded,
+what PDF extraction broke mended.
 
 `$\\mathcal{O}(1/T)$` reads `o(1/t)`, `Schr\\"odinger` and `Schrödinger` read `schrodinger`,
-`$\\alpha$` reads `alpha`. This is a fast, regex-only approximation of core.typeset (which
-takes milliseconds a paper: hours at a million papers). The index applies its steps to whole
-chunks of papers joined by NUL and SOH characters, which none of its patterns cross:
-`unwrap_latex_utf8` on the chunk's bytes, then the markup left dropped and each new word
-read through `fold_rest` (core.flat.build).
+`$\\alpha$` reads `alpha`, `piri(cid:173) form` and `eﬃcient` read `piriform` and `efficient`.
+This is a fast, regex-only approximation of core.typeset (which takes milliseconds a paper:
+hours at a million papers). The index applies its steps to whole chunks of papers joined by
+NUL and SOH characters, which none of its patterns cross: `unwrap_latex_utf8` on the chunk's
+bytes, then the markup left dropped and each new word read through `fold_rest`
+(core.flat.build).
 """
 
 import re
 import unicodedata
+
+from tui_reader.core.text import without_debris, without_debris_utf8
 
 # \mathcal{O}, \textbf{word}...: the argument stays, the command goes.
 _WRAPPER = (
@@ -47,7 +51,9 @@ _MARKS = re.compile(f"[{MARKS}]")
 def unwrap_latex(text: str) -> str:
     """The text with LaTeX commands unwrapped (`\\mathcal{O}` reads `{O}`... `O` once the
     markup characters `${}\\` left are dropped), case kept; another command's name and its
-    arguments are words apart (`\\cite{a}` reads `cite {a}`)."""
+    arguments are words apart (`\\cite{a}` reads `cite {a}`); PDF-extraction debris mended
+    (core.text.without_debris)."""
+    text = without_debris(text)
     if "\\" in text:
         wrapper, apostrophe, accent, command = _TEXT
         text = apostrophe.sub("'", wrapper.sub(r"\1", text))
@@ -58,6 +64,7 @@ def unwrap_latex(text: str) -> str:
 
 def unwrap_latex_utf8(text: bytes) -> bytes:
     """`unwrap_latex` of UTF-8 text, as bytes."""
+    text = without_debris_utf8(text)
     if b"\\" in text:
         wrapper, apostrophe, accent, command = _UTF8
         text = apostrophe.sub(b"'", wrapper.sub(rb"\1", text))
