@@ -54,7 +54,7 @@ from tui_reader.core.locations import config_path, session_path
 from tui_reader.core.metadata_filter import is_date
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import NO_STATE
-from tui_reader.core.query import parse_query
+from tui_reader.core.query import Query, parse_query
 from tui_reader.core.references import paper_record, reference_title
 from tui_reader.core.resolve import resolving, show_resolutions, with_resolutions
 from tui_reader.core.search_service import needs_index, search_papers
@@ -232,14 +232,13 @@ def run_search(arguments: argparse.Namespace) -> int:
     """Rank the papers for the query; state filters read the library."""
     if arguments.limit < 1:
         raise UsageError(f"--limit must be 1 or more, not {arguments.limit}")
-    asked = parse_query(arguments.query + " ")  # its last word typed in full
+    asked = checked_query(arguments.query)
     if not (asked.terms or asked.states or asked.metadata or asked.either):  # "((("
         raise UsageError(f"the query {arguments.query!r} has no word or filter to search for")
     indexed = open_indexed(papers_or_default(arguments.paths))
     tell_skipped(indexed.loaded.problems)
     papers = indexed.loaded.papers
-    for reason in asked.misread:
-        print(f"tui-reader: {reason}: searched as words", file=sys.stderr)
+    tell_misread(asked)
     # The library is opened only when the query asks about it.
     state = open_library(arguments.library, read_only=True)[0] if asked.asks_state else NO_STATE
     found = search_papers(indexed.index, arguments.query, state, "relevance", papers)
@@ -260,6 +259,22 @@ def run_search(arguments: argparse.Namespace) -> int:
         else:
             print(f"{rank:>3}. {paper.id}  {paper.headline}")
     return 0 if len(found.numbers) else 1  # as grep and `fzf --filter` say nothing matched
+
+
+def checked_query(text: str) -> Query:
+    """The query of a command, its last word typed in full; UsageError for a filter typed
+    close to one ("is:bookm is not a filter: did you mean is:bookmarked?"): searched as
+    words, it would give a script the papers of two words nobody asked for."""
+    asked = parse_query(text + " ")
+    if asked.mistyped:
+        raise UsageError(asked.mistyped[0])
+    return asked
+
+
+def tell_misread(asked: Query) -> None:
+    """Say on stderr which words of the query name a filter but are searched as words."""
+    for reason in asked.misread:
+        print(f"tui-reader: {reason}: searched as words", file=sys.stderr)
 
 
 def open_library(path: Path | None, read_only: bool = False) -> tuple[Library, list[str]]:
@@ -377,6 +392,7 @@ def _tags_asked(texts: Sequence[str]) -> list[str]:
 def run_command(arguments: argparse.Namespace) -> int:
     if hasattr(arguments, "tag"):  # first: bad input opens nothing
         arguments.tag = _tags_asked(arguments.tag)
+    query = checked_query(getattr(arguments, "query", ""))
     paths = papers_or_default(arguments.papers or [])
     # First: bad input opens nothing. A query's search terms need the index, kept as search
     # keeps it.
@@ -402,6 +418,7 @@ def run_command(arguments: argparse.Namespace) -> int:
         return 0
     if arguments.command in ("list", "export"):
         _tell_left_out(arguments, papers, library, paths)
+        tell_misread(query)
     if arguments.command == "list":
         selected = select(arguments, papers, index, library)
         return list_papers(selected, library, arguments.format)

@@ -74,7 +74,7 @@ from tui_reader.ui.note_editor import NoteEditor
 from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.pipe_screen import PipeOutputScreen, PipePicker
 from tui_reader.ui.problems_screen import ProblemsScreen
-from tui_reader.ui.tag_editor import TagSuggester, tag_edit, tag_prompt
+from tui_reader.ui.tag_editor import tag_edit, tag_prompt
 from tui_reader.ui.tags_screen import TagsScreen
 from tui_reader.ui.title_bar import TitleBar
 from tui_reader.ui.triage_screen import TriageScreen
@@ -299,7 +299,7 @@ class Workspace(Screen[None]):
         self.title_bar = TitleBar()
         self.filter_input = FilterInput(
             self._filter_changed,
-            TagSuggester(self.library.tag_counts, marks=("!#", "#")),  # → accepts
+            self.library.tag_counts,  # what a #tag being typed completes to
             placeholder="Filter: words, #tag, !#tag, is:bookmarked, is:unread, has:note",
             id="filter",
         )
@@ -675,8 +675,10 @@ class Workspace(Screen[None]):
         elif query and (self.shown_query != self._query or partly):
             shown = f"searching {papers}…"  # the count shown is the last list's
         if query:  # not stripped: a space after the last word says it is typed in full
-            misread = parse_query(self._query).misread
-            shown += "".join(f" · {reason}: searched as words" for reason in misread)
+            parsed = parse_query(self._query)
+            shown += f" · {parsed.completing}" if parsed.completing else ""
+            shown += "".join(f" · {mistake}" for mistake in parsed.mistyped)
+            shown += "".join(f" · {reason}: searched as words" for reason in parsed.misread)
         if label := LABELS.get(self.sort):
             shown += f" · by {label}"
         if marked:
