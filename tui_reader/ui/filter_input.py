@@ -49,7 +49,10 @@ class FilterInput(OrderedInput):
         placeholder: str,
         id: str,
     ) -> None:
-        super().__init__(placeholder=placeholder, id=id, suggester=FilterSuggester(tags))
+        # Not selected when focused: "/" goes back to the query to refine it (see `refine`).
+        super().__init__(
+            placeholder=placeholder, id=id, suggester=FilterSuggester(tags), select_on_focus=False
+        )
         self._changed = changed
         self._cleared = ""  # the query Escape cleared last: Up brings it back
         self._told_how_back = False
@@ -79,3 +82,7 @@ class FilterInput(OrderedInput):
     async def action_complete_or_next(self) -> None:
         if not await self.complete():
             self.screen.focus_next()
+
+    def refine(self) -> None:
+        """Put the cursor at the end of the query, to go on typing it; Escape clears it."""
+        self.cursor_position = len(self.value)

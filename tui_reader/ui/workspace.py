@@ -1207,7 +1207,7 @@ class Workspace(Screen[None]):
             self.library,
             self.store,
             lambda: self._index,
-            to_filter=lambda: self._focus(self.filter_input),
+            to_filter=self.action_focus_filter,
         )
 
     @dialog_flow
@@ -1297,6 +1297,7 @@ class Workspace(Screen[None]):
 
     def action_focus_filter(self) -> None:
         self._filter_asked = True
+        self.filter_input.refine()
         self._focus(self.filter_input)
 
     def action_leave_filter(self) -> None:
