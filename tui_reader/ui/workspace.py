@@ -165,6 +165,12 @@ class Panes(Horizontal):
             pane.styles.height = share[name] if stacked else "100%"
 
 
+def _remember(places: list[Place], place: Place) -> None:
+    """Add a place to go back (or forward) to, once: not again after itself."""
+    if places[-1:] != [place]:
+        places.append(place)
+
+
 def in_background(name: str, work: Callable[[], object]) -> threading.Thread:
     """Run slow work (indexing: a minute at a million papers) in a daemon thread, which posts
     what it found. A worker's thread would hold a quit until it ended; this one is dropped at
@@ -795,7 +801,7 @@ class Workspace(Screen[None]):
     def _jump(self, place: Place) -> None:
         """Go to a query and a paper (None: the one chosen before, where shown), remembering
         where the reader was: [ goes back there, ] forward again."""
-        self._back.append(self._place())
+        _remember(self._back, self._place())
         self._forward.clear()
         self._go(place)
 
@@ -817,10 +823,15 @@ class Workspace(Screen[None]):
         self._step(self._forward, self._back, "forward")
 
     def _step(self, leaving: list[Place], arriving: list[Place], way: str) -> None:
+        """Go to the last place of `leaving` that is not where the reader is (a jump that
+        went nowhere, to the tag's papers shown already, left one)."""
+        here = self._place()
+        while leaving and leaving[-1] == here:
+            leaving.pop()
         if not leaving:
             self._tell(f"Nothing to go {way} to")
             return
-        arriving.append(self._place())
+        _remember(arriving, here)
         self._go(leaving.pop())
 
     # The user's library
