@@ -36,6 +36,7 @@ class Results:
     scores: Scores  # aligned with numbers (all 0 for a query without search terms)
     matched: frozenset[str]  # the indexed words the terms matched
     highlight: Highlight | None  # finds those words in a paper's text
+    named: bool = False  # the query named the paper found by its id or link
 
     @property
     def close(self) -> int:
@@ -106,7 +107,7 @@ def search_papers(
     sort by headline or by change takes about a second.
     """
     if not required and (named := _paper_named(text, papers)) is not None:
-        return Results(np.array([named], dtype=np.int64), 1, np.zeros(1), frozenset(), None)
+        return Results(np.array([named], dtype=np.int64), 1, np.zeros(1), frozenset(), None, True)
     query = parse_query(text)
     query = replace(query, states=query.states + tuple(required))
     if index is None and _has_words(query):

@@ -57,7 +57,8 @@ class EntryReopened(Message):
 class ResultsReady(Message):
     """The papers a query found, in the order to show them. `full` of them match every term;
     `query` is "" for every paper in the chosen order; `among`, how many papers the search
-    looked among (the first ones, while the rest load; None: all)."""
+    looked among (the first ones, while the rest load; None: all); `named`, the query named
+    the one paper found by its id or link."""
 
     def __init__(
         self,
@@ -66,10 +67,11 @@ class ResultsReady(Message):
         full: int | None = None,
         highlight: Highlight | None = None,
         among: int | None = None,
+        named: bool = False,
     ) -> None:
         super().__init__()
         self.papers, self.query, self.full, self.highlight = papers, query, full, highlight
-        self.among = among
+        self.among, self.named = among, named
 
 
 class RelatedFound(Message):

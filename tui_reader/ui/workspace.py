@@ -291,6 +291,9 @@ class Workspace(Screen[None]):
         self._last_paper_id = ""  # the last paper under the cursor
         self._read_timer: Timer | None = None
         self._reading: str | None = None  # the paper the read timer is for
+        self._arriving: str | None = None  # a paper jumped to: read once the cursor rests there
+        self._typed = False  # the query was typed in the filter (not restored or jumped to)
+        self._read_once_shown: list[str] = []  # a paper used, read once its search is shown
         self._related_timer: Timer | None = None
         self._settle_timer: Timer | None = None
         self._moved_at = 0.0  # when the reader last moved the cursor (time.monotonic)
@@ -527,6 +530,8 @@ class Workspace(Screen[None]):
 
     def _filter_changed(self, query: str) -> None:
         self._query = query
+        self._arriving = None  # unless a jump set this query (_go)
+        self._typed = self.focused is self.filter_input
         self._refilter()
 
     def _refilter(self) -> None:
@@ -559,7 +564,10 @@ class Workspace(Screen[None]):
         assert index is not None
         found = search_papers(index, query, self.library, self.sort, self.store)
         papers = self.store.view(found.numbers)
-        self._post_results(ResultsReady(papers, query, found.full, found.highlight, len(index)))
+        among = len(index)
+        self._post_results(
+            ResultsReady(papers, query, found.full, found.highlight, among, found.named)
+        )
 
     def _post_results(self, results: ResultsReady) -> None:
         if not get_current_worker().is_cancelled:  # a later key's search replaced this one
@@ -578,6 +586,8 @@ class Workspace(Screen[None]):
         message = "No papers" if not query.strip() else "" if papers else self._nothing(query)
         full = len(papers) if results.full is None else results.full
         self.highlight = results.highlight  # the list and the detail pane follow (data_bind)
+        if results.named and self._typed:  # a paper's id or link typed or pasted: a jump
+            self._arriving = papers[0].id
         had_papers = bool(self.paper_list.papers)
         self.paper_list.show(papers, message, full, new_query=new_query)
         if bool(papers) != had_papers:  # the paper keys come (or go): the footer shows them
@@ -585,6 +595,9 @@ class Workspace(Screen[None]):
         self._shown_count, self._close_count = full, len(papers) - full
         self._shown_among = results.among
         self._update_header()
+        read, self._read_once_shown = self._read_once_shown, []
+        if read and self.library.set_read(read, True):
+            self._library_changed(refilter=False)
 
     def _nothing(self, query: str) -> str:
         """Why a query finds no paper: a tag that no paper has, else the query."""
@@ -715,9 +728,11 @@ class Workspace(Screen[None]):
             self._when_settled(self._show_detail)
         else:  # a search's new list
             self._when_settled(self._show_detail, PANE_SETTLED_AFTER)
+        arrived = event.paper is not None and event.paper.id == self._arriving
         if event.paper is not None:
             self._last_paper_id = event.paper.id
-        if event.chosen:
+            self._arriving = None
+        if event.chosen or arrived:
             self._start_reading()
         elif event.paper is None or event.paper.id != self._reading:
             self._stop_reading()
@@ -735,8 +750,8 @@ class Workspace(Screen[None]):
 
     def _start_reading(self) -> None:
         """Read the paper under the cursor once the reader has rested on it for read_after
-        seconds. Only a paper the reader moved to or opened: never one that is under the
-        cursor because the reader started there or a new list put it there."""
+        seconds. Only a paper the reader moved to, opened or jumped to: never one that is
+        under the cursor because the reader started there or a new list put it there."""
         self._stop_reading()
         paper, delay = self.paper_list.current, self.config.read_after
         if delay and paper is not None and not self.library.is_read(paper.id):
@@ -753,6 +768,12 @@ class Workspace(Screen[None]):
         paper = self.paper_list.current
         if paper is not None and self.library.set_read([paper.id], True):
             self._library_changed(refilter=False)
+
+    def _in_use(self, paper_ids: Sequence[str]) -> list[str]:
+        """The paper to read, of those the reader bookmarked, tagged, annotated, copied from
+        or opened: one alone, not several at once (marked papers, perhaps unread); none when
+        read_after is 0."""
+        return list(paper_ids) if len(paper_ids) == 1 and self.config.read_after else []
 
     def _show_detail(self) -> None:
         paper_list = self.paper_list
@@ -815,6 +836,7 @@ class Workspace(Screen[None]):
             position = self.paper_list.position_of(paper_id)
             if position is not None:
                 self.paper_list.choose(position)
+        self._arriving = paper_id
 
     def action_jump_back(self) -> None:
         self._step(self._back, self._forward, "back")
@@ -843,11 +865,17 @@ class Workspace(Screen[None]):
             return self.store.in_order(paper_list.marked)
         return [paper_list.current.id] if paper_list.current is not None else []
 
-    def _library_changed(self, refilter: bool = True) -> None:
-        """Redraw what the library shows, filter again on state, and save."""
-        self._redraw_library_state()
+    def _library_changed(self, refilter: bool = True, used: Sequence[str] = ()) -> None:
+        """Redraw what the library shows, filter again on state, and save. The paper `used`
+        (see _in_use) is read, once the search that follows the change has run: it stays in
+        the list (`is:unread`), as a paper read by resting on it does."""
+        read = self._in_use(used)
         if refilter and parse_query(self._query).asks_state:
+            self._read_once_shown += read
             self._refilter()
+        elif read:
+            self.library.set_read(read, True)
+        self._redraw_library_state()
         self._save()
         # A save takes a millisecond; one that takes longer (another program holds the lock, a
         # slow disk) is shown in the header until it is done.
@@ -928,7 +956,7 @@ class Workspace(Screen[None]):
         value = not all(self.library.is_bookmarked(i) for i in targets)
         self.library.set_bookmarked(targets, value)
         self._tell_marked_changed(targets, "bookmarked" if value else "not bookmarked")
-        self._library_changed()
+        self._library_changed(used=targets)
 
     def action_toggle_read(self) -> None:
         targets = self._targets()
@@ -1025,7 +1053,7 @@ class Workspace(Screen[None]):
             return
         edit = tag_edit(text, current)
         if self.library.change_tags(targets, edit.add, edit.remove):
-            self._library_changed()
+            self._library_changed(used=targets)
 
     @dialog_flow
     async def action_edit_note(self) -> None:
@@ -1039,7 +1067,7 @@ class Workspace(Screen[None]):
         text = await self._ask(NoteEditor(title, before, keep))
         if text is None or not self._set_note(paper.id, before, text):
             return
-        self._library_changed()
+        self._library_changed(used=[paper.id])
         if self.library.note(paper.id) != strip_controls(text.rstrip()):
             self._tell("A note on this paper was saved elsewhere meanwhile: yours is after it")
 
@@ -1097,6 +1125,13 @@ class Workspace(Screen[None]):
     def action_copy_link(self) -> None:
         papers = self._target_papers()
         self._copy("\n".join(self._links(paper)[0] for paper in papers), count(len(papers), "link"))
+        self._read_copied(papers)
+
+    def _read_copied(self, papers: list[Paper]) -> None:
+        """Read a paper copied from or opened (see _in_use), and save."""
+        read = self._in_use([paper.id for paper in papers])
+        if read and self.library.set_read(read, True):
+            self._library_changed(refilter=False)
 
     def action_show_copied(self) -> None:
         self.app.push_screen(CopiedScreen(self.copy_log, self._key(SHOW_COPIED)))
@@ -1113,6 +1148,7 @@ class Workspace(Screen[None]):
         pick = await self._ask(CopyPicker(title, links, kind_links))
         if pick is None:
             return
+        self._read_copied(papers)
         if pick.kind == "link":
             urls = [self._links(paper)[pick.number - 1] for paper in papers]
             if pick.open:
@@ -1129,6 +1165,7 @@ class Workspace(Screen[None]):
         paper = self.paper_list.current
         if paper is not None and 1 <= number <= len(links := self._links(paper)):
             self._open_url(links[number - 1])
+            self._read_copied([paper])
 
     def _open_url(self, url: str) -> None:
         if reason := open_in_browser(url):
@@ -1330,6 +1367,7 @@ class Workspace(Screen[None]):
             # Known at once, so that the start does not sort every paper for an empty filter.
             self._query = session.query
             self.filter_input.value = session.query
+            self._typed = False  # the filter has the focus, but a paper it names is not a jump
 
     def place(self, theme: str) -> Session:
         """Where the reader is (or was, once it has quit), to be restored next time."""
