@@ -80,6 +80,33 @@ async def test_a_folder_is_said_to_be_one_before_any_question_of_replacing(
         assert (in_tmp / "notes.md").is_dir()
 
 
+async def test_the_export_name_offered_is_selected_so_typing_replaces_it(
+    seed_store: PaperStore, in_tmp: Path
+) -> None:
+    """Typed after E, "mine.csv" made "reading-list.mdmine.csv", refused for its ending."""
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("E", *"mine.csv", "enter")
+        await wait_until(pilot, (in_tmp / "mine.csv").exists, "the export")
+        await pilot.press("E", "end", "backspace", "backspace", *"bib", "enter")  # refined
+        await wait_until(pilot, (in_tmp / "reading-list.bib").exists, "the export")
+        assert not (in_tmp / "reading-list.md").exists()
+
+
+async def test_the_tag_being_renamed_is_selected_and_a_paper_s_tags_are_not(
+    seed_store: PaperStore,
+) -> None:
+    app = ReaderApp(seed_store)
+    app.library.change_tags([seed_store[0].id], ["draft"])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("T", "r")
+        await wait_until(pilot, lambda: isinstance(app.screen, PromptScreen), "the prompt")
+        await pilot.press(*"final", "enter")
+        await wait_until(pilot, lambda: "final" in app.library.tag_counts(), "the rename")
+        await pilot.press("t", *"more")  # its tags, to add to
+        assert app.screen.query_one(Input).value == "final more"
+
+
 async def test_the_prompt_says_where_a_bare_name_goes(seed_store: PaperStore, in_tmp: Path) -> None:
     app = ReaderApp(seed_store)
     async with app.run_test(size=(100, 30)) as pilot:

@@ -67,3 +67,45 @@ async def test_back_within_the_same_list(seed_store: PaperStore) -> None:
         await wait_until(pilot, lambda: place(app) == ("", target.id), "the related paper")
         await pilot.press("left_square_bracket")
         await wait_until(pilot, lambda: place(app) == ("", seed_store[0].id), "the first again")
+
+
+async def test_a_place_is_remembered_once_however_often_a_jump_leaves_it(
+    seed_store: PaperStore,
+) -> None:
+    """Jumping from the same paper twice took two [ to get past it: the second went nowhere."""
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(100, 40)) as pilot:
+        first = seed_store[0].id
+        await related_shown(pilot, first)
+        target = app.workspace.detail_pane.related[1][0]
+        for _ in range(2):
+            await related_shown(pilot, first)
+            await pilot.press("1")
+            await wait_until(pilot, lambda: place(app) == ("", target.id), "the related paper")
+            await pilot.press("g")  # back to the first paper by hand
+            await wait_until(pilot, lambda: place(app) == ("", first), "the first paper")
+        await related_shown(pilot, first)
+        await pilot.press("1")
+        await wait_until(pilot, lambda: place(app) == ("", target.id), "the related paper")
+        await pilot.press("left_square_bracket")
+        await wait_until(pilot, lambda: place(app) == ("", first), "back to the first")
+        await pilot.press("left_square_bracket")
+        assert [n.message for n in app._notifications][-1] == "Nothing to go back to"
+
+
+async def test_going_back_passes_over_a_jump_that_went_nowhere(seed_store: PaperStore) -> None:
+    """Choosing the tag whose papers are shown already left a place where the reader was."""
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.library.change_tags([seed_store[3].id], ["later"])
+        before = place(app)
+        await pilot.press("T", "enter")
+        await wait_until(pilot, lambda: place(app) == ("#later", seed_store[3].id), "#later")
+        await pilot.press("T", "enter")  # the same papers again
+        await wait_until(pilot, lambda: app.screen is app.workspace, "the tags closed")
+        await pilot.press("left_square_bracket")
+        await wait_until(pilot, lambda: place(app) == before, "back to every paper")
+        await pilot.press("right_square_bracket")
+        await wait_until(pilot, lambda: place(app) == ("#later", seed_store[3].id), "forward")
+        await pilot.press("right_square_bracket")
+        assert [n.message for n in app._notifications][-1] == "Nothing to go forward to"

@@ -231,7 +231,7 @@ async def test_export_from_the_app(seed_store: PaperStore, tmp_path: Path, monke
         text = (tmp_path / "reading-list.md").read_text()
         shown = len(app.query_one("#papers").papers)
         assert text.startswith(f"# Reading list ({shown} papers)")
-        await pilot.press("space", "E", *["backspace"] * 2, *"bib", "enter")
+        await pilot.press("space", "E", "end", *["backspace"] * 2, *"bib", "enter")
         await wait_until(pilot, (tmp_path / "reading-list.bib").exists, "the export")
         entries = bibtexparser.parse_string((tmp_path / "reading-list.bib").read_text()).entries
         assert len(entries) == 1

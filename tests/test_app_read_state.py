@@ -1,12 +1,15 @@
-"""Read state: a paper is read once the reader has rested on it after moving to it or opening it
-(never only because it was under the cursor at start), after the config's read_after; R reads
-every paper shown, and u undoes that."""
+"""Read state: a paper is read once the reader has rested on it after moving to it, opening it
+or jumping to it (never only because it was under the cursor at start), after the config's
+read_after, and at once when the reader bookmarks, tags, annotates, copies from or opens it;
+R reads every paper shown, and u undoes that."""
 
+import webbrowser
 from pathlib import Path
 
+import pyperclip
 import pytest
 
-from tests.pilot_helpers import lines, type_filter, wait_until
+from tests.pilot_helpers import lines, related_shown, type_filter, wait_until, work_done
 from tui_reader.core.config import Config
 from tui_reader.core.library import Library
 from tui_reader.core.session import Session
@@ -88,12 +91,32 @@ async def test_the_paper_under_the_cursor_at_start_is_read_once_opened(
         await wait_until(pilot, lambda: app.library.is_read(seed_store[0].id), "paper 1 read")
 
 
+@pytest.fixture
+def no_outside_world(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Copies and links go nowhere."""
+    monkeypatch.setattr(pyperclip, "copy", lambda text: None)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setattr(webbrowser, "open", lambda url, new=0: True)
+
+
+USES = {
+    "bookmark": ["b"],
+    "tag": ["t", *"later", "enter"],
+    "note": ["n", *"seen", "escape"],
+    "copy its link": ["y"],
+    "copy from it": ["Y", "2"],
+    "open it": ["o"],
+}
+
+
+@pytest.mark.usefixtures("no_outside_world")
 async def test_read_after_0_never_reads_by_itself(
     seed_store: PaperStore, private_library: Path
 ) -> None:
     app = reader(seed_store, private_library, read_after=0)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("j", "enter")
+        await pilot.press("j", "enter", *(key for keys in USES.values() for key in keys))
         await pilot.pause(LONGER)
         assert not any(app.library.is_read(paper.id) for paper in seed_store)
         await pilot.press("r")
@@ -119,3 +142,87 @@ async def test_capital_r_reads_every_paper_shown_and_u_undoes_it(
         await pilot.press("u")
         assert not any(app.library.is_read(paper.id) for paper in shown)
         assert app.library.is_read(seed_store[1].id)
+
+
+@pytest.mark.usefixtures("no_outside_world")
+@pytest.mark.parametrize("keys", USES.values(), ids=USES.keys())
+async def test_a_paper_used_is_read_at_once(
+    seed_store: PaperStore, private_library: Path, keys: list[str]
+) -> None:
+    """The paper under the cursor at start, never read by resting on it: bookmarked, it
+    stayed unread."""
+    app = reader(seed_store, private_library, read_after=60)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press(*keys)
+        first = seed_store[0].id
+        await wait_until(pilot, lambda: app.library.is_read(first), "paper 1 read")
+        await wait_until(pilot, lambda: lines(app)[0][2] == " ", "its unread dot gone")
+
+
+async def test_a_paper_bookmarked_among_the_unread_is_read_and_stays_in_sight(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    """As one read by resting on it: gone at the next search, not under the reader's eyes."""
+    app = reader(seed_store, private_library, read_after=60)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await type_filter(pilot, "is:unread")
+        await pilot.press("enter", "j", "j", "b")
+        paper = seed_store[2]
+        await wait_until(pilot, lambda: app.library.is_read(paper.id), "paper 3 read")
+        await work_done(app)
+        assert app.workspace.paper_list.current is paper
+        assert app.library.is_bookmarked(paper.id)
+        await type_filter(pilot, " ")
+        assert paper not in app.workspace.paper_list.papers
+
+
+async def test_marked_papers_bookmarked_together_stay_unread_a_paper_alone_is_read(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    app = reader(seed_store, private_library, read_after=60)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("space", "space", "b")
+        assert app.library.is_bookmarked(seed_store[0].id)
+        assert not any(app.library.is_read(paper.id) for paper in seed_store)
+        await pilot.press("escape", "b")  # the marks cleared: the paper under the cursor
+        assert app.library.is_read(seed_store[2].id)
+        assert not app.library.is_read(seed_store[0].id)
+
+
+async def test_a_paper_jumped_to_is_read_once_the_reader_stays(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    """A related paper not among those shown, and a place gone back to: each came under the
+    cursor with a new list, and stayed unread."""
+    app = reader(seed_store, private_library, read_after=QUICK)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await type_filter(pilot, "vericoding")
+        await pilot.press("enter")
+        found = app.workspace.paper_list.current
+        await related_shown(pilot, found.id)
+        target = app.workspace.detail_pane.related[1][0]
+        assert app.workspace.paper_list.position_of(target.id) is None
+        await pilot.pause(LONGER)
+        assert not app.library.is_read(found.id), "put there by the filter's list"
+        await pilot.press("1")
+        await wait_until(pilot, lambda: app.library.is_read(target.id), "the related paper read")
+        await pilot.press("left_square_bracket")
+        await wait_until(pilot, lambda: app.library.is_read(found.id), "the paper gone back to")
+
+
+async def test_a_paper_named_by_its_link_in_the_filter_is_read_once_the_reader_stays(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    """Not the paper of a link restored from the last session: it was not jumped to."""
+    session = Session(seed_store[9].id, seed_store[9].id, "relevance", "textual-dark")
+    app = reader(seed_store, private_library, read_after=QUICK, session=session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        paper_list = app.workspace.paper_list
+        await wait_until(pilot, lambda: list(paper_list.papers) == [seed_store[9]], "the link")
+        await pilot.pause(LONGER)
+        assert not app.library.is_read(seed_store[9].id)
+        await pilot.press("slash", "ctrl+u")
+        await type_filter(pilot, seed_store[12].id)
+        assert list(paper_list.papers) == [seed_store[12]]
+        await wait_until(pilot, lambda: app.library.is_read(seed_store[12].id), "paper 13 read")
+        assert not app.library.is_read(seed_store[9].id)

@@ -1,5 +1,7 @@
-"""Tags in the filter: a #tag completes as it is typed (→ accepts), finds the tags it starts
-while typed, and a tag no paper has is said to be one, as is a field no paper has."""
+"""Tags and states in the filter: a #tag completes as it is typed (→ accepts), finds the tags
+it starts while typed, and a tag no paper has is said to be one, as is a field no paper has; a
+state filter being typed (`is:bookm`) is the filter it will be, shown in the header and
+completed (→ or Tab accepts), never the words "is" and "bookm"."""
 
 from pathlib import Path
 
@@ -80,3 +82,40 @@ async def test_the_tags_picker_says_how_many_of_a_tags_papers_are_here(
             "#theory 3 papers, 1 here",
             "#to-read 1 paper",
         ]
+
+
+async def test_a_state_filter_being_typed_is_the_filter_it_will_be(
+    app: ReaderApp, seed_store: PaperStore
+) -> None:
+    """It was searched as the words "is" and "bookm": no papers, and the header silent."""
+    app.library.set_bookmarked([seed_store[7].id], True)
+    async with app.run_test(size=(160, 30)) as pilot:
+        await type_filter(pilot, "is:bookm")
+        assert list(app.workspace.paper_list.papers) == [seed_store[7]]
+        assert app.workspace.sub_title.startswith("1 of 38 papers · is:bookm → is:bookmarked")
+        filter_input = app.workspace.filter_input
+        await wait_until(pilot, lambda: filter_input._suggestion == "is:bookmarked", "completion")
+        await pilot.press("tab")
+        assert filter_input.value == "is:bookmarked"
+        assert app.focused is filter_input
+        await pilot.press("tab")  # nothing left to complete: the next pane
+        assert app.focused is app.workspace.paper_list
+
+
+async def test_a_state_filter_that_could_be_several_keeps_the_papers_of_the_rest(
+    app: ReaderApp,
+) -> None:
+    async with app.run_test(size=(160, 30)) as pilot:
+        await type_filter(pilot, "diffusion")
+        before = list(app.workspace.paper_list.papers)
+        await type_filter(pilot, " is:")
+        assert list(app.workspace.paper_list.papers) == before
+        assert " · is: → is:bookmarked, is:read, is:unread" in app.workspace.sub_title
+
+
+async def test_a_state_filter_typed_in_full_close_to_one_asks_which(app: ReaderApp) -> None:
+    async with app.run_test(size=(160, 30)) as pilot:
+        await type_filter(pilot, "is:bookm ")
+        assert app.workspace.sub_title.startswith(
+            "0 of 38 papers · is:bookm is not a filter: did you mean is:bookmarked?"
+        )

@@ -195,6 +195,20 @@ async def test_up_brings_back_the_filter_escape_cleared(seed_store: PaperStore) 
         assert len(app._notifications) == 1
 
 
+async def test_slash_goes_back_to_the_query_to_refine_it(seed_store: PaperStore) -> None:
+    """It selected the query, so the next key typed replaced it: " bound" lost "regret"."""
+    app = ReaderApp(seed_store)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.press("slash", *"regret", "enter", "j")
+        filter_input = app.workspace.filter_input
+        filter_input.cursor_position = 2  # left elsewhere: "/" goes to the end
+        await pilot.press("slash", *" bound")
+        assert filter_input.value == "regret bound"
+        assert filter_input.has_focus
+        await pilot.press("escape", *"bandit")  # a new query: Escape clears the old one
+        assert filter_input.value == "bandit"
+
+
 @pytest.mark.parametrize("restored", [None, Session(query="bandit regret", paper_id="x")])
 async def test_keys_typed_before_the_screen_is_up_keep_the_filter(
     seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch, restored: Session | None

@@ -49,6 +49,36 @@ def test_search_says_when_a_filter_is_searched_as_words(capsys) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("command", "query", "meant"),
+    [
+        (["search"], "is:bookm", "is:bookmarked"),
+        (["search"], "graphs is:unred", "is:unread"),
+        (["list", "--query"], "!has:notes", "!has:note"),
+        (["export", "--format", "md", "--query"], "is:", "is:bookmarked, is:read or is:unread"),
+    ],
+)
+def test_a_filter_typed_close_to_a_state_is_refused_naming_it(
+    capsys, command: list[str], query: str, meant: str
+) -> None:
+    """Searched as the words "is" and "bookm", it gave a script papers nobody asked for."""
+    token = query.split()[-1]
+    assert run(capsys, *command, query) == (
+        2,
+        "",
+        f"tui-reader: {token} is not a filter: did you mean {meant}?\n",
+    )
+
+
+def test_list_says_when_a_filter_is_searched_as_words(capsys) -> None:
+    status, out, err = run(capsys, "list", "--query", "year:20")
+    assert (status, out) == (1, "")  # no paper holds the words "year" and "20"
+    assert err == (
+        "tui-reader: year:20 is not a year (2025, 2019..2021): searched as words\n"
+        "tui-reader: no paper matches --query year:20\n"
+    )
+
+
 def test_search_finding_nothing_exits_with_status_one_as_grep_does(capsys) -> None:
     assert run(capsys, "search", "zzyzx qwxv") == (
         1,

@@ -8,7 +8,7 @@ import pytest
 
 from tui_reader.cli import main
 from tui_reader.core import library_file
-from tui_reader.core.library import Library
+from tui_reader.core.library import Library, LibraryError
 
 A, B, C = "aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc"
 
@@ -75,10 +75,66 @@ def test_a_copy_with_merge_conflict_markers_is_refused_and_nothing_changes(
     other.write_text('<<<<<<< HEAD\n{"version": 1}\n=======\n{}\n>>>>>>> theirs\n', "utf-8")
     code, out, err = run(capsys, "library", "merge", str(other), "--library", str(mine))
     assert code == 2 and out == ""
-    assert err.startswith(f"tui-reader: {other} cannot be merged: it is not valid JSON")
-    assert err.count("\n") == 1
+    assert err == (
+        f"tui-reader: {other} cannot be merged: it holds merge-conflict markers (<<<<<<< at "
+        "line 1): resolve the conflict first, or merge each side\n"
+    ), "it said only that it was not valid JSON"
     assert mine.read_bytes() == before
     assert not library_file.journal_path(mine).exists()
+
+
+def conflicted(path: Path) -> int:
+    """Leave the library as git leaves a merge it could not finish; the marker's line."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    at = next(n for n, line in enumerate(lines) if '"tags"' in line) + 1  # the tags' line
+    ours, theirs = lines[at], lines[at].replace("kept", "theirs")
+    lines[at : at + 1] = ["<<<<<<< HEAD\n", ours, "=======\n", theirs, ">>>>>>> other\n"]
+    path.write_text("".join(lines), encoding="utf-8")
+    return at + 1
+
+
+def test_a_library_left_with_merge_conflict_markers_is_read_around_never_moved(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It was taken for damage: moved aside as library.json.corrupt-..., and rebuilt from
+    its backup, the merge left for git lost from sight."""
+    mine = tmp_path / "library.json"
+    library = library_at(mine)
+    library.change_tags([A], add=["kept"])
+    library.save(fold=True)
+    library.change_tags([B], add=["later"])
+    library.save(fold=True)  # the first is the backup
+    line = conflicted(mine)
+    left = mine.read_bytes()
+    opened, messages = Library.open(mine)
+    assert messages == [
+        f"{mine} is left as it is: it holds merge-conflict markers (<<<<<<< at line {line}): "
+        "resolve the conflict first, or merge each side; restored the previous version from "
+        "library.json.bak",
+        f"{mine} holds merge-conflict markers: changes are kept for this session only",
+    ]
+    assert opened.tags(A) == ["kept"]
+    opened.change_tags([A], add=["more"])
+    with pytest.raises(LibraryError, match="holds merge-conflict markers"):
+        opened.save()
+    assert mine.read_bytes() == left
+    assert not list(tmp_path.glob("library.json.corrupt-*"))
+    code, out, err = run(capsys, "tags", "--library", str(mine))  # a command says so too
+    assert (code, out) == (0, "kept\t1\nlater\t1\n")
+    assert f"<<<<<<< at line {line}" in err
+    assert mine.read_bytes() == left
+
+
+def test_a_library_beginning_with_a_conflict_marker_is_a_library_mid_merge(
+    tmp_path: Path,
+) -> None:
+    """Not "text, but not a library's JSON", which says nothing of what to do."""
+    mine = tmp_path / "library.json"
+    mine.write_text('<<<<<<< HEAD\n{"version": 1}\n=======\n{}\n>>>>>>> theirs\n', "utf-8")
+    _, messages = Library.open(mine)
+    assert messages[0].startswith(
+        f"{mine} is left as it is: it holds merge-conflict markers (<<<<<<< at line 1)"
+    )
 
 
 @pytest.mark.parametrize("which", ["itself", "missing", "folder", "fifo"])

@@ -80,7 +80,7 @@ def papers() -> list[Paper]:
 async def test_ctrl_e_edits_the_note_in_the_editor(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    editor = script(tmp_path, "editor", 'printf "\\nadded in the editor [/b]\\n" >> "$2"\n')
+    editor = script(tmp_path, "editor", 'printf "added in the editor [/b]\\n" >> "$2"\n')
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.setenv("EDITOR", f"{editor} --flag")  # a command line, split as a shell would
     app = Host(NoteEditor("Note on a paper", "my note", lambda text: None))
@@ -92,6 +92,25 @@ async def test_ctrl_e_edits_the_note_in_the_editor(
         assert text_area.text == "my note", "the editor's change is one edit to undo"
         await pilot.press("ctrl+e", "escape")
     assert app.results == ["my note\nadded in the editor [/b]"]
+
+
+@pytest.mark.parametrize(
+    ("note", "given"),
+    [("my note", "my note\n"), ("two\nlines\n", "two\nlines\n"), ("", "")],
+)
+async def test_the_note_given_to_the_editor_ends_with_a_newline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, note: str, given: str
+) -> None:
+    """And what comes back has none added: the note is as it was."""
+    seen = tmp_path / "seen.md"
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.setenv("EDITOR", str(script(tmp_path, "editor", f'cp "$1" "{seen}"\n')))
+    app = Host(NoteEditor("Note on a paper", note, lambda text: None))
+    async with app.run_test() as pilot:
+        await pilot.press("ctrl+e")
+        await wait_until(pilot, seen.exists, "the editor run")
+        assert seen.read_bytes() == given.encode()
+        assert app.screen.query_one(TextArea).text == note.rstrip("\n")
 
 
 @pytest.mark.parametrize(

@@ -47,7 +47,7 @@ def test_state_filters_combine_with_free_text(library: Library) -> None:
     assert len(parsed.states) == 2
 
 
-@pytest.mark.parametrize("query", ["is:nonsense", "# tag", "C#", "has:"])
+@pytest.mark.parametrize("query", ["is:nonsense", "# tag", "C#", "has: "])
 def test_what_is_not_a_state_filter_stays_text(query: str) -> None:
     parsed = parse_query(query)
     assert parsed.states == ()

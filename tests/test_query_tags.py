@@ -45,12 +45,80 @@ def test_a_tag_filter_names_its_tag(library: Library) -> None:
 
 def test_a_state_that_is_not_one_is_searched_as_words_and_says_so() -> None:
     states = "is:bookmarked, is:read, is:unread, has:note"
-    assert parse_query("is:unred !has:notes is:read !is:Bookmarked graphs ").misread == (
-        f"is:unred is not a state ({states})",
-        f"!has:notes is not a state ({states})",
+    parsed = parse_query("is:unred !has:notes is:read !is:Bookmarked is:bogus graphs ")
+    assert parsed.misread == (f"is:bogus is not a state ({states})",)
+    assert parsed.mistyped == (
+        "is:unred is not a filter: did you mean is:unread?",
+        "!has:notes is not a filter: did you mean !has:note?",
     )
+    assert len(parsed.states) == 2
+    assert [t.alternatives[0].text for t in parsed.terms] == [
+        "is:unred",
+        "has:notes",
+        "is:bogus",
+        "graphs",
+    ]
     assert parse_query("is:b").misread == (), "more keys can make it one"
     assert parse_query("is:bx").misread == (f"is:bx is not a state ({states})",)
+
+
+@pytest.mark.parametrize(
+    ("query", "meant"),
+    [
+        ("is:bookm", "is:bookmarked"),
+        ("has:", "has:note"),
+        ("is: graphs", "is:bookmarked, is:read or is:unread"),
+        ("!is:bookmarks", "!is:bookmarked"),
+        ("has:read", "is:read"),
+    ],
+)
+def test_a_filter_typed_in_full_close_to_a_state_says_which_it_may_be(
+    query: str, meant: str
+) -> None:
+    token = query.split()[0]
+    parsed = parse_query(query + " ")
+    assert parsed.mistyped == (f"{token} is not a filter: did you mean {meant}?",)
+    assert parsed.misread == () and parsed.states == ()
+
+
+@pytest.mark.parametrize(
+    ("query", "negated", "hint"),
+    [
+        ("is:bookm", False, "is:bookm → is:bookmarked"),
+        ("graphs has:n", False, "has:n → has:note"),
+        ("!is:u", True, "!is:u → !is:unread"),
+        ("graphs | Is:R", False, "Is:R → is:read"),
+    ],
+)
+def test_a_state_filter_being_typed_is_the_one_it_can_become_not_words(
+    query: str, negated: bool, hint: str
+) -> None:
+    parsed = parse_query(query)
+    states = parsed.states or parsed.either[0].states
+    assert [state.negated for state in states] == [negated]
+    assert parsed.completing == hint
+    assert all(term.alternatives[0].text == "graphs" for term in parsed.terms)
+    assert parsed.misread == parsed.mistyped == ()
+
+
+@pytest.mark.parametrize(
+    ("query", "hint"),
+    [
+        ("graphs is:", "is: → is:bookmarked, is:read, is:unread"),
+        ("graphs !is:", "!is: → !is:bookmarked, !is:read, !is:unread"),
+        ("graphs | is:", "is: → is:bookmarked, is:read, is:unread"),
+    ],
+)
+def test_a_state_filter_being_typed_that_could_be_several_adds_nothing(
+    query: str, hint: str
+) -> None:
+    """Neither a filter nor words: the papers are those of the rest of the query, and the
+    word "is" is not searched."""
+    parsed = parse_query(query)
+    assert [term.alternatives[0].text for term in parsed.terms] == ["graphs"]
+    assert parsed.states == parsed.metadata == parsed.either == ()
+    assert parsed.misread == parsed.mistyped == ()
+    assert parsed.completing == hint
 
 
 def test_a_field_with_no_words_is_searched_as_a_word_and_says_so() -> None:

@@ -130,5 +130,5 @@ async def test_a_toy_exporter_is_offered_by_e_and_the_copy_picker(
         assert copied == [render("toy", list(seed_store)[:1], app.library)]
         await pilot.press("E")
         assert isinstance(app.screen, PromptScreen)
-        await pilot.press(*["backspace"] * 2, *"toy", "enter")
+        await pilot.press("end", *["backspace"] * 2, *"toy", "enter")
         assert (tmp_path / "reading-list.toy").read_text() == render("toy", seed_store, app.library)

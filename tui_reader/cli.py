@@ -56,7 +56,7 @@ from tui_reader.core.locations import config_path, session_path
 from tui_reader.core.nothing_found import why_nothing
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import NO_STATE, PaperState
-from tui_reader.core.query import StateFilter, parse_query
+from tui_reader.core.query import Query, StateFilter, parse_query
 from tui_reader.core.references import paper_record, reference_title
 from tui_reader.core.resolve import resolving, show_resolutions, with_resolutions
 from tui_reader.core.search_service import needs_index, search_papers
@@ -184,15 +184,14 @@ def run_search(arguments: argparse.Namespace) -> int:
     """Rank the papers for the query; state filters read the library."""
     if arguments.limit < 1:
         raise UsageError(f"--limit must be 1 or more, not {arguments.limit}")
-    asked = parse_query(arguments.query + " ")  # its last word typed in full
+    asked = checked_query(arguments.query)
     if not (asked.terms or asked.states or asked.metadata or asked.either):  # "((("
         raise UsageError(f"the query {arguments.query!r} has no word or filter to search for")
     paths = papers_or_default([*arguments.paths, *arguments.papers])
     options = asked_for(arguments, query_option=False)
     loaded, index = read_papers(paths, load_filter(arguments), indexed=True, asked=options)
     papers = loaded.papers
-    for reason in asked.misread:
-        print(f"tui-reader: {reason}: searched as words", file=sys.stderr)
+    tell_misread(asked)
     # The library is opened only when the query asks about it.
     library = open_library(arguments.library, read_only=True)[0] if asked.asks_state else None
     state: PaperState = NO_STATE if library is None else library
@@ -219,6 +218,22 @@ def run_search(arguments: argparse.Namespace) -> int:
         else:
             print(f"{rank:>3}. {paper.id}  {paper.headline}")
     return 0
+
+
+def checked_query(text: str) -> Query:
+    """The query of a command, its last word typed in full; UsageError for a filter typed
+    close to one ("is:bookm is not a filter: did you mean is:bookmarked?"): searched as
+    words, it would give a script the papers of two words nobody asked for."""
+    asked = parse_query(text + " ")
+    if asked.mistyped:
+        raise UsageError(asked.mistyped[0])
+    return asked
+
+
+def tell_misread(asked: Query) -> None:
+    """Say on stderr which words of the query name a filter but are searched as words."""
+    for reason in asked.misread:
+        print(f"tui-reader: {reason}: searched as words", file=sys.stderr)
 
 
 def open_library(path: Path | None, read_only: bool = False) -> tuple[Library, list[str]]:
@@ -343,6 +358,7 @@ def run_command(arguments: argparse.Namespace) -> int:
         arguments.tag = tags_given(arguments.tag, "--tag")
     if arguments.command in ("tag", "untag"):
         arguments.tags = tags_given(arguments.tags, to_remove=arguments.command == "untag")
+    query = checked_query(getattr(arguments, "query", ""))
     paths = papers_or_default(arguments.papers)
     filtering = arguments.command in ("list", "export")
     keep = load_filter(arguments) if filtering else NO_FILTER
@@ -362,6 +378,7 @@ def run_command(arguments: argparse.Namespace) -> int:
             print(f"{tag}\t{number}")
         return 0
     if filtering:
+        tell_misread(query)
         selected = select(arguments, papers, index, library)
         left_out = _left_out(arguments, papers, library, paths)
         if not selected:  # the papers left out, when there are some, are why

@@ -614,6 +614,10 @@ class Library:
             return contents, text, False
         except DamagedLibrary as damage:
             message = f"{self.path} is damaged ({damage})"
+            unresolved = isinstance(damage, library_file.UnresolvedMerge)
+            if unresolved:  # a merge to finish (git's): read around, never moved or written
+                message = f"{self.path} is left as it is: {damage}"
+                self._blocked = self._blocked or f"{self.path} holds merge-conflict markers"
             if self._writable and not repair:
                 raise _NeedsLock from None
             if self._writable and (why := self._not_ours()):  # replaced since it was read
@@ -644,7 +648,7 @@ class Library:
             message += f"; rebuilt from what {journal.name} holds"
         else:
             message += "; starting with an empty library"
-        if self.read_only:
+        if self.read_only and not unresolved:
             message += " (left as it is: the next change saved repairs it)"
         messages.append(message)
         return contents, None, self._writable

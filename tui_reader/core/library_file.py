@@ -63,6 +63,13 @@ class DamagedLibrary(Exception):
     """The file exists but cannot be used at all; the message says why."""
 
 
+class UnresolvedMerge(DamagedLibrary):
+    """The file holds a merge's conflict markers: a merge to finish, not damage to repair."""
+
+
+_CONFLICT = re.compile(r"^<{7}(?: |$).*?^>{7}(?: |$)", re.MULTILINE | re.DOTALL)
+
+
 class DuplicateValues(list[Any]):
     """The values of a key that a JSON object holds more than once, in order."""
 
@@ -344,6 +351,12 @@ def parse(text: str, name: str = "library.json") -> Contents:
     try:
         data = _loads(text, _SNAPSHOT)
     except (ValueError, RecursionError) as error:  # JSONDecodeError, or a 5,000-digit number
+        if conflict := _CONFLICT.search(text):
+            line = text.count("\n", 0, conflict.start()) + 1
+            raise UnresolvedMerge(
+                f"it holds merge-conflict markers (<<<<<<< at line {line}): resolve the "
+                "conflict first, or merge each side"
+            ) from None
         problem = str(error) if isinstance(error, json.JSONDecodeError) else "too deep or too big"
         raise DamagedLibrary(f"it is not valid JSON ({problem})") from None
     if not isinstance(data, dict) or not isinstance(data.get("version"), int):
@@ -370,8 +383,9 @@ def parse(text: str, name: str = "library.json") -> Contents:
     return contents
 
 
-# How a library's snapshot begins, whitespace left out: the keys of one as written, or by hand.
-_LIBRARY_STARTS = (b'{"papers":', b'{"searches":', b'{"version":', b"{}")
+# How a library's snapshot begins, whitespace left out: the keys of one as written, or by hand,
+# or a merge's conflict marker.
+_LIBRARY_STARTS = (b'{"papers":', b'{"searches":', b'{"version":', b"{}", b"<<<<<<<")
 _HEAD = 4096  # bytes of a file read to tell whether it is a library
 
 

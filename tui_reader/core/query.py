@@ -12,9 +12,16 @@
 - metadata filters on the paper (core.metadata_filter): `cat:cs.LG`, `year:2025`,
   `after:2025-06`, `before:2025-06`, negated with `!`.
 
+A state filter being typed, the last word, is not searched as words: `is:bookm` is the one
+filter it can become (`is:bookmarked`), and one that could become several (`is:`) adds nothing
+until more is typed (`completing` says which). Typed in full, a word that names a filter but is
+not one is searched as words, and the query says why (`misread`), or which state filter it is
+close to (`mistyped`: `is:bookm` did you mean `is:bookmarked`?).
+
 A paper's id alone names that paper (core.search_service).
 """
 
+import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -94,6 +101,12 @@ class Query:
     metadata: tuple[MetadataFilter, ...] = ()
     misread: tuple[str, ...] = ()  # why tokens naming a filter are not one, searched as words
     either: tuple[Either, ...] = ()
+    # Tokens close to a state filter, searched as words: "is:bookm is not a filter: did you
+    # mean is:bookmarked?"
+    mistyped: tuple[str, ...] = ()
+    # The state filters the word being typed can become, the only one applied: "is:b →
+    # is:bookmarked"
+    completing: str = ""
 
     @property
     def asks_state(self) -> bool:
@@ -126,16 +139,44 @@ def _state_filter(token: str, typing: bool) -> StateFilter | None:
     return None
 
 
-def _state_misread(token: str, typing: bool) -> str | None:
-    """Why a token naming a state (`is:unred`) is not one, as MetadataFilter.misread says
-    of the others; None for one being typed that more keys can still make one (`is:b`)."""
+def _unknown_state(token: str) -> str | None:
+    """The state a token names without being one (`is:bookm`, `!has:x`), lower-case and
+    without its `!`; None for any other token."""
     body = token.removeprefix("!").lower()
     scope, colon, _ = body.partition(":")
-    if not colon or scope not in ("is", "has") or body in _STATES:
-        return None
-    if typing and any(name.startswith(body) for name in _STATES):
+    return body if colon and scope in ("is", "has") and body not in _STATES else None
+
+
+def state_completions(token: str) -> tuple[str, ...]:
+    """The state filters a token being typed can still become, negated as it is (`is:b`:
+    `is:bookmarked`; `!is:`: `!is:bookmarked`, `!is:read`, `!is:unread`)."""
+    body = _unknown_state(token)
+    if body is None:
+        return ()
+    return tuple("!" * token.startswith("!") + name for name in _STATES if name.startswith(body))
+
+
+def _state_misread(token: str) -> str | None:
+    """Why a token naming a state (`is:bx`) is not one, as MetadataFilter.misread says of the
+    others."""
+    if _unknown_state(token) is None:
         return None
     return f"{token} is not a state ({', '.join(_STATES)})"
+
+
+def _state_mistyped(token: str) -> str | None:
+    """The state filters a token typed in full is close to (`is:bookm`, `is:unred`,
+    `has:notes`), as a question; None when it is close to none."""
+    body = _unknown_state(token)
+    if body is None:
+        return None
+    close = [name for name in _STATES if name.startswith(body)]
+    close = close or difflib.get_close_matches(body, _STATES, n=1, cutoff=0.8)
+    if not close:
+        return None
+    named = ["!" * token.startswith("!") + name for name in close]
+    meant = " or ".join(filter(None, (", ".join(named[:-1]), named[-1])))
+    return f"{token} is not a filter: did you mean {meant}?"
 
 
 def _field_misread(token: str, typing: bool) -> str | None:
@@ -186,6 +227,8 @@ def parse_query(query: str) -> Query:
     typing = bool(query) and not query[-1].isspace()
     groups: list[list[_Part]] = []  # parts joined by `|`
     misread: list[str] = []
+    mistyped: list[str] = []
+    completing = ""
     join_next = False
     for number, token in enumerate(tokens):
         if token == "|":
@@ -193,13 +236,18 @@ def parse_query(query: str) -> Query:
             continue
         last = typing and number == len(tokens) - 1
         part: _Part | None = _state_filter(token, last) or MetadataFilter.parse(token)
-        if part is None:
-            reason = (
+        completions = state_completions(token) if part is None and last else ()
+        if completions:  # what it is to be: the only one, else none yet
+            completing = f"{token} → {', '.join(completions)}"
+            part = _state_filter(completions[0], last) if len(completions) == 1 else None
+        elif part is None:
+            if mistake := _state_mistyped(token):
+                mistyped.append(mistake)
+            elif reason := (
                 MetadataFilter.misread(token, last)
-                or _state_misread(token, last)
+                or _state_misread(token)
                 or _field_misread(token, last)
-            )
-            if reason and reason not in misread:
+            ):
                 misread.append(reason)
             part = _term(token, last)
         if part is None:
@@ -230,7 +278,13 @@ def parse_query(query: str) -> Query:
             term = Term(alternatives) if alternatives else None
             either.append(Either(term, group_states, group_metadata))
     return Query(
-        _without_repeats(terms), tuple(states), tuple(metadata), tuple(misread), tuple(either)
+        _without_repeats(terms),
+        tuple(states),
+        tuple(metadata),
+        tuple(dict.fromkeys(misread)),
+        tuple(either),
+        tuple(dict.fromkeys(mistyped)),
+        completing,
     )
 
 

@@ -44,6 +44,8 @@ class Results:
         satisficng"), or ""."""
         return "; ".join(f"showing {read} for {typed}" for typed, read in self.corrected)
 
+    named: bool = False  # the query named the paper found by its id or link
+
     @property
     def close(self) -> int:
         """How many papers match all terms but one."""
@@ -113,7 +115,8 @@ def search_papers(
     sort by headline or by change takes about a second.
     """
     if not required and (named := _paper_named(text, papers)) is not None:
-        return Results(np.array([named], dtype=np.int64), 1, np.zeros(1), frozenset(), None)
+        found = np.array([named], dtype=np.int64)
+        return Results(found, 1, np.zeros(1), frozenset(), None, named=True)
     query = parse_query(text)
     query = replace(query, states=query.states + tuple(required))
     if index is None and _has_words(query):

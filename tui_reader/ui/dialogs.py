@@ -44,7 +44,10 @@ class PromptScreen(ModalScreen[str | None]):
     """Ask for one line of text; `check` returns an error message or None when it is fine.
 
     `confirm` returns a question to ask before the text is accepted ("x.md exists. Replace
-    it?") or None; answered no, the prompt stays open with the text as typed."""
+    it?") or None; answered no, the prompt stays open with the text as typed.
+
+    The `value` it opens with is selected, a default that typing replaces (→ or End keeps it
+    to add to it), unless `selected` is False: text to edit, such as a paper's tags."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="PromptScreen")
     BINDINGS = [
@@ -62,10 +65,11 @@ class PromptScreen(ModalScreen[str | None]):
         check: Callable[[str], str | None] = lambda _: None,
         suggester: Suggester | None = None,
         confirm: Callable[[str], str | None] = lambda _: None,
+        selected: bool = True,
     ) -> None:
         super().__init__()
         self._title, self._value, self._hint, self._check = title, value, hint, check
-        self._suggester, self._confirm = suggester, confirm
+        self._suggester, self._confirm, self._selected = suggester, confirm, selected
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -73,6 +77,11 @@ class PromptScreen(ModalScreen[str | None]):
             yield OrderedInput(value=self._value, suggester=self._suggester, select_on_focus=False)
             yield Static(Content(self._hint), classes="dialog-hint")
             yield Static(classes="dialog-error")
+
+    def on_mount(self) -> None:
+        # Once, not at each focus: back from "Replace it?" the name is as it was typed.
+        if self._selected:
+            self.query_one(Input).select_all()
 
     def action_accept(self) -> None:
         text = self.query_one(Input).value

@@ -44,7 +44,9 @@ def edit_in_editor(app: App[Any], text: str) -> tuple[str | None, str]:
     shown = shlex.join(command)
     with tempfile.TemporaryDirectory(prefix="tui-reader-") as folder:
         path = Path(folder) / "note.md"
-        path.write_text(text, encoding="utf-8")
+        # Its last line ends with a newline, as POSIX text does: editors otherwise say
+        # "no newline at end of file" or add one, and `cat` runs it into the prompt.
+        path.write_text(text.rstrip("\n") + "\n" if text else "", encoding="utf-8")
         try:
             status = _run(app, [*command, str(path)])
         except SuspendNotSupported:

@@ -1,13 +1,30 @@
 """The filter: the query the paper list shows the papers of."""
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.reactive import Reactive
-from textual.suggester import Suggester
 
+from tui_reader.core.query import state_completions
 from tui_reader.ui.ordered_keys import OrderedInput
+from tui_reader.ui.tag_editor import TagSuggester
+
+
+class FilterSuggester(TagSuggester):
+    """Completes the word being typed: a `#tag` to a tag in use, `is:b` to the state filter
+    it can become (the first, of several: `is:` to `is:bookmarked`)."""
+
+    def __init__(self, tags: Callable[[], Iterable[str]]) -> None:
+        super().__init__(tags, marks=("!#", "#"))
+
+    async def get_suggestion(self, value: str) -> str | None:
+        if (tag := await super().get_suggestion(value)) is not None:
+            return tag
+        word = re.split(r"[\s|]", value)[-1]  # `a|is:b` is `a | is:b`
+        completions = state_completions(word)
+        return value + completions[0][len(word) :] if completions else None
 
 
 class FilterInput(OrderedInput):
@@ -20,14 +37,22 @@ class FilterInput(OrderedInput):
 
     BINDINGS = [
         Binding("escape", "clear", "Clear filter", show=False),
+        Binding("tab", "complete_or_next", "Accept the completion, else next pane", show=False),
         Binding("up", "recall", "Bring back the filter cleared", show=False),
         Binding("down", "leave", "To the list", show=False),
     ]
 
     def __init__(
-        self, changed: Callable[[str], None], suggester: Suggester, placeholder: str, id: str
+        self,
+        changed: Callable[[str], None],
+        tags: Callable[[], Iterable[str]],
+        placeholder: str,
+        id: str,
     ) -> None:
-        super().__init__(placeholder=placeholder, id=id, suggester=suggester)
+        # Not selected when focused: "/" goes back to the query to refine it (see `refine`).
+        super().__init__(
+            placeholder=placeholder, id=id, suggester=FilterSuggester(tags), select_on_focus=False
+        )
         self._changed = changed
         self._cleared = ""  # the query Escape cleared last: Up brings it back
         self._told_how_back = False
@@ -53,3 +78,11 @@ class FilterInput(OrderedInput):
 
     def action_leave(self) -> None:
         self.screen.focus_next()
+
+    async def action_complete_or_next(self) -> None:
+        if not await self.complete():
+            self.screen.focus_next()
+
+    def refine(self) -> None:
+        """Put the cursor at the end of the query, to go on typing it; Escape clears it."""
+        self.cursor_position = len(self.value)

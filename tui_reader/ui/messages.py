@@ -58,7 +58,8 @@ class ResultsReady(Message):
     """The papers a query found, in the order to show them. `full` of them match every term;
     `query` is "" for every paper in the chosen order; `among`, how many papers the search
     looked among (the first ones, while the rest load; None: all); `showing`, the words read
-    for typos no paper holds (core.search_service.Results.showing)."""
+    for typos no paper holds (core.search_service.Results.showing); `named`, the query named
+    the one paper found by its id or link."""
 
     def __init__(
         self,
@@ -68,10 +69,11 @@ class ResultsReady(Message):
         highlight: Highlight | None = None,
         among: int | None = None,
         showing: str = "",
+        named: bool = False,
     ) -> None:
         super().__init__()
         self.papers, self.query, self.full, self.highlight = papers, query, full, highlight
-        self.among, self.showing = among, showing
+        self.among, self.showing, self.named = among, showing, named
 
 
 class RelatedFound(Message):

@@ -98,7 +98,12 @@ class OrderedInput(Input):
         await _in_turn(self, event)
 
     async def action_complete_or_right(self) -> None:
-        """Accept the completion at the end of the text, else move right. Textual looks for
+        """Accept the completion at the end of the text, else move right."""
+        if not await self.complete():
+            self.action_cursor_right()
+
+    async def complete(self) -> bool:
+        """Accept the completion at the end of the text, if there is one. Textual looks for
         a completion in a worker after each key, so a → sent with the keys before it
         ("t be →") came before the completion did: it is asked for here, in its turn."""
         suggester, value = self.suggester, self.value
@@ -108,8 +113,8 @@ class OrderedInput(Input):
             if suggestion is not None and len(suggestion) > len(value):
                 self.value = suggestion
                 self.cursor_position = len(suggestion)
-                return
-        self.action_cursor_right()
+                return True
+        return False
 
 
 class OrderedTextArea(TextArea):

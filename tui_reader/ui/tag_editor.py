@@ -79,4 +79,6 @@ def tag_prompt(title: str, current: list[str] | None, tags_in_use: list[str]) ->
         value = " ".join(current)
         hint = "Its tags, separated by spaces. → completes, Enter saves, Escape cancels"
     suggester = TagSuggester(lambda: tags_in_use)
-    return PromptScreen(title, value + (" " if value else ""), hint, _check, suggester)
+    return PromptScreen(
+        title, value + (" " if value else ""), hint, _check, suggester, selected=False
+    )

@@ -75,7 +75,7 @@ from tui_reader.ui.note_editor import NoteEditor
 from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.pipe_screen import PipeOutputScreen, PipePicker
 from tui_reader.ui.problems_screen import ProblemsScreen
-from tui_reader.ui.tag_editor import TagSuggester, tag_edit, tag_prompt
+from tui_reader.ui.tag_editor import tag_edit, tag_prompt
 from tui_reader.ui.tags_screen import TagsScreen
 from tui_reader.ui.title_bar import TitleBar
 from tui_reader.ui.triage_screen import TriageScreen
@@ -164,6 +164,12 @@ class Panes(Horizontal):
         ):
             pane.styles.width = "100%" if stacked else share[name]
             pane.styles.height = share[name] if stacked else "100%"
+
+
+def _remember(places: list[Place], place: Place) -> None:
+    """Add a place to go back (or forward) to, once: not again after itself."""
+    if places[-1:] != [place]:
+        places.append(place)
 
 
 def in_background(name: str, work: Callable[[], object]) -> threading.Thread:
@@ -287,6 +293,9 @@ class Workspace(Screen[None]):
         self._last_paper_id = ""  # the last paper under the cursor
         self._read_timer: Timer | None = None
         self._reading: str | None = None  # the paper the read timer is for
+        self._arriving: str | None = None  # a paper jumped to: read once the cursor rests there
+        self._typed = False  # the query was typed in the filter (not restored or jumped to)
+        self._read_once_shown: list[str] = []  # a paper used, read once its search is shown
         self._related_timer: Timer | None = None
         self._settle_timer: Timer | None = None
         self._moved_at = 0.0  # when the reader last moved the cursor (time.monotonic)
@@ -301,7 +310,7 @@ class Workspace(Screen[None]):
         self.title_bar = TitleBar()
         self.filter_input = FilterInput(
             self._filter_changed,
-            TagSuggester(self.library.tag_counts, marks=("!#", "#")),  # → accepts
+            self.library.tag_counts,  # what a #tag being typed completes to
             placeholder="Filter: words, #tag, !#tag, is:bookmarked, is:unread, has:note",
             id="filter",
         )
@@ -523,6 +532,8 @@ class Workspace(Screen[None]):
 
     def _filter_changed(self, query: str) -> None:
         self._query = query
+        self._arriving = None  # unless a jump set this query (_go)
+        self._typed = self.focused is self.filter_input
         self._refilter()
 
     def _refilter(self) -> None:
@@ -556,7 +567,9 @@ class Workspace(Screen[None]):
         found = search_papers(index, query, self.library, self.sort, self.store)
         papers = self.store.view(found.numbers)
         self._post_results(
-            ResultsReady(papers, query, found.full, found.highlight, len(index), found.showing)
+            ResultsReady(
+                papers, query, found.full, found.highlight, len(index), found.showing, found.named
+            )
         )
 
     def _post_results(self, results: ResultsReady) -> None:
@@ -576,6 +589,8 @@ class Workspace(Screen[None]):
         message = "No papers" if not query.strip() else "" if papers else self._nothing(query)
         full = len(papers) if results.full is None else results.full
         self.highlight = results.highlight  # the list and the detail pane follow (data_bind)
+        if results.named and self._typed:  # a paper's id or link typed or pasted: a jump
+            self._arriving = papers[0].id
         had_papers = bool(self.paper_list.papers)
         self.paper_list.show(papers, message, full, new_query=new_query)
         if bool(papers) != had_papers:  # the paper keys come (or go): the footer shows them
@@ -583,6 +598,9 @@ class Workspace(Screen[None]):
         self._shown_count, self._close_count = full, len(papers) - full
         self._shown_among, self._showing = results.among, results.showing
         self._update_header()
+        read, self._read_once_shown = self._read_once_shown, []
+        if read and self.library.set_read(read, True):
+            self._library_changed(refilter=False)
 
     def _nothing(self, query: str) -> str:
         """Why a query finds no paper: a tag or a field that no paper has, else the query."""
@@ -674,8 +692,10 @@ class Workspace(Screen[None]):
         if query and self._showing and self.shown_query == self._query:
             shown += f" · {self._showing}"
         if query:  # not stripped: a space after the last word says it is typed in full
-            misread = parse_query(self._query).misread
-            shown += "".join(f" · {reason}: searched as words" for reason in misread)
+            parsed = parse_query(self._query)
+            shown += f" · {parsed.completing}" if parsed.completing else ""
+            shown += "".join(f" · {mistake}" for mistake in parsed.mistyped)
+            shown += "".join(f" · {reason}: searched as words" for reason in parsed.misread)
         if label := LABELS.get(self.sort):
             shown += f" · by {label}"
         if marked:
@@ -706,9 +726,11 @@ class Workspace(Screen[None]):
             self._when_settled(self._show_detail)
         else:  # a search's new list
             self._when_settled(self._show_detail, PANE_SETTLED_AFTER)
+        arrived = event.paper is not None and event.paper.id == self._arriving
         if event.paper is not None:
             self._last_paper_id = event.paper.id
-        if event.chosen:
+            self._arriving = None
+        if event.chosen or arrived:
             self._start_reading()
         elif event.paper is None or event.paper.id != self._reading:
             self._stop_reading()
@@ -726,8 +748,8 @@ class Workspace(Screen[None]):
 
     def _start_reading(self) -> None:
         """Read the paper under the cursor once the reader has rested on it for read_after
-        seconds. Only a paper the reader moved to or opened: never one that is under the
-        cursor because the reader started there or a new list put it there."""
+        seconds. Only a paper the reader moved to, opened or jumped to: never one that is
+        under the cursor because the reader started there or a new list put it there."""
         self._stop_reading()
         paper, delay = self.paper_list.current, self.config.read_after
         if delay and paper is not None and not self.library.is_read(paper.id):
@@ -744,6 +766,12 @@ class Workspace(Screen[None]):
         paper = self.paper_list.current
         if paper is not None and self.library.set_read([paper.id], True):
             self._library_changed(refilter=False)
+
+    def _in_use(self, paper_ids: Sequence[str]) -> list[str]:
+        """The paper to read, of those the reader bookmarked, tagged, annotated, copied from
+        or opened: one alone, not several at once (marked papers, perhaps unread); none when
+        read_after is 0."""
+        return list(paper_ids) if len(paper_ids) == 1 and self.config.read_after else []
 
     def _show_detail(self) -> None:
         paper_list = self.paper_list
@@ -792,7 +820,7 @@ class Workspace(Screen[None]):
     def _jump(self, place: Place) -> None:
         """Go to a query and a paper (None: the one chosen before, where shown), remembering
         where the reader was: [ goes back there, ] forward again."""
-        self._back.append(self._place())
+        _remember(self._back, self._place())
         self._forward.clear()
         self._go(place)
 
@@ -806,6 +834,7 @@ class Workspace(Screen[None]):
             position = self.paper_list.position_of(paper_id)
             if position is not None:
                 self.paper_list.choose(position)
+        self._arriving = paper_id
 
     def action_jump_back(self) -> None:
         self._step(self._back, self._forward, "back")
@@ -814,10 +843,15 @@ class Workspace(Screen[None]):
         self._step(self._forward, self._back, "forward")
 
     def _step(self, leaving: list[Place], arriving: list[Place], way: str) -> None:
+        """Go to the last place of `leaving` that is not where the reader is (a jump that
+        went nowhere, to the tag's papers shown already, left one)."""
+        here = self._place()
+        while leaving and leaving[-1] == here:
+            leaving.pop()
         if not leaving:
             self._tell(f"Nothing to go {way} to")
             return
-        arriving.append(self._place())
+        _remember(arriving, here)
         self._go(leaving.pop())
 
     # The user's library
@@ -829,11 +863,17 @@ class Workspace(Screen[None]):
             return self.store.in_order(paper_list.marked)
         return [paper_list.current.id] if paper_list.current is not None else []
 
-    def _library_changed(self, refilter: bool = True) -> None:
-        """Redraw what the library shows, filter again on state, and save."""
-        self._redraw_library_state()
+    def _library_changed(self, refilter: bool = True, used: Sequence[str] = ()) -> None:
+        """Redraw what the library shows, filter again on state, and save. The paper `used`
+        (see _in_use) is read, once the search that follows the change has run: it stays in
+        the list (`is:unread`), as a paper read by resting on it does."""
+        read = self._in_use(used)
         if refilter and parse_query(self._query).asks_state:
+            self._read_once_shown += read
             self._refilter()
+        elif read:
+            self.library.set_read(read, True)
+        self._redraw_library_state()
         self._save()
         # A save takes a millisecond; one that takes longer (another program holds the lock, a
         # slow disk) is shown in the header until it is done.
@@ -914,7 +954,7 @@ class Workspace(Screen[None]):
         value = not all(self.library.is_bookmarked(i) for i in targets)
         self.library.set_bookmarked(targets, value)
         self._tell_marked_changed(targets, "bookmarked" if value else "not bookmarked")
-        self._library_changed()
+        self._library_changed(used=targets)
 
     def action_toggle_read(self) -> None:
         targets = self._targets()
@@ -1011,7 +1051,7 @@ class Workspace(Screen[None]):
             return
         edit = tag_edit(text, current)
         if self.library.change_tags(targets, edit.add, edit.remove):
-            self._library_changed()
+            self._library_changed(used=targets)
 
     @dialog_flow
     async def action_edit_note(self) -> None:
@@ -1025,7 +1065,7 @@ class Workspace(Screen[None]):
         text = await self._ask(NoteEditor(title, before, keep))
         if text is None or not self._set_note(paper.id, before, text):
             return
-        self._library_changed()
+        self._library_changed(used=[paper.id])
         if self.library.note(paper.id) != strip_controls(text.rstrip()):
             self._tell("A note on this paper was saved elsewhere meanwhile: yours is after it")
 
@@ -1083,6 +1123,13 @@ class Workspace(Screen[None]):
     def action_copy_link(self) -> None:
         papers = self._target_papers()
         self._copy("\n".join(self._links(paper)[0] for paper in papers), count(len(papers), "link"))
+        self._read_copied(papers)
+
+    def _read_copied(self, papers: list[Paper]) -> None:
+        """Read a paper copied from or opened (see _in_use), and save."""
+        read = self._in_use([paper.id for paper in papers])
+        if read and self.library.set_read(read, True):
+            self._library_changed(refilter=False)
 
     def action_show_copied(self) -> None:
         self.app.push_screen(CopiedScreen(self.copy_log, self._key(SHOW_COPIED)))
@@ -1099,6 +1146,7 @@ class Workspace(Screen[None]):
         pick = await self._ask(CopyPicker(title, links, kind_links))
         if pick is None:
             return
+        self._read_copied(papers)
         if pick.kind == "link":
             urls = [self._links(paper)[pick.number - 1] for paper in papers]
             if pick.open:
@@ -1115,6 +1163,7 @@ class Workspace(Screen[None]):
         paper = self.paper_list.current
         if paper is not None and 1 <= number <= len(links := self._links(paper)):
             self._open_url(links[number - 1])
+            self._read_copied([paper])
 
     def _open_url(self, url: str) -> None:
         if reason := open_in_browser(url):
@@ -1204,7 +1253,7 @@ class Workspace(Screen[None]):
             self.library,
             self.store,
             lambda: self._index,
-            to_filter=lambda: self._focus(self.filter_input),
+            to_filter=self.action_focus_filter,
         )
 
     @dialog_flow
@@ -1294,6 +1343,7 @@ class Workspace(Screen[None]):
 
     def action_focus_filter(self) -> None:
         self._filter_asked = True
+        self.filter_input.refine()
         self._focus(self.filter_input)
 
     def action_leave_filter(self) -> None:
@@ -1315,6 +1365,7 @@ class Workspace(Screen[None]):
             # Known at once, so that the start does not sort every paper for an empty filter.
             self._query = session.query
             self.filter_input.value = session.query
+            self._typed = False  # the filter has the focus, but a paper it names is not a jump
 
     def place(self, theme: str) -> Session:
         """Where the reader is (or was, once it has quit), to be restored next time."""
