@@ -145,7 +145,7 @@ async def test_the_header_says_searching_until_the_first_results_come(
         await wait_until(pilot, lambda: len(shown.store) == 5, "the first papers")
         await pilot.press("slash", *"diffusion")
         assert shown.sub_title == "loading… 5 papers · searching once they are indexed"
-        # Not the papers loaded, unfiltered under the query (a new user took them for results).
+        # Not the papers loaded, unfiltered under the query (they looked like results).
         assert not shown.paper_list.papers
         assert shown.paper_list.empty_message == "Searching once the first papers are indexed…"
         go_on.set()

@@ -135,7 +135,7 @@ def test_a_quit_just_after_the_index_is_built_waits_for_it_to_be_kept(
 async def test_papers_kept_without_their_index_are_searched_as_it_is_built(
     seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A checker planted a bad index file at a million papers: the papers were opened and
+    """A bad index file planted at a million papers: the papers were opened and
     their index built again, and the filter found nothing for the 50 s that took."""
     monkeypatch.setattr(workspace, "FIRST_INDEXED", 5)
     used: list[int] = []
@@ -168,7 +168,7 @@ async def test_an_index_kept_from_before_is_searched_from_the_start(
 async def test_the_header_says_while_the_index_is_kept_for_the_next_start(
     seed_store: PaperStore,
 ) -> None:
-    """A quit then waits for it (9 s at a million papers): a new user saw nothing say so
+    """A quit then waits for it (9 s at a million papers): nothing said so
     until the reader had closed."""
     told: list[Any] = []
 

@@ -259,8 +259,8 @@ async def test_the_header_says_when_a_filter_is_searched_as_words(seed_store) ->
 async def test_the_header_counts_the_first_papers_loaded_as_they_are_drawn(
     seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """It said "loading… 0 papers" over the first rows until the header settled (a new user
-    saw it for 0.1-0.4 s)."""
+    """It said "loading… 0 papers" over the first rows until the header settled (it
+    showed for 0.1-0.4 s)."""
     settling(monkeypatch, header=30, pane=30)
     go_on = threading.Event()
 

@@ -60,7 +60,7 @@ def test_every_word_matches_as_a_prefix_with_typos(
 )
 def test_a_typo_is_forgiven_from_five_letters(query: str, expected: list[str]) -> None:
     """A word of four letters matching every word a typo away counted 332,433 of a million
-    papers for `sati` against 52,560 for `sat` (a new user saw the count jump as they typed).
+    papers for `sati` against 52,560 for `sat` (the count jumped as it was typed).
     From five letters, one typo, as in other engines made for typing."""
     papers = corpus(
         "Satisficing in bandits.", "Diffusion of graphs and trees.", "Statistics of trees."
@@ -95,7 +95,7 @@ def test_search_reads_typeset_math_and_accents(query: str, expected: int) -> Non
 @pytest.mark.parametrize("query", ["O(1/T)", "O(1/T", "o(1/t)"])
 def test_a_word_typed_with_punctuation_ranks_first_the_papers_holding_it_so(query: str) -> None:
     """`O(1/T)` matched its words o, 1 and t anywhere, each as a beginning (of "on", "the"):
-    a checker's million ranked an unrelated paper first, where 5,028 held it. The words the
+    a million papers from another generator ranked an unrelated paper first, where 5,028 held it. The words the
     punctuation ends are whole; the papers where they stand as typed come first."""
     papers = corpus(
         "An O notation count: 1 step per T rounds, on the whole.",
@@ -234,7 +234,7 @@ def test_a_word_typed_whole_still_ranks_its_exact_papers_first() -> None:
 
 def test_a_rare_word_as_typed_does_not_outrank_the_common_words_it_begins() -> None:
     """Typed "robu moti", a reader means robust motion, not a paper holding the stray words
-    "robu" and "moti" (a helper's known items over a million papers: 41 of 199 found first,
+    "robu" and "moti" (known items over a million papers: 41 of 199 found first,
     then 56)."""
     papers = corpus(
         "Estimators in practice. Stray words robu and moti stand in its text.",

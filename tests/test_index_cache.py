@@ -84,7 +84,7 @@ def test_commands_without_search_words_read_the_kept_papers(
     tmp_path: Path, write_seed, capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`list --bookmarked`, `tag`, `bookmark` over a million papers loaded them all from the
-    file each time (181 s for a helper); they read the kept entry back instead."""
+    file each time (181 s at a million); they read the kept entry back instead."""
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
     search(capsys, "bandit", str(path))  # kept
     monkeypatch.setattr(
@@ -365,7 +365,7 @@ def test_a_warm_start_tells_the_records_skipped_by_file_and_line_as_a_load_does(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
     """Opened from the cache, the reader named the records it skipped only by their number;
-    then in the dialog of problems at start, at every start (a new user met 29 of them each
+    then in the dialog of problems at start, at every start (29 of them each
     time): now in a notice, as loading the file tells them."""
     from tui_reader.ui.app import ReaderApp
 

@@ -151,7 +151,7 @@ async def test_typing_while_the_problems_open_goes_on_to_the_reader(
     write_seed: Callable[..., Path],
 ) -> None:
     """Keys sent at start land in the dialog: a key it has no use for closes it and acts
-    where the reader was, the rest of the burst after it (a helper typed `/homoph graph` into
+    where the reader was, the rest of the burst after it (`/homoph graph` typed into
     it, then Escape, and the letters after bookmarked a paper)."""
     papers = store_from(write_seed("Satisficing bandits.", "Homophily in graphs."))
     app = ReaderApp(papers, messages=["Skipped 2 records that could not be read"])

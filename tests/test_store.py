@@ -267,7 +267,7 @@ def test_sorting_a_store_by_change_asks_only_of_the_papers_the_user_touched() ->
 
 def test_sorting_by_change_leaves_out_the_papers_being_added() -> None:
     """A search thread sorts while the screen's thread adds papers, whose ids are found before
-    they are counted: sorting raised IndexError (a helper, in 16 of 250 sorts)."""
+    they are counted: sorting raised IndexError (in 16 of 250 sorts)."""
 
     class Adding(PaperStore):
         counted: int | None = None  # papers added but not counted yet

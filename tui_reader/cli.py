@@ -326,7 +326,7 @@ def _left_out(
     arguments: argparse.Namespace, papers: Sequence[Paper], library: Library, paths: list[Path]
 ) -> str:
     """How many papers of the library pass --tag and --bookmarked but are not among the
-    papers read ("" for none): listing them needs their files (a new user got nothing,
+    papers read ("" for none): listing them needs their files (listing got nothing,
     unsaid). Not when --category or --since left papers out: naming files is no help."""
     wanted = arguments.tag
     if (not wanted and not arguments.bookmarked) or load_filter(arguments) != NO_FILTER:
