@@ -95,8 +95,9 @@ def test_search_reads_typeset_math_and_accents(query: str, expected: int) -> Non
 @pytest.mark.parametrize("query", ["O(1/T)", "O(1/T", "o(1/t)"])
 def test_a_word_typed_with_punctuation_ranks_first_the_papers_holding_it_so(query: str) -> None:
     """`O(1/T)` matched its words o, 1 and t anywhere, each as a beginning (of "on", "the"):
-    a million papers from another generator ranked an unrelated paper first, where 5,028 held it. The words the
-    punctuation ends are whole; the papers where they stand as typed come first."""
+    a million papers from another generator ranked an unrelated paper first, where 5,028 held
+    it. The words the punctuation ends are whole; the papers where they stand as typed come
+    first."""
     papers = corpus(
         "An O notation count: 1 step per T rounds, on the whole.",
         r"SGD converges at the $\mathcal{O}(1/T)$ rate.",

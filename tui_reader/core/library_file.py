@@ -216,24 +216,35 @@ def _checked_entry(paper_id: str, entry: Any, latest: str) -> tuple[dict[str, An
     resets = 0
     for name, value in entry.items():
         if (kind := _VALUE_TYPES.get(name)) is not None:
-            if type(value) is not kind:
-                raise _BadEntry(f"{name} of paper {paper_id} is not a {kind.__name__}")
-            if name == "note" and isinstance(value, str):  # from another program, or a copy
-                entry[name] = strip_controls(value)
-            elif name == "resolved":
-                entry[name] = _checked_found(value)
+            entry[name] = _checked_value(paper_id, name, value, kind)
         elif name in _TIME_FIELDS:
             entry[name] = _our_time(value, latest)
             resets += not entry[name] and value != ""
         elif name in _TAG_FIELDS:
-            if type(value) is not dict or not all(type(t) is str for t in value.values()):
-                raise _BadEntry(f"{name} of paper {paper_id} is not a map of tag to time")
-            if not all(tag.isprintable() for tag in value):  # an escape would reach the screen
-                raise _BadEntry(f"a tag of paper {paper_id} holds control characters")
-            for tag, when in value.items():
-                value[tag] = _our_time(when, latest)
-                resets += not value[tag] and when != ""
+            resets += _check_tags(paper_id, name, value, latest)
     return entry, resets
+
+
+def _checked_value(paper_id: str, name: str, value: Any, kind: type) -> Any:
+    """A field's value as it may be kept: of its type, its text without control characters."""
+    if type(value) is not kind:
+        raise _BadEntry(f"{name} of paper {paper_id} is not a {kind.__name__}")
+    if name == "note" and isinstance(value, str):  # from another program, or a copy
+        return strip_controls(value)
+    return _checked_found(value) if name == "resolved" else value
+
+
+def _check_tags(paper_id: str, name: str, value: Any, latest: str) -> int:
+    """Check a map of tag to time in place; how many times were reset to "" (the oldest)."""
+    if type(value) is not dict or not all(type(t) is str for t in value.values()):
+        raise _BadEntry(f"{name} of paper {paper_id} is not a map of tag to time")
+    if not all(tag.isprintable() for tag in value):  # an escape would reach the screen
+        raise _BadEntry(f"a tag of paper {paper_id} holds control characters")
+    resets = 0
+    for tag, when in value.items():
+        value[tag] = _our_time(when, latest)
+        resets += not value[tag] and when != ""
+    return resets
 
 
 def _checked_found(value: Any, key: str = "") -> Any:

@@ -391,27 +391,35 @@ def _built_apart(
         while pending:
             entry = pending.popleft()
             submit()
-            if isinstance(entry, LoadError):
-                raise entry
-            if isinstance(entry, Problem):
-                yield entry
-                continue
-            try:
-                items, stopped = entry.result()
-            except BrokenProcessPool:
-                raise LoadError(path, "a process reading it stopped") from None
-            # Unpickled here, not in the pool's thread, so the papers are made where they are used
-            # (bytes from our own processes, never from a file).
-            columns, problems = pickle.loads(items)
-            if len(columns):
-                yield columns
-            yield from problems
-            if stopped:
-                raise FormatError(None, stopped)
+            yield from _given_back(entry, path)
     finally:
         pieces.close()
         if pool is not None:
             pool.shutdown(cancel_futures=True)
+
+
+def _given_back(
+    entry: "Future[Piece] | Problem | LoadError", path: Path
+) -> Iterator[PaperColumns | Problem]:
+    """What a piece read apart gives, in its turn: its papers and problems; a problem met
+    cutting the file; LoadError when the file could not be read past it."""
+    if isinstance(entry, LoadError):
+        raise entry
+    if isinstance(entry, Problem):
+        yield entry
+        return
+    try:
+        items, stopped = entry.result()
+    except BrokenProcessPool:
+        raise LoadError(path, "a process reading it stopped") from None
+    # Unpickled here, not in the pool's thread, so the papers are made where they are used
+    # (bytes from our own processes, never from a file).
+    columns, problems = pickle.loads(items)
+    if len(columns):
+        yield columns
+    yield from problems
+    if stopped:
+        raise FormatError(None, stopped)
 
 
 def _pieces(path: Path, cutting: Pieces) -> Generator[tuple[bytes, int] | Problem, None, None]:

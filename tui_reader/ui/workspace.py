@@ -45,7 +45,7 @@ from tui_reader.core.search_service import (
     search_papers,
 )
 from tui_reader.core.session import Session
-from tui_reader.core.sorting import LABELS, SORTS, Sort
+from tui_reader.core.sorting import SORTS, Sort
 from tui_reader.core.store import PaperBatch, PaperStore, columns_of
 from tui_reader.core.text import strip_controls
 from tui_reader.core.wording import count
@@ -56,6 +56,7 @@ from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.dialogs import ConfirmByEnter, ConfirmScreen, PromptScreen, typed_path
 from tui_reader.ui.feeds_screen import FeedsScreen, save_search_prompt
 from tui_reader.ui.filter_input import FilterInput
+from tui_reader.ui.header import HeaderState, header_text
 from tui_reader.ui.help_screen import HelpScreen, KeyTable
 from tui_reader.ui.key_labels import described, key_display
 from tui_reader.ui.messages import (
@@ -658,55 +659,25 @@ class Workspace(Screen[None]):
         return not self._unsettled
 
     def _update_header(self) -> None:
-        marked = len(self.paper_list.marked)
-        papers, query = count(len(self.store), "paper"), self._query.strip()
-        shown = f"{self._shown_count:,} of {papers}" if query else papers
-        if self._close_count:
-            shown += f" (+{self._close_count:,} close)"
-        # The papers searched among: the list's, or the index's while its search runs.
-        among = self._shown_among if self.shown_query == self._query else None
-        if among is None and self._index is not None:
-            among = len(self._index)
-        partly = (
-            bool(query)
-            and among is not None
-            and (self.status == "loading" or among < len(self.store))
+        state = HeaderState(
+            papers=len(self.store),
+            query=self._query,
+            shown_query=self.shown_query,
+            shown=self._shown_count,
+            close=self._close_count,
+            among=self._shown_among,
+            indexed=None if self._index is None else len(self._index),
+            status=self.status,
+            unindexed=self._unindexed,
+            showing=self._showing,
+            sort=self.sort,
+            marked=len(self.paper_list.marked),
+            save_failing=self._save_failing,
+            saving=self.library.has_unsaved_changes or self.library.saving,
+            keeping=self._keeping,
+            raw=self.raw,
         )
-        if self._unindexed:  # the list shows what the index built so far finds, or all
-            if self.status == "loading":
-                shown = f"loading… {papers}"
-            elif query and among is None:
-                shown = papers
-            shown += f" · searching the first {among:,} only" if partly else " · not indexed"
-        elif partly and self.status != "ready":
-            shown += f" · searching the first {among:,} while the rest "
-            shown += "loads" if self.status == "loading" else "is indexed"
-        elif self.status == "loading":
-            shown = f"loading… {papers}" + (" · searching once they are indexed" if query else "")
-        elif self.status == "indexing" and query and self._index is None:
-            shown = f"indexing {papers}…"
-        elif self.status == "indexing":
-            shown += " · indexing…"
-        elif query and (self.shown_query != self._query or partly):
-            shown = f"searching {papers}…"  # the count shown is the last list's
-        if query and self._showing and self.shown_query == self._query:
-            shown += f" · {self._showing}"
-        if query:  # not stripped: a space after the last word says it is typed in full
-            parsed = parse_query(self._query)
-            shown += f" · {parsed.completing}" if parsed.completing else ""
-            shown += "".join(f" · {mistake}" for mistake in parsed.mistyped)
-            shown += "".join(f" · {reason}: searched as words" for reason in parsed.misread)
-        if label := LABELS.get(self.sort):
-            shown += f" · by {label}"
-        if marked:
-            shown += f" · {marked:,} marked"
-        if self._save_failing:
-            shown += " · not saved"
-        elif self.library.has_unsaved_changes or self.library.saving:
-            shown += " · saving…"
-        if self._keeping:  # a quit now waits for it
-            shown += " · keeping the index for the next start…"
-        self.sub_title = shown + (" · raw text" if self.raw else "")
+        self.sub_title = header_text(state)
 
     # Following the cursor
 
