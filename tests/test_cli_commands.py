@@ -131,12 +131,15 @@ def test_export_refuses_a_format_it_cannot_tell_or_that_does_not_match(
     assert list(folder.iterdir()) == []
 
 
-def test_bibtex_of_a_note_with_any_character_is_quiet() -> None:
+def test_bibtex_of_a_note_with_any_character_is_quiet(tmp_path: Path, monkeypatch) -> None:
     # In a process of its own: pytest would catch the warnings logged on stderr.
     library, _ = Library.open(default_path())
     library.change_tags([LOAM], add=["x"])
     library.set_note(LOAM, "read ✓ 注意 — done")
     library.save()
+    config = tmp_path / "notes.toml"
+    config.write_text("[export]\ninclude_notes = true\n")
+    monkeypatch.setenv("TUI_READER_CONFIG", str(config))
     result = subprocess.run(
         [sys.executable, "-m", "tui_reader", "export", "--format", "bib", "--tag", "x"],
         capture_output=True,
@@ -145,8 +148,8 @@ def test_bibtex_of_a_note_with_any_character_is_quiet() -> None:
         stdin=subprocess.DEVNULL,
     )
     assert (result.returncode, result.stderr) == (0, "")
-    note = bibtexparser.parse_string(result.stdout).entries[0].fields_dict["note"].value
-    assert "read ✓ 注意" in note  # as UTF-8, which biblatex and Zotero read
+    note = bibtexparser.parse_string(result.stdout).entries[0].fields_dict["annote"].value
+    assert "read ✓ 注意 --- done" in note  # as UTF-8, which biblatex and Zotero read
 
 
 def test_list_shows_bookmark_read_and_note_markers(capsys) -> None:

@@ -475,8 +475,9 @@ def export_format(given: str | None, output: Path | None) -> str:
 
 def export(arguments: argparse.Namespace, papers: list[Paper], library: Library) -> int:
     kind = export_format(arguments.format, arguments.output)
-    template = search_template(arguments.search_url, settings())
-    text = render(kind, papers, library, template)
+    config = settings()
+    template = search_template(arguments.search_url, config)
+    text = render(kind, papers, library, template, config.include_notes)
     if arguments.output is None:
         sys.stdout.write(text)
     else:

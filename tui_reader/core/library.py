@@ -51,7 +51,9 @@ RELOAD_LOCK_TIMEOUT = 1.0  # a look for others' changes waits less: it comes aga
 # The journal is folded into the snapshot once it is this big, or half the snapshot's size:
 # folding costs the whole file, so it happens once in many saves.
 FOLD_AT = 256 * 1024
-_DEFAULTS: dict[str, Any] = {"bookmarked": False, "read": False, "note": "", "resolved": {}}
+_DEFAULTS: dict[str, Any] = {
+    "bookmarked": False, "read": False, "note": "", "resolved": {}, "citekey": "",
+}  # fmt: skip
 _USER_FIELDS = ("bookmarked", "read", "note")  # what a paper's user made of it, moved with it
 _TAG = re.compile(r"[^\W_][\w./+-]*")
 TAG_MAX = 40
@@ -296,6 +298,27 @@ class Library:
         stamps = [entry.get(f"{name}_at", "") for name in _USER_FIELDS]
         stamps += [*entry.get("tags", {}).values(), *entry.get("removed_tags", {}).values()]
         return max(stamps, default="")
+
+    def citation_keys(self, paper_ids: Iterable[str]) -> dict[str, str]:
+        """The citation keys given to these papers, by paper id (those given one). A key two
+        papers hold (copies of the library that gave it apart, merged) is only the key of the
+        paper given it first."""
+        with self._state_lock:
+            owners = self._key_holders()
+            return {
+                paper_id: key
+                for paper_id in paper_ids
+                if (key := self._get(paper_id, "citekey")) and owners[key] == paper_id
+            }
+
+    def _key_holders(self) -> dict[str, str]:
+        """Each citation key given, with the paper given it first."""
+        first: dict[str, tuple[str, str]] = {}
+        for paper_id, entry in self._entries.items():
+            if key := entry.get("citekey"):
+                given = (entry.get("citekey_at", ""), paper_id)
+                first[key] = min(first.get(key, given), given)
+        return {key: paper_id for key, (_, paper_id) in first.items()}
 
     def resolved(self, paper_id: str) -> dict[str, Any]:
         """What `resolve` found for the paper, as core.resolve stored it ({} for nothing)."""

@@ -1113,7 +1113,7 @@ class Workspace(Screen[None]):
             text, nouns = "\n".join(urls), ("link", "links")
         else:
             form = exporter(pick.kind)
-            text = form.render(papers, self.library, self.search_template)
+            text = await asyncio.to_thread(self._rendered, form.name, papers)
             nouns = form.copied or (form.label, form.label)
         self._copy(text, count(len(papers), *nouns))
 
@@ -1169,8 +1169,13 @@ class Workspace(Screen[None]):
             self._tell(f"Wrote {count(len(papers), 'paper')} to {path}")
 
     def _write_export(self, kind: str, papers: list[Paper], path: Path) -> None:
-        rendered = render_export(kind, papers, self.library, self.search_template)
-        write_export(path, rendered, force=True)
+        write_export(path, self._rendered(kind, papers), force=True)
+
+    def _rendered(self, kind: str, papers: list[Paper]) -> str:
+        """The papers in the format called `kind`."""
+        return render_export(
+            kind, papers, self.library, self.search_template, self.config.include_notes
+        )
 
     # Triage, feeds and other programs
 
