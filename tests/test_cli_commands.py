@@ -100,7 +100,8 @@ def test_a_short_id_asks_for_four_characters(capsys) -> None:
 
 def test_export_infers_the_format_from_the_file_name(capsys, tmp_path: Path) -> None:
     bib = tmp_path / "y.bib"
-    assert run(capsys, "export", "-o", str(bib)) == (0, "", f"wrote 38 papers to {bib}\n")
+    keys = f"tui-reader: 38 citation keys given, kept in {default_path()}\n"
+    assert run(capsys, "export", "-o", str(bib)) == (0, "", f"{keys}wrote 38 papers to {bib}\n")
     assert len(bibtexparser.parse_string(bib.read_text()).entries) == 38
     upper = tmp_path / "Y.CSV"
     assert run(capsys, "export", "-o", str(upper))[0] == 0
@@ -147,7 +148,8 @@ def test_bibtex_of_a_note_with_any_character_is_quiet(tmp_path: Path, monkeypatc
         timeout=60,
         stdin=subprocess.DEVNULL,
     )
-    assert (result.returncode, result.stderr) == (0, "")
+    keys = f"tui-reader: 1 citation key given, kept in {default_path()}\n"
+    assert (result.returncode, result.stderr) == (0, keys)
     note = bibtexparser.parse_string(result.stdout).entries[0].fields_dict["annote"].value
     assert "read ✓ 注意 --- done" in note  # as UTF-8, which biblatex and Zotero read
 

@@ -20,12 +20,16 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Container, Sequence
+from typing import TYPE_CHECKING
 
 from tui_reader.core.latex_text import unicode_text
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
 from tui_reader.core.reference_names import parse_name
 from tui_reader.core.references import STOP_WORDS, reference_title, year_of
+
+if TYPE_CHECKING:
+    from tui_reader.core.library import Library
 
 _KEY_WORD = re.compile(r"[A-Za-z0-9]+")
 # Letters NFKD does not take apart into an ASCII letter and an accent.
@@ -94,3 +98,11 @@ def keys_of(papers: Sequence[Paper], state: PaperState) -> list[str]:
         keys[paper.id] = key = free_key(key_base(paper), taken)
         taken.add(key)
     return [keys[paper.id] for paper in papers]
+
+
+def give_keys(papers: Sequence[Paper], library: "Library") -> list[str]:
+    """Give the papers that have none their keys, kept in the library (see the module); what
+    the user must be told. LibraryError when they cannot be saved: they hold for the session."""
+    if not (new := keyless(papers, library)):
+        return []
+    return library.give_citation_keys([(paper.id, key_base(paper)) for paper in new])
