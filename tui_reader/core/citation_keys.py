@@ -19,7 +19,7 @@ the suffix never hangs on the order they were exported in.
 import itertools
 import re
 import unicodedata
-from collections.abc import Container, Sequence
+from collections.abc import Container, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from tui_reader.core.latex_text import unicode_text
@@ -69,7 +69,7 @@ def free_key(base: str, taken: Container[str]) -> str:
 
 
 def _suffix(number: int) -> str:
-    """ "" for -1, then a, b, ..., z, aa, ab...: the n-th suffix of a repeated key."""
+    """The n-th suffix of a repeated key: none for -1, then a, b, ..., z, aa, ab..."""
     letters = ""
     number += 1
     while number:
@@ -84,7 +84,10 @@ def _giving_order(paper: Paper) -> tuple[str, str]:
 
 def keyless(papers: Sequence[Paper], state: PaperState) -> list[Paper]:
     """The papers not given a key yet, each once, in the order keys are given them."""
-    given = state.citation_keys([paper.id for paper in papers])
+    return _without(papers, state.citation_keys([paper.id for paper in papers]))
+
+
+def _without(papers: Sequence[Paper], given: Mapping[str, str]) -> list[Paper]:
     unique = {paper.id: paper for paper in papers if paper.id not in given}
     return sorted(unique.values(), key=_giving_order)
 
@@ -94,7 +97,7 @@ def keys_of(papers: Sequence[Paper], state: PaperState) -> list[str]:
     has one made here as it would be given, among these papers only."""
     keys = dict(state.citation_keys([paper.id for paper in papers]))
     taken = set(keys.values())
-    for paper in keyless(papers, state):
+    for paper in _without(papers, keys):
         keys[paper.id] = key = free_key(key_base(paper), taken)
         taken.add(key)
     return [keys[paper.id] for paper in papers]
