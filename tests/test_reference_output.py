@@ -152,7 +152,7 @@ def test_each_kind_of_publication_has_its_type_and_venue_field_in_every_format(
         if bib_venue is None:
             assert not {"journal", "booktitle", "howpublished"} & set(entry.fields_dict)
             continue
-        assert entry.fields_dict[bib_venue].value == paper.venue
+        assert entry.fields_dict[bib_venue].value.replace("{", "").replace("}", "") == paper.venue
         assert record[ris_venue] == item[csl_venue] == paper.venue
     # A preprint is arXiv's: its eprint, as Zotero and Better BibTeX write it.
     preprint = entries[0].fields_dict
@@ -203,6 +203,37 @@ def test_only_the_capitalised_words_of_a_title_are_protected() -> None:
     assert title("A Bayesian view of bridges: the case of Gaussian noise in ImageNet") == (
         "A {Bayesian} view of bridges: the case of {Gaussian} noise in {ImageNet}"
     )
+
+
+def test_words_the_writer_protected_stay_protected_and_so_do_a_venues() -> None:
+    paper = Paper.from_abstract(
+        "An abstract.",
+        "c",
+        Path("c.bib"),
+        title="Attention {Is} {All} {You} {Need} for the {GAN} zoo",
+        venue="Proceedings of X",
+        metadata={"venue_kind": "conference"},
+    )
+    fields = bibtex_entries(render("bib", [paper], Library(None)))[0].fields_dict
+    assert fields["title"].value == "Attention {Is} {All} {You} {Need} for the {GAN} zoo"
+    assert fields["booktitle"].value == "Proceedings of {X}"
+
+
+def test_a_date_is_the_years_its_month_only_when_published_that_year(tmp_path: Path) -> None:
+    """An OpenReview paper's year is its venue's; its submission, a year before, is no
+    month of it (ICLR 2025, submitted 2024-10-01, was cited as 2025 oct in BibTeX and as
+    2024 in CSL-JSON)."""
+    submitted = {**ACCEPTED, "published": "2024-10-01"}
+    path = tmp_path / "iclr.jsonl"
+    path.write_text(json.dumps(submitted) + "\n", encoding="utf-8")
+    papers = list(load_paths([path]).papers)
+    fields = bibtex_entries(render("bib", papers, Library(None)))[0].fields_dict
+    assert fields["year"].value == "2025" and "month" not in fields
+    assert json.loads(render("csl-json", papers, Library(None)))[0]["issued"] == {
+        "date-parts": [[2025]]
+    }
+    record = rispy.loads(render("ris", papers, Library(None)))[0]
+    assert record["year"] == "2025" and "date" not in record
 
 
 def test_organisations_non_western_names_and_particles_are_kept_as_written(tmp_path: Path) -> None:

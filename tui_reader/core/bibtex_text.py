@@ -18,7 +18,7 @@ import re
 
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
-from tui_reader.core.latex_text import latex_to_unicode, unpaired_braces
+from tui_reader.core.latex_text import latex_to_unicode, unicode_text, unpaired_braces
 from tui_reader.core.references import STOP_WORDS
 from tui_reader.core.typeset import math_spans
 
@@ -33,6 +33,9 @@ _LETTER = re.compile(r"\{\\(?:ss|o|O|ae|AE|oe|OE|aa|AA|l|L)\}")
 _ESCAPE_OR_SPECIAL = re.compile(r"\\.|\\\Z|[%&#]", re.S)
 _ESCAPED = re.compile(r"\\.", re.S)
 _WORD = re.compile(r"\S+")
+_BRACE = re.compile(r"\\.|[{}]", re.S)  # an escaped character, or a brace
+_COMMAND_BEFORE = re.compile(r"\\[A-Za-z]+\s*$|\\.$|\}$")  # `\emph{`, `\'{`, `}{`
+_PUNCTUATION = ",;:.!?()[]\"'"
 _CAPITAL_INSIDE = re.compile(r"\w\W*[A-Z]|[A-Z]\W*\d|^[A-Z]$")
 
 
@@ -67,8 +70,13 @@ def bibtex_text(text: str) -> str:
     return _encoded(text, math_spans(text), [])
 
 
-def bibtex_title(text: str) -> str:
-    """A title (Unicode) for BibTeX, its capitalised words protected (see the module)."""
+def bibtex_title(written: str) -> str:
+    """A title (or a venue) as written, LaTeX and all, for BibTeX: as Unicode
+    (latex_text.unicode_text), written back as BibTeX's LaTeX, its capitalised words
+    protected (see the module), and those its writer protected in braces (`{GAN}s`,
+    Zotero's `{Is}`) too."""
+    text = unicode_text(written)
+    kept = _braced_words(written)
     maths = math_spans(text)
     prose = list(text)
     for start, end in maths:
@@ -78,9 +86,31 @@ def bibtex_title(text: str) -> str:
     protected = [
         word.span()
         for number, word in enumerate(words)
-        if _protected(word, number == 0, sentence_case)
+        if _protected(word, number == 0, sentence_case) or word[0].strip(_PUNCTUATION) in kept
     ]
     return _encoded(text, maths, protected)
+
+
+def _braced_words(written: str) -> set[str]:
+    """The words (as Unicode) a title as written holds in braces of their own, not a
+    command's: `{GAN}s`, `Attention {Is} {All}`."""
+    if "{" not in written:
+        return set()
+    words: set[str] = set()
+    depth, start = 0, 0
+    for match in _BRACE.finditer(written):
+        if match[0] == "{":
+            if depth == 0 and not _COMMAND_BEFORE.search(written, 0, match.start()):
+                start = match.end()
+            elif depth == 0:
+                start = -1
+            depth += 1
+        elif depth:
+            depth -= 1
+            if depth == 0 and start >= 0:
+                group = unicode_text(written[start : match.start()])
+                words.update(word.strip(_PUNCTUATION) for word in group.split())
+    return words
 
 
 def _encoded(text: str, maths: list[tuple[int, int]], protected: list[tuple[int, int]]) -> str:

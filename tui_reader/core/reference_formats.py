@@ -26,21 +26,20 @@ from collections.abc import Sequence
 
 from tui_reader.core.bibtex_text import bibtex_source, bibtex_text, bibtex_title
 from tui_reader.core.citation_keys import keys_of
-from tui_reader.core.latex_text import plain_text, unicode_text
+from tui_reader.core.latex_text import plain_text
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
 from tui_reader.core.reference_names import bibtex_name, csl_name, ris_name
 from tui_reader.core.references import (
     Kind,
+    date_of,
     keywords_of,
     kind_of,
-    month_of,
     own_link,
     reference_title,
     year_of,
 )
 
-_DATE = re.compile(r"(\d{4})-(\d\d)(?:-(\d\d))?")
 _LINE_BREAKS = re.compile(r"\s*[\r\n]+\s*")
 _MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 _BIBTEX_TYPES = {
@@ -75,15 +74,15 @@ def bibtex(papers: Sequence[Paper], state: PaperState, template: str) -> str:
     papers = _each_once(papers)
     for paper, key in zip(papers, keys_of(papers, state), strict=True):
         kind = kind_of(paper)
-        fields = [("title", bibtex_title(unicode_text(reference_title(paper))))]
+        fields = [("title", bibtex_title(reference_title(paper)))]
         if paper.authors:
             fields.append(("author", " and ".join(map(bibtex_name, paper.authors))))
         if (venue_field := _BIBTEX_VENUES.get(kind)) and (venue := _venue(paper, kind)):
-            fields.append((venue_field, bibtex_text(unicode_text(venue))))
+            fields.append((venue_field, bibtex_title(venue)))
         if year := year_of(paper):
             fields.append(("year", year))
-        if month := month_of(paper):
-            fields.append(("month", _MONTHS[month - 1]))
+        if len(date := date_of(paper)) > 1:
+            fields.append(("month", _MONTHS[date[1] - 1]))
         if paper.arxiv_id:
             fields += [("eprint", paper.arxiv_id), ("archivePrefix", "arXiv")]
             if paper.categories:
@@ -116,14 +115,6 @@ def _venue(paper: Paper, kind: Kind) -> str:
     return paper.venue or (paper.decision.capitalize() if kind == "unpublished" else "")
 
 
-def _date_parts(paper: Paper) -> list[int]:
-    """The paper's date as CSL's date-parts: year, month, day when it has them."""
-    if match := _DATE.match(paper.published):
-        return [int(part) for part in match.groups() if part]
-    year = year_of(paper)
-    return [int(year)] if year else []
-
-
 def csl_json(papers: Sequence[Paper], state: PaperState, template: str) -> str:
     """The papers as a CSL-JSON array (see the module)."""
     items = []
@@ -137,7 +128,7 @@ def csl_json(papers: Sequence[Paper], state: PaperState, template: str) -> str:
         }
         if paper.authors:
             item["author"] = [csl_name(author) for author in paper.authors]
-        if date := _date_parts(paper):
+        if date := date_of(paper):
             item["issued"] = {"date-parts": [date]}
         if (venue_field := _CSL_VENUES.get(kind)) and (venue := _venue(paper, kind)):
             item[venue_field] = plain_text(venue)
@@ -171,8 +162,8 @@ def ris(papers: Sequence[Paper], state: PaperState, template: str) -> str:
         fields += [("AU", ris_name(author)) for author in paper.authors]
         if year := year_of(paper):
             fields.append(("PY", year))
-        if match := _DATE.match(paper.published):
-            fields.append(("DA", "/".join(part for part in match.groups() if part)))
+        if len(date := date_of(paper)) > 1:
+            fields.append(("DA", "/".join(f"{part:02d}" for part in date)))
         if (venue_field := _RIS_VENUES.get(kind)) and (venue := _venue(paper, kind)):
             fields.append((venue_field, plain_text(venue)))
         if paper.arxiv_id:

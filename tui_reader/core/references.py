@@ -36,7 +36,7 @@ STOP_WORDS = frozenset(
 )  # fmt: skip
 _YEAR = re.compile(r"\b(19|20)\d\d\b")
 _PARENTHESIS = re.compile(r"(?<!\\)[()]")
-_MONTH = re.compile(r"\d{4}-(\d\d)")
+_DATE = re.compile(r"(\d{4})(?:-(\d\d)(?:-(\d\d))?)?")
 _UNPUBLISHED_DECISIONS = frozenset(("rejected", "withdrawn", "desk rejected", "under review"))
 _UNPUBLISHED_VENUE = re.compile(
     r"^submitted to\b|\b(?:withdrawn|rejected|under review)\b", re.IGNORECASE
@@ -165,11 +165,17 @@ def _stated_collection(paper: Paper) -> str:
     return "" if paper.collection == paper.source.name.split(".")[0] else paper.collection
 
 
-def month_of(paper: Paper) -> int | None:
-    """The month the paper was published, when its record says."""
-    match = _MONTH.match(paper.published)
-    month = int(match.group(1)) if match else 0
-    return month if 1 <= month <= 12 else None
+def date_of(paper: Paper) -> list[int]:
+    """The paper's date as year, month and day, as much as its record says: its year (as
+    `year_of`), and the month and day it was published when that was in its year (an
+    OpenReview paper's year is its venue's, which its submission may precede)."""
+    year = year_of(paper)
+    if not year:
+        return []
+    match = _DATE.fullmatch(paper.published)
+    if not match or match.group(1) != year or not 1 <= int(match.group(2) or 0) <= 12:
+        return [int(year)]
+    return [int(part) for part in match.groups() if part]
 
 
 def keywords_of(paper: Paper) -> tuple[str, ...]:
