@@ -7,13 +7,13 @@ from urllib.parse import unquote_plus
 import bibtexparser
 import pytest
 
+from tui_reader.core.citation_keys import key_base
 from tui_reader.core.export import ExportError, format_of, render, write_export
 from tui_reader.core.headline import headline_source
+from tui_reader.core.latex_text import unicode_text
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import words
-from tui_reader.core.citation_keys import key_base
-from tui_reader.core.latex_text import unicode_text
 from tui_reader.core.references import citation, links_of, markdown_link, reference_title
 from tui_reader.core.store import PaperStore
 

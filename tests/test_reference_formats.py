@@ -18,11 +18,11 @@ from citeproc import (
 from citeproc.source.json import CiteProcJSON
 from pylatexenc.latex2text import LatexNodes2Text
 
+from tui_reader.core.citation_keys import key_base, keys_of
 from tui_reader.core.export import copy_forms, format_of, render
+from tui_reader.core.latex_text import unicode_text
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
-from tui_reader.core.citation_keys import key_base, keys_of
-from tui_reader.core.latex_text import unicode_text
 from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.reference_names import parse_name
 from tui_reader.core.references import citation, markdown_link
