@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SEEDS
-from tui_reader.core.library import Library
+from tui_reader.core.library import Library, default_path
 
 
 def run(*arguments: str) -> subprocess.CompletedProcess[str]:
@@ -182,7 +182,8 @@ def test_export_every_format_to_stdout_and_files(tmp_path: Path) -> None:
     assert [r["id"] for r in states] == [LOAM]
     out = tmp_path / "papers.bib"
     result = run("export", "--format", "bib", "-o", str(out))
-    assert result.returncode == 0 and result.stderr == f"wrote 38 papers to {out}\n"
+    keys = f"tui-reader: 38 citation keys given, kept in {default_path()}\n"
+    assert result.returncode == 0 and result.stderr == f"{keys}wrote 38 papers to {out}\n"
     assert out.read_text().count("@misc{") == 38
     again = run("export", "--format", "bib", "-o", str(out))
     assert again.returncode == 2 and "already exists (use --force" in again.stderr

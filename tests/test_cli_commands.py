@@ -138,7 +138,8 @@ def test_a_short_id_asks_for_four_characters(capsys) -> None:
 
 def test_export_infers_the_format_from_the_file_name(capsys, tmp_path: Path) -> None:
     bib = tmp_path / "y.bib"
-    assert run(capsys, "export", "-o", str(bib)) == (0, "", f"wrote 38 papers to {bib}\n")
+    keys = f"tui-reader: 38 citation keys given, kept in {default_path()}\n"
+    assert run(capsys, "export", "-o", str(bib)) == (0, "", f"{keys}wrote 38 papers to {bib}\n")
     assert len(bibtexparser.parse_string(bib.read_text()).entries) == 38
     upper = tmp_path / "Y.CSV"
     assert run(capsys, "export", "-o", str(upper))[0] == 0
@@ -169,12 +170,15 @@ def test_export_refuses_a_format_it_cannot_tell_or_that_does_not_match(
     assert list(folder.iterdir()) == []
 
 
-def test_bibtex_of_a_note_with_any_character_is_quiet() -> None:
+def test_bibtex_of_a_note_with_any_character_is_quiet(tmp_path: Path, monkeypatch) -> None:
     # In a process of its own: pytest would catch the warnings logged on stderr.
     library, _ = Library.open(default_path())
     library.change_tags([LOAM], add=["x"])
     library.set_note(LOAM, "read ✓ 注意 — done")
     library.save()
+    config = tmp_path / "notes.toml"
+    config.write_text("[export]\ninclude_notes = true\n")
+    monkeypatch.setenv("TUI_READER_CONFIG", str(config))
     result = subprocess.run(
         [sys.executable, "-m", "tui_reader", "export", "--format", "bib", "--tag", "x"],
         capture_output=True,
@@ -182,9 +186,10 @@ def test_bibtex_of_a_note_with_any_character_is_quiet() -> None:
         timeout=60,
         stdin=subprocess.DEVNULL,
     )
-    assert (result.returncode, result.stderr) == (0, "")
-    note = bibtexparser.parse_string(result.stdout).entries[0].fields_dict["note"].value
-    assert "read ✓ 注意" in note  # as UTF-8, which biblatex and Zotero read
+    keys = f"tui-reader: 1 citation key given, kept in {default_path()}\n"
+    assert (result.returncode, result.stderr) == (0, keys)
+    note = bibtexparser.parse_string(result.stdout).entries[0].fields_dict["annote"].value
+    assert "read ✓ 注意 --- done" in note  # as UTF-8, which biblatex and Zotero read
 
 
 def test_list_shows_bookmark_read_and_note_markers(capsys) -> None:

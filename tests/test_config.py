@@ -71,6 +71,19 @@ def test_a_bad_setting_is_reported_with_its_line_and_the_rest_is_kept(tmp_path: 
     ]
 
 
+def test_notes_go_into_references_only_when_the_export_table_asks(tmp_path: Path) -> None:
+    assert Config().include_notes is False
+    config, problems = load_config(write(tmp_path, "[export]\ninclude_notes = true\n"))
+    assert (config.include_notes, problems) == (True, [])
+    path = write(tmp_path, '[export]\ninclude_notes = "yes"\nnotes = 1\n')
+    config, problems = load_config(path)
+    assert config.include_notes is False
+    assert problems == [
+        f"{path}, line 2: export.include_notes must be true or false; using false",
+        f"{path}, line 3: unknown setting export.notes; it is ignored",
+    ]
+
+
 def test_a_file_that_is_not_toml_is_reported_with_its_line(tmp_path: Path) -> None:
     config, problems = load_config(write(tmp_path, 'theme = "nord"\ntheme = \n'))
     assert config == Config()

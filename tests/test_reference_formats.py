@@ -18,37 +18,36 @@ from citeproc import (
 from citeproc.source.json import CiteProcJSON
 from pylatexenc.latex2text import LatexNodes2Text
 
+from tui_reader.core.citation_keys import key_base, keys_of
 from tui_reader.core.export import copy_forms, format_of, render
+from tui_reader.core.latex_text import unicode_text
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
-from tui_reader.core.references import (
-    bibtex_key,
-    citation,
-    citation_keys,
-    markdown_link,
-    name_parts,
-    unicode_text,
-)
+from tui_reader.core.paper_state import NO_STATE
+from tui_reader.core.reference_names import parse_name
+from tui_reader.core.references import citation, markdown_link
 
 STYLE = "data/styles/harvard-cite-them-right.csl"  # the style citeproc-py ships
 HOSTILE = "Attacks [/b] on [CLS] tokens\x1b]52;c;aGk=\x07 & 100% {unbalanced"
 
 
-def arxiv_paper(title: str = "On the Attention of Transformers", version: int = 2) -> Paper:
+def arxiv_paper(
+    title: str = "On the Attention of Transformers", version: int = 2, arxiv_id: str = "2501.01234"
+) -> Paper:
     return Paper.from_abstract(
         f"Abstract of {title}. $x^2$ and 50% more.\nSecond line.",
         "fetched",
         Path("fetched.jsonl"),
         title=title,
         authors=("Ada Lovelace", "van Beethoven, Ludwig", "Émile Borel"),
-        url="https://arxiv.org/abs/2501.01234",
+        url=f"https://arxiv.org/abs/{arxiv_id}",
         venue="arXiv",
         metadata={
             "year": 2025,
             "published": "2025-01-03",
-            "arxiv_id": "2501.01234",
+            "arxiv_id": arxiv_id,
             "arxiv_version": version,
-            "doi": "10.48550/arXiv.2501.01234",
+            "doi": f"10.48550/arXiv.{arxiv_id}",
             "categories": ("cs.LG", "stat.ML"),
         },
     )
@@ -70,8 +69,8 @@ def bare_paper(text: str = "LOAM: design of observation models. More.") -> Paper
 
 
 def papers() -> list[Paper]:
-    # Two papers whose keys would be the same: the second gets "a".
-    twin = arxiv_paper("Attention, Revisited")
+    # Two papers whose keys would be the same: the later id gets "a".
+    twin = arxiv_paper("Attention, Revisited", arxiv_id="2501.09999")
     return [arxiv_paper(), twin, venue_paper(), bare_paper(), bare_paper(HOSTILE)]
 
 
@@ -83,28 +82,32 @@ def state(tmp_path: Path, paper: Paper) -> Library:
 
 def test_keys_are_author_year_and_title_word_deduplicated_like_better_bibtex() -> None:
     first, twin, venue, bare, hostile = papers()
-    assert bibtex_key(first) == "lovelace2025attention"
-    assert bibtex_key(venue) == "borel2026emergence"
-    assert citation_keys([first, twin, first]) == [
-        "lovelace2025attention",
-        "lovelace2025attentiona",
-        "lovelace2025attentionb",
-    ]
+    assert key_base(first) == "lovelace2025attention"
+    assert key_base(venue) == "borel2026emergence"
+    # A paper met twice is one paper, with one key; of two given keys at once, the later
+    # (by date, then id) has the suffix, in whatever order they come.
+    keys = ["lovelace2025attention", "lovelace2025attentiona", "lovelace2025attention"]
+    assert keys_of([first, twin, first], NO_STATE) == keys
+    assert keys_of([twin, first], NO_STATE) == keys[1::-1]
     # Without authors: the headline's first word, the year and the id, whatever else is exported.
     # A seed has no year: its collection's name ("ICML 2026 Papers") is no venue, and `year:`
     # finds it in no year.
-    assert bibtex_key(bare) == f"loam_{bare.id[:6]}"
-    assert citation_keys([bare, hostile])[0] == citation_keys([bare])[0]
-    assert citation_keys([hostile])[0] == f"attacks_{hostile.id[:6]}"
+    assert key_base(bare) == f"loam_{bare.id[:6]}"
+    assert keys_of([bare, hostile], NO_STATE)[0] == keys_of([bare], NO_STATE)[0]
+    assert keys_of([hostile], NO_STATE)[0] == f"attacks_{hostile.id[:6]}"
 
 
 def test_bibtex_has_authors_year_eprint_doi_and_url(tmp_path: Path) -> None:
     items = papers()
-    parsed = bibtexparser.parse_string(render("bib", items, state(tmp_path, items[0])))
+    library = state(tmp_path, items[0])
+    parsed = bibtexparser.parse_string(render("bib", items, library))
     assert parsed.failed_blocks == []
-    assert [entry.key for entry in parsed.entries] == citation_keys(items)
+    assert [entry.key for entry in parsed.entries] == keys_of(items, library)
+    assert [entry.entry_type for entry in parsed.entries] == [
+        "misc", "misc", "inproceedings", "misc", "misc"
+    ]  # fmt: skip
     first = parsed.entries[0].fields_dict
-    assert first["author"].value == "Ada Lovelace and van Beethoven, Ludwig and \\'Emile Borel"
+    assert first["author"].value == "Ada Lovelace and van Beethoven, Ludwig and {\\'E}mile Borel"
     assert first["year"].value == "2025"
     assert first["eprint"].value == "2501.01234"
     assert first["archivePrefix"].value == "arXiv"
@@ -128,10 +131,12 @@ def test_ris_parses_back_with_rispy(tmp_path: Path) -> None:
     assert first["urls"] == ["https://arxiv.org/abs/2501.01234"]
     assert (
         first["abstract"]
-        == "Abstract of On the Attention of Transformers. $x^2$ and 50% more. Second line."
+        == "Abstract of On the Attention of Transformers. x² and 50% more. Second line."
     )
     assert first["keywords"] == ["cs.LG", "stat.ML"]
-    assert first["notes"] == ['Read "this" & that']
+    assert "notes" not in first  # the user's note is private unless asked for
+    asked = rispy.loads(render("ris", items, state(tmp_path, items[0]), include_notes=True))
+    assert asked[0]["notes"] == ['Read "this" & that']
     assert records[2]["type_of_reference"] == "CPAPER"
     assert records[2]["secondary_title"] == "ICML 2026"
     assert records[4]["type_of_reference"] == "GEN"
@@ -140,8 +145,9 @@ def test_ris_parses_back_with_rispy(tmp_path: Path) -> None:
 
 def test_csl_json_has_the_shape_of_the_schema_and_citeproc_reads_it(tmp_path: Path) -> None:
     items = papers()
-    data = json.loads(render("csl-json", items, state(tmp_path, items[0])))
-    assert [item["id"] for item in data] == citation_keys(items)
+    library = state(tmp_path, items[0])
+    data = json.loads(render("csl-json", items, library))
+    assert [item["id"] for item in data] == keys_of(items, library)
     first = data[0]
     assert first["type"] == "article" and first["title"] == "On the Attention of Transformers"
     assert first["author"] == [
@@ -202,16 +208,15 @@ def test_latex_in_titles_and_authors_is_unicode_in_references(tmp_path: Path) ->
     assert unicode_text(LATEX_TITLE) == UNICODE_TITLE
     assert unicode_text("Plain -- ``quoted'' ~ 5% {unpaired") == "Plain -- “quoted” ~ 5% {unpaired"
     csl = json.loads(render("csl-json", [paper], library))[0]
-    assert csl["title"] == UNICODE_TITLE
+    plain_title = UNICODE_TITLE.replace("$\\alpha$", "α")  # no LaTeX, math read too
+    assert csl["title"] == plain_title
     assert csl["author"] == [
         {"family": "Gödel", "given": "Kurt"},
         {"family": "Erdős", "given": "Paul"},
     ]
-    assert csl["abstract"] == (
-        r"We study Schrödinger bridges in few steps, $\sqrt{k \log k}$ of them."
-    )
+    assert csl["abstract"] == "We study Schrödinger bridges in few steps, √(k log k) of them."
     ris = rispy.loads(render("ris", [paper], library))[0]
-    assert (ris["title"], ris["authors"]) == (UNICODE_TITLE, ["Gödel, Kurt", "Erdős, Paul"])
+    assert (ris["title"], ris["authors"]) == (plain_title, ["Gödel, Kurt", "Erdős, Paul"])
     assert markdown_link(paper, "https://u").startswith("[A Schrödinger bridge: Café bold,")
     assert citation(paper, "https://u").startswith("Kurt Gödel, Paul Erdős. A Schrödinger")
 
@@ -235,7 +240,7 @@ def test_references_read_tex_quotes_and_mend_what_pdf_extraction_broke() -> None
     assert entry.fields_dict["abstract"].value == (
         "Modelling of piriform cortex with efficient ``place'' fields, 100\\%."
     )
-    assert citation(paper, "https://u") == f"Ada Lovelace. {title}. arXiv. https://u"
+    assert citation(paper, "https://u") == f"Ada Lovelace. {title}. arXiv, 2026. https://u"
     # The data exports keep the text as the file gave it: loaded again, it is the same paper.
     assert json.loads(render("json", [paper], library))[0]["abstract"] == paper.abstract
 
@@ -248,7 +253,10 @@ def test_bibtex_of_latex_reads_back_as_the_reference_text() -> None:
     paper = latex_paper(LATEX_TITLE, (r"Kurt G\"odel", r"Paul Erd\H{o}s", "Émile Borel"))
     entry = bibtexparser.parse_string(render("bib", [paper], Library(None))).entries[0]
     title = entry.fields_dict["title"].value
-    assert title == (r"{A Schr\"odinger bridge: Caf\'e bold, The GAN zoo, 50\% less, $\alpha$-div}")
+    # In sentence case: its capitalised words are protected, as proper names.
+    assert title == (
+        r"A {Schr{\"o}dinger} bridge: Caf{\'e} bold, {The} {GAN} zoo, 50\% less, $\alpha$-div"
+    )
     assert read_latex(title) == UNICODE_TITLE
     authors = entry.fields_dict["author"].value.split(" and ")
     assert [read_latex(author) for author in authors] == ["Kurt Gödel", "Paul Erdős", "Émile Borel"]
@@ -290,7 +298,7 @@ def test_bibtex_keeps_the_latex_of_abstracts_and_pairs_every_brace() -> None:
 
 def test_keys_fold_names_as_better_bibtex() -> None:
     keys = [
-        bibtex_key(latex_paper(LATEX_TITLE, (author,)))
+        key_base(latex_paper(LATEX_TITLE, (author,)))
         for author in (r"Kurt G\"odel", "José Müller-Øst", "Renée O'Brien", "D'Angelo, Maria")
     ]
     assert keys == [
@@ -301,16 +309,21 @@ def test_keys_fold_names_as_better_bibtex() -> None:
     ]
 
 
+def parts(author: str) -> tuple[str, str, str]:
+    name = parse_name(author)
+    return name.family, name.given, name.suffix
+
+
 def test_a_name_suffix_is_a_suffix_in_every_format() -> None:
     for written in (
         "Martin Luther King, Jr.",
         "King, Jr., Martin Luther",
         "King, Martin Luther, Jr.",
     ):
-        assert name_parts(written) == ("King", "Martin Luther", "Jr."), written
-    assert name_parts("John Smith III") == ("Smith", "John", "III")
-    assert name_parts("van Beethoven, Ludwig") == ("van Beethoven", "Ludwig", "")
-    assert name_parts("Ada Lovelace") == ("Lovelace", "Ada", "")
+        assert parts(written) == ("King", "Martin Luther", "Jr."), written
+    assert parts("John Smith III") == ("Smith", "John", "III")
+    assert parts("van Beethoven, Ludwig") == ("van Beethoven", "Ludwig", "")
+    assert parts("Ada Lovelace") == ("Lovelace", "Ada", "")
 
     paper = latex_paper("Dreams", ("Martin Luther King, Jr.", "Ada Lovelace"))
     library = Library(None)
@@ -326,7 +339,7 @@ def test_a_name_suffix_is_a_suffix_in_every_format() -> None:
     )
     king = bib.entries[0].fields_dict["author"].value[0]
     assert (king.first, king.last, king.jr) == (["Martin", "Luther"], ["King"], ["Jr."])
-    assert bibtex_key(paper) == "king2026dreams"
+    assert key_base(paper) == "king2026dreams"
 
 
 def test_a_trailing_backslash_or_a_line_break_before_a_brace_in_math_keeps_bibtex_whole() -> None:
@@ -341,7 +354,7 @@ def test_a_trailing_backslash_or_a_line_break_before_a_brace_in_math_keeps_bibte
     assert not parsed.failed_blocks
     entries = parsed.entries
     assert [sorted(entry.fields_dict) for entry in entries] == [
-        ["abstract", "author", "howpublished", "title", "url", "year"]
+        ["abstract", "author", "howpublished", "title", "year"]
     ] * 2, "every field read back"
     assert entries[0].fields_dict["abstract"].value.endswith(r"C:\textbackslash{}")
     assert all(bibtex_balanced(f.value) for entry in entries for f in entry.fields)

@@ -25,6 +25,7 @@ from tui_reader.command_options import (
     tags_given,
 )
 from tui_reader.command_papers import first_and_more, passed_over, read_papers
+from tui_reader.core.citation_keys import give_keys, keyless
 from tui_reader.core.config import Config, ConfigError, load_config
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.export import (
@@ -63,7 +64,7 @@ from tui_reader.core.search_service import needs_index, search_papers
 from tui_reader.core.session import SessionError, inputs_of, load_session, restored, save_session
 from tui_reader.core.sources.folder import fetched_collections
 from tui_reader.core.store import PaperStore
-from tui_reader.core.text import for_terminal
+from tui_reader.core.text import displayed, for_terminal
 from tui_reader.core.wording import count
 from tui_reader.library_command import run_library
 from tui_reader.resources import bundled
@@ -449,14 +450,40 @@ def export_format(given: str | None, output: Path | None) -> str:
 
 def export(arguments: argparse.Namespace, papers: list[Paper], library: Library) -> int:
     kind = export_format(arguments.format, arguments.output)
-    template = search_template(arguments.search_url, settings())
-    text = render(kind, papers, library, template)
+    config = settings()
+    template = search_template(arguments.search_url, config)
+    if exporter(kind).reference and keyless(papers, library):
+        library = keep_citation_keys(arguments.library, papers)
+    text = render(kind, papers, library, template, config.include_notes)
     if arguments.output is None:
         sys.stdout.write(text)
     else:
         write_export(arguments.output, text, arguments.force)
         print(f"wrote {count(len(papers), 'paper')} to {arguments.output}", file=sys.stderr)
     return 0
+
+
+def keep_citation_keys(path: Path | None, papers: Sequence[Paper]) -> Library:
+    """The library, opened to be written, holding the papers' citation keys: those without
+    one are given theirs and kept in it, which is said on stderr (the one change `export`
+    makes). Keys that cannot be kept are said to hold for this export only."""
+    library, _ = open_library(path)
+    new = len(keyless(papers, library))
+    try:
+        messages = give_keys(papers, library)
+    except LibraryError as error:
+        print(
+            f"tui-reader: citation keys could not be kept ({for_terminal(str(error))}); "
+            "they hold for this export only",
+            file=sys.stderr,
+        )
+        return library
+    for message in messages:
+        print(f"tui-reader: {message}", file=sys.stderr)
+    if new:
+        keys = count(new, "citation key")
+        print(f"tui-reader: {keys} given, kept in {displayed(library.path or '')}", file=sys.stderr)
+    return library
 
 
 EXIT_GRACE = 3.0  # seconds the reader has to close after SIGTERM or SIGHUP, its data saved

@@ -40,6 +40,8 @@ class Config:
     commands: Mapping[str, str] = field(default_factory=dict)  # [commands] name -> shell command
     sources: Mapping[str, str] = field(default_factory=dict)  # [sources] arxiv_api... -> URL
     cache_limit: int = 4_000_000_000  # [cache] limit: bytes the kept indexes may take
+    # [export] include_notes: the user's notes in BibTeX (annote), RIS (N1) and CSL-JSON (annote)
+    include_notes: bool = False
 
 
 def load_config(
@@ -145,9 +147,17 @@ def load_config(
                     settings["cache_limit"] = chosen
                 else:
                     problem(name, f"cache.limit must be {_SHAPES['limit']}")
+        elif key == "export" and isinstance(value, dict):
+            for name, chosen in value.items():
+                if name != "include_notes":
+                    problem(name, f"unknown setting export.{name}; it is ignored")
+                elif isinstance(chosen, bool):
+                    settings[name] = chosen
+                else:
+                    problem(name, f"export.include_notes must be {_SHAPES['include_notes']}")
         elif key in (
             "search_url", "theme", "paths", "keys", "read_after", "triage", "commands", "sources",
-            "cache",
+            "cache", "export",
         ):  # fmt: skip
             problem(key, f"{key} must be {_SHAPES[key]}; using the default")
         else:
@@ -186,6 +196,8 @@ _SHAPES = {
     "command": 'a shell command as a string, such as "wc -l"',
     "cache": "a table, such as [cache] then limit = 2_000_000_000",
     "limit": "a number of bytes, such as 2_000_000_000; using the default",
+    "export": "a table, such as [export] then include_notes = true",
+    "include_notes": "true or false; using false",
 }
 
 

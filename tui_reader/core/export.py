@@ -4,7 +4,9 @@ reader's E) or a copy is made in (the reader's copy picker) is a row of EXPORTER
 To add one, write its render function in a module of its own (papers, what the user made of
 them, the search-link template -> text; core.references has the pieces) and add its row: a
 `suffix` makes it a file format (`export --format NAME`, a FILE ending in the suffix, E), and
-`copied` offers it in the copy picker, with the nouns a count of it takes.
+`copied` offers it in the copy picker, with the nouns a count of it takes. A `reference` (a
+format a reference manager reads) cites papers by their keys, which are given before it is
+rendered (`citation_keys.give_keys`), and shows the user's notes only when asked.
 """
 
 import csv
@@ -18,15 +20,9 @@ from typing import TypeAlias
 from tui_reader.core.atomic_file import write_atomically
 from tui_reader.core.links import DEFAULT_SEARCH_URL
 from tui_reader.core.paper import Paper
-from tui_reader.core.paper_state import PaperState
-from tui_reader.core.reference_formats import csl_json, ris
-from tui_reader.core.references import (
-    bibtex,
-    citation,
-    markdown_link,
-    paper_record,
-    primary_link,
-)
+from tui_reader.core.paper_state import PaperState, WithoutNotes
+from tui_reader.core.reference_formats import bibtex, csl_json, ris
+from tui_reader.core.references import citation, markdown_link, paper_record, primary_link
 from tui_reader.core.wording import count
 
 Render: TypeAlias = Callable[[Sequence[Paper], PaperState, str], str]
@@ -45,6 +41,7 @@ class Exporter:
     render: Render  # (papers, their state, search-link template) -> the text
     suffix: str = ""  # a file format: a file whose name ends in it ("" for copies only)
     copied: tuple[str, str] | None = None  # offered to copy: what a copy holds, one and many
+    reference: bool = False  # cites papers by their keys; notes only when asked
 
 
 class ExportError(Exception):
@@ -110,14 +107,19 @@ EXPORTERS: list[Exporter] = [
         copied=("Markdown link", "Markdown links"),
     ),
     Exporter("citation", "Citation (plain text)", citations, copied=("citation", "citations")),
-    Exporter("bib", "BibTeX entry", bibtex, ".bib", ("BibTeX entry", "BibTeX entries")),
+    Exporter("bib", "BibTeX entry", bibtex, ".bib", ("BibTeX entry", "BibTeX entries"), True),
     Exporter("json", "JSON", json_records, suffix=".json"),
     Exporter("csv", "CSV", csv_table, suffix=".csv"),
     Exporter("abstract", "The abstract", abstracts, copied=("abstract", "abstracts")),
-    Exporter("ris", "RIS record", ris, ".ris", ("RIS record", "RIS records")),
+    Exporter("ris", "RIS record", ris, ".ris", ("RIS record", "RIS records"), True),
     # `.csl.json`: `.json` is our own export (a name ending in both is CSL-JSON, the longer).
     Exporter(
-        "csl-json", "CSL-JSON item", csl_json, ".csl.json", ("CSL-JSON item", "CSL-JSON items")
+        "csl-json",
+        "CSL-JSON item",
+        csl_json,
+        ".csl.json",
+        ("CSL-JSON item", "CSL-JSON items"),
+        True,
     ),
 ]
 
@@ -154,10 +156,18 @@ def format_of(path: Path) -> str | None:
 
 
 def render(
-    name: str, papers: Sequence[Paper], state: PaperState, template: str = DEFAULT_SEARCH_URL
+    name: str,
+    papers: Sequence[Paper],
+    state: PaperState,
+    template: str = DEFAULT_SEARCH_URL,
+    include_notes: bool = False,
 ) -> str:
-    """The papers in the format called `name`."""
-    return exporter(name).render(papers, state, template)
+    """The papers in the format called `name`; a reference with the user's notes only with
+    `include_notes` (the `[export] include_notes` setting)."""
+    row = exporter(name)
+    return row.render(
+        papers, state if include_notes or not row.reference else WithoutNotes(state), template
+    )
 
 
 def write_export(path: Path, text: str, force: bool = False) -> None:

@@ -10,6 +10,9 @@ import functools
 import re
 from typing import Any
 
+from tui_reader.core.text import without_debris
+from tui_reader.core.typeset import math_spans, math_to_text, written_quotes
+
 # pylatexenc reads about 60 kB a second: an abstract is 1-3 kB, but a record may hold a
 # megabyte (17 s, with the reader's screen held while it exports).
 LONGEST_CONVERTED = 20_000
@@ -22,6 +25,49 @@ _ESCAPES = list("%&_#${} ")
 _STYLES = ["emph", "textbf", "textit", "textsl", "textsc", "textrm", "textsf", "texttt"]
 _STYLES += ["textup", "textnormal", "text", "mbox"]
 _SWITCHES = ["bf", "it", "em", "rm", "sc", "sf", "tt", "boldmath"]  # {\bf x} is x
+# An accent over a dotless i or j (`\\"{\\i}`, `\\'\\i`, as BibTeX files write it): the letter
+# with the accent is i or j with it (ï, í), never a dotless one.
+_DOTLESS = re.compile(
+    r"\\([`'^\"~=.uvHckrbd])\s*(?:\{\\([ij])\s*\}|\\([ij])(?:\{\}| |(?![A-Za-z])))"
+)
+# TeX's ligatures, which a reader of plain text would see as typed.
+_LIGATURES = re.compile(r"---|--|``|''")
+_LIGATURE_TEXT = {"---": "\u2014", "--": "\u2013", "``": "\u201c", "''": "\u201d"}
+
+
+def unicode_text(text: str, math: bool = False) -> str:
+    """Text as a reference manager shows it: LaTeX accents, escapes and text styles outside
+    math as Unicode (`Schr\\"odinger`: Schrödinger; `50\\%`: 50%; `The {GAN} zoo`: The GAN
+    zoo; `Alzheimer\\'s`: Alzheimer's; ``quoted'': “quoted”, as the screen shows them), what PDF
+    extraction broke mended (piri(cid:173) form: piriform), and `$math$` as written, or with
+    `math` as Unicode (`$\\sqrt{T}$`: √(T))."""
+    text = without_debris(text)
+    marks = any(mark in text for mark in "\\{}") or "``" in text or "''" in text
+    if not marks and not (math and "$" in text):  # most: nothing to read
+        return text
+    text = written_quotes(
+        _DOTLESS.sub(lambda dotless: f"\\{dotless[1]}{{{dotless[2] or dotless[3]}}}", text)
+    )
+    pieces, at = [], 0
+    for start, end in math_spans(text):
+        source = text[start:end]
+        pieces += [latex_to_unicode(text[at:start]), math_to_text(source) if math else source]
+        at = end
+    pieces.append(latex_to_unicode(text[at:]))
+    return "".join(pieces)
+
+
+def plain_text(text: str) -> str:
+    """Text with no LaTeX left where it can be read, for formats that take no markup (RIS,
+    CSL-JSON, a plain-text citation): `unicode_text`, `$math$` as Unicode as the screen shows
+    it (`$x^2 \\leq 1$`: x² ≤ 1; math it cannot read stays as written), and TeX's
+    dashes and double quotes (`--`, ``` ``x'' ```) as the characters they make."""
+    pieces, at = [], 0
+    for start, end in [*math_spans(text), (len(text), len(text))]:
+        prose = _LIGATURES.sub(lambda tie: _LIGATURE_TEXT[tie[0]], text[at:start])
+        pieces += [unicode_text(prose), math_to_text(text[start:end]) if end > start else ""]
+        at = end
+    return "".join(pieces)
 
 
 def unpaired_braces(text: str) -> list[re.Match[str]]:

@@ -16,7 +16,7 @@ import stat
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -51,7 +51,9 @@ RELOAD_LOCK_TIMEOUT = 1.0  # a look for others' changes waits less: it comes aga
 # The journal is folded into the snapshot once it is this big, or half the snapshot's size:
 # folding costs the whole file, so it happens once in many saves.
 FOLD_AT = 256 * 1024
-_DEFAULTS: dict[str, Any] = {"bookmarked": False, "read": False, "note": "", "resolved": {}}
+_DEFAULTS: dict[str, Any] = {
+    "bookmarked": False, "read": False, "note": "", "resolved": {}, "citekey": "",
+}  # fmt: skip
 _USER_FIELDS = ("bookmarked", "read", "note")  # what a paper's user made of it, moved with it
 _TAG = re.compile(r"[^\W_][\w./+-]*")
 TAG_MAX = 40
@@ -121,6 +123,7 @@ class MergeReport:
     notes: int = 0
     read_marks: int = 0
     resolutions: int = 0  # what resolve found
+    citation_keys: int = 0
     searches: int = 0  # saved searches added, changed or deleted
     skipped: int = 0  # entries of the copy that could not be read
 
@@ -134,6 +137,7 @@ class MergeReport:
             ("note", "notes"),
             ("read", "read_marks"),
             ("resolved", "resolutions"),
+            ("citekey", "citation_keys"),
         ):
             if before.get(name, _DEFAULTS[name]) != after.get(name, _DEFAULTS[name]):
                 setattr(self, attribute, getattr(self, attribute) + 1)
@@ -153,6 +157,7 @@ class MergeReport:
                     (self.notes, "note", "changed"),
                     (self.read_marks, "read mark", "changed"),
                     (self.resolutions, "resolution", "changed"),
+                    (self.citation_keys, "citation key", "changed"),
                 )
                 if number
             ]
@@ -296,6 +301,27 @@ class Library:
         stamps = [entry.get(f"{name}_at", "") for name in _USER_FIELDS]
         stamps += [*entry.get("tags", {}).values(), *entry.get("removed_tags", {}).values()]
         return max(stamps, default="")
+
+    def citation_keys(self, paper_ids: Iterable[str]) -> dict[str, str]:
+        """The citation keys given to these papers, by paper id (those given one). A key two
+        papers hold (copies of the library that gave it apart, merged) is only the key of the
+        paper given it first."""
+        with self._state_lock:
+            owners = self._key_holders()
+            return {
+                paper_id: key
+                for paper_id in paper_ids
+                if (key := self._get(paper_id, "citekey")) and owners[key] == paper_id
+            }
+
+    def _key_holders(self) -> dict[str, str]:
+        """Each citation key given, with the paper given it first."""
+        first: dict[str, tuple[str, str]] = {}
+        for paper_id, entry in self._entries.items():
+            if key := entry.get("citekey"):
+                given = (entry.get("citekey_at", ""), paper_id)
+                first[key] = min(first.get(key, given), given)
+        return {key: paper_id for key, (_, paper_id) in first.items()}
 
     def resolved(self, paper_id: str) -> dict[str, Any]:
         """What `resolve` found for the paper, as core.resolve stored it ({} for nothing)."""
@@ -495,6 +521,34 @@ class Library:
             self._set(paper_id, "resolved", found, change)
         return bool(change.before)
 
+    def give_citation_keys(self, bases: Sequence[tuple[str, str]]) -> list[str]:
+        """Give papers citation keys, from (paper id, the key it would have) in the order they
+        are given (core.citation_keys says how): a paper keeps the key it holds; any other gets
+        its base, or the base with the first suffix no paper holds. Given under the file lock
+        after reading what others saved, and saved at once, so that two programs never give
+        one key to two papers. Not an undoable step; what the user must be told, as `save`.
+        LibraryError when they cannot be saved: they are kept for the session."""
+        from tui_reader.core.citation_keys import free_key  # its modules: only when exporting
+
+        given = False
+
+        def give() -> None:
+            nonlocal given
+            holders = self._key_holders()
+            for paper_id, base in bases:
+                if holders.get(self._get(paper_id, "citekey")) == paper_id:
+                    continue
+                holders[key := free_key(base, holders)] = paper_id
+                self._set(paper_id, "citekey", key, None)
+            given = True
+
+        try:
+            return self._save(prepare=give)
+        finally:
+            if not given:  # nothing could be read or written: given in memory
+                with self._state_lock:
+                    give()
+
     def move_papers(self, moves: dict[str, str]) -> int:
         """Move what the user made of papers to their new ids (old id -> new id: a paper first
         known by its text, now by its arXiv id): tags, bookmark, read state and note, stamped
@@ -510,11 +564,13 @@ class Library:
                 tags = list(entry.get("tags", {}))
                 changes = [(new, f"tag:{tag}", True) for tag in tags]
                 changes += [(old, f"tag:{tag}", False) for tag in tags]
-                for name in _USER_FIELDS:
+                for name in (*_USER_FIELDS, "citekey"):
                     if (value := entry.get(name, _DEFAULTS[name])) == _DEFAULTS[name]:
                         continue
                     if name == "note" and (kept := self.note(new)) and kept != value:
                         value = f"{kept}\n\n{value}"
+                    if name == "citekey" and self._get(new, name):  # the new id's stays
+                        value = self._get(new, name)
                     changes += [(new, name, value), (old, name, _DEFAULTS[name])]
                 for paper_id, name, value in changes:
                     self._set(paper_id, name, value, None)
@@ -745,6 +801,12 @@ class Library:
 
         Raises LibraryError when nothing can be written; the changes stay in memory.
         """
+        return self._save(fold)
+
+    def _save(self, fold: bool = False, prepare: Callable[[], None] | None = None) -> list[str]:
+        """`save`, making the changes `prepare` makes first, under the lock once what others
+        saved has been read (with the state's lock held); `prepare` is not called when
+        nothing can be saved."""
         if self.path is None:
             return []
         if self._blocked:
@@ -755,7 +817,7 @@ class Library:
             self.saving = True
             try:
                 with self._locked():
-                    return self._write(fold)
+                    return self._write(fold, prepare)
             except LockTimeout:
                 raise LibraryError(
                     f"{self.path} is locked: another program has held {self._file.name}.lock "
@@ -767,7 +829,7 @@ class Library:
             finally:
                 self.saving = False
 
-    def _write(self, fold: bool) -> list[str]:
+    def _write(self, fold: bool, prepare: Callable[[], None] | None = None) -> list[str]:
         file = self._file
         # Others' changes since the last look: cheap, unless another program wrote the
         # snapshot since (or it was damaged).
@@ -777,6 +839,8 @@ class Library:
         if self._blocked:
             raise LibraryError(self._blocked)
         with self._state_lock:
+            if prepare is not None:
+                prepare()
             pending = list(self._pending)
         journal = library_file.journal_path(file)
         size = journal_now[2] if (journal_now := _signature(journal)) else 0

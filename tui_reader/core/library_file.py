@@ -1,9 +1,12 @@
 """The library on disk: a snapshot, a journal of the changes since, and what was kept aside.
 
 - `library.json`, the snapshot: `{"version": 1, "papers": {PAPER_ID: ENTRY}}`, indented with
-  sorted keys so that it diffs well. An ENTRY holds `bookmarked`, `read` and `note`, each with
-  the time it changed (`bookmarked_at`...), `tags` (tag -> when added) and `removed_tags`
-  (tag -> when removed). Times are UTC, `2026-11-30T03:11:07.123456Z`.
+  sorted keys so that it diffs well. An ENTRY holds `bookmarked`, `read` and `note`, what
+  `resolve` found (`resolved`) and the paper's citation key (`citekey`), each with the time it
+  changed (`bookmarked_at`...), `tags` (tag -> when added) and `removed_tags` (tag -> when
+  removed). Times are UTC, `2026-11-30T03:11:07.123456Z`. A field is there only once set, so
+  a file of an older version, without one, is read as it is; one this version does not know
+  (from a newer one) is kept as it is, through merges and folds, and the version stays 1.
 - `library.json.journal`: one line per saved change, `{"v": 1, "id": PAPER_ID, "entry": ENTRY}`
   holding only what changed, appended and fsynced, so that a save costs one change. Now and
   then the journal is folded into the snapshot and starts again empty.
@@ -41,14 +44,19 @@ VERSION = 1
 JOURNAL_VERSION = 1
 Entries = dict[str, dict[str, Any]]
 
-# `resolved`: the title, authors and links `tui-reader resolve` found for the paper (core.resolve).
-_VALUE_TYPES: dict[str, type] = {"bookmarked": bool, "read": bool, "note": str, "resolved": dict}
+# `resolved`: the title, authors and links `tui-reader resolve` found for the paper (core.resolve);
+# `citekey`: its citation key (core.citation_keys).
+_VALUE_TYPES: dict[str, type] = {
+    "bookmarked": bool, "read": bool, "note": str, "resolved": dict, "citekey": str,
+}  # fmt: skip
 FIELDS = tuple(_VALUE_TYPES)
 _TIME_FIELDS = tuple(f"{name}_at" for name in _VALUE_TYPES)
 _STAMPED = tuple(zip(FIELDS, _TIME_FIELDS, strict=True))
 _STAMP_OF = dict(_STAMPED)
 _TAG_FIELDS = ("tags", "removed_tags")
 _FOUND_IDS = ("arxiv_id", "doi", "openreview_forum", "source")  # of `resolved`: ids, not text
+# A key BibTeX, biber and Pandoc read (any other, written by hand, is dropped: one is given anew).
+_CITATION_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_:./+-]*")
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")
 _FRACTION = re.compile(r"\.\d+")  # of a second, in another ISO 8601 form
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
@@ -231,6 +239,8 @@ def _checked_value(paper_id: str, name: str, value: Any, kind: type) -> Any:
         raise _BadEntry(f"{name} of paper {paper_id} is not a {kind.__name__}")
     if name == "note" and isinstance(value, str):  # from another program, or a copy
         return strip_controls(value)
+    if name == "citekey" and not _CITATION_KEY.fullmatch(str(value)):
+        return ""  # not a key BibTeX reads: another is given
     return _checked_found(value) if name == "resolved" else value
 
 

@@ -59,6 +59,9 @@ class Paper:
     openreview_forum: str = ""
     decision: str = ""
     keywords: tuple[str, ...] = field(default=())
+    # What the record says its venue is: "journal", "conference" or "unpublished" (BibTeX's
+    # @article, @inproceedings, @unpublished; a `journal` or `booktitle` field); "": unsaid.
+    venue_kind: str = ""
     kind_links: tuple[tuple[str, str], ...] = field(default=())  # (kind, url): abstract, pdf...
 
     def __reduce__(self) -> tuple[type["Paper"], tuple[object, ...]]:
@@ -121,4 +124,5 @@ class Metadata(TypedDict, total=False):
     openreview_forum: str
     decision: str
     keywords: tuple[str, ...]
+    venue_kind: str
     kind_links: tuple[tuple[str, str], ...]

@@ -4,7 +4,8 @@ The library (core.library.Library) is one; anything with these methods will do, 
 needs no library to search or export.
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 
@@ -24,6 +25,11 @@ class PaperState(Protocol):
     def paper_ids(self) -> Sequence[str]:
         """The papers the user made anything of: any other has no bookmark, tag or note, and
         is unread."""
+        ...
+
+    def citation_keys(self, paper_ids: Iterable[str]) -> Mapping[str, str]:
+        """The citation keys these papers were given (core.citation_keys), by paper id: only
+        those given one, each key held by one paper."""
         ...
 
 
@@ -48,5 +54,37 @@ class NoState:
     def paper_ids(self) -> Sequence[str]:
         return ()
 
+    def citation_keys(self, paper_ids: Iterable[str]) -> Mapping[str, str]:
+        return {}
+
 
 NO_STATE = NoState()
+
+
+@dataclass(frozen=True)
+class WithoutNotes:
+    """A state as it is, but with no notes: what a reference shows when the user's notes,
+    which are private, are not asked for."""
+
+    state: PaperState
+
+    def is_bookmarked(self, paper_id: str) -> bool:
+        return self.state.is_bookmarked(paper_id)
+
+    def is_read(self, paper_id: str) -> bool:
+        return self.state.is_read(paper_id)
+
+    def tags(self, paper_id: str) -> Sequence[str]:
+        return self.state.tags(paper_id)
+
+    def note(self, paper_id: str) -> str:
+        return ""
+
+    def changed_at(self, paper_id: str) -> str:
+        return self.state.changed_at(paper_id)
+
+    def paper_ids(self) -> Sequence[str]:
+        return self.state.paper_ids()
+
+    def citation_keys(self, paper_ids: Iterable[str]) -> Mapping[str, str]:
+        return self.state.citation_keys(paper_ids)

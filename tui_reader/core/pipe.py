@@ -22,9 +22,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import IO
 
+from tui_reader.core.export import render
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
-from tui_reader.core.references import bibtex, paper_record, reference_title
+from tui_reader.core.references import paper_record, reference_title
 from tui_reader.core.text import strip_controls
 
 FORMATS = {"jsonl": "JSON Lines", "bib": "BibTeX", "text": "plain text"}
@@ -46,7 +47,7 @@ def pipe_input(kind: str, papers: Sequence[Paper], state: PaperState, template: 
             for paper in papers
         )
     if kind == "bib":
-        return bibtex(papers, state, template)
+        return render("bib", papers, state, template)
     if kind == "text":
         return "\n\n".join(f"{reference_title(paper)}\n\n{paper.abstract}" for paper in papers)
     raise ValueError(f"unknown format {kind!r}: choose one of {', '.join(FORMATS)}")

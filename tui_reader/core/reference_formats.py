@@ -1,73 +1,151 @@
-"""References for reference managers: RIS (EndNote, Zotero, Mendeley) and CSL-JSON (Zotero,
-Pandoc, citeproc), each paper with the same citation key as its BibTeX entry."""
+"""References for reference managers, each paper with its citation key (core.citation_keys):
+BibTeX (LaTeX, Pandoc, Zotero, JabRef), RIS (EndNote, Zotero, Mendeley) and CSL-JSON (Zotero,
+Pandoc, citeproc).
+
+Each format's type, and the field of the venue, follow the kind of publication
+(references.kind_of):
+
+| kind | BibTeX | RIS | CSL-JSON |
+|---|---|---|---|
+| journal | `@article`, `journal` | `JOUR`, `T2` | `article-journal`, `container-title` |
+| conference | `@inproceedings`, `booktitle` | `CPAPER`, `T2` | `paper-conference`, same |
+| preprint | `@misc`, `eprint`, `howpublished` | `UNPB`, `PB` | `article`, `publisher` |
+| unpublished | `@unpublished`, `note` | `UNPB`, `M3` | `manuscript`, `genre` |
+| other | `@misc` | `GEN` | `article` |
+
+BibTeX's text is LaTeX that BibTeX, biber and Pandoc read alike (core.bibtex_text); RIS and
+CSL-JSON hold plain Unicode, LaTeX read (core.latex_text.plain_text). Names are split only
+where their parts can be told (core.reference_names). The user's note is written only when
+asked (`[export] include_notes`), as BibTeX's `annote`, RIS's `N1`, CSL-JSON's `annote`:
+never as a `note`, which styles print.
+"""
 
 import json
 import re
 from collections.abc import Sequence
 
+from tui_reader.core.bibtex_text import bibtex_source, bibtex_text, bibtex_title
+from tui_reader.core.citation_keys import keys_of
+from tui_reader.core.latex_text import plain_text
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
+from tui_reader.core.reference_names import bibtex_name, csl_name, ris_name
 from tui_reader.core.references import (
-    citation_keys,
-    name_parts,
-    primary_link,
+    Kind,
+    date_of,
+    keywords_of,
+    kind_of,
+    own_link,
     reference_title,
-    unicode_text,
-    venue_of,
     year_of,
 )
+from tui_reader.core.text import without_debris
 
-_DATE = re.compile(r"(\d{4})-(\d\d)(?:-(\d\d))?")
 _LINE_BREAKS = re.compile(r"\s*[\r\n]+\s*")
+_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+_BIBTEX_TYPES = {
+    "journal": "article", "conference": "inproceedings", "preprint": "misc",
+    "unpublished": "unpublished", "other": "misc",
+}  # fmt: skip
+_BIBTEX_VENUES = {
+    "journal": "journal", "conference": "booktitle", "preprint": "howpublished",
+    "unpublished": "note",
+}  # fmt: skip
+_RIS_TYPES = {
+    "journal": "JOUR", "conference": "CPAPER", "preprint": "UNPB", "unpublished": "UNPB",
+    "other": "GEN",
+}  # fmt: skip
+_RIS_VENUES = {"journal": "T2", "conference": "T2", "preprint": "PB", "unpublished": "M3"}
+_CSL_TYPES = {
+    "journal": "article-journal", "conference": "paper-conference", "preprint": "article",
+    "unpublished": "manuscript", "other": "article",
+}  # fmt: skip
+_CSL_VENUES = {
+    "journal": "container-title", "conference": "container-title", "preprint": "publisher",
+    "unpublished": "genre",
+}  # fmt: skip
 
 
-def _is_preprint(paper: Paper) -> bool:
-    return bool(paper.arxiv_id) and venue_of(paper).lower() in ("arxiv", "")
+def bibtex(papers: Sequence[Paper], state: PaperState, template: str) -> str:
+    """BibTeX entries for the papers, one each (see the module): title, authors, venue,
+    year and month, arXiv's eprint, archivePrefix and primaryClass, DOI, the paper's own
+    link as url, keywords, the abstract, and the user's note as `annote` when the state
+    gives it."""
+    entries = []
+    papers = _each_once(papers)
+    for paper, key in zip(papers, keys_of(papers, state), strict=True):
+        kind = kind_of(paper)
+        fields = [("title", bibtex_title(reference_title(paper)))]
+        if paper.authors:
+            fields.append(("author", " and ".join(map(bibtex_name, paper.authors))))
+        if (venue_field := _BIBTEX_VENUES.get(kind)) and (venue := _venue(paper, kind)):
+            fields.append((venue_field, bibtex_title(venue)))
+        if year := year_of(paper):
+            fields.append(("year", year))
+        if len(date := date_of(paper)) > 1:
+            fields.append(("month", _MONTHS[date[1] - 1]))
+        if paper.arxiv_id:
+            fields += [("eprint", paper.arxiv_id), ("archivePrefix", "arXiv")]
+            if paper.categories:
+                fields.append(("primaryClass", bibtex_text(paper.categories[0])))
+        if paper.doi:
+            fields.append(("doi", bibtex_text(paper.doi)))
+        if (url := own_link(paper)) and "{" not in url and "}" not in url:
+            fields.append(("url", url))
+        if keywords := keywords_of(paper):
+            fields.append(("keywords", bibtex_text(", ".join(keywords))))
+        fields.append(("abstract", bibtex_source(without_debris(paper.abstract))))
+        if note := state.note(paper.id):
+            fields.append(("annote", bibtex_text(note)))
+        # The month as a macro (`mar`), which every style reads.
+        lines = [f"\t{name} = {v if name == 'month' else '{' + v + '}'}" for name, v in fields]
+        entries.append(f"@{_BIBTEX_TYPES[kind]}{{{key},\n" + ",\n".join(lines) + "\n}\n")
+    return "\n".join(entries)
 
 
-def _date_parts(paper: Paper) -> list[int]:
-    """The paper's date as CSL's date-parts: year, month, day when it has them."""
-    if match := _DATE.match(paper.published):
-        return [int(part) for part in match.groups() if part]
-    year = year_of(paper)
-    return [int(year)] if year else []
+def _each_once(papers: Sequence[Paper]) -> list[Paper]:
+    """The papers, one reference each: a paper met twice (by its id) has one key."""
+    first: dict[str, Paper] = {}
+    for paper in papers:
+        first.setdefault(paper.id, paper)
+    return list(first.values())
+
+
+def _venue(paper: Paper, kind: Kind) -> str:
+    """Where the paper is published; for an unpublished one, what became of it."""
+    return paper.venue or (paper.decision.capitalize() if kind == "unpublished" else "")
 
 
 def csl_json(papers: Sequence[Paper], state: PaperState, template: str) -> str:
-    """The papers as a CSL-JSON array."""
+    """The papers as a CSL-JSON array (see the module)."""
     items = []
-    for paper, key in zip(papers, citation_keys(papers), strict=True):
+    papers = _each_once(papers)
+    for paper, key in zip(papers, keys_of(papers, state), strict=True):
+        kind = kind_of(paper)
         item: dict[str, object] = {
             "id": key,
-            "type": "article" if _is_preprint(paper) or not paper.venue else "paper-conference",
-            "title": unicode_text(reference_title(paper)),
+            "type": _CSL_TYPES[kind],
+            "title": plain_text(reference_title(paper)),
         }
         if paper.authors:
-            item["author"] = [_csl_name(author) for author in paper.authors]
-        if date := _date_parts(paper):
+            item["author"] = [csl_name(author) for author in paper.authors]
+        if date := date_of(paper):
             item["issued"] = {"date-parts": [date]}
-        if venue := venue_of(paper):
-            item["publisher" if _is_preprint(paper) else "container-title"] = venue
+        if (venue_field := _CSL_VENUES.get(kind)) and (venue := _venue(paper, kind)):
+            item[venue_field] = plain_text(venue)
         if paper.arxiv_id:
             item["number"] = f"arXiv:{paper.arxiv_id}"
         if paper.doi:
             item["DOI"] = paper.doi
-        item["URL"] = primary_link(paper, template)
-        item["abstract"] = unicode_text(paper.abstract)
-        if paper.keywords or paper.categories:
-            item["keyword"] = ", ".join(paper.keywords or paper.categories)
+        if url := own_link(paper):
+            item["URL"] = url
+        item["abstract"] = plain_text(paper.abstract)
+        if keywords := keywords_of(paper):
+            item["keyword"] = ", ".join(keywords)
         if note := state.note(paper.id):
-            item["note"] = note
+            item["annote"] = note
         items.append(item)
     return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
-
-
-def _csl_name(author: str) -> dict[str, str]:
-    family, given, suffix = name_parts(author)
-    if not (given or suffix):
-        return {"literal": family}
-    parts = {"family": family, "given": given, "suffix": suffix}
-    return {part: name for part, name in parts.items() if name}
 
 
 def _ris_line(tag: str, value: str) -> str:
@@ -76,32 +154,29 @@ def _ris_line(tag: str, value: str) -> str:
 
 
 def ris(papers: Sequence[Paper], state: PaperState, template: str) -> str:
-    """The papers as RIS records."""
+    """The papers as RIS records (see the module)."""
     lines = []
-    for paper, key in zip(papers, citation_keys(papers), strict=True):
-        kind = "UNPB" if _is_preprint(paper) else "CPAPER" if paper.venue else "GEN"
-        fields = [("TY", kind), ("ID", key), ("TI", unicode_text(reference_title(paper)))]
-        fields += [("AU", _ris_name(author)) for author in paper.authors]
+    papers = _each_once(papers)
+    for paper, key in zip(papers, keys_of(papers, state), strict=True):
+        kind = kind_of(paper)
+        fields = [("TY", _RIS_TYPES[kind]), ("ID", key), ("TI", plain_text(reference_title(paper)))]
+        fields += [("AU", ris_name(author)) for author in paper.authors]
         if year := year_of(paper):
             fields.append(("PY", year))
-        if match := _DATE.match(paper.published):
-            fields.append(("DA", "/".join(part for part in match.groups() if part)))
-        if venue := venue_of(paper):
-            fields.append(("PB" if _is_preprint(paper) else "T2", venue))
+        if len(date := date_of(paper)) > 1:
+            fields.append(("DA", "/".join(f"{part:02d}" for part in date)))
+        if (venue_field := _RIS_VENUES.get(kind)) and (venue := _venue(paper, kind)):
+            fields.append((venue_field, plain_text(venue)))
         if paper.arxiv_id:
             fields.append(("M1", f"arXiv:{paper.arxiv_id}"))
         if paper.doi:
             fields.append(("DO", paper.doi))
-        fields += [("UR", primary_link(paper, template)), ("AB", unicode_text(paper.abstract))]
-        fields += [("KW", word) for word in paper.keywords or paper.categories]
+        if url := own_link(paper):
+            fields.append(("UR", url))
+        fields.append(("AB", plain_text(paper.abstract)))
+        fields += [("KW", word) for word in keywords_of(paper)]
         if note := state.note(paper.id):
             fields.append(("N1", note))
         lines += [_ris_line(tag, value) for tag, value in fields if value.strip()]
         lines += ["ER  - ", ""]
     return "\n".join(lines)
-
-
-def _ris_name(author: str) -> str:
-    """RIS's "Family, Given, Suffix"."""
-    family, given, suffix = name_parts(author)
-    return ", ".join(part for part in (family, given, suffix) if part)

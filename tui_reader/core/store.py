@@ -77,6 +77,7 @@ _EXTRA = (
     "openreview_forum",
     "decision",
     "keywords",
+    "venue_kind",
     "kind_links",
 )
 RECENT_PAPERS = 4096  # papers kept built, for the rows on screen

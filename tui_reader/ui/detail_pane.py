@@ -11,9 +11,10 @@ from textual.style import Style
 from textual.widgets import Static
 
 from tui_reader.core.highlight import Highlight
+from tui_reader.core.latex_text import unicode_text
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
-from tui_reader.core.references import links_of, unicode_text
+from tui_reader.core.references import links_of
 from tui_reader.core.text import displayed, for_terminal
 from tui_reader.ui.messages import RelatedFound
 from tui_reader.ui.typeset_text import typeset_content

@@ -24,6 +24,7 @@ from textual.worker import get_current_worker
 
 from tui_reader import startup
 from tui_reader.core.browser import open_in_browser
+from tui_reader.core.citation_keys import give_keys
 from tui_reader.core.config import Config
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.export import ExportError, exporter, file_formats, format_of, write_export
@@ -1126,7 +1127,7 @@ class Workspace(Screen[None]):
             text, nouns = "\n".join(urls), ("link", "links")
         else:
             form = exporter(pick.kind)
-            text = form.render(papers, self.library, self.search_template)
+            text = await asyncio.to_thread(self._rendered, form.name, papers)
             nouns = form.copied or (form.label, form.label)
         self._copy(text, count(len(papers), *nouns))
 
@@ -1183,8 +1184,24 @@ class Workspace(Screen[None]):
             self._tell(f"Wrote {count(len(papers), 'paper')} to {path}")
 
     def _write_export(self, kind: str, papers: list[Paper], path: Path) -> None:
-        rendered = render_export(kind, papers, self.library, self.search_template)
-        write_export(path, rendered, force=True)
+        write_export(path, self._rendered(kind, papers), force=True)
+
+    def _rendered(self, kind: str, papers: list[Paper]) -> str:
+        """The papers in the format called `kind`, a reference's papers given their citation
+        keys first. In a thread: keys are given under the library's lock."""
+        if exporter(kind).reference:
+            self._cite(papers)
+        return render_export(
+            kind, papers, self.library, self.search_template, self.config.include_notes
+        )
+
+    def _cite(self, papers: list[Paper]) -> None:
+        """Give the papers that have none their citation keys, kept in the library, and tell
+        how that went as a save does. In a thread."""
+        try:
+            self.post_message(LibrarySaved(give_keys(papers, self.library)))
+        except LibraryError as error:
+            self.post_message(SaveFailed(str(error)))
 
     # Triage, feeds and other programs
 
@@ -1243,6 +1260,8 @@ class Workspace(Screen[None]):
         if choice is None:
             return
         name, kind = choice
+        if kind == "bib":
+            await asyncio.to_thread(self._cite, papers)
         data = pipe_input(kind, papers, self.library, self.search_template)
         what = f"{count(len(papers), 'paper')} as {FORMATS[kind]}"
         self.app.push_screen(PipeOutputScreen(name, commands[name], data, what, self.copy_log))

@@ -3,6 +3,15 @@
 A malformed record (a bad JSON line, a row with no abstract) is a Problem naming its line;
 the rest of the file still loads. A file that cannot be read past a point raises
 FormatError: none of it is used.
+
+A record's ids and links are read from whatever it holds, in every format that comes here
+(JSON Lines, a JSON array, CSV, BibTeX): its arXiv id from `arxiv_id`, else an `eprint` that
+is arXiv's (`archivePrefix` or `eprinttype` arXiv, or none given), else an arxiv.org address
+(`url`, `pdf`), else an arXiv DOI (10.48550/arXiv.ID); its DOI also from a doi.org address;
+its OpenReview forum from `openreview_forum` or an OpenReview `forum` column (an id or the
+forum's address). Its links by kind (abstract page, PDF, DOI, forum) come from `links`, then
+from those ids and from a `pdf` column (an address, or OpenReview's `/pdf/...`); a record with
+no `url` has the first of its abstract page, forum, PDF and DOI as its url.
 """
 
 import json
@@ -12,7 +21,15 @@ from typing import Final
 
 from tui_reader.core.links import is_web_url
 from tui_reader.core.paper import Metadata
-from tui_reader.core.sources.record import LINK_KINDS, clean_all, split_arxiv_id
+from tui_reader.core.sources.record import (
+    DOI_SITE,
+    LINK_KINDS,
+    arxiv_id_in,
+    arxiv_links,
+    clean_all,
+    primary_url,
+    split_arxiv_id,
+)
 from tui_reader.core.text import clean, token
 
 FIELDS = ("title", "abstract", "authors", "url", "venue")
@@ -20,12 +37,20 @@ _TEXTS: Final = ("published", "updated", "doi", "openreview_forum", "decision") 
 # Ids: the first word (a record may give two DOIs), refused when it holds a control or format
 # character, never mended into another id.
 _IDS: Final = ("doi", "openreview_forum")
+# What a record's `journal` or `booktitle` says its venue is (BibTeX's and spreadsheets' names).
+_VENUE_KINDS: Final = {"journal": "journal", "booktitle": "conference"}
 # The keys `metadata_from` reads, and all the keys read, as records name them.
 _OPTIONAL = frozenset(
-    (*_TEXTS, "year", "arxiv_id", "arxiv_version", "categories", "keywords", "links")
-)
+    (*_TEXTS, "year", "arxiv_id", "arxiv_version", "categories", "keywords", "links", "eprint",
+     "forum", "pdf", "primaryclass", "venue_kind", *_VENUE_KINDS)
+)  # fmt: skip
 _KNOWN = _OPTIONAL | {*FIELDS, "author"}
 _AUTHOR_SPLIT = re.compile(r"\s+and\s+|;\s*")
+_KEYWORD_SPLIT = re.compile(r"\s*[,;]\s*")
+_DOI_PREFIX = re.compile(r"(?:https?://(?:dx\.)?doi\.org/|doi:)", re.IGNORECASE)
+_ARXIV_DOI = "10.48550/arxiv."
+_OPENREVIEW = "https://openreview.net"
+_FORUM = re.compile(r"https://openreview\.net/forum\?id=([^&#]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,13 +131,15 @@ def record_from(data: dict[str, object], line: int) -> Record | Problem:
     abstract = clean(abstract) if isinstance(abstract, str) else ""
     if not abstract:
         return Problem(line, "no abstract")
+    metadata = metadata_from(values)
+    venue = values.get("venue") or values.get("journal") or values.get("booktitle")
     return Record(
         abstract=abstract,
         title=field_text(values.get("title")),
         authors=author_names(values.get("authors", values.get("author"))),
-        url=link_text(values.get("url")),
-        venue=field_text(values.get("venue")),
-        metadata=metadata_from(values),
+        url=link_text(values.get("url")) or primary_url(dict(metadata.get("kind_links", ()))),
+        venue=field_text(venue),
+        metadata=metadata,
     )
 
 
@@ -133,10 +160,11 @@ def word_list(value: object) -> tuple[str, ...]:
 
 def metadata_from(values: dict[str, object]) -> Metadata:
     """The optional fields of a record (keys in lower case), those it has in a form we read;
-    an arXiv id with a version ("2501.01234v2") gives both."""
+    an arXiv id with a version ("2501.01234v2") gives both. Ids and links as the module says."""
     metadata = Metadata()
-    if _OPTIONAL.isdisjoint(values):  # most records of many files: a third of the time saved
-        return metadata
+    url = values.get("url")
+    if _OPTIONAL.isdisjoint(values) and not (isinstance(url, str) and ".org/" in url):
+        return metadata  # most records of many files: a third of the time saved
     if (year := _year(values.get("year"))) is not None:
         metadata["year"] = year
     for name in _TEXTS:
@@ -144,23 +172,77 @@ def metadata_from(values: dict[str, object]) -> Metadata:
             value = values.get(name)
             words = value.split() if isinstance(value, str) else []
             if words and (word := token(words[0])):
-                metadata[name] = word
+                metadata[name] = _DOI_PREFIX.sub("", word, count=1) if name == "doi" else word
         elif text := field_text(values.get(name)):
             metadata[name] = text
-    if arxiv := split_arxiv_id(field_text(values.get("arxiv_id"))):
+    if arxiv := _arxiv_id(values, metadata.get("doi", "")):
         metadata["arxiv_id"] = arxiv[0]
         version = _version(values.get("arxiv_version"))
         if (version := version if version is not None else arxiv[1]) is not None:
             metadata["arxiv_version"] = version
-    if categories := word_list(values.get("categories")):
+    if categories := word_list(values.get("categories")) or word_list(values.get("primaryclass")):
         metadata["categories"] = categories
-    if keywords := clean_all(values.get("keywords")):
+    keywords = values.get("keywords")
+    if keywords := clean_all(
+        _KEYWORD_SPLIT.split(keywords) if isinstance(keywords, str) else keywords
+    ):
         metadata["keywords"] = keywords
-    links = values.get("links")
-    if isinstance(links, dict):
-        kinds = [
-            (kind, link.strip()) for kind in LINK_KINDS if isinstance(link := links.get(kind), str)
-        ]
-        if kind_links := tuple((kind, url) for kind, url in kinds if is_web_url(url)):
-            metadata["kind_links"] = kind_links
+    if kind := _venue_kind(values):
+        metadata["venue_kind"] = kind
+    if kind_links := _kind_links(values, metadata):
+        metadata["kind_links"] = kind_links
     return metadata
+
+
+def _arxiv_id(values: dict[str, object], doi: str) -> tuple[str, int | None] | None:
+    if found := split_arxiv_id(field_text(values.get("arxiv_id"))):
+        return found
+    eprint = field_text(values.get("eprint"))
+    prefix = field_text(values.get("archiveprefix") or values.get("eprinttype"))
+    if eprint and prefix.lower() in ("", "arxiv") and (found := arxiv_id_in(eprint)):
+        return found
+    for address in (values.get("url"), values.get("pdf")):
+        if isinstance(address, str) and (found := arxiv_id_in(address)):
+            return found
+    if doi.lower().startswith(_ARXIV_DOI):
+        return arxiv_id_in(doi[len(_ARXIV_DOI) :])
+    return None
+
+
+def _venue_kind(values: dict[str, object]) -> str:
+    given = field_text(values.get("venue_kind"))
+    if given in ("journal", "conference", "unpublished"):
+        return given
+    named = [kind for name, kind in _VENUE_KINDS.items() if field_text(values.get(name))]
+    return named[0] if named else ""
+
+
+def _kind_links(values: dict[str, object], metadata: Metadata) -> tuple[tuple[str, str], ...]:
+    """The record's links by kind, in LINK_KINDS order: its own `links`, then those its ids
+    and its `forum` and `pdf` columns give (an OpenReview forum's id goes to `metadata`)."""
+    given = values.get("links")
+    links = (
+        {kind: link.strip() for kind, link in given.items() if isinstance(link, str)}
+        if isinstance(given, dict)
+        else {}
+    )
+    found: dict[str, str] = {}
+    if arxiv := metadata.get("arxiv_id"):
+        found |= arxiv_links(arxiv)
+    if doi := metadata.get("doi"):
+        found["doi"] = f"{DOI_SITE}/{doi}"
+    forum = field_text(values.get("forum"))
+    if match := _FORUM.match(forum):
+        forum = match.group(1)
+    if forum and "/" not in forum and token(forum):
+        metadata.setdefault("openreview_forum", forum)
+    if forum := metadata.get("openreview_forum", ""):
+        found["forum"] = f"{_OPENREVIEW}/forum?id={forum}"
+    pdf = field_text(values.get("pdf"))
+    if pdf.startswith("/pdf"):  # as OpenReview gives it
+        pdf = _OPENREVIEW + pdf
+    if pdf:
+        found.setdefault("pdf", pdf)
+    for kind, link in found.items():
+        links.setdefault(kind, link)
+    return tuple((kind, links[kind]) for kind in LINK_KINDS if is_web_url(links.get(kind, "")))

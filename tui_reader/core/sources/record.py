@@ -10,7 +10,9 @@ text, and an id or a link holding a space, a control or a format character is re
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from urllib.parse import urlsplit
 
 from tui_reader.core.links import is_web_url
 from tui_reader.core.text import clean, token
@@ -28,6 +30,7 @@ _ARXIV_ID = re.compile(
 
 
 _IDS = ("arxiv_id", "doi", "openreview_forum")
+_ARXIV_HOSTS = ("arxiv.org", "www.arxiv.org", "export.arxiv.org")
 
 
 def split_arxiv_id(text: str) -> tuple[str, int | None] | None:
@@ -38,6 +41,31 @@ def split_arxiv_id(text: str) -> tuple[str, int | None] | None:
         return None
     version = match.group("version")
     return match.group("id"), int(version) if version else None
+
+
+def arxiv_id_in(text: str) -> tuple[str, int | None] | None:
+    """The arXiv id (without version, and the version) `text` is, whole: an id, `arXiv:` and
+    an id, or an arxiv.org abstract or PDF page's address; None for anything else."""
+    text = text.strip()
+    parts = urlsplit(text)
+    if parts.scheme in ("http", "https"):
+        if parts.hostname not in _ARXIV_HOSTS or not parts.path.startswith(("/abs/", "/pdf/")):
+            return None
+        text = parts.path[5:].removesuffix(".pdf")
+    text = text.removeprefix("arXiv:").removeprefix("arxiv:")
+    found = split_arxiv_id(text)
+    if found is None or text != found[0] + (f"v{found[1]}" if found[1] is not None else ""):
+        return None
+    return found
+
+
+def primary_url(links: Mapping[str, str]) -> str:
+    """The page a reader opens for a paper of these links (by kind): its abstract page, else
+    forum, PDF or DOI."""
+    for kind in ("abstract", "forum", "pdf", "doi"):
+        if link := links.get(kind):
+            return link
+    return ""
 
 
 def arxiv_links(arxiv_id: str, doi: str = "") -> dict[str, str]:
@@ -95,10 +123,7 @@ class SourceRecord:
     @property
     def url(self) -> str:
         """The page a reader opens for the paper: its abstract page, else forum, PDF or DOI."""
-        for kind in ("abstract", "forum", "pdf", "doi"):
-            if link := self.links.get(kind):
-                return link
-        return ""
+        return primary_url(self.links)
 
     def to_json(self) -> str:
         """The record as one line of JSON (no newline), its keys always the same and in order."""
