@@ -9,6 +9,7 @@ back only when sound, else built again.
 """
 
 import contextlib
+import functools
 import hashlib
 import os
 import shutil
@@ -106,7 +107,9 @@ class Recommender:
     model: Model
     decided: Decisions
 
+    @functools.cached_property
     def scores(self) -> Floats:
+        """Each paper's score: the higher, the likelier kept."""
         return self.model.scores(self.rows)
 
     def best(self, among: Numbers | None = None, limit: int | None = None) -> Numbers:
@@ -114,7 +117,7 @@ class Recommender:
         candidates = self.decided.undecided
         if among is not None:
             candidates = np.intersect1d(candidates, among)
-        scores = self.scores()[candidates]
+        scores = self.scores[candidates]
         if limit is not None and limit < len(candidates):
             top = np.argpartition(-scores, limit)[:limit]
             candidates, scores = candidates[top], scores[top]
@@ -125,7 +128,7 @@ class Recommender:
     def order(self, numbers: Numbers) -> Numbers:
         """Where each paper of `numbers` goes, best first, as positions in `numbers`; ties
         keep their order."""
-        ranks: Numbers = np.lexsort((np.arange(len(numbers)), -self.scores()[numbers]))
+        ranks: Numbers = np.lexsort((np.arange(len(numbers)), -self.scores[numbers]))
         return ranks
 
     def why(self, number: int, words: int = 3) -> list[str]:
