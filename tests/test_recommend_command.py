@@ -136,3 +136,33 @@ def test_recommend_mistyped_is_named(capsys: Capsys) -> None:
     status, _, err = run(capsys, "recomend")
     assert status == 2
     assert "did you mean `tui-reader recommend`" in err
+
+
+def test_digest_for_you_puts_each_searchs_papers_in_the_models_order(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    _decide([1, 3, 5], [0, 2, 4])
+    library, _ = Library.open(default_path())
+    library.save_search("papers", "paper")
+    library.save()
+    corpus = str(_corpus(tmp_path))
+    status, out, _ = run(capsys, "digest", "--papers", corpus, "--format", "jsonl", "--for-you")
+    assert status == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    assert len(records) == 120 - 6
+    assert all("Bandits" in record["title"] for record in records[:20])
+    recommended = run(capsys, "recommend", "--papers", corpus, "--limit", "200")[1]
+    assert [r["id"] for r in records] == [line.split()[1] for line in recommended.splitlines()]
+
+
+def test_digest_for_you_without_a_model_says_so_and_keeps_the_searchs_order(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    library, _ = Library.open(default_path())
+    library.save_search("papers", "paper")
+    library.save()
+    corpus = str(_corpus(tmp_path))
+    plain = run(capsys, "digest", "--papers", corpus, "--format", "jsonl")[1]
+    status, out, err = run(capsys, "digest", "--papers", corpus, "--format", "jsonl", "--for-you")
+    assert (status, out) == (0, plain)
+    assert "no model of your interests yet" in err
