@@ -91,7 +91,11 @@ def _cold_start(made: Decisions, tag: str | None) -> str:
         for number, what in zip(have, (kept, "read and not kept"), strict=True)
         if number < NEEDED
     ]
-    how = f"#{tag} added in triage (I)" if tag else "k to keep and s to skip in triage (I)"
+    how = (
+        f"t to tag #{tag}, or a quick tag in triage"
+        if tag
+        else "in triage (I): Enter keeps, x skips"
+    )
     return (
         f"no model of your interests yet: {count(have[0], 'paper')} {kept} and "
         f"{have[1]:,} read and not kept; it needs {' and '.join(needs)} ({how})"
