@@ -674,7 +674,7 @@ def _not_a_mistyped_command(argv: Sequence[str]) -> None:
     reader said only that no such file exists."""
     if not argv or argv[0].startswith("-") or os.path.lexists(argv[0]):
         return
-    commands = ["fetch", "resolve", "library", "searches", "digest", *COMMANDS]
+    commands = ["fetch", "resolve", "library", "searches", "digest", "recommend", *COMMANDS]
     if close := difflib.get_close_matches(argv[0], commands, n=1):
         raise UsageError(
             f"{argv[0]}: no such file or directory, nor a command: "
@@ -685,7 +685,8 @@ def _not_a_mistyped_command(argv: Sequence[str]) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     startup.release_collector()  # this module's imports are in (see __main__)
-    if argv and argv[0] in ("fetch", "resolve", "library", "searches", "digest", *COMMANDS):
+    scripted = ("fetch", "resolve", "library", "searches", "digest", "recommend", *COMMANDS)
+    if argv and argv[0] in scripted:
         with standard_output_without_controls():
             return _main(argv)
     return _main(argv)  # the reader draws on the terminal itself
@@ -707,6 +708,10 @@ def _main(argv: list[str]) -> int:
             from tui_reader.searches_command import run_searches  # it reuses this module
 
             return run_searches(argv)
+        if argv and argv[0] == "recommend":
+            from tui_reader.recommend_command import run_recommend  # it reuses this module
+
+            return run_recommend(argv[1:])
         if argv and argv[0] == "search":
             return run_search(search_parser().parse_args(argv[1:]))
         if argv and argv[0] in COMMANDS:

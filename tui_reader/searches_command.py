@@ -18,7 +18,9 @@ from tui_reader.command_options import DEFAULT_PAPERS, UsageError
 from tui_reader.command_papers import read_papers
 from tui_reader.core.feeds import FeedCount, FeedCounter, feed_numbers, unread_papers
 from tui_reader.core.library import Library
+from tui_reader.core.locations import cache_folder
 from tui_reader.core.paper import Paper
+from tui_reader.core.recommend import ColdStart, Recommender, recommender
 from tui_reader.core.references import markdown_link, paper_record, primary_link
 from tui_reader.core.search_service import needs_index
 from tui_reader.core.text import clean, without_debris
@@ -67,6 +69,11 @@ def parser() -> argparse.ArgumentParser:
         "publication date is always kept",
     )
     digest.add_argument("--format", choices=("md", "jsonl"), default="md")
+    digest.add_argument(
+        "--for-you",
+        action="store_true",
+        help="each search's papers best first by what you kept and skipped (`recommend`)",
+    )
     for sub in (listing, digest):
         sub.add_argument("--library", type=Path, metavar="FILE", help="default: the library")
         sub.add_argument(
@@ -99,8 +106,12 @@ def run_searches(argv: Sequence[str]) -> int:
         list_searches(FeedCounter().count(searches, index, library, papers), arguments.format)
         return 0
     digest: list[tuple[str, str, list[Paper]]] = []
+    liked = _for_you(papers, library) if arguments.for_you else None
     for name, query in searches.items():
-        unread = unread_papers(feed_numbers(index, query, library, papers), library, papers)
+        numbers = feed_numbers(index, query, library, papers)
+        if liked is not None:
+            numbers = numbers[liked.order(numbers)]
+        unread = unread_papers(numbers, library, papers)
         if arguments.since is not None:
             unread = [paper for paper in unread if _published_since(paper, arguments.since)]
         digest.append((name, query, unread))
@@ -112,6 +123,15 @@ def run_searches(argv: Sequence[str]) -> int:
     else:
         sys.stdout.write(markdown_digest(digest, library, settings().search_url))
     return 0
+
+
+def _for_you(papers: Sequence[Paper], library: Library) -> Recommender | None:
+    """The model of the reader's keeps and skips; None, said on stderr, when there is none."""
+    try:
+        return recommender(papers, library, None, cache_folder())
+    except ColdStart as error:
+        print(f"tui-reader: {error}; the papers are in the searches' order", file=sys.stderr)
+        return None
 
 
 def list_searches(feeds: list[FeedCount], kind: str) -> None:

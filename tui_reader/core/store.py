@@ -663,6 +663,19 @@ class PaperStore(Sequence[Paper]):
                 values[number - start] = " ".join(self._paper(number).authors).encode(*_UTF8)
         return values
 
+    def author_lists(self, start: int = 0, stop: int | None = None) -> list[tuple[str, ...]]:
+        """Each paper's authors, papers `start` to `stop`, as Paper holds them, without
+        building the papers (`texts` joins them by spaces)."""
+        stop = self._count if stop is None else min(stop, self._count)
+        if start >= stop:
+            return []
+        values = self._texts["authors"].encoded(start, stop)
+        lists = [tuple(_decoded(v).split(SEPARATOR)) if v else () for v in values]
+        flagged = np.flatnonzero(self._column("flags", stop)[start:] & AUTHORS_AS_JSON)
+        for number in (flagged + start).tolist():
+            lists[number - start] = self._paper(number).authors
+        return lists
+
     def arrays(self) -> tuple[dict[str, Iterator[Chunk] | Array], dict[str, list[str]]]:
         """The store as named arrays (a text's bytes as chunks, to be written one after the
         other), and the names the codes stand for; `from_arrays` opens them again."""

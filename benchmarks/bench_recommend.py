@@ -1,0 +1,143 @@
+"""For you, measured: simulated readers on the real corpus, against arxiv-sanity-lite's method.
+
+A reader's interest is a venue's topic (learning theory: COLT and ALT; robot learning: CoRL;
+language models: COLM; uncertainty: UAI). For each draw the reader keeps 30 of the interest's
+papers and skips 300 papers of other venues; the precision of the first 100 recommendations is
+the share of them from the interest's venues. Three ways on the same draws:
+
+- keep/skip: the 30 bookmarked and read, the 300 read; `recommend` with no tag;
+- tag: the 30 tagged `interest` and read, the 300 read, and 30 papers of other venues
+  bookmarked (kept for other reasons); `recommend --tag interest`;
+- arxiv-sanity-lite: TF-IDF of title and abstract (1-2 grams, 20,000 features, sublinear tf,
+  English stop words, min_df 5, max_df 0.1, as its compute.py), LinearSVC C=0.01 with balanced
+  classes, the 30 against every other paper; ranked among the papers the reader did not decide.
+
+Every way is checked to recommend no paper already decided. Needs scikit-learn (for the
+baseline only; tui-reader does not use it).
+
+    python benchmarks/bench_recommend.py [--draws 3] [--corpus PATH]
+"""
+
+import argparse
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.svm import LinearSVC
+
+from tui_reader.core import recommend
+from tui_reader.core.library import Library
+from tui_reader.core.loading import load_store
+from tui_reader.core.store import Numbers, PaperStore
+
+REAL = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "ml-abstracts-31k.jsonl.gz"
+INTERESTS = {
+    "learning theory": ("COLT", "ALT"),
+    "robot learning": ("CoRL",),
+    "language models": ("COLM",),
+    "uncertainty (UAI)": ("UAI",),
+}
+KEPT, SKIPPED, OTHER_KEPT, TOP = 30, 300, 30, 100
+TAG = "interest"
+
+
+def arxiv_sanity(papers: PaperStore) -> object:
+    texts = [
+        f"{title} {abstract}"
+        for title, abstract in zip(papers.texts("title"), papers.texts("abstract"), strict=True)
+    ]
+    vectorizer = TfidfVectorizer(
+        strip_accents="unicode",
+        lowercase=True,
+        analyzer="word",
+        stop_words="english",
+        token_pattern=r"(?u)\b[a-zA-Z_][a-zA-Z0-9_]+\b",
+        ngram_range=(1, 2),
+        max_features=20_000,
+        norm="l2",
+        use_idf=True,
+        smooth_idf=True,
+        sublinear_tf=True,
+        max_df=0.1,
+        min_df=5,
+    )
+    return vectorizer.fit_transform(texts)
+
+
+def svm_ranking(matrix: object, positives: list[int], decided: set[int]) -> list[int]:
+    labels = np.zeros(matrix.shape[0])  # type: ignore[attr-defined]
+    labels[positives] = 1
+    svm = LinearSVC(class_weight="balanced", verbose=False, max_iter=10_000, tol=1e-6, C=0.01)
+    svm.fit(matrix, labels)
+    scores = svm.decision_function(matrix)
+    order = np.argsort(-scores, kind="stable").tolist()
+    return [n for n in order if n not in decided][:TOP]
+
+
+def ours(papers: PaperStore, library: Library, tag: str | None, root: Path) -> Numbers:
+    return recommend.recommender(papers, library, tag, root).best(limit=TOP)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--draws", type=int, default=3)
+    parser.add_argument("--corpus", type=Path, default=REAL)
+    arguments = parser.parse_args()
+    loaded = load_store([arguments.corpus])
+    papers = loaded.papers
+    assert isinstance(papers, PaperStore)
+    venues = [venue.split(" ")[0] for venue in papers.texts("venue")]
+    ids = papers.texts("id")
+    started = time.perf_counter()
+    matrix = arxiv_sanity(papers)
+    took = time.perf_counter() - started
+    print(f"{len(papers):,} papers; arxiv-sanity-lite's TF-IDF in {took:.1f} s")
+    root = Path(tempfile.mkdtemp(prefix="bench-recommend-"))
+    rows: list[tuple[str, list[float], list[float], list[float]]] = []
+    for name, interest in INTERESTS.items():
+        inside = [n for n, venue in enumerate(venues) if venue in interest]
+        outside = [n for n, venue in enumerate(venues) if venue not in interest]
+        found: tuple[list[float], list[float], list[float]] = ([], [], [])
+        for draw in range(arguments.draws):
+            rng = random.Random(f"{name} {draw}")
+            kept, skipped = rng.sample(inside, KEPT), rng.sample(outside, SKIPPED)
+            others = rng.sample(sorted(set(outside) - set(skipped)), OTHER_KEPT)
+            plain, _ = Library.open(None)
+            plain.change([ids[n] for n in kept], "kept", bookmarked=True, read=True)
+            plain.change([ids[n] for n in skipped], "skipped", read=True)
+            tagged, _ = Library.open(None)
+            tagged.change([ids[n] for n in kept], "tagged", add_tags=[TAG], read=True)
+            tagged.change([ids[n] for n in skipped], "skipped", read=True)
+            tagged.change([ids[n] for n in others], "kept", bookmarked=True, read=True)
+            decided = set(kept) | set(skipped)
+            rankings = (
+                ours(papers, plain, None, root).tolist(),
+                ours(papers, tagged, TAG, root).tolist(),
+                svm_ranking(matrix, kept, decided | set(others)),
+            )
+            for ranking, precisions, also in zip(
+                rankings, found, ([], others, others), strict=True
+            ):
+                assert len(ranking) == TOP
+                assert not set(ranking) & (decided | set(also)), "a decided paper recommended"
+                precisions.append(sum(venues[n] in interest for n in ranking) / TOP)
+        rows.append((name, *found))
+    print(f"\nprecision of the first {TOP} ({arguments.draws} draws each: mean, min-max)\n")
+    print("| interest (papers) | keep/skip | tag | arxiv-sanity-lite | keep/skip ÷ arxiv-sanity |")
+    print("|---|---|---|---|---|")
+    for name, plain_p, tagged_p, sanity_p in rows:
+        size = sum(venue in INTERESTS[name] for venue in venues)
+        cells = [
+            f"{statistics.mean(p):.2f} ({min(p):.2f}-{max(p):.2f})"
+            for p in (plain_p, tagged_p, sanity_p)
+        ]
+        ratio = statistics.mean(plain_p) / max(statistics.mean(sanity_p), 1e-9)
+        print(f"| {name} ({size:,}) | {' | '.join(cells)} | {ratio:.2f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,177 @@
+"""For you: a model of the reader's keeps and skips orders the papers not yet decided."""
+
+import pickle
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tui_reader.core import recommend
+from tui_reader.core.library import Library
+from tui_reader.core.paper import Paper
+from tui_reader.core.recommend import ColdStart, features, model
+
+BANDITS = "bandit regret arms exploration exploitation reward horizon optimism confidence"
+ROBOTS = "robot grasping manipulation gripper locomotion sim2real controller torque legged"
+FILLER = "we study a problem and give results experiments data models learning"
+
+
+def _paper(number: int, topic: str, words: str) -> Paper:
+    rng = np.random.default_rng(number)
+    chosen = rng.choice(words.split(), 5, replace=False).tolist()
+    abstract = f"{' '.join(chosen)} {FILLER} {number}x"
+    title = f"{topic} {' '.join(chosen[:2])} {number}"
+    return Paper(
+        id=f"p{number:04d}", abstract=abstract, collection="c", source=Path("c"), headline=title,
+        title=title, authors=(f"Author {number % 7}",),
+    )  # fmt: skip
+
+
+def _corpus() -> list[Paper]:
+    return [
+        _paper(n, "bandits" if n % 2 else "robots", BANDITS if n % 2 else ROBOTS)
+        for n in range(200)
+    ]
+
+
+def _library(keep: list[int], skip: list[int], tag: str = "") -> Library:
+    library, _ = Library.open(None)
+    kept = [f"p{n:04d}" for n in keep]
+    if tag:
+        library.change(kept, "tagged", add_tags=[tag], read=True)
+    else:
+        library.change(kept, "kept", bookmarked=True, read=True)
+    library.change([f"p{n:04d}" for n in skip], "skipped", read=True)
+    return library
+
+
+def test_under_three_keeps_there_is_no_model_and_the_message_says_how_many_more(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(ColdStart) as raised:
+        recommend.recommender(_corpus(), _library([1, 3], [0, 2, 4, 6]), None, tmp_path)
+    assert "2 papers kept and 4 read and not kept" in str(raised.value)
+    assert "1 more kept" in str(raised.value)
+
+
+def test_under_three_skips_there_is_no_model_either(tmp_path: Path) -> None:
+    with pytest.raises(ColdStart, match="2 more read and not kept"):
+        recommend.recommender(_corpus(), _library([1, 3, 5], [0]), None, tmp_path)
+
+
+def test_the_kept_topic_comes_first_and_nothing_decided_is_recommended(tmp_path: Path) -> None:
+    keep, skip = [1, 3, 5, 7], [0, 2, 4, 6, 8, 10]
+    found = recommend.recommender(_corpus(), _library(keep, skip), None, tmp_path)
+    best = found.best(limit=40).tolist()
+    assert len(best) == 40
+    assert not set(best) & set(keep + skip)
+    assert all(number % 2 for number in best)  # every one a bandit paper
+
+
+def test_with_a_tag_its_papers_are_the_positives_and_bookmarks_are_not_recommended(
+    tmp_path: Path,
+) -> None:
+    library = _library([0, 2, 4], [1, 3, 5], tag="robots")
+    library.set_bookmarked(["p0011", "p0013", "p0015"], True)  # kept, not read, no tag
+    found = recommend.recommender(_corpus(), library, "robots", tmp_path)
+    best = found.best(limit=30).tolist()
+    assert all(number % 2 == 0 for number in best)
+    assert not {11, 13, 15} & set(found.best().tolist())
+
+
+def test_a_query_limits_the_recommendations_to_its_papers(tmp_path: Path) -> None:
+    found = recommend.recommender(_corpus(), _library([1, 3, 5], [0, 2, 4]), None, tmp_path)
+    among = np.array([1, 6, 8, 9, 11], dtype=np.int64)  # 1 is kept: decided
+    assert sorted(found.best(among).tolist()) == [6, 8, 9, 11]
+    assert found.best(among, limit=1).tolist() in ([9], [11])
+
+
+def test_why_names_the_kept_topics_words_the_paper_holds(tmp_path: Path) -> None:
+    papers = _corpus()
+    found = recommend.recommender(papers, _library([1, 3, 5, 7], [0, 2, 4, 6]), None, tmp_path)
+    number = int(found.best(limit=1)[0])
+    why = found.why(number)
+    assert why
+    held = features.names_in(papers[number].title, papers[number].abstract, ())
+    assert all(word in held.values() for word in why)
+    assert any(word in BANDITS.split() for word in " ".join(why).split())
+
+
+def test_the_rows_and_the_model_are_kept_and_read_back_without_building(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    papers, library = _corpus(), _library([1, 3, 5], [0, 2, 4])
+    first = recommend.recommender(papers, library, None, tmp_path).best().tolist()
+
+    def refused(*_: object) -> None:
+        raise AssertionError("built again")
+
+    monkeypatch.setattr(features, "build", refused)
+    monkeypatch.setattr(model, "train", refused)
+    assert recommend.recommender(papers, library, None, tmp_path).best().tolist() == first
+
+
+def test_a_new_decision_trains_the_model_again(tmp_path: Path) -> None:
+    papers, library = _corpus(), _library([1, 3, 5], [0, 2, 4])
+    before = recommend.recommender(papers, library, None, tmp_path).model
+    library.change(["p0007"], "kept", bookmarked=True, read=True)
+    after = recommend.recommender(papers, library, None, tmp_path).model
+    assert after.trained_on != before.trained_on
+    assert not np.array_equal(after.weights, before.weights)
+
+
+class _Planted:
+    """Unpickled, it would leave a file: a kept model must never be unpickled."""
+
+    def __init__(self, mark: Path) -> None:
+        self.mark = mark
+
+    def __reduce__(self) -> tuple[object, tuple[str, str]]:
+        return (open, (str(self.mark), "w"))
+
+
+def _model_files(root: Path) -> tuple[Path, Path]:
+    (manifest,) = root.glob("recommend-v*/model-*.json")
+    return manifest, manifest.with_suffix(".npy")
+
+
+@pytest.mark.parametrize("damage", ["pickle", "dtype", "manifest", "foreign", "nan"])
+def test_a_damaged_or_foreign_model_is_rejected_and_trained_again_never_run(
+    tmp_path: Path, damage: str
+) -> None:
+    papers, library = _corpus(), _library([1, 3, 5], [0, 2, 4])
+    made = recommend.recommender(papers, library, None, tmp_path)
+    first, trained_on = made.best().tolist(), made.model.trained_on
+    manifest, weights = _model_files(tmp_path)
+    mark = tmp_path / "unpickled"
+    if damage == "pickle":
+        planted = np.empty(1, dtype=object)
+        planted[0] = _Planted(mark)
+        with weights.open("wb") as file:
+            np.save(file, planted, allow_pickle=True)
+        weights.write_bytes(weights.read_bytes() + pickle.dumps(_Planted(mark)))
+    elif damage == "dtype":
+        np.save(weights, np.zeros(features.FEATURES, dtype=np.float64))
+    elif damage == "manifest":
+        manifest.write_text("{not json")
+    elif damage == "foreign":
+        manifest.write_text(manifest.read_text().replace(model.FORMAT, "something else"))
+    else:
+        np.save(weights, np.full(features.FEATURES, np.nan, dtype=np.float32))
+    with pytest.raises(features.Rejected):
+        model.load(manifest.parent, manifest.stem, trained_on)
+    again = recommend.recommender(papers, library, None, tmp_path)
+    assert again.best().tolist() == first
+    assert not mark.exists()
+    model.load(manifest.parent, manifest.stem, trained_on)  # kept sound again
+
+
+def test_damaged_rows_are_rejected_and_built_again(tmp_path: Path) -> None:
+    papers, library = _corpus(), _library([1, 3, 5], [0, 2, 4])
+    first = recommend.recommender(papers, library, None, tmp_path).best().tolist()
+    (folder,) = tmp_path.glob("recommend-v*")
+    np.save(folder / "starts.npy", np.zeros(3, dtype=np.int64))
+    with pytest.raises(features.Rejected):
+        features.open_kept(folder, features.papers_digest(papers), len(papers))
+    assert recommend.recommender(papers, library, None, tmp_path).best().tolist() == first
+    features.open_kept(folder, features.papers_digest(papers), len(papers))

@@ -1,0 +1,168 @@
+"""`tui-reader recommend`: the undecided papers, best first by what the reader kept."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tui_reader import cli
+from tui_reader.core.library import Library, default_path
+from tui_reader.core.paper import paper_id
+
+Capsys = pytest.CaptureFixture[str]
+BANDITS = ["bandit", "regret", "arms", "exploration", "reward", "horizon", "optimism", "confidence"]
+ROBOTS = [
+    "robot",
+    "grasping",
+    "manipulation",
+    "gripper",
+    "locomotion",
+    "controller",
+    "torque",
+    "legged",
+]
+
+
+def _abstract(number: int) -> str:
+    words = BANDITS if number % 2 else ROBOTS
+    chosen = [words[(number * k) % len(words)] for k in (1, 3, 5)]
+    return f"We study {' '.join(chosen)} with data and models, case {number}."
+
+
+def _corpus(tmp_path: Path) -> Path:
+    path = tmp_path / "papers.jsonl"
+    lines = []
+    for number in range(120):
+        topic = "Bandits" if number % 2 else "Robots"
+        record = {"title": f"{topic} paper {number}", "abstract": _abstract(number)}
+        lines.append(json.dumps(record | {"authors": [f"Author {number % 5}"]}))
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _decide(keep: list[int], skip: list[int], tag: str = "") -> None:
+    library, _ = Library.open(default_path())
+    kept = [paper_id(_abstract(n)) for n in keep]
+    if tag:
+        library.change(kept, "tagged", add_tags=[tag], read=True)
+    else:
+        library.change(kept, "kept", bookmarked=True, read=True)
+    library.change([paper_id(_abstract(n)) for n in skip], "skipped", read=True)
+    library.save()
+
+
+def run(capsys: Capsys, *arguments: str) -> tuple[int, str, str]:
+    try:
+        status = cli.main(list(arguments))
+    except SystemExit as stop:  # argparse's own errors
+        status = int(stop.code or 0)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_the_kept_topic_is_recommended_first_one_line_a_paper_nothing_decided(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    keep, skip = [1, 3, 5, 7], [0, 2, 4, 6, 8]
+    _decide(keep, skip)
+    status, out, err = run(capsys, "recommend", "--papers", str(_corpus(tmp_path)), "--limit", "30")
+    assert status == 0, err
+    lines = out.splitlines()
+    assert len(lines) == 30
+    assert lines[0].startswith("  1. ")
+    assert all("Bandits paper" in line for line in lines)
+    decided = {paper_id(_abstract(n)) for n in keep + skip}
+    assert not {line.split()[1] for line in lines} & decided
+
+
+def test_jsonl_gives_the_score_and_why_of_each(tmp_path: Path, capsys: Capsys) -> None:
+    _decide([1, 3, 5, 7], [0, 2, 4, 6])
+    corpus = str(_corpus(tmp_path))
+    status, out, _ = run(capsys, "recommend", "--papers", corpus, "--format", "jsonl")
+    assert status == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["rank"] for r in records] == list(range(1, 21))
+    scores = [r["score"] for r in records]
+    assert scores == sorted(scores, reverse=True)
+    for record in records[:5]:  # why: the paper's words or authors, one of the kept topic's
+        assert record["why"], record
+        held = (
+            f"{record['title']} {record['abstract']} author 0 author 1 author 2 author 3 author 4"
+        )
+        assert all(word.lower() in held.lower() for word in record["why"]), record["why"]
+        assert {word for words in record["why"] for word in words.split()} & set(BANDITS)
+
+
+def test_under_a_handful_of_decisions_it_says_how_many_more_and_exits_1(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    _decide([1], [0, 2])
+    status, out, err = run(capsys, "recommend", "--papers", str(_corpus(tmp_path)))
+    assert (status, out) == (1, "")
+    assert "it needs 2 more kept and 1 more read and not kept" in err
+
+
+def test_a_tag_learns_from_its_papers_only(tmp_path: Path, capsys: Capsys) -> None:
+    _decide([0, 2, 4], [1, 3, 5], tag="robots")
+    corpus = str(_corpus(tmp_path))
+    status, out, err = run(capsys, "recommend", "--papers", corpus, "--tag", "#Robots")
+    assert status == 0, err
+    assert all("Robots paper" in line for line in out.splitlines())
+    assert "tags are kept in lower case" in err
+
+
+def test_a_query_keeps_its_papers_only(tmp_path: Path, capsys: Capsys) -> None:
+    _decide([1, 3, 5], [0, 2, 4])
+    corpus = str(_corpus(tmp_path))
+    status, out, _ = run(capsys, "recommend", "--papers", corpus, "--query", "torque")
+    assert status == 0
+    assert out and all("Robots paper" in line for line in out.splitlines())
+
+
+def test_the_library_is_only_read(tmp_path: Path, capsys: Capsys) -> None:
+    _decide([1, 3, 5], [0, 2, 4])
+    before = {p.name: p.read_bytes() for p in default_path().parent.iterdir()}
+    assert run(capsys, "recommend", "--papers", str(_corpus(tmp_path)))[0] == 0
+    assert {p.name: p.read_bytes() for p in default_path().parent.iterdir()} == before
+
+
+def test_a_limit_under_one_is_a_mistake(tmp_path: Path, capsys: Capsys) -> None:
+    status, _, err = run(capsys, "recommend", "--papers", str(_corpus(tmp_path)), "--limit", "0")
+    assert status == 2
+    assert "--limit must be 1 or more" in err
+
+
+def test_recommend_mistyped_is_named(capsys: Capsys) -> None:
+    status, _, err = run(capsys, "recomend")
+    assert status == 2
+    assert "did you mean `tui-reader recommend`" in err
+
+
+def test_digest_for_you_puts_each_searchs_papers_in_the_models_order(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    _decide([1, 3, 5], [0, 2, 4])
+    library, _ = Library.open(default_path())
+    library.save_search("papers", "paper")
+    library.save()
+    corpus = str(_corpus(tmp_path))
+    status, out, _ = run(capsys, "digest", "--papers", corpus, "--format", "jsonl", "--for-you")
+    assert status == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    assert len(records) == 120 - 6
+    assert all("Bandits" in record["title"] for record in records[:20])
+    recommended = run(capsys, "recommend", "--papers", corpus, "--limit", "200")[1]
+    assert [r["id"] for r in records] == [line.split()[1] for line in recommended.splitlines()]
+
+
+def test_digest_for_you_without_a_model_says_so_and_keeps_the_searchs_order(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    library, _ = Library.open(default_path())
+    library.save_search("papers", "paper")
+    library.save()
+    corpus = str(_corpus(tmp_path))
+    plain = run(capsys, "digest", "--papers", corpus, "--format", "jsonl")[1]
+    status, out, err = run(capsys, "digest", "--papers", corpus, "--format", "jsonl", "--for-you")
+    assert (status, out) == (0, plain)
+    assert "no model of your interests yet" in err

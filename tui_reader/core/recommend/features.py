@@ -1,0 +1,427 @@
+"""What the recommendations learn from: each paper's words, pairs of words and authors as
+TF-IDF, one sparse row a paper.
+
+A word is a run of letters and digits beginning with a letter, of two characters or more, in
+lower case, in the text as written before PDF extraction broke it (`text.without_debris`);
+common English words are left out, and a pair is two words that follow each other
+once those are left out (as scikit-learn's vectorizer pairs them). Each word, pair and author
+is hashed (CRC-32, the same in every process) into one of FEATURES columns, so no vocabulary
+is kept: what a column stands for is found again from the paper's own text (`names_in`).
+A value is the sublinear term frequency (1 + log tf) times the smoothed inverse document
+frequency, and each row has length 1.
+
+The rows are kept in the cache as three `.npy` arrays (CSR: `starts`, `columns`, `values`)
+beside a JSON manifest naming the format, its VERSION and a digest of the papers' ids in order,
+opened by memory map, never unpickled; anything else is rejected and built again.
+"""
+
+import hashlib
+import json
+import zlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from tui_reader.core.paper import Paper
+from tui_reader.core.store import PaperStore
+from tui_reader.core.text import without_debris
+
+FORMAT = "tui-reader recommend features"
+VERSION = 1
+BITS = 18
+FEATURES = 1 << BITS
+CHUNK = 10_000  # papers hashed at once: bounds the memory a build takes
+MANIFEST = "manifest.json"
+MANIFEST_LIMIT = 1_000_000  # bytes; a bigger manifest is not ours
+
+_STOP = frozenset(
+    (
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "also",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "down",
+        "during",
+        "each",
+        "few",
+        "for",
+        "from",
+        "further",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "herself",
+        "him",
+        "himself",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "me",
+        "more",
+        "most",
+        "my",
+        "myself",
+        "no",
+        "nor",
+        "not",
+        "now",
+        "of",
+        "off",
+        "on",
+        "once",
+        "only",
+        "or",
+        "other",
+        "our",
+        "ours",
+        "ourselves",
+        "out",
+        "over",
+        "own",
+        "same",
+        "she",
+        "should",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "themselves",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "very",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "yourselves",
+        "via",
+        "thus",
+        "however",
+        "therefore",
+        "within",
+        "without",
+        "whether",
+        "well",
+        "may",
+        "might",
+        "must",
+        "shall",
+        "us",
+        "one",
+        "two",
+        "using",
+        "based",
+        "show",
+        "propose",
+        "proposed",
+        "paper",
+        "approach",
+        "method",
+        "methods",
+    )
+)
+_STOP_ARRAY = pa.array(sorted(_STOP))
+# Multipliers spreading a word's hash, and a pair's, over the columns (Fibonacci hashing).
+_SPREAD = np.uint64(0x9E3779B97F4A7C15)
+_PAIR = np.uint64(0xC2B2AE3D27D4EB4F)
+_SHIFT = np.uint64(64 - BITS)
+
+Floats = npt.NDArray[np.float32]
+
+
+class Rejected(Exception):
+    """Kept features that are not a sound copy for these papers (built again)."""
+
+
+@dataclass(frozen=True)
+class Features:
+    """One row per paper (CSR): row n's columns are `columns[starts[n]:starts[n + 1]]`."""
+
+    starts: npt.NDArray[np.int64]
+    columns: npt.NDArray[np.int32]
+    values: Floats
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+    def scores(self, weights: Floats, bias: float = 0.0) -> Floats:
+        """Each paper's row times the weights, plus the bias."""
+        products = self.values * weights[self.columns]
+        sums = np.zeros(len(self), dtype=np.float32)
+        lengths = np.diff(self.starts)
+        rows = np.flatnonzero(lengths)
+        if len(rows):
+            sums[rows] = np.add.reduceat(products, self.starts[rows])
+        result: Floats = sums + np.float32(bias)
+        return result
+
+    def row(self, number: int) -> tuple[npt.NDArray[np.int32], Floats]:
+        start, stop = int(self.starts[number]), int(self.starts[number + 1])
+        return self.columns[start:stop], self.values[start:stop]
+
+
+def _tokens(texts: list[str]) -> tuple[list[str], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The words of each text that count, split at once by Arrow: the distinct words, and for
+    each word in order its place among them and the text it is in."""
+    lowered = pc.utf8_lower(pa.array([without_debris(text) for text in texts], pa.large_string()))
+    split = pc.split_pattern_regex(lowered, pattern=r"[^\pL\pN]+")
+    flat, owners = pc.list_flatten(split), pc.list_parent_indices(split)
+    counting = pc.and_(
+        pc.match_substring_regex(flat, pattern=r"^\pL[\pL\pN]"),
+        pc.invert(pc.is_in(flat, value_set=_STOP_ARRAY)),
+    )
+    encoded = pc.dictionary_encode(pc.filter(flat, counting))
+    places = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    kept = pc.filter(owners, counting).to_numpy(zero_copy_only=False).astype(np.int64)
+    return encoded.dictionary.to_pylist(), places, kept
+
+
+def _hash(word: str) -> int:
+    return zlib.crc32(word.encode("utf-8", "surrogatepass"))
+
+
+def _word_columns(hashes: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
+    columns: npt.NDArray[np.int64] = ((hashes * _SPREAD) >> _SHIFT).astype(np.int64)
+    return columns
+
+
+def _pair_columns(
+    first: npt.NDArray[np.uint64], second: npt.NDArray[np.uint64]
+) -> npt.NDArray[np.int64]:
+    columns: npt.NDArray[np.int64] = (((first * _PAIR) ^ second) * _SPREAD >> _SHIFT).astype(
+        np.int64
+    )
+    return columns
+
+
+def _author_key(author: str) -> str:
+    return "\x00author " + " ".join(author.lower().split())
+
+
+def names_in(title: str, abstract: str, authors: Sequence[str]) -> dict[int, str]:
+    """What each column a paper has stands for in it: a word, two words, or an author."""
+    names: dict[int, str] = {}
+    distinct, places, _ = _tokens([f"{title}\n{abstract}"])
+    words = [distinct[place] for place in places.tolist()]
+    hashes = np.array([_hash(word) for word in words], dtype=np.uint64)
+    for column, word in zip(_word_columns(hashes).tolist(), words, strict=True):
+        names.setdefault(column, word)
+    pairs = _pair_columns(hashes[:-1], hashes[1:]).tolist() if len(words) > 1 else []
+    for column, first, second in zip(pairs, words, words[1:], strict=False):
+        names.setdefault(column, f"{first} {second}")
+    named = [author.strip() for author in authors if author.strip()]
+    keys = np.array([_hash(_author_key(author)) for author in named], dtype=np.uint64)
+    for column, author in zip(_word_columns(keys).tolist(), named, strict=True):
+        names.setdefault(column, author)
+    return names
+
+
+def _texts(
+    papers: Sequence[Paper], start: int, stop: int
+) -> Iterator[tuple[str, str, Sequence[str]]]:
+    """Title (else headline), abstract and authors of papers start to stop."""
+    if isinstance(papers, PaperStore):
+        titles, headlines = (
+            papers.texts("title", start, stop),
+            papers.texts("headline", start, stop),
+        )
+        abstracts = papers.texts("abstract", start, stop)
+        heads = [t or h for t, h in zip(titles, headlines, strict=True)]
+        yield from zip(heads, abstracts, papers.author_lists(start, stop), strict=True)
+        return
+    for paper in papers[start:stop]:
+        yield paper.title or paper.headline, paper.abstract, paper.authors
+
+
+def _chunk_counts(
+    papers: Sequence[Paper], start: int, stop: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The (paper, column) keys of papers start to stop, sorted, and how often each occurs."""
+    texts, authors, author_owners = [], [], []
+    for local, (title, abstract, names) in enumerate(_texts(papers, start, stop)):
+        texts.append(f"{title}\n{abstract}")
+        named = [_hash(_author_key(name)) for name in names if name.strip()]
+        authors += named
+        author_owners += [local] * len(named)
+    distinct, places, owner = _tokens(texts)
+    flat = np.array([_hash(word) for word in distinct], dtype=np.uint64)[places]
+    same = owner[:-1] == owner[1:]
+    columns = np.concatenate(
+        [
+            _word_columns(flat),
+            _pair_columns(flat[:-1][same], flat[1:][same]),
+            _word_columns(np.array(authors, dtype=np.uint64)),
+        ]
+    )
+    rows = np.concatenate([owner, owner[:-1][same], np.array(author_owners, dtype=np.int64)])
+    keys, counts = np.unique(rows * FEATURES + columns, return_counts=True)
+    return keys, counts
+
+
+def build(papers: Sequence[Paper]) -> Features:
+    """The TF-IDF rows of these papers, in their order."""
+    total = len(papers)
+    frequency = np.zeros(FEATURES, dtype=np.int64)
+    parts: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float32]]] = []
+    for start in range(0, total, CHUNK):
+        stop = min(start + CHUNK, total)
+        keys, counts = _chunk_counts(papers, start, stop)
+        columns = keys % FEATURES
+        frequency += np.bincount(columns, minlength=FEATURES)
+        lengths = np.bincount(keys // FEATURES, minlength=stop - start)
+        tf = (1.0 + np.log(counts)).astype(np.float32)
+        parts.append((lengths, columns, tf))
+    idf = (np.log((1.0 + total) / (1.0 + frequency)) + 1.0).astype(np.float32)
+    lengths = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, dtype=np.int64)
+    columns = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, dtype=np.int64)
+    values = np.concatenate([p[2] for p in parts]) if parts else np.zeros(0, dtype=np.float32)
+    values *= idf[columns]
+    rows = np.repeat(np.arange(total), lengths)
+    norms = np.sqrt(np.bincount(rows, weights=values.astype(np.float64) ** 2, minlength=total))
+    values /= np.maximum(norms, 1e-12).astype(np.float32)[rows]
+    starts = np.zeros(total + 1, dtype=np.int64)
+    np.cumsum(lengths, out=starts[1:])
+    return Features(starts, columns.astype(np.int32), values)
+
+
+def papers_digest(papers: Sequence[Paper]) -> str:
+    """What names these papers in their order: a digest of their ids."""
+    digest = hashlib.sha256()
+    if isinstance(papers, PaperStore):
+        for start in range(0, len(papers), 100_000):
+            digest.update(b"\n".join(papers.utf8("id", start, start + 100_000)) + b"\n")
+    else:
+        digest.update("".join(f"{paper.id}\n" for paper in papers).encode())
+    return digest.hexdigest()
+
+
+def save(folder: Path, features: Features, digest: str) -> None:
+    """Write the rows and their manifest into `folder` (a new folder, renamed into place by
+    the caller)."""
+    arrays: dict[str, npt.NDArray[Any]] = {
+        "starts": features.starts,
+        "columns": features.columns,
+        "values": features.values,
+    }
+    shapes = {}
+    for name, array in arrays.items():
+        np.save(folder / f"{name}.npy", array, allow_pickle=False)
+        shapes[name] = {"dtype": array.dtype.str, "shape": list(array.shape)}
+    manifest = {"format": FORMAT, "version": VERSION, "features": FEATURES, "papers": digest}
+    (folder / MANIFEST).write_text(json.dumps(manifest | {"arrays": shapes}))
+
+
+def open_kept(folder: Path, digest: str, count: int) -> Features:
+    """The rows kept in `folder` for the papers `digest` names, memory-mapped. Rejected when
+    they are missing, of another format or version or papers, or not sound."""
+    manifest = read_manifest(folder / MANIFEST)
+    expected = {"format": FORMAT, "version": VERSION, "features": FEATURES, "papers": digest}
+    if any(manifest.get(key) != value for key, value in expected.items()):
+        raise Rejected(f"{folder}: kept for other papers or by another version")
+    types = {"starts": "<i8", "columns": "<i4", "values": "<f4"}
+    arrays = {}
+    for name, kind in types.items():
+        try:
+            array = np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False)
+        except (OSError, ValueError) as error:
+            raise Rejected(f"{folder}: {name} cannot be read ({error})") from None
+        if array.dtype.str != kind or array.ndim != 1:
+            raise Rejected(f"{folder}: {name} is not an array of {kind}")
+        arrays[name] = array
+    starts, columns, values = arrays["starts"], arrays["columns"], arrays["values"]
+    nonzero = len(columns)
+    if len(starts) != count + 1 or len(values) != nonzero or starts[0] != 0:
+        raise Rejected(f"{folder}: the rows are not of {count} papers")
+    if starts[-1] != nonzero or np.any(np.diff(starts) < 0):
+        raise Rejected(f"{folder}: the rows do not add up")
+    if nonzero and (int(columns.min()) < 0 or int(columns.max()) >= FEATURES):
+        raise Rejected(f"{folder}: a column out of range")
+    return Features(starts, columns, values)
+
+
+def read_manifest(path: Path) -> dict[str, object]:
+    """A manifest of ours: a JSON object of a bounded size; Rejected otherwise."""
+    try:
+        with path.open("rb") as file:
+            raw = file.read(MANIFEST_LIMIT + 1)
+        manifest = json.loads(raw) if len(raw) <= MANIFEST_LIMIT else None
+    except (OSError, ValueError, RecursionError) as error:
+        raise Rejected(f"{path}: cannot be read ({error})") from None
+    if not isinstance(manifest, dict):
+        raise Rejected(f"{path}: not a manifest of ours")
+    return manifest

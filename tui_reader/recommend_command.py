@@ -1,0 +1,77 @@
+"""`tui-reader recommend`: the papers not yet decided, best first by a model of the reader's
+keeps and skips (core.recommend), for scripts and cron.
+
+One line a paper as `search` prints them, or JSON Lines with the score and why (the words that
+weigh most). Exit status 1 with one line when there is no model yet (it says how many more
+decisions it needs) or no paper is left to recommend; 2 for a mistake in the options.
+"""
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from tui_reader.cli import open_library, papers_or_default
+from tui_reader.command_options import NoMatch, UsageError, add_papers_option, tags_given
+from tui_reader.command_papers import read_papers
+from tui_reader.core.feeds import feed_numbers
+from tui_reader.core.locations import cache_folder
+from tui_reader.core.recommend import ColdStart, recommender
+from tui_reader.core.references import reference_title
+
+
+def parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tui-reader recommend",
+        description="Print the papers not yet decided (not read, not bookmarked, not carrying "
+        "the tag), best first by what you kept and skipped.",
+    )
+    parser.add_argument(
+        "--tag",
+        metavar="TAG",
+        help="learn from the papers carrying TAG (else from those kept: bookmarked or tagged)",
+    )
+    parser.add_argument("--limit", type=int, default=20, metavar="N", help="default: 20")
+    parser.add_argument("--format", choices=("text", "jsonl"), default="text")
+    parser.add_argument("--query", default="", help="only papers matching this filter query")
+    add_papers_option(parser, "papers to recommend from")
+    parser.add_argument("--library", type=Path, metavar="FILE", help="default: the library")
+    return parser
+
+
+def run_recommend(argv: Sequence[str]) -> int:
+    arguments = parser().parse_args(argv)
+    if arguments.limit < 1:
+        raise UsageError(f"--limit must be 1 or more, not {arguments.limit}")
+    tag = tags_given([arguments.tag], "--tag")[0] if arguments.tag is not None else None
+    paths = papers_or_default(arguments.papers)
+    loaded, index = read_papers(paths, indexed=True)  # kept in the cache: read back at once
+    papers = loaded.papers
+    library, _ = open_library(arguments.library, read_only=True)
+    try:
+        found = recommender(papers, library, tag, cache_folder())
+    except ColdStart as error:
+        raise NoMatch(str(error)) from None
+    among = feed_numbers(index, arguments.query, library, papers) if arguments.query else None
+    best = found.best(among, arguments.limit)
+    if not len(best):
+        asked = f" matching {arguments.query!r}" if arguments.query else ""
+        raise NoMatch(f"no paper{asked} is left undecided to recommend")
+    for rank, number in enumerate(best.tolist(), 1):
+        paper = papers[number]
+        if arguments.format == "jsonl":
+            record = {
+                "rank": rank,
+                "id": paper.id,
+                "score": round(float(found.scores[number]), 3),
+                "why": found.why(number),
+                "headline": reference_title(paper),
+                "title": paper.title,
+                "abstract": paper.abstract,
+            }
+            print(json.dumps(record, ensure_ascii=False))
+        else:
+            print(f"{rank:>3}. {paper.id}  {paper.headline}")
+    sys.stdout.flush()
+    return 0
