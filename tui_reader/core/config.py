@@ -63,120 +63,196 @@ def load_config(
     """
     if special := special_file_problem(path):
         raise ConfigError(f"{path}: {special}")
+    read = _read(path)
+    if isinstance(read, str):
+        return Config(), [f"{path}: {read}; using the default settings"] if read else []
+    text, data = read
+    reading = _Reading(path, _key_lines(text), check_keys, check_theme, check_keymap)
+    for key, value in data.items():
+        setting = _SETTINGS.get(key)
+        if setting is None:
+            reading.problem(key, f"unknown setting {key!r}; it is ignored")
+        elif not setting(reading, key, value):
+            reading.problem(key, f"{key} must be {_SHAPES[key]}; using the default")
+    return Config(**reading.settings), _listed(path, reading.problems)  # type: ignore[arg-type]
 
-    def unusable(what: object) -> tuple[Config, list[str]]:
-        return Config(), [f"{path}: {what}; using the default settings"]
 
+def _read(path: Path) -> tuple[str, dict[str, object]] | str:
+    """The file's text and its TOML, or why it cannot be used ("" when there is no file)."""
     try:
         with path.open("rb") as file:
             raw = file.read(MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
-        return Config(), []
+        return ""
     except OSError as error:
-        return unusable(error.strerror or error)
+        return str(error.strerror or error)
     if len(raw) > MAX_CONFIG_BYTES:
-        return unusable(f"is larger than {MAX_CONFIG_BYTES:,} bytes, too large for a config file")
+        return f"is larger than {MAX_CONFIG_BYTES:,} bytes, too large for a config file"
     try:
         text = raw.decode("utf-8-sig")
-        data = tomllib.loads(text)
+        return text, tomllib.loads(text)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        return unusable(error)
+        return str(error)
     except RecursionError:
-        return unusable("is nested too deeply to read")
+        return "is nested too deeply to read"
     except ValueError:  # an integer over the 4,300 digits Python converts
-        return unusable("holds a number too long to read")
-    problems: list[str] = []
-    settings: dict[str, object] = {}
-    lines = _key_lines(text)
+        return "holds a number too long to read"
 
-    def problem(key: str, what: str) -> None:
-        problems.append(f"{path}, line {lines.get(key, 1)}: {what}")
 
-    for key, value in data.items():
-        if key == "search_url" and isinstance(value, str):
-            try:
-                settings[key] = check_search_template(value)
-            except ValueError as error:
-                problem(key, f"{error}; using the default")
-        elif key == "theme" and isinstance(value, str):
-            if check_theme and (wrong := check_theme(value)):
-                problem(key, f"{wrong}; using the default")
-            else:
-                settings[key] = value
-        elif key == "paths" and isinstance(value, list) and all(isinstance(p, str) for p in value):
-            # A relative path is relative to the config file, wherever the reader starts.
-            settings[key] = tuple(path.parent / Path(item).expanduser() for item in value)
-            settings["paths_origin"] = f"paths in {path}, line {lines.get(key, 1)}"
-        elif key == "keys" and isinstance(value, dict):
-            keys = {}
-            for name, chosen in value.items():
-                if not isinstance(chosen, str):
-                    problem(name, f'keys.{name} must be a string such as "ctrl+b"; it is ignored')
-                elif check_keys and (wrong := check_keys(name, chosen)):
-                    problem(name, f"keys.{name}: {wrong}; it is ignored")
-                else:
-                    keys[name] = chosen
-            settings[key] = keys
-            for name, wrong in check_keymap(keys) if check_keymap else ():
-                problem(name, f"keys.{name}: {wrong}")
-        elif key == "read_after" and _is_seconds(value):
-            settings[key] = float(value)
-        elif key == "triage" and isinstance(value, dict):
-            for name, chosen in value.items():
-                if name != "quick_tags":
-                    problem(name, f"unknown setting triage.{name}; it is ignored")
-                elif (tags := _quick_tags(chosen)) is not None:
-                    settings["quick_tags"] = tags
-                else:
-                    problem(name, f"triage.quick_tags must be {_SHAPES['quick_tags']}")
-        elif key == "commands" and isinstance(value, dict):
-            commands = {}
-            for name, command in value.items():
-                if isinstance(command, str) and command.strip():
-                    commands[name] = command
-                else:
-                    problem(name, f"commands.{name} must be {_SHAPES['command']}; it is ignored")
-            settings[key] = commands
-        elif key == "sources" and isinstance(value, dict):
-            settings[key] = _sources(value, problem)
-        elif key == "cache" and isinstance(value, dict):
-            for name, chosen in value.items():
-                if name != "limit":
-                    problem(name, f"unknown setting cache.{name}; it is ignored")
-                elif isinstance(chosen, int) and not isinstance(chosen, bool) and chosen >= 0:
-                    settings["cache_limit"] = chosen
-                else:
-                    problem(name, f"cache.limit must be {_SHAPES['limit']}")
-        elif key == "export" and isinstance(value, dict):
-            for name, chosen in value.items():
-                if name != "include_notes":
-                    problem(name, f"unknown setting export.{name}; it is ignored")
-                elif isinstance(chosen, bool):
-                    settings[name] = chosen
-                else:
-                    problem(name, f"export.include_notes must be {_SHAPES['include_notes']}")
-        elif key in (
-            "search_url", "theme", "paths", "keys", "read_after", "triage", "commands", "sources",
-            "cache", "export",
-        ):  # fmt: skip
-            problem(key, f"{key} must be {_SHAPES[key]}; using the default")
+@dataclass
+class _Reading:
+    """One reading of a config file: what it sets and what is wrong with it, by line."""
+
+    path: Path
+    lines: dict[str, int]
+    check_keys: Callable[[str, str], str | None] | None
+    check_theme: Callable[[str], str | None] | None
+    check_keymap: Callable[[Mapping[str, str]], list[tuple[str, str]]] | None
+    settings: dict[str, object] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    def problem(self, key: str, what: str) -> None:
+        self.problems.append(f"{self.path}, line {self.lines.get(key, 1)}: {what}")
+
+
+# Each setting: it takes a value into the reading and says whether the value had the right
+# shape (else "KEY must be ...; using the default"); a value of that shape that still cannot
+# be used is told by the setting itself.
+Setting = Callable[[_Reading, str, object], bool]
+
+
+def _search_url(reading: _Reading, key: str, value: object) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        reading.settings[key] = check_search_template(value)
+    except ValueError as error:
+        reading.problem(key, f"{error}; using the default")
+    return True
+
+
+def _theme(reading: _Reading, key: str, value: object) -> bool:
+    if not isinstance(value, str):
+        return False
+    if reading.check_theme and (wrong := reading.check_theme(value)):
+        reading.problem(key, f"{wrong}; using the default")
+    else:
+        reading.settings[key] = value
+    return True
+
+
+def _paths(reading: _Reading, key: str, value: object) -> bool:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        return False
+    # A relative path is relative to the config file, wherever the reader starts.
+    folder = reading.path.parent
+    reading.settings[key] = tuple(folder / Path(item).expanduser() for item in value)
+    reading.settings["paths_origin"] = f"paths in {reading.path}, line {reading.lines.get(key, 1)}"
+    return True
+
+
+def _keys(reading: _Reading, key: str, value: object) -> bool:
+    if not isinstance(value, dict):
+        return False
+    keys = {}
+    for name, chosen in value.items():
+        if not isinstance(chosen, str):
+            reading.problem(name, f'keys.{name} must be a string such as "ctrl+b"; it is ignored')
+        elif reading.check_keys and (wrong := reading.check_keys(name, chosen)):
+            reading.problem(name, f"keys.{name}: {wrong}; it is ignored")
         else:
-            problem(key, f"unknown setting {key!r}; it is ignored")
-    if len(problems) > MAX_PROBLEMS_LISTED:
-        # A flood is of names we do not know (settings, actions); the other problems (a wrong
-        # value, a key bound twice) are one a setting at most, and all listed: one was hidden
-        # among "more like these".
-        room = MAX_PROBLEMS_LISTED - sum(not _unknown_name(told) for told in problems)
-        listed: list[str] = []
-        for told in problems:
-            unknown = _unknown_name(told)
-            if not unknown or room > 0:
-                room -= unknown
-                listed.append(told)
-        if more := len(problems) - len(listed):
-            listed.append(f"{path}: {count(more, 'more unknown name')}, ignored")
-        problems = listed
-    return Config(**settings), problems  # type: ignore[arg-type]
+            keys[name] = chosen
+    reading.settings[key] = keys
+    for name, wrong in reading.check_keymap(keys) if reading.check_keymap else ():
+        reading.problem(name, f"keys.{name}: {wrong}")
+    return True
+
+
+def _read_after(reading: _Reading, key: str, value: object) -> bool:
+    if not _is_seconds(value):
+        return False
+    reading.settings[key] = float(value)  # type: ignore[arg-type]
+    return True
+
+
+def _commands(reading: _Reading, key: str, value: object) -> bool:
+    if not isinstance(value, dict):
+        return False
+    commands = {}
+    for name, command in value.items():
+        if isinstance(command, str) and command.strip():
+            commands[name] = command
+        else:
+            reading.problem(name, f"commands.{name} must be {_SHAPES['command']}; it is ignored")
+    reading.settings[key] = commands
+    return True
+
+
+def _sources_setting(reading: _Reading, key: str, value: object) -> bool:
+    if not isinstance(value, dict):
+        return False
+    reading.settings[key] = _sources(value, reading.problem)
+    return True
+
+
+def _table(only: str, setting: str, takes: Callable[[object], object | None]) -> Setting:
+    """A table of one setting (`[cache] limit`): `takes` gives its value, or None when it
+    cannot be used."""
+
+    def read(reading: _Reading, key: str, value: object) -> bool:
+        if not isinstance(value, dict):
+            return False
+        for name, chosen in value.items():
+            if name != only:
+                reading.problem(name, f"unknown setting {key}.{name}; it is ignored")
+            elif (taken := takes(chosen)) is not None:
+                reading.settings[setting] = taken
+            else:
+                reading.problem(name, f"{key}.{name} must be {_SHAPES[name]}")
+        return True
+
+    return read
+
+
+def _limit(value: object) -> int | None:
+    fits = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return value if fits else None  # type: ignore[return-value]
+
+
+_SETTINGS: dict[str, Setting] = {
+    "search_url": _search_url,
+    "theme": _theme,
+    "paths": _paths,
+    "keys": _keys,
+    "read_after": _read_after,
+    "triage": _table("quick_tags", "quick_tags", lambda value: _quick_tags(value)),
+    "commands": _commands,
+    "sources": _sources_setting,
+    "cache": _table("limit", "cache_limit", _limit),
+    "export": _table(
+        "include_notes", "include_notes", lambda value: value if isinstance(value, bool) else None
+    ),
+}
+
+
+def _listed(path: Path, problems: list[str]) -> list[str]:
+    """The problems to tell: all, or when they are too many, those of names we do not know
+    up to MAX_PROBLEMS_LISTED, then a count."""
+    if len(problems) <= MAX_PROBLEMS_LISTED:
+        return problems
+    # A flood is of names we do not know (settings, actions); the other problems (a wrong
+    # value, a key bound twice) are one a setting at most, and all listed: one was hidden
+    # among "more like these".
+    room = MAX_PROBLEMS_LISTED - sum(not _unknown_name(told) for told in problems)
+    listed: list[str] = []
+    for told in problems:
+        unknown = _unknown_name(told)
+        if not unknown or room > 0:
+            room -= unknown
+            listed.append(told)
+    if more := len(problems) - len(listed):
+        listed.append(f"{path}: {count(more, 'more unknown name')}, ignored")
+    return listed
 
 
 def _unknown_name(problem: str) -> bool:
