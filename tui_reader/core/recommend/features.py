@@ -28,6 +28,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from tui_reader.core import wording
 from tui_reader.core.paper import Paper
 from tui_reader.core.store import PaperStore
 from tui_reader.core.text import without_debris
@@ -406,7 +407,7 @@ def open_kept(folder: Path, digest: str, count: int) -> Features:
     starts, columns, values = arrays["starts"], arrays["columns"], arrays["values"]
     nonzero = len(columns)
     if len(starts) != count + 1 or len(values) != nonzero or starts[0] != 0:
-        raise Rejected(f"{folder}: the rows are not of {count} papers")
+        raise Rejected(f"{folder}: the rows are not those of {wording.count(count, 'paper')}")
     if starts[-1] != nonzero or np.any(np.diff(starts) < 0):
         raise Rejected(f"{folder}: the rows do not add up")
     if nonzero and (int(columns.min()) < 0 or int(columns.max()) >= FEATURES):
