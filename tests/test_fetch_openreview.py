@@ -208,3 +208,14 @@ def test_the_config_names_openreview(
         out = tmp_path / "o.jsonl"
         assert run_fetch(["openreview", VENUE, "-o", str(out)]) == 0, capsys.readouterr().err
     assert [r["title"] for r in lines(out)] == ["One"]
+
+
+def test_a_page_of_far_more_objects_or_notes_than_asked_is_refused_unread() -> None:
+    """A page of millions of empty notes took 1.6 GB to read, and asked for the next page."""
+    request = VenueRequest(VENUE)
+    flood = b'{"notes": [' + b",".join([b"{}"] * 300_000) + b"]}"
+    with pytest.raises(openreview.MalformedPage, match="far more than the 1,000 notes asked"):
+        openreview.parse_notes(flood, request)
+    many = json.dumps({"notes": [{}] * 1001}).encode()
+    with pytest.raises(openreview.MalformedPage, match="1,001 notes, 1,000 asked"):
+        openreview.parse_notes(many, request)

@@ -4,6 +4,8 @@ journal, a file of papers), and each sink (the screen, the clipboard, a command'
 defends again."""
 
 import json
+import stat
+import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -34,7 +36,7 @@ from tui_reader.core.resolve import resolved_paper
 from tui_reader.core.sources.openreview import VenueRequest, note_record
 from tui_reader.core.sources.record import SourceRecord
 from tui_reader.core.store import PaperStore
-from tui_reader.terminal_output import standard_output_without_controls
+from tui_reader.terminal_output import REDRAW, output_without_controls
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.paper_list import PaperList
 
@@ -253,10 +255,76 @@ async def test_the_screen_draws_no_control_character_of_a_paper(
 def test_a_commands_output_holds_no_control_character(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with standard_output_without_controls():
+    with output_without_controls():
         print(f"a{OSC52}b\tc")
-    assert capsys.readouterr().out == "a]52;c;cm0gLXJmIH4Kb\tc\n"
+        print(f"{REDRAW}fetching{OSC52}", file=sys.stderr, end="")
+    captured = capsys.readouterr()
+    assert captured.out == "a]52;c;cm0gLXJmIH4Kb\tc\n"
+    assert captured.err == f"{REDRAW}fetching]52;c;cm0gLXJmIH4K"  # the progress line redrawn
     monkeypatch.setattr(Library, "tag_counts", lambda self, among=None: {f"red{OSC52}": 1})
     assert main(["tags"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("red") and not has_controls(out)
+
+
+def test_a_library_entry_whose_id_holds_an_escape_is_kept_aside_and_said_plainly(
+    private_library: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = {"version": 1, "papers": {f"ID{OSC52}\n": {"bookmarked": True}, "aaaaaaaaaaaa": 5}}
+    private_library.write_text(json.dumps(data), encoding="utf-8")
+    library, messages = Library.open(private_library)
+    assert library.paper_ids() == []
+    assert messages and not any(has_controls(m) or "\n" in m for m in messages), messages
+    assert main(["tags"]) == 0
+    assert not has_controls(capsys.readouterr().err)
+
+
+def test_a_bibtex_key_holding_an_escape_is_told_without_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    papers = tmp_path / "p.bib"
+    papers.write_text(
+        f"@article{{nokey{OSC52},\n title={{no abstract}}\n}}\n"
+        "@article{good, title={T}, abstract={Some words.}}\n",
+        encoding="utf-8",
+    )
+    assert main(["list", "--papers", str(papers)]) == 0
+    captured = capsys.readouterr()
+    assert "no abstract" in captured.err and not has_controls(captured.err + captured.out)
+
+
+def test_a_copy_merged_in_brings_no_escape_in_its_searches_or_its_finds(tmp_path: Path) -> None:
+    copy = tmp_path / "copy.json"
+    at = "2026-01-01T00:00:00.000000Z"
+    data = {
+        "version": 1,
+        "papers": {
+            "aaaaaaaaaaaa": {"resolved": {"title": "Two\nlines\u2028here"}, "resolved_at": at}
+        },
+        "searches": {
+            f"S{OSC52}": {"query": "robust", "query_at": at},
+            "ok": {"query": f"gradient\x85descent{OSC52}", "query_at": at},
+        },
+    }
+    copy.write_text(json.dumps(data), encoding="utf-8")
+    library = Library.open(tmp_path / "library.json")[0]
+    library.merge_copy(copy)
+    assert library.saved_searches() == {"ok": "gradientdescent]52;c;cm0gLXJmIH4K"}
+    assert library.resolved("aaaaaaaaaaaa")["title"] == "Two lines here"
+
+
+def test_a_damaged_private_library_is_mended_as_private(tmp_path: Path) -> None:
+    path = tmp_path / "library.json"
+    library = Library.open(path)[0]
+    library.change_tags(["aaaaaaaaaaaa"], add=["x"])
+    library.save(fold=True)
+    for made in (path, library_file.backup_path(path)):
+        made.chmod(0o600)
+    path.write_text('{"version": 1, "papers": {', encoding="utf-8")
+    again = Library.open(path)[0]
+    again.change_tags(["aaaaaaaaaaaa"], add=["y"])
+    again.save()
+    written = [p for p in tmp_path.glob("library.json*") if not p.name.endswith(".lock")]
+    assert {p.name: stat.S_IMODE(p.stat().st_mode) for p in written} == {
+        p.name: 0o600 for p in written
+    }

@@ -23,6 +23,9 @@ NOT_OURS = {
     "refs.bib": b"@article{key, title={T}}\n",
     "figure.png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4,
     "notes.txt": b"to read: attention papers\n",
+    "package.json": b'{"version": "1.0.0", "name": "my-package", "dependencies": {}}\n',
+    "wrapped.json": b'{"papers": [{"title": "T", "abstract": "Words."}]}\n',
+    "settings2.json": b'{"version": 1, "theme": "dark"}\n',
 }
 
 
@@ -114,8 +117,8 @@ def test_every_cut_of_a_library_is_still_one_only_damaged(tmp_path: Path) -> Non
     for written in (b"\x00" * 4096, b"\n  \n", b"{}", b'{"version": 1}'):
         cut.write_bytes(written)
         assert library_file.not_ours(cut) is None, written
-    cut.write_text('{"note": 1, "version": 1, "papers": {}}', encoding="utf-8")
-    assert library_file.not_ours(cut) is None, "a hand-written library whose keys come later"
+    cut.write_text('{"searches": {}, "version": 1, "papers": {}}', encoding="utf-8")
+    assert library_file.not_ours(cut) is None, "a hand-written library, its keys in another order"
 
 
 def test_commands_that_only_read_change_no_file_of_a_damaged_library(

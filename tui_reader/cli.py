@@ -68,7 +68,7 @@ from tui_reader.core.text import displayed, for_terminal
 from tui_reader.core.wording import count
 from tui_reader.library_command import run_library
 from tui_reader.resources import bundled
-from tui_reader.terminal_output import standard_output_without_controls
+from tui_reader.terminal_output import output_without_controls
 
 LOAD_AT_ONCE = 2_000_000  # bytes of input read before the reader starts; more loads behind it
 SKIPPED_SHOWN = 100  # problems reading the papers at start shown on the screen; the rest counted
@@ -686,10 +686,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     startup.release_collector()  # this module's imports are in (see __main__)
     scripted = ("fetch", "resolve", "library", "searches", "digest", "recommend", *COMMANDS)
-    if argv and argv[0] in scripted:
-        with standard_output_without_controls():
-            return _main(argv)
-    return _main(argv)  # the reader draws on the terminal itself
+    # The reader draws on the terminal itself: only its lines before and after are filtered.
+    with output_without_controls(standard_output=bool(argv) and argv[0] in scripted):
+        return _main(argv)
 
 
 def _main(argv: list[str]) -> int:

@@ -845,7 +845,7 @@ class Library:
         journal = library_file.journal_path(file)
         size = journal_now[2] if (journal_now := _signature(journal)) else 0
         if pending:
-            size = library_file.append(journal, pending, like=self._file)
+            size = library_file.append(journal, pending, like=self._mode_source())
             with self._state_lock:
                 del self._pending[: len(pending)]
         snapshot = _signature(file)
@@ -884,19 +884,27 @@ class Library:
         backup_journal = library_file.journal_path(backup)
         if old_text is not None:
             messages += self._replace_backup(old_text, readable)
-            library_file.write_atomically(file, text)
+            library_file.write_atomically(file, text, like=self._mode_source())
             if journal.exists():
                 os.replace(journal, backup_journal)
             else:
                 backup_journal.unlink(missing_ok=True)
         else:
-            library_file.write_atomically(file, text)
+            library_file.write_atomically(file, text, like=self._mode_source())
             messages += self._replace_backup(text, set(contents.entries))
             backup_journal.unlink(missing_ok=True)
             journal.unlink(missing_ok=True)
         atomic_file.fsync_folder(file.parent)
         self._seen = _Seen(_signature(file), None, 0)
         return messages
+
+    def _mode_source(self) -> Path:
+        """The file whose mode the library's new files take: the library, else (moved aside as
+        damaged, or not yet written) its backup or journal, else none (the umask decides)."""
+        for candidate in (self._file, *_sidecars(self._file)[:2]):
+            if candidate.is_file():
+                return candidate
+        return self._file
 
     def _replace_backup(self, text: str, holds: set[str]) -> list[str]:
         """Make `text`, which holds these papers, the backup; a backup with papers it lacks
@@ -918,7 +926,7 @@ class Library:
                 f"has; it was kept as {kept.name}"
             )
         try:
-            library_file.write_atomically(backup, text, like=self._file)
+            library_file.write_atomically(backup, text, like=self._mode_source())
         except OSError as error:
             messages.append(f"{backup}: {error.strerror or error}; the backup was not updated")
         return messages

@@ -38,7 +38,7 @@ import orjson
 from tui_reader.core import atomic_file
 from tui_reader.core.file_kinds import special_file_problem
 from tui_reader.core.links import is_web_url
-from tui_reader.core.text import strip_controls, token
+from tui_reader.core.text import clean, strip_controls, token
 
 VERSION = 1
 JOURNAL_VERSION = 1
@@ -213,6 +213,8 @@ def _checked_entry(paper_id: str, entry: Any, latest: str) -> tuple[dict[str, An
         for one, _ in checked:
             merged = merge_entry(merged, one)
         return merged, sum(resets for _, resets in checked)
+    if not token(paper_id):  # an id is never mended: an escape would reach the screen
+        raise _BadEntry(f"the paper id {paper_id!r} holds a space, control or format character")
     if type(entry) is not dict:
         raise _BadEntry(f"the entry of paper {paper_id} is not an object")
     for name, value in entry.items():
@@ -261,8 +263,8 @@ def _checked_found(value: Any, key: str = "") -> Any:
     """What resolve found for a paper, as it may be kept whoever wrote it: no control
     character in its text, and no id or link holding a space, a control or a format
     character (they are left out)."""
-    if isinstance(value, str):
-        return token(value) if key in _FOUND_IDS else strip_controls(value)
+    if isinstance(value, str):  # a title, a name, a date: one line each
+        return token(value) if key in _FOUND_IDS else clean(value)
     if isinstance(value, list):
         return [_checked_found(one, key) for one in value]
     if not isinstance(value, dict):
@@ -404,16 +406,18 @@ def parse(text: str, name: str = "library.json") -> Contents:
     return contents
 
 
-# How a library's snapshot begins, whitespace left out: the keys of one as written, or by hand,
-# or a merge's conflict marker.
-_LIBRARY_STARTS = (b'{"papers":', b'{"searches":', b'{"version":', b"{}", b"<<<<<<<")
+# How a library's snapshot begins, whitespace left out: the keys of one as written, or by hand
+# (the first, with the start of its value), or a merge's conflict marker.
+_LIBRARY_HEAD = re.compile(rb'\{(?:"(?:papers|searches)":\{|"version":\d|\})|<<<<<<<')
+_LIBRARY_STARTS = (b'{"papers":{', b'{"searches":{', b'{"version":1', b"{}")  # cut shorter
+_LIBRARY_KEYS = frozenset(("version", "papers", "searches"))
 _HEAD = 4096  # bytes of a file read to tell whether it is a library
 
 
 def not_ours(path: Path) -> str | None:
     """Why the file at `path` never was a library, or None: there is none, it is empty (or
-    holds only what a crash leaves: NUL bytes), or it begins as a library, whole or damaged.
-    A file that is not ours is never repaired, moved or replaced."""
+    holds only what a crash leaves: NUL bytes), it is a library, or it begins as one that
+    was damaged. A file that is not ours is never repaired, moved or replaced."""
     try:
         with path.open("rb") as file:
             head = file.read(_HEAD)
@@ -421,21 +425,40 @@ def not_ours(path: Path) -> str | None:
         return None
     body = head.removeprefix(b"\xef\xbb\xbf").strip(b" \t\r\n\x00")
     compact = re.sub(rb"\s+", b"", body[:64])
-    if not body or any(s.startswith(compact) or compact.startswith(s) for s in _LIBRARY_STARTS):
+    if not body or any(start.startswith(compact) for start in _LIBRARY_STARTS):
         return None
-    if compact.startswith(b'{"entry":'):
-        return "it is a library's journal, not the library"
     if b"\x00" in head or not _is_text(head):
         return "it holds binary data"
-    if compact.startswith(b"{"):
-        try:
-            data = _loads(path.read_bytes(), _SNAPSHOT)
-        except (ValueError, RecursionError, OSError):
-            data = None
-        if isinstance(data, dict) and ("version" in data or "papers" in data):
-            return None
+    if compact.startswith(b'{"entry":'):
+        return "it is a library's journal, not the library"
+    try:
+        data = _loads(path.read_bytes(), _SNAPSHOT) if compact.startswith(b"{") else None
+    except (ValueError, RecursionError, OSError):  # not JSON: damaged, or never JSON
+        data = None
+    if data is not None:  # whole JSON: a library holds our keys only, each of its kind
+        return None if _is_library(data) else "it is JSON, but not a library's"
+    if _LIBRARY_HEAD.match(compact):
+        return None
+    if compact.startswith((b"{", b"[")):
         return "it is JSON, but not a library's"
     return "it is text, but not a library's JSON"
+
+
+def _is_library(data: object) -> bool:
+    """Whether JSON read whole is a library's: an object of our keys (a newer version's may
+    have more), its version a number and its papers and searches objects (each may be there
+    twice); one missing its version is damaged, not another program's."""
+    if not isinstance(data, dict):
+        return False
+    newer = type(data.get("version")) is int and data["version"] > VERSION
+    if not newer and not _LIBRARY_KEYS.issuperset(data):
+        return False
+    kinds = {"version": int, "papers": dict, "searches": dict}
+    for key, value in data.items():
+        parts = value if isinstance(value, DuplicateValues) else [value]
+        if key in kinds and not all(isinstance(part, kinds[key]) for part in parts):
+            return False
+    return True
 
 
 def _is_text(head: bytes) -> bool:
@@ -471,6 +494,10 @@ def add_searches(contents: Contents, searches: dict[str, Any], where: str, lates
     """Merge saved searches (name -> {"query", "query_at"}; an empty query is a deleted one):
     the later change of each name wins."""
     for search_name, entry in searches.items():
+        if not search_name.isprintable():
+            problem = f"the name of saved search {search_name!r} holds control characters"
+            contents.rejected.append(Rejected(where, problem, None, entry))
+            continue
         if (
             not isinstance(entry, dict)
             or not isinstance(entry.get("query"), str)
@@ -479,6 +506,7 @@ def add_searches(contents: Contents, searches: dict[str, Any], where: str, lates
             problem = f"saved search {search_name!r} is not a query with its time"
             contents.rejected.append(Rejected(where, problem, None, entry))
             continue
+        entry["query"] = clean(entry["query"])  # typed on one line, without escapes
         if (when := _our_time(entry.get("query_at", ""), latest)) != entry.get("query_at", ""):
             entry["query_at"] = when
             contents.times_reset += not when

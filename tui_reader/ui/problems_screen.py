@@ -10,6 +10,7 @@ from textual.containers import Grid, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from tui_reader.core.text import for_terminal
 from tui_reader.core.wording import count
 from tui_reader.ui.dialogs import DIALOG_CSS
 from tui_reader.ui.ordered_keys import GivesWayToTyping
@@ -64,14 +65,14 @@ class ProblemsScreen(GivesWayToTyping):
             with VerticalScroll():
                 for file, problems in groupby(map(_parts, self._problems), lambda p: p[0]):
                     if file:
-                        yield Static(Content(file), classes="problem-file")
+                        yield Static(Content(for_terminal(file)), classes="problem-file")
                     with Grid():
                         # By line, a file's summary ("12 more records…") last.
                         in_order = sorted(problems, key=lambda p: (not p[1], int(p[1] or 0)))
                         for _, line, what in in_order:
                             label = Content(f"line {line}" if line else "")
                             yield Static(label, classes="problem-line")
-                            yield Static(Content(what))
+                            yield Static(Content(for_terminal(what)))
 
     def action_scroll(self, direction: str) -> None:
         scroll = self.query_one(VerticalScroll)

@@ -9,7 +9,6 @@
 Both go through the polite client, spaced as a fetch is, and give SourceRecords.
 """
 
-import json
 from collections.abc import Mapping, Sequence
 
 from tui_reader.core.sources import arxiv, openreview
@@ -63,8 +62,8 @@ def openreview_candidates(
     except Refused as error:
         raise FetchError(str(error)) from None
     try:
-        notes = json.loads(data).get("notes")
-    except (ValueError, RecursionError, AttributeError):
+        notes = openreview.read_notes(data, CANDIDATES)
+    except MalformedPage:
         notes = None
     if not isinstance(notes, list):
         raise FetchError("an OpenReview search answer was not the API's JSON")

@@ -23,6 +23,7 @@ API_DEFAULT = "https://api2.openreview.net"
 SITE = "https://openreview.net"
 INTERVAL = 1.0  # seconds between requests: OpenReview states no rule; one a second is gentle
 PAGE_SIZE = 1000  # the most notes the API returns for one request
+OBJECTS_A_NOTE = 200  # JSON objects a note may hold: its content's fields are a few dozen
 
 VENUE_ID = re.compile(r"[A-Za-z0-9][\w.\-]*(?:/[\w.\-]+)*")
 _YEAR = re.compile(r"(?:19|20)\d\d")
@@ -158,14 +159,26 @@ def note_record(note: object, request: VenueRequest) -> SourceRecord | None:
     )
 
 
-def parse_notes(data: bytes, request: VenueRequest) -> tuple[list[SourceRecord], int, int]:
-    """The papers of a notes page, how many notes it had, and how many could not be read.
-    MalformedPage when the page is not the API's JSON."""
+def read_notes(data: bytes, asked: int) -> object:
+    """The notes of an answer asked for at most `asked` of them, as JSON; MalformedPage when
+    it holds far more objects than so many notes can (a note is a few dozen: a page of
+    millions of empty ones took 1.6 GB to read) or more notes than asked for."""
+    if data.count(b"{") > OBJECTS_A_NOTE * max(asked, 1):
+        raise MalformedPage(f"an OpenReview page held far more than the {asked:,} notes asked")
     try:
         notes = json.loads(data).get("notes")
     except (ValueError, RecursionError, AttributeError) as error:
         reason = error.msg if isinstance(error, json.JSONDecodeError) else "not a JSON object"
         raise MalformedPage(f"an OpenReview page was not valid JSON ({reason})") from None
+    if isinstance(notes, list) and len(notes) > asked:
+        raise MalformedPage(f"an OpenReview page held {len(notes):,} notes, {asked:,} asked")
+    return notes
+
+
+def parse_notes(data: bytes, request: VenueRequest) -> tuple[list[SourceRecord], int, int]:
+    """The papers of a notes page, how many notes it had, and how many could not be read.
+    MalformedPage when the page is not the API's JSON."""
+    notes = read_notes(data, PAGE_SIZE)
     if not isinstance(notes, list):
         raise MalformedPage("an OpenReview page had no list of notes")
     records = [record for note in notes if (record := note_record(note, request))]
