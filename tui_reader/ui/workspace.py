@@ -53,6 +53,7 @@ from tui_reader.core.wording import count
 from tui_reader.ui.clipboard import CopyLog, notice
 from tui_reader.ui.copied_screen import CopiedScreen
 from tui_reader.ui.copy_picker import CopyPicker
+from tui_reader.ui.debounce import Debounce
 from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.dialogs import ConfirmByEnter, ConfirmScreen, PromptScreen, typed_path
 from tui_reader.ui.feeds_screen import FeedsScreen, save_search_prompt
@@ -299,9 +300,8 @@ class Workspace(Screen[None]):
         self._typed = False  # the query was typed in the filter (not restored or jumped to)
         self._read_once_shown: list[str] = []  # a paper used, read once its search is shown
         self._related_timer: Timer | None = None
-        self._settle_timer: Timer | None = None
         self._moved_at = 0.0  # when the reader last moved the cursor (time.monotonic)
-        self._unsettled: dict[Callable[[], None], float] = {}  # to run once keys pause: when
+        self._debounce = Debounce(self)  # the header and the pane follow once keys pause
         self._back: list[Place] = []  # where jumps started, the latest last
         self._asked: Screen[Any] | None = None  # the dialog a flow asked last, until it ends
         self._waited_for = ""  # a query whose results keys waited RESULTS_WAIT for, in vain
@@ -623,41 +623,15 @@ class Workspace(Screen[None]):
         self._show_title()
 
     def watch_sub_title(self) -> None:
-        self._when_settled(self._show_title)
+        self._debounce.ask(self._show_title, SETTLED_AFTER)
 
     def _show_title(self) -> None:
         self.title_bar.show(self.title or "", self.sub_title or "")
 
-    def _when_settled(self, update: Callable[[], None], after: float | None = None) -> None:
-        """Run `update` once it has not been asked for again for `after` seconds (default
-        SETTLED_AFTER)."""
-        wait = SETTLED_AFTER if after is None else after
-        self._unsettled[update] = time.monotonic() + wait
-        self._settle_next()
-
-    def _settle_next(self) -> None:
-        if self._settle_timer is not None:
-            self._settle_timer.stop()
-            self._settle_timer = None
-        if self._unsettled:
-            wait = min(self._unsettled.values()) - time.monotonic()
-            # A millisecond at least: a timer of none divides by it and stops for good
-            # (Textual's Timer), and the header and pane with it.
-            self._settle_timer = self.set_timer(max(wait, 0.001), self._settle)
-
-    def _settle(self) -> None:
-        now = time.monotonic()
-        due = [update for update, when in self._unsettled.items() if when <= now]
-        for update in due:
-            del self._unsettled[update]
-        for update in due:
-            update()
-        self._settle_next()
-
     @property
     def settled(self) -> bool:
         """Whether the detail pane and the header show what the list does."""
-        return not self._unsettled
+        return not self._debounce.pending
 
     def _update_header(self) -> None:
         state = HeaderState(
@@ -692,12 +666,12 @@ class Workspace(Screen[None]):
             # follows in the next frame, so a move feels immediate. A new list of a search,
             # or moves as fast as a held key repeats, show the paper once the keys pause:
             # drawing each would take longer than the keys come.
-            self._unsettled.pop(self._show_detail, None)
+            self._debounce.drop(self._show_detail)
             self.call_after_refresh(self._show_detail)
         elif event.chosen:  # moves as fast as a held key repeats
-            self._when_settled(self._show_detail)
+            self._debounce.ask(self._show_detail, SETTLED_AFTER)
         else:  # a search's new list
-            self._when_settled(self._show_detail, PANE_SETTLED_AFTER)
+            self._debounce.ask(self._show_detail, PANE_SETTLED_AFTER)
         arrived = event.paper is not None and event.paper.id == self._arriving
         if event.paper is not None:
             self._last_paper_id = event.paper.id
