@@ -60,6 +60,7 @@ from tui_reader.ui.feeds_screen import FeedsScreen, save_search_prompt
 from tui_reader.ui.filter_input import FilterInput
 from tui_reader.ui.header import HeaderState, header_text
 from tui_reader.ui.help_screen import HelpScreen, KeyTable
+from tui_reader.ui.history import History
 from tui_reader.ui.key_labels import described, key_display
 from tui_reader.ui.messages import (
     EntryReopened,
@@ -167,12 +168,6 @@ class Panes(Horizontal):
         ):
             pane.styles.width = "100%" if stacked else share[name]
             pane.styles.height = share[name] if stacked else "100%"
-
-
-def _remember(places: list[Place], place: Place) -> None:
-    """Add a place to go back (or forward) to, once: not again after itself."""
-    if places[-1:] != [place]:
-        places.append(place)
 
 
 def in_background(name: str, work: Callable[[], object]) -> threading.Thread:
@@ -302,10 +297,9 @@ class Workspace(Screen[None]):
         self._related_timer: Timer | None = None
         self._moved_at = 0.0  # when the reader last moved the cursor (time.monotonic)
         self._debounce = Debounce(self)  # the header and the pane follow once keys pause
-        self._back: list[Place] = []  # where jumps started, the latest last
+        self._history = History[Place]()  # where jumps started: [ goes back, ] forward
         self._asked: Screen[Any] | None = None  # the dialog a flow asked last, until it ends
         self._waited_for = ""  # a query whose results keys waited RESULTS_WAIT for, in vain
-        self._forward: list[Place] = []  # where going back started
         self._save_failing = False
         self._leaving = threading.Event()  # set as the screen goes: loading, a look-up end
         self._filter_asked = False  # the filter was focused by a key
@@ -766,8 +760,7 @@ class Workspace(Screen[None]):
     def _jump(self, place: Place) -> None:
         """Go to a query and a paper (None: the one chosen before, where shown), remembering
         where the reader was: [ goes back there, ] forward again."""
-        _remember(self._back, self._place())
-        self._forward.clear()
+        self._history.jumped(self._place())
         self._go(place)
 
     def _go(self, place: Place) -> None:
@@ -783,22 +776,16 @@ class Workspace(Screen[None]):
         self._arriving = paper_id
 
     def action_jump_back(self) -> None:
-        self._step(self._back, self._forward, "back")
+        self._step(self._history.back(self._place()), "back")
 
     def action_jump_forward(self) -> None:
-        self._step(self._forward, self._back, "forward")
+        self._step(self._history.forward(self._place()), "forward")
 
-    def _step(self, leaving: list[Place], arriving: list[Place], way: str) -> None:
-        """Go to the last place of `leaving` that is not where the reader is (a jump that
-        went nowhere, to the tag's papers shown already, left one)."""
-        here = self._place()
-        while leaving and leaving[-1] == here:
-            leaving.pop()
-        if not leaving:
+    def _step(self, place: Place | None, way: str) -> None:
+        if place is None:
             self._tell(f"Nothing to go {way} to")
-            return
-        _remember(arriving, here)
-        self._go(leaving.pop())
+        else:
+            self._go(place)
 
     # The user's library
 
