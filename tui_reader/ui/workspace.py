@@ -142,6 +142,7 @@ def dialog_flow(flow: Flow) -> Callable[..., Awaitable[None]]:
                 await flow(screen, *arguments)
             finally:
                 screen._asked = None
+                screen._moved_on()
                 _dialog_open.reset(token)
                 opened.set()  # it ended without a dialog
 
@@ -299,6 +300,7 @@ class Workspace(Screen[None]):
         self._debounce = Debounce(self)  # the header and the pane follow once keys pause
         self._history = History[Place]()  # where jumps started: [ goes back, ] forward
         self._asked: Screen[Any] | None = None  # the dialog a flow asked last, until it ends
+        self._moved = asyncio.Event()  # what keys wait for may have come (keys_caught_up)
         self._waited_for = ""  # a query whose results keys waited RESULTS_WAIT for, in vain
         self._save_failing = False
         self._leaving = threading.Event()  # set as the screen goes: loading, a look-up end
@@ -528,6 +530,7 @@ class Workspace(Screen[None]):
 
     def _filter_changed(self, query: str) -> None:
         self._query = query
+        self._moved_on()
         self._arriving = None  # unless a jump set this query (_go)
         self._typed = self.focused is self.filter_input
         self._refilter()
@@ -594,6 +597,7 @@ class Workspace(Screen[None]):
         self._shown_count, self._close_count = full, len(papers) - full
         self._shown_among, self._showing = results.among, results.showing
         self._update_header()
+        self._moved_on()
         read, self._read_once_shown = self._read_once_shown, []
         if read and self.library.set_read(read, True):
             self._library_changed(refilter=False)
@@ -864,9 +868,14 @@ class Workspace(Screen[None]):
 
     def on_screen_resume(self) -> None:
         self.refresh_bindings()  # the footer was last drawn under a dialog
+        self._moved_on()
 
     def on_screen_suspend(self) -> None:
         self.refresh_bindings()  # a dialog is over it: its keys are the ones in reach
+        self._moved_on()
+
+    def on_descendant_focus(self) -> None:
+        self._moved_on()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if not self.is_active:  # under a dialog, whose keys are the ones in reach
@@ -935,6 +944,7 @@ class Workspace(Screen[None]):
 
         self._asked = dialog
         await self.app.push_screen(dialog, answered)
+        self._moved_on()
         if (opened := _dialog_open.get(None)) is not None:
             opened.set()
         return await answer
@@ -947,18 +957,32 @@ class Workspace(Screen[None]):
           next nor ended): "T Enter j" moves in a tag's papers; at most FLOW_WAIT;
         - the search of the query typed, once the filter is left: "regret Enter j j" moves
           in its results; at most RESULTS_WAIT."""
-        deadline = time.monotonic() + FLOW_WAIT
-        while self._asked is not None and self._asked not in self.app.screen_stack:
-            if time.monotonic() > deadline:
-                self._asked = None  # a flow held up: the keys after this one wait no more
-                return
-            await asyncio.sleep(0.002)
-        deadline = time.monotonic() + RESULTS_WAIT
-        while self._results_on_their_way():
-            if time.monotonic() > deadline:
-                self._waited_for = self._query  # a search held up: waited for no more
-                return
-            await asyncio.sleep(0.002)
+        if not await self._until(self._flow_caught_up, FLOW_WAIT):
+            self._asked = None  # a flow held up: the keys after this one wait no more
+            return
+        if not await self._until(lambda: not self._results_on_their_way(), RESULTS_WAIT):
+            self._waited_for = self._query  # a search held up: waited for no more
+
+    def _moved_on(self) -> None:
+        """Tell keys_caught_up to look again: a flow asked or ended, results came, the query,
+        the focus or the screens changed."""
+        self._moved.set()
+
+    async def _until(self, done: Callable[[], bool], most: float) -> bool:
+        """Whether `done()` holds within `most` seconds, looked at each time `_moved_on` says."""
+        deadline = time.monotonic() + most
+        while not done():
+            self._moved.clear()
+            try:
+                await asyncio.wait_for(self._moved.wait(), deadline - time.monotonic())
+            except asyncio.TimeoutError:  # not TimeoutError before Python 3.11
+                return done()
+        return True
+
+    def _flow_caught_up(self) -> bool:
+        """Whether no dialog flow acts on an answer: its dialog closed, and it has neither
+        asked the next nor ended."""
+        return self._asked is None or self._asked in self.app.screen_stack
 
     def _results_on_their_way(self) -> bool:
         """Whether the list, out of the filter, waits for the results of the query typed."""
@@ -1252,6 +1276,7 @@ class Workspace(Screen[None]):
 
     def on_unmount(self) -> None:
         self._leaving.set()
+        self._moved_on()
         stop_pools()  # loading and indexing: a quit waited seconds for the pieces they read
         if self._indexing is not None:
             self._indexing.join(STOPPING_WAIT)
