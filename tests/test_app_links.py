@@ -14,7 +14,7 @@ from textual.widgets import Static
 from tests.pilot_helpers import wait_until, work_done
 from tui_reader.core.library import Library
 from tui_reader.core.store import PaperStore
-from tui_reader.ui import workspace as workspace_module
+from tui_reader.ui import flows
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.copy_picker import CopyPicker
 from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen
@@ -195,13 +195,13 @@ async def test_the_screen_answers_while_an_export_is_written(
     held every key until done."""
     monkeypatch.chdir(tmp_path)
     release = threading.Event()
-    render = workspace_module.render_export
+    render = flows.render_export
 
     def slow_render(*arguments: Any) -> str:
         release.wait(5)
         return render(*arguments)
 
-    monkeypatch.setattr(workspace_module, "render_export", slow_render)
+    monkeypatch.setattr(flows, "render_export", slow_render)
     app = ReaderApp(seed_store)
     try:
         async with app.run_test(size=(100, 30)) as pilot:

@@ -1,13 +1,26 @@
 """Pins the private Textual helpers the reader uses (tui_reader/ui/textual_keys.py): if an
 upgrade of Textual changes one, this fails, rather than a key of the reader."""
 
+from typing import Any
+
+import pytest
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
 from textual.widgets import Input
 
 from tests.pilot_helpers import wait_until
-from tui_reader.ui.textual_keys import forward_key, key_list, key_name, run_binding
+from tui_reader.ui.textual_keys import (
+    InputKeysFirst,
+    SteadyScrollView,
+    TextAreaKeysFirst,
+    forward_key,
+    key_list,
+    key_name,
+    run_binding,
+)
 
 
 def test_key_names_of_characters() -> None:
@@ -60,3 +73,74 @@ async def test_forward_key_types_into_the_widget() -> None:
         field = app.query_one(Input)
         forward_key(field, events.Key("q", "q"))
         await wait_until(pilot, lambda: field.value == "q", "the forwarded key typed")
+
+
+class HoldsX(InputKeysFirst):
+    seen: list[str] = []
+
+    async def key_first(self, event: events.Key) -> None:
+        self.seen.append(event.key)
+        if event.key == "x":
+            event.prevent_default()
+
+
+class HoldsXArea(TextAreaKeysFirst):
+    seen: list[str] = []
+
+    async def key_first(self, event: events.Key) -> None:
+        self.seen.append(event.key)
+        if event.key == "x":
+            event.prevent_default()
+
+
+class Fields(App[None]):
+    def compose(self) -> ComposeResult:
+        yield HoldsX()
+        yield HoldsXArea()
+
+
+async def test_a_text_field_sees_each_key_first_and_can_keep_it_from_the_widget() -> None:
+    app = Fields()
+    async with app.run_test() as pilot:
+        field, area = app.query_one(HoldsX), app.query_one(HoldsXArea)
+        field.seen, area.seen = [], []
+        await pilot.press("x", "y")
+        app.set_focus(area)
+        await pilot.press("x", "y")
+        await pilot.pause()
+        assert (field.value, field.seen) == ("y", ["x", "y"])
+        assert (area.text, area.seen) == ("y", ["x", "y"])
+
+
+class Rows(SteadyScrollView):
+    def on_mount(self) -> None:
+        self.virtual_size = Size(10, 100)
+
+
+class Scrolled(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Rows()
+
+
+async def test_a_steady_scroll_view_is_laid_out_again_only_when_its_sizes_change(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    updated: list[Size] = []
+    size_updated = ScrollView._size_updated
+
+    def counted(view: ScrollView, size: Size, *arguments: Any) -> bool:
+        updated.append(size)
+        return size_updated(view, size, *arguments)
+
+    monkeypatch.setattr(ScrollView, "_size_updated", counted)
+    app = Scrolled()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        assert updated  # Textual tells the view its size through _size_updated
+        before = len(updated)
+        app.screen.refresh(layout=True)  # a layout that changes nothing
+        await pilot.pause()
+        assert len(updated) == before
+        await pilot.resize_terminal(50, 12)
+        await pilot.pause()
+        assert len(updated) > before

@@ -18,7 +18,13 @@ from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.widgets import Input, TextArea
 
-from tui_reader.ui.textual_keys import forward_key, key_name, run_binding
+from tui_reader.ui.textual_keys import (
+    InputKeysFirst,
+    TextAreaKeysFirst,
+    forward_key,
+    key_name,
+    run_binding,
+)
 
 
 def keys_sent(event: events.Key, bound: Iterable[str]) -> list[events.Key]:
@@ -89,12 +95,12 @@ async def _in_turn(field: Input | TextArea, event: events.Key) -> None:
     event.prevent_default()  # the field's handlers are done with it
 
 
-class OrderedInput(Input):
+class OrderedInput(InputKeysFirst):
     """An Input that looks up each key once the keys sent before it have acted."""
 
     BINDINGS = [Binding("right", "complete_or_right", "Accept the completion", show=False)]
 
-    async def _on_key(self, event: events.Key) -> None:
+    async def key_first(self, event: events.Key) -> None:
         await _in_turn(self, event)
 
     async def action_complete_or_right(self) -> None:
@@ -117,8 +123,8 @@ class OrderedInput(Input):
         return False
 
 
-class OrderedTextArea(TextArea):
+class OrderedTextArea(TextAreaKeysFirst):
     """A TextArea that looks up each key once the keys sent before it have acted."""
 
-    async def _on_key(self, event: events.Key) -> None:
+    async def key_first(self, event: events.Key) -> None:
         await _in_turn(self, event)

@@ -11,7 +11,6 @@ from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
@@ -21,6 +20,7 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.store import headline_at, id_at
 from tui_reader.core.text import for_terminal
 from tui_reader.core.typeset import Span, typeset
+from tui_reader.ui.textual_keys import SteadyScrollView
 
 # A typeset span's style, by (bold, italic).
 _SPAN_STYLES = {
@@ -91,7 +91,7 @@ def _cut(segments: list[Segment], cells: int) -> tuple[list[Segment], int]:
     return [*kept, Segment("…")], Segment.get_line_length(kept) + 1
 
 
-class PaperList(ScrollView, can_focus=True):
+class PaperList(SteadyScrollView, can_focus=True):
     """A scrolling list of papers with a cursor."""
 
     DEFAULT_CSS = """
@@ -190,7 +190,6 @@ class PaperList(ScrollView, can_focus=True):
         self._headlines: LRUCache[tuple[str, bool], list[tuple[str, Style | None]]] = LRUCache(2000)
         self._looks: dict[str, Style] = {}  # by component class; {}: to work out again
         self._width = 0  # of the rows, as this frame draws them
-        self._geometry: tuple[Size, Size, Size] | None = None  # as last laid out
         self._library_version = 0
         self._papers: Sequence[Paper] = ()
         self.empty_message = "No papers"
@@ -257,7 +256,7 @@ class PaperList(ScrollView, can_focus=True):
             return
         # Only the scrollbar's thumb changes: no layout of the whole screen at each key, and
         # the bar is drawn again (3 ms) only when it looks different. Its count catches up
-        # at the next layout or scroll (_size_updated).
+        # at the next layout or scroll (SteadyScrollView).
         self.set_reactive(PaperList.virtual_size, size)
         bar = self.vertical_scrollbar
         if not self.show_vertical_scrollbar:
@@ -287,18 +286,6 @@ class PaperList(ScrollView, can_focus=True):
             self.scroll_to(y=self.cursor, animate=False, immediate=True)
         elif height and self.cursor >= self.scroll_offset.y + height:
             self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
-
-    def _size_updated(
-        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
-    ) -> bool:
-        # Textual's ScrollView compares the region the compositor gives it with the list's
-        # virtual size, which differ whenever the papers outnumber the rows: any layout of the
-        # screen (each key of the filter makes one) redrew the scrollbar in a frame of its own.
-        geometry = (size, container_size, self.virtual_size)
-        if geometry == self._geometry:
-            return False
-        self._geometry = geometry
-        return super()._size_updated(size, virtual_size, container_size, layout)
 
     def on_resize(self) -> None:
         self.virtual_size = Size(self.size.width, len(self._papers))

@@ -1,12 +1,16 @@
-"""Textual's private key helpers, behind one door: tests/test_textual_keys.py pins what the
-reader relies on, so a Textual upgrade that changes them fails there, not in a key."""
+"""Textual's private helpers and the private methods the reader overrides, behind one door:
+tests/test_textual_keys.py pins what the reader relies on, so a Textual upgrade that changes
+them fails there, not in a key."""
 
 from typing import Any
 
 from textual import events
 from textual.app import App
+from textual.geometry import Size
 from textual.keys import _character_to_key, _normalize_key_list
+from textual.scroll_view import ScrollView
 from textual.widget import Widget
+from textual.widgets import Input, TextArea
 
 
 def key_name(character: str) -> str:
@@ -28,3 +32,46 @@ async def run_binding(app: App[Any], key: str, *, priority: bool = False) -> boo
 def forward_key(target: Widget, event: events.Key) -> None:
     """Hand a key to a widget to handle as its own, as Textual does for the focused one."""
     target._forward_event(event)
+
+
+# Textual calls a Key event's handler of each class along the method resolution order, the
+# widget's own (`Input._on_key`, `TextArea._on_key`) after those of its subclasses, unless
+# one prevents the default.
+
+
+class InputKeysFirst(Input):
+    """An Input that sees each key in `key_first` before Input's own handler does."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        await self.key_first(event)
+
+    async def key_first(self, event: events.Key) -> None:
+        """Look at a key; `event.prevent_default()` keeps it from Input's handler."""
+
+
+class TextAreaKeysFirst(TextArea):
+    """A TextArea that sees each key in `key_first` before TextArea's own handler does."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        await self.key_first(event)
+
+    async def key_first(self, event: events.Key) -> None:
+        """Look at a key; `event.prevent_default()` keeps it from TextArea's handler."""
+
+
+class SteadyScrollView(ScrollView):
+    """A ScrollView that is laid out again only when its size, its container's or its
+    virtual size changed. Textual's compares the region the compositor gives it with the
+    virtual size, which differ whenever the content outnumbers the rows: any layout of the
+    screen (each key of the filter makes one) redrew the scrollbar in a frame of its own."""
+
+    _geometry: tuple[Size, Size, Size] | None = None  # as last laid out
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        geometry = (size, container_size, self.virtual_size)
+        if geometry == self._geometry:
+            return False
+        self._geometry = geometry
+        return super()._size_updated(size, virtual_size, container_size, layout)

@@ -6,8 +6,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from contextvars import ContextVar
-from functools import partial, wraps
-from pathlib import Path
+from functools import wraps
 from typing import Any, Literal, TypeAlias, TypeVar
 
 from textual import on, work
@@ -24,17 +23,13 @@ from textual.worker import get_current_worker
 
 from tui_reader import startup
 from tui_reader.core.browser import open_in_browser
-from tui_reader.core.citation_keys import give_keys
 from tui_reader.core.config import Config
 from tui_reader.core.engine import SearchEngine
-from tui_reader.core.export import ExportError, exporter, file_formats, format_of, write_export
-from tui_reader.core.export import render as render_export
 from tui_reader.core.highlight import Highlight
 from tui_reader.core.index_cache import IndexedPapers
-from tui_reader.core.library import Library, LibraryError, normalise_tag
+from tui_reader.core.library import Library, LibraryError
 from tui_reader.core.nothing_found import why_nothing
 from tui_reader.core.paper import Paper
-from tui_reader.core.pipe import FORMATS, pipe_input
 from tui_reader.core.pools import stop_pools
 from tui_reader.core.query import parse_query
 from tui_reader.core.references import headline_text, links_of
@@ -48,17 +43,18 @@ from tui_reader.core.search_service import (
 from tui_reader.core.session import Session
 from tui_reader.core.sorting import SORTS, Sort
 from tui_reader.core.store import PaperBatch, PaperStore, columns_of
-from tui_reader.core.text import strip_controls
 from tui_reader.core.wording import count
+from tui_reader.ui import flows
 from tui_reader.ui.clipboard import CopyLog, notice
 from tui_reader.ui.copied_screen import CopiedScreen
-from tui_reader.ui.copy_picker import CopyPicker
+from tui_reader.ui.debounce import Debounce
 from tui_reader.ui.detail_pane import DetailPane
-from tui_reader.ui.dialogs import ConfirmByEnter, ConfirmScreen, PromptScreen, typed_path
-from tui_reader.ui.feeds_screen import FeedsScreen, save_search_prompt
+from tui_reader.ui.dialogs import ConfirmByEnter
+from tui_reader.ui.feeds_screen import FeedsScreen
 from tui_reader.ui.filter_input import FilterInput
 from tui_reader.ui.header import HeaderState, header_text
 from tui_reader.ui.help_screen import HelpScreen, KeyTable
+from tui_reader.ui.history import History
 from tui_reader.ui.key_labels import described, key_display
 from tui_reader.ui.messages import (
     EntryReopened,
@@ -73,14 +69,9 @@ from tui_reader.ui.messages import (
     ResultsReady,
     SaveFailed,
 )
-from tui_reader.ui.note_editor import NoteEditor
 from tui_reader.ui.paper_list import PaperList
-from tui_reader.ui.pipe_screen import PipeOutputScreen, PipePicker
 from tui_reader.ui.problems_screen import ProblemsScreen
-from tui_reader.ui.tag_editor import tag_edit, tag_prompt
-from tui_reader.ui.tags_screen import TagsScreen
 from tui_reader.ui.title_bar import TitleBar
-from tui_reader.ui.triage_screen import TriageScreen
 
 RELATED_AFTER = 0.6  # seconds the cursor rests on a paper before its related papers are found
 # Seconds without a new count before the header shows it, and without a new list before the
@@ -126,7 +117,7 @@ _dialog_open: ContextVar[asyncio.Event] = ContextVar("dialog_open")
 def dialog_flow(flow: Flow) -> Callable[..., Awaitable[None]]:
     """An action that asks in dialogs and acts on the answers, written top to bottom.
 
-    It runs as a worker (a dialog's answer is awaited with `Workspace._ask`); the key that
+    It runs as a worker (a dialog's answer is awaited with `Workspace.ask`); the key that
     started it is done once its first dialog is open, or once it ended without one, so that
     the keys sent with it ("t" and a tag) go to that dialog, in order (see ordered_keys)."""
 
@@ -140,6 +131,7 @@ def dialog_flow(flow: Flow) -> Callable[..., Awaitable[None]]:
                 await flow(screen, *arguments)
             finally:
                 screen._asked = None
+                screen._moved_on()
                 _dialog_open.reset(token)
                 opened.set()  # it ended without a dialog
 
@@ -166,12 +158,6 @@ class Panes(Horizontal):
         ):
             pane.styles.width = "100%" if stacked else share[name]
             pane.styles.height = share[name] if stacked else "100%"
-
-
-def _remember(places: list[Place], place: Place) -> None:
-    """Add a place to go back (or forward) to, once: not again after itself."""
-    if places[-1:] != [place]:
-        places.append(place)
 
 
 def in_background(name: str, work: Callable[[], object]) -> threading.Thread:
@@ -299,13 +285,12 @@ class Workspace(Screen[None]):
         self._typed = False  # the query was typed in the filter (not restored or jumped to)
         self._read_once_shown: list[str] = []  # a paper used, read once its search is shown
         self._related_timer: Timer | None = None
-        self._settle_timer: Timer | None = None
         self._moved_at = 0.0  # when the reader last moved the cursor (time.monotonic)
-        self._unsettled: dict[Callable[[], None], float] = {}  # to run once keys pause: when
-        self._back: list[Place] = []  # where jumps started, the latest last
+        self._debounce = Debounce(self)  # the header and the pane follow once keys pause
+        self._history = History[Place]()  # where jumps started: [ goes back, ] forward
         self._asked: Screen[Any] | None = None  # the dialog a flow asked last, until it ends
+        self._moved = asyncio.Event()  # what keys wait for may have come (keys_caught_up)
         self._waited_for = ""  # a query whose results keys waited RESULTS_WAIT for, in vain
-        self._forward: list[Place] = []  # where going back started
         self._save_failing = False
         self._leaving = threading.Event()  # set as the screen goes: loading, a look-up end
         self._filter_asked = False  # the filter was focused by a key
@@ -320,6 +305,21 @@ class Workspace(Screen[None]):
         self.paper_list = PaperList(self.library, id="papers")
         self.detail_pane = DetailPane(self.library, self.search_template, id="detail")
         self.panes = Panes(id="panes")
+
+    # The dialog flows (ui/flows): each asks, then acts on the answers.
+    action_edit_tags = dialog_flow(flows.edit_tags)
+    action_edit_note = dialog_flow(flows.edit_note)
+    action_tags_view = dialog_flow(flows.tags_view)
+    action_copy_picker = dialog_flow(flows.copy_picker)
+    action_export = dialog_flow(flows.export)
+    action_triage = dialog_flow(flows.triage)
+    action_save_search = dialog_flow(flows.save_search)
+    action_pipe = dialog_flow(flows.pipe)
+
+    @property
+    def filter_query(self) -> str:
+        """The query in the filter, whose results the list shows or will."""
+        return self._query
 
     @property
     def index(self) -> SearchEngine | None:
@@ -409,11 +409,11 @@ class Workspace(Screen[None]):
         if problems:
             listed = "\n".join(problems[:5]) + ("\n…" if len(problems) > 5 else "")
             skipped = count(len(problems), "record")
-            self._tell(f"Skipped {skipped} that could not be read:\n{listed}", "warning")
+            self.tell(f"Skipped {skipped} that could not be read:\n{listed}", "warning")
 
     def _say_duplicates(self) -> None:
         if self.duplicates:
-            self._tell(f"{count(self.duplicates, 'duplicate abstract')} shown once")
+            self.tell(f"{count(self.duplicates, 'duplicate abstract')} shown once")
 
     def _build_index(self) -> None:
         in_background("index", self._index_papers)
@@ -506,7 +506,7 @@ class Workspace(Screen[None]):
     @on(IndexFailed)
     def _index_failed(self, message: IndexFailed) -> None:
         self._unindexed = True
-        self._tell(f"The papers could not be indexed: {message.reason}", "error")
+        self.tell(f"The papers could not be indexed: {message.reason}", "error")
         self._update_header()
 
     @on(EntryReopened)
@@ -534,6 +534,7 @@ class Workspace(Screen[None]):
 
     def _filter_changed(self, query: str) -> None:
         self._query = query
+        self._moved_on()
         self._arriving = None  # unless a jump set this query (_go)
         self._typed = self.focused is self.filter_input
         self._refilter()
@@ -600,9 +601,10 @@ class Workspace(Screen[None]):
         self._shown_count, self._close_count = full, len(papers) - full
         self._shown_among, self._showing = results.among, results.showing
         self._update_header()
+        self._moved_on()
         read, self._read_once_shown = self._read_once_shown, []
         if read and self.library.set_read(read, True):
-            self._library_changed(refilter=False)
+            self.library_changed(refilter=False)
 
     def _nothing(self, query: str) -> str:
         """Why a query finds no paper: a tag or a field that no paper has, else the query."""
@@ -623,41 +625,15 @@ class Workspace(Screen[None]):
         self._show_title()
 
     def watch_sub_title(self) -> None:
-        self._when_settled(self._show_title)
+        self._debounce.ask(self._show_title, SETTLED_AFTER)
 
     def _show_title(self) -> None:
         self.title_bar.show(self.title or "", self.sub_title or "")
 
-    def _when_settled(self, update: Callable[[], None], after: float | None = None) -> None:
-        """Run `update` once it has not been asked for again for `after` seconds (default
-        SETTLED_AFTER)."""
-        wait = SETTLED_AFTER if after is None else after
-        self._unsettled[update] = time.monotonic() + wait
-        self._settle_next()
-
-    def _settle_next(self) -> None:
-        if self._settle_timer is not None:
-            self._settle_timer.stop()
-            self._settle_timer = None
-        if self._unsettled:
-            wait = min(self._unsettled.values()) - time.monotonic()
-            # A millisecond at least: a timer of none divides by it and stops for good
-            # (Textual's Timer), and the header and pane with it.
-            self._settle_timer = self.set_timer(max(wait, 0.001), self._settle)
-
-    def _settle(self) -> None:
-        now = time.monotonic()
-        due = [update for update, when in self._unsettled.items() if when <= now]
-        for update in due:
-            del self._unsettled[update]
-        for update in due:
-            update()
-        self._settle_next()
-
     @property
     def settled(self) -> bool:
         """Whether the detail pane and the header show what the list does."""
-        return not self._unsettled
+        return not self._debounce.pending
 
     def _update_header(self) -> None:
         state = HeaderState(
@@ -692,12 +668,12 @@ class Workspace(Screen[None]):
             # follows in the next frame, so a move feels immediate. A new list of a search,
             # or moves as fast as a held key repeats, show the paper once the keys pause:
             # drawing each would take longer than the keys come.
-            self._unsettled.pop(self._show_detail, None)
+            self._debounce.drop(self._show_detail)
             self.call_after_refresh(self._show_detail)
         elif event.chosen:  # moves as fast as a held key repeats
-            self._when_settled(self._show_detail)
+            self._debounce.ask(self._show_detail, SETTLED_AFTER)
         else:  # a search's new list
-            self._when_settled(self._show_detail, PANE_SETTLED_AFTER)
+            self._debounce.ask(self._show_detail, PANE_SETTLED_AFTER)
         arrived = event.paper is not None and event.paper.id == self._arriving
         if event.paper is not None:
             self._last_paper_id = event.paper.id
@@ -705,7 +681,7 @@ class Workspace(Screen[None]):
         if event.chosen or arrived:
             self._start_reading()
         elif event.paper is None or event.paper.id != self._reading:
-            self._stop_reading()
+            self.stop_reading()
 
     @on(PaperList.Opened)
     def _opened(self) -> None:
@@ -722,13 +698,13 @@ class Workspace(Screen[None]):
         """Read the paper under the cursor once the reader has rested on it for read_after
         seconds. Only a paper the reader moved to, opened or jumped to: never one that is
         under the cursor because the reader started there or a new list put it there."""
-        self._stop_reading()
+        self.stop_reading()
         paper, delay = self.paper_list.current, self.config.read_after
         if delay and paper is not None and not self.library.is_read(paper.id):
             self._reading = paper.id
             self._read_timer = self.set_timer(delay, self._mark_current_read)
 
-    def _stop_reading(self) -> None:
+    def stop_reading(self) -> None:
         if self._read_timer is not None:
             self._read_timer.stop()
         self._read_timer = self._reading = None
@@ -737,7 +713,7 @@ class Workspace(Screen[None]):
         self._read_timer = self._reading = None
         paper = self.paper_list.current
         if paper is not None and self.library.set_read([paper.id], True):
-            self._library_changed(refilter=False)
+            self.library_changed(refilter=False)
 
     def _in_use(self, paper_ids: Sequence[str]) -> list[str]:
         """The paper to read, of those the reader bookmarked, tagged, annotated, copied from
@@ -777,7 +753,7 @@ class Workspace(Screen[None]):
         target = related[number - 1]
         # Not among the papers shown: show them all, then go to it.
         shown = self.paper_list.position_of(target.id) is not None
-        self._jump((self._query if shown else "", target.id))
+        self.jump((self._query if shown else "", target.id))
 
     @on(PaperList.MarksChanged)
     def _marks_changed(self) -> None:
@@ -789,11 +765,10 @@ class Workspace(Screen[None]):
         current = self.paper_list.current
         return self._query, current.id if current is not None else None
 
-    def _jump(self, place: Place) -> None:
+    def jump(self, place: Place) -> None:
         """Go to a query and a paper (None: the one chosen before, where shown), remembering
         where the reader was: [ goes back there, ] forward again."""
-        _remember(self._back, self._place())
-        self._forward.clear()
+        self._history.jumped(self._place())
         self._go(place)
 
     def _go(self, place: Place) -> None:
@@ -809,33 +784,27 @@ class Workspace(Screen[None]):
         self._arriving = paper_id
 
     def action_jump_back(self) -> None:
-        self._step(self._back, self._forward, "back")
+        self._step(self._history.back(self._place()), "back")
 
     def action_jump_forward(self) -> None:
-        self._step(self._forward, self._back, "forward")
+        self._step(self._history.forward(self._place()), "forward")
 
-    def _step(self, leaving: list[Place], arriving: list[Place], way: str) -> None:
-        """Go to the last place of `leaving` that is not where the reader is (a jump that
-        went nowhere, to the tag's papers shown already, left one)."""
-        here = self._place()
-        while leaving and leaving[-1] == here:
-            leaving.pop()
-        if not leaving:
-            self._tell(f"Nothing to go {way} to")
-            return
-        _remember(arriving, here)
-        self._go(leaving.pop())
+    def _step(self, place: Place | None, way: str) -> None:
+        if place is None:
+            self.tell(f"Nothing to go {way} to")
+        else:
+            self._go(place)
 
     # The user's library
 
-    def _targets(self) -> list[str]:
+    def targets(self) -> list[str]:
         """The marked papers (in store order) or else the one under the cursor."""
         paper_list = self.paper_list
         if paper_list.marked:  # found by id: a walk of a million papers took 40 s
             return self.store.in_order(paper_list.marked)
         return [paper_list.current.id] if paper_list.current is not None else []
 
-    def _library_changed(self, refilter: bool = True, used: Sequence[str] = ()) -> None:
+    def library_changed(self, refilter: bool = True, used: Sequence[str] = ()) -> None:
         """Redraw what the library shows, filter again on state, and save. The paper `used`
         (see _in_use) is read, once the search that follows the change has run: it stays in
         the list (`is:unread`), as a paper read by resting on it does."""
@@ -846,7 +815,7 @@ class Workspace(Screen[None]):
         elif read:
             self.library.set_read(read, True)
         self._redraw_library_state()
-        self._save()
+        self.save_library()
         # A save takes a millisecond; one that takes longer (another program holds the lock, a
         # slow disk) is shown in the header until it is done.
         self.set_timer(SAVING_SHOWN_AFTER, self._update_header)
@@ -857,7 +826,7 @@ class Workspace(Screen[None]):
         self.detail_pane.show(paper_list.current, paper_list.empty_message)
 
     @work(thread=True, group="save")
-    def _save(self) -> None:
+    def save_library(self) -> None:
         try:
             messages = self.library.save()
         except LibraryError as error:
@@ -868,10 +837,10 @@ class Workspace(Screen[None]):
     @on(LibrarySaved)
     def _saved(self, saved: LibrarySaved) -> None:
         for message in saved.messages:
-            self._tell(message, "error")
+            self.tell(message, "error")
         if self._save_failing:
             self._save_failing = False
-            self._tell(f"Saved again to {self.library.path}")
+            self.tell(f"Saved again to {self.library.path}")
         self._redraw_library_state()
         self._update_header()
 
@@ -880,7 +849,7 @@ class Workspace(Screen[None]):
         if not self._save_failing:
             self._save_failing = True
             problem = message.problem
-            self._tell(
+            self.tell(
                 f"Changes cannot be saved ({problem}); they are kept for this session.", "warning"
             )
             self._update_header()
@@ -894,18 +863,23 @@ class Workspace(Screen[None]):
     @on(LibraryReloaded)
     def _reloaded(self, reloaded: LibraryReloaded) -> None:
         for message in reloaded.messages:
-            self._tell(message, "error")
+            self.tell(message, "error")
         self._redraw_library_state()
 
-    def _tell(self, message: str, severity: SeverityLevel = "information") -> None:
+    def tell(self, message: str, severity: SeverityLevel = "information") -> None:
         timeout = 20 if severity != "information" else 4
         self.app.notify(message, severity=severity, timeout=timeout, markup=False)
 
     def on_screen_resume(self) -> None:
         self.refresh_bindings()  # the footer was last drawn under a dialog
+        self._moved_on()
 
     def on_screen_suspend(self) -> None:
         self.refresh_bindings()  # a dialog is over it: its keys are the ones in reach
+        self._moved_on()
+
+    def on_descendant_focus(self) -> None:
+        self._moved_on()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if not self.is_active:  # under a dialog, whose keys are the ones in reach
@@ -922,47 +896,47 @@ class Workspace(Screen[None]):
         return True
 
     def action_bookmark(self) -> None:
-        targets = self._targets()
+        targets = self.targets()
         value = not all(self.library.is_bookmarked(i) for i in targets)
         self.library.set_bookmarked(targets, value)
         self._tell_marked_changed(targets, "bookmarked" if value else "not bookmarked")
-        self._library_changed(used=targets)
+        self.library_changed(used=targets)
 
     def action_toggle_read(self) -> None:
-        targets = self._targets()
+        targets = self.targets()
         value = not all(self.library.is_read(i) for i in targets)
         self.library.set_read(targets, value, undoable=len(targets) > 1)
         self._tell_marked_changed(targets, "read" if value else "unread")
-        self._stop_reading()
-        self._library_changed()
+        self.stop_reading()
+        self.library_changed()
 
     def _tell_marked_changed(self, targets: list[str], now: str) -> None:
         """Say what a change to the marked papers did: their rows may be out of sight."""
         if len(targets) > 1:
-            self._tell(f"{count(len(targets), 'marked paper')} {now} (u undoes)")
+            self.tell(f"{count(len(targets), 'marked paper')} {now} (u undoes)")
 
     def action_read_all(self) -> None:
         """Mark every paper shown read, as one step that u undoes."""
         papers = self.paper_list.papers
         if self.library.set_read([paper.id for paper in papers], True, undoable=True):
-            self._tell(f"Marked {count(len(papers), 'paper')} read (u undoes)")
-            self._library_changed()
+            self.tell(f"Marked {count(len(papers), 'paper')} read (u undoes)")
+            self.library_changed()
         else:
-            self._tell("Every paper shown is read already")
+            self.tell("Every paper shown is read already")
 
     def action_undo(self) -> None:
         undone = self.library.undo()
         if undone is None:
-            self._tell("Nothing to undo")
+            self.tell("Nothing to undo")
             return
         papers = undone.paper_ids  # one is named: it may be far from the cursor by now
-        named = f" · {self._headline(papers[0])}" if len(papers) == 1 else ""
-        self._tell(f"Undone: {undone.description}{named}")
-        self._library_changed()
+        named = f" · {self.headline(papers[0])}" if len(papers) == 1 else ""
+        self.tell(f"Undone: {undone.description}{named}")
+        self.library_changed()
 
     # Dialogs: each flow asks, then acts, top to bottom
 
-    async def _ask(self, dialog: Screen[T]) -> T:
+    async def ask(self, dialog: Screen[T]) -> T:
         """Open a dialog over the screen and wait for its answer, in a `dialog_flow`. Notices
         are about what came before: they would show over the dialog, so they go."""
         self.app.clear_notifications()
@@ -974,6 +948,7 @@ class Workspace(Screen[None]):
 
         self._asked = dialog
         await self.app.push_screen(dialog, answered)
+        self._moved_on()
         if (opened := _dialog_open.get(None)) is not None:
             opened.set()
         return await answer
@@ -986,18 +961,32 @@ class Workspace(Screen[None]):
           next nor ended): "T Enter j" moves in a tag's papers; at most FLOW_WAIT;
         - the search of the query typed, once the filter is left: "regret Enter j j" moves
           in its results; at most RESULTS_WAIT."""
-        deadline = time.monotonic() + FLOW_WAIT
-        while self._asked is not None and self._asked not in self.app.screen_stack:
-            if time.monotonic() > deadline:
-                self._asked = None  # a flow held up: the keys after this one wait no more
-                return
-            await asyncio.sleep(0.002)
-        deadline = time.monotonic() + RESULTS_WAIT
-        while self._results_on_their_way():
-            if time.monotonic() > deadline:
-                self._waited_for = self._query  # a search held up: waited for no more
-                return
-            await asyncio.sleep(0.002)
+        if not await self._until(self._flow_caught_up, FLOW_WAIT):
+            self._asked = None  # a flow held up: the keys after this one wait no more
+            return
+        if not await self._until(lambda: not self._results_on_their_way(), RESULTS_WAIT):
+            self._waited_for = self._query  # a search held up: waited for no more
+
+    def _moved_on(self) -> None:
+        """Tell keys_caught_up to look again: a flow asked or ended, results came, the query,
+        the focus or the screens changed."""
+        self._moved.set()
+
+    async def _until(self, done: Callable[[], bool], most: float) -> bool:
+        """Whether `done()` holds within `most` seconds, looked at each time `_moved_on` says."""
+        deadline = time.monotonic() + most
+        while not done():
+            self._moved.clear()
+            try:
+                await asyncio.wait_for(self._moved.wait(), deadline - time.monotonic())
+            except asyncio.TimeoutError:  # not TimeoutError before Python 3.11
+                return done()
+        return True
+
+    def _flow_caught_up(self) -> bool:
+        """Whether no dialog flow acts on an answer: its dialog closed, and it has neither
+        asked the next nor ended."""
+        return self._asked is None or self._asked in self.app.screen_stack
 
     def _results_on_their_way(self) -> bool:
         """Whether the list, out of the filter, waits for the results of the query typed."""
@@ -1010,231 +999,52 @@ class Workspace(Screen[None]):
             and self._index is not None
         )
 
-    @dialog_flow
-    async def action_edit_tags(self) -> None:
-        targets = self._targets()
-        current = self.library.tags(targets[0]) if len(targets) == 1 else None
-        if current is None:
-            title = f"Tags for the {count(len(targets), 'marked paper')}"
-        else:
-            title = f"Tags of {self._headline(targets[0])}"
-        text = await self._ask(tag_prompt(title, current, list(self.library.tag_counts())))
-        if text is None:
-            return
-        edit = tag_edit(text, current)
-        if self.library.change_tags(targets, edit.add, edit.remove):
-            self._library_changed(used=targets)
-
-    @dialog_flow
-    async def action_edit_note(self) -> None:
-        paper = self.paper_list.current
-        if paper is None:
-            return
-        title = f"Note on {self._headline(paper.id)}"
-        before = self.library.note(paper.id)
-        # Kept as it is if the reader closes over the editor: the command saves it on the way out.
-        keep = partial(self._set_note, paper.id, before)
-        text = await self._ask(NoteEditor(title, before, keep))
-        if text is None or not self._set_note(paper.id, before, text):
-            return
-        self._library_changed(used=[paper.id])
-        if self.library.note(paper.id) != strip_controls(text.rstrip()):
-            self._tell("A note on this paper was saved elsewhere meanwhile: yours is after it")
-
-    def _set_note(self, paper_id: str, started_from: str, text: str) -> bool:
-        return self.library.set_note(paper_id, text.rstrip(), started_from)
-
-    @dialog_flow
-    async def action_tags_view(self) -> None:
-        library = self.library
-        action = await self._ask(
-            TagsScreen(library.tag_counts(), library.tag_counts(self.store.__contains__))
-        )
-        if action is None:
-            return
-        tag = action.tag
-        if action.kind == "filter":
-            self._jump((f"#{tag}", None))
-            self.action_leave_filter()
-        elif action.kind == "rename":
-
-            def check(text: str) -> str | None:
-                new = normalise_tag(text)
-                return None if new and new != tag else "Type a new tag: a word; - _ . / + allowed"
-
-            text = await self._ask(PromptScreen(f"Rename #{tag} to", tag, check=check))
-            if text is not None and self.library.rename_tag(tag, text):
-                self._tell(f"Renamed #{tag} to #{normalise_tag(text)} (u undoes)")
-                self._library_changed()
-        elif action.kind == "delete":
-            tagged = count(self.library.tag_counts().get(tag, 0), "paper")
-            yes = await self._ask(ConfirmScreen(f"Delete #{tag} from {tagged}?"))
-            if yes and self.library.delete_tag(tag):
-                self._tell(f"Deleted #{tag} from {tagged} (u undoes)")
-                self._library_changed()
-
     # Links, copying and export
 
-    def _target_papers(self) -> list[Paper]:
-        return [paper for i in self._targets() if (paper := self.store.get(i)) is not None]
+    def target_papers(self) -> list[Paper]:
+        return [paper for i in self.targets() if (paper := self.store.get(i)) is not None]
 
-    def _links(self, paper: Paper) -> list[str]:
+    def links(self, paper: Paper) -> list[str]:
         return links_of(paper, self.search_template)
 
     def _key(self, binding: Binding) -> str:
         return key_display(self.app, self.config.keys, binding)
 
-    def _copy(self, text: str, what: str, warning: str = "") -> None:
+    def copy(self, text: str, what: str, warning: str = "") -> None:
         """Copy text holding `what` ("3 links"); say so, after the `warning` when there is one."""
         said = notice(self.copy_log.copy(text, what), self._key(SHOW_COPIED))
         if warning:
-            self._tell(f"{warning} {said}", "warning")
+            self.tell(f"{warning} {said}", "warning")
         else:
-            self._tell(said)
+            self.tell(said)
 
     def action_copy_link(self) -> None:
-        papers = self._target_papers()
-        self._copy("\n".join(self._links(paper)[0] for paper in papers), count(len(papers), "link"))
-        self._read_copied(papers)
+        papers = self.target_papers()
+        self.copy("\n".join(self.links(paper)[0] for paper in papers), count(len(papers), "link"))
+        self.read_copied(papers)
 
-    def _read_copied(self, papers: list[Paper]) -> None:
+    def read_copied(self, papers: list[Paper]) -> None:
         """Read a paper copied from or opened (see _in_use), and save."""
         read = self._in_use([paper.id for paper in papers])
         if read and self.library.set_read(read, True):
-            self._library_changed(refilter=False)
+            self.library_changed(refilter=False)
 
     def action_show_copied(self) -> None:
         self.app.push_screen(CopiedScreen(self.copy_log, self._key(SHOW_COPIED)))
 
-    @dialog_flow
-    async def action_copy_picker(self) -> None:
-        papers = self._target_papers()
-        if len(papers) == 1:
-            title, links = f"Copy from {self._headline(papers[0].id)}", self._links(papers[0])
-            kind_links = papers[0].kind_links
-        else:
-            title = f"Copy for the {count(len(papers), 'marked paper')}"
-            links, kind_links = ["Each one's primary link"], ()
-        pick = await self._ask(CopyPicker(title, links, kind_links))
-        if pick is None:
-            return
-        self._read_copied(papers)
-        if pick.kind == "link":
-            urls = [self._links(paper)[pick.number - 1] for paper in papers]
-            if pick.open:
-                self._open_url(urls[0])
-                return
-            text, nouns = "\n".join(urls), ("link", "links")
-        else:
-            form = exporter(pick.kind)
-            text = await asyncio.to_thread(self._rendered, form.name, papers)
-            nouns = form.copied or (form.label, form.label)
-        self._copy(text, count(len(papers), *nouns))
-
     def action_open_link(self, number: int = 1) -> None:
         paper = self.paper_list.current
-        if paper is not None and 1 <= number <= len(links := self._links(paper)):
-            self._open_url(links[number - 1])
-            self._read_copied([paper])
+        if paper is not None and 1 <= number <= len(links := self.links(paper)):
+            self.open_url(links[number - 1])
+            self.read_copied([paper])
 
-    def _open_url(self, url: str) -> None:
+    def open_url(self, url: str) -> None:
         if reason := open_in_browser(url):
-            self._copy(url, "1 link", warning=f"Not opening a browser: {reason}.")
+            self.copy(url, "1 link", warning=f"Not opening a browser: {reason}.")
         else:
-            self._tell(f"Opened {url}")
-
-    @dialog_flow
-    async def action_export(self) -> None:
-        papers = self._target_papers() if self.paper_list.marked else None
-        papers = papers or list(self.paper_list.papers)
-        kinds = ", ".join(row.suffix for row in file_formats())
-
-        def check(text: str) -> str | None:
-            path = typed_path(text)
-            if format_of(path) is None:
-                return f"The file must end in one of {kinds}"
-            if not path.parent.is_dir():
-                return f"There is no folder {path.parent}"
-            if path.is_dir():
-                return f"{path} is a folder: name a file"
-            if path.exists() and not path.is_file():
-                return f"{path} is not a regular file: name another"
-            return None
-
-        def replace(text: str) -> str | None:
-            path = typed_path(text)
-            return f"{path} exists. Replace it?" if path.exists() else None
-
-        title = f"Export {count(len(papers), 'paper')} to a file ({kinds})"
-        hint = f"In {Path.cwd()} unless the name has a folder. Enter writes, Escape cancels"
-        prompt = PromptScreen(title, "reading-list.md", hint, check=check, confirm=replace)
-        text = await self._ask(prompt)
-        if text is None:
-            return
-        path = typed_path(text)
-        kind = format_of(path)
-        assert kind is not None  # checked as it was typed
-        try:
-            # In a thread: references of thousands of papers take seconds (pylatexenc), and
-            # the screen answers meanwhile.
-            await asyncio.to_thread(self._write_export, kind, papers, path)
-        except ExportError as error:
-            self._tell(str(error), "error")
-        else:
-            self._tell(f"Wrote {count(len(papers), 'paper')} to {path}")
-
-    def _write_export(self, kind: str, papers: list[Paper], path: Path) -> None:
-        write_export(path, self._rendered(kind, papers), force=True)
-
-    def _rendered(self, kind: str, papers: list[Paper]) -> str:
-        """The papers in the format called `kind`, a reference's papers given their citation
-        keys first. In a thread: keys are given under the library's lock."""
-        if exporter(kind).reference:
-            self._cite(papers)
-        return render_export(
-            kind, papers, self.library, self.search_template, self.config.include_notes
-        )
-
-    def _cite(self, papers: list[Paper]) -> None:
-        """Give the papers that have none their citation keys, kept in the library, and tell
-        how that went as a save does. In a thread."""
-        try:
-            self.post_message(LibrarySaved(give_keys(papers, self.library)))
-        except LibraryError as error:
-            self.post_message(SaveFailed(str(error)))
+            self.tell(f"Opened {url}")
 
     # Triage, feeds and other programs
-
-    @dialog_flow
-    async def action_triage(self) -> None:
-        """The papers shown (those matching in full), one at a time, one key per decision."""
-        self._stop_reading()
-        paper_list = self.paper_list
-        triage = TriageScreen(
-            paper_list.papers[: paper_list.full],
-            self.library,
-            query=self.shown_query,  # the filter whose papers the list shows
-            sort=self.sort,
-            quick_tags=self.config.quick_tags,
-            search_template=self.search_template,
-            copy_log=self.copy_log,
-        )
-        paper_id = await self._ask(triage)
-        self._library_changed()
-        position = None if paper_id is None else paper_list.position_of(paper_id)
-        if position is not None:  # where triage stopped: not read for being there
-            paper_list.place(position)
-
-    @dialog_flow
-    async def action_save_search(self) -> None:
-        query = self._query.strip()
-        if not query:
-            self._tell("Type a filter first: S saves it under a name, as a feed")
-            return
-        name = await self._ask(save_search_prompt(self.library, query))
-        if name is not None and self.library.save_search(name, query):
-            self._tell(f"Saved the filter as “{' '.join(name.split())}”: F lists the feeds")
-            self._save()
 
     def _feeds_screen(self) -> FeedsScreen:
         return FeedsScreen(
@@ -1246,34 +1056,21 @@ class Workspace(Screen[None]):
 
     @dialog_flow
     async def action_feeds(self) -> None:
-        self._feed_chosen(await self._ask(self._feeds_screen()))
+        self._feed_chosen(await self.ask(self._feeds_screen()))
 
     def _feed_chosen(self, query: str | None) -> None:
         if query is not None:
-            self._jump((query, None))
+            self.jump((query, None))
             self.action_leave_filter()
-
-    @dialog_flow
-    async def action_pipe(self) -> None:
-        papers, commands = self._target_papers(), self.config.commands
-        choice = await self._ask(PipePicker(commands, len(papers)))
-        if choice is None:
-            return
-        name, kind = choice
-        if kind == "bib":
-            await asyncio.to_thread(self._cite, papers)
-        data = pipe_input(kind, papers, self.library, self.search_template)
-        what = f"{count(len(papers), 'paper')} as {FORMATS[kind]}"
-        self.app.push_screen(PipeOutputScreen(name, commands[name], data, what, self.copy_log))
 
     def action_resolve(self) -> None:
         """Look the marked papers (or the one under the cursor) up on OpenReview and arXiv by
         their text; one that is certainly the same paper gets its title, authors and links."""
-        papers = [paper for paper in self._target_papers() if not paper.title]
+        papers = [paper for paper in self.target_papers() if not paper.title]
         if not papers:
-            self._tell("These papers have titles already: there is nothing to look up")
+            self.tell("These papers have titles already: there is nothing to look up")
             return
-        self._tell(f"Looking up {count(len(papers), 'paper')} on OpenReview and arXiv…")
+        self.tell(f"Looking up {count(len(papers), 'paper')} on OpenReview and arXiv…")
         self._look_up(papers)
 
     @work(thread=True, exclusive=True, group="resolve")
@@ -1291,6 +1088,7 @@ class Workspace(Screen[None]):
 
     def on_unmount(self) -> None:
         self._leaving.set()
+        self._moved_on()
         stop_pools()  # loading and indexing: a quit waited seconds for the pieces they read
         if self._indexing is not None:
             self._indexing.join(STOPPING_WAIT)
@@ -1302,15 +1100,13 @@ class Workspace(Screen[None]):
         self.paper_list.refresh_rows()
         self._redraw_library_state()
         if resolved.problem:
-            self._tell(f"Stopped looking up: {resolved.problem}", "warning")
+            self.tell(f"Stopped looking up: {resolved.problem}", "warning")
         elif resolved.looked_up:
             unsure = resolved.looked_up - len(found)
             said = f"Found {count(len(found), 'paper')} for certain"
-            self._tell(
-                said + (f"; {count(unsure, 'paper')} had no certain match" if unsure else "")
-            )
+            self.tell(said + (f"; {count(unsure, 'paper')} had no certain match" if unsure else ""))
 
-    def _headline(self, paper_id: str) -> str:
+    def headline(self, paper_id: str) -> str:
         paper = self.store.get(paper_id)
         return f"“{headline_text(paper, cut=True)}”" if paper is not None else paper_id
 
@@ -1327,7 +1123,7 @@ class Workspace(Screen[None]):
                 f"Your changes could not be saved to {self.library.path}: "
                 "quit and lose them? (Enter quits)"
             )
-            if not await self._ask(ConfirmByEnter(question)):
+            if not await self.ask(ConfirmByEnter(question)):
                 return
         self.app.exit()
 

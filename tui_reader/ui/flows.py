@@ -1,0 +1,222 @@
+"""The workspace's dialog flows: each asks in dialogs, then acts on the answers, top to
+bottom (see `dialog_flow` in ui/workspace: the workspace's actions are these functions)."""
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tui_reader.core.citation_keys import give_keys
+from tui_reader.core.export import ExportError, exporter, file_formats, format_of, write_export
+from tui_reader.core.export import render as render_export
+from tui_reader.core.library import LibraryError, normalise_tag
+from tui_reader.core.paper import Paper
+from tui_reader.core.pipe import FORMATS, pipe_input
+from tui_reader.core.text import strip_controls
+from tui_reader.core.wording import count
+from tui_reader.ui.copy_picker import CopyPicker
+from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen, typed_path
+from tui_reader.ui.feeds_screen import save_search_prompt
+from tui_reader.ui.messages import LibrarySaved, SaveFailed
+from tui_reader.ui.note_editor import NoteEditor
+from tui_reader.ui.pipe_screen import PipeOutputScreen, PipePicker
+from tui_reader.ui.tag_editor import tag_edit, tag_prompt
+from tui_reader.ui.tags_screen import TagsScreen
+from tui_reader.ui.triage_screen import TriageScreen
+
+if TYPE_CHECKING:
+    from tui_reader.ui.workspace import Workspace
+
+
+async def edit_tags(screen: "Workspace") -> None:
+    library, targets = screen.library, screen.targets()
+    current = library.tags(targets[0]) if len(targets) == 1 else None
+    if current is None:
+        title = f"Tags for the {count(len(targets), 'marked paper')}"
+    else:
+        title = f"Tags of {screen.headline(targets[0])}"
+    text = await screen.ask(tag_prompt(title, current, list(library.tag_counts())))
+    if text is None:
+        return
+    edit = tag_edit(text, current)
+    if library.change_tags(targets, edit.add, edit.remove):
+        screen.library_changed(used=targets)
+
+
+async def edit_note(screen: "Workspace") -> None:
+    library, paper = screen.library, screen.paper_list.current
+    if paper is None:
+        return
+    title = f"Note on {screen.headline(paper.id)}"
+    before = library.note(paper.id)
+
+    def set_note(text: str) -> bool:
+        return library.set_note(paper.id, text.rstrip(), before)
+
+    # Kept as it is if the reader closes over the editor: the command saves it on the way out.
+    text = await screen.ask(NoteEditor(title, before, set_note))
+    if text is None or not set_note(text):
+        return
+    screen.library_changed(used=[paper.id])
+    if library.note(paper.id) != strip_controls(text.rstrip()):
+        screen.tell("A note on this paper was saved elsewhere meanwhile: yours is after it")
+
+
+async def tags_view(screen: "Workspace") -> None:
+    library = screen.library
+    action = await screen.ask(
+        TagsScreen(library.tag_counts(), library.tag_counts(screen.store.__contains__))
+    )
+    if action is None:
+        return
+    tag = action.tag
+    if action.kind == "filter":
+        screen.jump((f"#{tag}", None))
+        screen.action_leave_filter()
+    elif action.kind == "rename":
+
+        def check(text: str) -> str | None:
+            new = normalise_tag(text)
+            return None if new and new != tag else "Type a new tag: a word; - _ . / + allowed"
+
+        text = await screen.ask(PromptScreen(f"Rename #{tag} to", tag, check=check))
+        if text is not None and library.rename_tag(tag, text):
+            screen.tell(f"Renamed #{tag} to #{normalise_tag(text)} (u undoes)")
+            screen.library_changed()
+    elif action.kind == "delete":
+        tagged = count(library.tag_counts().get(tag, 0), "paper")
+        yes = await screen.ask(ConfirmScreen(f"Delete #{tag} from {tagged}?"))
+        if yes and library.delete_tag(tag):
+            screen.tell(f"Deleted #{tag} from {tagged} (u undoes)")
+            screen.library_changed()
+
+
+async def copy_picker(screen: "Workspace") -> None:
+    papers = screen.target_papers()
+    if len(papers) == 1:
+        title, links = f"Copy from {screen.headline(papers[0].id)}", screen.links(papers[0])
+        kind_links = papers[0].kind_links
+    else:
+        title = f"Copy for the {count(len(papers), 'marked paper')}"
+        links, kind_links = ["Each one's primary link"], ()
+    pick = await screen.ask(CopyPicker(title, links, kind_links))
+    if pick is None:
+        return
+    screen.read_copied(papers)
+    if pick.kind == "link":
+        urls = [screen.links(paper)[pick.number - 1] for paper in papers]
+        if pick.open:
+            screen.open_url(urls[0])
+            return
+        text, nouns = "\n".join(urls), ("link", "links")
+    else:
+        form = exporter(pick.kind)
+        text = await asyncio.to_thread(rendered, screen, form.name, papers)
+        nouns = form.copied or (form.label, form.label)
+    screen.copy(text, count(len(papers), *nouns))
+
+
+async def export(screen: "Workspace") -> None:
+    papers = screen.target_papers() if screen.paper_list.marked else None
+    papers = papers or list(screen.paper_list.papers)
+    kinds = ", ".join(row.suffix for row in file_formats())
+
+    def check(text: str) -> str | None:
+        path = typed_path(text)
+        if format_of(path) is None:
+            return f"The file must end in one of {kinds}"
+        if not path.parent.is_dir():
+            return f"There is no folder {path.parent}"
+        if path.is_dir():
+            return f"{path} is a folder: name a file"
+        if path.exists() and not path.is_file():
+            return f"{path} is not a regular file: name another"
+        return None
+
+    def replace(text: str) -> str | None:
+        path = typed_path(text)
+        return f"{path} exists. Replace it?" if path.exists() else None
+
+    title = f"Export {count(len(papers), 'paper')} to a file ({kinds})"
+    hint = f"In {Path.cwd()} unless the name has a folder. Enter writes, Escape cancels"
+    prompt = PromptScreen(title, "reading-list.md", hint, check=check, confirm=replace)
+    text = await screen.ask(prompt)
+    if text is None:
+        return
+    path = typed_path(text)
+    kind = format_of(path)
+    assert kind is not None  # checked as it was typed
+    try:
+        # In a thread: references of thousands of papers take seconds (pylatexenc), and
+        # the screen answers meanwhile.
+        await asyncio.to_thread(_write_export, screen, kind, papers, path)
+    except ExportError as error:
+        screen.tell(str(error), "error")
+    else:
+        screen.tell(f"Wrote {count(len(papers), 'paper')} to {path}")
+
+
+def _write_export(screen: "Workspace", kind: str, papers: list[Paper], path: Path) -> None:
+    write_export(path, rendered(screen, kind, papers), force=True)
+
+
+def rendered(screen: "Workspace", kind: str, papers: list[Paper]) -> str:
+    """The papers in the format called `kind`, a reference's papers given their citation
+    keys first. In a thread: keys are given under the library's lock."""
+    if exporter(kind).reference:
+        cite(screen, papers)
+    return render_export(
+        kind, papers, screen.library, screen.search_template, screen.config.include_notes
+    )
+
+
+def cite(screen: "Workspace", papers: list[Paper]) -> None:
+    """Give the papers that have none their citation keys, kept in the library, and tell
+    how that went as a save does. In a thread."""
+    try:
+        screen.post_message(LibrarySaved(give_keys(papers, screen.library)))
+    except LibraryError as error:
+        screen.post_message(SaveFailed(str(error)))
+
+
+async def triage(screen: "Workspace") -> None:
+    """The papers shown (those matching in full), one at a time, one key per decision."""
+    screen.stop_reading()
+    paper_list = screen.paper_list
+    triage = TriageScreen(
+        paper_list.papers[: paper_list.full],
+        screen.library,
+        query=screen.shown_query,  # the filter whose papers the list shows
+        sort=screen.sort,
+        quick_tags=screen.config.quick_tags,
+        search_template=screen.search_template,
+        copy_log=screen.copy_log,
+    )
+    paper_id = await screen.ask(triage)
+    screen.library_changed()
+    position = None if paper_id is None else paper_list.position_of(paper_id)
+    if position is not None:  # where triage stopped: not read for being there
+        paper_list.place(position)
+
+
+async def save_search(screen: "Workspace") -> None:
+    query = screen.filter_query.strip()
+    if not query:
+        screen.tell("Type a filter first: S saves it under a name, as a feed")
+        return
+    name = await screen.ask(save_search_prompt(screen.library, query))
+    if name is not None and screen.library.save_search(name, query):
+        screen.tell(f"Saved the filter as “{' '.join(name.split())}”: F lists the feeds")
+        screen.save_library()
+
+
+async def pipe(screen: "Workspace") -> None:
+    papers, commands = screen.target_papers(), screen.config.commands
+    choice = await screen.ask(PipePicker(commands, len(papers)))
+    if choice is None:
+        return
+    name, kind = choice
+    if kind == "bib":
+        await asyncio.to_thread(cite, screen, papers)
+    data = pipe_input(kind, papers, screen.library, screen.search_template)
+    what = f"{count(len(papers), 'paper')} as {FORMATS[kind]}"
+    screen.app.push_screen(PipeOutputScreen(name, commands[name], data, what, screen.copy_log))

@@ -1,0 +1,44 @@
+"""Where the reader jumped from: back there, and forward again, as a browser goes."""
+
+from typing import Generic, TypeVar
+
+P = TypeVar("P")
+
+
+def _remember(places: list[P], place: P) -> None:
+    """Add a place to go back (or forward) to, once: not again after itself."""
+    if places[-1:] != [place]:
+        places.append(place)
+
+
+class History(Generic[P]):
+    """The places jumps started from, to go back to, and those going back left, to go
+    forward to again; a new jump forgets the way forward."""
+
+    def __init__(self) -> None:
+        self._back: list[P] = []  # the latest last
+        self._forward: list[P] = []
+
+    def jumped(self, here: P) -> None:
+        """Remember `here`, which a jump leaves."""
+        _remember(self._back, here)
+        self._forward.clear()
+
+    def back(self, here: P) -> P | None:
+        """Where going back from `here` arrives (None: nowhere)."""
+        return self._step(self._back, self._forward, here)
+
+    def forward(self, here: P) -> P | None:
+        """Where going forward from `here` arrives (None: nowhere)."""
+        return self._step(self._forward, self._back, here)
+
+    @staticmethod
+    def _step(leaving: list[P], arriving: list[P], here: P) -> P | None:
+        """The last place of `leaving` that is not `here` (a jump that went nowhere, to the
+        tag's papers shown already, left one)."""
+        while leaving and leaving[-1] == here:
+            leaving.pop()
+        if not leaving:
+            return None
+        _remember(arriving, here)
+        return leaving.pop()
