@@ -10,7 +10,7 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
-from tests.pilot_helpers import ready, wait_until, work_done
+from tests.pilot_helpers import keys_handled, ready, wait_until
 from tui_reader.core.library import Library
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import workspace as workspace_module
@@ -37,24 +37,17 @@ async def typed(pilot: Pilot[Any], field: Input, text: str) -> None:
     await wait_until(pilot, lambda: field.value == text, f"{text!r} typed")
 
 
-async def settled(pilot: Pilot[Any]) -> None:
-    """Let every key of a burst be handled (keys are handled in a few frames at most)."""
-    await work_done(pilot.app)
-    for _ in range(5):
-        await pilot.pause(0.02)
-
-
 async def test_text_typed_right_after_ctrl_u_replaces_the_filter(seed_store: PaperStore) -> None:
     app = ReaderApp(seed_store)
     async with app.run_test(size=(100, 30)) as pilot:
         burst(app, "slash", *"old", "ctrl+u", *"agent")
         filter_input = app.query_one("#filter", Input)
         await wait_until(pilot, lambda: filter_input.value == "agent", "the filter to be agent")
-        await settled(pilot)
+        await keys_handled(pilot)
         assert filter_input.value == "agent"
         burst(app, *" grpah", "backspace", "backspace", "backspace", *"aph", "home", "delete")
         await wait_until(pilot, lambda: filter_input.value == "gent graph", "editing keys")
-        await settled(pilot)
+        await keys_handled(pilot)
         assert app.workspace.shown_query == "gent graph"
 
 
@@ -67,7 +60,7 @@ async def test_a_name_typed_after_ctrl_u_in_the_export_dialog(seed_store: PaperS
             prompt = app.screen.query_one(Input)
             burst(app, "ctrl+u", *"list.bib")
             await typed(pilot, prompt, "list.bib")
-            await settled(pilot)
+            await keys_handled(pilot)
             assert prompt.value == "list.bib"
             await pilot.press("escape")
 
@@ -93,7 +86,7 @@ async def test_keys_after_enter_scroll_the_paper_opened(seed_store: PaperStore) 
         await wait_until(pilot, lambda: detail_pane.max_scroll_y >= 4, "the first paper shown")
         burst(app, "enter", "j", "j", "j", "j")
         await wait_until(pilot, lambda: detail_pane.scroll_offset.y == 4, "four lines scrolled")
-        await settled(pilot)
+        await keys_handled(pilot)
         assert paper_list.cursor == 0 and app.focused is detail_pane
 
 
@@ -135,7 +128,7 @@ async def test_list_keys_before_slash_move_the_cursor(seed_store: PaperStore) ->
     async with app.run_test(size=(100, 30)) as pilot:
         burst(app, "j", "j", "slash", *"graph")
         await typed(pilot, app.query_one("#filter", Input), "graph")
-        await settled(pilot)
+        await keys_handled(pilot)
         assert app.query_one(PaperList).papers  # the list went on to show the query's papers
         burst(app, "escape", "escape", "j", "j", "j")
         await wait_until(pilot, lambda: app.query_one(PaperList).cursor == 5, "the cursor on 5")
@@ -161,7 +154,7 @@ async def test_keys_after_enter_move_in_the_list_of_what_was_typed(seed_store: P
         await ready(pilot)
         burst(app, "slash", *"regret", "enter", "j", "j")
         await wait_until(pilot, lambda: app.workspace.shown_query == "regret", "the results")
-        await settled(pilot)
+        await keys_handled(pilot)
         assert len(paper_list.papers) == 3  # the papers holding "regret", not all 38
         assert paper_list.cursor == 2
 
@@ -172,11 +165,11 @@ async def test_keys_sent_after_a_dialog_closes_go_to_the_list(seed_store: PaperS
         paper_list = app.query_one(PaperList)
         burst(app, "t", "ctrl+u", *"tag", "enter", "j")
         await wait_until(pilot, lambda: paper_list.cursor == 1, "the j after Enter")
-        await settled(pilot)
+        await keys_handled(pilot)
         assert app.library.tags(seed_store[0].id) == ["tag"]
         burst(app, "n", *"text", "ctrl+s", "j")
         await wait_until(pilot, lambda: paper_list.cursor == 2, "the j after Ctrl+S")
-        await settled(pilot)
+        await keys_handled(pilot)
         assert app.library.note(seed_store[1].id) == "text"
         assert isinstance(app.screen, Workspace)
 
@@ -190,7 +183,7 @@ async def test_keys_sent_after_a_picker_chooses_go_where_it_leads(seed_store: Pa
         await ready(pilot)
         burst(app, "T", "enter", "j")  # the tags picker, its first tag, then down the list
         await wait_until(pilot, lambda: app.workspace.shown_query == "#keep", "the tag's papers")
-        await settled(pilot)
+        await keys_handled(pilot)
         assert isinstance(app.screen, Workspace)
         assert len(paper_list.papers) == 2
         assert paper_list.cursor == 1  # the j reached the picker as it closed
@@ -204,11 +197,11 @@ async def test_a_completion_accepted_in_a_burst_is_the_tag_saved(seed_store: Pap
         await ready(pilot)
         burst(app, "t", *"be", "right", "enter")  # → before Textual's completion came
         await wait_until(pilot, lambda: isinstance(app.screen, Workspace), "the prompt closed")
-        await settled(pilot)
+        await keys_handled(pilot)
         assert library.tags(seed_store[0].id) == ["benchmark"]
         burst(app, "t", *"xy", "left", "right", "z", "enter")  # no completion: → moves
         await wait_until(pilot, lambda: library.tags(seed_store[0].id) != ["benchmark"], "saved")
-        await settled(pilot)
+        await keys_handled(pilot)
         assert library.tags(seed_store[0].id) == ["benchmark", "xyz"]
 
 
@@ -228,7 +221,7 @@ async def test_escape_and_a_letter_sent_together_are_two_keys(seed_store: PaperS
         await pilot.press("escape", "escape")
         burst(app, "slash", *"abc")
         app.post_message(events.Key("alt+j", "j"))
-        await settled(pilot)
+        await keys_handled(pilot)
         assert (field.value, app.focused) == slowly
 
 
@@ -337,6 +330,6 @@ async def test_an_alt_key_in_a_dialog_is_not_escape(seed_store: PaperStore) -> N
         await pilot.press("t")
         await wait_until(pilot, lambda: isinstance(app.screen, PromptScreen), "the prompt")
         app.post_message(events.Key("alt+u", "u"))
-        await settled(pilot)
+        await keys_handled(pilot)
         assert isinstance(app.screen, PromptScreen)
         assert library.is_bookmarked(seed_store[0].id)
