@@ -127,6 +127,7 @@ def test_damaged_library_is_reported_on_stderr(private_library: Path) -> None:
     assert "moved to library.json.corrupt-" in result.stderr
 
 
+@pytest.mark.slow
 def test_two_command_line_loops_at_once_lose_nothing(private_library: Path) -> None:
     script = (
         "import subprocess, sys\n"
