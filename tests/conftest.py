@@ -1,12 +1,20 @@
+import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tui_reader.core.loading import load_paths
 from tui_reader.core.store import PaperStore
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
+
+# CI shares its machine and a deadline there fails an example for the machine's load, not the
+# code's; a failure prints the blob that replays it (@reproduce_failure).
+settings.register_profile("ci", deadline=None, print_blob=True)
+settings.register_profile("dev")
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 @pytest.fixture(autouse=True)

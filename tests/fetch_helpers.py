@@ -38,6 +38,7 @@ class Reply:
 class Server:
     url: str
     requests: list[Params]  # the query parameters of each request, in order
+    whole: list[Params]  # those of each request whose answer was sent to its last byte
 
 
 class Script:
@@ -62,6 +63,7 @@ class QuietServer(ThreadingHTTPServer):
 def serving(respond: Callable[[Params], Reply], path: str = "/api") -> Iterator[Server]:
     """A server on 127.0.0.1 answering GET requests at `path` with `respond(params)`."""
     requests: list[Params] = []
+    whole: list[Params] = []
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -87,11 +89,12 @@ def serving(respond: Callable[[Params], Reply], path: str = "/api") -> Iterator[
                 self.send(head + b"\r\n", reply.drip if reply.drip_head else 0.0)
                 if reply.repeat == 1:
                     self.send(reply.body, reply.drip)
-                    return
-                chunk = f"{len(reply.body):x}\r\n".encode() + reply.body + b"\r\n"
-                for _ in range(reply.repeat):
-                    self.send(chunk, reply.drip)
-                self.send(b"0\r\n\r\n", 0.0)
+                else:
+                    chunk = f"{len(reply.body):x}\r\n".encode() + reply.body + b"\r\n"
+                    for _ in range(reply.repeat):
+                        self.send(chunk, reply.drip)
+                    self.send(b"0\r\n\r\n", 0.0)
+                whole.append(params)
             except OSError:  # the client left: what a test of a client giving up wants
                 self.close_connection = True
 
@@ -110,7 +113,7 @@ def serving(respond: Callable[[Params], Reply], path: str = "/api") -> Iterator[
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
-        yield Server(f"http://127.0.0.1:{server.server_port}{path}", requests)
+        yield Server(f"http://127.0.0.1:{server.server_port}{path}", requests, whole)
     finally:
         server.shutdown()
         server.server_close()

@@ -85,6 +85,19 @@ def store_from(path: Path) -> PaperStore:
     return PaperStore(loaded.papers, loaded.collections)
 
 
+async def work_shown(pilot: Pilot[Any]) -> None:
+    """Wait for the app's work, then for what it gives to be drawn."""
+    await work_done(pilot.app)
+    await pilot.pause()
+
+
+async def keys_handled(pilot: Pilot[Any]) -> None:
+    """Let every key of a burst be handled (keys are handled in a few frames at most)."""
+    await work_done(pilot.app)
+    for _ in range(5):
+        await pilot.pause(0.02)
+
+
 async def settled(pilot: Pilot[Any]) -> None:
     """Wait for the detail pane and the header to follow the list (once keys pause)."""
     app = pilot.app
@@ -114,3 +127,12 @@ async def ready(pilot: Pilot[Any]) -> None:
     await wait_until(
         pilot, lambda: app.workspace.status == "ready", "the papers loaded and indexed", 60
     )
+
+
+async def at_rest(pilot: Pilot[Any]) -> None:
+    """Wait for the search, the pane and header, then the related papers of the paper shown:
+    nothing left that changes the screen."""
+    await work_shown(pilot)
+    await settled(pilot)
+    await related_shown(pilot, pilot.app.query_one(PaperList).current.id)
+    await work_shown(pilot)

@@ -8,7 +8,7 @@ import pytest
 from textual.notifications import Notification
 from textual.widgets import Input, TextArea
 
-from tests.pilot_helpers import work_done
+from tests.pilot_helpers import work_shown
 from tui_reader.core.library import Library
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import app as app_module
@@ -42,11 +42,6 @@ def saved(path: Path) -> dict:
     }
 
 
-async def settle(pilot) -> None:
-    await work_done(pilot.app)
-    await pilot.pause()
-
-
 @pytest.fixture(autouse=True)
 def slow_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     # Papers become read only in the test that waits for it.
@@ -57,12 +52,12 @@ async def test_b_toggles_a_bookmark_shown_in_row_and_detail(seed_store, private_
     app = reader(seed_store, private_library)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("b")
-        await settle(pilot)
+        await work_shown(pilot)
         assert lines(app)[0][1] == "★"
         assert "★ bookmarked" in detail(app)
         assert saved(private_library)[seed_store[0].id]["bookmarked"] is True
         await pilot.press("b")
-        await settle(pilot)
+        await work_shown(pilot)
         assert lines(app)[0][1] == " "
         assert "bookmarked" not in detail(app)
         assert saved(private_library)[seed_store[0].id]["bookmarked"] is False
@@ -74,20 +69,20 @@ async def test_t_edits_tags_with_completion(seed_store, private_library) -> None
         await pilot.press("t")
         assert isinstance(app.screen, PromptScreen)
         await pilot.press(*"To-Read rl/theory", "enter")
-        await settle(pilot)
+        await work_shown(pilot)
         assert app.library.tags(seed_store[0].id) == ["rl/theory", "to-read"]
         assert lines(app)[0].rstrip().endswith("#rl/theory #to-read")
         assert "#rl/theory  #to-read" in detail(app)
 
         await pilot.press("j", "t")
         await pilot.press("t", "o", "right", "enter")  # "to" completes to "to-read"
-        await settle(pilot)
+        await work_shown(pilot)
         assert app.library.tags(seed_store[1].id) == ["to-read"]
 
         await pilot.press("k", "t")
         assert app.screen.query_one(Input).value == "rl/theory to-read "
         await pilot.press(*["backspace"] * 8, "enter")  # remove "to-read"
-        await settle(pilot)
+        await work_shown(pilot)
         assert app.library.tags(seed_store[0].id) == ["rl/theory"]
         assert saved(private_library)[seed_store[0].id]["tags"].keys() == {"rl/theory"}
 
@@ -99,7 +94,7 @@ async def test_an_invalid_tag_is_refused_in_the_prompt(seed_store, private_libra
         assert isinstance(app.screen, PromptScreen)
         assert "Not a tag: [bad]" in str(app.screen.query(".dialog-error").first().content)
         await pilot.press("escape")
-        await settle(pilot)
+        await work_shown(pilot)
         assert app.library.tags(seed_store[0].id) == []
 
 
@@ -113,13 +108,13 @@ async def test_space_marks_and_tags_and_bookmarks_apply_to_all_marked(
         assert [line[0] for line in lines(app)[:4]] == ["▌", " ", "▌", " "]
         await pilot.press("t", *"related-work", "enter")
         await pilot.press("b")
-        await settle(pilot)
+        await work_shown(pilot)
         ids = [seed_store[0].id, seed_store[2].id]
         assert app.library.tag_counts() == {"related-work": 2}
         assert all(app.library.is_bookmarked(i) for i in ids)
         assert not app.library.is_bookmarked(seed_store[1].id)
         await pilot.press("t", *"-related-work new", "enter")
-        await settle(pilot)
+        await work_shown(pilot)
         assert app.library.tag_counts() == {"new": 2}
         await pilot.press("escape")
         assert app.query_one(PaperList).marked == set()
@@ -133,9 +128,9 @@ async def test_mark_all_shown(seed_store, private_library, monkeypatch) -> None:
         # Marking and acting on the marked read ids, never every paper built (a million: 40 s).
         monkeypatch.setattr(type(seed_store), "__iter__", lambda _: iter(()))
         await pilot.press("slash", *"diffusion", "enter")
-        await settle(pilot)
+        await work_shown(pilot)
         await pilot.press("A", "b")
-        await settle(pilot)
+        await work_shown(pilot)
         shown = {p.id for p in app.query_one(PaperList).papers}
         assert app.query_one(PaperList).marked == shown
         assert {i for i in shown if app.library.is_bookmarked(i)} == shown
@@ -143,11 +138,11 @@ async def test_mark_all_shown(seed_store, private_library, monkeypatch) -> None:
         told = [n.message for n in app._notifications]
         assert told[-1] == f"{len(shown)} marked papers bookmarked (u undoes)"
         await pilot.press("r")
-        await settle(pilot)
+        await work_shown(pilot)
         assert all(app.library.is_read(i) for i in shown)
         assert [n.message for n in app._notifications][-1].endswith("marked papers read (u undoes)")
         await pilot.press("u", "u")  # the marks stay: both steps undone
-        await settle(pilot)
+        await work_shown(pilot)
         assert not any(app.library.is_read(i) or app.library.is_bookmarked(i) for i in shown)
 
 
@@ -158,7 +153,7 @@ async def test_n_edits_a_multi_line_note(seed_store, private_library) -> None:
         assert isinstance(app.screen, NoteEditor)
         await pilot.press(*"Compare with [b]ours[/b]", "enter", *"second line")
         await pilot.press("escape")
-        await settle(pilot)
+        await work_shown(pilot)
         note = "Compare with [b]ours[/b]\nsecond line"
         assert app.library.note(seed_store[0].id) == note
         assert f"Note\n{note}" in detail(app)
@@ -174,10 +169,10 @@ async def test_r_toggles_read(seed_store, private_library) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         assert lines(app)[1][2] == "•"
         await pilot.press("j", "r")
-        await settle(pilot)
+        await work_shown(pilot)
         assert app.library.is_read(seed_store[1].id)
         await pilot.press("r")
-        await settle(pilot)
+        await work_shown(pilot)
         assert not app.library.is_read(seed_store[1].id)
         assert lines(app)[1][2] == "•"
 
@@ -194,17 +189,17 @@ async def test_u_undoes_one_change_at_a_time(seed_store, private_library) -> Non
     async with app.run_test(size=(100, 30)) as pilot:
         first = seed_store[0].id
         await pilot.press("b", "t", *"x", "enter", "n", *"hello", "escape")
-        await settle(pilot)
+        await work_shown(pilot)
         await pilot.press("j", "u")  # the note of the paper above is undone, and named
-        await settle(pilot)
+        await work_shown(pilot)
         assert app.library.note(first) == "" and app.library.tags(first) == ["x"]
         told = f"Undone: note · “{seed_store[0].headline}”"
         assert any(n.message == told for n in app._notifications)
         await pilot.press("u")
-        await settle(pilot)
+        await work_shown(pilot)
         assert app.library.tags(first) == [] and app.library.is_bookmarked(first)
         await pilot.press("u")
-        await settle(pilot)
+        await work_shown(pilot)
         assert not app.library.is_bookmarked(first)
         assert saved(private_library)[first]["bookmarked"] is False
         await pilot.press("u")
@@ -216,7 +211,7 @@ async def test_state_filters_in_the_query(seed_store, private_library) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("b", "t", *"to-read", "enter", "j", "t", *"to-read done", "enter")
         await pilot.press("j", "n", *"a note", "escape")
-        await settle(pilot)
+        await work_shown(pilot)
         for query, count in [
             ("#to-read", 2),
             ("#to-read !#done", 1),
@@ -227,12 +222,12 @@ async def test_state_filters_in_the_query(seed_store, private_library) -> None:
             ("#to-read robot", 1),
         ]:
             app.query_one(Input).value = query
-            await settle(pilot)
+            await work_shown(pilot)
             assert app.workspace.sub_title == f"{count} of 38 papers", query
         app.query_one(Input).value = "#to-read"
-        await settle(pilot)
+        await work_shown(pilot)
         await pilot.press("enter", "t", *["backspace"] * 8, "enter")  # untag the first: it leaves
-        await settle(pilot)
+        await work_shown(pilot)
         assert app.workspace.sub_title == "1 of 38 papers"
 
 
@@ -240,18 +235,18 @@ async def test_tags_view_filters_renames_and_deletes(seed_store, private_library
     app = reader(seed_store, private_library)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("t", *"todo", "enter", "j", "t", *"todo other", "enter")
-        await settle(pilot)
+        await work_shown(pilot)
         await pilot.press("T")
         assert isinstance(app.screen, TagsScreen)
         await pilot.press("enter")  # "other" sorts first
-        await settle(pilot)
+        await work_shown(pilot)
         assert app.query_one(Input).value == "#other"
         assert app.workspace.sub_title == "1 of 38 papers"
 
         await pilot.press("T", "down", "r")
         assert isinstance(app.screen, PromptScreen)
         await pilot.press(*["backspace"] * 4, *"to-read", "enter")
-        await settle(pilot)
+        await work_shown(pilot)
         assert app.library.tag_counts() == {"other": 1, "to-read": 2}
 
         await pilot.press("T", "d")
@@ -259,11 +254,11 @@ async def test_tags_view_filters_renames_and_deletes(seed_store, private_library
         await pilot.press("n")
         assert app.library.tag_counts() == {"other": 1, "to-read": 2}
         await pilot.press("T", "d", "y")
-        await settle(pilot)
+        await work_shown(pilot)
         assert app.library.tag_counts() == {"to-read": 2}
         assert saved(private_library)[seed_store[1].id]["tags"].keys() == {"to-read"}
         await pilot.press("u")
-        await settle(pilot)
+        await work_shown(pilot)
         assert app.library.tag_counts() == {"other": 1, "to-read": 2}
 
 
@@ -271,7 +266,7 @@ async def test_everything_is_there_after_a_restart(seed_store, private_library) 
     app = reader(seed_store, private_library)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("b", "t", *"keep", "enter", "n", *"remember", "escape", "j", "r")
-        await settle(pilot)
+        await work_shown(pilot)
     again = reader(seed_store, private_library)
     async with again.run_test(size=(100, 30)):
         first, second = seed_store[0].id, seed_store[1].id
@@ -289,11 +284,11 @@ async def test_changes_from_the_command_line_appear_in_the_open_app(
     app = reader(seed_store, private_library)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("b")
-        await settle(pilot)
+        await work_shown(pilot)
         command = [sys.executable, "-m", "tui_reader", "tag", seed_store[0].id, "from-cli"]
         subprocess.run(command, check=True, capture_output=True, timeout=60)
         await wait_until(pilot, lambda: app.library.tags(seed_store[0].id), "the change seen")
-        await settle(pilot)
+        await work_shown(pilot)
         assert app.library.tags(seed_store[0].id) == ["from-cli"]
         assert "#from-cli" in detail(app)
         assert app.library.is_bookmarked(seed_store[0].id)
@@ -314,7 +309,7 @@ async def test_unsaveable_library_warns_once_and_keeps_changes(seed_store, tmp_p
     app = reader(seed_store, tmp_path / "missing" / "library.json")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("b", "j", "b")
-        await settle(pilot)
+        await work_shown(pilot)
         warnings = [n for n in app._notifications if isinstance(n, Notification)]
         assert sum("cannot be saved" in n.message for n in warnings) == 1
         assert app.library.is_bookmarked(seed_store[0].id)
@@ -325,7 +320,7 @@ async def test_paper_keys_do_nothing_without_a_paper(seed_store, private_library
     app = reader(seed_store, private_library)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("slash", *"zzzqqqxx", "enter", "b", "t", "n", "r")
-        await settle(pilot)
+        await work_shown(pilot)
         assert app.screen is app.screen_stack[0]
         assert rows(app) == ["No papers match “zzzqqqxx”"]
         assert app.library.paper_ids() == []

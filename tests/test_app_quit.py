@@ -123,6 +123,7 @@ async def test_quitting_right_after_moving_the_cursor(
         assert app.workspace.detail_pane.related[0] != seed_store[1].id  # dropped
 
 
+@pytest.mark.slow
 async def test_quitting_right_after_typing_a_query(
     seed_store: PaperStore, results_while_quitting: list[str], thread_work: ThreadWork
 ) -> None:

@@ -9,8 +9,8 @@ import bibtexparser
 import pytest
 import rispy
 
+from tests.cli_helpers import run
 from tests.pilot_helpers import wait_until
-from tui_reader import cli
 from tui_reader.core import library_file
 from tui_reader.core.citation_keys import give_keys, key_base
 from tui_reader.core.export import copy_forms, render
@@ -158,12 +158,6 @@ def test_a_paper_moved_to_its_arxiv_id_keeps_its_key(tmp_path: Path) -> None:
     key = library.citation_keys([seed.id])[seed.id]
     library.move_papers({seed.id: "2501.09999"})
     assert library.citation_keys([seed.id, "2501.09999"]) == {"2501.09999": key}
-
-
-def run(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, str, str]:
-    status = cli.main(list(arguments))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def library_files(path: Path) -> dict[str, bytes]:

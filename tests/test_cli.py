@@ -5,18 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_helpers import run_process
 from tests.conftest import SEEDS
 from tui_reader.core.library import Library, default_path
-
-
-def run(*arguments: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tui_reader", *arguments],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
 
 
 def make_binary(tmp_path: Path) -> Path:
@@ -51,14 +42,14 @@ def make_empty_dir(tmp_path: Path) -> Path:
 )
 def test_bad_paths_give_one_line_and_exit_2(tmp_path: Path, make, problem: str) -> None:
     path = make(tmp_path)
-    result = run(str(path))
+    result = run_process(str(path))
     assert result.returncode == 2
     assert result.stderr == f"tui-reader: {path}: {problem.format(path=path)}\n"
     assert result.stdout == ""
 
 
 def test_help_lists_the_paths_argument() -> None:
-    result = run("--help")
+    result = run_process("--help")
     assert result.returncode == 0
     assert "PATH" in result.stdout
 
@@ -68,42 +59,44 @@ LOAM = "28f1d9d7a354"
 
 def test_tag_untag_bookmark_and_list_share_the_library(private_library: Path) -> None:
     assert (
-        run("tag", LOAM, "to-read", "RL/Theory").stdout
+        run_process("tag", LOAM, "to-read", "RL/Theory").stdout
         == f"{LOAM}: not bookmarked, #rl/theory #to-read\n"
     )
-    assert run("bookmark", LOAM[:6]).stdout == f"{LOAM}: bookmarked, #rl/theory #to-read\n"
-    assert run("untag", LOAM, "rl/theory").returncode == 0
-    assert run("tags").stdout == "to-read\t1\n"
-    text = run("list", "--tag", "to-read").stdout.splitlines()
+    assert run_process("bookmark", LOAM[:6]).stdout == f"{LOAM}: bookmarked, #rl/theory #to-read\n"
+    assert run_process("untag", LOAM, "rl/theory").returncode == 0
+    assert run_process("tags").stdout == "to-read\t1\n"
+    text = run_process("list", "--tag", "to-read").stdout.splitlines()
     assert text == [f"{LOAM} *   LOAM: LLM-based design of Observation and Action Models  #to-read"]
-    records = [json.loads(line) for line in run("list", "--format", "jsonl").stdout.splitlines()]
+    records = [
+        json.loads(line) for line in run_process("list", "--format", "jsonl").stdout.splitlines()
+    ]
     assert len(records) == 38
     assert records[0]["id"] == LOAM and records[0]["bookmarked"] is True
     assert records[0]["tags"] == ["to-read"]
     assert {"id", "headline", "abstract", "tags", "bookmarked"} <= records[0].keys()
     assert [r["id"] for r in records if r["bookmarked"]] == [LOAM]
-    bookmarked = run("list", "--bookmarked", "--format", "jsonl").stdout.splitlines()
+    bookmarked = run_process("list", "--bookmarked", "--format", "jsonl").stdout.splitlines()
     assert len(bookmarked) == 1
-    assert run("unbookmark", LOAM).stdout == f"{LOAM}: not bookmarked, #to-read\n"
+    assert run_process("unbookmark", LOAM).stdout == f"{LOAM}: not bookmarked, #to-read\n"
     assert Library.open(private_library)[0].is_bookmarked(LOAM) is False
 
 
 def test_list_query_either_tag_lists_the_papers_with_either(private_library: Path) -> None:
     bandit = "9063b1487375"
-    assert run("tag", LOAM, "later").returncode == 0
-    assert run("tag", bandit, "to-read").returncode == 0
-    listed = run("list", "--query", "#later | #to-read").stdout.splitlines()
+    assert run_process("tag", LOAM, "later").returncode == 0
+    assert run_process("tag", bandit, "to-read").returncode == 0
+    listed = run_process("list", "--query", "#later | #to-read").stdout.splitlines()
     assert [line.split()[0] for line in listed] == [LOAM, bandit]
-    searched = run("search", "bandit | #later").stdout.splitlines()
+    searched = run_process("search", "bandit | #later").stdout.splitlines()
     assert [line.split()[1] for line in searched] == [LOAM, bandit]
-    searched = run("search", "#later | #to-read").stdout.splitlines()  # filters alone
+    searched = run_process("search", "#later | #to-read").stdout.splitlines()  # filters alone
     assert [line.split()[1] for line in searched] == [LOAM, bandit]
 
 
 def test_unknown_or_bad_arguments_exit_2_naming_them(private_library: Path) -> None:
-    result = run("tag", "ffffffffffff", "x")
+    result = run_process("tag", "ffffffffffff", "x")
     assert (result.returncode, result.stderr) == (2, "tui-reader: unknown paper id: ffffffffffff\n")
-    result = run("tag", LOAM, "two words")
+    result = run_process("tag", LOAM, "two words")
     assert result.returncode == 2 and "not a tag: 'two words'" in result.stderr
     assert not private_library.exists()
 
@@ -114,26 +107,27 @@ def test_library_option_and_papers_option(tmp_path: Path, write_seed) -> None:
     from tui_reader.core.loading import load_paths
 
     paper_id = load_paths([seed]).papers[0].id
-    result = run("tag", paper_id, "cats", "--library", str(other), "--papers", str(seed))
+    result = run_process("tag", paper_id, "cats", "--library", str(other), "--papers", str(seed))
     assert result.returncode == 0, result.stderr
     assert json.loads(other.read_text())["papers"][paper_id]["tags"].keys() == {"cats"}
 
 
 def test_damaged_library_is_reported_on_stderr(private_library: Path) -> None:
     private_library.write_text('{"version": 1, "papers": {"x', encoding="utf-8")
-    result = run("tags")
+    result = run_process("tags")
     assert result.returncode == 0
     assert "is damaged (it is not valid JSON" in result.stderr
     assert not list(private_library.parent.glob("library.json.corrupt-*")), "tags only reads"
     from tui_reader.core.loading import load_paths
 
     paper_id = load_paths([SEEDS]).papers[0].id
-    result = run("bookmark", paper_id)
+    result = run_process("bookmark", paper_id)
     assert result.returncode == 0
     assert "was damaged (it is not valid JSON" in result.stderr
     assert "moved to library.json.corrupt-" in result.stderr
 
 
+@pytest.mark.slow
 def test_two_command_line_loops_at_once_lose_nothing(private_library: Path) -> None:
     script = (
         "import subprocess, sys\n"
@@ -171,43 +165,45 @@ def test_unsaveable_changes_at_exit_are_reported(tmp_path: Path, monkeypatch, ca
 
 
 def test_export_every_format_to_stdout_and_files(tmp_path: Path) -> None:
-    run("tag", LOAM, "to-read")
-    markdown = run("export", "--format", "md", "--tag", "to-read")
+    run_process("tag", LOAM, "to-read")
+    markdown = run_process("export", "--format", "md", "--tag", "to-read")
     assert markdown.stdout.startswith("# Reading list (1 paper)\n\n- [LOAM: LLM-based design")
-    records = json.loads(run("export", "--format", "json").stdout)
+    records = json.loads(run_process("export", "--format", "json").stdout)
     assert len(records) == 38
-    query = json.loads(run("export", "--format", "json", "--query", "difusion tabular").stdout)
+    query = json.loads(
+        run_process("export", "--format", "json", "--query", "difusion tabular").stdout
+    )
     assert [r["headline"][:18] for r in query] == ["We propose AugMask"]  # whole, not cut
-    states = json.loads(run("export", "--format", "json", "--query", "#to-read").stdout)
+    states = json.loads(run_process("export", "--format", "json", "--query", "#to-read").stdout)
     assert [r["id"] for r in states] == [LOAM]
     out = tmp_path / "papers.bib"
-    result = run("export", "--format", "bib", "-o", str(out))
+    result = run_process("export", "--format", "bib", "-o", str(out))
     keys = f"tui-reader: 38 citation keys given, kept in {default_path()}\n"
     assert result.returncode == 0 and result.stderr == f"{keys}wrote 38 papers to {out}\n"
     assert out.read_text().count("@misc{") == 38
-    again = run("export", "--format", "bib", "-o", str(out))
+    again = run_process("export", "--format", "bib", "-o", str(out))
     assert again.returncode == 2 and "already exists (use --force" in again.stderr
-    one = run("export", "--tag", "to-read", "-o", str(out), "--force")
+    one = run_process("export", "--tag", "to-read", "-o", str(out), "--force")
     assert one.returncode == 0 and one.stderr == f"wrote 1 paper to {out}\n"
     assert out.read_text().count("@misc{") == 1
     table = tmp_path / "papers.csv"
-    assert run("export", "--format", "csv", "-o", str(table)).returncode == 0
+    assert run_process("export", "--format", "csv", "-o", str(table)).returncode == 0
     assert table.read_text().startswith("id,headline,title,authors,venue,url,tags,")
 
 
 def test_search_url_option_is_checked_and_used(tmp_path: Path, monkeypatch) -> None:
-    bad = run("export", "--format", "json", "--search-url", "https://s.org/")
+    bad = run_process("export", "--format", "json", "--search-url", "https://s.org/")
     assert bad.returncode == 2 and "has no {query} slot" in bad.stderr
-    good = run("export", "--format", "json", "--search-url", "https://s.org/?q={query}")
+    good = run_process("export", "--format", "json", "--search-url", "https://s.org/?q={query}")
     assert json.loads(good.stdout)[0]["url"].startswith("https://s.org/?q=LOAM%3A+LLM-based")
     config = tmp_path / "config.toml"
     config.write_text('search_url = "https://cfg.org/{query}"\n')
     monkeypatch.setenv("TUI_READER_CONFIG", str(config))
-    assert json.loads(run("export", "--format", "json").stdout)[0]["url"].startswith(
+    assert json.loads(run_process("export", "--format", "json").stdout)[0]["url"].startswith(
         "https://cfg.org/"
     )
     config.write_text('search_url = "https://cfg.org/{query}\n')
-    broken = run("export", "--format", "json")
+    broken = run_process("export", "--format", "json")
     assert (
         broken.returncode == 0
         and "line 1" in broken.stderr

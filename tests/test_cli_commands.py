@@ -7,20 +7,11 @@ from pathlib import Path
 import bibtexparser
 import pytest
 
+from tests.cli_helpers import run
 from tui_reader import cli
 from tui_reader.core.library import Library, default_path
 
 LOAM = "28f1d9d7a354"
-
-
-def run(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, str, str]:
-    """The exit status, stdout and stderr of the command, run in this process."""
-    try:
-        status = cli.main(list(arguments))
-    except SystemExit as stop:  # argparse's own errors
-        status = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_search_without_a_query_names_only_the_query(capsys) -> None:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_cli_commands import LOAM, run
+from tests.cli_helpers import run
+from tests.test_cli_commands import LOAM
 from tui_reader.core.library import Library, default_path
 
 Capsys = pytest.CaptureFixture[str]

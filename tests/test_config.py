@@ -166,7 +166,7 @@ def test_an_action_left_without_a_key_is_reported(tmp_path: Path, monkeypatch) -
 
 @pytest.mark.slow
 def test_a_config_that_is_a_fifo_or_device_stops_with_one_line(tmp_path: Path, monkeypatch) -> None:
-    from tests.test_cli import run
+    from tests.cli_helpers import run_process
     from tui_reader.core.config import ConfigError
 
     with pytest.raises(ConfigError) as raised:
@@ -177,7 +177,7 @@ def test_a_config_that_is_a_fifo_or_device_stops_with_one_line(tmp_path: Path, m
     monkeypatch.setenv("TUI_READER_CONFIG", str(fifo))
     before = sorted(tmp_path.rglob("*"))
     for arguments in (["export", "--format", "json"], []):
-        result = run(*arguments)
+        result = run_process(*arguments)
         assert result.returncode == 2, result.stderr
         assert result.stderr == f"tui-reader: {fifo}: is a FIFO (named pipe), not a regular file\n"
     assert sorted(tmp_path.rglob("*")) == before

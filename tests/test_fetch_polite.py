@@ -216,14 +216,13 @@ def test_an_answer_dripping_past_the_deadline_fails_without_retries(
     clock: FakeTime, deadline: float, drip_head: bool
 ) -> None:
     dripping = Reply(b"x" * 100, drip=0.05, drip_head=drip_head)  # 5 s and more
-    started = time.monotonic()
     with (
         serving(lambda params: dripping) as server,
         PoliteClient(timeout=2.0) as client,
         pytest.raises(FetchError) as caught,
     ):
         client.get(service(server.url), {"start": 0})
-    assert time.monotonic() - started < 3.0
+    assert server.whole == []  # the client hung up at the deadline, not read to the end
     port = server.url.split(":")[2].split("/")[0]
     assert str(caught.value) == (f"arXiv at 127.0.0.1:{port}: too slow, no whole answer in 0.5 s")
     assert len(server.requests) == 1
@@ -234,12 +233,11 @@ def test_the_deadline_holds_on_a_connection_kept_from_a_request_before(
     clock: FakeTime, deadline: float
 ) -> None:
     script = Script(Reply(b"ok"), Reply(b"x" * 100, drip=0.05))
-    started = time.monotonic()
     with serving(script) as server, PoliteClient(timeout=2.0) as client:
         assert client.get(service(server.url), {}).content == b"ok"
         with pytest.raises(FetchError, match="too slow"):
             client.get(service(server.url), {})
-    assert time.monotonic() - started < 3.0
+    assert len(server.whole) == 1  # the second answer was left unread at the deadline
 
 
 def test_a_quick_answer_after_a_slow_one_is_read(clock: FakeTime, deadline: float) -> None:

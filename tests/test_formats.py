@@ -177,11 +177,12 @@ def test_a_broken_gzip_file_is_named(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_a_broken_bibtex_entry_is_one_line_on_stderr(tmp_path: Path) -> None:
-    from tests.test_cli import run  # its own process: pytest would catch what logging prints
+    # Its own process: pytest would catch what logging prints.
+    from tests.cli_helpers import run_process
 
     path = tmp_path / "refs.bib"
     path.write_text("@misc{a,\n  abstract = {Fine.},\n}\n\n@article{broken,\n  title = {Unclosed\n")
-    result = run("list", "--papers", str(path))
+    result = run_process("list", "--papers", str(path))
     assert result.returncode == 0
     assert result.stderr == f"tui-reader: skipped {path}:5: not a valid BibTeX entry\n"
 

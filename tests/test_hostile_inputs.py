@@ -4,8 +4,6 @@ import gzip
 import json
 import os
 import socket
-import subprocess
-import sys
 import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +12,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from tests.cli_helpers import run_process
 from tests.pilot_helpers import ready
 from tui_reader import cli
 from tui_reader.core import loading
@@ -25,17 +24,6 @@ GOOD = {"title": "Good", "abstract": "A good abstract."}
 ALSO_GOOD = {"title": "Also good", "abstract": "Another good abstract."}
 DEEP = "[" * 100_000 + "]" * 100_000
 LONG_NUMBER = "1" * 5000
-
-
-def run(*arguments: str) -> subprocess.CompletedProcess[str]:
-    """The command in a process of its own: a hang fails the test instead of stopping it."""
-    return subprocess.run(
-        [sys.executable, "-m", "tui_reader", *arguments],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
 
 
 @pytest.fixture
@@ -69,7 +57,7 @@ def test_a_fifo_device_or_socket_as_papers_is_refused_at_once(
 ) -> None:
     path = Path(special) if special.startswith("/") else request.getfixturevalue(special)
     before = sorted(tmp_path.rglob("*"))
-    result = run(*command, str(path))
+    result = run_process(*command, str(path))
     assert result.returncode == 2, result.stderr
     kind = {"fifo": "a FIFO (named pipe)", "unix_socket": "a socket"}.get(special)
     problem = f"is {kind or 'a character device'}, not a regular file"
@@ -80,7 +68,7 @@ def test_a_fifo_device_or_socket_as_papers_is_refused_at_once(
 @pytest.mark.slow
 def test_a_fifo_in_a_folder_of_papers_is_left_alone(tmp_path: Path, fifo: Path) -> None:
     (tmp_path / "good.jsonl").write_text(json.dumps(GOOD) + "\n", encoding="utf-8")
-    result = run("list", "--papers", str(tmp_path))
+    result = run_process("list", "--papers", str(tmp_path))
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("\n") == 1 and "Good" in result.stdout
 
@@ -319,7 +307,7 @@ def test_a_gzip_bomb_of_blank_lines_in_json_lines_takes_seconds(tmp_path: Path) 
     path = gzip_text(tmp_path / "blank.jsonl.gz", "\n" * 10_000_000, 20)  # 200 MB, 200 KB packed
     with gzip.open(path, "ab") as file:
         file.write((json.dumps(GOOD) + "\n").encode())
-    result = run("list", "--papers", str(path))  # a line at a time in Python took minutes
+    result = run_process("list", "--papers", str(path))  # a line at a time in Python took minutes
     assert result.returncode == 0, result.stderr
     assert "Good" in result.stdout and result.stderr == ""
 
@@ -407,9 +395,9 @@ def test_a_lone_surrogate_written_in_json_is_a_replacement_character(tmp_path: P
     assert papers[0].abstract == "Lone \ufffd high surrogate."
     assert papers[1].authors == ("A \ufffd B",)
     for format in ("bib", "csl-json", "md"):
-        shown = run("export", "--papers", str(path), "--format", format)
+        shown = run_process("export", "--papers", str(path), "--format", format)
         assert shown.returncode == 0 and "\ufffd" in shown.stdout, shown.stderr
-    shown = run("search", "surrogate", str(path))
+    shown = run_process("search", "surrogate", str(path))
     assert shown.returncode == 0 and "Surrogate \ufffd title" in shown.stdout
 
 
@@ -423,7 +411,7 @@ def test_escapes_in_a_file_name_never_reach_the_terminal(tmp_path: Path) -> None
     assert loaded.papers[0].collection == "evil[31mRED]52;c;SGFja2Vk"
     (problem,) = loaded.problems
     assert problem.startswith(f"{tmp_path}/evil[31mRED]52;c;SGFja2Vk.jsonl:2: not valid JSON")
-    shown = run("list", "--papers", str(tmp_path))
+    shown = run_process("list", "--papers", str(tmp_path))
     assert "\x1b" not in shown.stdout + shown.stderr and "evil[31mRED" in shown.stderr
     path.write_bytes(b"\x00binary")
     with pytest.raises(LoadError) as error:

@@ -6,17 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from tui_reader.cli import main
+from tests.cli_helpers import run
 from tui_reader.core import library_file
 from tui_reader.core.library import Library, LibraryError
 
 A, B, C = "aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def library_at(path: Path) -> Library:

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.cli_helpers import run
 from tests.pilot_helpers import wait_until
-from tui_reader.cli import main
 from tui_reader.core import library_file
 from tui_reader.core.library import Library, LibraryError, LibraryPathError
 from tui_reader.core.loading import load_paths
@@ -22,12 +22,6 @@ from tui_reader.ui.app import ReaderApp
 
 A, B, C = "aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc"
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def seed_ids() -> list[str]:

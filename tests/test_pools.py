@@ -14,9 +14,8 @@ def test_a_pool_stopped_leaves_its_work_undone_at_once() -> None:
     waiting = pool.submit(time.sleep, 30)
     while not running.running():
         time.sleep(0.01)
-    started = time.monotonic()
     stop_pools()
+    # Work left to run would end after 30 s, past these waits: ended, it was cut, not waited for.
     with pytest.raises(BrokenProcessPool):
         running.result(timeout=10)
     assert waiting.cancelled() or isinstance(waiting.exception(timeout=10), BrokenProcessPool)
-    assert time.monotonic() - started < 10

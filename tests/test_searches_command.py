@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tui_reader import cli
+from tests.cli_helpers import run
 from tui_reader.core.engine import Ranking, SearchEngine
 from tui_reader.core.feeds import FeedCounter
 from tui_reader.core.library import Library, default_path
@@ -20,15 +20,6 @@ from tui_reader.searches_command import _published_since, markdown_digest
 
 Capsys = pytest.CaptureFixture[str]
 LOAM = "28f1d9d7a354"  # a seed paper about reinforcement learning
-
-
-def run(capsys: Capsys, *arguments: str) -> tuple[int, str, str]:
-    try:
-        status = cli.main(list(arguments))
-    except SystemExit as stop:  # argparse's own errors
-        status = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def library() -> Library:

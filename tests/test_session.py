@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_cli import run
+from tests.cli_helpers import run_process
 from tui_reader import cli
 from tui_reader.core import session as sessions
 from tui_reader.core.session import Session, save_session
@@ -26,7 +26,7 @@ def test_a_fifo_or_device_as_the_session_file_stops_the_reader(
     assert capsys.readouterr().err == (
         f"tui-reader: {session}: is a FIFO (named pipe), not a regular file\n"
     )
-    result = run()  # reading it would wait for a writer forever
+    result = run_process()  # reading it would wait for a writer forever
     assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
     assert sorted(tmp_path.rglob("*")) == before
     monkeypatch.setenv("TUI_READER_SESSION", "/dev/null")

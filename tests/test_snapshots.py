@@ -10,12 +10,11 @@ from datetime import datetime
 import pyperclip
 import pytest
 
-from tests.pilot_helpers import related_shown, settled, wait_until, work_done
+from tests.pilot_helpers import at_rest, settled, wait_until, work_done
 from tui_reader.core.library import Library
 from tui_reader.ui import app as app_module
 from tui_reader.ui import workspace as workspace_module
 from tui_reader.ui.app import ReaderApp
-from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.problems_screen import ProblemsScreen
 
 
@@ -26,22 +25,12 @@ def no_timing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(app_module, "READ_AFTER", 3600)
 
 
-async def settle(pilot) -> None:
-    """Wait for the search, then for the related papers of the paper shown."""
-    await work_done(pilot.app)
-    await pilot.pause()  # the results reach the list
-    await settled(pilot)
-    await related_shown(pilot, pilot.app.query_one(PaperList).current.id)
-    await work_done(pilot.app)
-    await pilot.pause()
-
-
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)])
 def test_main_screen(snap_compare, seed_store, size: tuple[int, int]) -> None:
     async def filter_and_read(pilot) -> None:
-        await settle(pilot)
+        await at_rest(pilot)
         await pilot.press("slash", *"regret bound", "enter")
-        await settle(pilot)
+        await at_rest(pilot)
 
     assert snap_compare(ReaderApp(seed_store), terminal_size=size, run_before=filter_and_read)
 
@@ -49,9 +38,9 @@ def test_main_screen(snap_compare, seed_store, size: tuple[int, int]) -> None:
 def test_main_screen_light_theme(snap_compare, seed_store) -> None:
     async def light(pilot) -> None:
         pilot.app.theme = "textual-light"
-        await settle(pilot)
+        await at_rest(pilot)
         await pilot.press("slash", *"diffusion", "enter", "j")
-        await settle(pilot)
+        await at_rest(pilot)
 
     assert snap_compare(ReaderApp(seed_store), terminal_size=(120, 36), run_before=light)
 
@@ -59,7 +48,7 @@ def test_main_screen_light_theme(snap_compare, seed_store) -> None:
 @pytest.mark.parametrize("size", [(80, 24), (100, 30), (200, 50)])
 def test_help_screen(snap_compare, seed_store, size: tuple[int, int]) -> None:
     async def open_help(pilot) -> None:
-        await settle(pilot)
+        await at_rest(pilot)
         await pilot.press("question_mark")
         await pilot.pause()
 
@@ -69,7 +58,7 @@ def test_help_screen(snap_compare, seed_store, size: tuple[int, int]) -> None:
 @pytest.mark.parametrize("size", [(80, 24), (200, 50)])
 def test_reading_mode(snap_compare, seed_store, size: tuple[int, int]) -> None:
     async def read(pilot) -> None:
-        await settle(pilot)
+        await at_rest(pilot)
         await pilot.press("z")
         await pilot.pause()
 
@@ -80,9 +69,9 @@ def test_stacked_layout(snap_compare, seed_store) -> None:
     """Just under 100 columns the detail pane sits below the list."""
 
     async def stacked(pilot) -> None:
-        await settle(pilot)
+        await at_rest(pilot)
         await pilot.press("j", "j")
-        await settle(pilot)
+        await at_rest(pilot)
 
     assert snap_compare(ReaderApp(seed_store), terminal_size=(99, 40), run_before=stacked)
 
@@ -116,7 +105,7 @@ def test_dialog(snap_compare, seed_store, dialog: str) -> None:
     before, keys = DIALOGS[dialog]
 
     async def open_dialog(pilot) -> None:
-        await settle(pilot)
+        await at_rest(pilot)
         await pilot.press(*before)
         await work_done(pilot.app)
         await settled(pilot)
@@ -137,7 +126,7 @@ def test_start_problems(snap_compare, seed_store) -> None:
     ]
 
     async def shown(pilot) -> None:
-        await settle(pilot)
+        await at_rest(pilot)
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ProblemsScreen), "problems")
         await pilot.pause()
 

@@ -7,11 +7,10 @@ import pyperclip
 import pytest
 from textual.app import App
 from textual.content import Content
-from textual.pilot import Pilot
 from textual.style import Style
 from textual.widgets import Input, Static
 
-from tests.pilot_helpers import work_done
+from tests.pilot_helpers import work_shown
 from tui_reader.core.library import Library
 from tui_reader.core.loading import load_paths
 from tui_reader.core.paper import Paper
@@ -78,11 +77,6 @@ def on_disk(path: Path) -> Library:
     return library
 
 
-async def settle(pilot: Pilot[Any]) -> None:
-    await work_done(pilot.app)
-    await pilot.pause()
-
-
 @pytest.fixture
 def places(tmp_path: Path) -> Path:
     return tmp_path / "state" / "triage.json"
@@ -103,7 +97,7 @@ async def test_one_key_per_decision_saved_and_undone(
         await pilot.press("enter", "x", "l")
         assert progress(screen) == "4 of 5 · 1 kept · 1 skipped · 1 later"
         assert "Paper 4 proposes" in body(screen)
-        await settle(pilot)
+        await work_shown(pilot)
         saved = on_disk(private_library)
         a, b, c = papers[0].id, papers[2].id, papers[3].id  # papers[1] was read: it comes last
         assert saved.is_bookmarked(a) and saved.is_read(a)
@@ -112,13 +106,13 @@ async def test_one_key_per_decision_saved_and_undone(
         await pilot.press("u")
         assert progress(screen) == "3 of 5 · 1 kept · 1 skipped · 0 later"
         assert "Paper 3 proposes" in body(screen)
-        await settle(pilot)
+        await work_shown(pilot)
         assert on_disk(private_library).tags(c) == []
         await pilot.press("x", "x", "x")
         assert progress(screen) == "all 5 papers triaged · 1 kept · 4 skipped · 0 later"
         assert "Every paper is triaged" in body(screen)
         await pilot.press("escape")
-        await settle(pilot)
+        await work_shown(pilot)
     assert app.reached == [papers[1].id]  # the last paper, once all are done
 
 
@@ -166,7 +160,7 @@ async def test_leaving_and_coming_back_goes_on_where_it_stopped(
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("enter", "l", "x")
         await pilot.press("escape")
-        await settle(pilot)
+        await work_shown(pilot)
     assert app.reached == [papers[3].id]
     assert load_places(places)[filter_key("proposes", "relevance")].position == 3
     again, screen = open_triage(papers, library, places)
@@ -187,7 +181,7 @@ async def test_quitting_with_the_triage_open_keeps_the_place(
     app, _ = open_triage(papers, library, places)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("x", "x")
-        await settle(pilot)
+        await work_shown(pilot)
         app.exit()
     assert load_places(places)[filter_key("proposes", "relevance")].position == 2
 

@@ -179,6 +179,7 @@ def test_every_seed_abstract_keeps_every_word_and_shows_its_math_converted() -> 
     assert sum(len(math_spans(abstract)) for abstract in abstracts) == 52
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CORPUS.exists(), reason="the shared corpus is not beside the project")
 def test_every_corpus_abstract_reads_as_its_source() -> None:
     with gzip.open(CORPUS, "rt", encoding="utf-8") as lines:

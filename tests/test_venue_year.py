@@ -7,7 +7,7 @@ from pathlib import Path
 import bibtexparser
 import pytest
 
-from tests.test_cli_commands import run
+from tests.cli_helpers import run
 from tui_reader.core.export import render
 from tui_reader.core.library import Library
 from tui_reader.core.loading import LoadFilter, load_paths, load_store

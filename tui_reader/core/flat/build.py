@@ -3,11 +3,11 @@
 A chunk's texts are joined (NUL between papers, SOH between a paper's fields), their LaTeX
 unwrapped (core.flat.fold), and cut into raw tokens in bulk: `bytes.translate` turns every
 ASCII byte that is not a letter, digit, `_` or `-` into a space, and Arrow (in a pool's
-processes; `bytes.split` and a dict here) splits the text and numbers the chunk's distinct
-tokens. Each raw token ("Co-Training", "Schrödinger", "model's") is read once per process
-into the words search knows (casefolded, accents dropped, a hyphenated compound also joined:
-co, training, cotraining) and its capitalised words as written (Co, Training); a chunk's
-distinct tokens cost one dict look-up each. Postings then come from
+processes, where pyarrow is installed; `bytes.split` and a dict otherwise) splits the text and
+numbers the chunk's distinct tokens. Each raw token ("Co-Training", "Schrödinger", "model's")
+is read once per process into the words search knows (casefolded, accents dropped, a
+hyphenated compound also joined: co, training, cotraining) and its capitalised words as written
+(Co, Training); a chunk's distinct tokens cost one dict look-up each. Postings then come from
 numpy: each chunk's (word, paper) pairs made unique by `np.unique`, merged at the end into one
 int32 array per field with int64 offsets, in paper order. Chunks are read by a pool of
 processes when there are several, each keeping its own table of tokens; only arrays, the new
@@ -319,10 +319,18 @@ _FOR_PHRASES = bytes.maketrans(b"\x01-", b"\n ")  # fields on lines, a hyphen a 
 _READER: _Reader | None = None
 
 
+def _arrow_installed() -> bool:
+    try:
+        import pyarrow  # noqa: F401 (imported once a pool's process indexes, 0.2 s)
+    except ImportError:  # optional: a dict numbers the tokens
+        return False
+    return True
+
+
 def _read_pooled(joined: bytes, count: int) -> ChunkRead:
     global _READER  # one table of tokens per process of the pool
     if _READER is None:
-        _READER = _Reader(by_arrow=True)
+        _READER = _Reader(by_arrow=_arrow_installed())
     return _READER.read(joined, count)
 
 
