@@ -4,7 +4,6 @@ import json
 import os
 import pickle
 import re
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -395,19 +394,15 @@ def test_arrow_numbers_a_texts_tokens_as_a_dict_does(parts: list[bytes]) -> None
     assert by_arrow == distinct and arrow_places.tolist() == places.tolist()
 
 
-def test_without_pyarrow_a_pools_process_reads_a_chunk_as_with_it(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_chunk_read_here_is_read_as_a_pools_process_reads_it_with_arrow() -> None:
     joined, count = next(build._chunks(corpus(*MIXED), 0, len(MIXED)))[1:]
     with_arrow = build._Reader(by_arrow=True).read(joined, count)
-    monkeypatch.setitem(sys.modules, "pyarrow", None)  # not installed: importing it fails
-    monkeypatch.setattr(build, "_READER", None)  # a new process of the pool
-    without = build._read_pooled(joined, count)
-    assert (without.new_words, without.new_cased) == (with_arrow.new_words, with_arrow.new_cased)
-    assert without.pairs.keys() == with_arrow.pairs.keys()
+    here = build._Reader(by_arrow=False).read(joined, count)
+    assert (here.new_words, here.new_cased) == (with_arrow.new_words, with_arrow.new_cased)
+    assert here.pairs.keys() == with_arrow.pairs.keys()
     for name, (words, papers) in with_arrow.pairs.items():
-        assert np.array_equal(without.pairs[name][0], words), name
-        assert np.array_equal(without.pairs[name][1], papers), name
+        assert np.array_equal(here.pairs[name][0], words), name
+        assert np.array_equal(here.pairs[name][1], papers), name
 
 
 @pytest.mark.usefixtures("small_chunks")

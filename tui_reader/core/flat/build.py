@@ -3,8 +3,8 @@
 A chunk's texts are joined (NUL between papers, SOH between a paper's fields), their LaTeX
 unwrapped (core.flat.fold), and cut into raw tokens in bulk: `bytes.translate` turns every
 ASCII byte that is not a letter, digit, `_` or `-` into a space, and Arrow (in a pool's
-processes, where pyarrow is installed; `bytes.split` and a dict otherwise) splits the text and
-numbers the chunk's distinct tokens. Each raw token ("Co-Training", "Schrödinger", "model's")
+processes; `bytes.split` and a dict here) splits the text and numbers the chunk's distinct
+tokens. Each raw token ("Co-Training", "Schrödinger", "model's")
 is read once per process into the words search knows (casefolded, accents dropped, a
 hyphenated compound also joined: co, training, cotraining) and its capitalised words as written
 (Co, Training); a chunk's distinct tokens cost one dict look-up each. Postings then come from
@@ -319,18 +319,10 @@ _FOR_PHRASES = bytes.maketrans(b"\x01-", b"\n ")  # fields on lines, a hyphen a 
 _READER: _Reader | None = None
 
 
-def _arrow_installed() -> bool:
-    try:
-        import pyarrow  # noqa: F401 (imported once a pool's process indexes, 0.2 s)
-    except ImportError:  # optional: a dict numbers the tokens
-        return False
-    return True
-
-
 def _read_pooled(joined: bytes, count: int) -> ChunkRead:
     global _READER  # one table of tokens per process of the pool
     if _READER is None:
-        _READER = _Reader(by_arrow=_arrow_installed())
+        _READER = _Reader(by_arrow=True)
     return _READER.read(joined, count)
 
 
