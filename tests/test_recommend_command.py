@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tui_reader import cli
+from tests.cli_helpers import run
 from tui_reader.core.library import Library, default_path
 from tui_reader.core.paper import paper_id
 
@@ -49,15 +49,6 @@ def _decide(keep: list[int], skip: list[int], tag: str = "") -> None:
         library.change(kept, "kept", bookmarked=True, read=True)
     library.change([paper_id(_abstract(n)) for n in skip], "skipped", read=True)
     library.save()
-
-
-def run(capsys: Capsys, *arguments: str) -> tuple[int, str, str]:
-    try:
-        status = cli.main(list(arguments))
-    except SystemExit as stop:  # argparse's own errors
-        status = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_the_kept_topic_is_recommended_first_one_line_a_paper_nothing_decided(

@@ -24,7 +24,7 @@ from tui_reader.command_options import (
     load_filter,
     tags_given,
 )
-from tui_reader.command_papers import first_and_more, passed_over, read_papers
+from tui_reader.command_papers import first_and_more, passed_over, print_ranked, read_papers
 from tui_reader.core.citation_keys import give_keys, keyless
 from tui_reader.core.config import Config, ConfigError, load_config
 from tui_reader.core.engine import SearchEngine
@@ -58,7 +58,7 @@ from tui_reader.core.nothing_found import why_nothing
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import NO_STATE, PaperState
 from tui_reader.core.query import Query, StateFilter, parse_query
-from tui_reader.core.references import paper_record, reference_title
+from tui_reader.core.references import paper_record
 from tui_reader.core.resolve import resolving, show_resolutions, with_resolutions
 from tui_reader.core.search_service import needs_index, search_papers
 from tui_reader.core.session import SessionError, inputs_of, load_session, restored, save_session
@@ -205,19 +205,7 @@ def run_search(arguments: argparse.Namespace) -> int:
     for rank, (number, score) in enumerate(zip(found.numbers, found.scores, strict=True), 1):
         if rank > arguments.limit:
             break
-        paper = papers[int(number)]
-        if arguments.format == "jsonl":
-            record = {
-                "rank": rank,
-                "id": paper.id,
-                "score": round(float(score), 3),
-                "headline": reference_title(paper),
-                "title": paper.title,
-                "abstract": paper.abstract,
-            }
-            print(json.dumps(record, ensure_ascii=False))
-        else:
-            print(f"{rank:>3}. {paper.id}  {paper.headline}")
+        print_ranked(rank, papers[int(number)], float(score), arguments.format)
     return 0
 
 

@@ -3,6 +3,7 @@ is not text or cannot be opened is passed over and said, the records that cannot
 said (the first few), a filter (`--category`, `--since`) keeps papers as it does at the
 reader's start, and the papers read whole are kept in the cache for the next run."""
 
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,6 +20,8 @@ from tui_reader.core.loading import (
     load_paths,
     load_store,
 )
+from tui_reader.core.paper import Paper
+from tui_reader.core.references import reference_title
 from tui_reader.core.search_service import build_index
 from tui_reader.core.store import PaperStore
 from tui_reader.core.wording import count
@@ -77,3 +80,18 @@ def read_papers(
         loaded = load_paths(paths, only=set(files))
     tell_skipped(loaded.problems)
     return loaded, index
+
+
+def print_ranked(
+    rank: int, paper: Paper, score: float, kind: str, why: Sequence[str] | None = None
+) -> None:
+    """One paper of a ranking (`search`, `recommend`): a line of text, or an object of JSON
+    Lines with its rank, id, score (and why, when given), headline, title and abstract."""
+    if kind != "jsonl":
+        print(f"{rank:>3}. {paper.id}  {paper.headline}")
+        return
+    record: dict[str, object] = {"rank": rank, "id": paper.id, "score": round(score, 3)}
+    if why is not None:
+        record["why"] = list(why)
+    record |= {"headline": reference_title(paper), "title": paper.title, "abstract": paper.abstract}
+    print(json.dumps(record, ensure_ascii=False))

@@ -7,18 +7,16 @@ decisions it needs) or no paper is left to recommend; 2 for a mistake in the opt
 """
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from tui_reader.cli import open_library, papers_or_default
 from tui_reader.command_options import NoMatch, UsageError, add_papers_option, tags_given
-from tui_reader.command_papers import read_papers
+from tui_reader.command_papers import print_ranked, read_papers
 from tui_reader.core.feeds import feed_numbers
 from tui_reader.core.locations import cache_folder
 from tui_reader.core.recommend import ColdStart, recommender
-from tui_reader.core.references import reference_title
 
 
 def parser() -> argparse.ArgumentParser:
@@ -59,19 +57,7 @@ def run_recommend(argv: Sequence[str]) -> int:
         asked = f" matching {arguments.query!r}" if arguments.query else ""
         raise NoMatch(f"no paper{asked} is left undecided to recommend")
     for rank, number in enumerate(best.tolist(), 1):
-        paper = papers[number]
-        if arguments.format == "jsonl":
-            record = {
-                "rank": rank,
-                "id": paper.id,
-                "score": round(float(found.scores[number]), 3),
-                "why": found.why(number),
-                "headline": reference_title(paper),
-                "title": paper.title,
-                "abstract": paper.abstract,
-            }
-            print(json.dumps(record, ensure_ascii=False))
-        else:
-            print(f"{rank:>3}. {paper.id}  {paper.headline}")
+        why = found.why(number) if arguments.format == "jsonl" else None
+        print_ranked(rank, papers[number], float(found.scores[number]), arguments.format, why)
     sys.stdout.flush()
     return 0
