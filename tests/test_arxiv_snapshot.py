@@ -182,6 +182,7 @@ def _as_record_from_reads_it(data: dict[str, object]) -> Record | Problem:
         "arxiv_version": len(versions) if isinstance(versions, list) and versions else None,
         "doi": doi,
         "categories": data.get("categories"),
+        "comments": data.get("comments"),
         "links": arxiv_links(arxiv[0], token((str(doi).split() or [""])[0])),
     }
     return record_from(fields, 1)

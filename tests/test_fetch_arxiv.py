@@ -107,6 +107,7 @@ def test_a_record_is_one_line_with_stable_keys() -> None:
         "openreview_forum",
         "decision",
         "keywords",
+        "comments",
         "links",
     ]
 

@@ -2,6 +2,8 @@
 OpenReview, Zotero and spreadsheets write them, exported in every reference format and read
 back by bibtexparser, rispy, citeproc-py and, where it is installed, Pandoc."""
 
+import csv
+import io
 import json
 import re
 import shutil
@@ -362,3 +364,22 @@ def test_pandoc_renders_every_entry_with_its_authors_and_year(tmp_path: Path, ki
         "refs",
     ):
         assert never not in text, (never, text)
+
+
+def test_the_authors_comments_are_carried_where_the_format_has_a_field(tmp_path: Path) -> None:
+    """arXiv's comments ("12 pages, accepted at ICML") were dropped from every export."""
+    snapshot = tmp_path / "arxiv-metadata-oai-snapshot.json"
+    record = {
+        "id": "2501.00001", "title": "A title", "abstract": "Words of it.",
+        "authors_parsed": [["Lovelace", "Ada", ""]], "comments": "12 pages, accepted at ICML",
+        "categories": "cs.LG", "versions": [{"created": "Mon, 6 Jan 2025 10:00:00 GMT"}],
+    }  # fmt: skip
+    snapshot.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    (paper,) = load_paths([snapshot]).papers
+    assert paper.comments == "12 pages, accepted at ICML"
+    library = Library(None)
+    entry = bibtexparser.parse_string(render("bib", [paper], library)).entries[0]
+    assert entry.fields_dict["comment"].value == "12 pages, accepted at ICML"
+    assert json.loads(render("json", [paper], library))[0]["comments"] == paper.comments
+    rows = list(csv.DictReader(io.StringIO(render("csv", [paper], library))))
+    assert rows[0]["comments"] == paper.comments and rows[0]["keywords"] == ""

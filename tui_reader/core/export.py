@@ -28,7 +28,7 @@ from tui_reader.core.wording import count
 Render: TypeAlias = Callable[[Sequence[Paper], PaperState, str], str]
 CSV_COLUMNS = (
     "id", "headline", "title", "authors", "venue", "url", "tags", "bookmarked", "read", "note",
-    "abstract",
+    "abstract", "keywords", "comments",
 )  # fmt: skip
 # A spreadsheet runs a cell that starts with one of these as a formula (CSV injection).
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -73,6 +73,7 @@ def csv_table(papers: Sequence[Paper], state: PaperState, template: str) -> str:
         record = paper_record(paper, state, template)
         record["authors"] = "; ".join(paper.authors)
         record["tags"] = " ".join(state.tags(paper.id))
+        record["keywords"] = "; ".join(paper.keywords)
         writer.writerow([_spreadsheet_cell(record[column]) for column in CSV_COLUMNS])
     return buffer.getvalue()
 

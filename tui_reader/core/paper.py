@@ -59,6 +59,7 @@ class Paper:
     openreview_forum: str = ""
     decision: str = ""
     keywords: tuple[str, ...] = field(default=())
+    comments: str = ""  # the authors' on the paper (arXiv's "12 pages, accepted at ICML")
     # What the record says its venue is: "journal", "conference" or "unpublished" (BibTeX's
     # @article, @inproceedings, @unpublished; a `journal` or `booktitle` field); "": unsaid.
     venue_kind: str = ""
@@ -124,5 +125,6 @@ class Metadata(TypedDict, total=False):
     openreview_forum: str
     decision: str
     keywords: tuple[str, ...]
+    comments: str
     venue_kind: str
     kind_links: tuple[tuple[str, str], ...]

@@ -94,6 +94,8 @@ def bibtex(papers: Sequence[Paper], state: PaperState, template: str) -> str:
             fields.append(("url", url))
         if keywords := keywords_of(paper):
             fields.append(("keywords", bibtex_text(", ".join(keywords))))
+        if paper.comments:  # a field styles do not print, as JabRef and Zotero's BibTeX keep
+            fields.append(("comment", bibtex_text(paper.comments)))
         fields.append(("abstract", bibtex_source(without_debris(paper.abstract))))
         if note := state.note(paper.id):
             fields.append(("annote", bibtex_text(note)))

@@ -135,6 +135,8 @@ def paper_record(
         "url": links[0],
         "links": links,
         "abstract": paper.abstract,
+        "keywords": list(paper.keywords),
+        "comments": paper.comments,
         "collection": paper.collection,
         "source": str(paper.source),
         "tags": list(state.tags(paper.id)),

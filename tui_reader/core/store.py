@@ -77,6 +77,7 @@ _EXTRA = (
     "openreview_forum",
     "decision",
     "keywords",
+    "comments",
     "venue_kind",
     "kind_links",
 )

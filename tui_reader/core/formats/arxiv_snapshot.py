@@ -99,6 +99,8 @@ def snapshot_record(data: dict[str, object], line: int) -> Record | Problem:
         metadata["doi"] = doi
     if categories := word_list(data.get("categories")):
         metadata["categories"] = categories
+    if comments := field_text(data.get("comments")):
+        metadata["comments"] = comments
     metadata["kind_links"] = tuple((kind, url) for kind, url in links.items() if is_web_url(url))
     return Record(
         abstract=abstract,

@@ -33,7 +33,7 @@ from tui_reader.core.sources.record import (
 from tui_reader.core.text import clean, token
 
 FIELDS = ("title", "abstract", "authors", "url", "venue")
-_TEXTS: Final = ("published", "updated", "doi", "openreview_forum", "decision")  # as they are
+_TEXTS: Final = ("published", "updated", "doi", "openreview_forum", "decision", "comments")
 # Ids: the first word (a record may give two DOIs), refused when it holds a control or format
 # character, never mended into another id.
 _IDS: Final = ("doi", "openreview_forum")

@@ -170,6 +170,7 @@ def _record(
     categories: list[str],
     doi: str,
     journal_ref: str,
+    comments: str,
 ) -> SourceRecord:
     return SourceRecord(
         source_id=f"arxiv:{arxiv_id}",
@@ -184,6 +185,7 @@ def _record(
         arxiv_version=version,
         doi=doi,
         categories=tuple(dict.fromkeys(c for c in categories if CATEGORY.fullmatch(c))),
+        comments=comments,
         links=arxiv_links(arxiv_id, doi),
     )
 
@@ -205,6 +207,7 @@ def _atom_entry(entry: Element) -> SourceRecord | None:
         categories=categories,
         doi=_text(entry, f"{ARXIV_ATOM}doi"),
         journal_ref=_text(entry, f"{ARXIV_ATOM}journal_ref"),
+        comments=_text(entry, f"{ARXIV_ATOM}comment"),
     )
 
 
@@ -329,6 +332,7 @@ def _oai_record(metadata: Element) -> SourceRecord | None:
         categories=_text(metadata, f"{ARXIV_OAI}categories").split(),
         doi=_text(metadata, f"{ARXIV_OAI}doi"),
         journal_ref=_text(metadata, f"{ARXIV_OAI}journal-ref"),
+        comments=_text(metadata, f"{ARXIV_OAI}comments"),
     )
 
 

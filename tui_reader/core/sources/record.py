@@ -103,6 +103,7 @@ class SourceRecord:
     openreview_forum: str = ""
     decision: str = ""
     keywords: tuple[str, ...] = ()
+    comments: str = ""  # the authors' (arXiv's "12 pages, accepted at ICML")
     links: dict[str, str] = field(default_factory=dict)  # by kind, in LINK_KINDS order
 
     def __post_init__(self) -> None:
@@ -144,6 +145,7 @@ class SourceRecord:
             "openreview_forum": self.openreview_forum,
             "decision": self.decision,
             "keywords": list(self.keywords),
+            "comments": self.comments,
             "links": {kind: self.links[kind] for kind in LINK_KINDS if self.links.get(kind)},
         }
         return json.dumps(data, ensure_ascii=False)
