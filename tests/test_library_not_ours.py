@@ -10,6 +10,7 @@ from tests.conftest import SEEDS
 from tui_reader.cli import main
 from tui_reader.core import library_file
 from tui_reader.core.library import Library, LibraryPathError
+from tui_reader.core.library_kind import not_ours
 from tui_reader.core.loading import load_paths
 
 PAPERS_JSONL = (
@@ -113,12 +114,12 @@ def test_every_cut_of_a_library_is_still_one_only_damaged(tmp_path: Path) -> Non
     cut = tmp_path / "cut.json"
     for end in range(len(whole) + 1):
         cut.write_bytes(whole[:end])
-        assert library_file.not_ours(cut) is None, whole[:end]
+        assert not_ours(cut) is None, whole[:end]
     for written in (b"\x00" * 4096, b"\n  \n", b"{}", b'{"version": 1}'):
         cut.write_bytes(written)
-        assert library_file.not_ours(cut) is None, written
+        assert not_ours(cut) is None, written
     cut.write_text('{"searches": {}, "version": 1, "papers": {}}', encoding="utf-8")
-    assert library_file.not_ours(cut) is None, "a hand-written library, its keys in another order"
+    assert not_ours(cut) is None, "a hand-written library, its keys in another order"
 
 
 def test_commands_that_only_read_change_no_file_of_a_damaged_library(

@@ -32,6 +32,7 @@ from tui_reader.core.library_file import (
     merge_entry,
     merge_into,
 )
+from tui_reader.core.library_kind import not_ours
 from tui_reader.core.locations import LIBRARY_VARIABLE as ENVIRONMENT_VARIABLE
 from tui_reader.core.locations import library_path as default_path
 from tui_reader.core.text import strip_controls
@@ -251,7 +252,7 @@ class Library:
         beside it was one, and is only damaged."""
         if any(side.exists() for side in _sidecars(self._file)[:3]):
             return None
-        return library_file.not_ours(self._file)
+        return not_ours(self._file)
 
     def _load(self) -> list[str]:
         try:
