@@ -29,9 +29,9 @@ from tui_reader.core.store import Numbers
 
 FORMAT = "tui-reader recommend model"
 VERSION = 1
-WEAK = 5_000  # undecided papers sampled as weak negatives
+WEAK = 20_000  # undecided papers sampled as weak negatives
 NEGATIVE_WEIGHT = 4.0  # an explicit negative (read, not kept), in weak negatives
-PENALTY = 1e-4
+PENALTY = 1e-3  # chosen on bench_recommend.py (benchmarks/RESULTS.md)
 STEPS = 150
 
 
