@@ -18,6 +18,7 @@ from tui_reader.command_options import (
     DEFAULT_PAPERS,
     NoMatch,
     UsageError,
+    add_library_option,
     add_load_filter_options,
     add_papers_option,
     asked_for,
@@ -74,15 +75,6 @@ LOAD_AT_ONCE = 2_000_000  # bytes of input read before the reader starts; more l
 SKIPPED_SHOWN = 100  # problems reading the papers at start shown on the screen; the rest counted
 
 
-def _add_library_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--library",
-        type=Path,
-        metavar="FILE",
-        help=f"the library file (default: ${ENVIRONMENT_VARIABLE}, else {default_path()})",
-    )
-
-
 def _add_search_url_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--search-url",
@@ -113,7 +105,7 @@ def reader_parser() -> argparse.ArgumentParser:
         help="a file of papers or a directory of them (default: the config's paths, else the "
         "fetched collections, else the bundled ICML 2026 abstracts)",
     )
-    _add_library_option(parser)
+    add_library_option(parser)
     _add_search_url_option(parser)
     parser.add_argument(
         "--fresh",
@@ -131,7 +123,7 @@ def commands_parser() -> argparse.ArgumentParser:
 
     def command(name: str, help: str) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help, description=help)
-        _add_library_option(sub)
+        add_library_option(sub)
         add_papers_option(sub, "papers whose ids are known")
         return sub
 
@@ -177,7 +169,7 @@ def search_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=("text", "jsonl"), default="text")
     add_papers_option(parser, "papers to search, as PATH")
     add_load_filter_options(parser, "only papers")
-    _add_library_option(parser)
+    add_library_option(parser)
     return parser
 
 

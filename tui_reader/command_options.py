@@ -9,6 +9,7 @@ from pathlib import Path
 
 from tui_reader.core.library import normalise_tag, valid_tags
 from tui_reader.core.loading import LoadFilter
+from tui_reader.core.locations import LIBRARY_VARIABLE, library_path
 from tui_reader.core.metadata_filter import is_date
 
 DEFAULT_PAPERS = "default: the config's paths, else the fetched collections, else the seeds"
@@ -21,6 +22,15 @@ class UsageError(Exception):
 class NoMatch(Exception):
     """No paper matches what the user asked for; the message says why (exit status 1, as grep
     and `fzf --filter` say it)."""
+
+
+def add_library_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--library",
+        type=Path,
+        metavar="FILE",
+        help=f"the library file (default: ${LIBRARY_VARIABLE}, else {library_path()})",
+    )
 
 
 def add_papers_option(parser: argparse.ArgumentParser, help: str) -> None:

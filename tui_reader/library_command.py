@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from tui_reader.command_options import add_library_option
 from tui_reader.core.library import Library, LibraryError, default_path
 
 
@@ -27,7 +28,7 @@ def parser() -> argparse.ArgumentParser:
         "own, and a removal is a change too. The copy is never written.",
     )
     merge.add_argument("other", type=Path, metavar="OTHER", help="the copy to fold in")
-    merge.add_argument("--library", type=Path, metavar="FILE", help="default: the library")
+    add_library_option(merge)
     return parser
 
 

@@ -9,10 +9,15 @@ decisions it needs) or no paper is left to recommend; 2 for a mistake in the opt
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from tui_reader.cli import open_library, papers_or_default
-from tui_reader.command_options import NoMatch, UsageError, add_papers_option, tags_given
+from tui_reader.command_options import (
+    NoMatch,
+    UsageError,
+    add_library_option,
+    add_papers_option,
+    tags_given,
+)
 from tui_reader.command_papers import print_ranked, read_papers
 from tui_reader.core.feeds import feed_numbers
 from tui_reader.core.locations import cache_folder
@@ -34,7 +39,7 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=("text", "jsonl"), default="text")
     parser.add_argument("--query", default="", help="only papers matching this filter query")
     add_papers_option(parser, "papers to recommend from")
-    parser.add_argument("--library", type=Path, metavar="FILE", help="default: the library")
+    add_library_option(parser)
     return parser
 
 

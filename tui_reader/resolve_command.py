@@ -9,13 +9,11 @@ with the papers not looked up yet.
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import NoReturn, TextIO
 
 from tui_reader.cli import open_library, papers_or_default, settings
-from tui_reader.command_options import DEFAULT_PAPERS
+from tui_reader.command_options import add_library_option, add_papers_option
 from tui_reader.command_papers import read_papers
-from tui_reader.core.library import ENVIRONMENT_VARIABLE, default_path
 from tui_reader.core.resolve import Outcome, needs_lookup, resolve_online
 from tui_reader.core.sources import arxiv
 from tui_reader.core.sources.lookup import search_service
@@ -42,19 +40,8 @@ def resolve_parser() -> argparse.ArgumentParser:
         "abstract, and keep the title, authors and links of a certain match in the library: "
         "the reader, list and export show them from then on.",
     )
-    parser.add_argument(
-        "--papers",
-        type=Path,
-        action="append",
-        metavar="PATH",
-        help=f"papers to look up (repeatable; {DEFAULT_PAPERS})",
-    )
-    parser.add_argument(
-        "--library",
-        type=Path,
-        metavar="FILE",
-        help=f"the library file (default: ${ENVIRONMENT_VARIABLE}, else {default_path()})",
-    )
+    add_papers_option(parser, "papers to look up")
+    add_library_option(parser)
     parser.add_argument(
         "--again",
         action="store_true",

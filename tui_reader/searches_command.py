@@ -11,10 +11,9 @@ import json
 import sys
 from collections.abc import Sequence
 from datetime import date
-from pathlib import Path
 
 from tui_reader.cli import open_library, papers_or_default, settings
-from tui_reader.command_options import DEFAULT_PAPERS, UsageError
+from tui_reader.command_options import UsageError, add_library_option, add_papers_option
 from tui_reader.command_papers import read_papers
 from tui_reader.core.feeds import FeedCount, FeedCounter, feed_numbers, unread_papers
 from tui_reader.core.library import Library
@@ -75,14 +74,8 @@ def parser() -> argparse.ArgumentParser:
         help="each search's papers best first by what you kept and skipped (`recommend`)",
     )
     for sub in (listing, digest):
-        sub.add_argument("--library", type=Path, metavar="FILE", help="default: the library")
-        sub.add_argument(
-            "--papers",
-            type=Path,
-            action="append",
-            metavar="PATH",
-            help=f"the papers to search (repeatable; {DEFAULT_PAPERS})",
-        )
+        add_library_option(sub)
+        add_papers_option(sub, "the papers to search")
     return parser
 
 
