@@ -10,9 +10,9 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from tui_reader.core import library_file
+from tui_reader.core import library_fields, library_file
 from tui_reader.core.library import Library
-from tui_reader.core.library_file import merge_entry
+from tui_reader.core.library_merge import merge_entry
 
 A, B = "aaaaaaaaaaaa", "bbbbbbbbbbbb"
 START = 1_780_000_000_000_000  # microseconds since the epoch: a time in 2026
@@ -29,7 +29,7 @@ values = {
     "removed_tags": tag_maps,
     "future": st.integers(0, 2),  # a field of a later version, kept as it is
 }
-values |= {f"{name}_at": stamps for name in library_file.FIELDS}
+values |= {f"{name}_at": stamps for name in library_fields.FIELDS}
 entries = st.fixed_dictionaries({}, optional=values)
 changes = st.lists(st.tuples(st.sampled_from([A, B]), entries), max_size=12)
 

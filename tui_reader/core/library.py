@@ -25,14 +25,10 @@ from typing import Any
 
 from tui_reader.core import atomic_file, library_file, wording
 from tui_reader.core.file_kinds import special_file_problem
-from tui_reader.core.library_file import (
-    Contents,
-    DamagedLibrary,
-    Entries,
-    merge_entry,
-    merge_into,
-)
+from tui_reader.core.library_fields import DEFAULTS, Entries
+from tui_reader.core.library_file import Contents, DamagedLibrary
 from tui_reader.core.library_kind import not_ours
+from tui_reader.core.library_merge import MergeReport, merge_entry, merge_into, merge_searches
 from tui_reader.core.locations import LIBRARY_VARIABLE as ENVIRONMENT_VARIABLE
 from tui_reader.core.locations import library_path as default_path
 from tui_reader.core.text import strip_controls
@@ -52,9 +48,6 @@ RELOAD_LOCK_TIMEOUT = 1.0  # a look for others' changes waits less: it comes aga
 # The journal is folded into the snapshot once it is this big, or half the snapshot's size:
 # folding costs the whole file, so it happens once in many saves.
 FOLD_AT = 256 * 1024
-_DEFAULTS: dict[str, Any] = {
-    "bookmarked": False, "read": False, "note": "", "resolved": {}, "citekey": "",
-}  # fmt: skip
 _USER_FIELDS = ("bookmarked", "read", "note")  # what a paper's user made of it, moved with it
 _TAG = re.compile(r"[^\W_][\w./+-]*")
 TAG_MAX = 40
@@ -111,63 +104,6 @@ class DiskChanges:
 
     def __bool__(self) -> bool:
         return self.changed
-
-
-@dataclass
-class MergeReport:
-    """What merging another copy changed here."""
-
-    papers: int = 0
-    tags_added: int = 0
-    tags_removed: int = 0
-    bookmarks: int = 0
-    notes: int = 0
-    read_marks: int = 0
-    resolutions: int = 0  # what resolve found
-    citation_keys: int = 0
-    searches: int = 0  # saved searches added, changed or deleted
-    skipped: int = 0  # entries of the copy that could not be read
-
-    def count(self, before: dict[str, Any], after: dict[str, Any]) -> None:
-        self.papers += 1
-        tags_before, tags_after = set(before.get("tags", {})), set(after.get("tags", {}))
-        self.tags_added += len(tags_after - tags_before)
-        self.tags_removed += len(tags_before - tags_after)
-        for name, attribute in (
-            ("bookmarked", "bookmarks"),
-            ("note", "notes"),
-            ("read", "read_marks"),
-            ("resolved", "resolutions"),
-            ("citekey", "citation_keys"),
-        ):
-            if before.get(name, _DEFAULTS[name]) != after.get(name, _DEFAULTS[name]):
-                setattr(self, attribute, getattr(self, attribute) + 1)
-
-    def __str__(self) -> str:
-        if not self.papers and not self.searches:
-            changed = "nothing changed: this library already had every change of the copy"
-        elif not self.papers:
-            changed = f"{_count(self.searches, 'saved search')} changed"
-        else:
-            parts = [
-                f"{_count(number, noun)} {what}"
-                for number, noun, what in (
-                    (self.tags_added, "tag", "added"),
-                    (self.tags_removed, "tag", "removed"),
-                    (self.bookmarks, "bookmark", "changed"),
-                    (self.notes, "note", "changed"),
-                    (self.read_marks, "read mark", "changed"),
-                    (self.resolutions, "resolution", "changed"),
-                    (self.citation_keys, "citation key", "changed"),
-                )
-                if number
-            ]
-            changed = f"{_count(self.papers)} changed: {', '.join(parts)}"
-            if self.searches:
-                changed += f"; {_count(self.searches, 'saved search')} changed"
-        if self.skipped:
-            changed += f"; {_count(self.skipped, 'entry')} of the copy could not be read"
-        return changed
 
 
 @dataclass
@@ -285,7 +221,7 @@ class Library:
     # Reading
 
     def _get(self, paper_id: str, name: str) -> Any:
-        return self._entries.get(paper_id, {}).get(name, _DEFAULTS[name])
+        return self._entries.get(paper_id, {}).get(name, DEFAULTS[name])
 
     def is_bookmarked(self, paper_id: str) -> bool:
         return bool(self._get(paper_id, "bookmarked"))
@@ -384,7 +320,7 @@ class Library:
                 del entry[remove]
             event: dict[str, Any] = {add: {tag: stamp}}
         else:
-            before = entry.get(name, _DEFAULTS[name])
+            before = entry.get(name, DEFAULTS[name])
             if before == value:
                 return
             stamp = self._stamp(entry.get(f"{name}_at", ""))
@@ -566,13 +502,13 @@ class Library:
                 changes = [(new, f"tag:{tag}", True) for tag in tags]
                 changes += [(old, f"tag:{tag}", False) for tag in tags]
                 for name in (*_USER_FIELDS, "citekey"):
-                    if (value := entry.get(name, _DEFAULTS[name])) == _DEFAULTS[name]:
+                    if (value := entry.get(name, DEFAULTS[name])) == DEFAULTS[name]:
                         continue
                     if name == "note" and (kept := self.note(new)) and kept != value:
                         value = f"{kept}\n\n{value}"
                     if name == "citekey" and self._get(new, name):  # the new id's stays
                         value = self._get(new, name)
-                    changes += [(new, name, value), (old, name, _DEFAULTS[name])]
+                    changes += [(new, name, value), (old, name, DEFAULTS[name])]
                 for paper_id, name, value in changes:
                     self._set(paper_id, name, value, None)
                 moved += bool(changes)
@@ -590,7 +526,7 @@ class Library:
             self._set_search(name, query)
         return change
 
-    def merge_copy(self, path: Path) -> "MergeReport":
+    def merge_copy(self, path: Path) -> MergeReport:
         """Fold another copy of the library in (from another machine, a sync or a backup)
         with the rules of concurrent saves: per field and tag the later change wins, and a
         removal is a change too. The copy is only read; its journal beside it counts.
@@ -766,7 +702,7 @@ class Library:
         inode, end, line = read
         with self._state_lock:
             changes.changed = merge_into(self._entries, contents.entries) > 0
-            changes.changed |= _merge_searches(self._searches, contents.searches)
+            changes.changed |= merge_searches(self._searches, contents.searches)
         self._seen = _Seen(_signature(self._file), (inode, end) if inode else None, line)
         if contents.newer is not None:
             self._blocked = (
@@ -879,7 +815,7 @@ class Library:
             )
         with self._state_lock:
             merge_into(contents.entries, self._entries)
-            _merge_searches(contents.searches, self._searches)
+            merge_searches(contents.searches, self._searches)
             text = library_file.dumps(contents.entries, contents.searches)
         backup = library_file.backup_path(file)
         backup_journal = library_file.journal_path(backup)
@@ -956,16 +892,6 @@ class Library:
             except LibraryError as error:
                 changes.messages.append(f"It could not be written back: {error}")
         return changes
-
-
-def _merge_searches(ours: Entries, theirs: Entries) -> bool:
-    """Take each saved search whose change is later in `theirs`; whether any was."""
-    changed = False
-    for name, entry in theirs.items():
-        if name not in ours or entry.get("query_at", "") > ours[name].get("query_at", ""):
-            ours[name] = entry
-            changed = True
-    return changed
 
 
 def _reasons(contents: Contents) -> str:

@@ -1,24 +1,24 @@
-"""The library on disk: a snapshot, a journal of the changes since, and what was kept aside.
+"""The library on disk: a snapshot, a journal of the changes since, and what was set aside.
 
 - `library.json`, the snapshot: `{"version": 1, "papers": {PAPER_ID: ENTRY}}`, indented with
   sorted keys so that it diffs well. An ENTRY holds `bookmarked`, `read` and `note`, what
   `resolve` found (`resolved`) and the paper's citation key (`citekey`), each with the time it
   changed (`bookmarked_at`...), `tags` (tag -> when added) and `removed_tags` (tag -> when
-  removed). Times are UTC, `2026-11-30T03:11:07.123456Z`. A field is there only once set, so
-  a file of an older version, without one, is read as it is; one this version does not know
-  (from a newer one) is kept as it is, through merges and folds, and the version stays 1.
+  removed) (library_fields lists them). Times are UTC, `2026-11-30T03:11:07.123456Z`. A field
+  is there only once set, so a file of an older version, without one, is read as it is; one
+  this version does not know (from a newer one) is kept as it is, through merges and folds,
+  and the version stays 1.
 - `library.json.journal`: one line per saved change, `{"v": 1, "id": PAPER_ID, "entry": ENTRY}`
   holding only what changed, appended and fsynced, so that a save costs one change. Now and
   then the journal is folded into the snapshot and starts again empty.
 - `library.json.bak`: the snapshot before the last fold.
 - `library.json.rejected`: entries and journal lines that could not be read, one JSON object a
-  line with the reason, kept before anything drops them.
+  line with the reason, set aside there before anything drops them.
 
 The snapshot and the journal are written by orjson, and what it wrote is read by orjson alone
 (_loads): the standard json module took seconds to fold a hundred thousand changes.
 
-Reading merges the journal into the snapshot with the same rule as two writers: per paper and
-field the later change wins, each tag on its own.
+Reading merges the journal into the snapshot by the rules two writers merge by (library_merge).
 """
 
 import io
@@ -37,23 +37,13 @@ import orjson
 
 from tui_reader.core import atomic_file
 from tui_reader.core.file_kinds import special_file_problem
+from tui_reader.core.library_fields import TAG_FIELDS, TIME_FIELDS, VALUE_TYPES, Entries
+from tui_reader.core.library_merge import merge_change, merge_entry, merge_searches
 from tui_reader.core.links import is_web_url
 from tui_reader.core.text import clean, strip_controls, token
 
 VERSION = 1
 JOURNAL_VERSION = 1
-Entries = dict[str, dict[str, Any]]
-
-# `resolved`: the title, authors and links `tui-reader resolve` found for the paper (core.resolve);
-# `citekey`: its citation key (core.citation_keys).
-_VALUE_TYPES: dict[str, type] = {
-    "bookmarked": bool, "read": bool, "note": str, "resolved": dict, "citekey": str,
-}  # fmt: skip
-FIELDS = tuple(_VALUE_TYPES)
-_TIME_FIELDS = tuple(f"{name}_at" for name in _VALUE_TYPES)
-_STAMPED = tuple(zip(FIELDS, _TIME_FIELDS, strict=True))
-_STAMP_OF = dict(_STAMPED)
-_TAG_FIELDS = ("tags", "removed_tags")
 _FOUND_IDS = ("arxiv_id", "doi", "openreview_forum", "source")  # of `resolved`: ids, not text
 # A key BibTeX, biber and Pandoc read (any other, written by hand, is dropped: one is given anew).
 _CITATION_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_:./+-]*")
@@ -134,72 +124,6 @@ def parse_stamp(stamp: str) -> datetime:
     return datetime.strptime(stamp, TIME_FORMAT).replace(tzinfo=timezone.utc)
 
 
-def merge_entry(ours: dict[str, Any], theirs: dict[str, Any]) -> dict[str, Any]:
-    """One paper's entry from two writers: for each field, and each tag, the later change."""
-    merged = {**theirs, **ours}
-    for name, stamp in _STAMPED:
-        if name in theirs and (name not in ours or theirs.get(stamp, "") > ours.get(stamp, "")):
-            merged[name], merged[stamp] = theirs[name], theirs.get(stamp, "")
-        elif name in ours:  # ours on a tie
-            merged[stamp] = ours.get(stamp, "")
-    if not any(key in entry for entry in (ours, theirs) for key in _TAG_FIELDS):
-        return merged
-    events: dict[str, tuple[str, bool]] = {}
-    for entry in (ours, theirs):
-        for present, key in ((True, "tags"), (False, "removed_tags")):
-            for tag, when in entry.get(key, {}).items():
-                events[tag] = max(events.get(tag, ("", False)), (when, present))
-    for present, key in ((True, "tags"), (False, "removed_tags")):
-        merged[key] = {tag: when for tag, (when, is_on) in events.items() if is_on == present}
-        if not merged[key]:
-            del merged[key]
-    return merged
-
-
-def _merge_in_place(ours: dict[str, Any], theirs: dict[str, Any]) -> None:
-    """Make `ours` what merge_entry(ours, theirs) returns, at the cost of `theirs` alone (a
-    journal line), not of all the paper's tags. `ours` must be as merge_entry returns it:
-    each field with its time, no tag both present and removed, no empty map of tags."""
-    for key, value in theirs.items():
-        if (stamp := _STAMP_OF.get(key)) is not None:
-            if key not in ours or theirs.get(stamp, "") > ours[stamp]:
-                ours[key], ours[stamp] = value, theirs.get(stamp, "")
-        elif key in _TAG_FIELDS:
-            present = key == "tags"
-            other = "removed_tags" if present else "tags"
-            add, drop = ours.setdefault(key, {}), ours.setdefault(other, {})
-            tags, removed = (add, drop) if present else (drop, add)
-            for tag, when in value.items():
-                if tag in tags:
-                    later = (when, present) > (tags[tag], True)
-                else:  # a tag first seen is taken whatever its time, "" too
-                    later = tag not in removed or (when, present) > (removed[tag], False)
-                if later:
-                    add[tag] = when
-                    drop.pop(tag, None)
-            for name in (key, other):
-                if not ours[name]:
-                    del ours[name]
-        else:  # a time without its field, or a field of a later version
-            ours.setdefault(key, value)
-
-
-def merge_into(entries: Entries, more: Entries) -> int:
-    """Merge `more` into `entries` in place; how many papers' entries changed."""
-    changed = 0
-    for paper_id, entry in more.items():
-        current = entries.get(paper_id)
-        if current is None:
-            entries[paper_id] = entry
-            changed += 1
-        elif current != entry:
-            merged = merge_entry(current or {}, entry)
-            if merged != current:
-                entries[paper_id] = merged
-                changed += 1
-    return changed
-
-
 class _BadEntry(Exception):
     pass
 
@@ -220,17 +144,17 @@ def _checked_entry(paper_id: str, entry: Any, latest: str) -> tuple[dict[str, An
     for name, value in entry.items():
         if not isinstance(value, DuplicateValues):
             continue
-        if name not in _TAG_FIELDS or not all(type(part) is dict for part in value):
+        if name not in TAG_FIELDS or not all(type(part) is dict for part in value):
             raise _BadEntry(f"{name} of paper {paper_id} is there {len(value)} times")
         entry[name] = {tag: when for part in value for tag, when in part.items()}  # each tag
     resets = 0
     for name, value in entry.items():
-        if (kind := _VALUE_TYPES.get(name)) is not None:
+        if (kind := VALUE_TYPES.get(name)) is not None:
             entry[name] = _checked_value(paper_id, name, value, kind)
-        elif name in _TIME_FIELDS:
+        elif name in TIME_FIELDS:
             entry[name] = _our_time(value, latest)
             resets += not entry[name] and value != ""
-        elif name in _TAG_FIELDS:
+        elif name in TAG_FIELDS:
             resets += _check_tags(paper_id, name, value, latest)
     return entry, resets
 
@@ -346,9 +270,8 @@ def _dumps(value: Any, options: int) -> str:
 def _add_entries(
     contents: Contents, papers: dict[str, Any], where: str, latest: str, merged: set[str]
 ) -> None:
-    """Check the papers' entries and merge them into `contents`. `merged` holds the papers
-    whose entry this reading made by merging: later changes of those merge in place, so
-    that a journal of many changes to one paper is read in a time linear in its lines."""
+    """Check the papers' entries and merge them into `contents`; `merged` as merge_change
+    takes it, for the whole reading."""
     for paper_id, entry in papers.items():
         try:
             checked, resets = _checked_entry(paper_id, entry, latest)
@@ -356,13 +279,7 @@ def _add_entries(
             contents.rejected.append(Rejected(where, str(problem), paper_id, entry))
             continue
         contents.times_reset += resets
-        if paper_id in merged:
-            _merge_in_place(contents.entries[paper_id], checked)
-        elif paper_id in contents.entries:
-            contents.entries[paper_id] = merge_entry(contents.entries[paper_id], checked)
-            merged.add(paper_id)
-        else:
-            contents.entries[paper_id] = checked
+        merge_change(contents.entries, paper_id, checked, merged)
 
 
 def parse(text: str, name: str = "library.json") -> Contents:
@@ -446,9 +363,7 @@ def add_searches(contents: Contents, searches: dict[str, Any], where: str, lates
         if (when := _our_time(entry.get("query_at", ""), latest)) != entry.get("query_at", ""):
             entry["query_at"] = when
             contents.times_reset += not when
-        current = contents.searches.get(search_name)
-        if current is None or entry.get("query_at", "") > current.get("query_at", ""):
-            contents.searches[search_name] = entry
+        merge_searches(contents.searches, {search_name: entry})
 
 
 def search_line(search_name: str, entry: dict[str, Any]) -> str:
