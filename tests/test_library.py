@@ -11,13 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tui_reader.core import library_file
-from tui_reader.core.library import (
-    Library,
-    LibraryError,
-    default_path,
-    merge_entry,
-    normalise_tag,
-)
+from tui_reader.core.library import Library, LibraryError, default_path, normalise_tag
+from tui_reader.core.library_merge import merge_entry
 
 A, B, C = "aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc"
 
@@ -406,10 +401,10 @@ def test_tag_counts_look_papers_up_without_holding_the_library() -> None:
 
     def among(paper_id: str) -> bool:
         def save() -> None:
-            got = library._state_lock.acquire(timeout=1)
+            got = library._state.lock.acquire(timeout=1)
             other_thread_got_in.append(got)
             if got:
-                library._state_lock.release()
+                library._state.lock.release()
 
         thread = threading.Thread(target=save)
         thread.start()

@@ -152,7 +152,7 @@ def test_a_read_only_library_is_never_replaced(tmp_path: Path) -> None:
 def test_a_damaged_library_another_program_holds_locked_is_left_as_it_is(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("tui_reader.core.library.LOCK_TIMEOUT", 0.1)
+    monkeypatch.setattr("tui_reader.core.library_disk.LOCK_TIMEOUT", 0.1)
     path = tmp_path / "library.json"
     library, _ = Library.open(path)
     library.change_tags([A], add=["kept"])
@@ -187,7 +187,7 @@ def test_a_save_costs_one_change_not_the_whole_file(tmp_path: Path) -> None:
 def test_the_journal_is_folded_into_the_snapshot_as_it_grows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("tui_reader.core.library.FOLD_AT", 2000)  # about 20 changes
+    monkeypatch.setattr("tui_reader.core.library_disk.FOLD_AT", 2000)  # about 20 changes
     path = tmp_path / "library.json"
     library, _ = Library.open(path)
     for number in range(100):

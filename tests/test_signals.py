@@ -92,7 +92,7 @@ from tui_reader.core.library import Library
 library, _ = Library.open(Path(sys.argv[1]))
 app_closed = save_on_signals(library, lambda: None)
 library.change_tags(["aaaaaaaaaaaa"], add=["pending"])
-with library._state_lock:  # the main thread drawing rows, when the signal comes
+with library._state.lock:  # the main thread drawing rows, when the signal comes
     saving = threading.Thread(target=library.save)  # the app's save in a worker
     saving.start()
     saving.join(0.3)  # it holds the save lock and waits for the state lock
