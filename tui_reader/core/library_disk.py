@@ -115,6 +115,69 @@ def read_journal(
     return inode, offset + read, line + lines
 
 
+@contextmanager
+def _locked(file: Path, required: bool = True, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+    """Hold the library's file lock. A reader in a folder it cannot write to, or one
+    that does not exist, reads without it (`required=False`): nothing writes there."""
+    if not file.parent.is_dir():  # filelock would make the folder
+        if required:
+            raise LibraryError(f"{file.parent}: the folder does not exist")
+        yield
+        return
+    import filelock  # on the first lock: 20-40 ms off every start
+
+    lock = filelock.FileLock(f"{file}.lock", timeout=timeout, thread_local=False)
+    try:
+        lock.acquire()
+    except filelock.Timeout:
+        raise LockTimeout from None
+    except OSError:
+        if required:
+            raise
+        yield
+        return
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def _mode_source(file: Path) -> Path:
+    """The file whose mode the library's new files take: the library, else (moved aside as
+    damaged, or not yet written) its backup or journal, else none (the umask decides)."""
+    for candidate in (file, *_sidecars(file)[:2]):
+        if candidate.is_file():
+            return candidate
+    return file
+
+
+def _replace_backup(file: Path, text: str, holds: set[str]) -> list[str]:
+    """Make `text`, which holds these papers, the backup; a backup with papers it lacks
+    is kept aside."""
+    backup = library_file.backup_path(file)
+    try:
+        old = library_file.read_text(backup)
+        lost = set(library_file.parse(old).entries) if old is not None else set()
+    except (DamagedLibrary, OSError):
+        lost = set()
+    lost -= holds
+    messages = []
+    if lost:
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
+        kept = backup.with_name(f"{backup.name}-{stamp}")
+        os.replace(backup, kept)
+        papers = wording.count(len(lost), "paper")
+        messages.append(
+            f"{backup.name} held {papers} that the library no longer has; it was kept as "
+            f"{kept.name}"
+        )
+    try:
+        library_file.write_atomically(backup, text, like=_mode_source(file))
+    except OSError as error:
+        messages.append(f"{backup}: {error.strerror or error}; the backup was not updated")
+    return messages
+
+
 class LibraryDisk:
     """The files of one library (none when `path` is None), kept in step with its state in
     memory: what others save there is taken in, and the state's changes saved."""
@@ -174,32 +237,6 @@ class LibraryDisk:
     @property
     def _writable(self) -> bool:
         return self._blocked is None and not self.read_only
-
-    @contextmanager
-    def _locked(self, required: bool = True, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
-        """Hold the library's file lock. A reader in a folder it cannot write to, or one
-        that does not exist, reads without it (`required=False`): nothing writes there."""
-        if not self._file.parent.is_dir():  # filelock would make the folder
-            if required:
-                raise LibraryError(f"{self._file.parent}: the folder does not exist")
-            yield
-            return
-        import filelock  # on the first lock: 20-40 ms off every start
-
-        lock = filelock.FileLock(f"{self._file}.lock", timeout=timeout, thread_local=False)
-        try:
-            lock.acquire()
-        except filelock.Timeout:
-            raise LockTimeout from None
-        except OSError:
-            if required:
-                raise
-            yield
-            return
-        try:
-            yield
-        finally:
-            lock.release()
 
     def _read_snapshot(
         self, messages: list[str], repair: bool
@@ -318,7 +355,7 @@ class LibraryDisk:
         except _NeedsLock:
             if self.read_only:  # folds kept overtaking the reads: once more, as it stands
                 return self._refresh(repair=True)
-            with self._locked(required=False, timeout=timeout):
+            with _locked(self._file, required=False, timeout=timeout):
                 return self._refresh(repair=True)
 
     def save(self, fold: bool = False, prepare: Callable[[], None] | None = None) -> list[str]:
@@ -338,7 +375,7 @@ class LibraryDisk:
         with self._save_lock:
             self.saving = True
             try:
-                with self._locked():
+                with _locked(self._file):
                     return self._write(fold, prepare)
             except LockTimeout:
                 raise LibraryError(
@@ -366,7 +403,7 @@ class LibraryDisk:
         journal = library_file.journal_path(file)
         size = journal_now[2] if (journal_now := _signature(journal)) else 0
         if lines:
-            size = library_file.append(journal, lines, like=self._mode_source())
+            size = library_file.append(journal, lines, like=_mode_source(file))
             self._state.saved(len(lines))
         snapshot = _signature(file)
         if fold or snapshot is None or size > max(FOLD_AT, snapshot[2] // 2):
@@ -400,53 +437,19 @@ class LibraryDisk:
         backup = library_file.backup_path(file)
         backup_journal = library_file.journal_path(backup)
         if old_text is not None:
-            messages += self._replace_backup(old_text, readable)
-            library_file.write_atomically(file, text, like=self._mode_source())
+            messages += _replace_backup(file, old_text, readable)
+            library_file.write_atomically(file, text, like=_mode_source(file))
             if journal.exists():
                 os.replace(journal, backup_journal)
             else:
                 backup_journal.unlink(missing_ok=True)
         else:
-            library_file.write_atomically(file, text, like=self._mode_source())
-            messages += self._replace_backup(text, set(contents.entries))
+            library_file.write_atomically(file, text, like=_mode_source(file))
+            messages += _replace_backup(file, text, set(contents.entries))
             backup_journal.unlink(missing_ok=True)
             journal.unlink(missing_ok=True)
         atomic_file.fsync_folder(file.parent)
         self._seen = _Seen(_signature(file), None, 0)
-        return messages
-
-    def _mode_source(self) -> Path:
-        """The file whose mode the library's new files take: the library, else (moved aside as
-        damaged, or not yet written) its backup or journal, else none (the umask decides)."""
-        for candidate in (self._file, *_sidecars(self._file)[:2]):
-            if candidate.is_file():
-                return candidate
-        return self._file
-
-    def _replace_backup(self, text: str, holds: set[str]) -> list[str]:
-        """Make `text`, which holds these papers, the backup; a backup with papers it lacks
-        is kept aside."""
-        backup = library_file.backup_path(self._file)
-        try:
-            old = library_file.read_text(backup)
-            lost = set(library_file.parse(old).entries) if old is not None else set()
-        except (DamagedLibrary, OSError):
-            lost = set()
-        lost -= holds
-        messages = []
-        if lost:
-            stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
-            kept = backup.with_name(f"{backup.name}-{stamp}")
-            os.replace(backup, kept)
-            papers = wording.count(len(lost), "paper")
-            messages.append(
-                f"{backup.name} held {papers} that the library no longer has; it was kept as "
-                f"{kept.name}"
-            )
-        try:
-            library_file.write_atomically(backup, text, like=self._mode_source())
-        except OSError as error:
-            messages.append(f"{backup}: {error.strerror or error}; the backup was not updated")
         return messages
 
     def reload_if_changed(self) -> DiskChanges:
