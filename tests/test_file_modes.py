@@ -57,7 +57,7 @@ def test_files_beside_a_library_take_its_mode_whatever_the_umask(tmp_path: Path)
     library, _ = Library.open(path)
     library.set_note(A, "kept between two people")
     library.save()
-    library_file.keep_rejected(path, [Rejected("journal", "bad", A, "x")])
+    library_file.append_rejected(path, [Rejected("journal", "bad", A, "x")])
     library.save(fold=True)
     beside = [
         path,

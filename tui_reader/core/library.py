@@ -51,7 +51,7 @@ class Library:
         LibraryPathError when the path cannot be a library, or holds a file that never was
         one (papers given as the library, say): it is left as it is. A damaged file is moved
         aside and the library is rebuilt from the backup and the journals, and written back
-        at once; entries that cannot be read are kept aside in `.rejected`. `read_only` reads
+        at once; entries that cannot be read are set aside in `.rejected`. `read_only` reads
         around damage and changes no file.
         """
         library = cls(path, read_only=read_only)

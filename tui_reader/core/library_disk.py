@@ -87,7 +87,7 @@ def _sidecars(file: Path) -> list[Path]:
 
 
 def check_path(path: Path) -> None:
-    """LibraryPathError when the path, or a file kept beside it, cannot be a library file."""
+    """LibraryPathError when the path, or a file beside it, cannot be a library file."""
     if path.is_dir():
         raise LibraryPathError(f"{path}: is a folder, not a library file")
     real = Path(os.path.realpath(path))
@@ -153,7 +153,7 @@ def _mode_source(file: Path) -> Path:
 
 def _replace_backup(file: Path, text: str, holds: set[str]) -> list[str]:
     """Make `text`, which holds these papers, the backup; a backup with papers it lacks
-    is kept aside."""
+    is moved aside first."""
     backup = library_file.backup_path(file)
     try:
         old = library_file.read_text(backup)
@@ -164,12 +164,12 @@ def _replace_backup(file: Path, text: str, holds: set[str]) -> list[str]:
     messages = []
     if lost:
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
-        kept = backup.with_name(f"{backup.name}-{stamp}")
-        os.replace(backup, kept)
+        old_backup = backup.with_name(f"{backup.name}-{stamp}")
+        os.replace(backup, old_backup)
         papers = wording.count(len(lost), "paper")
         messages.append(
             f"{backup.name} held {papers} that the library no longer has; it was kept as "
-            f"{kept.name}"
+            f"{old_backup.name}"
         )
     try:
         library_file.write_atomically(backup, text, like=_mode_source(file))
@@ -179,7 +179,7 @@ def _replace_backup(file: Path, text: str, holds: set[str]) -> list[str]:
 
 
 class LibraryDisk:
-    """The files of one library (none when `path` is None), kept in step with its state in
+    """The files of one library (none when `path` is None), in step with its state in
     memory: what others save there is taken in, and the state's changes saved."""
 
     def __init__(self, path: Path | None, state: LibraryState, read_only: bool = False) -> None:
@@ -294,7 +294,7 @@ class LibraryDisk:
 
     def _refresh(self, repair: bool) -> tuple[DiskChanges, bool]:
         """Take in what the files hold that this library has not seen. Also says whether
-        they must be folded: to write back a recovered library, or to keep aside what could
+        they must be folded: to write back a recovered library, or to set aside what could
         not be read. With `repair` (under the lock) a damaged snapshot is moved aside and
         rebuilt; without, reading takes no lock and starts again when a fold ran meanwhile,
         and _NeedsLock says that a repair is due."""
@@ -353,7 +353,7 @@ class LibraryDisk:
         try:
             return self._refresh(repair=False)
         except _NeedsLock:
-            if self.read_only:  # folds kept overtaking the reads: once more, as it stands
+            if self.read_only:  # folds overtook every read: once more, as it stands
                 return self._refresh(repair=True)
             with _locked(self._file, required=False, timeout=timeout):
                 return self._refresh(repair=True)
@@ -413,8 +413,9 @@ class LibraryDisk:
     def _fold(self) -> list[str]:
         """Write the snapshot anew with the journal's changes; the journal starts empty.
 
-        What could not be read is kept aside first. The backup and its journal always add up
-        to the snapshot written, so a snapshot damaged later is rebuilt whole from them."""
+        What could not be read is set aside in `.rejected` first. The backup and its journal
+        always add up to the snapshot written, so a snapshot damaged later is rebuilt whole
+        from them."""
         file = self._file
         messages: list[str] = []
         for target in (file, library_file.backup_path(file)):
@@ -426,11 +427,11 @@ class LibraryDisk:
         if contents.newer is not None or self._blocked:
             raise LibraryError(self._blocked or f"{self.path} was written by a newer tui-reader")
         if contents.rejected:
-            kept = library_file.keep_rejected(file, contents.rejected)
+            rejected_file = library_file.append_rejected(file, contents.rejected)
+            were = "was" if len(contents.rejected) == 1 else "were"
             messages.append(
-                f"{self.path}: {_rejected_count(contents)} could not be read and "
-                f"{'was' if len(contents.rejected) == 1 else 'were'} kept aside in {kept.name} "
-                f"({_reasons(contents)})"
+                f"{self.path}: {_rejected_count(contents)} could not be read and {were} kept "
+                f"aside in {rejected_file.name} ({_reasons(contents)})"
             )
         with self._state.merged_onto(contents.entries, contents.searches):
             text = library_file.dumps(contents.entries, contents.searches)

@@ -74,7 +74,7 @@ class DuplicateValues(list[Any]):
 
 @dataclass
 class Rejected:
-    """Something in a file that could not be read, kept aside with the reason."""
+    """Something in a file that could not be read, set aside with the reason."""
 
     where: str  # "library.json" or "library.json.journal, line 12"
     reason: str
@@ -459,7 +459,7 @@ def rejected_path(path: Path) -> Path:
     return path.with_name(path.name + ".rejected")
 
 
-def keep_rejected(path: Path, rejected: list[Rejected]) -> Path:
+def append_rejected(path: Path, rejected: list[Rejected]) -> Path:
     """Append what could not be read to the library's `.rejected` file, before it is dropped."""
     target = rejected_path(path)
     stamp = now_stamp()

@@ -312,7 +312,7 @@ class LibraryState:
         return bool(change.before)
 
     def set_resolved(self, paper_id: str, found: dict[str, Any]) -> bool:
-        """Keep what `resolve` found for the paper (not an undoable step); True when it changed."""
+        """Store what `resolve` found for the paper (not an undoable step); True when it changed."""
         with self.lock:
             change = Change("")
             self._set(paper_id, "resolved", found, change)
@@ -350,8 +350,8 @@ class LibraryState:
                 for name in (*_USER_FIELDS, "citekey"):
                     if (value := entry.get(name, DEFAULTS[name])) == DEFAULTS[name]:
                         continue
-                    if name == "note" and (kept := self.note(new)) and kept != value:
-                        value = f"{kept}\n\n{value}"
+                    if name == "note" and (new_note := self.note(new)) and new_note != value:
+                        value = f"{new_note}\n\n{value}"
                     if name == "citekey" and self._get(new, name):  # the new id's stays
                         value = self._get(new, name)
                     changes += [(new, name, value), (old, name, DEFAULTS[name])]
