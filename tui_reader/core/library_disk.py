@@ -124,7 +124,7 @@ def _locked(file: Path, required: bool = True, timeout: float = LOCK_TIMEOUT) ->
             raise LibraryError(f"{file.parent}: the folder does not exist")
         yield
         return
-    import filelock  # on the first lock: 20-40 ms off every start
+    import filelock  # on the first lock, not at every start (tests/test_startup.py)
 
     lock = filelock.FileLock(f"{file}.lock", timeout=timeout, thread_local=False)
     try:

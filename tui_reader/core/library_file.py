@@ -16,7 +16,8 @@
   line with the reason, set aside there before anything drops them.
 
 The snapshot and the journal are written by orjson, and what it wrote is read by orjson alone
-(_loads): the standard json module took seconds to fold a hundred thousand changes.
+(_loads): a fold reads and writes the whole library, and the standard json module made it
+many times slower.
 
 Reading merges the journal into the snapshot by the rules two writers merge by (library_merge).
 """
@@ -95,13 +96,13 @@ class Contents:
 
 
 def format_stamp(moment: datetime) -> str:
-    """A UTC time as stored: sortable as text (isoformat: 20 times faster than strftime)."""
+    """A UTC time as stored: sortable as text (isoformat: strftime is far slower)."""
     return moment.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def stamp_at(micros: int) -> str:
-    """Microseconds since the epoch as a stamp, the text format_stamp gives: 1 µs where the
-    datetime takes 5, for each of a hundred thousand papers changed at once."""
+    """Microseconds since the epoch as a stamp, the text format_stamp gives, without making a
+    datetime: a change to many papers at once stamps each of them."""
     seconds, fraction = divmod(micros, 1_000_000)
     return f"{_second(seconds)}.{fraction:06d}Z"
 
@@ -386,7 +387,7 @@ def parse_journal(data: bytes, name: str, first_line: int, contents: Contents) -
     end = data.rfind(b"\n") + 1
     latest = _latest_valid_time()
     merged: set[str] = set()
-    # One line at a time: a list of a million lines took as much memory as the library.
+    # One line at a time: a list of every line would hold the journal twice in memory.
     for number, line in enumerate(io.BytesIO(data[:end]), first_line):
         raw = line[:-1]
         if not raw.strip():
