@@ -193,3 +193,21 @@ def test_notes_written_from_the_same_start_keep_what_each_added(
     assert here.note("aaaaaaaaaaaa") == kept
     here.undo()
     assert here.note("aaaaaaaaaaaa") == theirs
+
+
+def test_a_saved_search_of_the_copy_whose_time_is_not_valid_is_merged_as_opening_it_reads_it(
+    tmp_path: Path,
+) -> None:
+    """A time that is not one counts as the oldest change: a search this library lacks is
+    taken whatever its time, by every merge; merging a copy dropped it."""
+    copy = tmp_path / "copy" / "library.json"
+    copy.parent.mkdir()
+    searches = {"agents": {"query": "agent planning", "query_at": "not a time"}}
+    copy.write_text(json.dumps({"version": 1, "papers": {}, "searches": searches}))
+    assert Library.open(copy, read_only=True)[0].saved_searches() == {"agents": "agent planning"}
+    library = library_at(tmp_path / "library.json")
+    report = library.merge_copy(copy)
+    assert report.searches == 1
+    assert library.saved_searches() == {"agents": "agent planning"}
+    library.save()
+    assert library_at(tmp_path / "library.json").saved_searches() == {"agents": "agent planning"}

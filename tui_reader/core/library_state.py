@@ -387,8 +387,7 @@ class LibraryState:
                 self._entries[paper_id] = merged
                 self._unsaved.append(library_file.journal_line(paper_id, theirs))
             for name, theirs in other.searches.items():
-                if theirs.get("query_at", "") > self._searches.get(name, {}).get("query_at", ""):
-                    self._searches[name] = theirs
+                if merge_searches(self._searches, {name: theirs}):
                     self._unsaved.append(library_file.search_line(name, theirs))
                     report.searches += 1
         return report
