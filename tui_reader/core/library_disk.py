@@ -86,7 +86,7 @@ def _sidecars(file: Path) -> list[Path]:
     ]
 
 
-def check_path(path: Path) -> None:
+def _check_path(path: Path) -> None:
     """LibraryPathError when the path, or a file beside it, cannot be a library file."""
     if path.is_dir():
         raise LibraryPathError(f"{path}: is a folder, not a library file")
@@ -96,7 +96,7 @@ def check_path(path: Path) -> None:
             raise LibraryPathError(f"{candidate}: {problem}; the library must be a regular file")
 
 
-def read_journal(
+def _read_journal(
     path: Path, contents: Contents, offset: int, line: int
 ) -> tuple[int | None, int, int] | None:
     """Merge the journal's changes after `offset` (line `line`) into `contents`: its inode
@@ -198,7 +198,7 @@ class LibraryDisk:
         """Read the library's files; what the user must be told about them (see Library.open)."""
         if self.path is None:
             return []
-        check_path(self.path)
+        _check_path(self.path)
         if why := self._not_ours():
             raise LibraryPathError(f"{self.path}: not a tui-reader library ({why}); left as it is")
         return self._load()
@@ -278,7 +278,7 @@ class LibraryDisk:
             contents = Contents() if backup_text is None else library_file.parse(backup_text)
         except (DamagedLibrary, OSError):
             contents, backup_text = Contents(), None
-        read_journal(library_file.journal_path(backup), contents, 0, 0)
+        _read_journal(library_file.journal_path(backup), contents, 0, 0)
         if backup_text is not None:
             message += f"; restored the previous version from {backup.name}"
         elif contents.entries:
@@ -316,10 +316,10 @@ class LibraryDisk:
         if snapshot != seen.snapshot or seen.journal is None:
             if snapshot != seen.snapshot:
                 contents, _, damaged = self._read_snapshot(changes.messages, repair)
-            read = read_journal(journal, contents, 0, 0)
+            read = _read_journal(journal, contents, 0, 0)
         else:
             offset, line = seen.journal[1], seen.journal_lines
-            read = read_journal(journal, contents, offset, line)
+            read = _read_journal(journal, contents, offset, line)
             if read is None or read[0] != seen.journal[0]:  # replaced since: read it all
                 self._seen = _Seen()
                 return None
@@ -423,7 +423,7 @@ class LibraryDisk:
         contents, old_text, _ = self._read_snapshot(messages, repair=True)
         readable = set(contents.entries)  # the papers old_text holds, before the journal
         journal = library_file.journal_path(file)
-        read_journal(journal, contents, 0, 0)
+        _read_journal(journal, contents, 0, 0)
         if contents.newer is not None or self._blocked:
             raise LibraryError(self._blocked or f"{self.path} was written by a newer tui-reader")
         if contents.rejected:
@@ -491,7 +491,7 @@ class LibraryDisk:
             if text is None:
                 raise LibraryError(f"{path}: no such file")
             other = library_file.parse(text, path.name)
-            read_journal(library_file.journal_path(path), other, 0, 0)
+            _read_journal(library_file.journal_path(path), other, 0, 0)
         except DamagedLibrary as damage:
             raise LibraryError(f"{path} cannot be merged: {damage}") from None
         except OSError as error:
