@@ -32,7 +32,7 @@ from tui_reader.core.library import Library
 WRITER = """
 import json, sys, time
 from pathlib import Path
-from tui_reader.core.library import Library
+from tui_reader.core.library import Library, LibraryError
 
 path, name, changes = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 library, _ = Library.open(path)
