@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from tests.pilot_helpers import ready, wait_until
-from tui_reader import cli, command_papers
-from tui_reader.core import index_cache
+from tui_reader import cli
+from tui_reader.core import index_cache, opening
 from tui_reader.core.config import load_config
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.index_cache import IndexedPapers, keep, keep_in_background, load_cached
@@ -48,7 +48,8 @@ def nothing_built(monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError("the papers were loaded or indexed again")
 
     monkeypatch.setattr(index_cache, "build_index", fail)
-    monkeypatch.setattr(index_cache, "load_store", fail)
+    monkeypatch.setattr(opening, "build_index", fail)
+    monkeypatch.setattr(opening, "load_store", fail)
 
 
 def test_a_second_search_opens_the_kept_papers_and_index(
@@ -87,9 +88,7 @@ def test_commands_without_search_words_read_the_kept_papers(
     file each time (181 s at a million); they read the kept entry back instead."""
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
     search(capsys, "bandit", str(path))  # kept
-    monkeypatch.setattr(
-        command_papers, "load_paths", lambda *_, **__: pytest.fail("loaded from the file")
-    )
+    monkeypatch.setattr(opening, "load_store", lambda *_, **__: pytest.fail("loaded from the file"))
     papers = ["--papers", str(path)]
     bandits = cli.main(["list", *papers, "--format", "jsonl"]) or capsys.readouterr().out
     paper_id = json.loads(bandits.splitlines()[1])["id"]
@@ -355,7 +354,7 @@ def test_the_reader_opens_a_kept_entry_without_loading_or_indexing(
 
     monkeypatch.setattr(ReaderApp, "run", run_until_indexed)
     nothing_built(monkeypatch)
-    monkeypatch.setattr(cli, "stream_papers", lambda *_, **__: pytest.fail("papers loaded"))
+    monkeypatch.setattr(opening, "stream_papers", lambda *_, **__: pytest.fail("papers loaded"))
     assert cli.main([str(path)]) == 0
     (app,) = opened
     assert len(app.store) == 2 and app.store[0].abstract.startswith("Diffusion")
@@ -459,7 +458,7 @@ def test_an_index_of_another_version_is_built_again_once_from_the_kept_papers(
     (entry,) = entries(tmp_path)
     (index,) = entry.glob("flat-v*")
     index.rename(entry / "flat-v0-older")  # as an earlier format version left it
-    monkeypatch.setattr(index_cache, "load_store", lambda *_: pytest.fail("papers loaded"))
+    monkeypatch.setattr(opening, "load_store", lambda *_: pytest.fail("papers loaded"))
     assert search(capsys, "diffusion", str(path)) == first  # indexed from the kept papers
     assert [p.name for p in entry.glob("flat-v*")] == [index.name]
     nothing_built(monkeypatch)

@@ -16,6 +16,7 @@ from tui_reader.core import export, formats
 from tui_reader.core.export import Exporter, copy_forms, file_formats, format_of, render
 from tui_reader.core.formats import InputFormat, Problem, Record, input_format
 from tui_reader.core.loading import load_paths
+from tui_reader.core.opening import Opening
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
 from tui_reader.core.store import PaperStore
@@ -122,7 +123,7 @@ async def test_a_toy_exporter_is_offered_by_e_and_the_copy_picker(
     copied: list[str] = []
     monkeypatch.setattr(pyperclip, "copy", copied.append)
     monkeypatch.chdir(tmp_path)
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("Y")
         assert isinstance(app.screen, CopyPicker)

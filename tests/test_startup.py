@@ -9,6 +9,7 @@ import pytest
 
 from tests.pilot_helpers import rows
 from tui_reader import startup
+from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 
@@ -118,7 +119,7 @@ def test_releasing_a_collector_not_held_changes_nothing() -> None:
 async def test_the_reader_gives_the_collector_back_once_drawn(seed_store: PaperStore) -> None:
     startup.hold_collector()  # as the command does before importing the reader
     try:
-        app = ReaderApp(seed_store)
+        app = ReaderApp(Opening(seed_store))
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             assert rows(app)[0].startswith("LOAM")

@@ -11,7 +11,6 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from tui_reader import __version__, startup
 from tui_reader.command_options import (
@@ -37,7 +36,6 @@ from tui_reader.core.export import (
     render,
     write_export,
 )
-from tui_reader.core.index_cache import keep_in_background, kept_papers, load_cached
 from tui_reader.core.library import (
     ENVIRONMENT_VARIABLE,
     Library,
@@ -50,17 +48,14 @@ from tui_reader.core.loading import (
     NO_FILTER,
     LoadError,
     check_paths,
-    expected_papers,
-    load_paths,
-    stream_papers,
 )
 from tui_reader.core.locations import config_path, session_path
 from tui_reader.core.nothing_found import why_nothing
+from tui_reader.core.opening import CacheWriter, Way, open_papers, resolved
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import NO_STATE, PaperState
 from tui_reader.core.query import Query, StateFilter, parse_query
 from tui_reader.core.references import paper_record
-from tui_reader.core.resolve import resolving, show_resolutions, with_resolutions
 from tui_reader.core.search_service import needs_index, search_papers
 from tui_reader.core.session import SessionError, inputs_of, load_session, restored, save_session
 from tui_reader.core.sources.folder import fetched_collections
@@ -182,8 +177,8 @@ def run_search(arguments: argparse.Namespace) -> int:
         raise UsageError(f"the query {arguments.query!r} has no word or filter to search for")
     paths = papers_or_default([*arguments.paths, *arguments.papers])
     options = asked_for(arguments, query_option=False)
-    loaded, index = read_papers(paths, load_filter(arguments), indexed=True, asked=options)
-    papers = loaded.papers
+    opened = read_papers(paths, load_filter(arguments), indexed=True, asked=options)
+    papers, index = opened.store, opened.index
     tell_misread(asked)
     # The library is opened only when the query asks about it.
     library = open_library(arguments.library, read_only=True)[0] if asked.asks_state else None
@@ -304,7 +299,7 @@ def _nothing(arguments: argparse.Namespace, papers: Sequence[Paper], library: Li
 
 
 def _left_out(
-    arguments: argparse.Namespace, papers: Sequence[Paper], library: Library, paths: list[Path]
+    arguments: argparse.Namespace, papers: PaperStore, library: Library, paths: list[Path]
 ) -> str:
     """How many papers of the library pass --tag and --bookmarked but are not among the
     papers read ("" for none): listing them needs their files (listing got nothing,
@@ -312,11 +307,10 @@ def _left_out(
     wanted = arguments.tag
     if (not wanted and not arguments.bookmarked) or load_filter(arguments) != NO_FILTER:
         return ""
-    read = papers if isinstance(papers, PaperStore) else {paper.id for paper in papers}
     left_out = [
         paper_id
         for paper_id in library.paper_ids()
-        if paper_id not in read
+        if papers.position_of(paper_id) is None
         and all(tag in library.tags(paper_id) for tag in wanted)
         and (library.is_bookmarked(paper_id) or not arguments.bookmarked)
     ]
@@ -342,18 +336,14 @@ def run_command(arguments: argparse.Namespace) -> int:
     query = checked_query(getattr(arguments, "query", ""))
     paths = papers_or_default(arguments.papers)
     filtering = arguments.command in ("list", "export")
-    keep = load_filter(arguments) if filtering else NO_FILTER
+    only = load_filter(arguments) if filtering else NO_FILTER
     # A query's search terms need the index, kept as search keeps it.
     indexed = needs_index(getattr(arguments, "query", ""))
     asked = asked_for(arguments) if filtering else ""
-    loaded, index = read_papers(paths, keep, indexed, asked)
+    opened = read_papers(paths, only, indexed, asked)
     writes = arguments.command in ("tag", "untag", "bookmark", "unbookmark")
     library, _ = open_library(arguments.library, read_only=not writes)
-    papers = loaded.papers
-    if isinstance(papers, PaperStore):
-        show_resolutions(papers, library)
-    else:
-        papers = with_resolutions(papers, library)
+    papers, index = resolved(opened, library).store, opened.index
     if arguments.command == "tags":
         for tag, number in library.tag_counts().items():
             print(f"{tag}\t{number}")
@@ -370,9 +360,9 @@ def run_command(arguments: argparse.Namespace) -> int:
             return list_papers(selected, library, arguments.format)
         return export(arguments, selected, library)
     paper_id = arguments.paper_id
-    if not isinstance(papers, PaperStore) or paper_id not in papers:  # a store finds it at once
-        ids = papers.texts("id") if isinstance(papers, PaperStore) else [p.id for p in papers]
-        paper_id = resolve_id(paper_id, list(dict.fromkeys(ids + library.paper_ids())))
+    if paper_id not in papers:
+        known = dict.fromkeys(papers.texts("id") + library.paper_ids())
+        paper_id = resolve_id(paper_id, list(known))
     # Said, not an error: the paper is left without them.
     removed = arguments.tags if arguments.command == "untag" else []
     if lacking := [tag for tag in dict.fromkeys(removed) if tag not in library.tags(paper_id)]:
@@ -544,83 +534,33 @@ def _run_reader(arguments: argparse.Namespace) -> int:
     config, config_problems = load_config(
         config_path(), check_keys, check_theme=theme_problem, check_keymap=key_conflicts
     )
-    paths = arguments.paths or list(config.paths) or fetched_collections() or [bundled("seeds")]
+    paths = papers_or_default(arguments.paths, config)
     bad_files: list[str] = []  # files of a folder that are not text, or cannot be read
     files = check_paths(paths, "" if arguments.paths else config.paths_origin, bad_files)
     where = session_path()
     saved = load_session(where)  # before the library: a FIFO or device there stops the reader
-    stream = kept = expected = None
-    stale = False  # papers kept with an index of another version
-    unusable: list[str] = []  # why the entry kept for these files could not be used
-    skipped: list[str] = []  # records that could not be read, told on the screen
-    skipped_before: list[str] = []  # those of papers kept from before: told as a load tells
-    duplicates = 0  # abstracts met again and shown once
-    big = sum(file.stat().st_size for file in files) > LOAD_AT_ONCE
-    keep = load_filter(arguments)
-    if not big:
-        loaded = load_paths(paths, keep, set(files))  # small: now, a problem stops the reader
-        store = PaperStore(loaded.papers, loaded.collections)
-        duplicates, skipped = loaded.duplicates, loaded.problems
-    elif keep == NO_FILTER and (kept := load_cached(files, False, unusable)):  # and indexed
-        store = kept.store
-        duplicates, skipped_before = kept.loaded.duplicates, list(kept.loaded.problems)
-    elif keep == NO_FILTER and (papers := kept_papers(files)):  # an index to build again
-        store, again = papers
-        duplicates, skipped_before, stale = again.duplicates, list(again.problems), True
-        unusable = [
-            f"The index kept in the cache could not be used ({why}): indexing again"
-            for why in unusable
-        ]
-    else:
-        store, stream = PaperStore(), stream_papers(files, keep=keep)
-        unusable = [
-            f"The papers kept in the cache could not be used ({why}): loading them anew"
-            for why in unusable
-        ]
-        expected = expected_papers(files)  # at most that many, when filtered
+    opening = open_papers(paths, files, load_filter(arguments), stream_from=LOAD_AT_ONCE)
     library, messages = open_library(arguments.library)
-    if stream is None:  # each paper resolve found, with what it found
-        show_resolutions(store, library)
-    else:
-        stream = resolving(stream, library)
-    template = search_template(arguments.search_url, config)
-
+    config = replace(config, search_url=search_template(arguments.search_url, config))
     # What was opened, not the files it held: fetching a collection adds one to the folder.
     named = arguments.paths or list(config.paths)
     inputs = inputs_of(named or {path.parent for path in paths})
-    session = None if arguments.fresh else restored(saved, inputs)
     messages += config_problems
     messages += [passed_over(problem) for problem in bad_files]
-    messages += unusable
-    # On the screen, by file and line: printed, they were read only after quitting.
-    first, more = first_and_more(skipped, SKIPPED_SHOWN)
-    messages += first
-    if more:
-        messages.append(f"…and {more} reading the papers")
-    index = kept.index if kept else None
-    # Kept when its index is built, in the background: whole files, never a filtered load.
-    keep_index: Callable[..., None] | None = None
-    keeping: list[threading.Thread] = []
-    if (stream is not None or stale) and keep == NO_FILTER:
-
-        def keep_index(*given: Any) -> None:
-            keeping.append(keep_in_background(files, *given))
-
-    app = ReaderApp(
-        store,
-        library,
-        messages,
-        template,
-        stream=stream,
-        session=session,
-        config=config,
-        index=index,
-        duplicates=duplicates,
-        keep_index=keep_index,
-        expected_papers=expected,
-        skipped=skipped_before,
+    messages += [problem[0].upper() + problem[1:] for problem in opening.cache_problems]
+    skipped = opening.skipped
+    if opening.way is Way.LOADED:  # on the screen, by file and line: printed, they were read
+        first, more = first_and_more(skipped, SKIPPED_SHOWN)  # only after quitting
+        messages += first
+        if more:
+            messages.append(f"…and {more} reading the papers")
+        skipped = ()
+    session = None if arguments.fresh else restored(saved, inputs)
+    opening = replace(
+        resolved(opening, library), messages=messages, skipped=skipped, session=session
     )
-    if big:
+    app = ReaderApp(opening, library, config)
+    if opening.way is not Way.LOADED:
         startup.ready_for_processes()
     app_closed = save_on_signals(library, app.exit)
     app.run()
@@ -631,22 +571,25 @@ def _run_reader(arguments: argparse.Namespace) -> int:
     # may not have reached the file yet.
     if library.has_unsaved_changes:
         library.save()
-    if not signalled:  # told to end: not waiting minutes, nor printing to a terminal gone
-        _finish_keeping(keeping)
+    writer = opening.cache_writer
+    if writer is not None and not signalled:  # told to end: not waiting minutes, nor printing
+        _finish_cache_write(writer)  # to a terminal gone
     return 0
 
 
-def _finish_keeping(keeping: list[threading.Thread]) -> None:
-    """Let the papers' index being kept for the next start be written (minutes of work at a
-    million papers, lost if the reader quits just after building it), unless Ctrl-C says no."""
-    if not keeping or not keeping[-1].is_alive():
+def _finish_cache_write(writer: CacheWriter) -> None:
+    """Let the papers' index being written to the cache for the next start be written
+    (minutes of work at a million papers, lost if the reader quits just after building it),
+    unless Ctrl-C says no."""
+    write = writer.unfinished()
+    if write is None:
         return
     print(
         "tui-reader: keeping the papers and their index for the next start (Ctrl-C skips)…",
         file=sys.stderr,
     )
     with contextlib.suppress(KeyboardInterrupt):
-        keeping[-1].join()
+        write.join()
 
 
 def _not_a_mistyped_command(argv: Sequence[str]) -> None:

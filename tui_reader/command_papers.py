@@ -9,21 +9,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tui_reader.command_options import NoMatch
-from tui_reader.core.engine import SearchEngine
-from tui_reader.core.index_cache import indexed_papers, kept_papers
-from tui_reader.core.loading import (
-    NO_FILTER,
-    LoadFilter,
-    LoadResult,
-    NothingKept,
-    check_paths,
-    load_paths,
-    load_store,
-)
+from tui_reader.core.loading import NO_FILTER, LoadFilter, NothingKept, check_paths
+from tui_reader.core.opening import Opening, open_papers
 from tui_reader.core.paper import Paper
 from tui_reader.core.references import reference_title
-from tui_reader.core.search_service import build_index
-from tui_reader.core.store import PaperStore
 from tui_reader.core.wording import count
 
 SKIPPED_TOLD = 5  # problems reading the papers a command prints; the rest counted
@@ -51,35 +40,23 @@ def tell_skipped(problems: Sequence[str]) -> None:
 
 
 def read_papers(
-    paths: Sequence[Path], keep: LoadFilter = NO_FILTER, indexed: bool = False, asked: str = ""
-) -> tuple[LoadResult, SearchEngine | None]:
-    """The papers the paths name, and with `indexed` their index (else None), what was
-    passed over and skipped told on stderr. NoMatch when `keep` leaves no paper (`asked`:
-    the options as typed, to say so)."""
+    paths: Sequence[Path], only: LoadFilter = NO_FILTER, indexed: bool = False, asked: str = ""
+) -> Opening:
+    """The papers the paths name (with `indexed`, their index too), as core.opening opens
+    them for a command, what was passed over and skipped told on stderr. NoMatch when `only`
+    leaves no paper (`asked`: the options as typed, to say so)."""
     bad: list[str] = []
     files = check_paths(paths, passed_over=bad)
     for problem in bad:
         print(f"tui-reader: {passed_over(problem)}", file=sys.stderr)
-    index: SearchEngine | None = None
-    if keep != NO_FILTER:  # as the reader: a load filtered is not kept
-        try:
-            loaded = load_store(paths, keep, set(files))
-        except NothingKept:
-            raise NoMatch(f"no paper matches {asked}") from None
-        if indexed:
-            assert isinstance(loaded.papers, PaperStore)
-            index = build_index(loaded.papers)
-    elif indexed:
-        found = indexed_papers(paths, files)
-        if found.unusable:
-            print(f"tui-reader: {found.unusable}", file=sys.stderr)
-        loaded, index = found.loaded, found.index
-    elif kept := kept_papers(files):  # read back at once: a million took minutes
-        loaded = kept[1]
-    else:
-        loaded = load_paths(paths, only=set(files))
-    tell_skipped(loaded.problems)
-    return loaded, index
+    try:
+        opening = open_papers(paths, files, only, indexed=indexed)
+    except NothingKept:
+        raise NoMatch(f"no paper matches {asked}") from None
+    for problem in opening.cache_problems:
+        print(f"tui-reader: {problem}", file=sys.stderr)
+    tell_skipped(opening.skipped)
+    return opening
 
 
 def print_ranked(

@@ -49,8 +49,8 @@ def run_recommend(argv: Sequence[str]) -> int:
         raise UsageError(f"--limit must be 1 or more, not {arguments.limit}")
     tag = tags_given([arguments.tag], "--tag")[0] if arguments.tag is not None else None
     paths = papers_or_default(arguments.papers)
-    loaded, index = read_papers(paths, indexed=True)  # kept in the cache: read back at once
-    papers = loaded.papers
+    opened = read_papers(paths, indexed=True)  # kept in the cache: read back at once
+    papers, index = opened.store, opened.index
     library, _ = open_library(arguments.library, read_only=True)
     try:
         found = recommender(papers, library, tag, cache_folder())

@@ -86,16 +86,16 @@ def run_resolve(argv: Sequence[str]) -> int:
     except (UsageError, ValueError) as error:
         print(f"tui-reader resolve: {error} (see tui-reader resolve --help)", file=sys.stderr)
         return 2
-    loaded = read_papers(papers_or_default(arguments.papers or [], config))[0]
+    papers = read_papers(papers_or_default(arguments.papers or [], config)).store
     library, _ = open_library(arguments.library)
-    if not any(needs_lookup(paper, library, arguments.again) for paper in loaded.papers):
+    if not any(needs_lookup(paper, library, arguments.again) for paper in papers):
         again = "" if arguments.again else " (--again looks up those found without a match)"
         print(f"resolve: every paper has a title or was looked up{again}", file=sys.stderr)
         return 0
     progress = Progress(sys.stderr)
     try:
         outcome = resolve_online(
-            loaded.papers, library, config.sources, again=arguments.again, progress=progress
+            papers, library, config.sources, again=arguments.again, progress=progress
         )
     except (FetchError, KeyboardInterrupt) as error:
         progress.end()

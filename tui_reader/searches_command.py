@@ -93,8 +93,8 @@ def run_searches(argv: Sequence[str]) -> int:
         return 0
     paths = papers_or_default(arguments.papers or [])
     indexed = any(needs_index(query) for query in searches.values())
-    loaded, index = read_papers(paths, indexed=indexed)
-    papers = loaded.papers
+    opened = read_papers(paths, indexed=indexed)
+    papers, index = opened.store, opened.index
     if arguments.command == "searches":
         list_searches(FeedCounter().count(searches, index, library, papers), arguments.format)
         return 0
