@@ -10,7 +10,8 @@ import pytest
 from textual.pilot import Pilot
 
 from tests.pilot_helpers import ready, wait_until
-from tui_reader import cli
+from tui_reader.cli import reader
+from tui_reader.cli.program import main
 from tui_reader.core import index_cache, opening
 from tui_reader.core.library import Library
 from tui_reader.core.opening import CacheWriter, Opening
@@ -29,7 +30,7 @@ def kept(tmp_path: Path) -> list[Path]:
 def test_the_reader_keeps_its_index_while_it_runs_and_opens_it_next_time(
     tmp_path: Path, write_seed: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(cli, "LOAD_AT_ONCE", 0)  # these two papers count as a big input
+    monkeypatch.setattr(reader, "LOAD_AT_ONCE", 0)  # these two papers count as a big input
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
     opened: list[ReaderApp] = []
     seen_running: list[list[Path]] = []
@@ -48,7 +49,7 @@ def test_the_reader_keeps_its_index_while_it_runs_and_opens_it_next_time(
         run(app, headless=True, auto_pilot=quit_once_kept)
 
     monkeypatch.setattr(ReaderApp, "run", run_until_kept)
-    assert cli.main([str(path)]) == 0
+    assert main([str(path)]) == 0
     assert seen_running[0], f"nothing kept within {KEPT_WITHIN:g} s of the index being built"
 
     def fail(*_: object) -> None:
@@ -56,7 +57,7 @@ def test_the_reader_keeps_its_index_while_it_runs_and_opens_it_next_time(
 
     monkeypatch.setattr(index_cache, "build_index", fail)
     monkeypatch.setattr(opening, "stream_papers", fail)
-    assert cli.main([str(path)]) == 0
+    assert main([str(path)]) == 0
     second = opened[1]
     assert len(second.store) == 2 and second.workspace.index is not None
 
@@ -68,9 +69,9 @@ def test_a_kept_index_of_another_version_is_built_again_while_the_reader_runs(
     papers, after an update that changed the index's format."""
     from tui_reader.core.flat import disk
 
-    monkeypatch.setattr(cli, "LOAD_AT_ONCE", 0)
+    monkeypatch.setattr(reader, "LOAD_AT_ONCE", 0)
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
-    assert cli.main(["search", "diffusion", str(path)]) == 0  # kept with its index
+    assert main(["search", "diffusion", str(path)]) == 0  # kept with its index
     monkeypatch.setattr(disk, "VERSION", disk.VERSION + 1)
     monkeypatch.setattr(opening, "stream_papers", lambda *_, **__: pytest.fail("loaded again"))
     at_start: list[object] = []
@@ -89,7 +90,7 @@ def test_a_kept_index_of_another_version_is_built_again_while_the_reader_runs(
         run(app, headless=True, auto_pilot=quit_once_kept)
 
     monkeypatch.setattr(ReaderApp, "run", run_until_kept)
-    assert cli.main([str(path)]) == 0
+    assert main([str(path)]) == 0
     assert at_start == [(2, None)]  # the papers at once, their index to come
     assert load_cached_again(path) == 2
 
@@ -107,7 +108,7 @@ def test_a_quit_just_after_the_index_is_built_waits_for_it_to_be_kept(
 ) -> None:
     """Kept in a thread the quit did not wait for: quitting at once lost minutes of indexing
     at a million papers, done again at the next start."""
-    monkeypatch.setattr(cli, "LOAD_AT_ONCE", 0)
+    monkeypatch.setattr(reader, "LOAD_AT_ONCE", 0)
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
     keep, closed = index_cache.keep, threading.Event()
 
@@ -128,7 +129,7 @@ def test_a_quit_just_after_the_index_is_built_waits_for_it_to_be_kept(
         closed.set()  # the entry is still being written as the reader closes
 
     monkeypatch.setattr(ReaderApp, "run", run_until_ready)
-    assert cli.main([str(path)]) == 0
+    assert main([str(path)]) == 0
     assert kept(tmp_path)
     assert "keeping the papers and their index for the next start" in capsys.readouterr().err
 

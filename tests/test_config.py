@@ -146,7 +146,7 @@ def test_the_readme_documents_every_setting_and_key_with_its_default(tmp_path: P
 
 
 def test_an_action_left_without_a_key_is_reported(tmp_path: Path, monkeypatch) -> None:
-    from tui_reader import cli
+    from tui_reader.cli.program import main
     from tui_reader.ui.keymap import keys_taken
 
     assert keys_taken({"bookmark": "t"}) == ["Tags"]
@@ -158,7 +158,7 @@ def test_an_action_left_without_a_key_is_reported(tmp_path: Path, monkeypatch) -
     monkeypatch.setenv("TUI_READER_CONFIG", str(config))
     opened = []
     monkeypatch.setattr(ReaderApp, "run", lambda app: opened.append(app))
-    assert cli.main([]) == 0
+    assert main([]) == 0
     assert opened[0].workspace._messages == [
         f"{config}, line 2: keys.bookmark: 't' is the key of both Bookmark and Tags app-wide, "
         "but only one can have it; Tags has no other key"
@@ -247,11 +247,11 @@ def test_thousands_of_unknown_settings_take_linear_time_and_a_few_lines(tmp_path
 def test_missing_paths_from_the_config_say_so(
     tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tui_reader import cli
+    from tui_reader.cli.program import main
 
     config = write(tmp_path, 'theme = "nord"\npaths = [\n  "missing.jsonl",\n]\n')
     monkeypatch.setenv("TUI_READER_CONFIG", str(config))
-    assert cli.main([]) == 2
+    assert main([]) == 2
     assert capsys.readouterr().err == (
         f"tui-reader: {tmp_path / 'missing.jsonl'}: no such file or directory"
         f" (from paths in {config}, line 2)\n"

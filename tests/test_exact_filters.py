@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.pilot_helpers import ready, wait_until
-from tui_reader.cli import main
+from tui_reader.cli.program import main
 from tui_reader.core.feeds import FeedCounter
 from tui_reader.core.library import Library
 from tui_reader.core.opening import Opening

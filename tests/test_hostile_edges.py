@@ -25,7 +25,7 @@ from tests.fetch_helpers import (
     serving,
 )
 from tests.pilot_helpers import detail, ready, wait_until
-from tui_reader.cli import main
+from tui_reader.cli.program import main
 from tui_reader.core import library_file
 from tui_reader.core.formats.records import Record, metadata_from, record_from
 from tui_reader.core.library import Library

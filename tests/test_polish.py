@@ -140,12 +140,12 @@ def test_duplicate_abstracts_are_counted_when_loaded(write_seed: Callable[..., P
 async def test_duplicates_merged_are_said_once_at_start(
     write_seed: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tui_reader import cli
+    from tui_reader.cli.program import main
 
     path = write_seed("Same paper.", "Other paper.", "Same paper.", "Same paper.")
     opened: list[ReaderApp] = []
     monkeypatch.setattr(ReaderApp, "run", lambda app: opened.append(app))
-    assert cli.main([str(path)]) == 0
+    assert main([str(path)]) == 0
     assert opened[0].workspace.duplicates == 2
     app = ReaderApp(Opening(opened[0].store, duplicates=2))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -8,7 +8,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from tests.pilot_helpers import store_from, wait_until
-from tui_reader import cli
+from tui_reader.cli.program import main
 from tui_reader.core.config import Config, load_config
 from tui_reader.core.opening import Opening
 from tui_reader.ui.app import ReaderApp
@@ -72,7 +72,7 @@ def test_the_reader_is_given_every_problem_with_its_line(
     monkeypatch.setenv("TUI_READER_CONFIG", str(path))
     opened: list[ReaderApp] = []
     monkeypatch.setattr(ReaderApp, "run", lambda app: opened.append(app))
-    assert cli.main([]) == 0
+    assert main([]) == 0
     assert opened[0].workspace._messages == read(path)[1]
     assert len(opened[0].workspace._messages) == 8
 

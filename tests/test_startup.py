@@ -40,14 +40,14 @@ def test_the_reader_runs_at_its_frame_rate() -> None:
         "import os, sys, argparse\n"
         "import tui_reader.ui.app\n"
         "assert 'TEXTUAL_FPS' not in os.environ, 'the ui package set the frame rate'\n"
-        "import tui_reader.cli as cli\n"
+        "import tui_reader.cli.program\n"
         "assert 'textual' in sys.modules\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "TEXTUAL_FPS"}
     subprocess.run([sys.executable, "-c", script], env=env, check=True, timeout=60)
     script = (
         "import sys\n"
-        "import tui_reader.cli\n"
+        "import tui_reader.cli.program\n"
         "assert 'textual' not in sys.modules, 'the command imported Textual before its rate'\n"
     )
     subprocess.run([sys.executable, "-c", script], env=env, check=True, timeout=60)
@@ -65,7 +65,7 @@ def test_a_start_leaves_what_it_does_not_use_unimported() -> None:
     ]
     script = (
         "import sys\n"
-        "import tui_reader.cli, tui_reader.ui.app\n"
+        "import tui_reader.cli.program, tui_reader.ui.app\n"
         f"print([name for name in {later!r} if name in sys.modules])\n"
     )
     found = subprocess.run(

@@ -1,14 +1,14 @@
-"""The papers the commands for scripts read, as the reader reads them: a file of a folder that
-is not text or cannot be opened is passed over and said, the records that cannot be read are
-said (the first few), a filter (`--category`, `--since`) keeps papers as it does at the
-reader's start, and the papers read whole are kept in the cache for the next run."""
+"""The papers the commands for scripts read, opened as core.opening opens them: a file of a
+folder that is not text or cannot be opened is passed over and said, the records that cannot
+be read are said (the first few), a filter (`--category`, `--since`) keeps papers as it does
+at the reader's start, and the papers read whole are read from the cache when they were
+written to it."""
 
 import json
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from tui_reader.command_options import NoMatch
+from tui_reader.cli.shared import NoMatch, warn
 from tui_reader.core.loading import NO_FILTER, LoadFilter, NothingKept, check_paths
 from tui_reader.core.opening import Opening, open_papers
 from tui_reader.core.paper import Paper
@@ -34,27 +34,27 @@ def tell_skipped(problems: Sequence[str]) -> None:
     then how many more (a command run again and again said the same 29 lines each time)."""
     first, more = first_and_more(problems, SKIPPED_TOLD)
     for problem in first:
-        print(f"tui-reader: skipped {problem}", file=sys.stderr)
+        warn(f"skipped {problem}")
     if more:
-        print(f"tui-reader: {more} reading the papers (the reader lists them)", file=sys.stderr)
+        warn(f"{more} reading the papers (the reader lists them)")
 
 
 def read_papers(
     paths: Sequence[Path], only: LoadFilter = NO_FILTER, indexed: bool = False, asked: str = ""
 ) -> Opening:
-    """The papers the paths name (with `indexed`, their index too), as core.opening opens
-    them for a command, what was passed over and skipped told on stderr. NoMatch when `only`
-    leaves no paper (`asked`: the options as typed, to say so)."""
+    """The papers the paths name (with `indexed`, their index too), what was passed over and
+    skipped told on stderr. NoMatch when `only` leaves no paper (`asked`: the options as
+    typed, to say so)."""
     bad: list[str] = []
     files = check_paths(paths, passed_over=bad)
     for problem in bad:
-        print(f"tui-reader: {passed_over(problem)}", file=sys.stderr)
+        warn(passed_over(problem))
     try:
         opening = open_papers(paths, files, only, indexed=indexed)
     except NothingKept:
         raise NoMatch(f"no paper matches {asked}") from None
     for problem in opening.cache_problems:
-        print(f"tui-reader: {problem}", file=sys.stderr)
+        warn(problem)
     tell_skipped(opening.skipped)
     return opening
 
