@@ -3,15 +3,16 @@ commands for scripts:
 
 - loaded: read from their files now (and indexed now, when asked);
 - cached: the papers and their index opened from the cache (core.index_cache) by memory map;
-- cached papers: the papers from the cache, their index built again (another version's);
+- cached papers: the papers from the cache without their index (a command that does not
+  search needs none; the reader builds one of another version again);
 - streamed: read in the background while the reader shows the first ones.
 
 A filtered load (`--category`, `--since`) is never read from the cache nor written to it: an
-entry stands for whole files. The reader loads a small input now and streams a big one,
-opening it from the cache when it was kept; it builds the index itself and writes both to the
-cache once built (`CacheWriter`). A command opens every input at once, from the cache when
-it can; one that searches needs the index, which is built and written to the cache when none
-was kept.
+entry stands for whole files. The reader loads a small input now and streams a big one, or
+opens it from the cache; it builds the index itself, and the papers and index are written to
+the cache once it is built (`CacheWriter`). A command opens every input at once, from the
+cache when it can; one that searches needs the index, which is built and written to the
+cache with the papers when the cache has none.
 """
 
 import threading
@@ -86,12 +87,12 @@ class Opening:
 
     store: PaperStore  # the papers read so far: all of them, unless `stream`
     way: Way = Way.LOADED
-    index: SearchEngine | None = None  # of the store's papers, when kept or built now
+    index: SearchEngine | None = None  # of the store's papers, when cached or built now
     stream: Iterator[PaperBatch | str] | None = None  # the papers (and problems) still to read
     expected: int | None = None  # about how many papers the stream holds (None: not known)
-    duplicates: int = 0  # abstracts met again and kept once
+    duplicates: int = 0  # abstracts met again and shown once
     skipped: Sequence[str] = ()  # "FILE:LINE: what" of the records that could not be read
-    cache_problems: Sequence[str] = ()  # why the entry kept for the files was not used
+    cache_problems: Sequence[str] = ()  # why the cache's entry for the files was not used
     cache_writer: CacheWriter | None = None  # writes the papers and index once built
     messages: Sequence[str] = ()  # the reader's problems at start, shown together
     session: Session | None = None  # where the reader left off
@@ -107,7 +108,7 @@ def open_papers(
 ) -> Opening:
     """The papers the paths name, of these files (`loading.check_paths` gave them: a
     folder's bad files passed over), those `only` keeps. `indexed`: with their index, built
-    now when none was kept. `stream_from` (the reader's): an input of more bytes is opened
+    now when none was cached. `stream_from` (the reader's): an input of more bytes is opened
     from the cache or streamed, and the rest loaded now without looking in the cache.
     LoadError for a path that cannot be read, NothingKept when `only` keeps no paper."""
     whole = only == NO_FILTER
@@ -145,8 +146,8 @@ def _opening(loaded: LoadResult, way: Way, index: SearchEngine | None = None) ->
     return Opening(store, way, index, duplicates=loaded.duplicates, skipped=loaded.problems)
 
 
-def _unusable(reasons: list[str], kept: str, instead: str) -> list[str]:
-    return [f"the {kept} kept in the cache could not be used ({why}): {instead}" for why in reasons]
+def _unusable(reasons: list[str], what: str, instead: str) -> list[str]:
+    return [f"the {what} kept in the cache could not be used ({why}): {instead}" for why in reasons]
 
 
 def _cached_or_indexed(paths: Sequence[Path], files: Sequence[Path]) -> Opening:
@@ -169,7 +170,7 @@ def _opened_in_background(files: Sequence[Path], only: LoadFilter) -> Opening:
     """A big input for the reader: from the cache, with its index or without it (built
     again while the reader runs), else streamed; written to the cache once indexed."""
     whole = only == NO_FILTER
-    reasons: list[str] = []  # why the entry kept for these files could not be used
+    reasons: list[str] = []  # why the cache's entry for these files could not be used
     if whole and (cached := load_cached(files, False, reasons)):
         return _opening(cached.loaded, Way.CACHED, cached.index)
     if whole and (papers := kept_papers(files)):
