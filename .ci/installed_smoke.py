@@ -3,16 +3,17 @@
 import asyncio
 
 import tui_reader
-from tui_reader.cli import bundled
 from tui_reader.core.loading import load_paths
+from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
+from tui_reader.resources import bundled
 from tui_reader.ui.app import ReaderApp
 
 
 async def main() -> None:
     assert "site-packages" in tui_reader.__file__, tui_reader.__file__
     loaded = load_paths([bundled("seeds")])
-    app = ReaderApp(PaperStore(loaded.papers, loaded.collections))
+    app = ReaderApp(Opening(PaperStore(loaded.papers, loaded.collections)))
     async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(600):  # indexed in a thread: "38 papers · indexing…" until then
             if app.workspace.status == "ready":

@@ -29,9 +29,9 @@ startup.set_frame_rate()  # before Textual is imported
 from textual import events  # noqa: E402
 from textual.widgets import Input  # noqa: E402
 
-from tui_reader.core.index_cache import load_cached  # noqa: E402
 from tui_reader.core.library import Library  # noqa: E402
 from tui_reader.core.loading import check_paths, expected_papers, stream_papers  # noqa: E402
+from tui_reader.core.opening import Opening, Way, open_papers  # noqa: E402
 from tui_reader.core.store import PaperStore  # noqa: E402
 from tui_reader.ui.app import ReaderApp  # noqa: E402
 from tui_reader.ui.paper_list import PaperList  # noqa: E402
@@ -67,11 +67,12 @@ def reader(corpus: Path, kept: bool) -> ReaderApp:
     files = check_paths([corpus])
     if not kept:
         stream, expected = stream_papers(files), expected_papers(files)
-        return ReaderApp(PaperStore(), Library(None), stream=stream, expected_papers=expected)
-    indexed = load_cached(files)
-    if indexed is None:
+        opening = Opening(PaperStore(), Way.STREAMED, stream=stream, expected=expected)
+        return ReaderApp(opening, Library(None))
+    opening = open_papers([corpus], files, stream_from=0)
+    if opening.way is not Way.CACHED:
         raise SystemExit(f"nothing kept for {corpus}: run `tui-reader search x {corpus}` first")
-    return ReaderApp(indexed.store, Library(None), index=indexed.index)
+    return ReaderApp(opening, Library(None))
 
 
 async def measure(corpus: Path, kept: bool) -> dict[str, object]:

@@ -6,20 +6,26 @@ Tests import these from here, never from another test module.
 
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
 
 import pytest
 
-from tui_reader import cli
+from tui_reader.cli.program import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, str, str]:
     """The exit status, stdout and stderr of the command, run in this process."""
     try:
-        status = cli.main(list(arguments))
+        status = main(list(arguments))
     except SystemExit as stop:  # argparse's own errors
         status = int(stop.code or 0)
     out, err = capsys.readouterr()
     return status, out, err
+
+
+def command(name: str) -> Callable[[Sequence[str]], int]:
+    """`tui-reader NAME ARGUMENTS...` run in this process: its exit status."""
+    return lambda arguments: main([name, *arguments])
 
 
 def run_process(*arguments: str) -> subprocess.CompletedProcess[str]:

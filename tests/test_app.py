@@ -18,6 +18,7 @@ from tests.pilot_helpers import (
     wait_until,
     work_done,
 )
+from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.detail_pane import DetailPane
@@ -32,7 +33,7 @@ HOSTILE = [
 
 
 async def test_starts_with_every_paper_and_the_first_in_the_detail_pane(seed_store) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()  # the detail pane follows the list's first frame
         assert app.workspace.title == "ICML 2026 Papers"
@@ -47,7 +48,7 @@ async def test_starts_with_every_paper_and_the_first_in_the_detail_pane(seed_sto
 
 
 async def test_typing_filters_fuzzily_and_ranks(seed_store) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(80, 24)) as pilot:
         await type_filter(pilot, "difusion tabular")
         # One paper has both words; the four with only "diffusion" follow, dimmed.
@@ -65,7 +66,7 @@ async def test_typing_filters_fuzzily_and_ranks(seed_store) -> None:
 
 
 async def test_empty_result_says_so_and_escape_clears(seed_store) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(80, 24)) as pilot:
         await type_filter(pilot, "qqqzzzxx")
         assert app.workspace.sub_title == "0 of 38 papers"
@@ -80,7 +81,7 @@ async def test_empty_result_says_so_and_escape_clears(seed_store) -> None:
 
 
 async def test_cursor_keys_move_and_the_detail_pane_follows(seed_store) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(80, 24)) as pilot:
         paper_list = app.query_one(PaperList)
         await pilot.press("j", "j", "down")
@@ -105,7 +106,7 @@ async def test_cursor_keys_move_and_the_detail_pane_follows(seed_store) -> None:
 
 
 async def test_cursor_stays_on_its_paper_while_the_filter_changes(seed_store) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(80, 24)) as pilot:
         paper_list = app.query_one(PaperList)
         augmask = next(i for i, p in enumerate(seed_store) if p.headline.startswith("AugMask"))
@@ -126,7 +127,7 @@ async def test_cursor_stays_on_its_paper_while_the_filter_changes(seed_store) ->
 async def test_a_new_query_opens_on_its_best_papers_not_far_down_on_the_paper_chosen(
     seed_store,
 ) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(80, 24)) as pilot:
         paper_list = app.query_one(PaperList)
         await type_filter(pilot, "learning")
@@ -156,7 +157,7 @@ async def test_a_new_query_opens_on_its_best_papers_not_far_down_on_the_paper_ch
 async def test_a_result_opened_keeps_the_cursor_once_the_filter_is_cleared(
     seed_store,
 ) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(120, 30)) as pilot:
         paper_list = app.query_one(PaperList)
         await type_filter(pilot, "difusion")
@@ -168,7 +169,7 @@ async def test_a_result_opened_keeps_the_cursor_once_the_filter_is_cleared(
 
 
 async def test_back_from_no_results_the_cursor_row_is_in_sight(seed_store) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(120, 24)) as pilot:
         paper_list = app.query_one(PaperList)
         await pilot.press("G")
@@ -183,7 +184,7 @@ async def test_back_from_no_results_the_cursor_row_is_in_sight(seed_store) -> No
 
 
 async def test_a_search_opens_on_its_full_matches_not_on_a_close_one(seed_store) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(120, 30)) as pilot:
         paper_list = app.query_one(PaperList)
         await type_filter(pilot, "regret")
@@ -200,7 +201,7 @@ async def test_a_search_opens_on_its_full_matches_not_on_a_close_one(seed_store)
 
 
 async def test_enter_and_tab_move_between_filter_list_and_detail(seed_store) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(80, 24)) as pilot:
         filter_input, paper_list = app.query_one(Input), app.query_one(PaperList)
         detail_pane = app.query_one(DetailPane)
@@ -223,7 +224,7 @@ async def test_enter_and_tab_move_between_filter_list_and_detail(seed_store) -> 
 
 
 async def test_mouse_click_moves_the_cursor(seed_store) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(80, 24)) as pilot:
         paper_list = app.query_one(PaperList)
         await pilot.click(PaperList, offset=(3, 4))
@@ -235,7 +236,7 @@ async def test_mouse_click_moves_the_cursor(seed_store) -> None:
 
 
 async def test_help_lists_every_key_and_closes(seed_store) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
@@ -248,7 +249,7 @@ async def test_help_lists_every_key_and_closes(seed_store) -> None:
 
 
 async def test_q_quits_but_types_in_the_filter(seed_store) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(80, 24)) as pilot:
         await type_filter(pilot, "q")
         assert app.query_one(Input).value == "q"
@@ -259,7 +260,7 @@ async def test_q_quits_but_types_in_the_filter(seed_store) -> None:
 
 async def test_hostile_text_is_shown_literally(write_seed: Callable[..., Path]) -> None:
     store = store_from(write_seed(*HOSTILE, header="[b]Hostile[/b] [$accent]"))
-    app = ReaderApp(store)
+    app = ReaderApp(Opening(store))
     async with app.run_test(size=(160, 30)) as pilot:
         await pilot.pause()
         assert app.workspace.title == "[b]Hostile[/b] [$accent]"
@@ -284,14 +285,14 @@ async def test_hostile_text_is_shown_literally(write_seed: Callable[..., Path]) 
 
 
 async def test_wide_terminal_shows_full_headlines(seed_store) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(200, 50)):
         assert rows(app)[0] == "LOAM: LLM-based design of Observation and Action Models"
         assert len(rows(app)) == 38
 
 
 async def test_keys_typed_in_one_burst_all_reach_the_filter_and_the_list(seed_store) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(80, 24)) as pilot:
         for key, character in [("slash", "/"), *[(c, c) for c in "tabular"], ("enter", None)]:
             app.post_message(events.Key(key, character))
@@ -320,7 +321,7 @@ async def test_typing_fast_over_ten_thousand_papers_shows_the_final_query(tmp_pa
             out.write(json.dumps({"title": f"Paper {number}", "abstract": abstract}) + "\n")
         target = {"title": "Vericoding at scale", "abstract": "We benchmark vericoding in Dafny."}
         out.write(json.dumps(target) + "\n")
-    app = ReaderApp(PaperStore(), stream=stream_papers(check_paths([path])))
+    app = ReaderApp(Opening(PaperStore(), stream=stream_papers(check_paths([path]))))
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot)
         assert len(app.store) == 10_001
@@ -338,7 +339,7 @@ async def test_typing_fast_over_ten_thousand_papers_shows_the_final_query(tmp_pa
 
 
 async def test_slash_in_an_empty_filter_is_not_typed_but_is_within_a_query(seed_store) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("slash", "slash", *"rl", "slash", *"x")
         assert app.query_one(Input).value == "rl/x"
@@ -347,7 +348,7 @@ async def test_slash_in_an_empty_filter_is_not_typed_but_is_within_a_query(seed_
 async def test_command_palette_offers_every_action_with_its_key(seed_store) -> None:
     from textual.command import CommandPalette
 
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         commands = {command.title: command.help for command in app.get_system_commands(app.screen)}
         for title in ("Bookmark", "Tags", "Note", "Undo", "Copy link", "Mark all shown", "Quit"):
@@ -361,7 +362,7 @@ async def test_command_palette_offers_every_action_with_its_key(seed_store) -> N
 
 
 async def test_reading_mode_and_adjustable_split(seed_store) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         paper_list, detail_pane = app.query_one(PaperList), app.query_one(DetailPane)
         before = paper_list.size.width
@@ -382,7 +383,7 @@ async def test_reading_mode_and_adjustable_split(seed_store) -> None:
 
 
 async def test_s_cycles_the_sort_order_shown_in_the_header(seed_store) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("G", "b")  # the last paper becomes the most recently changed
         await pilot.press("s")
@@ -410,7 +411,7 @@ async def test_clearing_the_filter_in_another_order_says_so_before_the_papers_ar
 ) -> None:
     """Sorting every paper runs in a thread; the header told the last query's count and
     "searching the first …" until it came (seconds, while a big input loaded)."""
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("s", "s")  # by headline
         await type_filter(pilot, "difusion tabular")  # some match in full, some "close"
@@ -424,7 +425,7 @@ async def test_a_session_is_restored_and_recorded(seed_store) -> None:
 
     augmask = next(p for p in seed_store if p.headline.startswith("AugMask"))
     session = Session("diffusion", augmask.id, "headline", "textual-light")
-    app = ReaderApp(seed_store, session=session)
+    app = ReaderApp(Opening(seed_store, session=session))
     async with app.run_test(size=(100, 30)) as pilot:
         await work_done(app)
         await pilot.pause()
@@ -440,7 +441,7 @@ async def test_a_session_is_restored_and_recorded(seed_store) -> None:
 
 
 async def test_related_papers_are_listed_and_a_digit_jumps_to_one(seed_store) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 40)) as pilot:
         await related_shown(pilot, seed_store[0].id)
         paper_id, related = app.query_one(DetailPane).related

@@ -8,6 +8,7 @@ from textual.widgets import Input, Static
 from tests.pilot_helpers import wait_until
 from tui_reader.core.headline import HEADLINE_MAX
 from tui_reader.core.library import Library
+from tui_reader.core.opening import Opening
 from tui_reader.core.paper import Paper
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
@@ -34,7 +35,7 @@ async def test_no_to_replace_returns_to_the_name_as_typed(
     seed_store: PaperStore, in_tmp: Path
 ) -> None:
     (in_tmp / "list.md").write_text("mine\n", encoding="utf-8")
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("E", "ctrl+u", *"list.md", "enter")
         assert isinstance(app.screen, ConfirmScreen)
@@ -56,7 +57,7 @@ async def test_no_to_replace_returns_to_the_name_as_typed(
 async def test_a_missing_folder_is_said_in_the_prompt_which_stays_open(
     seed_store: PaperStore, in_tmp: Path
 ) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("E", "ctrl+u", *"nowhere/list.md", "enter")
         assert isinstance(app.screen, PromptScreen)
@@ -72,7 +73,7 @@ async def test_a_folder_is_said_to_be_one_before_any_question_of_replacing(
     seed_store: PaperStore, in_tmp: Path
 ) -> None:
     (in_tmp / "notes.md").mkdir()
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("E", "ctrl+u", *"notes.md", "enter")
         assert isinstance(app.screen, PromptScreen)
@@ -84,7 +85,7 @@ async def test_the_export_name_offered_is_selected_so_typing_replaces_it(
     seed_store: PaperStore, in_tmp: Path
 ) -> None:
     """Typed after E, "mine.csv" made "reading-list.mdmine.csv", refused for its ending."""
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("E", *"mine.csv", "enter")
         await wait_until(pilot, (in_tmp / "mine.csv").exists, "the export")
@@ -96,7 +97,7 @@ async def test_the_export_name_offered_is_selected_so_typing_replaces_it(
 async def test_the_tag_being_renamed_is_selected_and_a_paper_s_tags_are_not(
     seed_store: PaperStore,
 ) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     app.library.change_tags([seed_store[0].id], ["draft"])
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("T", "r")
@@ -108,7 +109,7 @@ async def test_the_tag_being_renamed_is_selected_and_a_paper_s_tags_are_not(
 
 
 async def test_the_prompt_says_where_a_bare_name_goes(seed_store: PaperStore, in_tmp: Path) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("E")
         hint = str(app.screen.query_one(".dialog-hint", Static).content)
@@ -116,7 +117,7 @@ async def test_the_prompt_says_where_a_bare_name_goes(seed_store: PaperStore, in
 
 
 async def test_old_notices_do_not_show_under_a_dialog(seed_store: PaperStore, in_tmp: Path) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("u")  # "Nothing to undo"
         assert notices(app) == ["Nothing to undo"]
@@ -141,7 +142,7 @@ def dialog_title(app: ReaderApp) -> str:
 async def test_a_dialog_names_its_paper_by_its_headline_read_as_unicode_and_cut() -> None:
     """A title's LaTeX was shown raw in the dialogs' titles, and a long one took lines."""
     paper = Paper.from_abstract("Text.", "C", Path("x.jsonl"), title=LATEX_TITLE)
-    app = ReaderApp(PaperStore([paper]), Library(None))
+    app = ReaderApp(Opening(PaperStore([paper])), Library(None))
     named = "“α-divergences for Schrödinger bridges with “robust” priors, and a title that goes on"
     async with app.run_test(size=(120, 30)) as pilot:
         for key, kind, says in (("t", PromptScreen, "Tags of "), ("n", NoteEditor, "Note on ")):

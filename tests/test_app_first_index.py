@@ -12,6 +12,7 @@ from tui_reader.core.flat import build
 from tui_reader.core.index_cache import IndexedPapers
 from tui_reader.core.library import Library
 from tui_reader.core.loading import LoadResult
+from tui_reader.core.opening import CacheWriter, Opening
 from tui_reader.core.paper import Paper
 from tui_reader.core.search_service import build_index
 from tui_reader.core.store import PaperColumns, PaperStore
@@ -39,7 +40,7 @@ async def test_the_filter_finds_among_the_first_papers_while_the_rest_loads(
     first, rest = papers[:20], papers[20:]
     in_rest = next(p for p in rest if "diffusion" in p.abstract.lower())
     go_on = threading.Event()
-    app = ReaderApp(PaperStore(), Library(None), stream=slow_stream(first, rest, go_on))
+    app = ReaderApp(Opening(PaperStore(), stream=slow_stream(first, rest, go_on)), Library(None))
     async with app.run_test(size=(120, 30)) as pilot:
         shown = app.workspace
         await wait_until(pilot, lambda: shown.index is not None, "the first papers indexed")
@@ -77,7 +78,7 @@ async def test_each_paper_is_indexed_once_while_the_filter_finds_among_the_first
     papers = list(seed_store)
     go_on = threading.Event()
     stream = slow_stream(papers[:25], papers[25:], go_on)
-    app = ReaderApp(PaperStore(), Library(None), stream=stream, expected_papers=100)
+    app = ReaderApp(Opening(PaperStore(), stream=stream, expected=100), Library(None))
     async with app.run_test(size=(120, 30)) as pilot:
         shown = app.workspace
         await wait_until(pilot, lambda: shown.index is not None, "the first papers indexed")
@@ -108,7 +109,7 @@ async def test_the_header_says_which_papers_the_results_shown_were_found_among(
     monkeypatch.setattr(workspace, "search_papers", held_once_all_are_indexed)
     go_on = threading.Event()
     stream = slow_stream(papers[:20], papers[20:], go_on)
-    app = ReaderApp(PaperStore(), Library(None), stream=stream, expected_papers=100)
+    app = ReaderApp(Opening(PaperStore(), stream=stream, expected=100), Library(None))
     async with app.run_test(size=(120, 30)) as pilot:
         shown = app.workspace
         await pilot.press("slash", *"diffusion")
@@ -139,7 +140,7 @@ async def test_the_header_says_searching_until_the_first_results_come(
     papers = list(seed_store)
     go_on = threading.Event()
     stream = slow_stream(papers[:5], papers[5:], go_on)
-    app = ReaderApp(PaperStore(), Library(None), stream=stream, expected_papers=38)
+    app = ReaderApp(Opening(PaperStore(), stream=stream, expected=38), Library(None))
     async with app.run_test(size=(120, 30)) as pilot:
         shown = app.workspace
         await wait_until(pilot, lambda: len(shown.store) == 5, "the first papers")
@@ -164,16 +165,16 @@ async def test_an_entry_read_back_at_once_still_leaves_the_reader_ready(
     entry's index, dropped the one built as no bigger, and stayed "indexing" for good."""
     papers = list(seed_store)
 
-    def keep_and_read_back_at_once(
-        store: PaperStore, index: Any, problems: Any, duplicates: int, reopened: Any
-    ) -> None:
-        copy = PaperStore(list(store))
-        reopened(IndexedPapers(LoadResult(copy), build_index(copy), copy))
+    class ReadBackAtOnce(CacheWriter):
+        def __call__(
+            self, store: PaperStore, index: Any, problems: Any, duplicates: int, reopened: Any
+        ) -> None:
+            copy = PaperStore(list(store))
+            reopened(IndexedPapers(LoadResult(copy), build_index(copy), copy))
 
     stream = iter([papers])
-    app = ReaderApp(
-        PaperStore(), Library(None), stream=stream, keep_index=keep_and_read_back_at_once
-    )
+    opening = Opening(PaperStore(), stream=stream, cache_writer=ReadBackAtOnce([]))
+    app = ReaderApp(opening, Library(None))
     async with app.run_test(size=(120, 30)) as pilot:
         await ready(pilot)
         assert app.workspace.status == "ready"
@@ -194,7 +195,7 @@ async def test_an_index_of_every_paper_made_while_loading_leaves_the_reader_read
         if not go_on.wait(30):
             raise AssertionError("the test never let the input end")
 
-    app = ReaderApp(PaperStore(), Library(None), stream=paused_then_ended())
+    app = ReaderApp(Opening(PaperStore(), stream=paused_then_ended()), Library(None))
     async with app.run_test(size=(120, 30)) as pilot:
         shown = app.workspace
         await wait_until(pilot, lambda: shown.index is not None, "the papers so far indexed")
@@ -215,9 +216,9 @@ async def test_an_index_that_cannot_be_built_is_told(
     monkeypatch.setattr(workspace, "index_so_far" if streamed else "build_index", no_room)
     papers = list(seed_store)
     if streamed:
-        app = ReaderApp(PaperStore(), Library(None), stream=iter([papers]))
+        app = ReaderApp(Opening(PaperStore(), stream=iter([papers])), Library(None))
     else:
-        app = ReaderApp(seed_store, Library(None))
+        app = ReaderApp(Opening(seed_store), Library(None))
     async with app.run_test(size=(120, 30), notifications=True) as pilot:
         shown = app.workspace
         await wait_until(pilot, lambda: "not indexed" in str(shown.sub_title), "the failure told")
@@ -245,7 +246,7 @@ async def test_papers_read_in_this_process_come_to_the_screen_as_columns(
 
     monkeypatch.setattr(PaperStore, "extend", extending)
     papers = list(seed_store)
-    app = ReaderApp(PaperStore(), Library(None), stream=iter([papers[:10], papers[10:]]))
+    app = ReaderApp(Opening(PaperStore(), stream=iter([papers[:10], papers[10:]])), Library(None))
     async with app.run_test() as pilot:
         await wait_until(pilot, lambda: app.workspace.status == "ready", "loaded")
         assert list(app.store) == papers

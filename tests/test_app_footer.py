@@ -4,6 +4,7 @@ screen's under a dialog."""
 from textual.widgets._footer import FooterKey
 
 from tests.pilot_helpers import ready, wait_until
+from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 
@@ -13,7 +14,7 @@ def footer(app: ReaderApp) -> list[str]:
 
 
 async def test_the_paper_keys_come_back_when_the_list_fills_again(seed_store: PaperStore) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(120, 30)) as pilot:
         await ready(pilot)
         await pilot.press("slash", *"xqzxqz", "enter")  # no paper: no paper keys
@@ -25,7 +26,7 @@ async def test_the_paper_keys_come_back_when_the_list_fills_again(seed_store: Pa
 async def test_under_a_dialog_the_main_screen_keys_are_not_offered(
     seed_store: PaperStore,
 ) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(120, 30)) as pilot:
         await ready(pilot)
         await wait_until(pilot, lambda: {"Keys", "Quit", "Bookmark"} <= set(footer(app)), "keys")

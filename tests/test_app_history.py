@@ -2,6 +2,7 @@
 the filter and the paper it left, so [ returns there and ] goes forward again."""
 
 from tests.pilot_helpers import related_shown, type_filter, wait_until
+from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 
@@ -14,7 +15,7 @@ def place(app: ReaderApp) -> tuple[str, str | None]:
 async def test_back_after_a_related_jump_restores_the_filter_and_the_paper(
     seed_store: PaperStore,
 ) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 40)) as pilot:
         await type_filter(pilot, "vericoding")
         await pilot.press("enter")
@@ -33,7 +34,7 @@ async def test_back_after_a_related_jump_restores_the_filter_and_the_paper(
 
 
 async def test_back_after_choosing_a_tag_in_the_tags_view(seed_store: PaperStore) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         app.library.change_tags([seed_store[3].id], ["later"])
         await pilot.press("j", "j")
@@ -45,21 +46,21 @@ async def test_back_after_choosing_a_tag_in_the_tags_view(seed_store: PaperStore
 
 
 async def test_back_with_nowhere_to_go_says_so(seed_store: PaperStore) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("left_square_bracket")
         assert [n.message for n in app._notifications] == ["Nothing to go back to"]
 
 
 async def test_brackets_are_typed_in_the_filter(seed_store: PaperStore) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("slash", "left_square_bracket", *"x", "right_square_bracket")
         assert app.workspace.filter_input.value == "[x]"
 
 
 async def test_back_within_the_same_list(seed_store: PaperStore) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 40)) as pilot:
         await related_shown(pilot, seed_store[0].id)
         target = app.workspace.detail_pane.related[1][0]
@@ -73,7 +74,7 @@ async def test_a_place_is_remembered_once_however_often_a_jump_leaves_it(
     seed_store: PaperStore,
 ) -> None:
     """Jumping from the same paper twice took two [ to get past it: the second went nowhere."""
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 40)) as pilot:
         first = seed_store[0].id
         await related_shown(pilot, first)
@@ -95,7 +96,7 @@ async def test_a_place_is_remembered_once_however_often_a_jump_leaves_it(
 
 async def test_going_back_passes_over_a_jump_that_went_nowhere(seed_store: PaperStore) -> None:
     """Choosing the tag whose papers are shown already left a place where the reader was."""
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         app.library.change_tags([seed_store[3].id], ["later"])
         before = place(app)

@@ -10,9 +10,11 @@ import pytest
 from textual.pilot import Pilot
 
 from tests.pilot_helpers import ready, wait_until
-from tui_reader import cli
-from tui_reader.core import index_cache
+from tui_reader.cli import reader
+from tui_reader.cli.program import main
+from tui_reader.core import index_cache, opening
 from tui_reader.core.library import Library
+from tui_reader.core.opening import CacheWriter, Opening
 from tui_reader.core.search_service import build_index
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import workspace
@@ -28,7 +30,7 @@ def kept(tmp_path: Path) -> list[Path]:
 def test_the_reader_keeps_its_index_while_it_runs_and_opens_it_next_time(
     tmp_path: Path, write_seed: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(cli, "LOAD_AT_ONCE", 0)  # these two papers count as a big input
+    monkeypatch.setattr(reader, "LOAD_AT_ONCE", 0)  # these two papers count as a big input
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
     opened: list[ReaderApp] = []
     seen_running: list[list[Path]] = []
@@ -47,15 +49,15 @@ def test_the_reader_keeps_its_index_while_it_runs_and_opens_it_next_time(
         run(app, headless=True, auto_pilot=quit_once_kept)
 
     monkeypatch.setattr(ReaderApp, "run", run_until_kept)
-    assert cli.main([str(path)]) == 0
+    assert main([str(path)]) == 0
     assert seen_running[0], f"nothing kept within {KEPT_WITHIN:g} s of the index being built"
 
     def fail(*_: object) -> None:
         raise AssertionError("the papers were loaded or indexed again")
 
     monkeypatch.setattr(index_cache, "build_index", fail)
-    monkeypatch.setattr(cli, "stream_papers", fail)
-    assert cli.main([str(path)]) == 0
+    monkeypatch.setattr(opening, "stream_papers", fail)
+    assert main([str(path)]) == 0
     second = opened[1]
     assert len(second.store) == 2 and second.workspace.index is not None
 
@@ -67,11 +69,11 @@ def test_a_kept_index_of_another_version_is_built_again_while_the_reader_runs(
     papers, after an update that changed the index's format."""
     from tui_reader.core.flat import disk
 
-    monkeypatch.setattr(cli, "LOAD_AT_ONCE", 0)
+    monkeypatch.setattr(reader, "LOAD_AT_ONCE", 0)
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
-    assert cli.main(["search", "diffusion", str(path)]) == 0  # kept with its index
+    assert main(["search", "diffusion", str(path)]) == 0  # kept with its index
     monkeypatch.setattr(disk, "VERSION", disk.VERSION + 1)
-    monkeypatch.setattr(cli, "stream_papers", lambda *_, **__: pytest.fail("loaded again"))
+    monkeypatch.setattr(opening, "stream_papers", lambda *_, **__: pytest.fail("loaded again"))
     at_start: list[object] = []
     run = ReaderApp.run
 
@@ -88,7 +90,7 @@ def test_a_kept_index_of_another_version_is_built_again_while_the_reader_runs(
         run(app, headless=True, auto_pilot=quit_once_kept)
 
     monkeypatch.setattr(ReaderApp, "run", run_until_kept)
-    assert cli.main([str(path)]) == 0
+    assert main([str(path)]) == 0
     assert at_start == [(2, None)]  # the papers at once, their index to come
     assert load_cached_again(path) == 2
 
@@ -106,7 +108,7 @@ def test_a_quit_just_after_the_index_is_built_waits_for_it_to_be_kept(
 ) -> None:
     """Kept in a thread the quit did not wait for: quitting at once lost minutes of indexing
     at a million papers, done again at the next start."""
-    monkeypatch.setattr(cli, "LOAD_AT_ONCE", 0)
+    monkeypatch.setattr(reader, "LOAD_AT_ONCE", 0)
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
     keep, closed = index_cache.keep, threading.Event()
 
@@ -127,7 +129,7 @@ def test_a_quit_just_after_the_index_is_built_waits_for_it_to_be_kept(
         closed.set()  # the entry is still being written as the reader closes
 
     monkeypatch.setattr(ReaderApp, "run", run_until_ready)
-    assert cli.main([str(path)]) == 0
+    assert main([str(path)]) == 0
     assert kept(tmp_path)
     assert "keeping the papers and their index for the next start" in capsys.readouterr().err
 
@@ -146,7 +148,7 @@ async def test_papers_kept_without_their_index_are_searched_as_it_is_built(
         use(screen, index)
 
     monkeypatch.setattr(workspace.Workspace, "_use_index", using)
-    app = ReaderApp(seed_store, Library(None))
+    app = ReaderApp(Opening(seed_store), Library(None))
     async with app.run_test(size=(120, 30)) as pilot:
         await wait_until(pilot, lambda: app.workspace.status == "ready", "the whole index")
     assert used == [5, 10, len(seed_store)]
@@ -158,7 +160,7 @@ async def test_an_index_kept_from_before_is_searched_from_the_start(
     """It was handed to a thread that posted it back: the first frames came before it."""
     monkeypatch.setattr(workspace, "in_background", lambda name, work: None)  # no threads
     index = build_index(seed_store)
-    app = ReaderApp(seed_store, Library(None), index=index)
+    app = ReaderApp(Opening(seed_store, index=index), Library(None))
     async with app.run_test(size=(120, 30)) as pilot:
         assert app.workspace.status == "ready" and app.workspace.index is index
         await pilot.press("slash", *"diffusion")
@@ -172,10 +174,11 @@ async def test_the_header_says_while_the_index_is_kept_for_the_next_start(
     until the reader had closed."""
     told: list[Any] = []
 
-    def keep_index(*given: Any) -> None:
-        told.append(given[-1])  # tells the reader once kept: here, once the test says
+    class Told(CacheWriter):
+        def __call__(self, *given: Any) -> None:
+            told.append(given[-1])  # tells the reader once kept: here, once the test says
 
-    app = ReaderApp(PaperStore(), stream=iter([list(seed_store)]), keep_index=keep_index)
+    app = ReaderApp(Opening(PaperStore(), stream=iter([list(seed_store)]), cache_writer=Told([])))
     async with app.run_test(size=(120, 30)) as pilot:
         await ready(pilot)
         await wait_until(pilot, lambda: bool(told), "the index given to keep")

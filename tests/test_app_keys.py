@@ -12,6 +12,7 @@ from textual.widgets import Input, TextArea
 
 from tests.pilot_helpers import keys_handled, ready, wait_until
 from tui_reader.core.library import Library
+from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import workspace as workspace_module
 from tui_reader.ui.app import ReaderApp
@@ -38,7 +39,7 @@ async def typed(pilot: Pilot[Any], field: Input, text: str) -> None:
 
 
 async def test_text_typed_right_after_ctrl_u_replaces_the_filter(seed_store: PaperStore) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         burst(app, "slash", *"old", "ctrl+u", *"agent")
         filter_input = app.query_one("#filter", Input)
@@ -52,7 +53,7 @@ async def test_text_typed_right_after_ctrl_u_replaces_the_filter(seed_store: Pap
 
 
 async def test_a_name_typed_after_ctrl_u_in_the_export_dialog(seed_store: PaperStore) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         for _ in range(5):  # it failed about one time in five
             await pilot.press("E")
@@ -66,7 +67,7 @@ async def test_a_name_typed_after_ctrl_u_in_the_export_dialog(seed_store: PaperS
 
 
 async def test_ten_j_in_the_detail_pane_scroll_ten_lines(seed_store: PaperStore) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(60, 20)) as pilot:
         detail_pane = app.query_one(DetailPane)
         await pilot.press("enter")
@@ -80,7 +81,7 @@ async def test_ten_j_in_the_detail_pane_scroll_ten_lines(seed_store: PaperStore)
 
 
 async def test_keys_after_enter_scroll_the_paper_opened(seed_store: PaperStore) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(80, 24)) as pilot:
         detail_pane, paper_list = app.query_one(DetailPane), app.query_one(PaperList)
         await wait_until(pilot, lambda: detail_pane.max_scroll_y >= 4, "the first paper shown")
@@ -91,7 +92,7 @@ async def test_keys_after_enter_scroll_the_paper_opened(seed_store: PaperStore) 
 
 
 async def test_letters_after_t_reach_the_tag_editor(seed_store: PaperStore) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         burst(app, "t", *"to-read")
         await wait_until(pilot, lambda: isinstance(app.screen, PromptScreen), "the tag editor")
@@ -103,7 +104,7 @@ async def test_letters_after_t_reach_the_tag_editor(seed_store: PaperStore) -> N
 
 
 async def test_letters_after_n_reach_the_note_editor(seed_store: PaperStore) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         burst(app, "j", "n", *"Read", "space", *"later")
         await wait_until(pilot, lambda: isinstance(app.screen, NoteEditor), "the note editor")
@@ -115,7 +116,7 @@ async def test_letters_after_n_reach_the_note_editor(seed_store: PaperStore) -> 
 
 
 async def test_a_file_name_after_e_reaches_the_export_dialog(seed_store: PaperStore) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         burst(app, "E", "ctrl+u", *"mine", "full_stop", *"csv")
         await wait_until(pilot, lambda: isinstance(app.screen, PromptScreen), "the dialog")
@@ -124,7 +125,7 @@ async def test_a_file_name_after_e_reaches_the_export_dialog(seed_store: PaperSt
 
 
 async def test_list_keys_before_slash_move_the_cursor(seed_store: PaperStore) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         burst(app, "j", "j", "slash", *"graph")
         await typed(pilot, app.query_one("#filter", Input), "graph")
@@ -138,7 +139,7 @@ async def test_other_text_fields_edit_as_textual_has_them(seed_store: PaperStore
     """The command palette's field is Textual's: its keys go the way Textual sends them."""
     from textual.command import CommandPalette
 
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("ctrl+p")
         assert isinstance(app.screen, CommandPalette)
@@ -148,7 +149,7 @@ async def test_other_text_fields_edit_as_textual_has_them(seed_store: PaperStore
 
 
 async def test_keys_after_enter_move_in_the_list_of_what_was_typed(seed_store: PaperStore) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         paper_list = app.query_one(PaperList)
         await ready(pilot)
@@ -160,7 +161,7 @@ async def test_keys_after_enter_move_in_the_list_of_what_was_typed(seed_store: P
 
 
 async def test_keys_sent_after_a_dialog_closes_go_to_the_list(seed_store: PaperStore) -> None:
-    app = ReaderApp(seed_store, Library(None))
+    app = ReaderApp(Opening(seed_store), Library(None))
     async with app.run_test(size=(100, 30)) as pilot:
         paper_list = app.query_one(PaperList)
         burst(app, "t", "ctrl+u", *"tag", "enter", "j")
@@ -177,7 +178,7 @@ async def test_keys_sent_after_a_dialog_closes_go_to_the_list(seed_store: PaperS
 async def test_keys_sent_after_a_picker_chooses_go_where_it_leads(seed_store: PaperStore) -> None:
     library = Library(None)
     library.change_tags([seed_store[2].id, seed_store[5].id], add=["keep"])
-    app = ReaderApp(seed_store, library)
+    app = ReaderApp(Opening(seed_store), library)
     async with app.run_test(size=(100, 30)) as pilot:
         paper_list = app.query_one(PaperList)
         await ready(pilot)
@@ -192,7 +193,7 @@ async def test_keys_sent_after_a_picker_chooses_go_where_it_leads(seed_store: Pa
 async def test_a_completion_accepted_in_a_burst_is_the_tag_saved(seed_store: PaperStore) -> None:
     library = Library(None)
     library.change_tags([seed_store[3].id], add=["benchmark"])
-    app = ReaderApp(seed_store, library)
+    app = ReaderApp(Opening(seed_store), library)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot)
         burst(app, "t", *"be", "right", "enter")  # → before Textual's completion came
@@ -208,7 +209,7 @@ async def test_a_completion_accepted_in_a_burst_is_the_tag_saved(seed_store: Pap
 async def test_escape_and_a_letter_sent_together_are_two_keys(seed_store: PaperStore) -> None:
     """A terminal sends Alt+j as Escape then j: Escape and j typed in a burst arrive as
     Alt+j, which nothing binds, and the j was lost."""
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         paper_list = app.query_one(PaperList)
         await ready(pilot)
@@ -252,7 +253,7 @@ async def test_keys_after_enter_wait_for_a_slow_search_without_freezing_the_scre
         return search(*arguments, **keywords)
 
     monkeypatch.setattr(workspace_module, "search_papers", slow)
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         paper_list = app.query_one(PaperList)
         await ready(pilot)
@@ -292,7 +293,7 @@ async def test_keys_wait_for_a_search_held_up_only_once(
     """Past RESULTS_WAIT a key acts on the list shown, and the keys after it wait no more:
     each waited again, and a burst of three took three times as long."""
     monkeypatch.setattr(workspace_module, "RESULTS_WAIT", 0.4)
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         paper_list = app.query_one(PaperList)
         await ready(pilot)
@@ -310,7 +311,7 @@ async def test_a_key_waiting_for_results_as_the_reader_closes_ends_quietly(
 ) -> None:
     """A key waiting for a search's results when the reader closed asked for the screen on
     top of none, and the reader ended in a ScreenStackError."""
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot)
         burst(app, "slash", *"regret", "enter", "j")
@@ -323,7 +324,7 @@ async def test_an_alt_key_in_a_dialog_is_not_escape(seed_store: PaperStore) -> N
     prompt and undid the last change."""
     library = Library(None)
     library.change_tags([seed_store[0].id], add=["keep"])
-    app = ReaderApp(seed_store, library)
+    app = ReaderApp(Opening(seed_store), library)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot)
         await pilot.press("b")  # a change that u would undo

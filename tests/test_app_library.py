@@ -10,6 +10,7 @@ from textual.widgets import Input, TextArea
 
 from tests.pilot_helpers import work_shown
 from tui_reader.core.library import Library
+from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import app as app_module
 from tui_reader.ui import workspace as workspace_module
@@ -24,7 +25,7 @@ from .pilot_helpers import detail, lines, rows, wait_until
 
 def reader(store: PaperStore, path: Path) -> ReaderApp:
     library, messages = Library.open(path)
-    return ReaderApp(store, library, messages)
+    return ReaderApp(Opening(store, messages=messages), library)
 
 
 def saved(path: Path) -> dict:

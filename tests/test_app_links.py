@@ -12,7 +12,9 @@ from textual.content import Content
 from textual.widgets import Static
 
 from tests.pilot_helpers import wait_until, work_done
+from tui_reader.core.config import Config
 from tui_reader.core.library import Library
+from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import flows
 from tui_reader.ui.app import ReaderApp
@@ -78,7 +80,7 @@ async def goto(pilot, index: int) -> None:
 async def test_y_copies_the_primary_link_to_the_system_clipboard(
     seed_store: PaperStore, system_clipboard: Clipboard
 ) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         await goto(pilot, RL4RLA)
         await pilot.press("y")
@@ -91,7 +93,7 @@ async def test_y_copies_the_primary_link_to_the_system_clipboard(
 async def test_without_a_system_clipboard_osc52_is_used_and_the_text_shown(
     seed_store: PaperStore, no_system_clipboard: None
 ) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         await goto(pilot, RL4RLA)
         await pilot.press("y")
@@ -102,7 +104,7 @@ async def test_without_a_system_clipboard_osc52_is_used_and_the_text_shown(
 async def test_picker_copies_each_form_by_digit_or_enter(
     seed_store: PaperStore, system_clipboard: Clipboard
 ) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         await goto(pilot, RL4RLA)
         paper = seed_store[RL4RLA]
@@ -130,7 +132,7 @@ async def test_picker_copies_each_form_by_digit_or_enter(
 async def test_with_papers_marked_the_choice_applies_to_each(
     seed_store: PaperStore, system_clipboard: Clipboard
 ) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("space", "space", "Y", "2")  # Markdown links of papers 0 and 1
         assert system_clipboard.text.count("\n") == 1
@@ -144,7 +146,7 @@ async def test_with_papers_marked_the_choice_applies_to_each(
 async def test_o_on_a_machine_without_a_display_copies_instead(
     seed_store: PaperStore, system_clipboard: Clipboard, no_display: list[str]
 ) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         await goto(pilot, RL4RLA)
         await pilot.press("o")
@@ -158,7 +160,7 @@ async def test_o_opens_the_link_where_there_is_a_display(
 ) -> None:
     monkeypatch.setenv("DISPLAY", ":0")
     monkeypatch.setattr(webbrowser, "get", lambda: webbrowser.BackgroundBrowser("firefox"))
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         await goto(pilot, RL4RLA)
         await pilot.press("Y", "down", "o")  # open the second link from the picker
@@ -172,7 +174,7 @@ async def test_links_in_the_detail_pane_are_numbered_and_clickable(
 ) -> None:
     monkeypatch.setenv("DISPLAY", ":0")
     monkeypatch.setattr(webbrowser, "get", lambda: webbrowser.BackgroundBrowser("firefox"))
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(120, 50)) as pilot:
         await goto(pilot, RL4RLA)
         text = detail(app)
@@ -182,7 +184,9 @@ async def test_links_in_the_detail_pane_are_numbered_and_clickable(
 
 
 async def test_search_link_template_is_used(seed_store: PaperStore, system_clipboard) -> None:
-    app = ReaderApp(seed_store, search_template="https://search.example/?q={query}")
+    app = ReaderApp(
+        Opening(seed_store), config=Config(search_url="https://search.example/?q={query}")
+    )
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("y")
         assert system_clipboard.text.startswith("https://search.example/?q=LOAM%3A+LLM-based")
@@ -202,7 +206,7 @@ async def test_the_screen_answers_while_an_export_is_written(
         return render(*arguments)
 
     monkeypatch.setattr(flows, "render_export", slow_render)
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             await work_done(app)
@@ -219,7 +223,7 @@ async def test_the_screen_answers_while_an_export_is_written(
 async def test_export_from_the_app(seed_store: PaperStore, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     library, _ = Library.open(tmp_path / "library.json")
-    app = ReaderApp(seed_store, library)
+    app = ReaderApp(Opening(seed_store), library)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("slash", *"diffusion", "enter")
         await work_done(app)

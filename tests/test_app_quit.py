@@ -12,6 +12,7 @@ from textual.worker import Worker
 
 from tests.pilot_helpers import wait_until
 from tui_reader.core.flat.index import FlatIndex
+from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import detail_pane as detail_module
 from tui_reader.ui import workspace as workspace_module
@@ -104,7 +105,7 @@ async def quit_while_finding(
     store: PaperStore, finding: list[str], what: str, *keys: str
 ) -> ReaderApp:
     """Send the keys, and quit while the work they started finds `what`."""
-    app = ReaderApp(store)
+    app = ReaderApp(Opening(store))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press(*keys)
         await wait_until(pilot, lambda: what in finding, f"{what} to be found")
@@ -142,7 +143,7 @@ async def test_a_note_being_written_when_the_reader_closes_is_kept(
 ) -> None:
     """Ctrl+Q, SIGTERM or a closed terminal (the command's exit) with the note editor open
     threw its text away: only Escape or Ctrl+S saved it."""
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: app.workspace.paper_list.current is not None, "papers")
         paper = app.workspace.paper_list.current

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from tests.pilot_helpers import wait_until
 from tui_reader.core.library import Library
+from tui_reader.core.opening import Opening
 from tui_reader.core.paper import Paper
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
@@ -27,7 +28,7 @@ async def test_quitting_while_loading_closes_the_stream(seed_store: PaperStore) 
         finally:
             closed.set()  # where the loader shuts its pool of processes down
 
-    app = ReaderApp(PaperStore(), Library(None), stream=endless())
+    app = ReaderApp(Opening(PaperStore(), stream=endless()), Library(None))
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: len(app.store) > 0, "the first papers")
         assert app.workspace.status == "loading"

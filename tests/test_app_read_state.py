@@ -12,6 +12,7 @@ import pytest
 from tests.pilot_helpers import lines, related_shown, type_filter, wait_until, work_done
 from tui_reader.core.config import Config
 from tui_reader.core.library import Library
+from tui_reader.core.opening import Opening
 from tui_reader.core.session import Session
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import app as app_module
@@ -33,7 +34,7 @@ def reader(
     """A reader over its own library; with the config's `read_after` when one is given."""
     library, messages = Library.open(path)
     config = None if read_after is None else Config(read_after=read_after)
-    return ReaderApp(store, library, messages, config=config, session=session)
+    return ReaderApp(Opening(store, messages=messages, session=session), library, config)
 
 
 async def test_the_paper_under_the_cursor_at_start_is_not_read(

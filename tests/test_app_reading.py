@@ -7,6 +7,7 @@ import pytest
 from textual.widgets import Static
 
 from tests.pilot_helpers import detail, rows, store_from, type_filter
+from tui_reader.core.opening import Opening
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.paper_list import PaperList
@@ -17,7 +18,7 @@ MATH = r"We bound the regret by $\rho \sqrt{\ln T}$ in **M**easuring *hard* \emp
 async def test_math_and_emphasis_are_typeset_and_m_shows_the_raw_text(
     write_seed: Callable[..., Path],
 ) -> None:
-    app = ReaderApp(store_from(write_seed(MATH, "It costs $5 and $10 to run.")))
+    app = ReaderApp(Opening(store_from(write_seed(MATH, "It costs $5 and $10 to run."))))
     async with app.run_test(size=(160, 30)) as pilot:
         await pilot.pause()
         typeset = "We bound the regret by ρ √(ln T) in Measuring hard cases [/b]."
@@ -38,7 +39,7 @@ async def test_math_and_emphasis_are_typeset_and_m_shows_the_raw_text(
 async def test_search_matches_the_raw_text_and_highlights_the_typeset(
     write_seed: Callable[..., Path],
 ) -> None:
-    app = ReaderApp(store_from(write_seed(MATH, "Another paper entirely.")))
+    app = ReaderApp(Opening(store_from(write_seed(MATH, "Another paper entirely."))))
     async with app.run_test(size=(160, 30)) as pilot:
         await type_filter(pilot, "measuring")
         assert len(rows(app)) == 1
@@ -62,7 +63,7 @@ def contrast(foreground: tuple[int, int, int], background: tuple[int, int, int])
 
 @pytest.mark.parametrize("theme", ["textual-dark", "textual-light", "nord", "catppuccin-latte"])
 async def test_text_is_readable_in_light_and_dark_themes(seed_store, theme: str) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(120, 30)) as pilot:
         await type_filter(pilot, "diffusion")
         await pilot.press("enter")
@@ -82,7 +83,7 @@ async def test_text_is_readable_in_light_and_dark_themes(seed_store, theme: str)
 
 
 async def test_under_100_columns_the_detail_pane_stacks_below_the_list(seed_store) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         paper_list, detail_pane = app.query_one(PaperList), app.query_one(DetailPane)

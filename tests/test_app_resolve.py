@@ -10,6 +10,7 @@ import pytest
 
 from tests.pilot_helpers import detail, ready, wait_until, work_done
 from tui_reader.core.library import Library
+from tui_reader.core.opening import Opening
 from tui_reader.core.paper import Paper
 from tui_reader.core.resolve import Outcome, resolve_papers
 from tui_reader.core.sources.polite import FetchError
@@ -49,7 +50,7 @@ async def test_l_gives_the_paper_its_title_and_keeps_it(
     found = SourceRecord("arxiv:2601.00001", TITLE, bandit.abstract, authors=("A. Author",))
     monkeypatch.setattr(workspace, "resolve_online", answering(found))
     library = Library(tmp_path / "library.json")
-    app = ReaderApp(seed_store, library)
+    app = ReaderApp(Opening(seed_store), library)
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot)
         await pilot.press("slash", *"satisficing", "enter", "L")
@@ -70,7 +71,7 @@ async def test_offline_l_says_so_and_changes_nothing(
         raise FetchError("offline: export.arxiv.org cannot be reached")
 
     monkeypatch.setattr(workspace, "resolve_online", offline)
-    app = ReaderApp(seed_store, Library(tmp_path / "library.json"))
+    app = ReaderApp(Opening(seed_store), Library(tmp_path / "library.json"))
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot)
         headline = app.query_one(PaperList).current.headline  # type: ignore[union-attr]

@@ -8,6 +8,7 @@ from textual.widgets import Static
 
 from tests.pilot_helpers import wait_until, work_done
 from tui_reader.core.library import Library
+from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.dialogs import ConfirmByEnter
@@ -25,7 +26,7 @@ async def test_a_slow_save_is_shown_in_the_header_until_it_is_done(
         return save(fold)
 
     library.save = slow_save  # type: ignore[method-assign]
-    app = ReaderApp(seed_store, library)
+    app = ReaderApp(Opening(seed_store), library)
     async with app.run_test() as pilot:
         await work_done(app)
         await pilot.press("b")
@@ -43,7 +44,7 @@ async def test_a_library_that_cannot_be_saved_says_so_in_the_header(
     seed_store: PaperStore, tmp_path: Path
 ) -> None:
     library, _ = Library.open(tmp_path / "no such folder" / "library.json")
-    app = ReaderApp(seed_store, library)
+    app = ReaderApp(Opening(seed_store), library)
     async with app.run_test() as pilot:
         await work_done(app)
         await pilot.press("b")
@@ -59,7 +60,7 @@ async def test_quitting_with_changes_that_could_not_be_saved_asks_first(
     """The failure was said once, maybe an hour before: q quit at once and the session's
     changes were gone."""
     library, _ = Library.open(tmp_path / "no such folder" / "library.json")
-    app = ReaderApp(seed_store, library)
+    app = ReaderApp(Opening(seed_store), library)
     async with app.run_test() as pilot:
         await work_done(app)
         await pilot.press("b")
@@ -82,7 +83,7 @@ async def test_damage_found_while_the_reader_is_open_is_told(
     library, _ = Library.open(private_library)
     library.change_tags([seed_store[0].id], add=["kept"])
     library.save(fold=True)
-    app = ReaderApp(seed_store, library)
+    app = ReaderApp(Opening(seed_store), library)
     async with app.run_test() as pilot:
         await work_done(app)
         private_library.write_text("garbage", encoding="utf-8")  # damaged by another program

@@ -10,6 +10,7 @@ from textual.widgets import OptionList
 
 from tests.pilot_helpers import rows, type_filter, wait_until, work_done
 from tui_reader.core.library import Library
+from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.tags_screen import TagsScreen
@@ -20,7 +21,7 @@ def app(seed_store: PaperStore, private_library: Path) -> ReaderApp:
     library, _ = Library.open(private_library)
     library.change_tags([seed_store[2].id], ["to-read"])
     library.change_tags([seed_store[4].id], ["theory"])
-    return ReaderApp(seed_store, library)
+    return ReaderApp(Opening(seed_store), library)
 
 
 async def test_a_tag_being_typed_finds_the_tags_it_starts(

@@ -8,6 +8,7 @@ from textual.widgets import Input, TextArea
 
 from tui_reader.core.config import Config
 from tui_reader.core.library import Library
+from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.dialogs import PromptScreen
@@ -21,7 +22,7 @@ from .pilot_helpers import ready, type_filter, wait_until, work_done
 def reader(store: PaperStore, path: Path, **config: object) -> ReaderApp:
     library, messages = Library.open(path)
     assert messages == []
-    return ReaderApp(store, library, config=Config(read_after=0, **config))  # type: ignore[arg-type]
+    return ReaderApp(Opening(store), library, Config(read_after=0, **config))  # type: ignore[arg-type]
 
 
 async def test_i_triages_the_papers_shown_and_escape_leaves_the_list_on_the_last(
@@ -55,7 +56,7 @@ async def test_the_paper_triage_stopped_on_is_not_read_for_being_under_the_curso
     """The list's cursor is put on the paper triage stopped on; read_after later it was
     read, though the reader had not moved to it (nor decided on it: x then u)."""
     library, _ = Library.open(private_library)
-    app = ReaderApp(seed_store, library, config=Config(read_after=0.2))
+    app = ReaderApp(Opening(seed_store), library, Config(read_after=0.2))
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot)
         await type_filter(pilot, "is:unread")

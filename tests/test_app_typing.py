@@ -16,6 +16,7 @@ from tests.pilot_helpers import (
     wait_until,
     work_done,
 )
+from tui_reader.core.opening import Opening
 from tui_reader.core.paper import Paper
 from tui_reader.core.session import Session
 from tui_reader.core.store import PaperStore
@@ -44,7 +45,7 @@ def settling_slowly(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.usefixtures("settling_slowly")
 async def test_the_pane_and_header_follow_the_list_once_the_keys_pause(seed_store) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(120, 30)) as pilot:
         await settled(pilot)
         first = detail(app)
@@ -67,7 +68,7 @@ async def test_the_header_follows_a_pause_too_short_for_the_pane(
 ) -> None:
     """The pane waits for the typing to pause (it lays out the screen); the count does not."""
     settling(monkeypatch, 0.05, 60.0)
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(120, 30)) as pilot:
         await settled(pilot)
         await pilot.press("slash", *"satisficing")
@@ -84,7 +85,7 @@ async def test_the_pane_and_header_follow_when_no_pause_is_asked(
     """Updates due at once (or overdue) are run: a timer of no time had stopped for good,
     and the header stayed on "loading…" or "searching…" with the results on screen."""
     settling(monkeypatch, 0.0, 0.0)
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(120, 30)) as pilot:
         await settled(pilot)
         await pilot.press("slash", *"satisficing")
@@ -101,7 +102,7 @@ async def test_moving_the_cursor_shows_the_paper_at_once(
     seed_store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(workspace_module, "SETTLED_AFTER", 60.0)
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.pause()
         assert detail(app).startswith(seed_store[0].headline[:40])
@@ -112,7 +113,7 @@ async def test_moving_the_cursor_shows_the_paper_at_once(
 
 async def test_a_title_is_shown_literally_and_cut_to_the_width(write_seed) -> None:
     store = store_from(write_seed("One paper.", header="[b]Bold[/b] " + "x" * 70))
-    app = ReaderApp(store)
+    app = ReaderApp(Opening(store))
     async with app.run_test(size=(60, 20)) as pilot:
         await settled(pilot)
         shown = title_shown(app)
@@ -122,7 +123,7 @@ async def test_a_title_is_shown_literally_and_cut_to_the_width(write_seed) -> No
 
 
 async def test_a_query_longer_than_the_filter_scrolls_to_its_end(seed_store) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(60, 20)) as pilot:
         await pilot.press("slash", *("regret " * 12))
         await work_done(app)
@@ -138,7 +139,7 @@ async def test_the_list_scrollbar_follows_the_count_once_the_list_scrolls(
 ) -> None:
     settling(monkeypatch, 60.0, 60.0)  # no layout while typing
     abstracts = [f"Paper {n} studies {('alpha', 'beta')[n % 2]}quasars." for n in range(2000)]
-    app = ReaderApp(store_from(write_seed(*abstracts)))
+    app = ReaderApp(Opening(store_from(write_seed(*abstracts))))
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.pause()
         paper_list = app.workspace.paper_list
@@ -163,7 +164,7 @@ async def test_the_list_scrollbar_follows_the_count_once_the_list_scrolls(
 
 @pytest.mark.usefixtures("settling_slowly")
 async def test_moves_as_fast_as_a_held_key_show_the_paper_once_they_stop(seed_store) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(120, 30)) as pilot:
         await settled(pilot)
         await pilot.press("j")  # one move: the pane follows at once
@@ -179,7 +180,7 @@ async def test_moves_as_fast_as_a_held_key_show_the_paper_once_they_stop(seed_st
 
 async def test_up_brings_back_the_filter_escape_cleared(seed_store: PaperStore) -> None:
     """Escape cleared a long query with no way back."""
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(120, 30), notifications=True) as pilot:
         await pilot.press("slash", *"bandit regret")
         await wait_until(pilot, lambda: app.workspace.shown_query == "bandit regret", "results")
@@ -197,7 +198,7 @@ async def test_up_brings_back_the_filter_escape_cleared(seed_store: PaperStore) 
 
 async def test_slash_goes_back_to_the_query_to_refine_it(seed_store: PaperStore) -> None:
     """It selected the query, so the next key typed replaced it: " bound" lost "regret"."""
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.press("slash", *"regret", "enter", "j")
         filter_input = app.workspace.filter_input
@@ -224,7 +225,7 @@ async def test_keys_typed_before_the_screen_is_up_keep_the_filter(
         started(screen)
 
     monkeypatch.setattr(workspace_module.Workspace, "on_mount", typed_first)
-    app = ReaderApp(seed_store, session=restored)  # the last query does not replace it
+    app = ReaderApp(Opening(seed_store, session=restored))  # the last query does not replace it
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press(*" band")
         assert app.workspace.filter_input.value == "satisf band"
@@ -234,7 +235,7 @@ async def test_keys_typed_before_the_screen_is_up_keep_the_filter(
 
 async def test_the_header_says_when_a_filter_is_searched_as_words(seed_store) -> None:
     """In full on a screen of 120 columns: the collection's name gives way to it."""
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(120, 30)) as pilot:
         await settled(pilot)
         await pilot.press("slash", *"bandit after:2025-13")
@@ -268,7 +269,7 @@ async def test_the_header_counts_the_first_papers_loaded_as_they_are_drawn(
         yield list(seed_store)[:5]
         go_on.wait(30)
 
-    app = ReaderApp(PaperStore(), stream=stream())
+    app = ReaderApp(Opening(PaperStore(), stream=stream()))
     async with app.run_test(size=(120, 30)) as pilot:
         paper_list = app.query_one(PaperList)
         await wait_until(pilot, lambda: len(paper_list.papers) == 5, "the first papers")

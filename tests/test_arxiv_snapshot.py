@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tui_reader.cli import reader_parser
+from tui_reader.cli.reader import reader_parser
 from tui_reader.core import loading
 from tui_reader.core.formats import input_format
 from tui_reader.core.formats.arxiv_snapshot import _first_date, _names, snapshot_record

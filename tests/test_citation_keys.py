@@ -15,6 +15,7 @@ from tui_reader.core import library_file
 from tui_reader.core.citation_keys import give_keys, key_base
 from tui_reader.core.export import copy_forms, render
 from tui_reader.core.library import Library
+from tui_reader.core.opening import Opening
 from tui_reader.core.paper import Paper
 from tui_reader.core.references import links_of
 from tui_reader.core.store import PaperStore
@@ -215,7 +216,7 @@ async def test_the_copy_picker_gives_each_paper_its_own_key_for_good(
 ) -> None:
     monkeypatch.setattr("pyperclip.copy", lambda text: None)
     library, _ = Library.open(tmp_path / "library.json")
-    app = ReaderApp(PaperStore([EARLY, LATE], ["arXiv"]), library)
+    app = ReaderApp(Opening(PaperStore([EARLY, LATE], ["arXiv"])), library)
     async with app.run_test(size=(100, 30)) as pilot:
         late = app.store.position_of(LATE.id)
         early = app.store.position_of(EARLY.id)

@@ -144,23 +144,23 @@ def test_two_command_line_loops_at_once_lose_nothing(private_library: Path) -> N
 
 
 def test_a_change_made_just_before_quitting_is_saved(private_library: Path, monkeypatch) -> None:
-    from tui_reader import cli
+    from tui_reader.cli.program import main
     from tui_reader.ui.app import ReaderApp
 
     def run_and_quit_at_once(app: ReaderApp) -> None:
         app.library.change_tags([LOAM], add=["last-second"])
 
     monkeypatch.setattr(ReaderApp, "run", run_and_quit_at_once)
-    assert cli.main([]) == 0
+    assert main([]) == 0
     assert "last-second" in json.loads(private_library.read_text())["papers"][LOAM]["tags"]
 
 
 def test_unsaveable_changes_at_exit_are_reported(tmp_path: Path, monkeypatch, capsys) -> None:
-    from tui_reader import cli
+    from tui_reader.cli.program import main
     from tui_reader.ui.app import ReaderApp
 
     monkeypatch.setattr(ReaderApp, "run", lambda app: app.library.set_bookmarked([LOAM], True))
-    assert cli.main(["--library", str(tmp_path / "gone" / "library.json")]) == 1
+    assert main(["--library", str(tmp_path / "gone" / "library.json")]) == 1
     assert "changes could not be saved" in capsys.readouterr().err
 
 
@@ -213,7 +213,7 @@ def test_search_url_option_is_checked_and_used(tmp_path: Path, monkeypatch) -> N
 
 
 def test_the_session_is_saved_at_exit_and_fresh_ignores_it(monkeypatch) -> None:
-    from tui_reader import cli
+    from tui_reader.cli.program import main
     from tui_reader.ui.app import ReaderApp
 
     restored = []
@@ -223,15 +223,15 @@ def test_the_session_is_saved_at_exit_and_fresh_ignores_it(monkeypatch) -> None:
         app.workspace._query = "kept query"
 
     monkeypatch.setattr(ReaderApp, "run", run)
-    assert cli.main([]) == 0
-    assert cli.main([]) == 0
+    assert main([]) == 0
+    assert main([]) == 0
     assert restored[1] is not None and restored[1].query == "kept query"
-    assert cli.main(["--fresh"]) == 0
+    assert main(["--fresh"]) == 0
     assert restored[2] is None
 
 
 def test_the_query_is_restored_only_for_the_files_it_was_typed_in(monkeypatch, write_seed) -> None:
-    from tui_reader import cli
+    from tui_reader.cli.program import main
     from tui_reader.ui.app import ReaderApp
     from tui_reader.ui.workspace import Workspace
 
@@ -244,18 +244,18 @@ def test_the_query_is_restored_only_for_the_files_it_was_typed_in(monkeypatch, w
 
     monkeypatch.setattr(ReaderApp, "run", run)
     other = write_seed("One abstract about bandits.", name="other.txt")
-    assert cli.main([]) == 0  # the bundled seeds
-    assert cli.main([str(other)]) == 0
+    assert main([]) == 0  # the bundled seeds
+    assert main([str(other)]) == 0
     assert restored[1] is not None
     assert (restored[1].query, restored[1].sort) == ("", "headline")  # its settings only
-    assert cli.main([str(other)]) == 0
+    assert main([str(other)]) == 0
     assert restored[2] is not None and restored[2].query == "kept query"
 
 
 def test_the_reader_opens_the_config_paths_and_shows_config_problems(
     tmp_path: Path, monkeypatch, write_seed
 ) -> None:
-    from tui_reader import cli
+    from tui_reader.cli.program import main
     from tui_reader.ui.app import ReaderApp
 
     write_seed("Only this paper.", header="From Config")
@@ -264,12 +264,12 @@ def test_the_reader_opens_the_config_paths_and_shows_config_problems(
     monkeypatch.setenv("TUI_READER_CONFIG", str(config))
     opened = []
     monkeypatch.setattr(ReaderApp, "run", lambda app: opened.append(app))
-    assert cli.main([]) == 0
+    assert main([]) == 0
     app = opened[0]
     assert app.store.title == "From Config" and len(app.store) == 1
     assert app.config.keys == {"bookmark": "B"}
     assert app.workspace._messages == [f"{config}, line 2: unknown setting 'colour'; it is ignored"]
-    assert cli.main([str(SEEDS)]) == 0  # paths given on the command line win
+    assert main([str(SEEDS)]) == 0  # paths given on the command line win
     assert len(opened[1].store) == 38
 
 
@@ -277,10 +277,11 @@ def test_records_the_reader_skips_at_start_are_named_on_its_screen(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Printed before the screen was drawn, they were read only after quitting."""
-    from tui_reader import cli
+    from tui_reader.cli import reader
+    from tui_reader.cli.program import main
     from tui_reader.ui.app import ReaderApp
 
-    monkeypatch.setattr(cli, "SKIPPED_SHOWN", 2)
+    monkeypatch.setattr(reader, "SKIPPED_SHOWN", 2)
     path = tmp_path / "papers.jsonl"
     good = json.dumps({"title": "Good", "abstract": "A good abstract."})
     path.write_text("\n".join([good, "{oops", "[1]", "{}"]) + "\n", encoding="utf-8")
@@ -290,7 +291,7 @@ def test_records_the_reader_skips_at_start_are_named_on_its_screen(
         told.extend(app.workspace._messages)
 
     monkeypatch.setattr(ReaderApp, "run", run)
-    assert cli.main([str(path)]) == 0
+    assert main([str(path)]) == 0
     assert told[:2] == [
         f"{path}:2: not valid JSON (Expecting property name enclosed in double quotes)",
         f"{path}:3: not a JSON object",

@@ -8,7 +8,10 @@ import bibtexparser
 import pytest
 
 from tests.cli_helpers import run
-from tui_reader import cli
+from tui_reader.cli.paper_change import resolve_id
+from tui_reader.cli.program import main
+from tui_reader.cli.reader import reader_parser
+from tui_reader.cli.shared import UsageError
 from tui_reader.core.library import Library, default_path
 
 LOAM = "28f1d9d7a354"
@@ -236,22 +239,22 @@ def test_the_help_names_every_command_and_each_answers_help(
 ) -> None:
     """The reader's help listed "list export" as one command and left out searches and
     digest."""
-    epilog = cli.reader_parser().epilog or ""
+    epilog = reader_parser().epilog or ""
     listed = epilog.split(":", 1)[1].split("(")[0].replace(",", " ").split()
     assert {"list", "export", "searches", "digest"} <= set(listed)
     for command in listed:
         with pytest.raises(SystemExit) as stop:
-            cli.main([command, "--help"])
+            main([command, "--help"])
         assert stop.value.code == 0, command
         assert f"usage: tui-reader {command}" in capsys.readouterr().out, command
 
 
 def test_an_ambiguous_id_names_five_of_its_papers_and_counts_the_rest() -> None:
     known = [f"2501.0000{n}" for n in range(8)]
-    with pytest.raises(cli.UsageError, match=r"2501\.00004 and 3 more$"):
-        cli.resolve_id("2501.0000", known)
-    with pytest.raises(cli.UsageError, match=r"2501\.00001$"):
-        cli.resolve_id("2501.0000", known[:2])
+    with pytest.raises(UsageError, match=r"2501\.00004 and 3 more$"):
+        resolve_id("2501.0000", known)
+    with pytest.raises(UsageError, match=r"2501\.00001$"):
+        resolve_id("2501.0000", known[:2])
 
 
 def test_a_mistyped_command_is_named_as_one(capsys) -> None:

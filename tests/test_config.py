@@ -7,6 +7,7 @@ import pytest
 from tests.test_app import store_from
 from tui_reader.core.config import MAX_PROBLEMS_LISTED, Config, load_config
 from tui_reader.core.links import DEFAULT_SEARCH_URL
+from tui_reader.core.opening import Opening
 from tui_reader.core.session import Session
 from tui_reader.core.sources import arxiv, openreview
 from tui_reader.core.store import PaperStore
@@ -92,7 +93,7 @@ def test_a_file_that_is_not_toml_is_reported_with_its_line(tmp_path: Path) -> No
 
 async def test_rebound_keys_act_and_are_shown(write_seed) -> None:
     store = store_from(write_seed("One paper.", "Another paper."))
-    app = ReaderApp(store, config=Config(keys={"bookmark": "B", "next-paper": "ctrl+n"}))
+    app = ReaderApp(Opening(store), config=Config(keys={"bookmark": "B", "next-paper": "ctrl+n"}))
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.press("b")
         assert not app.library.is_bookmarked(store[0].id)
@@ -105,14 +106,14 @@ async def test_rebound_keys_act_and_are_shown(write_seed) -> None:
 
 
 async def test_the_config_theme_applies_until_one_is_chosen_in_the_app(seed_store) -> None:
-    app = ReaderApp(seed_store, config=Config(theme="nord"))
+    app = ReaderApp(Opening(seed_store), config=Config(theme="nord"))
     async with app.run_test():
         assert app.theme == "nord"
     session = Session("", "", "relevance", "gruvbox")
-    app = ReaderApp(seed_store, session=session, config=Config(theme="nord"))
+    app = ReaderApp(Opening(seed_store, session=session), config=Config(theme="nord"))
     async with app.run_test():
         assert app.theme == "gruvbox"
-    app = ReaderApp(seed_store, config=Config(theme="no-such-theme"))
+    app = ReaderApp(Opening(seed_store), config=Config(theme="no-such-theme"))
     async with app.run_test():
         assert app.theme == "textual-dark"
         assert not app._notifications  # reading the config names it, with its line
@@ -135,7 +136,7 @@ def test_the_readme_documents_every_setting_and_key_with_its_default(tmp_path: P
         "arxiv_oai": arxiv.OAI_DEFAULT,
         "openreview_api": openreview.API_DEFAULT,
     }
-    assert config.theme == ReaderApp(PaperStore()).theme  # Textual's default
+    assert config.theme == ReaderApp(Opening(PaperStore())).theme  # Textual's default
     bindings = [*Workspace.BINDINGS, *PaperList.BINDINGS, *DetailPane.BINDINGS]
     defaults = {b.id: b.key for b in bindings if isinstance(b, Binding) and b.id}
     assert defaults.keys() - config.keys.keys() == {f"related-{n}" for n in range(2, 6)}
@@ -145,7 +146,7 @@ def test_the_readme_documents_every_setting_and_key_with_its_default(tmp_path: P
 
 
 def test_an_action_left_without_a_key_is_reported(tmp_path: Path, monkeypatch) -> None:
-    from tui_reader import cli
+    from tui_reader.cli.program import main
     from tui_reader.ui.keymap import keys_taken
 
     assert keys_taken({"bookmark": "t"}) == ["Tags"]
@@ -157,7 +158,7 @@ def test_an_action_left_without_a_key_is_reported(tmp_path: Path, monkeypatch) -
     monkeypatch.setenv("TUI_READER_CONFIG", str(config))
     opened = []
     monkeypatch.setattr(ReaderApp, "run", lambda app: opened.append(app))
-    assert cli.main([]) == 0
+    assert main([]) == 0
     assert opened[0].workspace._messages == [
         f"{config}, line 2: keys.bookmark: 't' is the key of both Bookmark and Tags app-wide, "
         "but only one can have it; Tags has no other key"
@@ -246,11 +247,11 @@ def test_thousands_of_unknown_settings_take_linear_time_and_a_few_lines(tmp_path
 def test_missing_paths_from_the_config_say_so(
     tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tui_reader import cli
+    from tui_reader.cli.program import main
 
     config = write(tmp_path, 'theme = "nord"\npaths = [\n  "missing.jsonl",\n]\n')
     monkeypatch.setenv("TUI_READER_CONFIG", str(config))
-    assert cli.main([]) == 2
+    assert main([]) == 2
     assert capsys.readouterr().err == (
         f"tui-reader: {tmp_path / 'missing.jsonl'}: no such file or directory"
         f" (from paths in {config}, line 2)\n"

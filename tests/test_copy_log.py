@@ -10,6 +10,7 @@ from textual.widgets import OptionList, TextArea
 
 from tests.pilot_helpers import wait_until
 from tui_reader.core.config import Config
+from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.copied_screen import CopiedScreen
@@ -37,7 +38,7 @@ async def test_copying_three_links_says_three_and_c_shows_them_whole(
     from tests.pilot_helpers import store_from
 
     store = store_from(write_seed(f"First paper, see {LONG}", "Second.", "Third [/b] paper."))
-    app = ReaderApp(store)
+    app = ReaderApp(Opening(store))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("A", "y")  # every paper marked: one link each
         assert len(copied[-1].splitlines()) == 3
@@ -70,7 +71,7 @@ async def test_without_a_system_clipboard_the_notice_names_osc52(
         raise pyperclip.PyperclipException("could not find a copy/paste mechanism")
 
     monkeypatch.setattr(pyperclip, "copy", fail)
-    app = ReaderApp(seed_store, config=Config(keys={"copied": "C"}))
+    app = ReaderApp(Opening(seed_store), config=Config(keys={"copied": "C"}))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("Y", "4")  # the BibTeX entry (after its one link and 2 forms)
         await wait_until(pilot, lambda: app.copy_log.copies, "the copy")
@@ -82,7 +83,7 @@ async def test_without_a_system_clipboard_the_notice_names_osc52(
 
 
 async def test_c_with_nothing_copied_says_how_to_copy(seed_store: PaperStore) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("c")
         assert isinstance(app.screen, CopiedScreen)

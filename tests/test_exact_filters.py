@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from tests.pilot_helpers import ready, wait_until
-from tui_reader.cli import main
+from tui_reader.cli.program import main
 from tui_reader.core.feeds import FeedCounter
 from tui_reader.core.library import Library
+from tui_reader.core.opening import Opening
 from tui_reader.core.paper import Paper
 from tui_reader.core.search_service import build_index, search_papers
 from tui_reader.core.store import PaperStore
@@ -115,7 +116,7 @@ def test_the_header_feeds_and_list_agree_on_one_count(
 
 
 async def test_the_header_counts_the_papers_holding_the_word_and_says_what_it_shows() -> None:
-    app = ReaderApp(PaperStore(corpus()), Library(None))
+    app = ReaderApp(Opening(PaperStore(corpus())), Library(None))
     async with app.run_test(size=(120, 30)) as pilot:
         await ready(pilot)
         await pilot.press("slash", *"convex", "enter")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_helpers import command
 from tests.fetch_helpers import (
     ATOM_ERROR,
     FakeTime,
@@ -24,7 +25,8 @@ from tests.fetch_helpers import (
 from tui_reader.core.sources import arxiv, polite
 from tui_reader.core.sources.arxiv import ArxivRequest, parse_atom, search_query
 from tui_reader.core.sources.pages import MalformedPage
-from tui_reader.fetch_command import run_fetch
+
+run_fetch = command("fetch")
 
 
 @pytest.fixture
@@ -466,7 +468,7 @@ def test_a_base_url_that_is_not_http_is_bad_usage(
 def test_fetch_is_a_command_of_tui_reader(
     clock: FakeTime, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from tui_reader.cli import main
+    from tui_reader.cli.program import main
 
     with serving(Script(Reply(atom_feed(entries(1), 1, 0)))) as server:
         monkeypatch.setenv("TUI_READER_ARXIV_API", server.url)

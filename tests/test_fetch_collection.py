@@ -9,6 +9,7 @@ from pathlib import Path
 import filelock
 import pytest
 
+from tests.cli_helpers import command
 from tests.fetch_helpers import (
     FakeTime,
     Params,
@@ -20,10 +21,12 @@ from tests.fetch_helpers import (
     lines,
     serving,
 )
+from tui_reader.cli.commands.fetch import Progress
 from tui_reader.core.loading import load_paths
 from tui_reader.core.sources import arxiv
 from tui_reader.core.sources.collection import Tally, state_path
-from tui_reader.fetch_command import Progress, run_fetch
+
+run_fetch = command("fetch")
 
 
 @pytest.fixture
@@ -276,29 +279,29 @@ def test_the_reader_opens_the_fetched_collections_when_given_no_paths(
     write_seed,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from tui_reader import cli
+    from tui_reader.cli.program import main
     from tui_reader.ui.app import ReaderApp
 
     opened: list[ReaderApp] = []
     monkeypatch.setattr(ReaderApp, "run", lambda app: opened.append(app))
-    assert cli.main([]) == 0  # nothing fetched yet: the bundled abstracts
+    assert main([]) == 0  # nothing fetched yet: the bundled abstracts
     assert opened[-1].store.title == "ICML 2026 Papers"
     with serving(listing(2)) as server:
         monkeypatch.setenv("TUI_READER_ARXIV_API", server.url)
         assert run_fetch(["arxiv", "--category", "cs.LG"]) == 0
         assert run_fetch(["arxiv", "--query", "graph", "--max", "1"]) == 0
-    assert cli.main([]) == 0
+    assert main([]) == 0
     assert [paper.title for paper in opened[-1].store] == ["Paper 1", "Paper 2"]
     assert opened[-1].store.collections == ["arxiv-cs-LG", "arxiv-query-graph"]
     capsys.readouterr()
-    assert cli.main(["list"]) == 0  # the commands read what the reader opens
+    assert main(["list"]) == 0  # the commands read what the reader opens
     listed = capsys.readouterr().out
     assert "Paper 1" in listed and "Paper 2" in listed and "LOAM" not in listed
     write_seed("Only this paper.", header="From Config")
     config = tmp_path / "config.toml"
     config.write_text('paths = ["test.txt"]\n', encoding="utf-8")
     monkeypatch.setenv("TUI_READER_CONFIG", str(config))
-    assert cli.main([]) == 0  # the config's paths win
+    assert main([]) == 0  # the config's paths win
     assert opened[-1].store.title == "From Config"
 
 

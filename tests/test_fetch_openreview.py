@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_helpers import command
 from tests.fetch_helpers import (
     VENUE,
     FakeTime,
@@ -19,7 +20,8 @@ from tests.fetch_helpers import (
 )
 from tui_reader.core.sources import openreview
 from tui_reader.core.sources.openreview import VenueRequest, note_record
-from tui_reader.fetch_command import run_fetch
+
+run_fetch = command("fetch")
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.help_screen import CLOSE_HINT, HelpScreen, lay_out
@@ -30,7 +31,7 @@ def shown(app: ReaderApp) -> tuple[list[str], list[str]]:
 async def test_help_shows_every_key_without_scrolling(
     seed_store: PaperStore, size: tuple[int, int]
 ) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=size) as pilot:
         await pilot.press("question_mark")
         await pilot.pause()
@@ -46,7 +47,7 @@ async def test_help_shows_every_key_without_scrolling(
 async def test_help_at_80x24_shows_the_main_keys_and_how_to_close_on_top(
     seed_store: PaperStore,
 ) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("question_mark")
         await pilot.pause()

@@ -25,11 +25,12 @@ from tests.fetch_helpers import (
     serving,
 )
 from tests.pilot_helpers import detail, ready, wait_until
-from tui_reader.cli import main
+from tui_reader.cli.program import main
 from tui_reader.core import library_file
 from tui_reader.core.formats.records import Record, metadata_from, record_from
 from tui_reader.core.library import Library
 from tui_reader.core.loading import load_paths
+from tui_reader.core.opening import Opening
 from tui_reader.core.paper import Paper
 from tui_reader.core.references import links_of
 from tui_reader.core.resolve import resolved_paper
@@ -234,7 +235,7 @@ async def test_the_screen_draws_no_control_character_of_a_paper(
     copied: list[str] = []
     monkeypatch.setattr(pyperclip, "copy", copied.append)
     store = PaperStore([hostile_paper()])
-    app = ReaderApp(store, Library(tmp_path / "library.json"))
+    app = ReaderApp(Opening(store), Library(tmp_path / "library.json"))
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot)
         await wait_until(pilot, lambda: "An abstract" in detail(app), "the paper shown")

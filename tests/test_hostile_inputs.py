@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 
 from tests.cli_helpers import run_process
 from tests.pilot_helpers import ready
-from tui_reader import cli
+from tui_reader.cli.program import main
 from tui_reader.core import loading
 from tui_reader.core.formats import json_lines, seed_text
 from tui_reader.core.loading import LoadError, load_paths
@@ -95,7 +95,7 @@ def test_a_folder_opens_without_the_file_that_is_not_text_and_says_so(
         run(app, headless=True, auto_pilot=look)
 
     monkeypatch.setattr(ReaderApp, "run", run_at_once)
-    assert cli.main([str(folder)]) == 0  # the binary file stopped the reader before
+    assert main([str(folder)]) == 0  # the binary file stopped the reader before
     assert [paper.abstract for paper in opened[0].store] == ["Diffusion models for tabular data."]
     assert any(str(folder / "b.txt") in message and "passed over" in message for message in told)
 
@@ -135,7 +135,7 @@ def test_a_json_array_too_deep_or_with_a_long_number_is_one_line_and_exit_2(
 ) -> None:
     path = tmp_path / "papers.json"
     path.write_text(f'[\n{json.dumps(GOOD)},\n{{"abstract": "x", "n": {inside}}}\n]\n')
-    assert cli.main(["list", "--papers", str(path)]) == 2
+    assert main(["list", "--papers", str(path)]) == 2
     captured = capsys.readouterr()
     assert captured.err.startswith(f"tui-reader: {path}: ") and problem in captured.err
     assert captured.err.count("\n") == 1 and captured.out == ""
@@ -294,7 +294,7 @@ def test_every_command_reports_skipped_records(
     path = write_lines(tmp_path / "papers.jsonl", json.dumps(GOOD), "{oops")
     good_id = load_paths([path]).papers[0].id
     arguments = [good_id if a == "AAAA" else a for a in command]
-    assert cli.main([*arguments, "--papers", str(path)]) == 0
+    assert main([*arguments, "--papers", str(path)]) == 0
     err = capsys.readouterr().err
     assert err.startswith(
         f"tui-reader: skipped {path}:2: not valid JSON "

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from tests.pilot_helpers import ready, wait_until
-from tui_reader import cli, command_papers
-from tui_reader.core import index_cache
+from tui_reader.cli import reader
+from tui_reader.cli.program import main
+from tui_reader.core import index_cache, opening
 from tui_reader.core.config import load_config
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.index_cache import IndexedPapers, keep, keep_in_background, load_cached
@@ -35,7 +36,7 @@ class Planted:
 
 
 def search(capsys: pytest.CaptureFixture[str], *arguments: str) -> str:
-    assert cli.main(["search", *arguments]) == 0
+    assert main(["search", *arguments]) == 0
     return capsys.readouterr().out
 
 
@@ -48,7 +49,8 @@ def nothing_built(monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError("the papers were loaded or indexed again")
 
     monkeypatch.setattr(index_cache, "build_index", fail)
-    monkeypatch.setattr(index_cache, "load_store", fail)
+    monkeypatch.setattr(opening, "build_index", fail)
+    monkeypatch.setattr(opening, "load_store", fail)
 
 
 def test_a_second_search_opens_the_kept_papers_and_index(
@@ -68,15 +70,15 @@ def test_list_and_export_with_a_query_share_the_kept_entry(
     tmp_path: Path, write_seed, capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
-    assert cli.main(["list", "--papers", str(path), "--query", "difusion"]) == 0
+    assert main(["list", "--papers", str(path), "--query", "difusion"]) == 0
     listed = capsys.readouterr().out
     assert "Diffusion models" in listed and "Bandits" not in listed
     assert len(entries(tmp_path)) == 1
     nothing_built(monkeypatch)
     assert "Diffusion models" in search(capsys, "difusion", str(path))
-    assert cli.main(["list", "--papers", str(path), "--query", "difusion"]) == 0
+    assert main(["list", "--papers", str(path), "--query", "difusion"]) == 0
     assert capsys.readouterr().out == listed
-    assert cli.main(["export", "--papers", str(path), "--query", "bandit", "--format", "md"]) == 0
+    assert main(["export", "--papers", str(path), "--query", "bandit", "--format", "md"]) == 0
     assert "Bandits with regret" in capsys.readouterr().out
 
 
@@ -87,19 +89,17 @@ def test_commands_without_search_words_read_the_kept_papers(
     file each time (181 s at a million); they read the kept entry back instead."""
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
     search(capsys, "bandit", str(path))  # kept
-    monkeypatch.setattr(
-        command_papers, "load_paths", lambda *_, **__: pytest.fail("loaded from the file")
-    )
+    monkeypatch.setattr(opening, "load_store", lambda *_, **__: pytest.fail("loaded from the file"))
     papers = ["--papers", str(path)]
-    bandits = cli.main(["list", *papers, "--format", "jsonl"]) or capsys.readouterr().out
+    bandits = main(["list", *papers, "--format", "jsonl"]) or capsys.readouterr().out
     paper_id = json.loads(bandits.splitlines()[1])["id"]
-    assert cli.main(["tag", paper_id[:6], "to-read", *papers]) == 0
-    assert cli.main(["bookmark", paper_id, *papers]) == 0
+    assert main(["tag", paper_id[:6], "to-read", *papers]) == 0
+    assert main(["bookmark", paper_id, *papers]) == 0
     capsys.readouterr()
-    assert cli.main(["list", "--bookmarked", "--tag", "to-read", *papers]) == 0
+    assert main(["list", "--bookmarked", "--tag", "to-read", *papers]) == 0
     (listed,) = capsys.readouterr().out.splitlines()
     assert listed.startswith(paper_id) and "Bandits" in listed and "#to-read" in listed
-    assert cli.main(["list", "--tag", "to-read", "--query", "diffusion", *papers]) == 1
+    assert main(["list", "--tag", "to-read", "--query", "diffusion", *papers]) == 1
     assert capsys.readouterr().out == ""
 
 
@@ -206,7 +206,7 @@ def test_a_damaged_or_foreign_entry_is_rejected_rebuilt_and_runs_no_code(
     assert load_cached(check_paths([path, categorised]), False, unusable) is None
     assert len(unusable) == 1 and str(entry) in unusable[0]
     assert "unsafely" not in unusable[0]  # numpy's advice to read a pickle is not passed on
-    assert cli.main(["search", "diffusion", str(path), str(categorised)]) == 0
+    assert main(["search", "diffusion", str(path), str(categorised)]) == 0
     out, err = capsys.readouterr()
     assert out == first and "kept in the cache could not be used" in err  # and told
     assert search(capsys, "diffusion", str(path), str(categorised)) == first
@@ -339,7 +339,7 @@ def test_the_reader_opens_a_kept_entry_without_loading_or_indexing(
 ) -> None:
     from tui_reader.ui.app import ReaderApp
 
-    monkeypatch.setattr(cli, "LOAD_AT_ONCE", 0)  # these two papers count as a big input
+    monkeypatch.setattr(reader, "LOAD_AT_ONCE", 0)  # these two papers count as a big input
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
     search(capsys, "diffusion", str(path))  # kept, as a search keeps it
     opened: list[ReaderApp] = []
@@ -355,8 +355,8 @@ def test_the_reader_opens_a_kept_entry_without_loading_or_indexing(
 
     monkeypatch.setattr(ReaderApp, "run", run_until_indexed)
     nothing_built(monkeypatch)
-    monkeypatch.setattr(cli, "stream_papers", lambda *_, **__: pytest.fail("papers loaded"))
-    assert cli.main([str(path)]) == 0
+    monkeypatch.setattr(opening, "stream_papers", lambda *_, **__: pytest.fail("papers loaded"))
+    assert main([str(path)]) == 0
     (app,) = opened
     assert len(app.store) == 2 and app.store[0].abstract.startswith("Diffusion")
 
@@ -369,13 +369,13 @@ def test_a_warm_start_tells_the_records_skipped_by_file_and_line_as_a_load_does(
     time): now in a notice, as loading the file tells them."""
     from tui_reader.ui.app import ReaderApp
 
-    monkeypatch.setattr(cli, "LOAD_AT_ONCE", 0)
+    monkeypatch.setattr(reader, "LOAD_AT_ONCE", 0)
     path = tmp_path / "papers.jsonl"
     path.write_text('{"abstract": "Bandits with regret bounds."}\n{"title": "none"}\n')
     search(capsys, "bandit", str(path))  # kept
     opened: list[ReaderApp] = []
     monkeypatch.setattr(ReaderApp, "run", lambda app: opened.append(app))
-    assert cli.main([str(path)]) == 0
+    assert main([str(path)]) == 0
     workspace = opened[0].workspace
     (problem,) = workspace.load_problems
     assert problem.startswith(f"{path}:2: ") and not workspace._messages
@@ -389,7 +389,7 @@ def test_once_kept_the_reader_reads_its_papers_and_index_from_the_entry(
     stays revised."""
     from tui_reader.ui.app import ReaderApp
 
-    monkeypatch.setattr(cli, "LOAD_AT_ONCE", 0)  # these papers count as a big input
+    monkeypatch.setattr(reader, "LOAD_AT_ONCE", 0)  # these papers count as a big input
     path = write_seed(*(f"Paper {n} on diffusion models." for n in range(30)))
     read_back = threading.Event()  # the entry is read back once the test has looked
     load_cached = index_cache.load_cached
@@ -427,7 +427,7 @@ def test_once_kept_the_reader_reads_its_papers_and_index_from_the_entry(
         run(app, headless=True, auto_pilot=quit_when_reopened)
 
     monkeypatch.setattr(ReaderApp, "run", run_until_reopened)
-    assert cli.main([str(path)]) == 0
+    assert main([str(path)]) == 0
     (app,) = opened
     (entry,) = entries(tmp_path)
     loaded, reopened = columns
@@ -459,7 +459,7 @@ def test_an_index_of_another_version_is_built_again_once_from_the_kept_papers(
     (entry,) = entries(tmp_path)
     (index,) = entry.glob("flat-v*")
     index.rename(entry / "flat-v0-older")  # as an earlier format version left it
-    monkeypatch.setattr(index_cache, "load_store", lambda *_: pytest.fail("papers loaded"))
+    monkeypatch.setattr(opening, "load_store", lambda *_: pytest.fail("papers loaded"))
     assert search(capsys, "diffusion", str(path)) == first  # indexed from the kept papers
     assert [p.name for p in entry.glob("flat-v*")] == [index.name]
     nothing_built(monkeypatch)

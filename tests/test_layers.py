@@ -1,5 +1,6 @@
-"""The layers hold: core imports only core (and no Textual), the UI imports no command, and every
-module of every subpackage is checked, those imported only inside a function too."""
+"""The layers hold, `cli | ui | core`: core imports only core (and no Textual), the UI imports no
+command, and every module of every subpackage is checked, those imported only inside a function
+too; the commands import one another in no circle."""
 
 import ast
 import subprocess
@@ -13,8 +14,12 @@ SHARED = ("tui_reader.resources", "tui_reader.startup", "tui_reader.core")
 ALLOWED = {
     "tui_reader.core": ("tui_reader.core",),
     "tui_reader.ui": (*SHARED, "tui_reader.ui"),
+    "tui_reader.cli": (*SHARED, "tui_reader.terminal_output", "tui_reader.ui", "tui_reader.cli"),
     "tui_reader.resources": ("tui_reader.core",),
     "tui_reader.startup": ("tui_reader.core",),
+    "tui_reader.terminal_output": ("tui_reader.core",),
+    "tui_reader.__main__": ("tui_reader.startup", "tui_reader.cli"),
+    "tui_reader": (),  # the package itself: its version alone
 }
 
 
@@ -44,20 +49,22 @@ def imported(path: Path) -> set[str]:
 
 
 def layer_of(name: str) -> tuple[str, ...] | None:
-    for prefix, allowed in ALLOWED.items():
-        if name == prefix or name.startswith(prefix + "."):
+    """What the module may import of the package; None for a module in no layer."""
+    for prefix, allowed in sorted(ALLOWED.items(), key=lambda item: -len(item[0])):
+        if name == prefix or (name.startswith(prefix + ".") and prefix != "tui_reader"):
             return allowed
-    return None  # the commands: anything
+    return None
 
 
 def test_every_module_imports_only_the_layers_below_it() -> None:
     modules = sorted(PACKAGE.rglob("*.py"))
-    assert any("core/sources" in str(path) for path in modules)
+    names = {module_name(path) for path in modules}
+    assert {"tui_reader.core.sources.arxiv", "tui_reader.cli.commands.fetch"} <= names
+    assert [name for name in names if layer_of(name) is None] == []
     wrong = []
     for path in modules:
         allowed = layer_of(module_name(path))
-        if allowed is None:
-            continue
+        assert allowed is not None
         for name in imported(path):
             ours = name.split(".")[0] == "tui_reader" and name not in ("tui_reader", VERSION)
             if ours and not name.startswith(allowed) and not name.startswith(module_name(path)):
@@ -75,10 +82,57 @@ def test_core_and_all_its_subpackages_import_no_textual() -> None:
         "import sys, pkgutil, importlib, tui_reader.core as core\n"
         "for module in pkgutil.walk_packages(core.__path__, 'tui_reader.core.'):\n"
         "    importlib.import_module(module.name)\n"
+        "print('tui_reader.core.sources.arxiv' in sys.modules)\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "[]"
+    assert result.stdout.split() == ["True", "[]"]
+
+
+def import_graph(package: str) -> dict[str, set[str]]:
+    """Each module of the package (its subpackages' too), with the modules of it it imports."""
+    paths = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+    inside = {name for name in paths if name == package or name.startswith(package + ".")}
+    return {name: {other for other in imported(paths[name]) if other in inside} for name in inside}
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The circles of imports: each set of modules that import one another, directly or
+    through others of them."""
+    reaching = {name: _reached(graph, name) for name in graph}
+    found = {
+        tuple(sorted(other for other in reaching[name] if name in reaching[other]))
+        for name in graph
+        if name in reaching[name]
+    }
+    return sorted(list(circle) for circle in found)
+
+
+def _reached(graph: dict[str, set[str]], start: str) -> set[str]:
+    """The modules `start` imports, directly or through others."""
+    seen: set[str] = set()
+    waiting = list(graph[start])
+    while waiting:
+        name = waiting.pop()
+        if name not in seen:
+            seen.add(name)
+            waiting += graph[name]
+    return seen
+
+
+def test_the_commands_import_one_another_in_no_circle() -> None:
+    """`cli` and the command modules imported one another (each command reused its helpers,
+    and it imported them to run them)."""
+    graph = import_graph("tui_reader")
+    assert {"tui_reader.cli.shared"} <= graph["tui_reader.cli.commands.search"]
+    through = [circle for circle in circles(graph) if any(".cli" in name for name in circle)]
+    assert through == []
+
+
+def test_a_circle_of_imports_is_found_through_other_modules() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a", "e"}, "e": {"d"}, "f": set()}
+    assert circles(graph) == [["a", "b", "c"], ["d", "e"]]
+    assert circles({"a": {"b"}, "b": set()}) == []

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SEEDS
-from tui_reader.cli import main
+from tui_reader.cli.program import main
 from tui_reader.core import library_file
 from tui_reader.core.library import Library, LibraryPathError
 from tui_reader.core.library_kind import not_ours

@@ -17,6 +17,7 @@ from tests.pilot_helpers import wait_until
 from tui_reader.core import library_file
 from tui_reader.core.library import Library, LibraryError, LibraryPathError
 from tui_reader.core.loading import load_paths
+from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 
@@ -80,7 +81,9 @@ async def test_a_recovered_library_is_written_back_at_once_through_the_app(
 
     library, messages = Library.open(private_library)
     loaded = load_paths([SEEDS])
-    app = ReaderApp(PaperStore(loaded.papers, loaded.collections), library, messages)
+    app = ReaderApp(
+        Opening(PaperStore(loaded.papers, loaded.collections), messages=messages), library
+    )
     async with app.run_test() as pilot:
         await wait_until(pilot, lambda: len(app.screen_stack) > 1, "the warning's dialog")
         await pilot.press("q")

@@ -23,6 +23,7 @@ from tui_reader.core.config import Config
 from tui_reader.core.library import Library
 from tui_reader.core.loading import load_paths
 from tui_reader.core.locations import config_path
+from tui_reader.core.opening import Opening
 from tui_reader.core.paper import Paper
 from tui_reader.core.pipe import PipeRun, pipe_input
 from tui_reader.core.store import PaperStore
@@ -298,8 +299,8 @@ def test_a_command_that_hangs_is_cancelled_with_what_it_started() -> None:
 
 def piping_reader(papers: list[Paper], commands: dict[str, str]) -> ReaderApp:
     """The reader over these papers, with these commands to pipe to."""
-    config = Config(read_after=0, commands=commands)
-    return ReaderApp(PaperStore(papers), Library(None), search_template=TEMPLATE, config=config)
+    config = Config(read_after=0, commands=commands, search_url=TEMPLATE)
+    return ReaderApp(Opening(PaperStore(papers)), Library(None), config)
 
 
 async def test_pipe_to_wc_shows_the_output_and_y_copies_it(

@@ -11,6 +11,7 @@ from textual.widgets import OptionList, Static
 
 from tests.pilot_helpers import ready, store_from, wait_until
 from tui_reader.core.loading import check_paths, load_paths, stream_papers
+from tui_reader.core.opening import Opening
 from tui_reader.core.session import Session
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
@@ -33,7 +34,7 @@ def texts(app: ReaderApp) -> list[str]:
 async def test_reading_mode_has_no_stray_border(
     seed_store: PaperStore, size: tuple[int, int]
 ) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=size) as pilot:
         await pilot.press("z")
         await pilot.pause()
@@ -44,7 +45,7 @@ async def test_reading_mode_has_no_stray_border(
 
 
 async def test_the_abstract_keeps_a_readable_measure_at_200_columns(seed_store: PaperStore) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(200, 50)) as pilot:
         await pilot.pause()
         body = app.query_one("#detail-body", Widget)
@@ -60,7 +61,7 @@ async def test_a_short_notice_sits_on_the_footer_row(
     seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
 ) -> None:
     monkeypatch.setattr(pyperclip, "copy", lambda text: None)
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=size, notifications=True) as pilot:
         await pilot.press("y")
         await wait_until(pilot, lambda: app.screen.query("Toast"), "the notice")
@@ -72,7 +73,7 @@ async def test_a_short_notice_sits_on_the_footer_row(
 
 
 async def test_one_paper_is_one_paper_everywhere(write_seed: Callable[..., Path]) -> None:
-    app = ReaderApp(store_from(write_seed("The only paper.")))
+    app = ReaderApp(Opening(store_from(write_seed("The only paper."))))
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot)
         assert app.workspace.sub_title == "1 paper"
@@ -100,7 +101,7 @@ def test_no_count_in_the_code_is_written_with_a_fixed_plural() -> None:
 
 
 async def test_m_says_in_the_header_that_the_raw_text_is_shown(seed_store: PaperStore) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("m")
         assert app.workspace.sub_title.endswith(" · raw text")
@@ -109,22 +110,22 @@ async def test_m_says_in_the_header_that_the_raw_text_is_shown(seed_store: Paper
 
 
 async def test_the_split_is_remembered(seed_store: PaperStore) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.press("greater_than_sign", "greater_than_sign")
         assert app.session().split == 6
-    again = ReaderApp(seed_store, session=app.session())
+    again = ReaderApp(Opening(seed_store, session=app.session()))
     async with again.run_test(size=(120, 30)) as pilot:
         await pilot.pause()
         assert again.query_one(PaperList).region.width == 72  # 6 tenths of 120
     for strange in (0, 11, -3):
-        odd = ReaderApp(seed_store, session=Session(split=strange))
+        odd = ReaderApp(Opening(seed_store, session=Session(split=strange)))
         async with odd.run_test(size=(120, 30)):
             assert odd.session().split == 4
 
 
 async def test_the_palette_names_each_command_once(seed_store: PaperStore) -> None:
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(80, 24)):
         commands = [command.title for command in app.get_system_commands(app.screen)]
         assert len(commands) == len(set(commands)), sorted(commands)
@@ -139,21 +140,21 @@ def test_duplicate_abstracts_are_counted_when_loaded(write_seed: Callable[..., P
 async def test_duplicates_merged_are_said_once_at_start(
     write_seed: Callable[..., Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tui_reader import cli
+    from tui_reader.cli.program import main
 
     path = write_seed("Same paper.", "Other paper.", "Same paper.", "Same paper.")
     opened: list[ReaderApp] = []
     monkeypatch.setattr(ReaderApp, "run", lambda app: opened.append(app))
-    assert cli.main([str(path)]) == 0
+    assert main([str(path)]) == 0
     assert opened[0].workspace.duplicates == 2
-    app = ReaderApp(opened[0].store, duplicates=2)
+    app = ReaderApp(Opening(opened[0].store, duplicates=2))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert notices(app) == ["2 duplicate abstracts shown once"]
     # Loaded in the background: counted as they arrive, said when all are in.
     big = tmp_path / "big.jsonl"
     big.write_text("".join(f'{{"abstract": "Paper {n % 3}."}}\n' for n in range(7)))
-    app = ReaderApp(PaperStore(), stream=stream_papers(check_paths([big])))
+    app = ReaderApp(Opening(PaperStore(), stream=stream_papers(check_paths([big]))))
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(pilot)
         assert len(app.store) == 3 and app.workspace.duplicates == 4

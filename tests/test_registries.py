@@ -11,11 +11,12 @@ from pathlib import Path
 import pyperclip
 import pytest
 
-from tui_reader import cli
+from tui_reader.cli.program import main
 from tui_reader.core import export, formats
 from tui_reader.core.export import Exporter, copy_forms, file_formats, format_of, render
 from tui_reader.core.formats import InputFormat, Problem, Record, input_format
 from tui_reader.core.loading import load_paths
+from tui_reader.core.opening import Opening
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
 from tui_reader.core.store import PaperStore
@@ -64,7 +65,7 @@ def test_a_toy_input_format_loads_from_files_folders_and_gzip(
     assert [paper.title for paper in loaded.papers] == ["First", "Second"]
     assert loaded.problems == [f"{folder / 'a.psv'}:2: no bar"]
     assert load_paths([folder / "c.data"]).papers[0].title == "Third"
-    assert cli.main(["list", "--papers", str(folder), "--query", "another"]) == 0
+    assert main(["list", "--papers", str(folder), "--query", "another"]) == 0
     out, err = capsys.readouterr()
     assert "Second" in out and "First" not in out
     assert err == f"tui-reader: skipped {folder / 'a.psv'}:2: no bar\n"
@@ -102,14 +103,14 @@ def test_a_toy_exporter_writes_files_from_the_command_line(
     toy_exporter: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert format_of(Path("list.TOY")) == "toy" and TOY in copy_forms()
-    assert cli.main(["tag", "28f1d9d7a354", "x"]) == 0
+    assert main(["tag", "28f1d9d7a354", "x"]) == 0
     out = tmp_path / "papers.toy"
-    assert cli.main(["export", "--tag", "x", "-o", str(out)]) == 0
+    assert main(["export", "--tag", "x", "-o", str(out)]) == 0
     assert out.read_text().startswith("TOY 28f1d9d7a354 x LOAM")
     assert capsys.readouterr().err == f"wrote 1 paper to {out}\n"
-    assert cli.main(["export", "--format", "toy", "--query", "#x"]) == 0
+    assert main(["export", "--format", "toy", "--query", "#x"]) == 0
     assert capsys.readouterr().out == out.read_text()
-    assert cli.main(["export", "-o", str(tmp_path / "papers.txt")]) == 2
+    assert main(["export", "-o", str(tmp_path / "papers.txt")]) == 2
     assert ".csl.json, .toy" in capsys.readouterr().err
 
 
@@ -122,7 +123,7 @@ async def test_a_toy_exporter_is_offered_by_e_and_the_copy_picker(
     copied: list[str] = []
     monkeypatch.setattr(pyperclip, "copy", copied.append)
     monkeypatch.chdir(tmp_path)
-    app = ReaderApp(seed_store)
+    app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("Y")
         assert isinstance(app.screen, CopyPicker)

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.cli_helpers import command
 from tests.conftest import SEEDS
 from tests.fetch_helpers import (
     FakeTime,
@@ -43,7 +44,8 @@ from tui_reader.core.sources import polite
 from tui_reader.core.sources.record import SourceRecord
 from tui_reader.core.store import PaperStore, columns_of
 from tui_reader.core.typeset import typeset
-from tui_reader.resolve_command import run_resolve
+
+run_resolve = command("resolve")
 
 CORPUS = Path("/work/shared/corpora/ml-abstracts-31k.jsonl.gz")
 SEED_PAPERS = load_paths([SEEDS]).papers
@@ -246,7 +248,7 @@ def test_resolve_keeps_a_certain_match_and_every_command_shows_it(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from tui_reader import cli
+    from tui_reader.cli.program import main
 
     openreview_script, arxiv_script = first_run()
     with (
@@ -254,7 +256,7 @@ def test_resolve_keeps_a_certain_match_and_every_command_shows_it(
         serving(arxiv_script) as arxiv,
     ):
         services(monkeypatch, openreview, arxiv)
-        assert cli.main(["resolve", "--papers", str(papers)]) == 0
+        assert main(["resolve", "--papers", str(papers)]) == 0
     err = capsys.readouterr().err
     assert err.splitlines()[-1] == (
         "resolve: 3 of 3 papers looked up, 1 found (title, authors and links kept in the "
@@ -283,14 +285,14 @@ def test_resolve_keeps_a_certain_match_and_every_command_shows_it(
     assert [m["source"] for m in kept["matches"]] == ["arxiv:2501.04321", "openreview:Fx1bandit"]
 
     # list and export show it.
-    assert cli.main(["list", "--papers", str(papers), "--format", "jsonl"]) == 0
+    assert main(["list", "--papers", str(papers), "--format", "jsonl"]) == 0
     listed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert listed[0]["title"] == kept["title"]
     assert listed[0]["authors"] == ["Ada Lovelace", "Alan Turing"]
     assert listed[0]["url"] == "https://arxiv.org/abs/2501.04321"
     assert "https://openreview.net/forum?id=Fx1bandit" in listed[0]["links"]
     assert [p["title"] for p in listed[1:]] == ["", ""]
-    assert cli.main(["export", "--papers", str(papers), "--format", "bib"]) == 0
+    assert main(["export", "--papers", str(papers), "--format", "bib"]) == 0
     bib = capsys.readouterr().out
     assert "eprint = {2501.04321}" in bib and "Lovelace" in bib
 
@@ -299,7 +301,7 @@ def test_resolve_keeps_a_certain_match_and_every_command_shows_it(
 
     opened: list[ReaderApp] = []
     monkeypatch.setattr(ReaderApp, "run", lambda app: opened.append(app))
-    assert cli.main([str(papers)]) == 0
+    assert main([str(papers)]) == 0
     shown = opened[0].store[0]
     assert (shown.id, shown.title, shown.headline) == (bandit_id, kept["title"], kept["title"])
     assert dict(shown.kind_links)["forum"] == "https://openreview.net/forum?id=Fx1bandit"

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli_helpers import run
+from tui_reader.cli.commands.digest import _published_since, markdown_digest
 from tui_reader.core.engine import Ranking, SearchEngine
 from tui_reader.core.feeds import FeedCounter
 from tui_reader.core.library import Library, default_path
@@ -16,7 +17,6 @@ from tui_reader.core.query import Query
 from tui_reader.core.search_service import build_index
 from tui_reader.core.store import Numbers, PaperStore
 from tui_reader.resources import bundled
-from tui_reader.searches_command import _published_since, markdown_digest
 
 Capsys = pytest.CaptureFixture[str]
 LOAM = "28f1d9d7a354"  # a seed paper about reinforcement learning

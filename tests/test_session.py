@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli_helpers import run_process
-from tui_reader import cli
+from tui_reader.cli.program import main
 from tui_reader.core import session as sessions
 from tui_reader.core.session import Session, save_session
 
@@ -22,7 +22,7 @@ def test_a_fifo_or_device_as_the_session_file_stops_the_reader(
     os.mkfifo(session)
     monkeypatch.setattr(ReaderApp, "run", lambda app: pytest.fail("the reader started"))
     before = sorted(tmp_path.rglob("*"))
-    assert cli.main(["--fresh"]) == 2
+    assert main(["--fresh"]) == 2
     assert capsys.readouterr().err == (
         f"tui-reader: {session}: is a FIFO (named pipe), not a regular file\n"
     )
@@ -30,7 +30,7 @@ def test_a_fifo_or_device_as_the_session_file_stops_the_reader(
     assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
     assert sorted(tmp_path.rglob("*")) == before
     monkeypatch.setenv("TUI_READER_SESSION", "/dev/null")
-    assert cli.main([]) == 2
+    assert main([]) == 2
     assert "/dev/null: is a character device" in capsys.readouterr().err
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tui_reader import cli
-from tui_reader.cli import save_on_signals
+from tui_reader.cli import signals
+from tui_reader.cli.signals import save_on_signals
 from tui_reader.core.library import Library
 from tui_reader.core.loading import load_paths
 
@@ -86,8 +86,8 @@ def test_closing_the_terminal_right_after_a_change_keeps_it(private_library: Pat
 DEADLOCKED = """
 import os, signal, sys, threading
 from pathlib import Path
-from tui_reader import cli
-from tui_reader.cli import save_on_signals
+from tui_reader.cli import signals
+from tui_reader.cli.signals import save_on_signals
 from tui_reader.core.library import Library
 library, _ = Library.open(Path(sys.argv[1]))
 app_closed = save_on_signals(library, lambda: None)
@@ -120,8 +120,8 @@ def test_a_reader_that_cannot_close_saves_what_its_closing_kept_before_it_ends(
     path = tmp_path / "library.json"
     library, _ = Library.open(path)
     ended: list[int] = []
-    monkeypatch.setattr(cli, "EXIT_GRACE", 0.3)
-    monkeypatch.setattr(cli.os, "_exit", ended.append)
+    monkeypatch.setattr(signals, "EXIT_GRACE", 0.3)
+    monkeypatch.setattr(signals.os, "_exit", ended.append)
     save_on_signals(library, lambda: None)  # an app that never closes
     os.kill(os.getpid(), signal.SIGHUP)
     time.sleep(0.1)

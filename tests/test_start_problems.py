@@ -8,8 +8,9 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from tests.pilot_helpers import store_from, wait_until
-from tui_reader import cli
+from tui_reader.cli.program import main
 from tui_reader.core.config import Config, load_config
+from tui_reader.core.opening import Opening
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.keymap import check_keys, key_conflicts, theme_problem
 from tui_reader.ui.problems_screen import ProblemsScreen
@@ -71,7 +72,7 @@ def test_the_reader_is_given_every_problem_with_its_line(
     monkeypatch.setenv("TUI_READER_CONFIG", str(path))
     opened: list[ReaderApp] = []
     monkeypatch.setattr(ReaderApp, "run", lambda app: opened.append(app))
-    assert cli.main([]) == 0
+    assert main([]) == 0
     assert opened[0].workspace._messages == read(path)[1]
     assert len(opened[0].workspace._messages) == 8
 
@@ -84,7 +85,7 @@ async def test_all_problems_are_shown_together_and_escape_closes(
     path.write_text(CONFIG, encoding="utf-8")
     config, problems = read(path)
     problems.append("Skipped 2 records that could not be read")
-    app = ReaderApp(store_from(write_seed("One paper.")), messages=problems, config=config)
+    app = ReaderApp(Opening(store_from(write_seed("One paper.")), messages=problems), config=config)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         screen = app.screen
@@ -108,7 +109,7 @@ async def test_all_problems_are_shown_together_and_escape_closes(
 
 
 async def test_no_dialog_when_nothing_is_wrong(write_seed: Callable[..., Path]) -> None:
-    app = ReaderApp(store_from(write_seed("One paper.")))
+    app = ReaderApp(Opening(store_from(write_seed("One paper."))))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert not isinstance(app.screen, ProblemsScreen)
@@ -122,7 +123,7 @@ async def test_problems_are_shown_as_written(
     path = folder / "config.toml"
     path.write_text('[keys]\n"[/b]" = "x"\n', encoding="utf-8")
     config, problems = read(path)
-    app = ReaderApp(store_from(write_seed("One paper.")), messages=problems, config=config)
+    app = ReaderApp(Opening(store_from(write_seed("One paper.")), messages=problems), config=config)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         texts = [str(static.content) for static in app.screen.query(Static)]
@@ -137,7 +138,7 @@ async def test_records_skipped_are_shown_under_their_file_by_line(
     path.write_text("{}\n", encoding="utf-8")
     problems = [f"{path}:5: not a JSON object", f"{path}:12: no abstract"]
     problems.append(f"{path}: 3 more records that could not be read")
-    app = ReaderApp(store_from(write_seed("One paper.")), messages=problems)
+    app = ReaderApp(Opening(store_from(write_seed("One paper.")), messages=problems))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         texts = [str(static.content) for static in app.screen.query(Static)]
@@ -154,7 +155,7 @@ async def test_typing_while_the_problems_open_goes_on_to_the_reader(
     where the reader was, the rest of the burst after it (`/homoph graph` typed into
     it, then Escape, and the letters after bookmarked a paper)."""
     papers = store_from(write_seed("Satisficing bandits.", "Homophily in graphs."))
-    app = ReaderApp(papers, messages=["Skipped 2 records that could not be read"])
+    app = ReaderApp(Opening(papers, messages=["Skipped 2 records that could not be read"]))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, ProblemsScreen)
@@ -170,7 +171,7 @@ async def test_typing_in_the_filter_under_the_problems_goes_on_with_their_own_ke
     """The filter typed into as the reader starts, then the dialog opened over it: "quantum"
     lost its "q" (the dialog's Close) and "jazz" its "j" (its scroll)."""
     papers = store_from(write_seed("Quantum jazz.", "Homophily in graphs."))
-    app = ReaderApp(papers, messages=["Skipped 2 records that could not be read"])
+    app = ReaderApp(Opening(papers, messages=["Skipped 2 records that could not be read"]))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, ProblemsScreen)
@@ -187,7 +188,7 @@ async def test_records_skipped_before_are_told_in_a_notice_not_the_dialog(
     every start: a notice, as loading the file gives, not the dialog to close each time."""
     path = tmp_path / "papers.jsonl"
     skipped = [f"{path}:{line}: no abstract" for line in range(2, 9)]
-    app = ReaderApp(store_from(write_seed("One paper.")), skipped=skipped)
+    app = ReaderApp(Opening(store_from(write_seed("One paper.")), skipped=skipped))
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await pilot.pause()
         assert not isinstance(app.screen, ProblemsScreen)

@@ -9,6 +9,7 @@ import pytest
 
 from tests.pilot_helpers import rows
 from tui_reader import startup
+from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 
@@ -39,14 +40,14 @@ def test_the_reader_runs_at_its_frame_rate() -> None:
         "import os, sys, argparse\n"
         "import tui_reader.ui.app\n"
         "assert 'TEXTUAL_FPS' not in os.environ, 'the ui package set the frame rate'\n"
-        "import tui_reader.cli as cli\n"
+        "import tui_reader.cli.program\n"
         "assert 'textual' in sys.modules\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "TEXTUAL_FPS"}
     subprocess.run([sys.executable, "-c", script], env=env, check=True, timeout=60)
     script = (
         "import sys\n"
-        "import tui_reader.cli\n"
+        "import tui_reader.cli.program\n"
         "assert 'textual' not in sys.modules, 'the command imported Textual before its rate'\n"
     )
     subprocess.run([sys.executable, "-c", script], env=env, check=True, timeout=60)
@@ -64,7 +65,7 @@ def test_a_start_leaves_what_it_does_not_use_unimported() -> None:
     ]
     script = (
         "import sys\n"
-        "import tui_reader.cli, tui_reader.ui.app\n"
+        "import tui_reader.cli.program, tui_reader.ui.app\n"
         f"print([name for name in {later!r} if name in sys.modules])\n"
     )
     found = subprocess.run(
@@ -118,7 +119,7 @@ def test_releasing_a_collector_not_held_changes_nothing() -> None:
 async def test_the_reader_gives_the_collector_back_once_drawn(seed_store: PaperStore) -> None:
     startup.hold_collector()  # as the command does before importing the reader
     try:
-        app = ReaderApp(seed_store)
+        app = ReaderApp(Opening(seed_store))
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             assert rows(app)[0].startswith("LOAM")

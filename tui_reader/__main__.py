@@ -5,7 +5,7 @@ from tui_reader import startup
 
 def main() -> int:
     startup.hold_collector()  # until the reader has drawn, or the command's modules are in
-    from tui_reader.cli import main as run_command
+    from tui_reader.cli.program import main as run_command
 
     return run_command()
 

@@ -10,7 +10,7 @@ format or version, other files, a missing, truncated or mistyped array, offsets 
 add up, codes out of range.
 
 An entry is written whole into a temporary folder and renamed into place, when the index is
-built (`indexed_papers` for the commands; `keep_in_background` for the reader, never at
+built (`keep` for the commands, core.opening; `keep_in_background` for the reader, never at
 quit); the cache folder is kept under the `[cache] limit` setting, least recently used entries
 removed first. A cache is a convenience only: one that cannot be read or written costs time.
 """
@@ -34,7 +34,7 @@ from tui_reader.core.config import Config, ConfigError, load_config
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.flat import disk
 from tui_reader.core.flat.index import FlatIndex
-from tui_reader.core.loading import LoadResult, load_store
+from tui_reader.core.loading import LoadResult
 from tui_reader.core.locations import cache_folder, config_path
 from tui_reader.core.search_service import build_index
 from tui_reader.core.store import TEXTS, Array, Chunk, PaperStore
@@ -345,21 +345,3 @@ def prune(root: Path, limit: int, keep: Path | None = None) -> None:
         if path != keep:
             shutil.rmtree(path, ignore_errors=True)
             total -= size
-
-
-def indexed_papers(paths: Sequence[Path], files: Sequence[Path]) -> IndexedPapers:
-    """The papers the paths name and their index: opened from the cache when these files
-    (those `check_paths` gave for the paths: a folder's others are passed over) were kept
-    before, else loaded, indexed and kept. LoadError for a path that cannot be read."""
-    unusable: list[str] = []
-    indexed = load_cached(files, unusable=unusable)
-    if indexed is None:
-        loaded = load_store(paths, only=set(files))
-        assert isinstance(loaded.papers, PaperStore)
-        told = [
-            f"the papers kept in the cache could not be used ({why}): loaded anew"
-            for why in unusable
-        ]
-        indexed = IndexedPapers(loaded, build_index(loaded.papers), loaded.papers, *told)
-        keep(files, indexed)
-    return indexed

@@ -1,7 +1,7 @@
 """The reader: what is app-wide (settings, theme, keys, where the reader left off); the
 papers are read on its main screen (ui/workspace)."""
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable
 from functools import partial
 from typing import Any
 
@@ -13,18 +13,16 @@ from textual.screen import Screen
 
 from tui_reader import startup
 from tui_reader.core.config import Config
-from tui_reader.core.engine import SearchEngine
 from tui_reader.core.library import Library
-from tui_reader.core.links import DEFAULT_SEARCH_URL
+from tui_reader.core.opening import Opening
 from tui_reader.core.session import Session
-from tui_reader.core.store import PaperBatch, PaperStore
 from tui_reader.core.text import for_terminal
 from tui_reader.resources import bundled
 from tui_reader.ui.clipboard import CopyLog
 from tui_reader.ui.key_labels import key_display
 from tui_reader.ui.ordered_keys import keys_sent, route_key
 from tui_reader.ui.paper_list import PaperList
-from tui_reader.ui.workspace import KeepIndex, Workspace
+from tui_reader.ui.workspace import Workspace
 
 READ_AFTER = Config().read_after  # seconds to read a paper, for a reader given no config
 
@@ -36,27 +34,11 @@ class ReaderApp(App[None]):
     TITLE = "tui-reader"
 
     def __init__(
-        self,
-        store: PaperStore,
-        library: Library | None = None,
-        messages: Sequence[str] = (),
-        search_template: str = DEFAULT_SEARCH_URL,
-        stream: Iterator[PaperBatch | str] | None = None,
-        session: Session | None = None,
-        config: Config | None = None,
-        index: SearchEngine | None = None,
-        duplicates: int = 0,
-        keep_index: KeepIndex | None = None,
-        expected_papers: int | None = None,
-        skipped: Sequence[str] = (),
+        self, opening: Opening, library: Library | None = None, config: Config | None = None
     ) -> None:
-        """`messages`, problems met at start; `stream`, when given, yields more papers (and
-        problems) to load in the background, about `expected_papers` of them; `session`,
-        where the reader left off last time; `config`, the user's settings (its keys already
-        checked); `index`, the store's index when it was kept from before; `duplicates`, how
-        many abstracts the load met again; `skipped`, the records of papers kept from before
-        that could not be read; `keep_index`, what keeps the papers and their index for the
-        next start once built."""
+        """`opening`: the papers and what comes with them (core.opening), where the reader
+        left off among them; `config`, the user's settings (its keys already checked, the
+        search link to use as its `search_url`)."""
         super().__init__()
         self.config = config or Config(read_after=READ_AFTER)
         self.set_keymap(dict(self.config.keys))
@@ -64,25 +46,11 @@ class ReaderApp(App[None]):
         self._configured_keys = {
             key.strip() for keys in self.config.keys.values() for key in keys.split(",")
         } - {""}
-        self.store = store
+        self.store = opening.store
         self.library = library or Library(None)
-        self._session = session
+        self._session = opening.session
         self.copy_log = CopyLog(self)  # copies, and what was copied this session
-        self.workspace = Workspace(
-            store,
-            self.library,
-            self.config,
-            self.copy_log,
-            search_template,
-            messages=messages,
-            stream=stream,
-            session=session,
-            index=index,
-            duplicates=duplicates,
-            keep_index=keep_index,
-            expected_papers=expected_papers,
-            skipped=skipped,
-        )
+        self.workspace = Workspace(opening, self.library, self.config, self.copy_log)
 
     def get_default_screen(self) -> Screen[Any]:
         return self.workspace

@@ -4,7 +4,7 @@ import asyncio
 import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from contextvars import ContextVar
 from functools import wraps
 from typing import Any, Literal, TypeAlias, TypeVar
@@ -29,6 +29,7 @@ from tui_reader.core.highlight import Highlight
 from tui_reader.core.index_cache import IndexedPapers
 from tui_reader.core.library import Library, LibraryError
 from tui_reader.core.nothing_found import why_nothing
+from tui_reader.core.opening import Opening
 from tui_reader.core.paper import Paper
 from tui_reader.core.pools import stop_pools
 from tui_reader.core.query import parse_query
@@ -42,7 +43,7 @@ from tui_reader.core.search_service import (
 )
 from tui_reader.core.session import Session
 from tui_reader.core.sorting import SORTS, Sort
-from tui_reader.core.store import PaperBatch, PaperStore, columns_of
+from tui_reader.core.store import PaperBatch, columns_of
 from tui_reader.core.wording import count
 from tui_reader.ui import flows
 from tui_reader.ui.clipboard import CopyLog, notice
@@ -102,13 +103,6 @@ T = TypeVar("T")
 Place = tuple[str, str | None]  # a query, and the paper under the cursor
 Status: TypeAlias = Literal["loading", "indexing", "ready"]
 Flow: TypeAlias = Callable[..., Coroutine[Any, Any, None]]
-# Keeps the papers and their index for the next start (the store, the index, the problems
-# the load met, duplicates), then gives the entry read back to the last argument (None: none
-# was kept); called in a thread, once the index is built.
-KeepIndex: TypeAlias = Callable[
-    [PaperStore, SearchEngine, Sequence[str], int, Callable[[IndexedPapers | None], object]],
-    object,
-]
 
 # Set by a dialog flow's first dialog once it is open (see `dialog_flow`).
 _dialog_open: ContextVar[asyncio.Event] = ContextVar("dialog_open")
@@ -233,46 +227,32 @@ class Workspace(Screen[None]):
     sub_title: reactive[str | None] = reactive[str | None](None, init=False, repaint=False)
 
     def __init__(
-        self,
-        store: PaperStore,
-        library: Library,
-        config: Config,
-        copy_log: CopyLog,
-        search_template: str,
-        *,
-        messages: Sequence[str] = (),
-        stream: Iterator[PaperBatch | str] | None = None,
-        session: Session | None = None,
-        index: SearchEngine | None = None,
-        duplicates: int = 0,
-        keep_index: KeepIndex | None = None,
-        expected_papers: int | None = None,
-        skipped: Sequence[str] = (),
+        self, opening: Opening, library: Library, config: Config, copy_log: CopyLog
     ) -> None:
-        """`messages`, problems met at start, shown together; `stream`, when given, yields
-        more papers (and problems) to load in the background, about `expected_papers` of
-        them (None: not known); `session`, where the reader left off last time; `index`, the
-        store's index when it was kept from before; `duplicates`, how many abstracts the load
-        met again and shows once; `skipped`, the records of papers kept from before that could
-        not be read (told as a load tells them, not among the problems: the same at every
-        start); `keep_index`, what keeps the papers and their index for the next start, once
-        it is built."""
+        """`opening`: the papers (core.opening); those it `stream`s are loaded in the
+        background, about `expected` of them (None: not known); its `index` when kept from
+        before; `duplicates`, how many abstracts the load met again and shows once; `skipped`,
+        the records of papers kept from before that could not be read (told as a load tells
+        them, not among the `messages`, problems met at start, shown together); `session`,
+        where the reader left off last time; `cache_writer`, what writes the papers and their
+        index to the cache for the next start, once it is built."""
         super().__init__()
+        store = opening.store
         self.store, self.library, self.config = store, library, config
-        self.copy_log, self.search_template = copy_log, search_template
-        self._messages = list(messages)
-        self._stream = stream
-        self._restore = session
-        self._kept_index, self._keep_index = index, keep_index
-        self._expected_papers = expected_papers
+        self.copy_log, self.search_template = copy_log, config.search_url
+        self._messages = list(opening.messages)
+        self._stream = opening.stream
+        self._restore = opening.session
+        self._kept_index, self._keep_index = opening.index, opening.cache_writer
+        self._expected_papers = opening.expected
         self._all_loaded = threading.Event()  # every paper loaded is in the store
         self._indexing: threading.Thread | None = None  # indexing the papers as they load
-        self.duplicates = duplicates  # the background load adds those it meets
-        self.set_reactive(Workspace.status, "loading" if stream is not None else "indexing")
+        self.duplicates = opening.duplicates  # the background load adds those it meets
+        self.set_reactive(Workspace.status, "loading" if self._stream is not None else "indexing")
         self._index: SearchEngine | None = None
         self._unindexed = False  # the index could not be built
         self._keeping = False  # the papers and their index are being kept for the next start
-        self.load_problems = list(skipped)  # records skipped: kept with the index
+        self.load_problems = list(opening.skipped)  # records skipped: kept with the index
         self._query = ""
         self.shown_query = ""  # the query whose results the list shows
         self._shown_count, self._close_count = len(store), 0

@@ -8,27 +8,26 @@ decisions it needs) or no paper is left to recommend; 2 for a mistake in the opt
 
 import argparse
 import sys
-from collections.abc import Sequence
 
-from tui_reader.cli import open_library, papers_or_default
-from tui_reader.command_options import (
+from tui_reader.cli.papers import print_ranked, read_papers
+from tui_reader.cli.shared import (
     NoMatch,
     UsageError,
     add_library_option,
     add_papers_option,
+    open_library,
+    papers_or_default,
     tags_given,
 )
-from tui_reader.command_papers import print_ranked, read_papers
 from tui_reader.core.feeds import feed_numbers
 from tui_reader.core.locations import cache_folder
 from tui_reader.core.recommend import ColdStart, recommender
 
 
-def parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="tui-reader recommend",
-        description="Print the papers not yet decided (not read, not bookmarked, not carrying "
-        "the tag), best first by what you kept and skipped.",
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Print the papers not yet decided (not read, not bookmarked, not carrying the tag), best "
+        "first by what you kept and skipped."
     )
     parser.add_argument(
         "--tag",
@@ -40,17 +39,15 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--query", default="", help="only papers matching this filter query")
     add_papers_option(parser, "papers to recommend from")
     add_library_option(parser)
-    return parser
 
 
-def run_recommend(argv: Sequence[str]) -> int:
-    arguments = parser().parse_args(argv)
+def run(arguments: argparse.Namespace) -> int:
     if arguments.limit < 1:
         raise UsageError(f"--limit must be 1 or more, not {arguments.limit}")
     tag = tags_given([arguments.tag], "--tag")[0] if arguments.tag is not None else None
     paths = papers_or_default(arguments.papers)
-    loaded, index = read_papers(paths, indexed=True)  # kept in the cache: read back at once
-    papers = loaded.papers
+    opened = read_papers(paths, indexed=True)  # from the cache once written: read at once
+    papers, index = opened.store, opened.index
     library, _ = open_library(arguments.library, read_only=True)
     try:
         found = recommender(papers, library, tag, cache_folder())

@@ -8,12 +8,18 @@ saying what the file keeps, and 130 after Ctrl+C. Run again, a fetch goes on whe
 import argparse
 import functools
 import sys
-from collections.abc import Iterator, Mapping, Sequence
-from datetime import date
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import NoReturn, Protocol, TextIO
+from typing import Protocol, TextIO
 
-from tui_reader.cli import open_library, settings
+from tui_reader.cli.shared import (
+    UsageError,
+    date_text,
+    first_day,
+    open_library,
+    settings,
+    warn,
+)
 from tui_reader.core.file_kinds import special_file_problem
 from tui_reader.core.library import LibraryError
 from tui_reader.core.paper import paper_id
@@ -33,15 +39,6 @@ from tui_reader.core.wording import count
 INTERRUPTED = 130
 
 
-class UsageError(Exception):
-    """A mistake in the command; the message says what."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
 class Request(Protocol):
     def key(self) -> dict[str, object]: ...
     def name(self) -> str: ...
@@ -50,27 +47,17 @@ class Request(Protocol):
     def pages(self, client: PoliteClient, cursor: Cursor | None) -> Iterator[Page]: ...
 
 
-def _date(text: str) -> date:
-    """A date given as YYYY-MM-DD, YYYY-MM or YYYY (the first day of the month or year)."""
-    padded = text + {4: "-01-01", 7: "-01"}.get(len(text), "")
-    try:
-        return date.fromisoformat(padded)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a date: {text!r} (like 2025-06-01)") from None
-
-
 def _count(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"not a number of papers: {text!r}")
     return int(text)
 
 
-def fetch_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="tui-reader fetch",
-        description="Fetch papers from arXiv or an OpenReview venue into a collection file "
-        f"(JSON Lines, by default in {collections_folder()}). Run again after an "
-        "interruption, a fetch goes on where it stopped.",
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Fetch papers from arXiv or an OpenReview venue into a collection file (JSON Lines, by "
+        f"default in {collections_folder()}). Run again after an interruption, a fetch goes on "
+        "where it stopped."
     )
     sources = parser.add_subparsers(dest="source", required=True, metavar="SOURCE")
     fetch = sources.add_parser(
@@ -93,7 +80,7 @@ def fetch_parser() -> argparse.ArgumentParser:
         help="words the papers contain, or a query in the API's syntax (ti:, au:, abs:, AND...)",
     )
     fetch.add_argument(
-        "--since", type=_date, metavar="DATE", help="papers first submitted on or after DATE"
+        "--since", type=date_text, metavar="DATE", help="papers first submitted on or after DATE"
     )
     fetch.add_argument(
         "--max",
@@ -111,7 +98,6 @@ def fetch_parser() -> argparse.ArgumentParser:
     venue.add_argument("--accepted", action="store_true", help="only the accepted papers")
     venue.add_argument("-o", "--output", type=Path, metavar="FILE", help="the collection file")
     sources.add_parser("list", help="the fetched collections and how many papers each holds")
-    return parser
 
 
 def _request(arguments: argparse.Namespace, addresses: Mapping[str, str]) -> Request:
@@ -124,9 +110,8 @@ def _request(arguments: argparse.Namespace, addresses: Mapping[str, str]) -> Req
             query = arguments.query.strip()
             if not (categories or query or arguments.since):
                 raise UsageError("say what to fetch: --category, --query or --since")
-            request = arxiv.ArxivRequest(
-                categories, query, arguments.since, arguments.max, addresses
-            )
+            since = first_day(arguments.since) if arguments.since else None
+            request = arxiv.ArxivRequest(categories, query, since, arguments.max, addresses)
         else:
             venue_id = openreview.check_venue_id(arguments.venue_id)
             request = openreview.VenueRequest(venue_id, arguments.accepted, addresses)
@@ -247,9 +232,9 @@ def follow_papers(arxiv_ids: dict[str, str]) -> int:
         return 0
     try:
         for message in library.save():
-            print(f"tui-reader: {message}", file=sys.stderr)
+            warn(message)
     except LibraryError as error:
-        print(f"tui-reader: changes could not be saved: {error}", file=sys.stderr)
+        warn(f"changes could not be saved: {error}")
         return 1
     print(
         f"the tags, bookmarks, read marks and notes of {papers(moved)} now follow their arXiv ids",
@@ -271,17 +256,12 @@ def list_collections(stream: TextIO) -> int:
     return 0
 
 
-def run_fetch(argv: Sequence[str]) -> int:
-    """`tui-reader fetch ...`; the exit status."""
-    try:
-        arguments = fetch_parser().parse_args(argv)
-        if arguments.source == "list":
-            return list_collections(sys.stdout)
-        request = _request(arguments, settings().sources)
-        path = _output(arguments, request)
-    except UsageError as error:
-        print(f"tui-reader fetch: {error} (see tui-reader fetch --help)", file=sys.stderr)
-        return 2
+def run(arguments: argparse.Namespace) -> int:
+    """`tui-reader fetch ...`; the exit status (a UsageError: 2, see the registry)."""
+    if arguments.source == "list":
+        return list_collections(sys.stdout)
+    request = _request(arguments, settings().sources)
+    path = _output(arguments, request)
     label = request.label()
     progress = Progress(label, sys.stderr)
     arxiv_ids: dict[str, str] = {}
@@ -291,7 +271,7 @@ def run_fetch(argv: Sequence[str]) -> int:
             tally = fetch_into(path, request.key(), pages, progress)
     except FetchFailed as failure:
         progress.end()
-        print(f"tui-reader: {strip_controls(str(failure))}", file=sys.stderr)
+        warn(strip_controls(str(failure)))
         follow_papers(arxiv_ids)  # of the pages kept
         return INTERRUPTED if failure.interrupted else 1
     progress.end()

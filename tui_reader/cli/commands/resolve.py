@@ -8,12 +8,18 @@ with the papers not looked up yet.
 
 import argparse
 import sys
-from collections.abc import Sequence
-from typing import NoReturn, TextIO
+from typing import TextIO
 
-from tui_reader.cli import open_library, papers_or_default, settings
-from tui_reader.command_options import add_library_option, add_papers_option
-from tui_reader.command_papers import read_papers
+from tui_reader.cli.papers import read_papers
+from tui_reader.cli.shared import (
+    UsageError,
+    add_library_option,
+    add_papers_option,
+    open_library,
+    papers_or_default,
+    settings,
+    warn,
+)
 from tui_reader.core.resolve import Outcome, needs_lookup, resolve_online
 from tui_reader.core.sources import arxiv
 from tui_reader.core.sources.lookup import search_service
@@ -24,21 +30,11 @@ from tui_reader.core.wording import count
 INTERRUPTED = 130
 
 
-class UsageError(Exception):
-    """A mistake in the command; the message says what."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
-def resolve_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="tui-reader resolve",
-        description="Look each paper that has no title up on OpenReview and arXiv by its "
-        "abstract, and keep the title, authors and links of a certain match in the library: "
-        "the reader, list and export show them from then on.",
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Look each paper that has no title up on OpenReview and arXiv by its abstract, and "
+        "keep the title, authors and links of a certain match in the library: the reader, list "
+        "and export show them from then on."
     )
     add_papers_option(parser, "papers to look up")
     add_library_option(parser)
@@ -47,7 +43,6 @@ def resolve_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="look up again the papers looked up before without a certain match",
     )
-    return parser
 
 
 class Progress:
@@ -76,38 +71,36 @@ def _done(outcome: Outcome) -> str:
     )
 
 
-def run_resolve(argv: Sequence[str]) -> int:
-    """`tui-reader resolve ...`; the exit status."""
+def run(arguments: argparse.Namespace) -> int:
+    """`tui-reader resolve ...`; the exit status (a UsageError: 2, see the registry)."""
+    config = settings()
     try:
-        arguments = resolve_parser().parse_args(argv)
-        config = settings()
         search_service(config.sources)  # a base URL from the environment is checked here
         arxiv.atom_service(config.sources.get("arxiv_api", ""))
-    except (UsageError, ValueError) as error:
-        print(f"tui-reader resolve: {error} (see tui-reader resolve --help)", file=sys.stderr)
-        return 2
-    loaded = read_papers(papers_or_default(arguments.papers or [], config))[0]
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    papers = read_papers(papers_or_default(arguments.papers, config)).store
     library, _ = open_library(arguments.library)
-    if not any(needs_lookup(paper, library, arguments.again) for paper in loaded.papers):
+    if not any(needs_lookup(paper, library, arguments.again) for paper in papers):
         again = "" if arguments.again else " (--again looks up those found without a match)"
         print(f"resolve: every paper has a title or was looked up{again}", file=sys.stderr)
         return 0
     progress = Progress(sys.stderr)
     try:
         outcome = resolve_online(
-            loaded.papers, library, config.sources, again=arguments.again, progress=progress
+            papers, library, config.sources, again=arguments.again, progress=progress
         )
     except (FetchError, KeyboardInterrupt) as error:
         progress.end()
         problem = "interrupted" if isinstance(error, KeyboardInterrupt) else str(error)
         looked_up = progress.outcome.looked_up
-        kept = (
+        left = (
             "nothing was changed"
             if not looked_up
             else f"the {count(looked_up, 'paper')} looked up so far "
             f"{'is' if looked_up == 1 else 'are'} kept: run the same command again to go on"
         )
-        print(f"tui-reader: {strip_controls(problem)}; {kept}", file=sys.stderr)
+        warn(f"{strip_controls(problem)}; {left}")
         return INTERRUPTED if isinstance(error, KeyboardInterrupt) else 1
     progress.end()
     print(

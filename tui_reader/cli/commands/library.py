@@ -7,18 +7,14 @@ copy cannot be read, 1 when the result cannot be saved.
 """
 
 import argparse
-import sys
-from collections.abc import Sequence
 from pathlib import Path
 
-from tui_reader.command_options import add_library_option
+from tui_reader.cli.shared import add_library_option, warn
 from tui_reader.core.library import Library, LibraryError, default_path
 
 
-def parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="tui-reader library", description="Work with the library file as a whole."
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = "Work with the library file as a whole."
     commands = parser.add_subparsers(dest="command", required=True)
     merge = commands.add_parser(
         "merge",
@@ -29,19 +25,17 @@ def parser() -> argparse.ArgumentParser:
     )
     merge.add_argument("other", type=Path, metavar="OTHER", help="the copy to fold in")
     add_library_option(merge)
-    return parser
 
 
-def run_library(argv: Sequence[str]) -> int:
-    arguments = parser().parse_args(argv)
+def run(arguments: argparse.Namespace) -> int:
     library, messages = Library.open(arguments.library or default_path())
     try:
         report = library.merge_copy(arguments.other)
     except LibraryError as error:
-        print(f"tui-reader: {error}", file=sys.stderr)
+        warn(str(error))
         return 2
     messages += library.save()  # LibraryError: the command's exit status 1
     for message in messages:
-        print(f"tui-reader: {message}", file=sys.stderr)
+        warn(message)
     print(f"merged {arguments.other}: {report}")
     return 0

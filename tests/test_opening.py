@@ -1,0 +1,227 @@
+"""Which way papers are opened (core.opening): loaded now, from the cache with or without
+their index, or streamed; for the reader (`stream_from`) and for the commands."""
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tui_reader.core import opening as opening_module
+from tui_reader.core.flat import disk
+from tui_reader.core.library import Library
+from tui_reader.core.loading import NO_FILTER, LoadFilter, NothingKept, check_paths
+from tui_reader.core.opening import CacheWriter, Opening, Way, open_papers, resolved
+from tui_reader.core.paper import Paper
+from tui_reader.core.search_service import build_index
+from tui_reader.core.store import PaperColumns, PaperStore
+
+ABSTRACTS = ("Diffusion models for tabular data.", "Bandits with regret bounds.")
+
+
+def entries(tmp_path: Path) -> list[Path]:
+    return sorted((tmp_path / "cache").glob("papers-v*"))
+
+
+def opened(path: Path, only: LoadFilter = NO_FILTER, **options: Any) -> Opening:
+    return open_papers([path], check_paths([path]), only, **options)
+
+
+def forbid(monkeypatch: pytest.MonkeyPatch, *names: str) -> None:
+    """Each of these functions fails the test if the opening calls it."""
+
+    def failing(name: str) -> Callable[..., None]:
+        return lambda *_, **__: pytest.fail(f"{name} called")
+
+    for name in names:
+        monkeypatch.setattr(opening_module, name, failing(name))
+
+
+def streamed_papers(found: Opening) -> list[Paper]:
+    assert found.stream is not None
+    papers: list[Paper] = []
+    for batch in found.stream:
+        if not isinstance(batch, str):
+            papers += batch.papers() if isinstance(batch, PaperColumns) else batch
+    return papers
+
+
+def jsonl(tmp_path: Path) -> Path:
+    """Three records, the second of which cannot be read, the third the first again."""
+    path = tmp_path / "papers.jsonl"
+    path.write_text(
+        '{"abstract": "Bandits with regret bounds."}\n{"title": "no abstract"}\n'
+        '{"abstract": "Bandits with regret bounds."}\n',
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_a_small_input_is_loaded_for_the_reader_without_looking_in_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = jsonl(tmp_path)
+    opened(path, indexed=True)  # a command writes it to the cache
+    assert entries(tmp_path)
+    forbid(monkeypatch, "load_cached", "kept_papers", "stream_papers")
+    found = opened(path, stream_from=10_000)
+    assert found.way is Way.LOADED and found.stream is None and found.index is None
+    assert [paper.abstract for paper in found.store] == ["Bandits with regret bounds."]
+    assert found.duplicates == 1 and len(found.skipped) == 1
+    assert found.skipped[0].startswith(f"{path}:2: ")
+    assert found.cache_writer is None  # the reader writes only big inputs to the cache
+
+
+def test_a_big_input_never_opened_is_streamed_and_written_to_the_cache_once_indexed(
+    tmp_path: Path, write_seed: Callable[..., Path]
+) -> None:
+    path = write_seed(*ABSTRACTS)
+    found = opened(path, stream_from=0)
+    assert found.way is Way.STREAMED and len(found.store) == 0 and found.index is None
+    assert found.expected is not None and found.expected > 0
+    assert [paper.abstract for paper in streamed_papers(found)] == list(ABSTRACTS)
+    assert isinstance(found.cache_writer, CacheWriter) and not entries(tmp_path)
+    assert found.cache_writer.files == check_paths([path])
+
+
+def test_a_filtered_big_input_is_streamed_filtered_and_never_written_to_the_cache(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "papers.jsonl"
+    path.write_text(
+        '{"abstract": "Old.", "published": "2019-01-01"}\n'
+        '{"abstract": "New.", "published": "2025-01-01"}\n',
+        encoding="utf-8",
+    )
+    opened(path, indexed=True)  # a whole entry in the cache: not read for a filter
+    found = opened(path, LoadFilter(since="2024"), stream_from=0)
+    assert found.way is Way.STREAMED and found.cache_writer is None
+    assert [paper.abstract for paper in streamed_papers(found)] == ["New."]
+
+
+def test_a_big_input_kept_with_its_index_is_opened_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = jsonl(tmp_path)
+    opened(path, indexed=True)
+    forbid(monkeypatch, "load_store", "build_index", "stream_papers")
+    found = opened(path, stream_from=0)
+    assert found.way is Way.CACHED and found.stream is None and found.cache_writer is None
+    assert found.index is not None and len(found.index) == len(found.store) == 1
+    assert found.duplicates == 1 and found.skipped[0].startswith(f"{path}:2: ")
+    assert not found.cache_problems
+
+
+def test_a_big_input_kept_with_an_index_of_another_version_is_indexed_again_by_the_reader(
+    tmp_path: Path, write_seed: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write_seed(*ABSTRACTS)
+    opened(path, indexed=True)
+    monkeypatch.setattr(disk, "VERSION", disk.VERSION + 1)
+    forbid(monkeypatch, "load_store", "build_index", "stream_papers")
+    found = opened(path, stream_from=0)
+    assert found.way is Way.CACHED_PAPERS and found.index is None and len(found.store) == 2
+    assert isinstance(found.cache_writer, CacheWriter)
+    (problem,) = found.cache_problems
+    assert problem.startswith("the index kept in the cache could not be used (")
+    assert problem.endswith("): indexing again")
+
+
+def test_a_big_input_whose_kept_papers_are_damaged_is_streamed_and_says_why(
+    tmp_path: Path, write_seed: Callable[..., Path]
+) -> None:
+    path = write_seed(*ABSTRACTS)
+    opened(path, indexed=True)
+    (entry,) = entries(tmp_path)
+    (entry / "manifest.json").write_text("{", encoding="utf-8")
+    found = opened(path, stream_from=0)
+    assert found.way is Way.STREAMED and isinstance(found.cache_writer, CacheWriter)
+    (problem,) = found.cache_problems
+    assert problem.startswith("the papers kept in the cache could not be used (")
+    assert problem.endswith("): loading them anew")
+
+
+def test_a_command_that_searches_loads_indexes_and_writes_the_cache_then_opens_it(
+    tmp_path: Path, write_seed: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write_seed(*ABSTRACTS)
+    first = opened(path, indexed=True)
+    assert first.way is Way.LOADED and first.index is not None and len(first.index) == 2
+    assert len(entries(tmp_path)) == 1 and first.cache_writer is None
+    forbid(monkeypatch, "load_store", "build_index")
+    again = opened(path, indexed=True)
+    assert again.way is Way.CACHED and again.index is not None
+    assert [paper.id for paper in again.store] == [paper.id for paper in first.store]
+
+
+def test_a_command_that_searches_says_why_damaged_kept_papers_were_loaded_anew(
+    tmp_path: Path, write_seed: Callable[..., Path]
+) -> None:
+    path = write_seed(*ABSTRACTS)
+    opened(path, indexed=True)
+    (entry,) = entries(tmp_path)
+    (entry / "manifest.json").write_text("{", encoding="utf-8")
+    found = opened(path, indexed=True)
+    assert found.way is Way.LOADED and found.index is not None
+    (problem,) = found.cache_problems
+    assert problem.endswith("): loaded anew")
+
+
+def test_a_command_without_search_reads_kept_papers_without_their_index(
+    tmp_path: Path, write_seed: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write_seed(*ABSTRACTS)
+    loaded = opened(path)
+    assert loaded.way is Way.LOADED and loaded.index is None and not entries(tmp_path)
+    opened(path, indexed=True)
+    forbid(monkeypatch, "load_store", "load_cached")
+    found = opened(path)
+    assert found.way is Way.CACHED_PAPERS and found.index is None and len(found.store) == 2
+
+
+def test_a_filtered_command_loads_the_papers_it_keeps_and_never_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "papers.jsonl"
+    path.write_text(
+        '{"abstract": "About learning.", "categories": "cs.LG"}\n'
+        '{"abstract": "About theory.", "categories": "math.CO"}\n',
+        encoding="utf-8",
+    )
+    opened(path, indexed=True)
+    forbid(monkeypatch, "load_cached", "kept_papers", "keep")
+    found = opened(path, LoadFilter(("cs.LG",)), indexed=True)
+    assert found.way is Way.LOADED and found.index is not None
+    assert [paper.abstract for paper in found.store] == ["About learning."]
+    with pytest.raises(NothingKept):
+        opened(path, LoadFilter(("q-bio",)))
+
+
+def test_the_cache_writer_writes_the_entry_the_reader_opens_next_time(
+    tmp_path: Path, write_seed: Callable[..., Path]
+) -> None:
+    path = write_seed(*ABSTRACTS)
+    found = opened(path, stream_from=0)
+    store = PaperStore(streamed_papers(found))
+    writer = found.cache_writer
+    assert writer is not None and writer.unfinished() is None
+    reopened: list[object] = []
+    writer(store, build_index(store), (), 0, reopened.append)
+    write = writer.unfinished()
+    if write is not None:
+        write.join(timeout=30)
+    assert writer.unfinished() is None and len(reopened) == 1 and reopened[0] is not None
+    assert opened(path, stream_from=0).way is Way.CACHED
+
+
+def test_papers_resolve_found_are_shown_with_what_it_found(
+    tmp_path: Path, write_seed: Callable[..., Path]
+) -> None:
+    path = write_seed(*ABSTRACTS)
+    library = Library(tmp_path / "library.json")
+    paper_id = opened(path).store[0].id
+    library.set_resolved(paper_id, {"title": "A title found online"})
+    now = resolved(opened(path), library)
+    assert now.store[0].title == "A title found online"
+    later = resolved(opened(path, stream_from=0), library)
+    assert streamed_papers(later)[0].title == "A title found online"

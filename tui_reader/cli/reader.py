@@ -1,0 +1,127 @@
+"""`tui-reader [PATH...]`: the reader, over the papers opened as core.opening decides; where it
+was left is restored, and saved again when it quits."""
+
+import argparse
+import contextlib
+from dataclasses import replace
+from pathlib import Path
+
+from tui_reader import __version__, startup
+from tui_reader.cli.papers import first_and_more, passed_over
+from tui_reader.cli.registry import listing
+from tui_reader.cli.shared import (
+    add_library_option,
+    add_load_filter_options,
+    add_search_url_option,
+    load_filter,
+    open_library,
+    papers_or_default,
+    search_template,
+    warn,
+)
+from tui_reader.cli.signals import save_on_signals
+from tui_reader.core.config import load_config
+from tui_reader.core.loading import check_paths
+from tui_reader.core.locations import config_path, session_path
+from tui_reader.core.opening import CacheWriter, Way, open_papers, resolved
+from tui_reader.core.session import inputs_of, load_session, restored, save_session
+
+LOAD_AT_ONCE = 2_000_000  # bytes of input read before the reader starts; more loads behind it
+SKIPPED_SHOWN = 100  # problems reading the papers at start shown on the screen; the rest counted
+
+
+def reader_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tui-reader",
+        description="Read, filter and triage research-paper abstracts in the terminal.",
+        epilog=listing(),
+    )
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATH",
+        help="a file of papers or a directory of them (default: the config's paths, else the "
+        "fetched collections, else the bundled ICML 2026 abstracts)",
+    )
+    add_library_option(parser)
+    add_search_url_option(parser)
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="start with no query, at the top, ignoring where the last session left off",
+    )
+    add_load_filter_options(parser, "load only papers")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    return parser
+
+
+def run_reader(arguments: argparse.Namespace) -> int:
+    startup.hold_collector()  # while Textual is imported; the app lets it go once drawn
+    try:
+        return _run_reader(arguments)
+    finally:
+        startup.release_collector()
+
+
+def _run_reader(arguments: argparse.Namespace) -> int:
+    startup.set_frame_rate()  # before Textual is imported
+    from tui_reader.ui.app import ReaderApp
+    from tui_reader.ui.keymap import check_keys, key_conflicts, theme_problem
+
+    config, config_problems = load_config(
+        config_path(), check_keys, check_theme=theme_problem, check_keymap=key_conflicts
+    )
+    paths = papers_or_default(arguments.paths, config)
+    bad_files: list[str] = []  # files of a folder that are not text, or cannot be read
+    files = check_paths(paths, "" if arguments.paths else config.paths_origin, bad_files)
+    where = session_path()
+    saved = load_session(where)  # before the library: a FIFO or device there stops the reader
+    opening = open_papers(paths, files, load_filter(arguments), stream_from=LOAD_AT_ONCE)
+    library, messages = open_library(arguments.library)
+    config = replace(config, search_url=search_template(arguments.search_url, config))
+    # What was opened, not the files it held: fetching a collection adds one to the folder.
+    named = arguments.paths or list(config.paths)
+    inputs = inputs_of(named or {path.parent for path in paths})
+    messages += config_problems
+    messages += [passed_over(problem) for problem in bad_files]
+    messages += [problem[0].upper() + problem[1:] for problem in opening.cache_problems]
+    skipped = opening.skipped
+    if opening.way is Way.LOADED:  # on the screen, by file and line: printed, they were read
+        first, more = first_and_more(skipped, SKIPPED_SHOWN)  # only after quitting
+        messages += first
+        if more:
+            messages.append(f"…and {more} reading the papers")
+        skipped = ()  # told with the problems, not again as a load tells them
+    session = None if arguments.fresh else restored(saved, inputs)
+    opening = replace(
+        resolved(opening, library), messages=messages, skipped=skipped, session=session
+    )
+    app = ReaderApp(opening, library, config)
+    if opening.way is not Way.LOADED:
+        startup.ready_for_processes()
+    app_closed = save_on_signals(library, app.exit)
+    app.run()
+    signalled = app_closed()
+    with contextlib.suppress(OSError):  # where the reader was is a convenience only
+        save_session(where, replace(app.session(), inputs=inputs))
+    # The app saves after every change in the background; a change made just before quitting
+    # may not have reached the file yet.
+    if library.has_unsaved_changes:
+        library.save()
+    writer = opening.cache_writer
+    if writer is not None and not signalled:  # told to end: not waiting minutes, nor printing
+        _finish_cache_write(writer)  # to a terminal gone
+    return 0
+
+
+def _finish_cache_write(writer: CacheWriter) -> None:
+    """Let the papers and index being written to the cache for the next start be written
+    (minutes of work at a million papers, lost if the reader quits just after building it),
+    unless Ctrl-C says no."""
+    write = writer.unfinished()
+    if write is None:
+        return
+    warn("keeping the papers and their index for the next start (Ctrl-C skips)…")
+    with contextlib.suppress(KeyboardInterrupt):
+        write.join()

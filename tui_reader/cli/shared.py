@@ -1,0 +1,200 @@
+"""What the reader and the commands for scripts share: their two outcomes besides success (a
+mistake, and nothing found), one way to warn on stderr, the options they take alike
+(`--library`, `--papers`, `--category`, `--since`, tags, a query), the settings, and the
+library and papers they open when given none."""
+
+import argparse
+import contextlib
+import os
+import shlex
+import sys
+from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
+
+from tui_reader.core.config import Config, load_config
+from tui_reader.core.library import (
+    ENVIRONMENT_VARIABLE,
+    Library,
+    default_path,
+    normalise_tag,
+    valid_tags,
+)
+from tui_reader.core.links import check_search_template
+from tui_reader.core.loading import LoadFilter
+from tui_reader.core.locations import LIBRARY_VARIABLE, config_path, library_path
+from tui_reader.core.metadata_filter import is_date
+from tui_reader.core.query import Query, parse_query
+from tui_reader.core.sources.folder import fetched_collections
+from tui_reader.resources import bundled
+
+DEFAULT_PAPERS = "default: the config's paths, else the fetched collections, else the seeds"
+
+
+class UsageError(Exception):
+    """A mistake in what the user asked for; the message says what (exit status 2)."""
+
+
+class NoMatch(Exception):
+    """No paper matches what the user asked for; the message says why (exit status 1, as grep
+    and `fzf --filter` say it)."""
+
+
+def warn(message: str) -> None:
+    """One line on stderr, as every problem and remark of the commands is told."""
+    print(f"tui-reader: {message}", file=sys.stderr)
+
+
+def date_text(text: str) -> str:
+    """A date argument (`--since`): YYYY-MM-DD, YYYY-MM or YYYY, a day of the calendar."""
+    if not is_date(text):
+        raise argparse.ArgumentTypeError(f"not a date: {text!r} (like 2026-06-01)")
+    return text
+
+
+def first_day(text: str) -> date:
+    """The first day a date argument names (of its month or year, for 2026-06 or 2026)."""
+    return date.fromisoformat(text + {4: "-01-01", 7: "-01"}.get(len(text), ""))
+
+
+def add_library_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--library",
+        type=Path,
+        metavar="FILE",
+        help=f"the library file (default: ${LIBRARY_VARIABLE}, else {library_path()})",
+    )
+
+
+def add_papers_option(parser: argparse.ArgumentParser, help: str) -> None:
+    parser.add_argument(
+        "--papers",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="PATH",
+        help=f"{help} (repeatable; {DEFAULT_PAPERS})",
+    )
+
+
+def add_search_url_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--search-url",
+        metavar="TEMPLATE",
+        help="the search link every paper gets, with a {query} slot (default: the config file's "
+        "search_url, else a Google Scholar search)",
+    )
+
+
+def add_load_filter_options(parser: argparse.ArgumentParser, only: str) -> None:
+    """`--category` and `--since`, as the reader and the commands take them (`only`: "load
+    only papers", "only papers")."""
+    parser.add_argument(
+        "--category",
+        action="append",
+        default=[],
+        metavar="C",
+        help=f"{only} in this arXiv category or archive (cs.LG, cs); repeatable: any",
+    )
+    parser.add_argument(
+        "--since",
+        type=date_text,
+        metavar="DATE",
+        help=f"{only} first published on or after DATE (YYYY-MM-DD, YYYY-MM or YYYY)",
+    )
+
+
+def load_filter(arguments: argparse.Namespace) -> LoadFilter:
+    return LoadFilter(tuple(arguments.category), arguments.since or "")
+
+
+def asked_for(arguments: argparse.Namespace, query_option: bool = True) -> str:
+    """The filters asked for, as they are typed (`--tag later --query 'a | b'`), to say
+    that no paper matches them; the query of `search` without `--query`."""
+    words: list[str] = []
+    for tag in getattr(arguments, "tag", []):
+        words += ["--tag", tag]
+    if getattr(arguments, "bookmarked", False):
+        words.append("--bookmarked")
+    if arguments.query:
+        words += ["--query", arguments.query] if query_option else [arguments.query]
+    for category in arguments.category:
+        words += ["--category", category]
+    if arguments.since:
+        words += ["--since", arguments.since]
+    return shlex.join(words)
+
+
+def tags_given(texts: Sequence[str], option: str = "", to_remove: bool = False) -> list[str]:
+    """Tags as the user typed them, as they are stored: a leading `#` (as the reader writes
+    them) is the tag's mark, and capitals are folded, which is said once on stderr.
+    UsageError names one that is no tag (`option`: the option it came with), unless the tags
+    are `to_remove`: a tag a file holds that is no valid tag can still be removed."""
+    bare = [text.strip().removeprefix("#") for text in texts]
+    if to_remove:
+        tags = [normalise_tag(text) or text for text in bare]
+    else:
+        try:
+            tags = valid_tags(bare)
+        except ValueError as error:
+            raise UsageError(f"{option}: {error}" if option else str(error)) from None
+    if folded := [tag for text, tag in zip(bare, tags, strict=True) if text.strip() != tag]:
+        shown = ", ".join(f"#{tag}" for tag in dict.fromkeys(folded))
+        warn(f"tags are kept in lower case: {shown}")
+    return tags
+
+
+def checked_query(text: str) -> Query:
+    """The query of a command, its last word typed in full; UsageError for a filter typed
+    close to one ("is:bookm is not a filter: did you mean is:bookmarked?"): searched as
+    words, it would give a script the papers of two words nobody asked for."""
+    asked = parse_query(text + " ")
+    if asked.mistyped:
+        raise UsageError(asked.mistyped[0])
+    return asked
+
+
+def tell_misread(asked: Query) -> None:
+    """Say on stderr which words of the query name a filter but are searched as words."""
+    for reason in asked.misread:
+        warn(f"{reason}: searched as words")
+
+
+def open_library(path: Path | None, read_only: bool = False) -> tuple[Library, list[str]]:
+    """The library and its problems, told on stderr; the default folder is made when missing
+    and the library is to be written. `read_only`: no file is repaired, moved or made."""
+    if path is None:
+        path = default_path()
+        if ENVIRONMENT_VARIABLE not in os.environ and not read_only:
+            with contextlib.suppress(OSError):  # the first save will say why it cannot save
+                path.parent.mkdir(parents=True, exist_ok=True)
+    library, messages = Library.open(path, read_only=read_only)
+    for message in messages:
+        warn(message)
+    return library, messages
+
+
+def settings() -> Config:
+    """The config file's settings, its problems told on stderr (commands run without a screen)."""
+    config, problems = load_config(config_path())
+    for problem in problems:
+        warn(problem)
+    return config
+
+
+def papers_or_default(paths: Sequence[Path], config: Config | None = None) -> list[Path]:
+    """The papers named, else those the reader opens when given none: the config's `paths`,
+    else the collections fetched so far, else the bundled abstracts."""
+    if paths:
+        return list(paths)
+    return list((config or settings()).paths) or fetched_collections() or [bundled("seeds")]
+
+
+def search_template(option: str | None, config: Config) -> str:
+    """The search-link template: the option, else the config file's (or the default)."""
+    if option is None:
+        return config.search_url
+    try:
+        return check_search_template(option)
+    except ValueError as error:
+        raise UsageError(str(error)) from None

@@ -1,0 +1,196 @@
+"""Which way the papers of a run are opened, decided in one place for the reader and the
+commands for scripts:
+
+- loaded: read from their files now (and indexed now, when asked);
+- cached: the papers and their index opened from the cache (core.index_cache) by memory map;
+- cached papers: the papers from the cache without their index (a command that does not
+  search needs none; the reader builds one of another version again);
+- streamed: read in the background while the reader shows the first ones.
+
+A filtered load (`--category`, `--since`) is never read from the cache nor written to it: an
+entry stands for whole files. The reader loads a small input now and streams a big one, or
+opens it from the cache; it builds the index itself, and the papers and index are written to
+the cache once it is built (`CacheWriter`). A command opens every input at once, from the
+cache when it can; one that searches needs the index, which is built and written to the
+cache with the papers when the cache has none.
+"""
+
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+from pathlib import Path
+
+from tui_reader.core.engine import SearchEngine
+from tui_reader.core.index_cache import (
+    IndexedPapers,
+    keep,
+    keep_in_background,
+    kept_papers,
+    load_cached,
+)
+from tui_reader.core.library import Library
+from tui_reader.core.loading import (
+    NO_FILTER,
+    LoadFilter,
+    LoadResult,
+    expected_papers,
+    load_store,
+    stream_papers,
+)
+from tui_reader.core.resolve import resolving, show_resolutions
+from tui_reader.core.search_service import build_index
+from tui_reader.core.session import Session
+from tui_reader.core.store import PaperBatch, PaperStore
+
+
+class Way(Enum):
+    """The ways of opening, as the module's docstring tells them."""
+
+    LOADED = "loaded"
+    CACHED = "cached"
+    CACHED_PAPERS = "cached papers"
+    STREAMED = "streamed"
+
+
+class CacheWriter:
+    """Writes the papers of these files and their index to the cache, each time it is called
+    (by the reader, once it has built the index), in a thread of its own
+    (`index_cache.keep_in_background`), then gives the entry read back to `reopened`."""
+
+    def __init__(self, files: Sequence[Path]) -> None:
+        self.files = list(files)
+        self._writes: list[threading.Thread] = []
+
+    def __call__(
+        self,
+        store: PaperStore,
+        index: SearchEngine,
+        problems: Sequence[str],
+        duplicates: int,
+        reopened: Callable[[IndexedPapers | None], object],
+    ) -> None:
+        write = keep_in_background(self.files, store, index, problems, duplicates, reopened)
+        self._writes.append(write)
+
+    def unfinished(self) -> threading.Thread | None:
+        """The last write, while it goes on."""
+        if self._writes and self._writes[-1].is_alive():
+            return self._writes[-1]
+        return None
+
+
+@dataclass(frozen=True)
+class Opening:
+    """The papers opened and what comes with them. The reader's command adds what the reader
+    is given besides: the problems to show at start and where it left off."""
+
+    store: PaperStore  # the papers read so far: all of them, unless `stream`
+    way: Way = Way.LOADED
+    index: SearchEngine | None = None  # of the store's papers, when cached or built now
+    stream: Iterator[PaperBatch | str] | None = None  # the papers (and problems) still to read
+    expected: int | None = None  # about how many papers the stream holds (None: not known)
+    duplicates: int = 0  # abstracts met again and shown once
+    skipped: Sequence[str] = ()  # "FILE:LINE: what" of the records that could not be read
+    cache_problems: Sequence[str] = ()  # why the cache's entry for the files was not used
+    cache_writer: CacheWriter | None = None  # writes the papers and index once built
+    messages: Sequence[str] = ()  # the reader's problems at start, shown together
+    session: Session | None = None  # where the reader left off
+
+
+def open_papers(
+    paths: Sequence[Path],
+    files: Sequence[Path],
+    only: LoadFilter = NO_FILTER,
+    *,
+    indexed: bool = False,
+    stream_from: int | None = None,
+) -> Opening:
+    """The papers the paths name, of these files (`loading.check_paths` gave them: a
+    folder's bad files passed over), those `only` keeps. `indexed`: with their index, built
+    now when none was cached. `stream_from` (the reader's): an input of more bytes is opened
+    from the cache or streamed, and the rest loaded now without looking in the cache.
+    LoadError for a path that cannot be read, NothingKept when `only` keeps no paper."""
+    whole = only == NO_FILTER
+    if stream_from is not None:
+        if sum(file.stat().st_size for file in files) <= stream_from:
+            return _loaded(paths, files, only, indexed)
+        return _opened_in_background(files, only)
+    if not whole:
+        return _loaded(paths, files, only, indexed)
+    if indexed:
+        return _cached_or_indexed(paths, files)
+    if cached := kept_papers(files):  # read back at once: a million took minutes
+        return _opening(cached[1], Way.CACHED_PAPERS)
+    return _loaded(paths, files)
+
+
+def _loaded(
+    paths: Sequence[Path],
+    files: Sequence[Path],
+    only: LoadFilter = NO_FILTER,
+    indexed: bool = False,
+) -> Opening:
+    loaded = load_store(paths, only, set(files))
+    index = build_index(_store(loaded)) if indexed else None
+    return _opening(loaded, Way.LOADED, index)
+
+
+def _store(loaded: LoadResult) -> PaperStore:
+    assert isinstance(loaded.papers, PaperStore)  # as load_store and the cache give them
+    return loaded.papers
+
+
+def _opening(loaded: LoadResult, way: Way, index: SearchEngine | None = None) -> Opening:
+    store = _store(loaded)
+    return Opening(store, way, index, duplicates=loaded.duplicates, skipped=loaded.problems)
+
+
+def _unusable(reasons: list[str], what: str, instead: str) -> list[str]:
+    return [f"the {what} kept in the cache could not be used ({why}): {instead}" for why in reasons]
+
+
+def _cached_or_indexed(paths: Sequence[Path], files: Sequence[Path]) -> Opening:
+    """The papers and their index from the cache (an index of another version built again
+    and written to the entry), else loaded, indexed and written to the cache."""
+    reasons: list[str] = []
+    cached = load_cached(files, unusable=reasons)
+    if cached is not None:
+        opening = _opening(cached.loaded, Way.CACHED, cached.index)
+        return replace(opening, cache_problems=[cached.unusable] if cached.unusable else [])
+    loaded = load_store(paths, only=set(files))
+    store = _store(loaded)
+    indexed = IndexedPapers(loaded, build_index(store), store)
+    keep(files, indexed)
+    opening = _opening(loaded, Way.LOADED, indexed.index)
+    return replace(opening, cache_problems=_unusable(reasons, "papers", "loaded anew"))
+
+
+def _opened_in_background(files: Sequence[Path], only: LoadFilter) -> Opening:
+    """A big input for the reader: from the cache, with its index or without it (built
+    again while the reader runs), else streamed; written to the cache once indexed."""
+    whole = only == NO_FILTER
+    reasons: list[str] = []  # why the cache's entry for these files could not be used
+    if whole and (cached := load_cached(files, False, reasons)):
+        return _opening(cached.loaded, Way.CACHED, cached.index)
+    if whole and (papers := kept_papers(files)):
+        opening = _opening(papers[1], Way.CACHED_PAPERS)
+        told = _unusable(reasons, "index", "indexing again")
+        return replace(opening, cache_problems=told, cache_writer=CacheWriter(files))
+    return Opening(
+        PaperStore(),
+        Way.STREAMED,
+        stream=stream_papers(files, keep=only),
+        expected=expected_papers(files),  # at most that many, when filtered
+        cache_problems=_unusable(reasons, "papers", "loading them anew"),
+        cache_writer=CacheWriter(files) if whole else None,
+    )
+
+
+def resolved(opening: Opening, library: Library) -> Opening:
+    """The opening, each paper resolve found shown with what it found: those read now at
+    once, those streamed as they come."""
+    if opening.stream is None:
+        show_resolutions(opening.store, library)
+        return opening
+    return replace(opening, stream=resolving(opening.stream, library))
