@@ -20,16 +20,13 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Container, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from tui_reader.core.latex_text import unicode_text
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
 from tui_reader.core.reference_names import parse_name
 from tui_reader.core.references import STOP_WORDS, reference_title, year_of
-
-if TYPE_CHECKING:
-    from tui_reader.core.library import Library
 
 _KEY_WORD = re.compile(r"[A-Za-z0-9]+")
 # Letters NFKD does not take apart into an ASCII letter and an accent.
@@ -103,7 +100,13 @@ def keys_of(papers: Sequence[Paper], state: PaperState) -> list[str]:
     return [keys[paper.id] for paper in papers]
 
 
-def give_keys(papers: Sequence[Paper], library: "Library") -> list[str]:
+class KeyGiver(PaperState, Protocol):
+    """What gives keys and keeps them: the library."""
+
+    def give_citation_keys(self, bases: Sequence[tuple[str, str]]) -> list[str]: ...
+
+
+def give_keys(papers: Sequence[Paper], library: KeyGiver) -> list[str]:
     """Give the papers that have none their keys, kept in the library (see the module); what
     the user must be told. LibraryError when they cannot be saved: they hold for the session."""
     if not (new := keyless(papers, library)):
