@@ -22,9 +22,12 @@ from tui_reader.core.text import for_terminal
 from tui_reader.resources import bundled
 from tui_reader.ui.clipboard import CopyLog
 from tui_reader.ui.key_labels import key_display
+from tui_reader.ui.library_sync import LibrarySync
+from tui_reader.ui.loader import CacheIndex, Loader
 from tui_reader.ui.ordered_keys import keys_sent, route_key
 from tui_reader.ui.paper_list import PaperList
-from tui_reader.ui.workspace import KeepIndex, Workspace
+from tui_reader.ui.timings import Timings
+from tui_reader.ui.workspace import Workspace
 
 READ_AFTER = Config().read_after  # seconds to read a paper, for a reader given no config
 
@@ -46,17 +49,19 @@ class ReaderApp(App[None]):
         config: Config | None = None,
         index: SearchEngine | None = None,
         duplicates: int = 0,
-        keep_index: KeepIndex | None = None,
+        keep_index: CacheIndex | None = None,
         expected_papers: int | None = None,
         skipped: Sequence[str] = (),
+        timings: Timings | None = None,
     ) -> None:
         """`messages`, problems met at start; `stream`, when given, yields more papers (and
         problems) to load in the background, about `expected_papers` of them; `session`,
         where the reader left off last time; `config`, the user's settings (its keys already
         checked); `index`, the store's index when it was kept from before; `duplicates`, how
         many abstracts the load met again; `skipped`, the records of papers kept from before
-        that could not be read; `keep_index`, what keeps the papers and their index for the
-        next start once built."""
+        that could not be read; `keep_index`, what saves the papers and their index in the
+        cache for the next start once built; `timings`, how long the reader waits before it
+        acts (ui/timings)."""
         super().__init__()
         self.config = config or Config(read_after=READ_AFTER)
         self.set_keymap(dict(self.config.keys))
@@ -66,22 +71,30 @@ class ReaderApp(App[None]):
         } - {""}
         self.store = store
         self.library = library or Library(None)
+        # Saves and reloads the library for every screen, and knows whether it is saved.
+        self.library_sync = LibrarySync(self.library, self)
         self._session = session
         self.copy_log = CopyLog(self)  # copies, and what was copied this session
-        self.workspace = Workspace(
+        timings = timings or Timings()
+        loader = Loader(
             store,
-            self.library,
+            timings,
+            stream=stream,
+            expected_papers=expected_papers,
+            cached_index=index,
+            cache_index=keep_index,
+            skipped=skipped,
+            duplicates=duplicates,
+        )
+        self.workspace = Workspace(
+            loader,
+            self.library_sync,
             self.config,
             self.copy_log,
             search_template,
             messages=messages,
-            stream=stream,
             session=session,
-            index=index,
-            duplicates=duplicates,
-            keep_index=keep_index,
-            expected_papers=expected_papers,
-            skipped=skipped,
+            timings=timings,
         )
 
     def get_default_screen(self) -> Screen[Any]:
@@ -117,7 +130,7 @@ class ReaderApp(App[None]):
 
     def session(self) -> Session:
         """Where the reader is (or was, once it has quit), to be restored next time."""
-        return self.workspace.place(self.theme)
+        return self.workspace.session(self.theme)
 
     def notify(
         self,

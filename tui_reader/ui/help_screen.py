@@ -2,16 +2,22 @@
 
 import math
 import textwrap
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import groupby, takewhile
 
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from tui_reader.ui.detail_pane import DetailPane
+from tui_reader.ui.filter_input import FilterInput
+from tui_reader.ui.key_labels import described
+from tui_reader.ui.paper_list import PaperList
 
 KeyTable = list[tuple[str, list[tuple[str, str]]]]
 
@@ -20,6 +26,25 @@ COLUMN_MIN = 34  # cells: narrower columns would wrap most descriptions
 KEY_MAX = 14  # cells for the keys; longer keys wrap under their description
 GAP = 3  # cells between columns
 FRAME = 4  # cells the dialog's border and padding take across (rows: its border, 2)
+
+
+def key_table(key: Callable[[Binding], str], anywhere: Sequence[BindingType]) -> KeyTable:
+    """Every key of the main screen, by where it works, as `key` names them (the config's
+    rebinding); `anywhere`, the screen's own bindings."""
+
+    def keys(bindings: Sequence[BindingType]) -> list[tuple[str, str]]:
+        return [(key(binding), binding.description) for binding in described(bindings)]
+
+    # The panes' keys, then those that work anywhere, the footer's first: what is in sight
+    # at 80x24 without scrolling.
+    footer_first = sorted(described(anywhere), key=lambda binding: not binding.show)
+    return [
+        ("Paper list", keys(PaperList.BINDINGS)),
+        ("Detail pane", [*keys(DetailPane.BINDINGS), ("↑ ↓ pgup pgdn", "Scroll")]),
+        ("Anywhere", keys(footer_first)),
+        ("Filter", keys([Binding("enter", "", "To the list"), *FilterInput.BINDINGS])),
+        ("Mouse", [("click", "Choose a paper or pane"), ("double-click", "Read the paper")]),
+    ]
 
 
 @dataclass

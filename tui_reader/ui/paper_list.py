@@ -197,7 +197,7 @@ class PaperList(SteadyScrollView, can_focus=True):
         # even after a keystroke of the filter had left it out (a new query's results: only
         # when it is in sight among the first of them, see `show`).
         self._chosen_id: str | None = None
-        # Asked for by name (a session restored, a place gone back to): kept wherever it is
+        # Asked for by name (a session restored, a position gone back to): kept wherever it is
         # in the next papers shown, also in a new query's results.
         self._asked_for = False
         self._choosing = False  # the cursor is moving at the reader's request
@@ -405,7 +405,7 @@ class PaperList(SteadyScrollView, can_focus=True):
         if self.current is not None:
             self._chosen_id, self._asked_for = self.current.id, False
 
-    def place(self, position: int) -> None:
+    def put_cursor(self, position: int) -> None:
         """Move the cursor where the reader was elsewhere (triage): it stays on that paper as
         the list changes, as on one chosen, but the reader did not move to it here."""
         self.cursor = position
