@@ -6,6 +6,8 @@ again, save)."""
 
 from typing import TYPE_CHECKING
 
+from tui_reader.core.paper import Paper
+from tui_reader.core.references import headline_text
 from tui_reader.core.sorting import SORTS
 from tui_reader.core.wording import count
 from tui_reader.ui.help_screen import HelpScreen, key_table
@@ -14,8 +16,27 @@ if TYPE_CHECKING:
     from tui_reader.ui.workspace import Workspace
 
 
+def targeted(screen: "Workspace") -> list[str]:
+    """The marked papers (in store order) or else the one under the cursor."""
+    paper_list = screen.paper_list
+    if paper_list.marked:  # found by id: a walk of a million papers is slow
+        return screen.store.in_order(paper_list.marked)
+    return [paper_list.current.id] if paper_list.current is not None else []
+
+
+def targeted_papers(screen: "Workspace") -> list[Paper]:
+    """The marked papers (in store order) or else the one under the cursor."""
+    return [paper for i in targeted(screen) if (paper := screen.store.get(i)) is not None]
+
+
+def headline(screen: "Workspace", paper_id: str) -> str:
+    """The paper's headline in quotes, cut to fit a dialog's title or a notice."""
+    paper = screen.store.get(paper_id)
+    return f"“{headline_text(paper, cut=True)}”" if paper is not None else paper_id
+
+
 def bookmark(screen: "Workspace") -> None:
-    targets, library = screen.targets(), screen.library
+    targets, library = targeted(screen), screen.library
     value = not all(library.is_bookmarked(i) for i in targets)
     library.set_bookmarked(targets, value)
     _tell_marked_changed(screen, targets, "bookmarked" if value else "not bookmarked")
@@ -23,7 +44,7 @@ def bookmark(screen: "Workspace") -> None:
 
 
 def toggle_read(screen: "Workspace") -> None:
-    targets, library = screen.targets(), screen.library
+    targets, library = targeted(screen), screen.library
     value = not all(library.is_read(i) for i in targets)
     library.set_read(targets, value, undoable=len(targets) > 1)
     _tell_marked_changed(screen, targets, "read" if value else "unread")
@@ -47,7 +68,7 @@ def undo(screen: "Workspace") -> None:
         screen.tell("Nothing to undo")
         return
     papers = undone.paper_ids  # one is named: it may be far from the cursor by now
-    named = f" · {screen.headline(papers[0])}" if len(papers) == 1 else ""
+    named = f" · {headline(screen, papers[0])}" if len(papers) == 1 else ""
     screen.tell(f"Undone: {undone.description}{named}")
     screen.library_changed()
 
@@ -55,7 +76,7 @@ def undo(screen: "Workspace") -> None:
 def resolve(screen: "Workspace") -> None:
     """Look the marked papers (or the one under the cursor) up on OpenReview and arXiv by
     their text; one that is certainly the same paper gets its title, authors and links."""
-    papers = [paper for paper in screen.target_papers() if not paper.title]
+    papers = [paper for paper in targeted_papers(screen) if not paper.title]
     if not papers:
         screen.tell("These papers have titles already: there is nothing to look up")
         return
@@ -64,7 +85,7 @@ def resolve(screen: "Workspace") -> None:
 
 
 def copy_link(screen: "Workspace") -> None:
-    screen.links.copy_first(screen.target_papers())
+    screen.links.copy_first(targeted_papers(screen))
 
 
 def open_link(screen: "Workspace", number: int = 1) -> None:

@@ -35,6 +35,7 @@ class Filtering:
         self.shown, self.close = len(store), 0  # papers matching every term; all but one
         self.among: int | None = None  # the papers the list's search looked among
         self.showing = ""  # the words the list's search read for typos no paper holds
+        self.to_read: list[str] = []  # papers used, read once the search that follows shows
 
     @property
     def asked(self) -> bool:
@@ -61,6 +62,12 @@ class Filtering:
         self._paper_list.show(papers, message, full, new_query=new_query)
         self.shown, self.close = full, len(papers) - full
         self.among, self.showing = results.among, results.showing
+
+    def read_once_shown(self) -> bool:
+        """Read the papers used before the search just shown (they stay in its list: a
+        paper read by resting on it does too); whether any was not read."""
+        read, self.to_read = self.to_read, []
+        return bool(read) and self._library.set_read(read, True)
 
     def results_due(self) -> bool:
         """Whether the results of the query typed are on their way, and not waited for in

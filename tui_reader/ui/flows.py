@@ -18,6 +18,7 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.pipe import FORMATS, pipe_input
 from tui_reader.core.text import strip_controls
 from tui_reader.core.wording import count
+from tui_reader.ui.actions import headline, targeted, targeted_papers
 from tui_reader.ui.copy_picker import CopyPicker
 from tui_reader.ui.dialogs import ConfirmByEnter, ConfirmScreen, PromptScreen, typed_path
 from tui_reader.ui.feeds_screen import FeedsScreen, save_search_prompt
@@ -82,12 +83,12 @@ async def ask(screen: "Workspace", dialog: Screen[T]) -> T:
 
 
 async def edit_tags(screen: "Workspace") -> None:
-    library, targets = screen.library, screen.targets()
+    library, targets = screen.library, targeted(screen)
     current = library.tags(targets[0]) if len(targets) == 1 else None
     if current is None:
         title = f"Tags for the {count(len(targets), 'marked paper')}"
     else:
-        title = f"Tags of {screen.headline(targets[0])}"
+        title = f"Tags of {headline(screen, targets[0])}"
     text = await ask(screen, tag_prompt(title, current, list(library.tag_counts())))
     if text is None:
         return
@@ -100,7 +101,7 @@ async def edit_note(screen: "Workspace") -> None:
     library, paper = screen.library, screen.paper_list.current
     if paper is None:
         return
-    title = f"Note on {screen.headline(paper.id)}"
+    title = f"Note on {headline(screen, paper.id)}"
     before = library.note(paper.id)
 
     def set_note(text: str) -> bool:
@@ -145,9 +146,9 @@ async def tags_view(screen: "Workspace") -> None:
 
 
 async def copy_picker(screen: "Workspace") -> None:
-    papers = screen.target_papers()
+    papers = targeted_papers(screen)
     if len(papers) == 1:
-        title, links = f"Copy from {screen.headline(papers[0].id)}", screen.links.of(papers[0])
+        title, links = f"Copy from {headline(screen, papers[0].id)}", screen.links.of(papers[0])
         kind_links = papers[0].kind_links
     else:
         title = f"Copy for the {count(len(papers), 'marked paper')}"
@@ -170,7 +171,7 @@ async def copy_picker(screen: "Workspace") -> None:
 
 
 async def export(screen: "Workspace") -> None:
-    papers = screen.target_papers() if screen.paper_list.marked else None
+    papers = targeted_papers(screen) if screen.paper_list.marked else None
     papers = papers or list(screen.paper_list.papers)
     kinds = ", ".join(row.suffix for row in file_formats())
 
@@ -246,7 +247,7 @@ async def triage(screen: "Workspace") -> None:
 
 
 async def save_search(screen: "Workspace") -> None:
-    query = screen.filter_query.strip()
+    query = screen.filtering.query.strip()
     if not query:
         screen.tell("Type a filter first: S saves it under a name, as a feed")
         return
@@ -257,7 +258,7 @@ async def save_search(screen: "Workspace") -> None:
 
 
 async def pipe(screen: "Workspace") -> None:
-    papers, commands = screen.target_papers(), screen.config.commands
+    papers, commands = targeted_papers(screen), screen.config.commands
     choice = await ask(screen, PipePicker(commands, len(papers)))
     if choice is None:
         return

@@ -25,7 +25,6 @@ from tui_reader.core.engine import SearchEngine
 from tui_reader.core.highlight import Highlight
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query
-from tui_reader.core.references import headline_text
 from tui_reader.core.session import Session
 from tui_reader.core.sorting import SORTS, Sort
 from tui_reader.ui import actions, flows
@@ -127,7 +126,6 @@ class Workspace(Screen[None]):
         self._index: SearchEngine | None = None
         self._unindexed = False  # the index could not be built
         self._caching_index = False  # the papers and their index are being saved in the cache
-        self._read_once_shown: list[str] = []  # a paper used, read once its search is shown
         self._debounce = Debounce(self)  # the header and the pane follow once keys pause
         self.key_wait = KeyWait()  # keys_caught_up looks again when told
         self._filter_asked = False  # the filter was focused by a key
@@ -192,11 +190,6 @@ class Workspace(Screen[None]):
     action_toggle_raw = actions.toggle_raw
     action_split = actions.split
     action_help = actions.show_help
-
-    @property
-    def filter_query(self) -> str:
-        """The query in the filter, whose results the list shows or will."""
-        return self.filtering.query
 
     @property
     def shown_query(self) -> str:
@@ -337,8 +330,7 @@ class Workspace(Screen[None]):
             self.refresh_bindings()
         self._update_header()
         self.key_wait.look_again()
-        read, self._read_once_shown = self._read_once_shown, []
-        if read and self.library.set_read(read, True):
+        if self.filtering.read_once_shown():
             self.library_changed(refilter=False)
 
     def watch_status(self) -> None:
@@ -403,23 +395,13 @@ class Workspace(Screen[None]):
 
     # The user's library
 
-    def targets(self) -> list[str]:
-        """The marked papers (in store order) or else the one under the cursor."""
-        paper_list = self.paper_list
-        if paper_list.marked:  # found by id: a walk of a million papers is slow
-            return self.store.in_order(paper_list.marked)
-        return [paper_list.current.id] if paper_list.current is not None else []
-
-    def target_papers(self) -> list[Paper]:
-        return [paper for i in self.targets() if (paper := self.store.get(i)) is not None]
-
     def library_changed(self, refilter: bool = True, used: Sequence[str] = ()) -> None:
         """Redraw what the library shows, filter again on state, and save. The paper `used`
         (see CursorFollower.used) is read, once the search that follows the change has run:
         it stays in the list (`is:unread`), as a paper read by resting on it does."""
         read = self.following.used(used)
         if refilter and parse_query(self.filtering.query).asks_state:
-            self._read_once_shown += read
+            self.filtering.to_read += read
             self._refilter()
         elif read:
             self.library.set_read(read, True)
@@ -501,10 +483,6 @@ class Workspace(Screen[None]):
         for message, severity in notices:
             self.tell(message, severity)
 
-    def headline(self, paper_id: str) -> str:
-        paper = self.store.get(paper_id)
-        return f"“{headline_text(paper, cut=True)}”" if paper is not None else paper_id
-
     def key_named(self, binding: Binding) -> str:
         """The keys of a binding, as the config binds them and the footer names them."""
         return key_display(self.app, self.config.keys, binding)
@@ -542,8 +520,7 @@ class Workspace(Screen[None]):
             self.paper_list.choose_later(session.paper_id)
         if session.query:
             # Known at once, so that the start does not sort every paper for an empty filter.
-            self.filtering.query = session.query
-            self.filter_input.value = session.query
+            self.filtering.query = self.filter_input.value = session.query
             self.filtering.typed = False  # a paper the restored query names is no jump
 
     def session(self, theme: str) -> Session:
