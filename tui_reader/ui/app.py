@@ -57,8 +57,8 @@ class ReaderApp(App[None]):
         """`messages`, problems met at start; `stream`, when given, yields more papers (and
         problems) to load in the background, about `expected_papers` of them; `session`,
         where the reader left off last time; `config`, the user's settings (its keys already
-        checked); `index`, the store's index when it was kept from before; `duplicates`, how
-        many abstracts the load met again; `skipped`, the records of papers kept from before
+        checked); `index`, the store's index when it was read from the cache; `duplicates`,
+        how many abstracts the load met again; `skipped`, the records of the cached papers
         that could not be read; `keep_index`, what saves the papers and their index in the
         cache for the next start once built; `timings`, how long the reader waits before it
         acts (ui/timings)."""

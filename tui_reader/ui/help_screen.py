@@ -97,10 +97,10 @@ def _units(keys: KeyTable, width: int) -> list[_Unit]:
     return units
 
 
-def _fill(units: list[_Unit], heights: list[int], keep_groups: bool) -> list[list[Content]]:
+def _fill(units: list[_Unit], heights: list[int], whole_groups: bool) -> list[list[Content]]:
     """Units in columns, top to bottom, the column i at most heights[i] lines (the last
     column takes what is left); a group starts a new column when it does not fit whole, with
-    `keep_groups`, or else when its first key does not. A group cut goes on under its heading."""
+    `whole_groups`, or else when its first key does not. A group cut goes on under its heading."""
     columns: list[list[Content]] = [[]]
     group = ""
     for position, unit in enumerate(units):
@@ -108,8 +108,8 @@ def _fill(units: list[_Unit], heights: list[int], keep_groups: bool) -> list[lis
         size = len(unit.lines)
         if unit.heading:  # with a blank line before it
             group_units = list(takewhile(lambda u: not u.heading, units[position + 1 :]))
-            kept = group_units if keep_groups else group_units[:1]
-            size += (1 if column else 0) + sum(len(u.lines) for u in kept)
+            counted = group_units if whole_groups else group_units[:1]
+            size += (1 if column else 0) + sum(len(u.lines) for u in counted)
         cap = heights[len(columns) - 1] if len(columns) <= len(heights) else math.inf
         if column and len(column) + size > cap:
             columns.append([])
@@ -139,9 +139,9 @@ def lay_out(keys: KeyTable, width: int, height: int) -> tuple[list[list[Content]
         total = sum(len(unit.lines) for unit in units)
         # The shortest columns that hold everything in `count` columns, if any do, best
         # with no group cut.
-        for keep_groups in (True, False):
+        for whole_groups in (True, False):
             for rows in range(math.ceil(total / count), height + 1):
-                columns = _fill(units, [rows] * count, keep_groups)
+                columns = _fill(units, [rows] * count, whole_groups)
                 if len(columns) <= count and max(map(len, columns)) <= rows:
                     return columns, column_width
     return _fill(units, [height] * (most - 1), False), column_width

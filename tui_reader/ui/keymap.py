@@ -23,7 +23,7 @@ _CONTEXTS = (
     [*WORKSPACE_BINDINGS, *DetailPane.BINDINGS],
 )
 # The same, named, after the screen's own keys, which apply everywhere.
-_PLACES: tuple[tuple[str, Sequence[BindingType]], ...] = (
+_NAMED_CONTEXTS: tuple[tuple[str, Sequence[BindingType]], ...] = (
     ("app-wide", WORKSPACE_BINDINGS),
     ("in the paper list", _CONTEXTS[0]),
     ("in the detail pane", _CONTEXTS[1]),
@@ -84,7 +84,7 @@ def key_conflicts(keys: Mapping[str, str]) -> list[tuple[str, str]]:
     lost = set(keys_taken(keys))
     order = list(keys)
     found: dict[tuple[str, frozenset[str]], tuple[str, str]] = {}
-    for where, context in _PLACES:
+    for where, context in _NAMED_CONTEXTS:
         holders: dict[str, list[Binding]] = {}
         for binding in context:
             if isinstance(binding, Binding) and binding.description:

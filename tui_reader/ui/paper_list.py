@@ -87,8 +87,8 @@ def _cut(segments: list[Segment], cells: int) -> tuple[list[Segment], int]:
         return segments, length
     if cells <= 0:
         return [], 0
-    kept = next(iter(Segment.divide(segments, [cells - 1])))
-    return [*kept, Segment("…")], Segment.get_line_length(kept) + 1
+    fitting = next(iter(Segment.divide(segments, [cells - 1])))
+    return [*fitting, Segment("…")], Segment.get_line_length(fitting) + 1
 
 
 class PaperList(SteadyScrollView, can_focus=True):
@@ -255,7 +255,7 @@ class PaperList(SteadyScrollView, can_focus=True):
             self.call_after_refresh(self._scroll_to_cursor)
             return
         # Only the scrollbar's thumb changes: no layout of the whole screen at each key, and
-        # the bar is drawn again (3 ms) only when it looks different. Its count catches up
+        # the bar is drawn again only when it looks different. Its count catches up
         # at the next layout or scroll (SteadyScrollView).
         self.set_reactive(PaperList.virtual_size, size)
         bar = self.vertical_scrollbar
@@ -438,7 +438,7 @@ class PaperList(SteadyScrollView, can_focus=True):
             self.refresh()
 
     def action_mark_all(self) -> None:
-        papers = self._papers  # their ids only: building a million papers took a minute
+        papers = self._papers  # their ids only: building a million papers is slow
         self.marked |= {id_at(papers, number) for number in range(len(papers))}
         self.post_message(self.MarksChanged())
         self.refresh()
