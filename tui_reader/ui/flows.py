@@ -1,14 +1,10 @@
 """The workspace's dialog flows: each asks in dialogs, then acts on the answers, top to
-bottom; `dialog_flow` makes one the workspace's action."""
+bottom (ui/asking: `dialog_flow` makes one the workspace's action)."""
 
 import asyncio
-from collections.abc import Awaitable, Callable, Coroutine
-from contextvars import ContextVar
-from functools import partial, wraps
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
-
-from textual.screen import Screen
+from typing import TYPE_CHECKING
 
 from tui_reader.core.citation_keys import give_keys
 from tui_reader.core.export import ExportError, exporter, file_formats, format_of, write_export
@@ -19,6 +15,7 @@ from tui_reader.core.pipe import FORMATS, pipe_input
 from tui_reader.core.text import strip_controls
 from tui_reader.core.wording import count
 from tui_reader.ui.actions import headline, targeted, targeted_papers
+from tui_reader.ui.asking import ask
 from tui_reader.ui.copy_picker import CopyPicker
 from tui_reader.ui.dialogs import ConfirmByEnter, ConfirmScreen, PromptScreen, typed_path
 from tui_reader.ui.feeds_screen import FeedsScreen, save_search_prompt
@@ -26,60 +23,10 @@ from tui_reader.ui.note_editor import NoteEditor
 from tui_reader.ui.pipe_screen import PipeOutputScreen, PipePicker
 from tui_reader.ui.tag_editor import tag_edit, tag_prompt
 from tui_reader.ui.tags_screen import TagsScreen
-from tui_reader.ui.textual_keys import mounted
 from tui_reader.ui.triage_screen import TriageScreen
 
 if TYPE_CHECKING:
     from tui_reader.ui.workspace import Workspace
-
-T = TypeVar("T")
-Flow: TypeAlias = Callable[..., Coroutine[Any, Any, None]]
-
-# Set by a dialog flow's first dialog once it is open (see `dialog_flow`).
-_dialog_open: ContextVar[asyncio.Event] = ContextVar("dialog_open")
-
-
-def dialog_flow(flow: Flow) -> Callable[..., Awaitable[None]]:
-    """An action that asks in dialogs and acts on the answers, written top to bottom.
-
-    It runs as a worker (a dialog's answer is awaited with `ask`); the key that started it is
-    done once its first dialog is open, or once it ended without one, so that the keys sent
-    with it ("t" and a tag) go to that dialog, in order (see ordered_keys)."""
-
-    @wraps(flow)
-    async def action(screen: "Workspace", *arguments: object) -> None:
-        opened = asyncio.Event()
-
-        async def run() -> None:
-            token = _dialog_open.set(opened)
-            try:
-                await flow(screen, *arguments)
-            finally:
-                screen.key_wait.asked = None
-                screen.key_wait.look_again()
-                _dialog_open.reset(token)
-                opened.set()  # it ended without a dialog
-
-        screen.run_worker(run(), name=flow.__name__, group="dialog")
-        await opened.wait()  # the worker's task runs on its own: it gets here
-
-    return action
-
-
-async def ask(screen: "Workspace", dialog: Screen[T]) -> T:
-    """Open a dialog over the screen and wait for its answer, in a `dialog_flow`. Notices are
-    about what came before: they would show over the dialog, so they go."""
-    app = screen.app
-    app.clear_notifications()
-    screen.key_wait.asked = dialog
-    answer = asyncio.ensure_future(app.push_screen_wait(dialog))
-    opening = asyncio.ensure_future(mounted(dialog))
-    await asyncio.wait((answer, opening), return_when=asyncio.FIRST_COMPLETED)
-    opening.cancel()  # the dialog could not be opened: `answer` says why
-    screen.key_wait.look_again()
-    if (opened := _dialog_open.get(None)) is not None:
-        opened.set()
-    return await answer
 
 
 async def edit_tags(screen: "Workspace") -> None:
@@ -238,6 +185,7 @@ async def triage(screen: "Workspace") -> None:
         quick_tags=screen.config.quick_tags,
         search_template=screen.search_template,
         copy_log=screen.copy_log,
+        key_wait=screen.key_wait,
     )
     paper_id = await ask(screen, triage)
     screen.library_changed()
@@ -278,6 +226,7 @@ def feeds_panel(screen: "Workspace") -> FeedsScreen:
         lambda: screen.index,
         to_filter=screen.action_focus_filter,
         recount_every=screen.timings.recount_every,
+        key_wait=screen.key_wait,
     )
 
 

@@ -16,7 +16,6 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widget import AwaitMount
 from textual.widgets import Static
 
 from tui_reader.core.browser import open_in_browser
@@ -32,10 +31,12 @@ from tui_reader.core.triage import (
     places_path,
     save_place,
 )
+from tui_reader.ui.asking import ask, dialog_flow
 from tui_reader.ui.clipboard import CopyLog, notice
 from tui_reader.ui.detail_pane import LINK_SHOWN, MEASURE, paper_content
 from tui_reader.ui.library_sync import LibrarySync
 from tui_reader.ui.note_editor import NoteEditor
+from tui_reader.ui.ordered_keys import KeyWait
 from tui_reader.ui.tag_editor import tag_edit, tag_prompt
 
 SHOW_COPIED_KEY = "c"  # in the list: what was copied, named in a copy's notice
@@ -97,14 +98,17 @@ class TriageScreen(ModalScreen[str | None]):
         search_template: str,
         copy_log: CopyLog | None = None,
         places: Path | None = None,
+        key_wait: KeyWait | None = None,
     ) -> None:
         """`papers`: those the filter `query` shows, sorted by `sort`, in that order; `sync`:
         the library's, which saves each decision; `places`: where triages are remembered
-        (default: beside the session file)."""
+        (default: beside the session file); `key_wait`: the main screen's, which the keys
+        wait on while a flow of this screen (tags, a note) acts on an answer."""
         super().__init__()
         self._places = places or places_path()
         self._key = filter_key(query, sort)
         self._sync = sync
+        self.key_wait = key_wait or KeyWait()
         self.library = library = sync.library
         self.triage = Triage(papers, library, load_places(self._places).get(self._key))
         self._quick_tags = list(quick_tags)[:9]
@@ -221,37 +225,32 @@ class TriageScreen(ModalScreen[str | None]):
         else:
             self.notify(f"Opened {links[number - 1]}", markup=False)
 
-    def action_edit_tags(self) -> AwaitMount | None:
+    @dialog_flow
+    async def action_edit_tags(self) -> None:
         paper = self.triage.current
         if paper is None:
-            return None
+            return
         current = self.library.tags(paper.id)
-
-        def apply(text: str | None) -> None:
-            if text is not None:
-                edit = tag_edit(text, current)
-                self._edited(self.library.change_tags([paper.id], edit.add, edit.remove))
-
         title = f"Tags of “{headline_text(paper, cut=True)}”"
-        prompt = tag_prompt(title, current, list(self.library.tag_counts()))
-        return self.app.push_screen(prompt, apply)
+        text = await ask(self, tag_prompt(title, current, list(self.library.tag_counts())))
+        if text is not None:
+            edit = tag_edit(text, current)
+            self._edited(self.library.change_tags([paper.id], edit.add, edit.remove))
 
-    def action_edit_note(self) -> AwaitMount | None:
+    @dialog_flow
+    async def action_edit_note(self) -> None:
         paper = self.triage.current
         if paper is None:
-            return None
-
+            return
         before = self.library.note(paper.id)
 
         def set_note(text: str) -> bool:  # also as it is if the reader closes over the editor
             return self.library.set_note(paper.id, text.rstrip(), before)
 
-        def apply(text: str | None) -> None:
-            if text is not None:
-                self._edited(set_note(text))
-
-        editor = NoteEditor(f"Note on “{headline_text(paper, cut=True)}”", before, set_note)
-        return self.app.push_screen(editor, apply)
+        title = f"Note on “{headline_text(paper, cut=True)}”"
+        text = await ask(self, NoteEditor(title, before, set_note))
+        if text is not None:
+            self._edited(set_note(text))
 
     def _edited(self, changed: bool) -> None:
         self.triage.edited(changed)

@@ -28,12 +28,12 @@ from tui_reader.core.query import parse_query
 from tui_reader.core.session import Session
 from tui_reader.core.sorting import SORTS, Sort
 from tui_reader.ui import actions, flows
+from tui_reader.ui.asking import dialog_flow
 from tui_reader.ui.clipboard import CopyLog
 from tui_reader.ui.debounce import Debounce
 from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.filter_input import FilterInput
 from tui_reader.ui.filtering import Filtering
-from tui_reader.ui.flows import dialog_flow
 from tui_reader.ui.following import CursorFollower
 from tui_reader.ui.header import HeaderState, header_text
 from tui_reader.ui.jumps import Jumps
