@@ -78,7 +78,7 @@ class Loader:
         self.duplicates = duplicates  # counted as the papers are added
         self._post: Callable[[Message], object] = lambda message: None
         self._all_loaded = threading.Event()  # every paper loaded is in the store
-        self.stopping = threading.Event()  # the screen goes: loading and indexing end
+        self._stopping = threading.Event()  # the screen goes: loading and indexing end
         self._indexing: threading.Thread | None = None
 
     @property
@@ -100,7 +100,7 @@ class Loader:
     def stop(self) -> None:
         """Stop loading and indexing, as the screen goes; wait a little for the indexing to
         stop its pool of processes."""
-        self.stopping.set()
+        self._stopping.set()
         stop_pools()  # a quit waited for the pieces they were reading
         if self._indexing is not None:
             self._indexing.join(self._timings.stopping_wait)
@@ -156,7 +156,7 @@ class Loader:
             pending: list[PaperBatch] = []
             posted: float | None = None  # when papers were last posted: the first at once
             for item in self._stream:
-                if self.stopping.is_set():  # the reader quits: stop reading (and its pool)
+                if self._stopping.is_set():  # the reader quits: stop reading (and its pool)
                     getattr(self._stream, "close", lambda: None)()
                     return
                 if isinstance(item, str):
@@ -175,7 +175,7 @@ class Loader:
         """Index the papers there are (cached, their index to be built again), the filter
         finding among the first ones once they are indexed, then among more, as while
         papers load."""
-        total, stopping = len(self.store), self.stopping.is_set
+        total, stopping = len(self.store), self._stopping.is_set
         first, growth = self._timings.first_indexed, self._timings.index_growth
         if total < growth * first:
             return build_index(self.store)
@@ -198,7 +198,7 @@ class Loader:
         with growing_index(self._expected_papers) as growing:
             while True:
                 loaded = self._all_loaded.wait(self._timings.index_poll)
-                stopping = self.stopping.is_set
+                stopping = self._stopping.is_set
                 if stopping() or not growing.read(
                     self.store, len(self.store), not loaded, stopping=stopping
                 ):
