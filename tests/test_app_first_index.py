@@ -16,9 +16,10 @@ from tui_reader.core.opening import CacheWriter, Opening
 from tui_reader.core.paper import Paper
 from tui_reader.core.search_service import build_index
 from tui_reader.core.store import PaperColumns, PaperStore
-from tui_reader.ui import workspace
+from tui_reader.ui import filtering, loader
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.paper_list import PaperList
+from tui_reader.ui.timings import Timings
 
 
 def slow_stream(
@@ -34,13 +35,16 @@ def slow_stream(
 async def test_the_filter_finds_among_the_first_papers_while_the_rest_loads(
     seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(workspace, "FIRST_INDEXED", 20)
     monkeypatch.setattr(build, "CHUNK", 10)
     papers = list(seed_store)
     first, rest = papers[:20], papers[20:]
     in_rest = next(p for p in rest if "diffusion" in p.abstract.lower())
     go_on = threading.Event()
-    app = ReaderApp(Opening(PaperStore(), stream=slow_stream(first, rest, go_on)), Library(None))
+    app = ReaderApp(
+        Opening(PaperStore(), stream=slow_stream(first, rest, go_on)),
+        Library(None),
+        timings=Timings(first_indexed=20),
+    )
     async with app.run_test(size=(120, 30)) as pilot:
         shown = app.workspace
         await wait_until(pilot, lambda: shown.index is not None, "the first papers indexed")
@@ -57,7 +61,7 @@ async def test_the_filter_finds_among_the_first_papers_while_the_rest_loads(
             pilot, lambda: in_rest.id in {p.id for p in paper_list.papers}, "the rest found"
         )
         assert "searching the first" not in str(shown.sub_title)
-        assert len(shown.store) == len(papers) and shown.duplicates == 2
+        assert len(shown.store) == len(papers) and shown.loader.duplicates == 2
 
 
 async def test_each_paper_is_indexed_once_while_the_filter_finds_among_the_first(
@@ -65,7 +69,6 @@ async def test_each_paper_is_indexed_once_while_the_filter_finds_among_the_first
 ) -> None:
     """The first papers' index was built on its own, and again with the rest: at 100,000
     papers that took the two cores for 4 s more."""
-    monkeypatch.setattr(workspace, "FIRST_INDEXED", 10)
     monkeypatch.setattr(build, "CHUNK", 10)
     read: list[int] = []
     reader_read = build._Reader.read
@@ -78,7 +81,11 @@ async def test_each_paper_is_indexed_once_while_the_filter_finds_among_the_first
     papers = list(seed_store)
     go_on = threading.Event()
     stream = slow_stream(papers[:25], papers[25:], go_on)
-    app = ReaderApp(Opening(PaperStore(), stream=stream, expected=100), Library(None))
+    app = ReaderApp(
+        Opening(PaperStore(), stream=stream, expected=100),
+        Library(None),
+        timings=Timings(first_indexed=10),
+    )
     async with app.run_test(size=(120, 30)) as pilot:
         shown = app.workspace
         await wait_until(pilot, lambda: shown.index is not None, "the first papers indexed")
@@ -95,21 +102,24 @@ async def test_the_header_says_which_papers_the_results_shown_were_found_among(
 ) -> None:
     """Once every paper was indexed, the header read "3 of 38 papers" while the list still
     showed what the first 20 gave: as if the search had found no more."""
-    monkeypatch.setattr(workspace, "FIRST_INDEXED", 20)
     monkeypatch.setattr(build, "CHUNK", 10)
     papers = list(seed_store)
     answer = threading.Event()
-    search = workspace.search_papers
+    search = filtering.search_papers
 
     def held_once_all_are_indexed(index: Any, *arguments: Any, **keywords: Any) -> Any:
         if len(index) == len(papers) and not answer.wait(30):
             raise AssertionError("the test never let the search answer")
         return search(index, *arguments, **keywords)
 
-    monkeypatch.setattr(workspace, "search_papers", held_once_all_are_indexed)
+    monkeypatch.setattr(filtering, "search_papers", held_once_all_are_indexed)
     go_on = threading.Event()
     stream = slow_stream(papers[:20], papers[20:], go_on)
-    app = ReaderApp(Opening(PaperStore(), stream=stream, expected=100), Library(None))
+    app = ReaderApp(
+        Opening(PaperStore(), stream=stream, expected=100),
+        Library(None),
+        timings=Timings(first_indexed=20),
+    )
     async with app.run_test(size=(120, 30)) as pilot:
         shown = app.workspace
         await pilot.press("slash", *"diffusion")
@@ -129,14 +139,14 @@ async def test_the_header_says_searching_until_the_first_results_come(
     """Typed while papers load, a query is searched once they are indexed: until its results
     come, the header said "5 of 38 papers", the count of the list loaded before."""
     answer = threading.Event()
-    search = workspace.search_papers
+    search = filtering.search_papers
 
     def slow_search(*arguments: object, **keywords: object) -> object:
         if not answer.wait(30):
             raise AssertionError("the test never let the search answer")
         return search(*arguments, **keywords)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(workspace, "search_papers", slow_search)
+    monkeypatch.setattr(filtering, "search_papers", slow_search)
     papers = list(seed_store)
     go_on = threading.Event()
     stream = slow_stream(papers[:5], papers[5:], go_on)
@@ -185,7 +195,6 @@ async def test_an_index_of_every_paper_made_while_loading_leaves_the_reader_read
 ) -> None:
     """The input paused after whole chunks: the index made meanwhile held every paper, and
     the one made at the end, no bigger, was dropped with the reader "indexing…" for good."""
-    monkeypatch.setattr(workspace, "FIRST_INDEXED", 10)
     monkeypatch.setattr(build, "CHUNK", 10)
     papers = list(seed_store)[:20]
     go_on = threading.Event()
@@ -195,7 +204,11 @@ async def test_an_index_of_every_paper_made_while_loading_leaves_the_reader_read
         if not go_on.wait(30):
             raise AssertionError("the test never let the input end")
 
-    app = ReaderApp(Opening(PaperStore(), stream=paused_then_ended()), Library(None))
+    app = ReaderApp(
+        Opening(PaperStore(), stream=paused_then_ended()),
+        Library(None),
+        timings=Timings(first_indexed=10),
+    )
     async with app.run_test(size=(120, 30)) as pilot:
         shown = app.workspace
         await wait_until(pilot, lambda: shown.index is not None, "the papers so far indexed")
@@ -213,7 +226,7 @@ async def test_an_index_that_cannot_be_built_is_told(
     def no_room(*arguments: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(workspace, "index_so_far" if streamed else "build_index", no_room)
+    monkeypatch.setattr(loader, "index_so_far" if streamed else "build_index", no_room)
     papers = list(seed_store)
     if streamed:
         app = ReaderApp(Opening(PaperStore(), stream=iter([papers])), Library(None))

@@ -17,8 +17,9 @@ from tui_reader.core.library import Library
 from tui_reader.core.opening import CacheWriter, Opening
 from tui_reader.core.search_service import build_index
 from tui_reader.core.store import PaperStore
-from tui_reader.ui import workspace
+from tui_reader.ui import loader, workspace
 from tui_reader.ui.app import ReaderApp
+from tui_reader.ui.timings import Timings
 
 KEPT_WITHIN = 30.0  # seconds
 
@@ -79,7 +80,7 @@ def test_a_kept_index_of_another_version_is_built_again_while_the_reader_runs(
 
     def run_until_kept(app: ReaderApp) -> None:
         async def quit_once_kept(pilot: Pilot[Any]) -> None:
-            at_start.append((len(app.store), app.workspace._kept_index))
+            at_start.append((len(app.store), app.workspace.loader.cached_index))
             await ready(pilot)
             ends = time.monotonic() + KEPT_WITHIN
             while not list(kept(tmp_path)[0].glob(f"flat-v{disk.VERSION}-*")):
@@ -139,7 +140,6 @@ async def test_papers_kept_without_their_index_are_searched_as_it_is_built(
 ) -> None:
     """A bad index file planted at a million papers: the papers were opened and
     their index built again, and the filter found nothing for the 50 s that took."""
-    monkeypatch.setattr(workspace, "FIRST_INDEXED", 5)
     used: list[int] = []
     use = workspace.Workspace._use_index
 
@@ -148,7 +148,7 @@ async def test_papers_kept_without_their_index_are_searched_as_it_is_built(
         use(screen, index)
 
     monkeypatch.setattr(workspace.Workspace, "_use_index", using)
-    app = ReaderApp(Opening(seed_store), Library(None))
+    app = ReaderApp(Opening(seed_store), Library(None), timings=Timings(first_indexed=5))
     async with app.run_test(size=(120, 30)) as pilot:
         await wait_until(pilot, lambda: app.workspace.status == "ready", "the whole index")
     assert used == [5, 10, len(seed_store)]
@@ -158,7 +158,7 @@ async def test_an_index_kept_from_before_is_searched_from_the_start(
     seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """It was handed to a thread that posted it back: the first frames came before it."""
-    monkeypatch.setattr(workspace, "in_background", lambda name, work: None)  # no threads
+    monkeypatch.setattr(loader, "in_background", lambda name, work: None)  # no threads
     index = build_index(seed_store)
     app = ReaderApp(Opening(seed_store, index=index), Library(None))
     async with app.run_test(size=(120, 30)) as pilot:

@@ -14,13 +14,14 @@ from tests.pilot_helpers import keys_handled, ready, wait_until
 from tui_reader.core.library import Library
 from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
-from tui_reader.ui import workspace as workspace_module
+from tui_reader.ui import filtering
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.dialogs import PromptScreen
 from tui_reader.ui.note_editor import NoteEditor
 from tui_reader.ui.ordered_keys import keys_sent
 from tui_reader.ui.paper_list import PaperList
+from tui_reader.ui.timings import Timings
 from tui_reader.ui.workspace import Workspace
 
 CHARACTERS = {"space": " ", "slash": "/", "full_stop": "."}
@@ -243,7 +244,7 @@ async def test_keys_after_enter_wait_for_a_slow_search_without_freezing_the_scre
 ) -> None:
     """A phrase among a million papers takes a second or more: searched on the screen's
     thread when Enter left the filter, it froze the screen that long."""
-    search = workspace_module.search_papers
+    search = filtering.search_papers
     released, order = threading.Event(), []
 
     def slow(*arguments: Any, **keywords: Any) -> Any:
@@ -252,7 +253,7 @@ async def test_keys_after_enter_wait_for_a_slow_search_without_freezing_the_scre
             order.append("searched")
         return search(*arguments, **keywords)
 
-    monkeypatch.setattr(workspace_module, "search_papers", slow)
+    monkeypatch.setattr(filtering, "search_papers", slow)
     app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:
         paper_list = app.query_one(PaperList)
@@ -274,7 +275,7 @@ async def test_keys_after_enter_wait_for_a_slow_search_without_freezing_the_scre
 @pytest.fixture
 def regret_held_up(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
     """The search for "regret" waits until the event is set (at the end, at the latest)."""
-    search = workspace_module.search_papers
+    search = filtering.search_papers
     answer = threading.Event()
 
     def held_up(*arguments: Any, **keywords: Any) -> Any:
@@ -282,24 +283,23 @@ def regret_held_up(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]
             answer.wait(10)
         return search(*arguments, **keywords)
 
-    monkeypatch.setattr(workspace_module, "search_papers", held_up)
+    monkeypatch.setattr(filtering, "search_papers", held_up)
     yield answer
     answer.set()
 
 
 async def test_keys_wait_for_a_search_held_up_only_once(
-    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch, regret_held_up: threading.Event
+    seed_store: PaperStore, regret_held_up: threading.Event
 ) -> None:
-    """Past RESULTS_WAIT a key acts on the list shown, and the keys after it wait no more:
-    each waited again, and a burst of three took three times as long."""
-    monkeypatch.setattr(workspace_module, "RESULTS_WAIT", 0.4)
-    app = ReaderApp(Opening(seed_store))
+    """Past the results' wait a key acts on the list shown, and the keys after it wait no
+    more: each waited again, and a burst of three took three times as long."""
+    app = ReaderApp(Opening(seed_store), timings=Timings(results_wait=0.4))
     async with app.run_test(size=(100, 30)) as pilot:
         paper_list = app.query_one(PaperList)
         await ready(pilot)
         burst(app, "slash", *"regret", "enter", "j")
         await wait_until(pilot, lambda: paper_list.cursor == 1, "the j past one wait")
-        monkeypatch.setattr(workspace_module, "RESULTS_WAIT", 3600.0)  # a wait again: no end
+        app.workspace.timings = Timings(results_wait=3600.0)  # a wait again: no end
         burst(app, "j", "j")
         await wait_until(pilot, lambda: paper_list.cursor == 3, "the j j waiting no more")
         regret_held_up.set()

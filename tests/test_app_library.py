@@ -13,19 +13,19 @@ from tui_reader.core.library import Library
 from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import app as app_module
-from tui_reader.ui import workspace as workspace_module
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen
 from tui_reader.ui.note_editor import NoteEditor
 from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.tags_screen import TagsScreen
+from tui_reader.ui.timings import Timings
 
 from .pilot_helpers import detail, lines, rows, wait_until
 
 
-def reader(store: PaperStore, path: Path) -> ReaderApp:
+def reader(store: PaperStore, path: Path, timings: Timings | None = None) -> ReaderApp:
     library, messages = Library.open(path)
-    return ReaderApp(Opening(store, messages=messages), library)
+    return ReaderApp(Opening(store, messages=messages), library, timings=timings)
 
 
 def saved(path: Path) -> dict:
@@ -279,10 +279,9 @@ async def test_everything_is_there_after_a_restart(seed_store, private_library) 
 
 
 async def test_changes_from_the_command_line_appear_in_the_open_app(
-    seed_store, private_library, monkeypatch: pytest.MonkeyPatch
+    seed_store, private_library
 ) -> None:
-    monkeypatch.setattr(workspace_module, "RELOAD_EVERY", 0.1)
-    app = reader(seed_store, private_library)
+    app = reader(seed_store, private_library, Timings(reload_every=0.1))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("b")
         await work_shown(pilot)

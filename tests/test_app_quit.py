@@ -15,8 +15,8 @@ from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import detail_pane as detail_module
-from tui_reader.ui import workspace as workspace_module
 from tui_reader.ui.app import ReaderApp
+from tui_reader.ui.timings import Timings
 
 LOOPS = 10
 
@@ -93,9 +93,6 @@ def results_while_quitting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return found
 
     monkeypatch.setattr(detail_module, "Static", Body)
-    monkeypatch.setattr(
-        workspace_module, "RELATED_AFTER", 0.001
-    )  # found as soon as the cursor moves
     monkeypatch.setattr(FlatIndex, "related", at_quit(FlatIndex.related))
     monkeypatch.setattr(FlatIndex, "run", at_quit(FlatIndex.run))
     return finding
@@ -105,7 +102,9 @@ async def quit_while_finding(
     store: PaperStore, finding: list[str], what: str, *keys: str
 ) -> ReaderApp:
     """Send the keys, and quit while the work they started finds `what`."""
-    app = ReaderApp(Opening(store))
+    app = ReaderApp(
+        Opening(store), timings=Timings(related_after=0.001)
+    )  # found as the cursor moves
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press(*keys)
         await wait_until(pilot, lambda: what in finding, f"{what} to be found")

@@ -16,7 +16,7 @@ from tui_reader.core.resolve import Outcome, resolve_papers
 from tui_reader.core.sources.polite import FetchError
 from tui_reader.core.sources.record import SourceRecord
 from tui_reader.core.store import PaperStore
-from tui_reader.ui import workspace
+from tui_reader.ui import look_up
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.paper_list import PaperList
 
@@ -48,7 +48,7 @@ async def test_l_gives_the_paper_its_title_and_keeps_it(
 ) -> None:
     bandit = next(p for p in seed_store if p.headline.startswith("uncertain-UCB"))
     found = SourceRecord("arxiv:2601.00001", TITLE, bandit.abstract, authors=("A. Author",))
-    monkeypatch.setattr(workspace, "resolve_online", answering(found))
+    monkeypatch.setattr(look_up, "resolve_online", answering(found))
     library = Library(tmp_path / "library.json")
     app = ReaderApp(Opening(seed_store), library)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -70,7 +70,7 @@ async def test_offline_l_says_so_and_changes_nothing(
     def offline(*_: object, **__: object) -> Outcome:
         raise FetchError("offline: export.arxiv.org cannot be reached")
 
-    monkeypatch.setattr(workspace, "resolve_online", offline)
+    monkeypatch.setattr(look_up, "resolve_online", offline)
     app = ReaderApp(Opening(seed_store), Library(tmp_path / "library.json"))
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot)

@@ -23,6 +23,7 @@ from tui_reader.core.store import PaperStore
 from tui_reader.ui import workspace as workspace_module
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.paper_list import PaperList
+from tui_reader.ui.timings import Timings
 from tui_reader.ui.title_bar import TitleBar
 
 
@@ -31,21 +32,17 @@ def title_shown(app: ReaderApp) -> str:
     return str(bar.render()).strip()
 
 
-def settling(monkeypatch: pytest.MonkeyPatch, header: float, pane: float) -> None:
+def settling(header: float, pane: float) -> Timings:
     """The header and the detail pane wait these seconds for the keys to pause."""
-    monkeypatch.setattr(workspace_module, "SETTLED_AFTER", header)
-    monkeypatch.setattr(workspace_module, "PANE_SETTLED_AFTER", pane)
+    return Timings(settled_after=header, pane_settled_after=pane)
 
 
-@pytest.fixture
-def settling_slowly(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The pane and the header wait 2 s for the keys to pause: long enough to look first."""
-    settling(monkeypatch, 2.0, 2.0)
+# The pane and the header wait 2 s for the keys to pause: long enough to look first.
+SETTLING_SLOWLY = settling(2.0, 2.0)
 
 
-@pytest.mark.usefixtures("settling_slowly")
 async def test_the_pane_and_header_follow_the_list_once_the_keys_pause(seed_store) -> None:
-    app = ReaderApp(Opening(seed_store))
+    app = ReaderApp(Opening(seed_store), timings=SETTLING_SLOWLY)
     async with app.run_test(size=(120, 30)) as pilot:
         await settled(pilot)
         first = detail(app)
@@ -63,12 +60,9 @@ async def test_the_pane_and_header_follow_the_list_once_the_keys_pause(seed_stor
         assert title_shown(app).endswith("ICML 2026 Papers — 1 of 38 papers")
 
 
-async def test_the_header_follows_a_pause_too_short_for_the_pane(
-    seed_store, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_the_header_follows_a_pause_too_short_for_the_pane(seed_store) -> None:
     """The pane waits for the typing to pause (it lays out the screen); the count does not."""
-    settling(monkeypatch, 0.05, 60.0)
-    app = ReaderApp(Opening(seed_store))
+    app = ReaderApp(Opening(seed_store), timings=settling(0.05, 60.0))
     async with app.run_test(size=(120, 30)) as pilot:
         await settled(pilot)
         await pilot.press("slash", *"satisficing")
@@ -79,13 +73,10 @@ async def test_the_header_follows_a_pause_too_short_for_the_pane(
         assert not app.workspace.settled
 
 
-async def test_the_pane_and_header_follow_when_no_pause_is_asked(
-    seed_store, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_the_pane_and_header_follow_when_no_pause_is_asked(seed_store) -> None:
     """Updates due at once (or overdue) are run: a timer of no time had stopped for good,
     and the header stayed on "loading…" or "searching…" with the results on screen."""
-    settling(monkeypatch, 0.0, 0.0)
-    app = ReaderApp(Opening(seed_store))
+    app = ReaderApp(Opening(seed_store), timings=settling(0.0, 0.0))
     async with app.run_test(size=(120, 30)) as pilot:
         await settled(pilot)
         await pilot.press("slash", *"satisficing")
@@ -98,11 +89,8 @@ async def test_the_pane_and_header_follow_when_no_pause_is_asked(
         assert title_shown(app).endswith("38 papers")
 
 
-async def test_moving_the_cursor_shows_the_paper_at_once(
-    seed_store, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(workspace_module, "SETTLED_AFTER", 60.0)
-    app = ReaderApp(Opening(seed_store))
+async def test_moving_the_cursor_shows_the_paper_at_once(seed_store) -> None:
+    app = ReaderApp(Opening(seed_store), timings=Timings(settled_after=60.0))
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.pause()
         assert detail(app).startswith(seed_store[0].headline[:40])
@@ -134,12 +122,10 @@ async def test_a_query_longer_than_the_filter_scrolls_to_its_end(seed_store) -> 
         assert "regret regret" in text and text.rstrip().endswith("regret")
 
 
-async def test_the_list_scrollbar_follows_the_count_once_the_list_scrolls(
-    write_seed, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    settling(monkeypatch, 60.0, 60.0)  # no layout while typing
+async def test_the_list_scrollbar_follows_the_count_once_the_list_scrolls(write_seed) -> None:
     abstracts = [f"Paper {n} studies {('alpha', 'beta')[n % 2]}quasars." for n in range(2000)]
-    app = ReaderApp(Opening(store_from(write_seed(*abstracts))))
+    # No layout while typing.
+    app = ReaderApp(Opening(store_from(write_seed(*abstracts))), timings=settling(60.0, 60.0))
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.pause()
         paper_list = app.workspace.paper_list
@@ -162,9 +148,8 @@ async def test_the_list_scrollbar_follows_the_count_once_the_list_scrolls(
         assert bar.window_virtual_size == 1000
 
 
-@pytest.mark.usefixtures("settling_slowly")
 async def test_moves_as_fast_as_a_held_key_show_the_paper_once_they_stop(seed_store) -> None:
-    app = ReaderApp(Opening(seed_store))
+    app = ReaderApp(Opening(seed_store), timings=SETTLING_SLOWLY)
     async with app.run_test(size=(120, 30)) as pilot:
         await settled(pilot)
         await pilot.press("j")  # one move: the pane follows at once
@@ -258,18 +243,17 @@ async def test_the_header_says_when_a_filter_is_searched_as_words(seed_store) ->
 
 
 async def test_the_header_counts_the_first_papers_loaded_as_they_are_drawn(
-    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
+    seed_store: PaperStore,
 ) -> None:
     """It said "loading… 0 papers" over the first rows until the header settled (it
     showed for 0.1-0.4 s)."""
-    settling(monkeypatch, header=30, pane=30)
     go_on = threading.Event()
 
     def stream() -> Iterator[list[Paper]]:
         yield list(seed_store)[:5]
         go_on.wait(30)
 
-    app = ReaderApp(Opening(PaperStore(), stream=stream()))
+    app = ReaderApp(Opening(PaperStore(), stream=stream()), timings=settling(header=30, pane=30))
     async with app.run_test(size=(120, 30)) as pilot:
         paper_list = app.query_one(PaperList)
         await wait_until(pilot, lambda: len(paper_list.papers) == 5, "the first papers")

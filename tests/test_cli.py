@@ -220,7 +220,7 @@ def test_the_session_is_saved_at_exit_and_fresh_ignores_it(monkeypatch) -> None:
 
     def run(app: ReaderApp) -> None:
         restored.append(app.workspace._restore)
-        app.workspace._query = "kept query"
+        app.workspace.filtering.query = "kept query"
 
     monkeypatch.setattr(ReaderApp, "run", run)
     assert main([]) == 0
@@ -239,7 +239,7 @@ def test_the_query_is_restored_only_for_the_files_it_was_typed_in(monkeypatch, w
 
     def run(app: ReaderApp) -> None:
         restored.append(app.workspace._restore)
-        app.workspace._query = "kept query"
+        app.workspace.filtering.query = "kept query"
         app.workspace.set_reactive(Workspace.sort, "headline")
 
     monkeypatch.setattr(ReaderApp, "run", run)

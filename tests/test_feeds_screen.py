@@ -1,5 +1,6 @@
 """The feeds panel and the prompt that saves a filter, driven by keys inside a small app."""
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +17,9 @@ from tui_reader.core.loading import load_paths
 from tui_reader.core.paper import Paper
 from tui_reader.core.search_service import build_index
 from tui_reader.resources import bundled
-from tui_reader.ui import feeds_screen
 from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen
 from tui_reader.ui.feeds_screen import FeedsScreen, save_search_prompt
+from tui_reader.ui.library_sync import LibrarySync
 
 from .pilot_helpers import wait_until, work_done
 
@@ -26,9 +27,11 @@ from .pilot_helpers import wait_until, work_done
 class Host(App[None]):
     """An app that opens a dialog at once and keeps what it was dismissed with."""
 
-    def __init__(self, dialog: Screen[Any]) -> None:
+    def __init__(self, dialog: Screen[Any] | Callable[["Host"], Screen[Any]]) -> None:
+        """`dialog`, or what makes it for the app (one that saves the library as the
+        reader does)."""
         super().__init__()
-        self.dialog = dialog
+        self.dialog = dialog if isinstance(dialog, Screen) else dialog(self)
         self.results: list[Any] = []
 
     def on_mount(self) -> None:
@@ -67,15 +70,16 @@ async def test_the_panel_counts_and_follows_what_is_read(
     private_library: Path,
     seeds: list[Paper],
     index: SearchEngine,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(feeds_screen, "RECOUNT_EVERY", 0.1)
     library = opened(private_library)
     library.save_search("rl [/b]", "reinforcement learning")
     library.save_search("starred", "is:bookmarked")
     rl = [seeds[int(n)].id for n in feed_numbers(index, "reinforcement learning", library, seeds)]
-    screen = FeedsScreen(library, seeds, lambda: index)
-    app = Host(screen)
+    app = Host(
+        lambda app: FeedsScreen(LibrarySync(library, app), seeds, lambda: index, recount_every=0.1)
+    )
+    screen = app.dialog
+    assert isinstance(screen, FeedsScreen)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: "…" not in rows(screen)[0], "rl counted")
         assert rows(screen)[0].split() == [
@@ -97,16 +101,23 @@ async def test_the_panel_counts_and_follows_what_is_read(
 
 
 async def test_counts_wait_for_the_index_and_follow_papers_loading(
-    private_library: Path, seeds: list[Paper], monkeypatch: pytest.MonkeyPatch
+    private_library: Path, seeds: list[Paper]
 ) -> None:
-    monkeypatch.setattr(feeds_screen, "RECOUNT_EVERY", 0.1)
     library = opened(private_library)
     library.save_search("rl", "reinforcement learning")
     library.save_search("unread", "is:unread")
     loaded = seeds[:10]  # more arrive while the panel is open
     ready: list[SearchEngine] = []
-    screen = FeedsScreen(library, loaded, lambda: ready[0] if ready else None)
-    app = Host(screen)
+    app = Host(
+        lambda app: FeedsScreen(
+            LibrarySync(library, app),
+            loaded,
+            lambda: ready[0] if ready else None,
+            recount_every=0.1,
+        )
+    )
+    screen = app.dialog
+    assert isinstance(screen, FeedsScreen)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: "10 / 10" in rows(screen)[1], "the state query counted")
         assert rows(screen)[0].split()[:2] == ["rl", "…"]
@@ -124,8 +135,9 @@ async def test_d_deletes_a_search_after_asking(
     library = opened(private_library)
     library.save_search("first", "diffusion")
     library.save_search("second", "bandit")
-    screen = FeedsScreen(library, seeds, lambda: index)
-    app = Host(screen)
+    app = Host(lambda app: FeedsScreen(LibrarySync(library, app), seeds, lambda: index))
+    screen = app.dialog
+    assert isinstance(screen, FeedsScreen)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("d")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")

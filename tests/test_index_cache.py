@@ -377,7 +377,7 @@ def test_a_warm_start_tells_the_records_skipped_by_file_and_line_as_a_load_does(
     monkeypatch.setattr(ReaderApp, "run", lambda app: opened.append(app))
     assert main([str(path)]) == 0
     workspace = opened[0].workspace
-    (problem,) = workspace.load_problems
+    (problem,) = workspace.loader.problems
     assert problem.startswith(f"{path}:2: ") and not workspace._messages
 
 

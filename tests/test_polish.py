@@ -146,7 +146,7 @@ async def test_duplicates_merged_are_said_once_at_start(
     opened: list[ReaderApp] = []
     monkeypatch.setattr(ReaderApp, "run", lambda app: opened.append(app))
     assert main([str(path)]) == 0
-    assert opened[0].workspace.duplicates == 2
+    assert opened[0].workspace.loader.duplicates == 2
     app = ReaderApp(Opening(opened[0].store, duplicates=2))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -157,5 +157,5 @@ async def test_duplicates_merged_are_said_once_at_start(
     app = ReaderApp(Opening(PaperStore(), stream=stream_papers(check_paths([big]))))
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(pilot)
-        assert len(app.store) == 3 and app.workspace.duplicates == 4
+        assert len(app.store) == 3 and app.workspace.loader.duplicates == 4
         assert notices(app) == ["4 duplicate abstracts shown once"]

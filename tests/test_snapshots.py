@@ -14,15 +14,16 @@ from tests.pilot_helpers import at_rest, settled, wait_until, work_done
 from tui_reader.core.library import Library
 from tui_reader.core.opening import Opening
 from tui_reader.ui import app as app_module
-from tui_reader.ui import workspace as workspace_module
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.problems_screen import ProblemsScreen
+from tui_reader.ui.timings import Timings
+
+RELATED_AT_ONCE = Timings(related_after=0.01)  # so that each picture is the same
 
 
 @pytest.fixture(autouse=True)
 def no_timing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Related papers at once and nothing read by the clock, so each picture is the same."""
-    monkeypatch.setattr(workspace_module, "RELATED_AFTER", 0.01)
+    """Nothing read by the clock, so each picture is the same."""
     monkeypatch.setattr(app_module, "READ_AFTER", 3600)
 
 
@@ -34,7 +35,9 @@ def test_main_screen(snap_compare, seed_store, size: tuple[int, int]) -> None:
         await at_rest(pilot)
 
     assert snap_compare(
-        ReaderApp(Opening(seed_store)), terminal_size=size, run_before=filter_and_read
+        ReaderApp(Opening(seed_store), timings=RELATED_AT_ONCE),
+        terminal_size=size,
+        run_before=filter_and_read,
     )
 
 
@@ -45,7 +48,11 @@ def test_main_screen_light_theme(snap_compare, seed_store) -> None:
         await pilot.press("slash", *"diffusion", "enter", "j")
         await at_rest(pilot)
 
-    assert snap_compare(ReaderApp(Opening(seed_store)), terminal_size=(120, 36), run_before=light)
+    assert snap_compare(
+        ReaderApp(Opening(seed_store), timings=RELATED_AT_ONCE),
+        terminal_size=(120, 36),
+        run_before=light,
+    )
 
 
 @pytest.mark.parametrize("size", [(80, 24), (100, 30), (200, 50)])
@@ -55,7 +62,11 @@ def test_help_screen(snap_compare, seed_store, size: tuple[int, int]) -> None:
         await pilot.press("question_mark")
         await pilot.pause()
 
-    assert snap_compare(ReaderApp(Opening(seed_store)), terminal_size=size, run_before=open_help)
+    assert snap_compare(
+        ReaderApp(Opening(seed_store), timings=RELATED_AT_ONCE),
+        terminal_size=size,
+        run_before=open_help,
+    )
 
 
 @pytest.mark.parametrize("size", [(80, 24), (200, 50)])
@@ -65,7 +76,9 @@ def test_reading_mode(snap_compare, seed_store, size: tuple[int, int]) -> None:
         await pilot.press("z")
         await pilot.pause()
 
-    assert snap_compare(ReaderApp(Opening(seed_store)), terminal_size=size, run_before=read)
+    assert snap_compare(
+        ReaderApp(Opening(seed_store), timings=RELATED_AT_ONCE), terminal_size=size, run_before=read
+    )
 
 
 def test_stacked_layout(snap_compare, seed_store) -> None:
@@ -76,7 +89,11 @@ def test_stacked_layout(snap_compare, seed_store) -> None:
         await pilot.press("j", "j")
         await at_rest(pilot)
 
-    assert snap_compare(ReaderApp(Opening(seed_store)), terminal_size=(99, 40), run_before=stacked)
+    assert snap_compare(
+        ReaderApp(Opening(seed_store), timings=RELATED_AT_ONCE),
+        terminal_size=(99, 40),
+        run_before=stacked,
+    )
 
 
 # The dialogs and screens over the main one, each opened by its keys (README), at 100 x 32.
@@ -119,7 +136,9 @@ def test_dialog(snap_compare, seed_store, dialog: str) -> None:
         await pilot.pause()
 
     assert snap_compare(
-        ReaderApp(Opening(seed_store)), terminal_size=(100, 32), run_before=open_dialog
+        ReaderApp(Opening(seed_store), timings=RELATED_AT_ONCE),
+        terminal_size=(100, 32),
+        run_before=open_dialog,
     )
 
 
@@ -135,5 +154,5 @@ def test_start_problems(snap_compare, seed_store) -> None:
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, ProblemsScreen), "problems")
         await pilot.pause()
 
-    app = ReaderApp(Opening(seed_store, messages=problems), Library(None))
+    app = ReaderApp(Opening(seed_store, messages=problems), Library(None), timings=RELATED_AT_ONCE)
     assert snap_compare(app, terminal_size=(100, 32), run_before=shown)

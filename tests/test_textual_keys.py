@@ -8,6 +8,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.geometry import Size
+from textual.screen import ModalScreen
 from textual.scroll_view import ScrollView
 from textual.widgets import Input
 
@@ -19,6 +20,7 @@ from tui_reader.ui.textual_keys import (
     forward_key,
     key_list,
     key_name,
+    mounted,
     run_binding,
 )
 
@@ -73,6 +75,28 @@ async def test_forward_key_types_into_the_widget() -> None:
         field = app.query_one(Input)
         forward_key(field, events.Key("q", "q"))
         await wait_until(pilot, lambda: field.value == "q", "the forwarded key typed")
+
+
+class Asking(ModalScreen[str]):
+    def compose(self) -> ComposeResult:
+        yield Input(id="answer")
+
+
+async def test_mounted_returns_once_a_screen_pushed_for_its_answer_has_its_widgets() -> None:
+    app = Keyed()
+    async with app.run_test() as pilot:
+        dialog = Asking()
+        answered: list[str] = []
+
+        async def ask() -> None:
+            answered.append(await app.push_screen_wait(dialog))
+
+        app.run_worker(ask())
+        await mounted(dialog)
+        assert dialog.is_mounted and app.screen is dialog
+        assert dialog.query_one("#answer", Input).is_mounted
+        dialog.dismiss("yes")
+        await wait_until(pilot, lambda: answered == ["yes"], "the answer")
 
 
 class HoldsX(InputKeysFirst):

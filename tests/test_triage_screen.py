@@ -1,5 +1,6 @@
 """The triage screen, driven by keys as a reader would, inside a small app."""
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.references import links_of
 from tui_reader.core.triage import filter_key, load_places
 from tui_reader.ui.dialogs import PromptScreen
+from tui_reader.ui.library_sync import LibrarySync
 from tui_reader.ui.triage_screen import TriageScreen
 
 from .pilot_helpers import wait_until
@@ -25,11 +27,12 @@ HOSTILE = "A [/b] study of [CLS] tokens with \x1b]52;c;aGk=\x07 in it, over $\\a
 
 
 class Host(App[None]):
-    """An app that opens a triage at once and keeps what it was dismissed with."""
+    """An app that opens a triage at once and keeps what it was dismissed with; it saves
+    the library as the reader does."""
 
-    def __init__(self, screen: TriageScreen) -> None:
+    def __init__(self, library: Library, triage: Callable[[LibrarySync], TriageScreen]) -> None:
         super().__init__()
-        self.triage_screen = screen
+        self.triage_screen = triage(LibrarySync(library, self))
         self.reached: list[str | None] = []
 
     def on_mount(self) -> None:
@@ -47,16 +50,19 @@ def make_papers(count: int, folder: Path) -> list[Paper]:
 def open_triage(
     papers: list[Paper], library: Library, places: Path, **options: Any
 ) -> tuple[Host, TriageScreen]:
-    screen = TriageScreen(
-        papers,
-        library,
-        query=options.pop("query", "proposes"),
-        sort="relevance",
-        search_template="https://example.org/?q={query}",
-        places=places,
-        **options,
-    )
-    return Host(screen), screen
+    def triage(sync: LibrarySync) -> TriageScreen:
+        return TriageScreen(
+            papers,
+            sync,
+            query=options.pop("query", "proposes"),
+            sort="relevance",
+            search_template="https://example.org/?q={query}",
+            places=places,
+            **options,
+        )
+
+    host = Host(library, triage)
+    return host, host.triage_screen
 
 
 def body(screen: TriageScreen) -> str:

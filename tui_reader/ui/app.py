@@ -20,8 +20,11 @@ from tui_reader.core.text import for_terminal
 from tui_reader.resources import bundled
 from tui_reader.ui.clipboard import CopyLog
 from tui_reader.ui.key_labels import key_display
+from tui_reader.ui.library_sync import LibrarySync
+from tui_reader.ui.loader import Loader
 from tui_reader.ui.ordered_keys import keys_sent, route_key
 from tui_reader.ui.paper_list import PaperList
+from tui_reader.ui.timings import Timings
 from tui_reader.ui.workspace import Workspace
 
 READ_AFTER = Config().read_after  # seconds to read a paper, for a reader given no config
@@ -34,11 +37,17 @@ class ReaderApp(App[None]):
     TITLE = "tui-reader"
 
     def __init__(
-        self, opening: Opening, library: Library | None = None, config: Config | None = None
+        self,
+        opening: Opening,
+        library: Library | None = None,
+        config: Config | None = None,
+        *,
+        timings: Timings | None = None,
     ) -> None:
         """`opening`: the papers and what comes with them (core.opening), where the reader
         left off among them; `config`, the user's settings (its keys already checked, the
-        search link to use as its `search_url`)."""
+        search link to use as its `search_url`); `timings`, how long the reader waits before
+        it acts (ui/timings)."""
         super().__init__()
         self.config = config or Config(read_after=READ_AFTER)
         self.set_keymap(dict(self.config.keys))
@@ -48,9 +57,30 @@ class ReaderApp(App[None]):
         } - {""}
         self.store = opening.store
         self.library = library or Library(None)
+        # Saves and reloads the library for every screen, and knows whether it is saved.
+        self.library_sync = LibrarySync(self.library, self)
         self._session = opening.session
         self.copy_log = CopyLog(self)  # copies, and what was copied this session
-        self.workspace = Workspace(opening, self.library, self.config, self.copy_log)
+        timings = timings or Timings()
+        loader = Loader(
+            opening.store,
+            timings,
+            stream=opening.stream,
+            expected_papers=opening.expected,
+            cached_index=opening.index,
+            cache_index=opening.cache_writer,
+            skipped=opening.skipped,
+            duplicates=opening.duplicates,
+        )
+        self.workspace = Workspace(
+            loader,
+            self.library_sync,
+            self.config,
+            self.copy_log,
+            messages=opening.messages,
+            session=opening.session,
+            timings=timings,
+        )
 
     def get_default_screen(self) -> Screen[Any]:
         return self.workspace
@@ -85,7 +115,7 @@ class ReaderApp(App[None]):
 
     def session(self) -> Session:
         """Where the reader is (or was, once it has quit), to be restored next time."""
-        return self.workspace.place(self.theme)
+        return self.workspace.session(self.theme)
 
     def notify(
         self,

@@ -26,8 +26,8 @@ MATCH_STYLE = "bold underline $foreground on $accent-muted"
 # The matches drawn in a paper: each is a copy of the text's styles, so thousands (a hostile
 # abstract of one word repeated) took seconds.
 MOST_MATCHES = 500
-# Characters of an abstract shown: the longest of 31,867 real ones has 16,205. One of 6.8 MB
-# (odd input) held the screen for two minutes while it was typeset and wrapped.
+# Characters of an abstract shown: more than the longest real abstracts hold. A huge one (odd
+# input) held the screen for minutes while it was typeset and wrapped.
 ABSTRACT_SHOWN = 20_000
 LINKS_SHOWN = 50  # the first of the abstract's links, by number
 
@@ -41,8 +41,8 @@ def _metadata_lines(paper: Paper, raw: bool) -> list[str | tuple[str, str]]:
     if authors := ", ".join(paper.authors):
         lines.append(authors if raw else unicode_text(authors))  # Fran\c{c}ois: François
     year = str(paper.year) if paper.year and str(paper.year) not in paper.venue else ""
-    if place := " ".join(part for part in (paper.venue, paper.published or year) if part):
-        lines.append(place)
+    if published := " ".join(part for part in (paper.venue, paper.published or year) if part):
+        lines.append(published)
     if paper.arxiv_id:
         version = f"v{paper.arxiv_version}" if paper.arxiv_version else ""
         lines.append(f"arXiv {paper.arxiv_id}{version}")
@@ -117,7 +117,7 @@ class DetailPane(VerticalScroll):
 
     raw: reactive[bool] = reactive(False, init=False)  # the text as written, not typeset
     # Finds the words a search matched, to highlight them. Not drawn at once: the screen shows
-    # the paper under the cursor after every search, and drawing it twice a key costs ~15 ms.
+    # the paper under the cursor after every search, and drawing it twice a key is slow.
     highlight: reactive[Highlight | None] = reactive[Highlight | None](
         None, init=False, repaint=False
     )

@@ -21,14 +21,15 @@ from textual.worker import Worker
 
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.feeds import FeedCount, FeedCounter
-from tui_reader.core.library import SEARCH_NAME_MAX, Library, LibraryError
+from tui_reader.core.library import SEARCH_NAME_MAX, Library
 from tui_reader.core.paper import Paper
 from tui_reader.core.text import clean
+from tui_reader.ui.asking import ask, dialog_flow
 from tui_reader.ui.dialogs import DIALOG_CSS, ConfirmByEnter, PromptScreen
-from tui_reader.ui.messages import SaveFailed
+from tui_reader.ui.library_sync import LibrarySync
+from tui_reader.ui.ordered_keys import KeyWait
 from tui_reader.ui.picker_list import PickerList
-
-RECOUNT_EVERY = 2.0  # seconds between counts while the panel is open
+from tui_reader.ui.timings import Timings
 
 
 class FeedsCounted(Message):
@@ -78,18 +79,25 @@ class FeedsScreen(ModalScreen[str | None]):
 
     def __init__(
         self,
-        library: Library,
+        sync: LibrarySync,
         papers: Sequence[Paper],
         index: Callable[[], SearchEngine | None],
         counter: FeedCounter | None = None,
         to_filter: Callable[[], None] | None = None,
+        recount_every: float = Timings.recount_every,
+        key_wait: KeyWait | None = None,
     ) -> None:
-        """`papers`: every paper (the store, which may grow); `index()`: its search index once
-        it is built; `counter`: one kept between openings, so known matches are not sought
-        again; `to_filter`: puts the focus in the filter, once the panel is closed."""
+        """`sync`: the library's, which saves what is deleted; `papers`: every paper (the
+        store, which may grow); `index()`: its search index once it is built; `counter`: one
+        held between openings, so known matches are not sought again; `to_filter`: puts the
+        focus in the filter, once the panel is closed; `recount_every`: seconds between counts
+        while the panel is open; `key_wait`: the main screen's, which the keys wait on while
+        the panel acts on an answer."""
         super().__init__()
         self._to_filter = to_filter
-        self.library = library
+        self._sync, self.library = sync, sync.library
+        self._recount_every = recount_every
+        self.key_wait = key_wait or KeyWait()
         self._papers = papers
         self._index = index
         self._counter = counter or FeedCounter()
@@ -105,14 +113,14 @@ class FeedsScreen(ModalScreen[str | None]):
     def on_mount(self) -> None:
         self._show([FeedCount(name, query, None, None) for name, query in self._searches().items()])
         self._recount()
-        self.set_interval(RECOUNT_EVERY, self._recount)
+        self.set_interval(self._recount_every, self._recount)
 
     def _searches(self) -> dict[str, str]:
         return self.library.saved_searches()
 
     def _recount(self) -> None:
         """Count again, unless the last count is still running (at a million papers, a count
-        of searches that filter on state can take longer than RECOUNT_EVERY)."""
+        of searches that filter on state can take longer than the time between counts)."""
         if self._counting is None or self._counting.is_finished:
             self._counting = self._count()
 
@@ -166,35 +174,16 @@ class FeedsScreen(ModalScreen[str | None]):
         if self._to_filter is not None:
             self._to_filter()
 
-    def action_delete(self) -> None:
+    @dialog_flow
+    async def action_delete(self) -> None:
         feed = self._highlighted()
         if feed is None:
             return
-
-        def delete(yes: bool | None) -> None:
-            if yes and self.library.delete_search(feed.name):
-                self._save()
-                self._show([f for f in self.counts if f.name != feed.name])
-                deleted = f"Deleted the saved search “{clean(feed.name)}”: u undoes it"
-                self.notify(deleted, markup=False)
-
         question = f"Delete the saved search “{clean(feed.name)}” ({clean(feed.query)})?"
         # The panel opens by itself at start: "dynamic" typed then asked with its d and said
         # yes with its y.
-        self.app.push_screen(ConfirmByEnter(question), delete)
-
-    @work(thread=True, group="feeds-save")
-    def _save(self) -> None:
-        try:
-            self.library.save()
-        except LibraryError as error:
-            self.post_message(SaveFailed(str(error)))
-
-    @on(SaveFailed)
-    def _save_failed(self, message: SaveFailed) -> None:
-        message.stop()
-        self.notify(
-            f"Changes cannot be saved ({message.problem}); they are kept for this session.",
-            severity="warning",
-            markup=False,
-        )
+        if await ask(self, ConfirmByEnter(question)) and self.library.delete_search(feed.name):
+            self._sync.save()
+            self._show([f for f in self.counts if f.name != feed.name])
+            deleted = f"Deleted the saved search “{clean(feed.name)}”: u undoes it"
+            self.notify(deleted, markup=False)

@@ -1,22 +1,24 @@
 """The workspace's dialog flows: each asks in dialogs, then acts on the answers, top to
-bottom (see `dialog_flow` in ui/workspace: the workspace's actions are these functions)."""
+bottom (ui/asking: `dialog_flow` makes one the workspace's action)."""
 
 import asyncio
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui_reader.core.citation_keys import give_keys
 from tui_reader.core.export import ExportError, exporter, file_formats, format_of, write_export
 from tui_reader.core.export import render as render_export
-from tui_reader.core.library import LibraryError, normalise_tag
+from tui_reader.core.library import normalise_tag
 from tui_reader.core.paper import Paper
 from tui_reader.core.pipe import FORMATS, pipe_input
 from tui_reader.core.text import strip_controls
 from tui_reader.core.wording import count
+from tui_reader.ui.actions import headline, targeted, targeted_papers
+from tui_reader.ui.asking import ask
 from tui_reader.ui.copy_picker import CopyPicker
-from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen, typed_path
-from tui_reader.ui.feeds_screen import save_search_prompt
-from tui_reader.ui.messages import LibrarySaved, SaveFailed
+from tui_reader.ui.dialogs import ConfirmByEnter, ConfirmScreen, PromptScreen, typed_path
+from tui_reader.ui.feeds_screen import FeedsScreen, save_search_prompt
 from tui_reader.ui.note_editor import NoteEditor
 from tui_reader.ui.pipe_screen import PipeOutputScreen, PipePicker
 from tui_reader.ui.tag_editor import tag_edit, tag_prompt
@@ -28,13 +30,13 @@ if TYPE_CHECKING:
 
 
 async def edit_tags(screen: "Workspace") -> None:
-    library, targets = screen.library, screen.targets()
+    library, targets = screen.library, targeted(screen)
     current = library.tags(targets[0]) if len(targets) == 1 else None
     if current is None:
         title = f"Tags for the {count(len(targets), 'marked paper')}"
     else:
-        title = f"Tags of {screen.headline(targets[0])}"
-    text = await screen.ask(tag_prompt(title, current, list(library.tag_counts())))
+        title = f"Tags of {headline(screen, targets[0])}"
+    text = await ask(screen, tag_prompt(title, current, list(library.tag_counts())))
     if text is None:
         return
     edit = tag_edit(text, current)
@@ -46,14 +48,14 @@ async def edit_note(screen: "Workspace") -> None:
     library, paper = screen.library, screen.paper_list.current
     if paper is None:
         return
-    title = f"Note on {screen.headline(paper.id)}"
+    title = f"Note on {headline(screen, paper.id)}"
     before = library.note(paper.id)
 
     def set_note(text: str) -> bool:
         return library.set_note(paper.id, text.rstrip(), before)
 
     # Kept as it is if the reader closes over the editor: the command saves it on the way out.
-    text = await screen.ask(NoteEditor(title, before, set_note))
+    text = await ask(screen, NoteEditor(title, before, set_note))
     if text is None or not set_note(text):
         return
     screen.library_changed(used=[paper.id])
@@ -63,14 +65,14 @@ async def edit_note(screen: "Workspace") -> None:
 
 async def tags_view(screen: "Workspace") -> None:
     library = screen.library
-    action = await screen.ask(
-        TagsScreen(library.tag_counts(), library.tag_counts(screen.store.__contains__))
+    action = await ask(
+        screen, TagsScreen(library.tag_counts(), library.tag_counts(screen.store.__contains__))
     )
     if action is None:
         return
     tag = action.tag
     if action.kind == "filter":
-        screen.jump((f"#{tag}", None))
+        screen.jumps.jump((f"#{tag}", None))
         screen.action_leave_filter()
     elif action.kind == "rename":
 
@@ -78,45 +80,45 @@ async def tags_view(screen: "Workspace") -> None:
             new = normalise_tag(text)
             return None if new and new != tag else "Type a new tag: a word; - _ . / + allowed"
 
-        text = await screen.ask(PromptScreen(f"Rename #{tag} to", tag, check=check))
+        text = await ask(screen, PromptScreen(f"Rename #{tag} to", tag, check=check))
         if text is not None and library.rename_tag(tag, text):
             screen.tell(f"Renamed #{tag} to #{normalise_tag(text)} (u undoes)")
             screen.library_changed()
     elif action.kind == "delete":
         tagged = count(library.tag_counts().get(tag, 0), "paper")
-        yes = await screen.ask(ConfirmScreen(f"Delete #{tag} from {tagged}?"))
+        yes = await ask(screen, ConfirmScreen(f"Delete #{tag} from {tagged}?"))
         if yes and library.delete_tag(tag):
             screen.tell(f"Deleted #{tag} from {tagged} (u undoes)")
             screen.library_changed()
 
 
 async def copy_picker(screen: "Workspace") -> None:
-    papers = screen.target_papers()
+    papers = targeted_papers(screen)
     if len(papers) == 1:
-        title, links = f"Copy from {screen.headline(papers[0].id)}", screen.links(papers[0])
+        title, links = f"Copy from {headline(screen, papers[0].id)}", screen.links.of(papers[0])
         kind_links = papers[0].kind_links
     else:
         title = f"Copy for the {count(len(papers), 'marked paper')}"
         links, kind_links = ["Each one's primary link"], ()
-    pick = await screen.ask(CopyPicker(title, links, kind_links))
+    pick = await ask(screen, CopyPicker(title, links, kind_links))
     if pick is None:
         return
-    screen.read_copied(papers)
+    screen.read_used(papers)
     if pick.kind == "link":
-        urls = [screen.links(paper)[pick.number - 1] for paper in papers]
+        urls = [screen.links.of(paper)[pick.number - 1] for paper in papers]
         if pick.open:
-            screen.open_url(urls[0])
+            screen.links.open_url(urls[0])
             return
         text, nouns = "\n".join(urls), ("link", "links")
     else:
         form = exporter(pick.kind)
-        text = await asyncio.to_thread(rendered, screen, form.name, papers)
+        text = await rendered(screen, form.name, papers)
         nouns = form.copied or (form.label, form.label)
-    screen.copy(text, count(len(papers), *nouns))
+    screen.links.copy(text, count(len(papers), *nouns))
 
 
 async def export(screen: "Workspace") -> None:
-    papers = screen.target_papers() if screen.paper_list.marked else None
+    papers = targeted_papers(screen) if screen.paper_list.marked else None
     papers = papers or list(screen.paper_list.papers)
     kinds = ", ".join(row.suffix for row in file_formats())
 
@@ -139,84 +141,107 @@ async def export(screen: "Workspace") -> None:
     title = f"Export {count(len(papers), 'paper')} to a file ({kinds})"
     hint = f"In {Path.cwd()} unless the name has a folder. Enter writes, Escape cancels"
     prompt = PromptScreen(title, "reading-list.md", hint, check=check, confirm=replace)
-    text = await screen.ask(prompt)
+    text = await ask(screen, prompt)
     if text is None:
         return
     path = typed_path(text)
     kind = format_of(path)
     assert kind is not None  # checked as it was typed
+    text = await rendered(screen, kind, papers)
     try:
-        # In a thread: references of thousands of papers take seconds (pylatexenc), and
-        # the screen answers meanwhile.
-        await asyncio.to_thread(_write_export, screen, kind, papers, path)
+        await asyncio.to_thread(write_export, path, text, force=True)
     except ExportError as error:
         screen.tell(str(error), "error")
     else:
         screen.tell(f"Wrote {count(len(papers), 'paper')} to {path}")
 
 
-def _write_export(screen: "Workspace", kind: str, papers: list[Paper], path: Path) -> None:
-    write_export(path, rendered(screen, kind, papers), force=True)
-
-
-def rendered(screen: "Workspace", kind: str, papers: list[Paper]) -> str:
+async def rendered(screen: "Workspace", kind: str, papers: list[Paper]) -> str:
     """The papers in the format called `kind`, a reference's papers given their citation
-    keys first. In a thread: keys are given under the library's lock."""
+    keys first. In a thread: references of thousands of papers take seconds (pylatexenc),
+    and the screen answers meanwhile."""
     if exporter(kind).reference:
-        cite(screen, papers)
-    return render_export(
-        kind, papers, screen.library, screen.search_template, screen.config.include_notes
-    )
+        await cite(screen, papers)
+    library, template = screen.library, screen.search_template
+    include_notes = screen.config.include_notes
+    return await asyncio.to_thread(render_export, kind, papers, library, template, include_notes)
 
 
-def cite(screen: "Workspace", papers: list[Paper]) -> None:
-    """Give the papers that have none their citation keys, kept in the library, and tell
-    how that went as a save does. In a thread."""
-    try:
-        screen.post_message(LibrarySaved(give_keys(papers, screen.library)))
-    except LibraryError as error:
-        screen.post_message(SaveFailed(str(error)))
+async def cite(screen: "Workspace", papers: list[Paper]) -> None:
+    """Give the papers that have none their citation keys, which the library saves at once
+    (under its lock), and tell how that went as a save does."""
+    await screen.sync.written(partial(give_keys, papers, screen.library))
 
 
 async def triage(screen: "Workspace") -> None:
     """The papers shown (those matching in full), one at a time, one key per decision."""
-    screen.stop_reading()
+    screen.following.stop_reading()
     paper_list = screen.paper_list
     triage = TriageScreen(
         paper_list.papers[: paper_list.full],
-        screen.library,
+        screen.sync,
         query=screen.shown_query,  # the filter whose papers the list shows
         sort=screen.sort,
         quick_tags=screen.config.quick_tags,
         search_template=screen.search_template,
         copy_log=screen.copy_log,
+        key_wait=screen.key_wait,
     )
-    paper_id = await screen.ask(triage)
+    paper_id = await ask(screen, triage)
     screen.library_changed()
     position = None if paper_id is None else paper_list.position_of(paper_id)
     if position is not None:  # where triage stopped: not read for being there
-        paper_list.place(position)
+        paper_list.put_cursor(position)
 
 
 async def save_search(screen: "Workspace") -> None:
-    query = screen.filter_query.strip()
+    query = screen.filtering.query.strip()
     if not query:
         screen.tell("Type a filter first: S saves it under a name, as a feed")
         return
-    name = await screen.ask(save_search_prompt(screen.library, query))
+    name = await ask(screen, save_search_prompt(screen.library, query))
     if name is not None and screen.library.save_search(name, query):
         screen.tell(f"Saved the filter as “{' '.join(name.split())}”: F lists the feeds")
-        screen.save_library()
+        screen.sync.save()
 
 
 async def pipe(screen: "Workspace") -> None:
-    papers, commands = screen.target_papers(), screen.config.commands
-    choice = await screen.ask(PipePicker(commands, len(papers)))
+    papers, commands = targeted_papers(screen), screen.config.commands
+    choice = await ask(screen, PipePicker(commands, len(papers)))
     if choice is None:
         return
     name, kind = choice
     if kind == "bib":
-        await asyncio.to_thread(cite, screen, papers)
+        await cite(screen, papers)
     data = pipe_input(kind, papers, screen.library, screen.search_template)
     what = f"{count(len(papers), 'paper')} as {FORMATS[kind]}"
     screen.app.push_screen(PipeOutputScreen(name, commands[name], data, what, screen.copy_log))
+
+
+def feeds_panel(screen: "Workspace") -> FeedsScreen:
+    """The saved searches, counted among the papers as they load and are indexed."""
+    return FeedsScreen(
+        screen.sync,
+        screen.store,
+        lambda: screen.index,
+        to_filter=screen.action_focus_filter,
+        recount_every=screen.timings.recount_every,
+        key_wait=screen.key_wait,
+    )
+
+
+async def feeds(screen: "Workspace") -> None:
+    screen.feed_chosen(await ask(screen, feeds_panel(screen)))
+
+
+async def quit_reader(screen: "Workspace") -> None:
+    """Quit, asking first when changes could not be saved (said once, maybe long ago)."""
+    sync = screen.sync
+    if sync.losing_changes:
+        question = (
+            f"Your changes could not be saved to {sync.library.path}: "
+            "quit and lose them? (Enter quits)"
+        )
+        if not await ask(screen, ConfirmByEnter(question)):
+            return
+    screen.app.exit()

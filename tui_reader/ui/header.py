@@ -26,7 +26,7 @@ class HeaderState:
     marked: int = 0
     save_failing: bool = False
     saving: bool = False
-    keeping: bool = False  # the index being kept for the next start
+    caching_index: bool = False  # the papers and their index being saved for the next start
     raw: bool = False
 
 
@@ -86,6 +86,6 @@ def _doing(state: HeaderState) -> str:
         told += " · not saved"
     elif state.saving:
         told += " · saving…"
-    if state.keeping:  # a quit now waits for it
+    if state.caching_index:  # a quit now waits for it
         told += " · keeping the index for the next start…"
     return told + (" · raw text" if state.raw else "")

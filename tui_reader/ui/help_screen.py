@@ -2,16 +2,22 @@
 
 import math
 import textwrap
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import groupby, takewhile
 
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from tui_reader.ui.detail_pane import DetailPane
+from tui_reader.ui.filter_input import FilterInput
+from tui_reader.ui.key_labels import described
+from tui_reader.ui.paper_list import PaperList
 
 KeyTable = list[tuple[str, list[tuple[str, str]]]]
 
@@ -20,6 +26,25 @@ COLUMN_MIN = 34  # cells: narrower columns would wrap most descriptions
 KEY_MAX = 14  # cells for the keys; longer keys wrap under their description
 GAP = 3  # cells between columns
 FRAME = 4  # cells the dialog's border and padding take across (rows: its border, 2)
+
+
+def key_table(key: Callable[[Binding], str], anywhere: Sequence[BindingType]) -> KeyTable:
+    """Every key of the main screen, by where it works, as `key` names them (the config's
+    rebinding); `anywhere`, the screen's own bindings."""
+
+    def keys(bindings: Sequence[BindingType]) -> list[tuple[str, str]]:
+        return [(key(binding), binding.description) for binding in described(bindings)]
+
+    # The panes' keys, then those that work anywhere, the footer's first: what is in sight
+    # at 80x24 without scrolling.
+    footer_first = sorted(described(anywhere), key=lambda binding: not binding.show)
+    return [
+        ("Paper list", keys(PaperList.BINDINGS)),
+        ("Detail pane", [*keys(DetailPane.BINDINGS), ("↑ ↓ pgup pgdn", "Scroll")]),
+        ("Anywhere", keys(footer_first)),
+        ("Filter", keys([Binding("enter", "", "To the list"), *FilterInput.BINDINGS])),
+        ("Mouse", [("click", "Choose a paper or pane"), ("double-click", "Read the paper")]),
+    ]
 
 
 @dataclass
@@ -72,10 +97,10 @@ def _units(keys: KeyTable, width: int) -> list[_Unit]:
     return units
 
 
-def _fill(units: list[_Unit], heights: list[int], keep_groups: bool) -> list[list[Content]]:
+def _fill(units: list[_Unit], heights: list[int], whole_groups: bool) -> list[list[Content]]:
     """Units in columns, top to bottom, the column i at most heights[i] lines (the last
     column takes what is left); a group starts a new column when it does not fit whole, with
-    `keep_groups`, or else when its first key does not. A group cut goes on under its heading."""
+    `whole_groups`, or else when its first key does not. A group cut goes on under its heading."""
     columns: list[list[Content]] = [[]]
     group = ""
     for position, unit in enumerate(units):
@@ -83,8 +108,8 @@ def _fill(units: list[_Unit], heights: list[int], keep_groups: bool) -> list[lis
         size = len(unit.lines)
         if unit.heading:  # with a blank line before it
             group_units = list(takewhile(lambda u: not u.heading, units[position + 1 :]))
-            kept = group_units if keep_groups else group_units[:1]
-            size += (1 if column else 0) + sum(len(u.lines) for u in kept)
+            counted = group_units if whole_groups else group_units[:1]
+            size += (1 if column else 0) + sum(len(u.lines) for u in counted)
         cap = heights[len(columns) - 1] if len(columns) <= len(heights) else math.inf
         if column and len(column) + size > cap:
             columns.append([])
@@ -114,9 +139,9 @@ def lay_out(keys: KeyTable, width: int, height: int) -> tuple[list[list[Content]
         total = sum(len(unit.lines) for unit in units)
         # The shortest columns that hold everything in `count` columns, if any do, best
         # with no group cut.
-        for keep_groups in (True, False):
+        for whole_groups in (True, False):
             for rows in range(math.ceil(total / count), height + 1):
-                columns = _fill(units, [rows] * count, keep_groups)
+                columns = _fill(units, [rows] * count, whole_groups)
                 if len(columns) <= count and max(map(len, columns)) <= rows:
                     return columns, column_width
     return _fill(units, [height] * (most - 1), False), column_width

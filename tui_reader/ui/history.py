@@ -2,17 +2,17 @@
 
 from typing import Generic, TypeVar
 
-P = TypeVar("P")
+P = TypeVar("P")  # a position: the workspace's are a query and a paper
 
 
-def _remember(places: list[P], place: P) -> None:
-    """Add a place to go back (or forward) to, once: not again after itself."""
-    if places[-1:] != [place]:
-        places.append(place)
+def _remember(positions: list[P], position: P) -> None:
+    """Add a position to go back (or forward) to, once: not again after itself."""
+    if positions[-1:] != [position]:
+        positions.append(position)
 
 
 class History(Generic[P]):
-    """The places jumps started from, to go back to, and those going back left, to go
+    """The positions jumps started from, to go back to, and those going back left, to go
     forward to again; a new jump forgets the way forward."""
 
     def __init__(self) -> None:
@@ -34,8 +34,8 @@ class History(Generic[P]):
 
     @staticmethod
     def _step(leaving: list[P], arriving: list[P], here: P) -> P | None:
-        """The last place of `leaving` that is not `here` (a jump that went nowhere, to the
-        tag's papers shown already, left one)."""
+        """The last position of `leaving` that is not `here` (a jump that went nowhere, to
+        the tag's papers shown already, left one)."""
         while leaving and leaving[-1] == here:
             leaving.pop()
         if not leaving:

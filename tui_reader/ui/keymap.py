@@ -9,7 +9,7 @@ from textual.theme import BUILTIN_THEMES
 from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.textual_keys import key_list, key_name
-from tui_reader.ui.workspace import Workspace
+from tui_reader.ui.workspace_keys import WORKSPACE_BINDINGS
 
 _MODIFIERS = {"ctrl", "shift", "alt", "super", "meta", "hyper"}
 # Named keys (f2, pagedown) and printable characters by their names (slash, less_than_sign),
@@ -19,12 +19,12 @@ _NAMED_KEYS = {key.value for key in Keys} | {key_name(chr(c)) for c in range(32,
 
 # The keys in effect where the list, or the detail pane, has the focus: its own and the screen's.
 _CONTEXTS = (
-    [*Workspace.BINDINGS, *PaperList.BINDINGS],
-    [*Workspace.BINDINGS, *DetailPane.BINDINGS],
+    [*WORKSPACE_BINDINGS, *PaperList.BINDINGS],
+    [*WORKSPACE_BINDINGS, *DetailPane.BINDINGS],
 )
 # The same, named, after the screen's own keys, which apply everywhere.
-_PLACES: tuple[tuple[str, Sequence[BindingType]], ...] = (
-    ("app-wide", Workspace.BINDINGS),
+_NAMED_CONTEXTS: tuple[tuple[str, Sequence[BindingType]], ...] = (
+    ("app-wide", WORKSPACE_BINDINGS),
     ("in the paper list", _CONTEXTS[0]),
     ("in the detail pane", _CONTEXTS[1]),
 )
@@ -84,7 +84,7 @@ def key_conflicts(keys: Mapping[str, str]) -> list[tuple[str, str]]:
     lost = set(keys_taken(keys))
     order = list(keys)
     found: dict[tuple[str, frozenset[str]], tuple[str, str]] = {}
-    for where, context in _PLACES:
+    for where, context in _NAMED_CONTEXTS:
         holders: dict[str, list[Binding]] = {}
         for binding in context:
             if isinstance(binding, Binding) and binding.description:

@@ -24,17 +24,17 @@ class PapersLoaded(Message):
 
 
 class LoadFinished(Message):
-    """Every input is read (the records that could not be are the workspace's
-    `load_problems`)."""
+    """Every input is read (the records that could not be are the loader's `problems`)."""
 
 
 class IndexReady(Message):
-    """The search index over the papers is built (or was kept from before); `keeping`, the
-    papers and it are being kept for the next start (an EntryReopened follows)."""
+    """The search index over the papers is built (or that of the first papers); `caching`,
+    the papers and it are being saved in the cache for the next start (an EntryReopened
+    follows)."""
 
-    def __init__(self, index: Any, keeping: bool = False) -> None:
+    def __init__(self, index: Any, caching: bool = False) -> None:
         super().__init__()
-        self.index, self.keeping = index, keeping
+        self.index, self.caching = index, caching
 
 
 class IndexFailed(Message):
@@ -46,8 +46,8 @@ class IndexFailed(Message):
 
 
 class EntryReopened(Message):
-    """The papers and index just kept in the cache, opened again by memory map (None: they
-    could not be kept)."""
+    """The papers and index just saved in the cache, opened again by memory map (None: they
+    could not be saved)."""
 
     def __init__(self, indexed: Any) -> None:
         super().__init__()
@@ -82,31 +82,6 @@ class RelatedFound(Message):
     def __init__(self, paper_id: str, related: list[Paper]) -> None:
         super().__init__()
         self.paper_id, self.related = paper_id, related
-
-
-class LibrarySaved(Message):
-    """The library was written; `messages` are about what was found on disk meanwhile."""
-
-    def __init__(self, messages: list[str]) -> None:
-        super().__init__()
-        self.messages = messages
-
-
-class SaveFailed(Message):
-    """The library could not be written."""
-
-    def __init__(self, problem: str) -> None:
-        super().__init__()
-        self.problem = problem
-
-
-class LibraryReloaded(Message):
-    """Another program changed the library file, and its changes were read in; `messages` say
-    what was found on disk (a damaged file mended, entries kept aside)."""
-
-    def __init__(self, messages: list[str]) -> None:
-        super().__init__()
-        self.messages = messages
 
 
 class PapersResolved(Message):

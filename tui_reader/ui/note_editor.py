@@ -30,11 +30,11 @@ class NoteEditor(ModalScreen[str]):
         Binding("ctrl+e", "external_editor", "Edit in $EDITOR", priority=True),
     ]
 
-    def __init__(self, title: str, note: str, keep: Callable[[str], object]) -> None:
-        """`keep` saves the text when the reader closes with the editor open (Ctrl+Q, a
-        signal, a closed terminal), which no key of the editor did."""
+    def __init__(self, title: str, note: str, save_at_exit: Callable[[str], object]) -> None:
+        """`save_at_exit` saves the text when the reader closes with the editor open
+        (Ctrl+Q, a signal, a closed terminal), which no key of the editor did."""
         super().__init__()
-        self._title, self._note, self._keep = title, note, keep
+        self._title, self._note, self._save_at_exit = title, note, save_at_exit
         self._text = note  # as typed so far: the text area is gone once the reader closes
         self._saved = False
 
@@ -66,4 +66,4 @@ class NoteEditor(ModalScreen[str]):
 
     def on_unmount(self) -> None:
         if not self._saved and self._text != self._note:
-            self._keep(self._text)
+            self._save_at_exit(self._text)

@@ -9,13 +9,15 @@ editor was opening over. Here every key is looked up, with the app's own lookup,
 keys before it have acted: what runs is unchanged, only when.
 """
 
-from collections.abc import Iterable
+import asyncio
+import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from textual import events
 from textual.app import App
 from textual.binding import Binding
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, TextArea
 
 from tui_reader.ui.textual_keys import (
@@ -62,6 +64,48 @@ async def route_key(app: App[Any], event: events.Key) -> bool:
         await dialog.dismiss()
         return await route_key(app, event)
     return False
+
+
+class KeyWait:
+    """A key waits for what the keys sent before it started to be done, so that it acts
+    where they left it; the screen goes on drawing meanwhile. It looks again when told that
+    what it waits for may have come (a flow asked or ended, results came, the query, the
+    focus or the screens changed), never on a clock."""
+
+    def __init__(self) -> None:
+        self._told = asyncio.Event()
+        self.asked: Screen[Any] | None = None  # the dialog a flow asked last, until it ends
+
+    async def caught_up(
+        self, app: App[Any], results_due: Callable[[], bool], flow_wait: float, most: float
+    ) -> bool:
+        """Wait for a dialog flow acting on an answer (its dialog closed, and it has neither
+        asked the next nor ended): "T Enter j" moves in a tag's papers; at most `flow_wait`
+        seconds. Then for the results of the query typed, while `results_due()`: "regret
+        Enter j j" moves in them; whether they came within `most` seconds."""
+
+        def flow_caught_up() -> bool:
+            return self.asked is None or self.asked in app.screen_stack
+
+        if not await self.until(flow_caught_up, flow_wait):
+            self.asked = None  # a flow held up: the keys after this one wait no more
+            return True
+        return await self.until(lambda: not results_due(), most)
+
+    def look_again(self) -> None:
+        """Tell the waiting key to look again."""
+        self._told.set()
+
+    async def until(self, done: Callable[[], bool], most: float) -> bool:
+        """Whether `done()` holds within `most` seconds, looked at each time told."""
+        deadline = time.monotonic() + most
+        while not done():
+            self._told.clear()
+            try:
+                await asyncio.wait_for(self._told.wait(), deadline - time.monotonic())
+            except asyncio.TimeoutError:  # not TimeoutError before Python 3.11
+                return done()
+        return True
 
 
 class GivesWayToTyping(ModalScreen[None]):

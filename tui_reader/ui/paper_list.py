@@ -87,8 +87,8 @@ def _cut(segments: list[Segment], cells: int) -> tuple[list[Segment], int]:
         return segments, length
     if cells <= 0:
         return [], 0
-    kept = next(iter(Segment.divide(segments, [cells - 1])))
-    return [*kept, Segment("…")], Segment.get_line_length(kept) + 1
+    fitting = next(iter(Segment.divide(segments, [cells - 1])))
+    return [*fitting, Segment("…")], Segment.get_line_length(fitting) + 1
 
 
 class PaperList(SteadyScrollView, can_focus=True):
@@ -197,7 +197,7 @@ class PaperList(SteadyScrollView, can_focus=True):
         # even after a keystroke of the filter had left it out (a new query's results: only
         # when it is in sight among the first of them, see `show`).
         self._chosen_id: str | None = None
-        # Asked for by name (a session restored, a place gone back to): kept wherever it is
+        # Asked for by name (a session restored, a position gone back to): kept wherever it is
         # in the next papers shown, also in a new query's results.
         self._asked_for = False
         self._choosing = False  # the cursor is moving at the reader's request
@@ -255,7 +255,7 @@ class PaperList(SteadyScrollView, can_focus=True):
             self.call_after_refresh(self._scroll_to_cursor)
             return
         # Only the scrollbar's thumb changes: no layout of the whole screen at each key, and
-        # the bar is drawn again (3 ms) only when it looks different. Its count catches up
+        # the bar is drawn again only when it looks different. Its count catches up
         # at the next layout or scroll (SteadyScrollView).
         self.set_reactive(PaperList.virtual_size, size)
         bar = self.vertical_scrollbar
@@ -405,7 +405,7 @@ class PaperList(SteadyScrollView, can_focus=True):
         if self.current is not None:
             self._chosen_id, self._asked_for = self.current.id, False
 
-    def place(self, position: int) -> None:
+    def put_cursor(self, position: int) -> None:
         """Move the cursor where the reader was elsewhere (triage): it stays on that paper as
         the list changes, as on one chosen, but the reader did not move to it here."""
         self.cursor = position
@@ -438,7 +438,7 @@ class PaperList(SteadyScrollView, can_focus=True):
             self.refresh()
 
     def action_mark_all(self) -> None:
-        papers = self._papers  # their ids only: building a million papers took a minute
+        papers = self._papers  # their ids only: building a million papers is slow
         self.marked |= {id_at(papers, number) for number in range(len(papers))}
         self.post_message(self.MarksChanged())
         self.refresh()

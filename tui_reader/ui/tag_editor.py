@@ -39,28 +39,28 @@ class TagEdit:
 
 def parse_tag_words(text: str) -> tuple[list[str], list[str], list[str]]:
     """The words of the prompt as (tags, tags to remove with `-`, words that are not tags)."""
-    keep: list[str] = []
+    named: list[str] = []
     remove: list[str] = []
     bad: list[str] = []
     for word in text.split():
-        target = remove if word.startswith("-") else keep
+        target = remove if word.startswith("-") else named
         tag = normalise_tag(word[1:] if word.startswith("-") else word)
         if tag is None:
             bad.append(word)
         elif tag not in target:
             target.append(tag)
-    return keep, remove, bad
+    return named, remove, bad
 
 
 def tag_edit(text: str, current: list[str] | None) -> TagEdit:
     """The change the prompt asks for. With `current` (one paper) the words are its new tags;
     without (marked papers) they are tags to add. `-tag` removes a tag in both."""
-    keep, remove, _ = parse_tag_words(text)
+    named, remove, _ = parse_tag_words(text)
     if current is None:
-        return TagEdit(keep, remove)
+        return TagEdit(named, remove)
     return TagEdit(
-        [tag for tag in keep if tag not in current],
-        [tag for tag in current if tag not in keep] + [t for t in remove if t in current],
+        [tag for tag in named if tag not in current],
+        [tag for tag in current if tag not in named] + [t for t in remove if t in current],
     )
 
 

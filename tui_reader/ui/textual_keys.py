@@ -34,6 +34,12 @@ def forward_key(target: Widget, event: events.Key) -> None:
     target._forward_event(event)
 
 
+async def mounted(widget: Widget) -> None:
+    """Return once `widget` is mounted (a screen just pushed: its widgets composed and
+    mounted), as awaiting `push_screen` does; `push_screen_wait` waits for its answer only."""
+    await widget._mounted_event.wait()
+
+
 # Textual calls a Key event's handler of each class along the method resolution order, the
 # widget's own (`Input._on_key`, `TextArea._on_key`) after those of its subclasses, unless
 # one prevents the default.

@@ -11,17 +11,14 @@ on screen in the frame after the key.
 from collections.abc import Sequence
 from pathlib import Path
 
-from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widget import AwaitMount
 from textual.widgets import Static
 
 from tui_reader.core.browser import open_in_browser
-from tui_reader.core.library import Library, LibraryError
 from tui_reader.core.paper import Paper
 from tui_reader.core.references import headline_text, links_of
 from tui_reader.core.triage import (
@@ -34,10 +31,12 @@ from tui_reader.core.triage import (
     places_path,
     save_place,
 )
+from tui_reader.ui.asking import ask, dialog_flow
 from tui_reader.ui.clipboard import CopyLog, notice
 from tui_reader.ui.detail_pane import LINK_SHOWN, MEASURE, paper_content
-from tui_reader.ui.messages import SaveFailed
+from tui_reader.ui.library_sync import LibrarySync
 from tui_reader.ui.note_editor import NoteEditor
+from tui_reader.ui.ordered_keys import KeyWait
 from tui_reader.ui.tag_editor import tag_edit, tag_prompt
 
 SHOW_COPIED_KEY = "c"  # in the list: what was copied, named in a copy's notice
@@ -91,7 +90,7 @@ class TriageScreen(ModalScreen[str | None]):
     def __init__(
         self,
         papers: Sequence[Paper],
-        library: Library,
+        sync: LibrarySync,
         *,
         query: str,
         sort: str,
@@ -99,14 +98,19 @@ class TriageScreen(ModalScreen[str | None]):
         search_template: str,
         copy_log: CopyLog | None = None,
         places: Path | None = None,
+        key_wait: KeyWait | None = None,
     ) -> None:
-        """`papers`: those the filter `query` shows, sorted by `sort`, in that order;
-        `places`: where triages are remembered (default: beside the session file)."""
+        """`papers`: those the filter `query` shows, sorted by `sort`, in that order; `sync`:
+        the library's, which saves each decision; `places`: where triages are remembered
+        (default: beside the session file); `key_wait`: the main screen's, which the keys
+        wait on while a flow of this screen (tags, a note) acts on an answer."""
         super().__init__()
         self._places = places or places_path()
         self._key = filter_key(query, sort)
+        self._sync = sync
+        self.key_wait = key_wait or KeyWait()
+        self.library = library = sync.library
         self.triage = Triage(papers, library, load_places(self._places).get(self._key))
-        self.library = library
         self._quick_tags = list(quick_tags)[:9]
         self._template = search_template
         self._copy_log = copy_log
@@ -114,8 +118,7 @@ class TriageScreen(ModalScreen[str | None]):
         self._progress = Static(id="triage-progress")
         # The paper after this one, typeset: (its id, its state when typeset, the text).
         self.ahead: tuple[str, str, Content] | None = None
-        self._kept_place = False
-        self._save_failing = False
+        self._place_saved = False
 
     def compose(self) -> ComposeResult:
         yield self._progress
@@ -178,7 +181,7 @@ class TriageScreen(ModalScreen[str | None]):
             self.notify("Every paper is triaged: Escape leaves", markup=False)
             return
         if self.triage.decide(kind):
-            self._save()
+            self._sync.save()
         self._show()
 
     def action_quick_tag(self, number: int) -> None:
@@ -199,7 +202,7 @@ class TriageScreen(ModalScreen[str | None]):
         self.notify(f"Undone: {undone}", markup=False)
         self.ahead = None
         self._show()
-        self._save()
+        self._sync.save()
 
     # As in the list
 
@@ -222,83 +225,60 @@ class TriageScreen(ModalScreen[str | None]):
         else:
             self.notify(f"Opened {links[number - 1]}", markup=False)
 
-    def action_edit_tags(self) -> AwaitMount | None:
+    @dialog_flow
+    async def action_edit_tags(self) -> None:
         paper = self.triage.current
         if paper is None:
-            return None
+            return
         current = self.library.tags(paper.id)
-
-        def apply(text: str | None) -> None:
-            if text is not None:
-                edit = tag_edit(text, current)
-                self._edited(self.library.change_tags([paper.id], edit.add, edit.remove))
-
         title = f"Tags of “{headline_text(paper, cut=True)}”"
-        prompt = tag_prompt(title, current, list(self.library.tag_counts()))
-        return self.app.push_screen(prompt, apply)
+        text = await ask(self, tag_prompt(title, current, list(self.library.tag_counts())))
+        if text is not None:
+            edit = tag_edit(text, current)
+            self._edited(self.library.change_tags([paper.id], edit.add, edit.remove))
 
-    def action_edit_note(self) -> AwaitMount | None:
+    @dialog_flow
+    async def action_edit_note(self) -> None:
         paper = self.triage.current
         if paper is None:
-            return None
-
+            return
         before = self.library.note(paper.id)
 
-        def keep(text: str) -> bool:  # also as it is if the reader closes over the editor
+        def set_note(text: str) -> bool:  # also as it is if the reader closes over the editor
             return self.library.set_note(paper.id, text.rstrip(), before)
 
-        def apply(text: str | None) -> None:
-            if text is not None:
-                self._edited(keep(text))
-
-        editor = NoteEditor(f"Note on “{headline_text(paper, cut=True)}”", before, keep)
-        return self.app.push_screen(editor, apply)
+        title = f"Note on “{headline_text(paper, cut=True)}”"
+        text = await ask(self, NoteEditor(title, before, set_note))
+        if text is not None:
+            self._edited(set_note(text))
 
     def _edited(self, changed: bool) -> None:
         self.triage.edited(changed)
         if changed:
-            self._save()
+            self._sync.save()
             self._show()
 
-    # Leaving, and keeping what was done
+    # Leaving, and saving where the triage stopped
 
     def action_leave(self) -> None:
         triage = self.triage
-        self._keep_place()
+        self._save_place()
         reached = triage.current or (triage.papers[-1] if triage.papers else None)
         self.dismiss(reached.id if reached is not None else None)
 
     def on_unmount(self) -> None:
-        self._keep_place()  # the reader quit with the triage open
+        self._save_place()  # the reader quit with the triage open
 
-    def _keep_place(self) -> None:
-        if self._kept_place or not self.triage.papers:
+    def _save_place(self) -> None:
+        if self._place_saved or not self.triage.papers:
             return
-        self._kept_place = True
+        self._place_saved = True
         try:
             save_place(self._places, self._key, self.triage.place())
         except OSError as error:
             self.app.notify(
                 f"Where this triage stopped cannot be kept in {self._places}: "
                 f"{error.strerror or error}",
-                severity="warning",
-                markup=False,
-            )
-
-    @work(thread=True, group="triage-save")
-    def _save(self) -> None:
-        try:
-            self.library.save()
-        except LibraryError as error:
-            self.post_message(SaveFailed(str(error)))  # dropped once the screen is gone
-
-    @on(SaveFailed)
-    def _save_failed(self, message: SaveFailed) -> None:
-        message.stop()
-        if not self._save_failing:  # said once
-            self._save_failing = True
-            self.notify(
-                f"Changes cannot be saved ({message.problem}); they are kept for this session.",
                 severity="warning",
                 markup=False,
             )

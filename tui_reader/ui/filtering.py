@@ -1,0 +1,102 @@
+"""The filter's query and what the list shows for it.
+
+Each query is searched (with none, every paper sorted) in a thread worker of the screen, which
+posts `ResultsReady`; a newer query's search cancels it, and results come to the list only if
+the query has not changed since. What the header says of the list comes from here too."""
+
+from functools import partial
+
+from textual.widget import Widget
+from textual.worker import get_current_worker
+
+from tui_reader.core.engine import SearchEngine
+from tui_reader.core.library import Library
+from tui_reader.core.nothing_found import why_nothing
+from tui_reader.core.query import parse_query
+from tui_reader.core.search_service import search_papers
+from tui_reader.core.sorting import Sort
+from tui_reader.core.store import PaperStore
+from tui_reader.ui.messages import ResultsReady
+from tui_reader.ui.paper_list import PaperList
+
+
+class Filtering:
+    """The query typed, the one whose results the list shows, and how many it found."""
+
+    def __init__(
+        self, screen: Widget, paper_list: PaperList, store: PaperStore, library: Library
+    ) -> None:
+        self._screen, self._paper_list = screen, paper_list
+        self._store, self._library = store, library
+        self.query = ""  # as typed (a space after the last word: typed in full)
+        self.shown_query = ""  # the query whose results the list shows
+        self.typed = False  # the query was typed in the filter (not restored or jumped to)
+        self.waited_for = ""  # a query whose results keys waited for in vain
+        self.shown, self.close = len(store), 0  # papers matching every term; all but one
+        self.among: int | None = None  # the papers the list's search looked among
+        self.showing = ""  # the words the list's search read for typos no paper holds
+        self.to_read: list[str] = []  # papers used, read once the search that follows shows
+
+    @property
+    def asked(self) -> bool:
+        """Whether there is a query (not only spaces)."""
+        return bool(self.query.strip())
+
+    def search(self, index: SearchEngine, sort: Sort) -> None:
+        """Search the query among the papers `index` holds."""
+        self._start(partial(self._search, index, self.query, sort))
+
+    def sort_all(self, sort: Sort) -> None:
+        """Show every paper in the `sort`'s order, once sorted."""
+        self._start(partial(self._sort_all, sort))
+        self.shown, self.close = len(self._store), 0
+
+    def show(self, results: ResultsReady, ranked: bool) -> None:
+        """Show the results of the query in the list. `ranked`: by relevance, so that the
+        list opens a new query's results on the first (PaperList.show)."""
+        papers, query = results.papers, results.query
+        new_query = ranked and query.strip() not in ("", self.shown_query.strip())
+        self.shown_query = query
+        message = "No papers" if not query.strip() else "" if papers else self._nothing(query)
+        full = len(papers) if results.full is None else results.full
+        self._paper_list.show(papers, message, full, new_query=new_query)
+        self.shown, self.close = full, len(papers) - full
+        self.among, self.showing = results.among, results.showing
+
+    def read_once_shown(self) -> bool:
+        """Read the papers used before the search just shown (they stay in its list: a
+        paper read by resting on it does too); whether any was not read."""
+        read, self.to_read = self.to_read, []
+        return bool(read) and self._library.set_read(read, True)
+
+    def results_due(self) -> bool:
+        """Whether the results of the query typed are on their way, and not waited for in
+        vain before."""
+        return self.asked and self.shown_query != self.query and self.waited_for != self.query
+
+    def _nothing(self, query: str) -> str:
+        """Why a query finds no paper: a tag or a field that no paper has, else the query."""
+        why = why_nothing(parse_query(query), self._library.tag_counts(), self._store)
+        return why[:1].upper() + why[1:] if why else f"No papers match “{query.strip()}”"
+
+    def _start(self, search: partial[None]) -> None:
+        self._screen.run_worker(search, name="search", group="search", thread=True, exclusive=True)
+
+    def _sort_all(self, sort: Sort) -> None:
+        """Every paper in the chosen order, sorted off the screen's thread (slow at a
+        million papers)."""
+        found = search_papers(None, "", self._library, sort, self._store)
+        self._post(ResultsReady(self._store.view(found.numbers), ""))
+
+    def _search(self, index: SearchEngine, query: str, sort: Sort) -> None:
+        found = search_papers(index, query, self._library, sort, self._store)
+        papers = self._store.view(found.numbers)
+        self._post(
+            ResultsReady(
+                papers, query, found.full, found.highlight, len(index), found.showing, found.named
+            )
+        )
+
+    def _post(self, results: ResultsReady) -> None:
+        if not get_current_worker().is_cancelled:  # a later key's search replaced this one
+            self._screen.post_message(results)
