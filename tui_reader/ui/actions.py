@@ -4,19 +4,16 @@ library acts on the marked papers or the one under the cursor, says what it did 
 may be out of sight, and leaves the rest to `Workspace.library_changed` (redraw, filter
 again, save)."""
 
-from typing import TYPE_CHECKING
-
 from tui_reader.core.paper import Paper
 from tui_reader.core.references import headline_text
 from tui_reader.core.sorting import SORTS
 from tui_reader.core.wording import count
 from tui_reader.ui.help_screen import HelpScreen, key_table
+from tui_reader.ui.workspace_keys import WORKSPACE_BINDINGS
+from tui_reader.ui.workspace_parts import WorkspaceParts
 
-if TYPE_CHECKING:
-    from tui_reader.ui.workspace import Workspace
 
-
-def targeted(screen: "Workspace") -> list[str]:
+def targeted(screen: WorkspaceParts) -> list[str]:
     """The marked papers (in store order) or else the one under the cursor."""
     paper_list = screen.paper_list
     if paper_list.marked:  # found by id: a walk of a million papers is slow
@@ -24,18 +21,18 @@ def targeted(screen: "Workspace") -> list[str]:
     return [paper_list.current.id] if paper_list.current is not None else []
 
 
-def targeted_papers(screen: "Workspace") -> list[Paper]:
+def targeted_papers(screen: WorkspaceParts) -> list[Paper]:
     """The marked papers (in store order) or else the one under the cursor."""
     return [paper for i in targeted(screen) if (paper := screen.store.get(i)) is not None]
 
 
-def headline(screen: "Workspace", paper_id: str) -> str:
+def headline(screen: WorkspaceParts, paper_id: str) -> str:
     """The paper's headline in quotes, cut to fit a dialog's title or a notice."""
     paper = screen.store.get(paper_id)
     return f"“{headline_text(paper, cut=True)}”" if paper is not None else paper_id
 
 
-def bookmark(screen: "Workspace") -> None:
+def bookmark(screen: WorkspaceParts) -> None:
     targets, library = targeted(screen), screen.library
     value = not all(library.is_bookmarked(i) for i in targets)
     library.set_bookmarked(targets, value)
@@ -43,7 +40,7 @@ def bookmark(screen: "Workspace") -> None:
     screen.library_changed(used=targets)
 
 
-def toggle_read(screen: "Workspace") -> None:
+def toggle_read(screen: WorkspaceParts) -> None:
     targets, library = targeted(screen), screen.library
     value = not all(library.is_read(i) for i in targets)
     library.set_read(targets, value, undoable=len(targets) > 1)
@@ -52,7 +49,7 @@ def toggle_read(screen: "Workspace") -> None:
     screen.library_changed()
 
 
-def read_all(screen: "Workspace") -> None:
+def read_all(screen: WorkspaceParts) -> None:
     """Mark every paper shown read, as one step that u undoes."""
     papers = screen.paper_list.papers
     if screen.library.set_read([paper.id for paper in papers], True, undoable=True):
@@ -62,7 +59,7 @@ def read_all(screen: "Workspace") -> None:
         screen.tell("Every paper shown is read already")
 
 
-def undo(screen: "Workspace") -> None:
+def undo(screen: WorkspaceParts) -> None:
     undone = screen.library.undo()
     if undone is None:
         screen.tell("Nothing to undo")
@@ -73,7 +70,7 @@ def undo(screen: "Workspace") -> None:
     screen.library_changed()
 
 
-def resolve(screen: "Workspace") -> None:
+def resolve(screen: WorkspaceParts) -> None:
     """Look the marked papers (or the one under the cursor) up on OpenReview and arXiv by
     their text; one that is certainly the same paper gets its title, authors and links."""
     papers = [paper for paper in targeted_papers(screen) if not paper.title]
@@ -84,62 +81,62 @@ def resolve(screen: "Workspace") -> None:
     screen.look_up.start(papers)
 
 
-def copy_link(screen: "Workspace") -> None:
+def copy_link(screen: WorkspaceParts) -> None:
     screen.links.copy_first(targeted_papers(screen))
 
 
-def open_link(screen: "Workspace", number: int = 1) -> None:
+def open_link(screen: WorkspaceParts, number: int = 1) -> None:
     if (paper := screen.paper_list.current) is not None:
         screen.links.open(paper, number)
 
 
-def show_copied(screen: "Workspace") -> None:
+def show_copied(screen: WorkspaceParts) -> None:
     screen.links.show_copied()
 
 
-def related(screen: "Workspace", number: int) -> None:
+def related(screen: WorkspaceParts, number: int) -> None:
     """Go to the paper the detail pane lists as related number `number`."""
     screen.jumps.to_related(*screen.detail_pane.related, number)
 
 
-def jump_back(screen: "Workspace") -> None:
+def jump_back(screen: WorkspaceParts) -> None:
     if not screen.jumps.back():
         screen.tell("Nothing to go back to")
 
 
-def jump_forward(screen: "Workspace") -> None:
+def jump_forward(screen: WorkspaceParts) -> None:
     if not screen.jumps.forward():
         screen.tell("Nothing to go forward to")
 
 
-def next_sort(screen: "Workspace") -> None:
+def next_sort(screen: WorkspaceParts) -> None:
     """Relevance (file order when not filtering), file order, headline, recently changed."""
     screen.sort = SORTS[(SORTS.index(screen.sort) + 1) % len(SORTS)]
 
 
-def reading_mode(screen: "Workspace") -> None:
+def reading_mode(screen: WorkspaceParts) -> None:
     """The detail pane alone, full width; the same key brings the list back."""
     reading = screen.toggle_class("-reading").has_class("-reading")
     screen.set_focus(screen.detail_pane if reading else screen.paper_list)
 
 
-def toggle_raw(screen: "Workspace") -> None:
+def toggle_raw(screen: WorkspaceParts) -> None:
     """Show paper text as written (LaTeX, asterisks) or typeset; search and copy use it raw."""
     screen.raw = not screen.raw
     screen.app.notify("Showing the raw text" if screen.raw else "Showing math and emphasis")
 
 
-def split(screen: "Workspace", step: int) -> None:
+def split(screen: WorkspaceParts, step: int) -> None:
     """Move the split between the list and the detail pane; the session keeps it."""
     panes = screen.panes
     panes.list_share = max(2, min(8, panes.list_share + step))
 
 
-def show_help(screen: "Workspace") -> None:
-    screen.app.push_screen(HelpScreen(key_table(screen.key_named, screen.BINDINGS)))
+def show_help(screen: WorkspaceParts) -> None:
+    screen.app.push_screen(HelpScreen(key_table(screen.key_named, WORKSPACE_BINDINGS)))
 
 
-def _tell_marked_changed(screen: "Workspace", targets: list[str], now: str) -> None:
+def _tell_marked_changed(screen: WorkspaceParts, targets: list[str], now: str) -> None:
     """Say what a change to the marked papers did: their rows may be out of sight."""
     if len(targets) > 1:
         screen.tell(f"{count(len(targets), 'marked paper')} {now} (u undoes)")

@@ -4,7 +4,6 @@ bottom (ui/asking: `dialog_flow` makes one the workspace's action)."""
 import asyncio
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from tui_reader.core.citation_keys import give_keys
 from tui_reader.core.export import ExportError, exporter, file_formats, format_of, write_export
@@ -24,12 +23,10 @@ from tui_reader.ui.pipe_screen import PipeOutputScreen, PipePicker
 from tui_reader.ui.tag_editor import tag_edit, tag_prompt
 from tui_reader.ui.tags_screen import TagsScreen
 from tui_reader.ui.triage_screen import TriageScreen
-
-if TYPE_CHECKING:
-    from tui_reader.ui.workspace import Workspace
+from tui_reader.ui.workspace_parts import WorkspaceParts
 
 
-async def edit_tags(screen: "Workspace") -> None:
+async def edit_tags(screen: WorkspaceParts) -> None:
     library, targets = screen.library, targeted(screen)
     current = library.tags(targets[0]) if len(targets) == 1 else None
     if current is None:
@@ -44,7 +41,7 @@ async def edit_tags(screen: "Workspace") -> None:
         screen.library_changed(used=targets)
 
 
-async def edit_note(screen: "Workspace") -> None:
+async def edit_note(screen: WorkspaceParts) -> None:
     library, paper = screen.library, screen.paper_list.current
     if paper is None:
         return
@@ -63,7 +60,7 @@ async def edit_note(screen: "Workspace") -> None:
         screen.tell("A note on this paper was saved elsewhere meanwhile: yours is after it")
 
 
-async def tags_view(screen: "Workspace") -> None:
+async def tags_view(screen: WorkspaceParts) -> None:
     library = screen.library
     action = await ask(
         screen, TagsScreen(library.tag_counts(), library.tag_counts(screen.store.__contains__))
@@ -92,7 +89,7 @@ async def tags_view(screen: "Workspace") -> None:
             screen.library_changed()
 
 
-async def copy_picker(screen: "Workspace") -> None:
+async def copy_picker(screen: WorkspaceParts) -> None:
     papers = targeted_papers(screen)
     if len(papers) == 1:
         title, links = f"Copy from {headline(screen, papers[0].id)}", screen.links.of(papers[0])
@@ -117,7 +114,7 @@ async def copy_picker(screen: "Workspace") -> None:
     screen.links.copy(text, count(len(papers), *nouns))
 
 
-async def export(screen: "Workspace") -> None:
+async def export(screen: WorkspaceParts) -> None:
     papers = targeted_papers(screen) if screen.paper_list.marked else None
     papers = papers or list(screen.paper_list.papers)
     kinds = ", ".join(row.suffix for row in file_formats())
@@ -156,7 +153,7 @@ async def export(screen: "Workspace") -> None:
         screen.tell(f"Wrote {count(len(papers), 'paper')} to {path}")
 
 
-async def rendered(screen: "Workspace", kind: str, papers: list[Paper]) -> str:
+async def rendered(screen: WorkspaceParts, kind: str, papers: list[Paper]) -> str:
     """The papers in the format called `kind`, a reference's papers given their citation
     keys first. In a thread: references of thousands of papers take seconds (pylatexenc),
     and the screen answers meanwhile."""
@@ -167,13 +164,13 @@ async def rendered(screen: "Workspace", kind: str, papers: list[Paper]) -> str:
     return await asyncio.to_thread(render_export, kind, papers, library, template, include_notes)
 
 
-async def cite(screen: "Workspace", papers: list[Paper]) -> None:
+async def cite(screen: WorkspaceParts, papers: list[Paper]) -> None:
     """Give the papers that have none their citation keys, which the library saves at once
     (under its lock), and tell how that went as a save does."""
     await screen.sync.written(partial(give_keys, papers, screen.library))
 
 
-async def triage(screen: "Workspace") -> None:
+async def triage(screen: WorkspaceParts) -> None:
     """The papers shown (those matching in full), one at a time, one key per decision."""
     screen.following.stop_reading()
     paper_list = screen.paper_list
@@ -194,7 +191,7 @@ async def triage(screen: "Workspace") -> None:
         paper_list.put_cursor(position)
 
 
-async def save_search(screen: "Workspace") -> None:
+async def save_search(screen: WorkspaceParts) -> None:
     query = screen.filtering.query.strip()
     if not query:
         screen.tell("Type a filter first: S saves it under a name, as a feed")
@@ -205,7 +202,7 @@ async def save_search(screen: "Workspace") -> None:
         screen.sync.save()
 
 
-async def pipe(screen: "Workspace") -> None:
+async def pipe(screen: WorkspaceParts) -> None:
     papers, commands = targeted_papers(screen), screen.config.commands
     choice = await ask(screen, PipePicker(commands, len(papers)))
     if choice is None:
@@ -218,7 +215,7 @@ async def pipe(screen: "Workspace") -> None:
     screen.app.push_screen(PipeOutputScreen(name, commands[name], data, what, screen.copy_log))
 
 
-def feeds_panel(screen: "Workspace") -> FeedsScreen:
+def feeds_panel(screen: WorkspaceParts) -> FeedsScreen:
     """The saved searches, counted among the papers as they load and are indexed."""
     return FeedsScreen(
         screen.sync,
@@ -230,11 +227,11 @@ def feeds_panel(screen: "Workspace") -> FeedsScreen:
     )
 
 
-async def feeds(screen: "Workspace") -> None:
+async def feeds(screen: WorkspaceParts) -> None:
     screen.feed_chosen(await ask(screen, feeds_panel(screen)))
 
 
-async def quit_reader(screen: "Workspace") -> None:
+async def quit_reader(screen: WorkspaceParts) -> None:
     """Quit, asking first when changes could not be saved (said once, maybe long ago)."""
     sync = screen.sync
     if sync.losing_changes:

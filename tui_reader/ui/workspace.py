@@ -12,7 +12,6 @@ from typing import Literal, TypeAlias
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -58,30 +57,9 @@ from tui_reader.ui.problems_screen import ProblemsScreen
 from tui_reader.ui.timings import Timings
 from tui_reader.ui.title_bar import TitleBar
 from tui_reader.ui.workspace_keys import PAPER_ACTIONS, SHOW_COPIED, WORKSPACE_BINDINGS
-
-LIST_SHARE = 4  # of 10: the list's part of the width, the detail pane has the rest
-STACKED_BELOW = 100  # columns: a narrower terminal shows the detail pane below the list
+from tui_reader.ui.workspace_parts import STACKED_BELOW, Panes
 
 Status: TypeAlias = Literal["loading", "indexing", "ready"]
-
-
-class Panes(Horizontal):
-    """The list and the detail pane: side by side, or stacked under STACKED_BELOW columns."""
-
-    list_share = reactive(LIST_SHARE, init=False)  # tenths of the width (or height) the list takes
-
-    def on_resize(self) -> None:
-        self.watch_list_share()
-
-    def watch_list_share(self) -> None:
-        share = {"list": f"{self.list_share}fr", "detail": f"{10 - self.list_share}fr"}
-        stacked = self.size.width < STACKED_BELOW
-        for name, pane in (
-            ("list", self.query_one(PaperList)),
-            ("detail", self.query_one(DetailPane)),
-        ):
-            pane.styles.width = "100%" if stacked else share[name]
-            pane.styles.height = share[name] if stacked else "100%"
 
 
 class Workspace(Screen[None]):
