@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tui_reader.core import expected_papers as estimate
 from tui_reader.core import loading
 from tui_reader.core.loading import LoadFilter, load_paths, load_store, stream_papers
 from tui_reader.core.paper import Paper
@@ -178,35 +179,35 @@ def test_a_gzip_file_cut_short_gives_the_papers_read_before_the_cut(
 def test_how_many_papers_a_file_holds_is_told_from_its_first_lines(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
-    monkeypatch.setattr(loading, "SAMPLED_BYTES", 1_000_000)  # a fifth of the file
+    monkeypatch.setattr(estimate, "SAMPLED_BYTES", 1_000_000)  # a fifth of the file
     records = ({"abstract": os.urandom(150).hex(), "title": str(n)} for n in range(15_000))
     text = "".join(json.dumps(record) + "\n" for record in records).encode()
     path = tmp_path / name
     path.write_bytes(gzip.compress(text) if name.endswith(".gz") else text)
-    expected = loading.expected_papers([path, path])
+    expected = estimate.expected_papers([path, path])
     # A gzip file's sample is known to the reader's buffer (128 kB of the file): a bit less.
     assert expected is not None and 24_000 <= expected <= 31_000
     table = tmp_path / "table.csv"
     table.write_text("abstract\nOne abstract.\n")
-    assert loading.expected_papers([path, table]) is None  # read whole: counted once read
+    assert estimate.expected_papers([path, table]) is None  # read whole: counted once read
     seed = tmp_path / "seed.txt"  # an abstract a paragraph, a line and a blank one each
     seed.write_text("A collection\n\n" + "".join(f"Abstract {n}.\n\n" for n in range(5000)))
-    assert loading.expected_papers([seed]) in range(4900, 5100)
+    assert estimate.expected_papers([seed]) in range(4900, 5100)
 
 
 def test_many_files_are_told_by_size_past_the_sample(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(loading, "SAMPLED_BYTES", 300_000)  # the first of the ten files
+    monkeypatch.setattr(estimate, "SAMPLED_BYTES", 300_000)  # the first of the ten files
     parts = tmp_path / "parts"
     parts.mkdir()
     for part in range(10):
         records = ({"abstract": os.urandom(150).hex()} for _ in range(1_000))
         text = "".join(json.dumps(record) + "\n" for record in records)
         (parts / f"part{part}.jsonl").write_text(text)
-    read, start = [], loading._start
-    monkeypatch.setattr(loading, "_start", lambda path: read.append(path) or start(path))
-    expected = loading.expected_papers(sorted(parts.iterdir()))
+    read, start = [], estimate.file_start
+    monkeypatch.setattr(estimate, "file_start", lambda path: read.append(path) or start(path))
+    expected = estimate.expected_papers(sorted(parts.iterdir()))
     assert expected is not None and 9_000 <= expected <= 11_000
     assert len(read) < 10
 

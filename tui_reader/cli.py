@@ -29,6 +29,7 @@ from tui_reader.command_papers import first_and_more, passed_over, print_ranked,
 from tui_reader.core.citation_keys import give_keys, keyless
 from tui_reader.core.config import Config, ConfigError, load_config
 from tui_reader.core.engine import SearchEngine
+from tui_reader.core.expected_papers import expected_papers
 from tui_reader.core.export import (
     ExportError,
     exporter,
@@ -50,7 +51,6 @@ from tui_reader.core.loading import (
     NO_FILTER,
     LoadError,
     check_paths,
-    expected_papers,
     load_paths,
     stream_papers,
 )

@@ -19,11 +19,9 @@ numbers. A program that loads one must guard its main module (`if __name__ ==
 """
 
 import contextlib
-import gzip
 import io
 import os
 import pickle
-import zlib
 from collections import deque
 from collections.abc import Callable, Collection, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -99,7 +97,7 @@ def read_text(path: Path) -> str:
         " format (JSON Lines, seed text and CSV have no such limit)",
     )
     try:
-        if not _is_gzip(path) and path.stat().st_size > MAX_TEXT_BYTES:
+        if not is_gzip(path) and path.stat().st_size > MAX_TEXT_BYTES:
             raise too_big
         data = bytearray()  # grown a chunk at a time: read(MAX_TEXT_BYTES) allocates it all
         with _open(path) as file:
@@ -157,61 +155,25 @@ def _paper(record: Record, path: Path) -> Paper:
     )
 
 
-def _is_gzip(path: Path) -> bool:
+def is_gzip(path: Path) -> bool:
     return path.name.lower().endswith(".gz")
 
 
 def _open(path: Path) -> io.BufferedIOBase:
     """The file's bytes, read through gzip when its name ends in .gz (by ISA-L: five times
     zlib's speed, 8.3 → 1.6 s for a million papers, the loading process's own time)."""
-    if _is_gzip(path):
+    if is_gzip(path):
         return igzip.IGzipFile(path, "rb")  # type: ignore[no-untyped-call]
     return path.open("rb")
 
 
-def _start(path: Path) -> str:
+def file_start(path: Path) -> str:
     """The first few kilobytes of a file's text, to tell its format."""
     try:
         with _open(path) as file:
             return file.read(4096).decode("utf-8", errors="ignore")
     except (OSError, EOFError, GzipError):
         return ""
-
-
-SAMPLED_BYTES = 4 * MB  # of files of each kind, read to tell a record's length
-
-
-def expected_papers(files: Iterable[Path]) -> int | None:
-    """About how many papers the files hold: their sizes over the bytes a record takes in
-    the first SAMPLED_BYTES of the files of their kind (format, and gzip or not: read by the
-    standard library's gzip, whose read-ahead is 128 kB, not isal's 512); None when one of
-    them is not read in pieces (or cannot be read), as a file read whole is counted only
-    once it is read. Many small files are not all read: those past the sample are told by
-    size."""
-    # (format, gzip or not): [records read, bytes of the files read]
-    sampled: dict[tuple[str, bool], list[int]] = {}
-    formats: dict[str, InputFormat] = {}  # by a name's suffixes
-    total = 0.0
-    for path in files:
-        suffixes, gzipped = "".join(path.suffixes).lower(), _is_gzip(path)
-        kind = formats.get(suffixes)
-        if kind is None or sampled.get((kind.name, gzipped), [0, 0])[1] < SAMPLED_BYTES:
-            kind = formats[suffixes] = input_format(path.name, _start(path))
-        if kind.pieces is None:
-            return None
-        records, taken = sampled.setdefault((kind.name, gzipped), [0, 0])
-        try:
-            size = path.stat().st_size
-            if taken < SAMPLED_BYTES:
-                with path.open("rb") as raw:
-                    text = gzip.GzipFile(fileobj=raw) if gzipped else raw
-                    records += kind.pieces.records(text.read(SAMPLED_BYTES - taken))
-                    taken += raw.tell()  # of the file: compressed, for a gzip file
-                sampled[kind.name, gzipped] = [records, taken]
-        except (OSError, EOFError, zlib.error):
-            return None
-        total += size * records / max(taken, 1)
-    return round(total)
 
 
 def _too_many(path: Path) -> LoadError:
@@ -290,7 +252,7 @@ def iter_file(path: Path, keep: LoadFilter = NO_FILTER) -> Iterator[Paper | Pape
 def _built(path: Path, keep: LoadFilter) -> Iterator[Paper | PaperColumns | Problem]:
     """A file's papers (those `keep` keeps) and problems, in order: a big file of a record a
     line or a paragraph read on every core."""
-    start = _start(path)
+    start = file_start(path)
     if "\x00" in start:
         raise LoadError(path, "is a binary file, not UTF-8 text")
     kind = input_format(path.name, start)
