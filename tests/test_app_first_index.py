@@ -13,8 +13,9 @@ from tui_reader.core.index_cache import IndexedPapers
 from tui_reader.core.library import Library
 from tui_reader.core.loading import LoadResult
 from tui_reader.core.paper import Paper
+from tui_reader.core.paper_columns import PaperColumns
 from tui_reader.core.search_service import build_index
-from tui_reader.core.store import PaperColumns, PaperStore
+from tui_reader.core.store import PaperStore
 from tui_reader.ui import workspace
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.paper_list import PaperList

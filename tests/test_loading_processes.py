@@ -13,7 +13,8 @@ from tui_reader.core import expected_papers as estimate
 from tui_reader.core import loading
 from tui_reader.core.loading import LoadFilter, load_paths, load_store, stream_papers
 from tui_reader.core.paper import Paper
-from tui_reader.core.store import PaperColumns, PaperStore
+from tui_reader.core.paper_columns import PaperColumns
+from tui_reader.core.store import PaperStore, papers_of
 
 
 def _record(number: int) -> dict[str, object]:
@@ -53,7 +54,7 @@ def _read(paths: list[Path], keep: LoadFilter = loading.NO_FILTER) -> tuple[list
         if isinstance(item, str):
             problems.append(item)
         else:  # a list, or the columns of a piece the pool read
-            papers += item.papers() if isinstance(item, PaperColumns) else item
+            papers += papers_of(item) if isinstance(item, PaperColumns) else item
     return papers, problems
 
 

@@ -29,6 +29,7 @@ from tests.fetch_helpers import (
 from tui_reader.core.library import Library
 from tui_reader.core.loading import load_paths
 from tui_reader.core.paper import Paper
+from tui_reader.core.paper_columns import columns_of
 from tui_reader.core.resolve import (
     certain_match,
     resolve_online,
@@ -41,7 +42,7 @@ from tui_reader.core.resolve import (
 )
 from tui_reader.core.sources import polite
 from tui_reader.core.sources.record import SourceRecord
-from tui_reader.core.store import PaperStore, columns_of
+from tui_reader.core.store import PaperStore
 from tui_reader.core.typeset import typeset
 from tui_reader.resolve_command import run_resolve
 

@@ -138,7 +138,7 @@ def test_state_filters_try_only_the_papers_the_user_touched(store: PaperStore, q
     words = " ".join(w for w in query.split() if not w.lstrip("!").startswith(("#", "is:", "has:")))
     candidates = search_papers(index, words, state, "relevance", store).numbers.tolist()
     filters = parse_query(query)
-    expected = [number for number in candidates if filters.keeps(state, ids[number])]
+    expected = [number for number in candidates if filters.allows(state, ids[number])]
     assert search_papers(index, query, state, "relevance", store).numbers.tolist() == expected
 
 

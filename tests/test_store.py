@@ -3,11 +3,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tui_reader.core import paper_columns
 from tui_reader.core import store as store_module
+from tui_reader.core.filtering import passing
 from tui_reader.core.paper import Paper
+from tui_reader.core.paper_columns import columns_of
 from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.sorting import sort_order
-from tui_reader.core.store import PaperStore, columns_of
+from tui_reader.core.store import PaperStore, papers_of
 
 HOSTILE = "[/b] [CLS] \x1b]52;c;aGk=\x07 $x$ \u202e"
 
@@ -94,6 +97,7 @@ def test_ids_are_found_across_merges_and_shared_keys(
     monkeypatch.setattr(store_module, "_MERGE_AT", 3)
     if same_key:  # every id one key: found by comparing the ids themselves
         monkeypatch.setattr(store_module, "id_key", lambda _: 42)
+        monkeypatch.setattr(paper_columns, "id_key", lambda _: 42)
     kept = PaperStore()
     for first in range(0, 40, 7):
         kept.extend(paper(n) for n in range(first, first + 7))
@@ -219,9 +223,9 @@ def test_filters_read_the_columns_as_they_read_papers(opened: bool) -> None:
         "!#mine year:2024",
     ):
         query = parse_query(text)
-        expected = [query.fits(p) and query.keeps(Tagged(), p.id) for p in kept.view(numbers)]
+        expected = [query.fits(p) and query.allows(Tagged(), p.id) for p in kept.view(numbers)]
         for chosen in (numbers, numbers[:2]):  # most papers, then a few
-            found = kept.passing(query, Tagged(), chosen).tolist()  # type: ignore[arg-type]
+            found = passing(query, Tagged(), chosen, kept).tolist()  # type: ignore[arg-type]
             assert found == expected[: len(chosen)], text
 
 
@@ -313,4 +317,4 @@ def test_papers_read_as_columns_are_added_as_papers_are() -> None:
     assert by_papers.extend(given) == by_columns.extend(columns_of(given)) == len(ODD)
     assert list(by_columns) == list(by_papers) == [*before, *ODD[:1], *ODD[2:], paper(11)]
     assert by_columns.collections == by_papers.collections == ["c", "ICML"]
-    assert columns_of(given).papers() == given
+    assert papers_of(columns_of(given)) == given

@@ -44,8 +44,9 @@ from tui_reader.core.formats import (
 )
 from tui_reader.core.metadata_filter import date_of, in_category, on_or_after
 from tui_reader.core.paper import Paper, paper_year
+from tui_reader.core.paper_columns import PaperColumns, columns_of
 from tui_reader.core.pools import process_pool
-from tui_reader.core.store import PaperBatch, PaperColumns, PaperStore, collections_of, columns_of
+from tui_reader.core.store import PaperBatch, PaperStore, collections_of, papers_of
 from tui_reader.core.text import displayed
 from tui_reader.core.wording import count
 
@@ -436,7 +437,7 @@ def load_paths(
 
     def add(batch: PaperBatch) -> int:
         before = len(papers)
-        for paper in batch.papers() if isinstance(batch, PaperColumns) else batch:
+        for paper in papers_of(batch) if isinstance(batch, PaperColumns) else batch:
             if paper.id not in seen:
                 seen.add(paper.id)
                 papers.append(paper)

@@ -5,7 +5,7 @@ published (else its year); a paper without the field does not match. A token tha
 filter but not a value it takes (`year:abc`) is searched as words, and `misread` says why.
 
 A filter tests one paper, or the papers of a store at once from its columns
-(`PaperStore.passing`): a date as the number YYYYMMDD (`date_key`), the categories as codes
+(core.filtering): a date as the number YYYYMMDD (`date_key`), the categories as codes
 of the distinct names, each name tested once.
 """
 

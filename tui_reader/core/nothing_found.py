@@ -3,6 +3,7 @@ reader says it in place of the list, the commands on stderr, in the same words."
 
 from collections.abc import Collection, Sequence
 
+from tui_reader.core.filtering import any_has_field
 from tui_reader.core.metadata_filter import FIELDS, MetadataFilter
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import Query
@@ -28,5 +29,5 @@ def why_nothing(query: Query, tags: Collection[str], papers: Sequence[Paper]) ->
 
 def _any_has_field(papers: Sequence[Paper], test: MetadataFilter) -> bool:
     if isinstance(papers, PaperStore):
-        return papers.any_has_field(test)
+        return any_has_field(papers, test)
     return any(test.has_field(paper) for paper in papers)

@@ -113,7 +113,7 @@ class Query:
         """Whether what the query finds depends on the user's library."""
         return bool(self.states) or any(either.states for either in self.either)
 
-    def keeps(self, state: PaperState, paper_id: str) -> bool:
+    def allows(self, state: PaperState, paper_id: str) -> bool:
         """Whether the paper passes every state filter."""
         return all(test(state, paper_id) for test in self.states)
 

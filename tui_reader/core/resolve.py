@@ -49,8 +49,9 @@ from typing import Any
 from tui_reader.core.library import Library
 from tui_reader.core.links import is_web_url
 from tui_reader.core.paper import Paper, paper_year
+from tui_reader.core.paper_columns import PaperColumns
 from tui_reader.core.sources.record import LINK_KINDS, SourceRecord, clean_all, split_arxiv_id
-from tui_reader.core.store import PaperBatch, PaperColumns, PaperStore, ids_of
+from tui_reader.core.store import PaperBatch, PaperStore, ids_of, papers_of
 from tui_reader.core.text import clean, token
 
 SAME_TEXT = 90.0  # fuzz.ratio of the folded abstracts (see the module)
@@ -246,7 +247,7 @@ def resolving(batches: Iterator[PaperBatch | str], library: Library) -> Iterator
         if isinstance(batch, str) or not entries or entries.keys().isdisjoint(ids_of(batch)):
             yield batch
         else:
-            papers = batch.papers() if isinstance(batch, PaperColumns) else batch
+            papers = papers_of(batch) if isinstance(batch, PaperColumns) else batch
             yield [resolved_paper(p, entries[p.id]) if p.id in entries else p for p in papers]
 
 

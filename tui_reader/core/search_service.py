@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from tui_reader.core.engine import Ranking, Scores, SearchEngine
+from tui_reader.core.filtering import passing
 from tui_reader.core.flat.build import GrowingIndex
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.highlight import Highlight
@@ -168,10 +169,10 @@ def _passing_either(
 def _passing(query: Query, state: PaperState, numbers: Numbers, papers: Sequence[Paper]) -> Bools:
     """Which of these papers pass the query's state and metadata filters."""
     if isinstance(papers, PaperStore):  # read from its columns, no paper built
-        return papers.passing(query, state, numbers)
+        return passing(query, state, numbers, papers)
     chosen = (papers[int(number)] for number in numbers)
     return np.fromiter(
-        (query.fits(paper) and query.keeps(state, paper.id) for paper in chosen),
+        (query.fits(paper) and query.allows(state, paper.id) for paper in chosen),
         dtype=bool,
         count=len(numbers),
     )

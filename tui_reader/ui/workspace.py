@@ -30,6 +30,7 @@ from tui_reader.core.index_cache import IndexedPapers
 from tui_reader.core.library import Library, LibraryError
 from tui_reader.core.nothing_found import why_nothing
 from tui_reader.core.paper import Paper
+from tui_reader.core.paper_columns import columns_of
 from tui_reader.core.pools import stop_pools
 from tui_reader.core.query import parse_query
 from tui_reader.core.references import headline_text, links_of
@@ -42,7 +43,7 @@ from tui_reader.core.search_service import (
 )
 from tui_reader.core.session import Session
 from tui_reader.core.sorting import SORTS, Sort
-from tui_reader.core.store import PaperBatch, PaperStore, columns_of
+from tui_reader.core.store import PaperBatch, PaperStore
 from tui_reader.core.wording import count
 from tui_reader.ui import flows
 from tui_reader.ui.clipboard import CopyLog, notice
