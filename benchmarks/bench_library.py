@@ -54,7 +54,6 @@ from pathlib import Path
 from tui_reader.cli import bundled
 from tui_reader.core.library import Library
 from tui_reader.core.loading import load_paths
-from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 
 path, seconds = Path(sys.argv[1]), float(sys.argv[2])
@@ -62,7 +61,7 @@ path, seconds = Path(sys.argv[1]), float(sys.argv[2])
 async def main():
     loaded = load_paths([bundled("seeds")])
     library, _ = Library.open(path)
-    app = ReaderApp(PaperStore(loaded.papers, loaded.collections), library)
+    app = ReaderApp(loaded.papers, library)
     async with app.run_test() as pilot:
         print("ready", flush=True)
         deadline = time.monotonic() + seconds

@@ -13,7 +13,7 @@ from tui_reader.core.index_cache import IndexedPapers
 from tui_reader.core.library import Library
 from tui_reader.core.loading import LoadResult
 from tui_reader.core.paper import Paper
-from tui_reader.core.paper_columns import PaperColumns
+from tui_reader.core.paper_columns import PaperColumns, columns_of
 from tui_reader.core.search_service import build_index
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import workspace
@@ -23,12 +23,12 @@ from tui_reader.ui.paper_list import PaperList
 
 def slow_stream(
     first: list[Paper], rest: list[Paper], go_on: threading.Event
-) -> Iterator[list[Paper] | str]:
-    yield first
-    yield first[:2]  # met again: shown once
+) -> Iterator[PaperColumns | str]:
+    yield columns_of(first)
+    yield columns_of(first[:2])  # met again: shown once
     if not go_on.wait(30):
         raise AssertionError("the test never let the rest load")
-    yield rest
+    yield columns_of(rest)
 
 
 async def test_the_filter_finds_among_the_first_papers_while_the_rest_loads(
@@ -171,7 +171,7 @@ async def test_an_entry_read_back_at_once_still_leaves_the_reader_ready(
         copy = PaperStore(list(store))
         reopened(IndexedPapers(LoadResult(copy), build_index(copy), copy))
 
-    stream = iter([papers])
+    stream = iter([columns_of(papers)])
     app = ReaderApp(
         PaperStore(), Library(None), stream=stream, keep_index=keep_and_read_back_at_once
     )
@@ -190,8 +190,8 @@ async def test_an_index_of_every_paper_made_while_loading_leaves_the_reader_read
     papers = list(seed_store)[:20]
     go_on = threading.Event()
 
-    def paused_then_ended() -> Iterator[list[Paper] | str]:
-        yield papers
+    def paused_then_ended() -> Iterator[PaperColumns | str]:
+        yield columns_of(papers)
         if not go_on.wait(30):
             raise AssertionError("the test never let the input end")
 
@@ -216,7 +216,7 @@ async def test_an_index_that_cannot_be_built_is_told(
     monkeypatch.setattr(workspace, "index_so_far" if streamed else "build_index", no_room)
     papers = list(seed_store)
     if streamed:
-        app = ReaderApp(PaperStore(), Library(None), stream=iter([papers]))
+        app = ReaderApp(PaperStore(), Library(None), stream=iter([columns_of(papers)]))
     else:
         app = ReaderApp(seed_store, Library(None))
     async with app.run_test(size=(120, 30), notifications=True) as pilot:
@@ -246,7 +246,9 @@ async def test_papers_read_in_this_process_come_to_the_screen_as_columns(
 
     monkeypatch.setattr(PaperStore, "extend", extending)
     papers = list(seed_store)
-    app = ReaderApp(PaperStore(), Library(None), stream=iter([papers[:10], papers[10:]]))
+    app = ReaderApp(
+        PaperStore(), Library(None), stream=iter([columns_of(papers[:10]), columns_of(papers[10:])])
+    )
     async with app.run_test() as pilot:
         await wait_until(pilot, lambda: app.workspace.status == "ready", "loaded")
         assert list(app.store) == papers

@@ -13,6 +13,7 @@ from tests.pilot_helpers import ready, wait_until
 from tui_reader import cli
 from tui_reader.core import index_cache
 from tui_reader.core.library import Library
+from tui_reader.core.paper_columns import columns_of
 from tui_reader.core.search_service import build_index
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import workspace
@@ -175,7 +176,9 @@ async def test_the_header_says_while_the_index_is_kept_for_the_next_start(
     def keep_index(*given: Any) -> None:
         told.append(given[-1])  # tells the reader once kept: here, once the test says
 
-    app = ReaderApp(PaperStore(), stream=iter([list(seed_store)]), keep_index=keep_index)
+    app = ReaderApp(
+        PaperStore(), stream=iter([columns_of(list(seed_store))]), keep_index=keep_index
+    )
     async with app.run_test(size=(120, 30)) as pilot:
         await ready(pilot)
         await wait_until(pilot, lambda: bool(told), "the index given to keep")

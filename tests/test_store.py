@@ -82,8 +82,8 @@ def test_a_paper_comes_back_with_every_field_as_it_went_in() -> None:
 
 def test_papers_are_added_once_by_id_in_order() -> None:
     kept = PaperStore()
-    assert kept.extend([paper(1), paper(2), paper(1)]) == 2
-    assert kept.extend([paper(2), paper(3, abstract="other")]) == 1
+    assert kept.extend(columns_of([paper(1), paper(2), paper(1)])) == 2
+    assert kept.extend(columns_of([paper(2), paper(3, abstract="other")])) == 1
     assert [p.id for p in kept] == [paper(n).id for n in (1, 2, 3)]
     assert kept.position_of(paper(3).id) == 2 and paper(3).id in kept
     assert kept.position_of("nothing") is None and kept.get("nothing") is None
@@ -100,11 +100,11 @@ def test_ids_are_found_across_merges_and_shared_keys(
         monkeypatch.setattr(paper_columns, "id_key", lambda _: 42)
     kept = PaperStore()
     for first in range(0, 40, 7):
-        kept.extend(paper(n) for n in range(first, first + 7))
-    assert kept.extend([paper(5), paper(39)]) == 0
+        kept.extend(columns_of([paper(n) for n in range(first, first + 7)]))
+    assert kept.extend(columns_of([paper(5), paper(39)])) == 0
     assert [kept.position_of(paper(n).id) for n in range(42)] == list(range(42))
     assert kept.position_of(paper(99).id) is None and len(kept) == 42
-    assert kept.extend([paper(42), paper(43)]) == 2
+    assert kept.extend(columns_of([paper(42), paper(43)])) == 2
     assert same_key or kept._lookup[2], "42 and 43 not merged into the sorted keys yet"
     asked = [paper(n).id for n in (43, 99, 3, 40, 0, 42)]
     assert kept.positions_of(asked).tolist() == [43, -1, 3, 40, 0, 42]
@@ -115,7 +115,7 @@ def test_ids_are_found_across_merges_and_shared_keys(
 def test_a_store_opens_again_from_its_arrays() -> None:
     opened = reopened(PaperStore(ODD, ["ICML", "c"]))
     assert list(opened) == ODD and opened.get(ODD[3].id) == ODD[3]
-    assert opened.extend([paper(9), ODD[0]]) == 1  # grows in memory from there
+    assert opened.extend(columns_of([paper(9), ODD[0]])) == 1  # grows in memory from there
     assert list(opened) == [*ODD, paper(9)] and opened.position_of(paper(9).id) == len(ODD)
 
 
@@ -127,7 +127,7 @@ def test_sorting_by_headline_reads_the_column_as_papers_would_sort() -> None:
     by_column = sort_order(numbers, 4, "headline", kept, NO_STATE)
     by_papers = sort_order(numbers, 4, "headline", papers, NO_STATE)
     assert by_column.tolist() == by_papers.tolist() == [2, 3, 0, 1, 5, 4]
-    kept.extend([paper(6, headline="aardvark")])  # the ranks follow the papers added
+    kept.extend(columns_of([paper(6, headline="aardvark")]))  # the ranks follow the papers added
     assert sort_order(np.array([0, 6]), 2, "headline", kept, NO_STATE).tolist() == [1, 0]
 
 
@@ -142,7 +142,7 @@ def test_a_view_shows_papers_by_number() -> None:
 def test_a_field_of_many_papers_is_read_without_building_them(opened: bool) -> None:
     kept = PaperStore()
     for first in range(0, len(ODD), 2):  # several chunks
-        kept.extend(ODD[first : first + 2])
+        kept.extend(columns_of(ODD[first : first + 2]))
     if opened:
         kept = reopened(kept)
     for name in ("id", "abstract", "headline", "title", "venue", "published", "collection"):
@@ -197,7 +197,7 @@ def test_filters_read_the_columns_as_they_read_papers(opened: bool) -> None:
     ]
     kept = PaperStore()
     for first in range(0, len(papers), 4):  # grown a batch at a time, as papers load
-        kept.extend(papers[first : first + 4])
+        kept.extend(columns_of(papers[first : first + 4]))
     if opened:
         kept = reopened(kept)
     numbers = np.array([8, 0, 3, 6, 9, 7, 1, 5, 10, 11, 12, 13, 14, 2, 4])
@@ -313,8 +313,8 @@ def test_papers_read_as_columns_are_added_as_papers_are() -> None:
     without a paper built, and drops those it has, or that come twice, as it does papers."""
     before = [paper(10), ODD[1]]
     given = [ODD[1], *ODD, paper(11), ODD[0]]  # one it has, one twice
-    by_papers, by_columns = PaperStore(before), PaperStore(before)
-    assert by_papers.extend(given) == by_columns.extend(columns_of(given)) == len(ODD)
+    by_papers, by_columns = PaperStore([*before, *given]), PaperStore(before)
+    assert by_columns.extend(columns_of(given)) == len(ODD)
     assert list(by_columns) == list(by_papers) == [*before, *ODD[:1], *ODD[2:], paper(11)]
     assert by_columns.collections == by_papers.collections == ["c", "ICML"]
     assert papers_of(columns_of(given)) == given

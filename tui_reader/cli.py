@@ -60,7 +60,7 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import NO_STATE, PaperState
 from tui_reader.core.query import Query, StateFilter, parse_query
 from tui_reader.core.references import paper_record
-from tui_reader.core.resolve import resolving, show_resolutions, with_resolutions
+from tui_reader.core.resolve import resolving, show_resolutions
 from tui_reader.core.search_service import needs_index, search_papers
 from tui_reader.core.session import SessionError, inputs_of, load_session, restored, save_session
 from tui_reader.core.sources.folder import fetched_collections
@@ -281,7 +281,7 @@ def _required(arguments: argparse.Namespace) -> tuple[StateFilter, ...]:
 
 def select(
     arguments: argparse.Namespace,
-    papers: Sequence[Paper],
+    papers: PaperStore,
     index: SearchEngine | None,
     library: Library,
 ) -> list[Paper]:
@@ -295,7 +295,7 @@ def select(
     return [papers[int(number)] for number in found.numbers[: found.full]]
 
 
-def _nothing(arguments: argparse.Namespace, papers: Sequence[Paper], library: Library) -> str:
+def _nothing(arguments: argparse.Namespace, papers: PaperStore, library: Library) -> str:
     """Why `select` found no paper: a tag or a field no paper has, else what was asked."""
     query = parse_query(arguments.query + " ")  # its last word typed in full
     query = replace(query, states=query.states + _required(arguments))
@@ -304,7 +304,7 @@ def _nothing(arguments: argparse.Namespace, papers: Sequence[Paper], library: Li
 
 
 def _left_out(
-    arguments: argparse.Namespace, papers: Sequence[Paper], library: Library, paths: list[Path]
+    arguments: argparse.Namespace, papers: PaperStore, library: Library, paths: list[Path]
 ) -> str:
     """How many papers of the library pass --tag and --bookmarked but are not among the
     papers read ("" for none): listing them needs their files (listing got nothing,
@@ -312,11 +312,10 @@ def _left_out(
     wanted = arguments.tag
     if (not wanted and not arguments.bookmarked) or load_filter(arguments) != NO_FILTER:
         return ""
-    read = papers if isinstance(papers, PaperStore) else {paper.id for paper in papers}
     left_out = [
         paper_id
         for paper_id in library.paper_ids()
-        if paper_id not in read
+        if papers.position_of(paper_id) is None
         and all(tag in library.tags(paper_id) for tag in wanted)
         and (library.is_bookmarked(paper_id) or not arguments.bookmarked)
     ]
@@ -350,10 +349,7 @@ def run_command(arguments: argparse.Namespace) -> int:
     writes = arguments.command in ("tag", "untag", "bookmark", "unbookmark")
     library, _ = open_library(arguments.library, read_only=not writes)
     papers = loaded.papers
-    if isinstance(papers, PaperStore):
-        show_resolutions(papers, library)
-    else:
-        papers = with_resolutions(papers, library)
+    show_resolutions(papers, library)
     if arguments.command == "tags":
         for tag, number in library.tag_counts().items():
             print(f"{tag}\t{number}")
@@ -370,9 +366,9 @@ def run_command(arguments: argparse.Namespace) -> int:
             return list_papers(selected, library, arguments.format)
         return export(arguments, selected, library)
     paper_id = arguments.paper_id
-    if not isinstance(papers, PaperStore) or paper_id not in papers:  # a store finds it at once
-        ids = papers.texts("id") if isinstance(papers, PaperStore) else [p.id for p in papers]
-        paper_id = resolve_id(paper_id, list(dict.fromkeys(ids + library.paper_ids())))
+    if paper_id not in papers:
+        ids = papers.texts("id") + library.paper_ids()
+        paper_id = resolve_id(paper_id, list(dict.fromkeys(ids)))
     # Said, not an error: the paper is left without them.
     removed = arguments.tags if arguments.command == "untag" else []
     if lacking := [tag for tag in dict.fromkeys(removed) if tag not in library.tags(paper_id)]:
@@ -559,7 +555,7 @@ def _run_reader(arguments: argparse.Namespace) -> int:
     keep = load_filter(arguments)
     if not big:
         loaded = load_paths(paths, keep, set(files))  # small: now, a problem stops the reader
-        store = PaperStore(loaded.papers, loaded.collections)
+        store = loaded.papers
         duplicates, skipped = loaded.duplicates, loaded.problems
     elif keep == NO_FILTER and (kept := load_cached(files, False, unusable)):  # and indexed
         store = kept.store
@@ -572,7 +568,7 @@ def _run_reader(arguments: argparse.Namespace) -> int:
             for why in unusable
         ]
     else:
-        store, stream = PaperStore(), stream_papers(files, keep=keep)
+        store, stream = PaperStore(), stream_papers(files, load_filter=keep)
         unusable = [
             f"The papers kept in the cache could not be used ({why}): loading them anew"
             for why in unusable

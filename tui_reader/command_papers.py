@@ -15,15 +15,13 @@ from tui_reader.core.loading import (
     NO_FILTER,
     LoadFilter,
     LoadResult,
-    NothingKept,
+    NothingAdmitted,
     check_paths,
     load_paths,
-    load_store,
 )
 from tui_reader.core.paper import Paper
 from tui_reader.core.references import reference_title
 from tui_reader.core.search_service import build_index
-from tui_reader.core.store import PaperStore
 from tui_reader.core.wording import count
 
 SKIPPED_TOLD = 5  # problems reading the papers a command prints; the rest counted
@@ -63,11 +61,10 @@ def read_papers(
     index: SearchEngine | None = None
     if keep != NO_FILTER:  # as the reader: a load filtered is not kept
         try:
-            loaded = load_store(paths, keep, set(files))
-        except NothingKept:
+            loaded = load_paths(paths, keep, set(files))
+        except NothingAdmitted:
             raise NoMatch(f"no paper matches {asked}") from None
         if indexed:
-            assert isinstance(loaded.papers, PaperStore)
             index = build_index(loaded.papers)
     elif indexed:
         found = indexed_papers(paths, files)

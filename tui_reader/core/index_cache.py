@@ -35,7 +35,7 @@ from tui_reader.core.config import Config, ConfigError, load_config
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.flat import disk
 from tui_reader.core.flat.index import FlatIndex
-from tui_reader.core.loading import LoadResult, load_store
+from tui_reader.core.loading import LoadResult, load_paths
 from tui_reader.core.locations import cache_folder, config_path
 from tui_reader.core.paper_columns import TEXTS
 from tui_reader.core.search_service import build_index
@@ -356,8 +356,7 @@ def indexed_papers(paths: Sequence[Path], files: Sequence[Path]) -> IndexedPaper
     unusable: list[str] = []
     indexed = load_cached(files, unusable=unusable)
     if indexed is None:
-        loaded = load_store(paths, only=set(files))
-        assert isinstance(loaded.papers, PaperStore)
+        loaded = load_paths(paths, only=set(files))
         told = [
             f"the papers kept in the cache could not be used ({why}): loaded anew"
             for why in unusable

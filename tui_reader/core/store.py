@@ -48,7 +48,6 @@ from tui_reader.core.paper_columns import (
     id_key,
 )
 
-PaperBatch: TypeAlias = list[Paper] | PaperColumns  # papers as loading gives them
 Numbers: TypeAlias = npt.NDArray[np.int64]  # paper numbers: places in the store
 Bools: TypeAlias = npt.NDArray[np.bool_]
 Array: TypeAlias = npt.NDArray[Any]
@@ -78,7 +77,7 @@ class PaperStore(Sequence[Paper]):
         self._headline_ranks: Array | None = None
         self._built: dict[int, Paper] = {}
         self._revised: dict[int, Paper] = {}  # papers shown otherwise than loaded (revise)
-        self.extend(papers)
+        self.extend(columns_of(list(papers)))
 
     @classmethod
     def from_arrays(
@@ -124,18 +123,11 @@ class PaperStore(Sequence[Paper]):
                 self._revised[number] = paper
                 self._built.pop(number, None)
 
-    def extend(self, papers: Iterable[Paper] | PaperColumns) -> int:
+    def extend(self, columns: PaperColumns) -> int:
         """Add papers not already here (by id), in order; how many were new."""
-        if isinstance(papers, PaperColumns):
-            columns = papers
-            new = self._new_indices(columns.ids, columns.keys)
-            if len(new) < len(columns):
-                columns = columns.taking(new)
-        else:  # only the new ones made into columns: inputs that overlap add few
-            given = list(papers)
-            ids = [paper.id for paper in given]
-            new = self._new_indices(ids, array(NUMBERS["keys"][0], map(id_key, ids)))
-            columns = columns_of([given[index] for index in new])
+        new = self._new_indices(columns.ids, columns.keys)
+        if len(new) < len(columns):
+            columns = columns.taking(new)
         for collection in dict.fromkeys(columns.collections):
             if collection not in self.collections:
                 self.collections.append(collection)
@@ -440,18 +432,6 @@ class PaperStore(Sequence[Paper]):
         if len(self.collections) == 1:
             return self.collections[0]
         return f"{len(self.collections)} collections" if self.collections else "No papers"
-
-
-def collections_of(batch: PaperBatch) -> list[str]:
-    """The collection of each paper of a batch."""
-    if isinstance(batch, PaperColumns):
-        return batch.collections
-    return [paper.collection for paper in batch]
-
-
-def ids_of(batch: PaperBatch) -> list[str]:
-    """The id of each paper of a batch."""
-    return batch.ids if isinstance(batch, PaperColumns) else [paper.id for paper in batch]
 
 
 def papers_of(columns: PaperColumns) -> list[Paper]:

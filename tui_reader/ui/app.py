@@ -16,8 +16,9 @@ from tui_reader.core.config import Config
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.library import Library
 from tui_reader.core.links import DEFAULT_SEARCH_URL
+from tui_reader.core.paper_columns import PaperColumns
 from tui_reader.core.session import Session
-from tui_reader.core.store import PaperBatch, PaperStore
+from tui_reader.core.store import PaperStore
 from tui_reader.core.text import for_terminal
 from tui_reader.resources import bundled
 from tui_reader.ui.clipboard import CopyLog
@@ -41,7 +42,7 @@ class ReaderApp(App[None]):
         library: Library | None = None,
         messages: Sequence[str] = (),
         search_template: str = DEFAULT_SEARCH_URL,
-        stream: Iterator[PaperBatch | str] | None = None,
+        stream: Iterator[PaperColumns | str] | None = None,
         session: Session | None = None,
         config: Config | None = None,
         index: SearchEngine | None = None,

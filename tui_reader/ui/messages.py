@@ -12,13 +12,13 @@ from textual.message import Message
 
 from tui_reader.core.highlight import Highlight
 from tui_reader.core.paper import Paper
-from tui_reader.core.store import PaperBatch
+from tui_reader.core.paper_columns import PaperColumns
 
 
 class PapersLoaded(Message):
     """More papers read from the inputs."""
 
-    def __init__(self, batches: list[PaperBatch]) -> None:
+    def __init__(self, batches: list[PaperColumns]) -> None:
         super().__init__()
         self.batches = batches
 

@@ -30,7 +30,7 @@ from tui_reader.core.index_cache import IndexedPapers
 from tui_reader.core.library import Library, LibraryError
 from tui_reader.core.nothing_found import why_nothing
 from tui_reader.core.paper import Paper
-from tui_reader.core.paper_columns import columns_of
+from tui_reader.core.paper_columns import PaperColumns
 from tui_reader.core.pools import stop_pools
 from tui_reader.core.query import parse_query
 from tui_reader.core.references import headline_text, links_of
@@ -43,7 +43,7 @@ from tui_reader.core.search_service import (
 )
 from tui_reader.core.session import Session
 from tui_reader.core.sorting import SORTS, Sort
-from tui_reader.core.store import PaperBatch, PaperStore
+from tui_reader.core.store import PaperStore
 from tui_reader.core.wording import count
 from tui_reader.ui import flows
 from tui_reader.ui.clipboard import CopyLog, notice
@@ -242,7 +242,7 @@ class Workspace(Screen[None]):
         search_template: str,
         *,
         messages: Sequence[str] = (),
-        stream: Iterator[PaperBatch | str] | None = None,
+        stream: Iterator[PaperColumns | str] | None = None,
         session: Session | None = None,
         index: SearchEngine | None = None,
         duplicates: int = 0,
@@ -367,7 +367,7 @@ class Workspace(Screen[None]):
         assert self._stream is not None
         problems = self.load_problems
         with startup.loading_turns():
-            pending: list[PaperBatch] = []
+            pending: list[PaperColumns] = []
             posted: float | None = None  # when papers were last posted: the first at once
             for item in self._stream:
                 if self._leaving.is_set():  # the reader quits: stop reading (and its pool)
@@ -376,9 +376,7 @@ class Workspace(Screen[None]):
                 if isinstance(item, str):
                     problems.append(item)
                     continue
-                # As columns, made here: a list of papers added on the screen's thread (read
-                # in this process: CSV) held the keys back for seconds at a million.
-                pending.append(columns_of(item) if isinstance(item, list) else item)
+                pending.append(item)
                 if posted is None or time.monotonic() - posted > POST_EVERY:
                     self.post_message(PapersLoaded(pending))
                     pending, posted = [], time.monotonic()
