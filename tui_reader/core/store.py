@@ -500,18 +500,3 @@ class PaperView(Sequence[Paper]):
             return number
         found = np.flatnonzero(self._numbers == number)
         return int(found[0]) if len(found) else None
-
-
-def id_at(papers: Sequence[Paper], number: int) -> str:
-    """The id of the paper at `number`; from a store's columns without building the paper
-    (which reads its abstract)."""
-    if isinstance(papers, PaperStore | PaperView):
-        return papers.id_of(number)
-    return papers[number].id
-
-
-def headline_at(papers: Sequence[Paper], number: int) -> str:
-    """The headline of the paper at `number`, as `id_at` reads it."""
-    if isinstance(papers, PaperStore | PaperView):
-        return papers.headline_of(number)
-    return papers[number].headline

@@ -5,7 +5,6 @@ that is gone, or to an app that is quitting, is dropped: a result arriving as th
 is never delivered to panes being taken down.
 """
 
-from collections.abc import Sequence
 from typing import Any
 
 from textual.message import Message
@@ -13,6 +12,7 @@ from textual.message import Message
 from tui_reader.core.highlight import Highlight
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_columns import PaperColumns
+from tui_reader.core.store import PaperView
 
 
 class PapersLoaded(Message):
@@ -63,7 +63,7 @@ class ResultsReady(Message):
 
     def __init__(
         self,
-        papers: Sequence[Paper],
+        papers: PaperView,
         query: str,
         full: int | None = None,
         highlight: Highlight | None = None,

@@ -544,13 +544,14 @@ class Workspace(Screen[None]):
                 self._search(self._query)
             else:  # searched once the index is ready: no papers under the query till then
                 had_papers = bool(self.paper_list.papers)
-                self.paper_list.show((), "Searching once the first papers are indexed…", 0)
+                nothing = PaperStore().view()
+                self.paper_list.show(nothing, "Searching once the first papers are indexed…", 0)
                 if had_papers:
                     self.refresh_bindings()
                 self._update_header()
         elif self.sort in ("relevance", "file"):
             self.workers.cancel_group(self, "search")
-            self._show(ResultsReady(self.store, ""))
+            self._show(ResultsReady(self.store.view(), ""))
         else:
             self._sort_all()
             self._shown_count, self._close_count = len(self.store), 0
