@@ -31,7 +31,7 @@ from sklearn.svm import LinearSVC
 
 from tui_reader.core import recommend
 from tui_reader.core.library import Library
-from tui_reader.core.loading import load_store
+from tui_reader.core.loading import load_paths
 from tui_reader.core.store import Numbers, PaperStore
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "ml-abstracts-31k.jsonl.gz"
@@ -87,9 +87,8 @@ def main() -> None:
     parser.add_argument("--draws", type=int, default=3)
     parser.add_argument("--corpus", type=Path, default=REAL)
     arguments = parser.parse_args()
-    loaded = load_store([arguments.corpus])
+    loaded = load_paths([arguments.corpus])
     papers = loaded.papers
-    assert isinstance(papers, PaperStore)
     venues = [venue.split(" ")[0] for venue in papers.texts("venue")]
     ids = papers.texts("id")
     started = time.perf_counter()

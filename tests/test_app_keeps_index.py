@@ -15,6 +15,7 @@ from tui_reader.cli.program import main
 from tui_reader.core import index_cache, opening
 from tui_reader.core.library import Library
 from tui_reader.core.opening import CacheWriter, Opening
+from tui_reader.core.paper_columns import columns_of
 from tui_reader.core.search_service import build_index
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import loader, workspace
@@ -178,7 +179,9 @@ async def test_the_header_says_while_the_index_is_kept_for_the_next_start(
         def __call__(self, *given: Any) -> None:
             told.append(given[-1])  # tells the reader once kept: here, once the test says
 
-    app = ReaderApp(Opening(PaperStore(), stream=iter([list(seed_store)]), cache_writer=Told([])))
+    app = ReaderApp(
+        Opening(PaperStore(), stream=iter([columns_of(list(seed_store))]), cache_writer=Told([]))
+    )
     async with app.run_test(size=(120, 30)) as pilot:
         await ready(pilot)
         await wait_until(pilot, lambda: bool(told), "the index given to keep")

@@ -17,8 +17,9 @@ from tui_reader.core import index_cache, opening
 from tui_reader.core.config import load_config
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.index_cache import IndexedPapers, keep, keep_in_background, load_cached
-from tui_reader.core.loading import check_paths, load_store
+from tui_reader.core.loading import check_paths, load_paths
 from tui_reader.core.paper import Paper
+from tui_reader.core.paper_columns import columns_of
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.paper_list import PaperList
 
@@ -50,7 +51,7 @@ def nothing_built(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(index_cache, "build_index", fail)
     monkeypatch.setattr(opening, "build_index", fail)
-    monkeypatch.setattr(opening, "load_store", fail)
+    monkeypatch.setattr(opening, "load_paths", fail)
 
 
 def test_a_second_search_opens_the_kept_papers_and_index(
@@ -89,7 +90,7 @@ def test_commands_without_search_words_read_the_kept_papers(
     file each time (181 s at a million); they read the kept entry back instead."""
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
     search(capsys, "bandit", str(path))  # kept
-    monkeypatch.setattr(opening, "load_store", lambda *_, **__: pytest.fail("loaded from the file"))
+    monkeypatch.setattr(opening, "load_paths", lambda *_, **__: pytest.fail("loaded from the file"))
     papers = ["--papers", str(path)]
     bandits = main(["list", *papers, "--format", "jsonl"]) or capsys.readouterr().out
     paper_id = json.loads(bandits.splitlines()[1])["id"]
@@ -279,7 +280,7 @@ def test_a_pickle_or_an_entry_of_an_earlier_version_is_never_read_and_is_removed
 def _kept_entry(write_seed, name: str, abstracts: int) -> tuple[list[Path], IndexedPapers]:
     texts = [f"Paper {name} number {n} on sparse regression." for n in range(abstracts)]
     files = check_paths([write_seed(*texts, name=f"{name}.txt")])
-    loaded = load_store(files)
+    loaded = load_paths(files)
     assert isinstance(loaded.papers, PaperStore)
     return files, IndexedPapers(loaded, FlatIndex.of(loaded.papers), loaded.papers)
 
@@ -326,7 +327,8 @@ def test_keeping_in_the_background_writes_an_entry_the_next_run_opens(
 
 def test_papers_still_loading_are_not_kept(tmp_path: Path, write_seed) -> None:
     files, indexed = _kept_entry(write_seed, "a", 3)
-    indexed.store.extend(load_store([write_seed("Another paper.", name="b.txt")]).papers)
+    added = load_paths([write_seed("Another paper.", name="b.txt")]).papers
+    indexed.store.extend(columns_of(list(added)))
     assert not keep(files, indexed)
     assert entries(tmp_path) == []
     told: list[object] = []  # the reader says it keeps them until told
@@ -459,7 +461,7 @@ def test_an_index_of_another_version_is_built_again_once_from_the_kept_papers(
     (entry,) = entries(tmp_path)
     (index,) = entry.glob("flat-v*")
     index.rename(entry / "flat-v0-older")  # as an earlier format version left it
-    monkeypatch.setattr(opening, "load_store", lambda *_: pytest.fail("papers loaded"))
+    monkeypatch.setattr(opening, "load_paths", lambda *_: pytest.fail("papers loaded"))
     assert search(capsys, "diffusion", str(path)) == first  # indexed from the kept papers
     assert [p.name for p in entry.glob("flat-v*")] == [index.name]
     nothing_built(monkeypatch)

@@ -31,7 +31,7 @@ def library(tmp_path: Path) -> Library:
     ],
 )
 def test_the_tag_being_typed_is_a_prefix(library: Library, query: str, kept: list[str]) -> None:
-    assert [i for i in (A, B, C) if parse_query(query).keeps(library, i)] == kept
+    assert [i for i in (A, B, C) if parse_query(query).allows(library, i)] == kept
 
 
 def test_a_tag_filter_names_its_tag(library: Library) -> None:

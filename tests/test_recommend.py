@@ -10,6 +10,7 @@ from tui_reader.core import recommend
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
 from tui_reader.core.recommend import ColdStart, features, model
+from tui_reader.core.store import PaperStore
 
 BANDITS = "bandit regret arms exploration exploitation reward horizon optimism confidence"
 ROBOTS = "robot grasping manipulation gripper locomotion sim2real controller torque legged"
@@ -27,11 +28,11 @@ def _paper(number: int, topic: str, words: str) -> Paper:
     )  # fmt: skip
 
 
-def _corpus() -> list[Paper]:
-    return [
+def _corpus() -> PaperStore:
+    return PaperStore(
         _paper(n, "bandits" if n % 2 else "robots", BANDITS if n % 2 else ROBOTS)
         for n in range(200)
-    ]
+    )
 
 
 def _library(keep: list[int], skip: list[int], tag: str = "") -> Library:

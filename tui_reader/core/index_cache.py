@@ -30,14 +30,16 @@ from typing import Any
 import numpy as np
 
 from tui_reader.core import wording
+from tui_reader.core.columns import Chunk
 from tui_reader.core.config import Config, ConfigError, load_config
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.flat import disk
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.loading import LoadResult
 from tui_reader.core.locations import cache_folder, config_path
+from tui_reader.core.paper_columns import TEXTS
 from tui_reader.core.search_service import build_index
-from tui_reader.core.store import TEXTS, Array, Chunk, PaperStore
+from tui_reader.core.store import Array, PaperStore
 
 FORMAT = "tui-reader papers"
 VERSION = 3  # 3: a paper without a year field has the year its venue names (`paper_year`)

@@ -29,7 +29,6 @@ from typing import TypeAlias
 
 from tui_reader.core.library import normalise_tag
 from tui_reader.core.metadata_filter import MetadataFilter
-from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
 
 FIELDS = ("title", "author", "venue")
@@ -113,13 +112,9 @@ class Query:
         """Whether what the query finds depends on the user's library."""
         return bool(self.states) or any(either.states for either in self.either)
 
-    def keeps(self, state: PaperState, paper_id: str) -> bool:
+    def allows(self, state: PaperState, paper_id: str) -> bool:
         """Whether the paper passes every state filter."""
         return all(test(state, paper_id) for test in self.states)
-
-    def fits(self, paper: Paper) -> bool:
-        """Whether the paper passes every metadata filter."""
-        return all(test(paper) for test in self.metadata)
 
 
 def _has_tag(tag: str, prefix: bool) -> Callable[[PaperState, str], bool]:

@@ -5,20 +5,20 @@ that is gone, or to an app that is quitting, is dropped: a result arriving as th
 is never delivered to panes being taken down.
 """
 
-from collections.abc import Sequence
 from typing import Any
 
 from textual.message import Message
 
 from tui_reader.core.highlight import Highlight
 from tui_reader.core.paper import Paper
-from tui_reader.core.store import PaperBatch
+from tui_reader.core.paper_columns import PaperColumns
+from tui_reader.core.store import PaperView
 
 
 class PapersLoaded(Message):
     """More papers read from the inputs."""
 
-    def __init__(self, batches: list[PaperBatch]) -> None:
+    def __init__(self, batches: list[PaperColumns]) -> None:
         super().__init__()
         self.batches = batches
 
@@ -63,7 +63,7 @@ class ResultsReady(Message):
 
     def __init__(
         self,
-        papers: Sequence[Paper],
+        papers: PaperView,
         query: str,
         full: int | None = None,
         highlight: Highlight | None = None,

@@ -14,13 +14,11 @@ import hashlib
 import os
 import shutil
 import tempfile
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
 from tui_reader.core.recommend import features, model
 from tui_reader.core.recommend.features import Features, Floats, Rejected
@@ -49,15 +47,11 @@ class Decisions:
     negative_ids: list[str]
 
 
-def decisions(papers: Sequence[Paper], state: PaperState, tag: str | None = None) -> Decisions:
+def decisions(papers: PaperStore, state: PaperState, tag: str | None = None) -> Decisions:
     """Kept, read and not kept, and undecided papers (not read, not bookmarked, not carrying
     the tag, or without one not kept)."""
     ids = list(state.paper_ids())
-    if isinstance(papers, PaperStore):
-        places = papers.positions_of(ids)
-    else:
-        numbered = {paper.id: number for number, paper in enumerate(papers)}
-        places = np.array([numbered.get(i, -1) for i in ids], dtype=np.int64)
+    places = papers.positions_of(ids)
     positive, negative, decided = [], [], []
     for paper_id, place in zip(ids, places.tolist(), strict=True):
         if place < 0:
@@ -106,7 +100,7 @@ def _cold_start(made: Decisions, tag: str | None) -> str:
 class Recommender:
     """The model of the reader's decisions over the papers' rows."""
 
-    papers: Sequence[Paper]
+    papers: PaperStore
     rows: Features
     model: Model
     decided: Decisions
@@ -145,9 +139,7 @@ class Recommender:
         return [names[int(columns[i])] for i in chosen if int(columns[i]) in names]
 
 
-def recommender(
-    papers: Sequence[Paper], state: PaperState, tag: str | None, root: Path
-) -> Recommender:
+def recommender(papers: PaperStore, state: PaperState, tag: str | None, root: Path) -> Recommender:
     """The model of these decisions over these papers, from the cache folder `root` when it
     holds them, else built and kept there. ColdStart when the decisions are too few."""
     made = decisions(papers, state, tag)
@@ -168,7 +160,7 @@ def recommender(
     return Recommender(papers, rows, fitted, made)
 
 
-def _rows(folder: Path, papers: Sequence[Paper], digest: str) -> Features:
+def _rows(folder: Path, papers: PaperStore, digest: str) -> Features:
     """The papers' rows kept in `folder`, else built and kept there (whole or not at all)."""
     try:
         rows = features.open_kept(folder, digest, len(papers))

@@ -29,7 +29,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from tui_reader.core import wording
-from tui_reader.core.paper import Paper
 from tui_reader.core.store import PaperStore
 from tui_reader.core.text import without_debris
 
@@ -292,25 +291,16 @@ def names_in(title: str, abstract: str, authors: Sequence[str]) -> dict[int, str
     return names
 
 
-def _texts(
-    papers: Sequence[Paper], start: int, stop: int
-) -> Iterator[tuple[str, str, Sequence[str]]]:
+def _texts(papers: PaperStore, start: int, stop: int) -> Iterator[tuple[str, str, Sequence[str]]]:
     """Title (else headline), abstract and authors of papers start to stop."""
-    if isinstance(papers, PaperStore):
-        titles, headlines = (
-            papers.texts("title", start, stop),
-            papers.texts("headline", start, stop),
-        )
-        abstracts = papers.texts("abstract", start, stop)
-        heads = [t or h for t, h in zip(titles, headlines, strict=True)]
-        yield from zip(heads, abstracts, papers.author_lists(start, stop), strict=True)
-        return
-    for paper in papers[start:stop]:
-        yield paper.title or paper.headline, paper.abstract, paper.authors
+    titles, headlines = papers.texts("title", start, stop), papers.texts("headline", start, stop)
+    abstracts = papers.texts("abstract", start, stop)
+    heads = [t or h for t, h in zip(titles, headlines, strict=True)]
+    yield from zip(heads, abstracts, papers.author_lists(start, stop), strict=True)
 
 
 def _chunk_counts(
-    papers: Sequence[Paper], start: int, stop: int
+    papers: PaperStore, start: int, stop: int
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """The (paper, column) keys of papers start to stop, sorted, and how often each occurs."""
     texts, authors, author_owners = [], [], []
@@ -334,7 +324,7 @@ def _chunk_counts(
     return keys, counts
 
 
-def build(papers: Sequence[Paper]) -> Features:
+def build(papers: PaperStore) -> Features:
     """The TF-IDF rows of these papers, in their order."""
     total = len(papers)
     frequency = np.zeros(FEATURES, dtype=np.int64)
@@ -360,14 +350,11 @@ def build(papers: Sequence[Paper]) -> Features:
     return Features(starts, columns.astype(np.int32), values)
 
 
-def papers_digest(papers: Sequence[Paper]) -> str:
+def papers_digest(papers: PaperStore) -> str:
     """What names these papers in their order: a digest of their ids."""
     digest = hashlib.sha256()
-    if isinstance(papers, PaperStore):
-        for start in range(0, len(papers), 100_000):
-            digest.update(b"\n".join(papers.utf8("id", start, start + 100_000)) + b"\n")
-    else:
-        digest.update("".join(f"{paper.id}\n" for paper in papers).encode())
+    for start in range(0, len(papers), 100_000):
+        digest.update(b"\n".join(papers.utf8("id", start, start + 100_000)) + b"\n")
     return digest.hexdigest()
 
 
