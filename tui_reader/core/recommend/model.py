@@ -23,8 +23,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from tui_reader.core.recommend import features
-from tui_reader.core.recommend.features import Features, Floats, Rejected, read_manifest
+from tui_reader.core.recommend.features import FEATURES, Features, Floats, Rejected, read_manifest
 from tui_reader.core.store import Numbers
 
 FORMAT = "tui-reader recommend model"
@@ -78,7 +77,7 @@ def train(
     used, local = np.unique(np.asarray(rows.columns[spans]), return_inverse=True)
     values = np.asarray(rows.values[spans], dtype=np.float64)
     weights, bias = _minimise(owner, local, values, labels, costs, len(used))
-    every = np.zeros(features.FEATURES, dtype=np.float32)
+    every = np.zeros(FEATURES, dtype=np.float32)
     every[used] = weights
     return Model(every, bias, digest)
 
@@ -124,7 +123,7 @@ def save(folder: Path, name: str, model: Model) -> None:
     manifest = {
         "format": FORMAT,
         "version": VERSION,
-        "features": features.FEATURES,
+        "features": FEATURES,
         "bias": model.bias,
         "trained_on": model.trained_on,
     }
@@ -143,7 +142,7 @@ def load(folder: Path, name: str, digest: str) -> Model:
     of another format, version or decisions, or its weights are not FEATURES finite float32."""
     manifest_path, weights_path = _paths(folder, name)
     manifest = read_manifest(manifest_path)
-    expected = {"format": FORMAT, "version": VERSION, "features": features.FEATURES}
+    expected = {"format": FORMAT, "version": VERSION, "features": FEATURES}
     if any(manifest.get(key) != value for key, value in expected.items()):
         raise Rejected(f"{manifest_path}: not a model of this version")
     if manifest.get("trained_on") != digest:
@@ -155,8 +154,8 @@ def load(folder: Path, name: str, digest: str) -> Model:
         weights = np.load(weights_path, allow_pickle=False)
     except (OSError, ValueError) as error:
         raise Rejected(f"{weights_path}: cannot be read ({error})") from None
-    if weights.dtype.str != "<f4" or weights.shape != (features.FEATURES,):
-        raise Rejected(f"{weights_path}: not {features.FEATURES} weights")
+    if weights.dtype.str != "<f4" or weights.shape != (FEATURES,):
+        raise Rejected(f"{weights_path}: not {FEATURES} weights")
     if not np.all(np.isfinite(weights)):
         raise Rejected(f"{weights_path}: weights that are not numbers")
     return Model(weights, bias, digest)
