@@ -94,10 +94,10 @@ def id_key(paper_id: str) -> int:
 class _Strings:
     """A column of strings: chunks of UTF-8 with one int64 offset per string (and a 0)."""
 
-    def __init__(self, chunk: Array | None = None, offsets: Array | None = None) -> None:
+    def __init__(self, chunks: Sequence[Array] = (), offsets: Array | None = None) -> None:
         # Mapped arrays are read through memoryviews: 20x faster to slice than numpy's.
-        self.chunks: list[Chunk] = [] if chunk is None else [_view(chunk)]
-        self.starts: list[int] = [] if chunk is None else [0]  # where each chunk starts
+        self.chunks: list[Chunk] = [_view(chunk) for chunk in chunks]  # where each starts:
+        self.starts: list[int] = list(accumulate(map(len, self.chunks), initial=0))[:-1]
         self.offsets: Column = array("q", [0]) if offsets is None else _view(offsets)
 
     def append(self, joined: bytes, lengths: "array[int]") -> None:
@@ -316,14 +316,20 @@ class PaperStore(Sequence[Paper]):
 
     @classmethod
     def from_arrays(
-        cls, arrays: Mapping[str, Array], collections: Sequence[str], names: Mapping[str, list[str]]
+        cls,
+        arrays: Mapping[str, Array],
+        collections: Sequence[str],
+        names: Mapping[str, list[str]],
+        texts: Mapping[str, Sequence[Array]] | None = None,
     ) -> "PaperStore":
         """A store over arrays `arrays()` gave (memory-mapped, usually); `names` holds the
-        collection and source names the codes stand for."""
+        collection and source names the codes stand for. With `texts`, each text's bytes are
+        these arrays one after the other (kept in parts), which its offsets index."""
         store = cls((), collections)
         store._count = len(arrays["keys"])
         for name in TEXTS:
-            store._texts[name] = _Strings(arrays[name], arrays[f"{name}_offsets"])
+            chunks = [arrays[name]] if texts is None else texts[name]
+            store._texts[name] = _Strings(chunks, arrays[f"{name}_offsets"])
         store._numbers = {name: _view(arrays[name]) for name in NUMBERS}
         store._categories = _Names(
             arrays["category_codes"], arrays["category_starts"], names["categories"]

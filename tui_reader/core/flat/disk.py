@@ -23,9 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from tui_reader.core.flat.build import Array, Arrays
 from tui_reader.core.flat.folded_text import STEP, give_back
 from tui_reader.core.flat.index import FlatIndex
+from tui_reader.core.flat.words import Array, Arrays
 
 FORMAT = "tui-reader flat index"
 VERSION = 7  # 2: words numbered in alphabetical order; 3: each paper's number of words;
