@@ -161,12 +161,19 @@ def _is_gzip(path: Path) -> bool:
     return path.name.lower().endswith(".gz")
 
 
-def _open(path: Path) -> io.BufferedIOBase:
-    """The file's bytes, read through gzip when its name ends in .gz (by ISA-L: five times
-    zlib's speed, 8.3 → 1.6 s for a million papers, the loading process's own time)."""
-    if _is_gzip(path):
+def _open(path: Path, start: int = 0) -> io.BufferedIOBase:
+    """The file's bytes from byte `start` on (for a gzip file, where a member starts), read
+    through gzip when its name ends in .gz (by ISA-L: five times zlib's speed, 8.3 → 1.6 s
+    for a million papers, the loading process's own time)."""
+    if _is_gzip(path) and not start:
         return igzip.IGzipFile(path, "rb")  # type: ignore[no-untyped-call]
-    return path.open("rb")
+    raw = path.open("rb")
+    raw.seek(start)
+    if not _is_gzip(path):
+        return raw
+    file = igzip.IGzipFile(fileobj=raw, mode="rb")  # type: ignore[no-untyped-call]
+    file.myfileobj = raw  # type: ignore[assignment]  # closed with it, as one opened by name
+    return file
 
 
 def _start(path: Path) -> str:
@@ -260,13 +267,17 @@ class LoadFilter:
 NO_FILTER = LoadFilter()
 
 
-def iter_file(path: Path, keep: LoadFilter = NO_FILTER) -> Iterator[Paper | PaperColumns | str]:
+def iter_file(
+    path: Path, keep: LoadFilter = NO_FILTER, start: int = 0, line: int = 1
+) -> Iterator[Paper | PaperColumns | str]:
     """A file's papers (those `keep` keeps), in order, one by one or as columns (those read
     by the pool), and a "FILE:LINE: problem" for each record it skips (the first
-    MAX_PROBLEMS_LISTED, then one line counting the rest)."""
+    MAX_PROBLEMS_LISTED, then one line counting the rest). From byte `start` on, line `line`
+    of the file (where records were appended to it: see `Pieces.from_any_line`), its records
+    are read in this process."""
     skipped = number = 0
     try:
-        for item in _built(path, keep):
+        for item in _built(path, keep, start, line):
             number += len(item) if isinstance(item, PaperColumns) else 1
             if number > MAX_RECORDS:
                 raise _too_many(path)
@@ -287,17 +298,39 @@ def iter_file(path: Path, keep: LoadFilter = NO_FILTER) -> Iterator[Paper | Pape
         yield f"{displayed(path)}: {more} that could not be read"
 
 
-def _built(path: Path, keep: LoadFilter) -> Iterator[Paper | PaperColumns | Problem]:
+def _built(
+    path: Path, keep: LoadFilter, start: int = 0, line: int = 1
+) -> Iterator[Paper | PaperColumns | Problem]:
     """A file's papers (those `keep` keeps) and problems, in order: a big file of a record a
-    line or a paragraph read on every core."""
-    start = _start(path)
-    if "\x00" in start:
+    line or a paragraph read on every core; from byte `start` on, here."""
+    text = _start(path)
+    if "\x00" in text:
         raise LoadError(path, "is a binary file, not UTF-8 text")
-    kind = input_format(path.name, start)
-    if kind.pieces is not None and _worth_processes(path):
-        yield from _built_apart(path, kind.pieces, start, keep)
+    kind = input_format(path.name, text)
+    if start:
+        if kind.pieces is None or not kind.pieces.from_any_line:
+            raise LoadError(path, f"cannot be read from byte {start} on")
+        yield from _papers(_records_after(path, kind.pieces, text, start, line), path, keep, {})
+    elif kind.pieces is not None and _worth_processes(path):
+        yield from _built_apart(path, kind.pieces, text, keep)
     else:
         yield from _papers(_records(path, kind), path, keep, {})
+
+
+def _records_after(
+    path: Path, cutting: Pieces, text: str, start: int, line: int
+) -> Iterator[Record | Problem]:
+    """The records and problems of a file from byte `start` on, which is line `line`."""
+    read = cutting.reader(text)
+    try:
+        with _open(path, start) as file:
+            for piece in cutting.cut(file, _PIECE_BYTES):
+                if isinstance(piece, Problem):
+                    yield Problem(piece.line + line - 1, piece.message)
+                else:
+                    yield from read(piece[0], piece[1] + line - 1)
+    except (OSError, EOFError, GzipError) as error:
+        raise LoadError(path, str(error) or "cannot be read") from None
 
 
 def _papers(

@@ -13,12 +13,12 @@ from typing import IO
 import numpy as np
 import numpy.typing as npt
 
+from tui_reader.core.flat.build import FIELDS
 from tui_reader.core.flat.folded_text import FoldedText
 from tui_reader.core.flat.lexicon import Lexicon
 from tui_reader.core.flat.vocabulary import Vocabulary, VocabularyPart
 from tui_reader.core.flat.words import Array, Words
 
-FIELDS = ("all", "title", "author", "venue")
 Ints = npt.NDArray[np.int64]
 
 

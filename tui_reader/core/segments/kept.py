@@ -1,0 +1,111 @@
+"""The entries of the cache folder: finding the one to start from, and keeping the folder
+under its size.
+
+Entries share the files of the parts they have in common (hard links): an entry's size is
+what removing it would free, and the folder's, each file once.
+"""
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from tui_reader.core.flat.disk import ABANDONED
+from tui_reader.core.search_service import build_index
+from tui_reader.core.segments import entry
+from tui_reader.core.segments.entry import PREFIX, VERSION, Kept
+from tui_reader.core.segments.part import MANIFEST, replace_index
+
+
+def nearest(root: Path, files: Sequence[Path]) -> Path | None:
+    """The entry whose files begin as these do, most of them (the most recently used of
+    those): its parts are the start of theirs. None when none begins with the first."""
+    paths = [str(file.resolve()) for file in files]
+    best: tuple[int, float, Path] | None = None
+    for manifest in root.glob(f"{PREFIX}{VERSION}-*/{MANIFEST}"):
+        try:
+            with manifest.open("rb") as stream:
+                kept = json.loads(stream.read(entry.MANIFEST_LIMIT)).get("files")
+            used = manifest.stat().st_mtime
+        except (OSError, ValueError, AttributeError):
+            continue
+        if not isinstance(kept, list) or len(kept) > len(paths):
+            continue
+        same = 0
+        while same < len(kept) and kept[same] == paths[same]:
+            same += 1
+        if same == len(kept) and same and (best is None or (same, used) > best[:2]):
+            best = (same, used, manifest.parent)
+    return None if best is None else best[2]
+
+
+def rebuild_indexes(root: Path, files: Sequence[Path], kept: Kept) -> Kept:
+    """The entry with the index of each part whose index cannot be used built again from
+    its papers, and the view that joins the parts made anew."""
+    for part in kept.parts:
+        if part.index is None:
+            replace_index(part, build_index(part.store()).arrays)
+    if len(kept.parts) == 1:
+        return entry.open_kept(kept.folder)
+    return entry.open_kept(entry.write(root, files, kept.parts, kept, fresh=True))
+
+
+def _files(folder: Path) -> list[tuple[int, int]]:
+    """Each file of a folder as (inode, size)."""
+    found = []
+    for path in folder.rglob("*"):
+        try:
+            status = path.lstat()
+        except OSError:
+            continue
+        if path.is_file() and not path.is_symlink():
+            found.append((status.st_ino, status.st_size))
+    return found
+
+
+def prune(root: Path, limit: int, keep: Path | None = None) -> None:
+    """Remove the least recently used entries until the rest fit in `limit` bytes (never
+    `keep`), what unfinished writes left behind, and the entries and pickles of an earlier
+    version (never read again)."""
+    entries = []
+    for path in root.iterdir():
+        if path.name.startswith(".writing-"):
+            if time.time() - path.stat().st_mtime > ABANDONED:  # not being written now
+                shutil.rmtree(path, ignore_errors=True)
+        elif path.name.startswith("index-") and path.name.endswith(".pickle"):
+            path.unlink(missing_ok=True)  # never read again: a planted one would run code
+        elif path.name.startswith(PREFIX) and not path.name.startswith(f"{PREFIX}{VERSION}-"):
+            shutil.rmtree(path, ignore_errors=True)
+        elif path.name.startswith(PREFIX) and path.is_dir():
+            manifest = path / MANIFEST
+            used = manifest.stat().st_mtime if manifest.exists() else 0.0
+            entries.append((used, path, _files(path)))
+    holders: dict[int, int] = {}  # inode: how many entries hold it
+    sizes: dict[int, int] = {}
+    for _, _, files in entries:
+        for inode, size in dict(files).items():
+            holders[inode] = holders.get(inode, 0) + 1
+            sizes[inode] = size
+    total = sum(sizes.values())
+    for _, path, files in sorted(entries, key=lambda found: found[0]):
+        if total <= limit:
+            break
+        if path == keep:
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        for inode in dict(files):
+            holders[inode] -= 1
+            if not holders[inode]:
+                total -= sizes[inode]
+
+
+def size_of(folder: Path) -> int:
+    """Bytes the files of a folder take, each file once."""
+    return sum(dict(_files(folder)).values())
+
+
+def age(path: Path) -> float:
+    """Seconds since a file was last written or touched."""
+    return max(time.time() - os.stat(path).st_mtime, 0.0)
