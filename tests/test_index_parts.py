@@ -11,6 +11,7 @@ import pytest
 from tui_reader.core.flat.build import build_arrays
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.flat.lexicon import Lexicon, joined
+from tui_reader.core.flat.merge import merged
 from tui_reader.core.flat.parts import IndexPart, Lexicons
 from tui_reader.core.flat.words import Words, strings
 from tui_reader.core.paper import Paper
@@ -153,3 +154,25 @@ def test_words_of_a_lexicon_sort_as_their_text_does() -> None:
     lexicon = _lexicon(*mine)
     added = strings("w", sorted(theirs))
     assert _words(lexicon.adding(added["w"], added["w_offsets"])) == sorted(mine + theirs)
+
+
+def test_parts_merged_into_one_rank_as_one_index_of_their_papers(
+    real_papers: list[Paper], tmp_path: Path
+) -> None:
+    papers = real_papers[:3000]
+    parts = [
+        IndexPart(*build_arrays(papers[first:stop], processes=1))
+        for first, stop in pairwise([0, 1000, 1001, 2500, 3000])
+    ]
+    arrays = merged(parts)
+    text = tmp_path / "text"
+    text.write_bytes(np.asarray(arrays["text"]).tobytes())
+    with text.open("rb") as file:
+        one = FlatIndex(arrays, file)
+        whole = FlatIndex.of(papers)
+        for query in QUERIES:
+            got, expected = one.run(parse_query(query)), whole.run(parse_query(query))
+            assert np.array_equal(got.numbers, expected.numbers), query
+            assert np.array_equal(got.scores, expected.scores), query
+            assert (got.full, got.matched) == (expected.full, expected.matched), query
+        assert np.array_equal(one.related(2999), whole.related(2999))

@@ -260,3 +260,19 @@ def test_a_damaged_view_of_parts_is_rejected_and_the_papers_loaded_anew(
     assert cli.main(["search", "diffusion", str(one), str(two)]) == 0
     assert "could not be used" in capsys.readouterr().err
     assert_as_fresh(opened(one, two), one, two)
+
+
+def test_an_entry_a_days_papers_are_appended_to_every_day_stays_of_few_parts(
+    tmp_path: Path, lines: list[str]
+) -> None:
+    """Six parts of one size side by side are merged into one: the days' parts do not pile
+    up, and the entry ranks as a fresh build still."""
+    path = write(tmp_path / "papers.jsonl", lines[:1000])
+    kept_first(path)
+    for day in range(8):
+        write(path, lines[1000 + 50 * day : 1050 + 50 * day], "a")
+        grown = opened(path)
+    assert len(parts(grown)) < 6
+    assert_as_fresh(grown, path)
+    write(path, lines[1500:1510], "a")
+    assert_as_fresh(opened(path), path)

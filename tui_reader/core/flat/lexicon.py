@@ -10,10 +10,9 @@ put in their places): the words of a day's papers are looked up among a million 
 """
 
 from bisect import bisect_left
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import overload
 
 import numpy as np
 import numpy.typing as npt
@@ -58,7 +57,7 @@ class Lexicon:
     def adding(self, data: Array, offsets: Array) -> "Lexicon":
         """This lexicon with one more part, of these words (sorted, as UTF-8 with offsets),
         put last."""
-        mine, theirs = _Encoded(self.data, self.offsets), _Encoded(data, offsets)
+        mine, theirs = _encoded(self.data, self.offsets), _encoded(data, offsets)
         places = np.fromiter(
             (bisect_left(mine, word) for word in theirs), dtype=np.int64, count=len(theirs)
         )
@@ -116,28 +115,8 @@ def _bounds(offsets: Array, chosen: npt.NDArray[np.bool_]) -> list[tuple[int, in
     return list(zip(bounds[firsts].tolist(), bounds[lasts + 1].tolist(), strict=True))
 
 
-class _Encoded(Sequence[bytes]):
-    """Words as UTF-8, compared as bytes (which sort as the words do), without decoding."""
-
-    def __init__(self, data: Array, offsets: Array) -> None:
-        self._data = np.asarray(data).tobytes()
-        self._offsets = np.asarray(offsets, dtype=np.int64).tolist()
-
-    def __len__(self) -> int:
-        return len(self._offsets) - 1
-
-    @overload
-    def __getitem__(self, place: int) -> bytes: ...
-
-    @overload
-    def __getitem__(self, place: slice) -> list[bytes]: ...
-
-    def __getitem__(self, place: int | slice) -> bytes | list[bytes]:
-        if isinstance(place, slice):
-            return [self[i] for i in range(*place.indices(len(self)))]
-        offsets = self._offsets
-        return self._data[offsets[place] : offsets[place + 1]]
-
-    def __iter__(self) -> Iterator[bytes]:
-        data, offsets = self._data, self._offsets
-        return (data[begin:end] for begin, end in pairwise(offsets))
+def _encoded(data: Array, offsets: Array) -> list[bytes]:
+    """Words as UTF-8, compared as bytes (which sort as the words do), without decoding: a
+    list, which `bisect` searches in C."""
+    raw = np.asarray(data).tobytes()
+    return [raw[begin:end] for begin, end in pairwise(np.asarray(offsets).tolist())]

@@ -32,6 +32,7 @@ import numpy as np
 from tui_reader.core.flat import disk
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.search_service import build_index
+from tui_reader.core.segments.merge import merge_runs
 from tui_reader.core.segments.papers_view import (
     LEXICONS,
     View,
@@ -188,24 +189,46 @@ class TooMuch(Exception):
 
 def plan(kept: Kept, files: Sequence[Path]) -> list[Step]:
     """The parts of an entry of these files made from a kept entry: its parts whose ranges
-    the files still hold, in order, and the ranges to read into new parts between them."""
-    by_file: dict[str, list[OpenPart]] = {}
+    the files still hold one after the other, in order, and the ranges to read into new
+    parts between them."""
+    held: dict[str, list[tuple[FileRange, OpenPart]]] = {}
     for part in kept.parts:
-        by_file.setdefault(part.facts.ranges[0].path, []).append(part)
-    wanted: list[Step] = []
+        for kept_range in part.facts.ranges:
+            held.setdefault(kept_range.path, []).append((kept_range, part))
+    wanted: list[tuple[FileRange | Read, OpenPart | None]] = []
     for file in files:
         path = str(file.resolve())
         size = os.stat(path).st_size
-        parts = by_file.get(path, [])
-        became = change([part.facts.ranges[0] for part in parts]) if parts else Change.CHANGED
+        ranges = sorted(held.get(path, []), key=lambda found: found[0].start)
+        became = change([r for r, _ in ranges]) if ranges else Change.CHANGED
         if became is Change.CHANGED:
-            wanted.append(Read(Path(path), 0, size, 1))
+            wanted.append((Read(Path(path), 0, size, 1), None))
             continue
-        wanted += parts
+        wanted += ranges
         if became is Change.GREW:
-            last = parts[-1].facts.ranges[0]
-            wanted.append(Read(Path(path), last.end, size, last.line + last.lines))
-    return wanted
+            last = ranges[-1][0]
+            wanted.append((Read(Path(path), last.end, size, last.line + last.lines), None))
+    return _grouped(wanted)
+
+
+def _grouped(wanted: list[tuple[FileRange | Read, OpenPart | None]]) -> list[Step]:
+    """The ranges wanted as steps: a kept part where all its ranges come one after the other
+    as it holds them, each other range a part to read."""
+    steps: list[Step] = []
+    place = 0
+    while place < len(wanted):
+        found, part = wanted[place]
+        if part is not None and [r for r, _ in wanted[place : place + len(part.facts.ranges)]] == (
+            part.facts.ranges
+        ):
+            steps.append(part)
+            place += len(part.facts.ranges)
+            continue
+        if isinstance(found, FileRange):
+            found = Read(Path(found.path), found.start, found.end, found.line)
+        steps.append(found)
+        place += 1
+    return steps
 
 
 def to_read(steps: Sequence[Step]) -> int:
@@ -214,21 +237,19 @@ def to_read(steps: Sequence[Step]) -> int:
 
 
 def _still_first(part: OpenPart, made: Sequence[OpenPart], kept: Kept) -> bool:
-    """Whether a kept part's papers are still the first place they appear after these parts
-    (those kept and those new): what comes before it is what came before it; or it dropped
-    no paper met before it and holds none of the papers of those that came after it, or are
-    new (by the keys of their ids: keys two ids share read as a paper met)."""
+    """Whether a kept part's papers are still those its ranges hold that no part before it
+    holds (the first place a paper appears wins), after these parts (kept or new). A part
+    gains no paper while every part before it stays before it, or when it dropped none a
+    part before it held (-1: not known); it loses those of the parts now before it that
+    were not, if it holds any (by the keys of their ids: keys two ids share read as one)."""
     names = [old.facts.name for old in kept.parts]
-    if [p.facts.name for p in made] == names[: names.index(part.facts.name)]:
-        return True
-    if part.facts.met_before != 0:  # -1: not known
-        return False
     place = names.index(part.facts.name)
+    now = {other.facts.name for other in made}
+    if not set(names[:place]) <= now and part.facts.met_before != 0:
+        return False
     mine = np.asarray(part.arrays["sorted_keys"])
-    if not len(mine):
-        return True
     for other in made:
-        if other.facts.name not in names or names.index(other.facts.name) > place:
+        if len(mine) and other.facts.name not in names[:place]:
             theirs = np.asarray(other.arrays["keys"])
             found = np.searchsorted(mine, theirs).clip(max=len(mine) - 1)
             if np.any(mine[found] == theirs):
@@ -253,6 +274,12 @@ def write(
     temporary = Path(tempfile.mkdtemp(prefix=".writing-", dir=root))
     try:
         parts = _parts(temporary / PARTS, steps, kept, most)
+        merged = merge_runs(temporary / PARTS, parts)
+        left = {part.facts.name for part in merged}
+        for gone in parts:
+            if gone.facts.name not in left:
+                shutil.rmtree(gone.folder)
+        parts = merged
         names = [part.facts.name for part in parts]
         manifest: dict[str, Any] = {
             "format": FORMAT,
@@ -307,20 +334,23 @@ def _parts(folder: Path, steps: Sequence[Step], kept: Kept, most: int | None) ->
     parts: list[OpenPart] = []
     read = 0
     for step in steps:
-        if isinstance(step, OpenPart) and not _still_first(step, parts, kept):
-            first = step.facts.ranges[0]
-            step = Read(Path(first.path), first.start, first.end, first.line)
-        if isinstance(step, OpenPart):
-            name = step.facts.name
-            _link(step.folder, folder / name)
-        else:
-            read += step.end - step.start
+        if isinstance(step, OpenPart) and _still_first(step, parts, kept):
+            _link(step.folder, folder / step.facts.name)
+            parts.append(open_part(folder / step.facts.name, step.facts.name))
+            continue
+        reads = [step] if isinstance(step, Read) else _read_again(step)
+        for again in reads:
+            read += again.end - again.start
             if most is not None and read > most:
                 raise TooMuch(f"more than {most} bytes to read")
             name = secrets.token_hex(8)
-            _make(folder / name, name, step, [part.store() for part in parts])
-        parts.append(open_part(folder / name, name))
+            _make(folder / name, name, again, [part.store() for part in parts])
+            parts.append(open_part(folder / name, name))
     return parts
+
+
+def _read_again(part: OpenPart) -> list[Read]:
+    return [Read(Path(r.path), r.start, r.end, r.line) for r in part.facts.ranges]
 
 
 def _make(folder: Path, name: str, step: Read, before: Sequence[PaperStore]) -> None:

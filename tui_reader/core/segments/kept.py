@@ -20,9 +20,9 @@ from tui_reader.core.segments.part import MANIFEST, replace_index
 
 
 def nearest(root: Path, files: Sequence[Path]) -> Path | None:
-    """The entry whose files begin as these do, most of them (the most recently used of
-    those): its parts are the start of theirs. None when none begins with the first."""
-    paths = [str(file.resolve()) for file in files]
+    """The entry holding most of these files (the most recently used of those): its parts
+    are where theirs start from. None when none holds any."""
+    paths = {str(file.resolve()) for file in files}
     best: tuple[int, float, Path] | None = None
     for manifest in root.glob(f"{PREFIX}{VERSION}-*/{MANIFEST}"):
         try:
@@ -31,13 +31,11 @@ def nearest(root: Path, files: Sequence[Path]) -> Path | None:
             used = manifest.stat().st_mtime
         except (OSError, ValueError, AttributeError):
             continue
-        if not isinstance(kept, list) or len(kept) > len(paths):
+        if not isinstance(kept, list):
             continue
-        same = 0
-        while same < len(kept) and kept[same] == paths[same]:
-            same += 1
-        if same == len(kept) and same and (best is None or (same, used) > best[:2]):
-            best = (same, used, manifest.parent)
+        shared = len(paths.intersection(path for path in kept if isinstance(path, str)))
+        if shared and (best is None or (shared, used) > best[:2]):
+            best = (shared, used, manifest.parent)
     return None if best is None else best[2]
 
 

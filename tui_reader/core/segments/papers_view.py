@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tui_reader.core.flat.lexicon import Lexicon
+from tui_reader.core.flat.merge import joined_offsets
 from tui_reader.core.flat.parts import IndexPart, Lexicons
 from tui_reader.core.segments.part import NAMES, TYPES, OpenPart
 from tui_reader.core.store import NUMBERS, TEXTS, Array
@@ -132,16 +133,15 @@ def merged_ranks(
     ones sharing one (as core.store ranks them): of papers whose ranks among themselves are
     `base` (in order, with `headline` reading paper `number`'s), and of papers of these
     headlines."""
-    distinct, first = np.unique(base, return_index=True)[:2]
-    dense = np.searchsorted(distinct, base)
+    dense, first = _dense(base)
     keys = sorted({text.casefold() for headlines in added for text in headlines})
 
     def base_key(rank: int) -> str:
         return headline(int(first[rank])).casefold()
 
-    places = [bisect_left(range(len(distinct)), key, key=base_key) for key in keys]
+    places = [bisect_left(range(len(first)), key, key=base_key) for key in keys]
     found = [
-        place < len(distinct) and base_key(place) == key
+        place < len(first) and base_key(place) == key
         for place, key in zip(places, keys, strict=True)
     ]
     new_places = np.asarray(
@@ -162,14 +162,28 @@ def merged_ranks(
     return moved.astype(np.int64), ranked
 
 
+def _dense(ranks: Ints) -> tuple[Ints, Ints]:
+    """Ranks made 0, 1, 2... keeping their order, and a paper of each."""
+    top = int(ranks.max()) + 1 if len(ranks) else 0
+    if len(ranks) and ranks.min() >= 0 and top <= len(ranks):
+        first = np.full(top, -1, dtype=np.int64)
+        first[ranks] = np.arange(len(ranks))
+        if np.all(first >= 0):  # already so: no sort of a million ranks
+            return ranks, first
+    distinct, first = np.unique(ranks, return_index=True)
+    return np.searchsorted(distinct, ranks).astype(np.int64), first.astype(np.int64)
+
+
 def joined_store(parts: Sequence[OpenPart], ranks: Ints) -> tuple[dict[str, Array], list[str]]:
     """The store's columns of one value a paper and the texts' offsets, all the parts' one
     after the other, codes into the names of all (`names_of`); and the collections."""
     names = names_of(parts)
     arrays: dict[str, Array] = {}
     for name in TEXTS:
-        arrays[f"{name}_offsets"] = _offsets([part.arrays[f"{name}_offsets"] for part in parts])
-    arrays["category_starts"] = _offsets([part.arrays["category_starts"] for part in parts])
+        arrays[f"{name}_offsets"] = joined_offsets(
+            [part.arrays[f"{name}_offsets"] for part in parts]
+        )
+    arrays["category_starts"] = joined_offsets([part.arrays["category_starts"] for part in parts])
     for name in NUMBERS:
         column = [np.asarray(part.arrays[name]) for part in parts]
         if name in NAMES:  # codes: made codes of all the parts' names
@@ -188,8 +202,17 @@ def joined_store(parts: Sequence[OpenPart], ranks: Ints) -> tuple[dict[str, Arra
             for part in parts
         ]
     ).astype(np.int32)
-    numbers = np.argsort(arrays["keys"], kind="stable").astype(np.int64)
-    arrays["sorted_keys"], arrays["sorted_numbers"] = arrays["keys"][numbers], numbers
+    # Each part's keys are sorted: a stable sort (Timsort) merges the runs.
+    starts = np.cumsum([0, *(part.facts.count for part in parts[:-1])]).tolist()
+    keys = np.concatenate([np.asarray(part.arrays["sorted_keys"]) for part in parts])
+    numbers = np.concatenate(
+        [
+            np.asarray(part.arrays["sorted_numbers"], dtype=np.int64) + start
+            for part, start in zip(parts, starts, strict=True)
+        ]
+    )
+    order = np.argsort(keys, kind="stable")
+    arrays["sorted_keys"], arrays["sorted_numbers"] = keys[order], numbers[order]
     arrays["headline_ranks"] = ranks
     collections = list(dict.fromkeys(name for part in parts for name in part.facts.collections))
     return arrays, collections
@@ -210,14 +233,3 @@ def _recoded(
     place = {name: code for code, name in enumerate(joined[kind])}
     table = np.asarray([place[name] for name in names], dtype=np.int32)
     return table[codes] if len(codes) else np.zeros(0, dtype=np.int32)
-
-
-def _offsets(columns: Sequence[Array]) -> Ints:
-    """Offsets into the texts of the parts one after the other, from each part's own."""
-    ends = np.cumsum([int(column[-1]) for column in columns]).tolist()
-    starts = [0, *ends[:-1]]
-    joined = [
-        np.asarray(column[:-1], dtype=np.int64) + start
-        for column, start in zip(columns, starts, strict=True)
-    ]
-    return np.concatenate([*joined, [ends[-1] if ends else 0]]).astype(np.int64)
