@@ -5,6 +5,7 @@ all the files would."""
 import gzip
 import json
 import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -14,8 +15,10 @@ from tui_reader import cli
 from tui_reader.core import index_cache
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.index_cache import IndexedPapers, load_cached
+from tui_reader.core.library import Library, default_path
 from tui_reader.core.loading import check_paths, load_store
 from tui_reader.core.query import parse_query
+from tui_reader.core.segments import added
 from tui_reader.core.segments import part as part_module
 from tui_reader.core.store import PaperStore
 
@@ -276,3 +279,46 @@ def test_an_entry_a_days_papers_are_appended_to_every_day_stays_of_few_parts(
     assert_as_fresh(grown, path)
     write(path, lines[1500:1510], "a")
     assert_as_fresh(opened(path), path)
+
+
+def searched(capsys: pytest.CaptureFixture[str], query: str, *paths: Path) -> list[str]:
+    """The ids `search` prints (none when it finds nothing)."""
+    status = cli.main(["search", "--limit", "1000", "--format", "jsonl", query, *map(str, paths)])
+    out = capsys.readouterr().out
+    assert status in (0, 1)
+    return [json.loads(line)["id"] for line in out.splitlines()]
+
+
+def test_the_papers_an_update_took_in_are_new_until_the_next_days_come(
+    tmp_path: Path, lines: list[str], capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    path = write(tmp_path / "papers.jsonl", lines[:300])
+    kept_first(path)
+    assert searched(capsys, "is:new", path) == []  # read the first time: nothing is new
+    before = set(load_store([path]).papers.texts("id"))
+    write(path, [lines[5], *lines[300:340]], "a")  # one known, forty new
+    grown = load_store([path]).papers.texts("id")
+    new = [paper_id for paper_id in grown if paper_id not in before]
+    assert sorted(searched(capsys, "is:new", path)) == sorted(new) and len(new) == 40
+    assert set(searched(capsys, "learning is:new", path)) <= set(new)
+    assert set(searched(capsys, "!is:new", path)) == before
+    assert searched(capsys, "is:new", path) != []  # opened again: still new
+    later = time.time() + 2 * added.NEW_FOR  # two days on, the next day's papers come
+    monkeypatch.setattr(added.time, "time", lambda: later)
+    write(path, lines[340:350], "a")
+    newest = set(load_store([path]).papers.texts("id")) - set(grown)
+    assert set(searched(capsys, "is:new", path)) == newest and len(newest) == 10
+
+
+def test_a_saved_search_of_new_papers_is_a_digest_of_the_days_papers(
+    tmp_path: Path, lines: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path / "papers.jsonl", lines[:300])
+    kept_first(path)
+    library, _ = Library.open(default_path())
+    library.save_search("today", "is:new")
+    library.save()
+    write(path, lines[300:305], "a")
+    assert cli.main(["digest", "--papers", str(path), "--format", "jsonl"]) == 0
+    digest = [json.loads(line)["id"] for line in capsys.readouterr().out.splitlines()]
+    assert sorted(digest) == sorted(set(searched(capsys, "is:new", path))) and len(digest) == 5

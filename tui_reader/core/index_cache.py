@@ -108,6 +108,7 @@ def load_cached(
             unusable.append(str(error))
         return None
     (kept.folder / MANIFEST).touch()  # recently used: kept longest
+    index.new = frozenset(kept.store.id_of(number) for number in kept.new().tolist())
     return IndexedPapers(_loaded(kept), index, kept.store, told)
 
 

@@ -84,6 +84,9 @@ class FlatIndex:
         return index
 
     def _open(self, parts: Parts) -> None:
+        # The ids of the papers the collection kept took in last (core.segments.added):
+        # `is:new` finds them.
+        self.new: frozenset[str] = frozenset()
         self._parts = parts
         self._count = parts.count
         self._words, self._cased = parts.words, parts.cased

@@ -32,6 +32,7 @@ import numpy as np
 from tui_reader.core.flat import disk
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.search_service import build_index
+from tui_reader.core.segments.added import Added, Numbers, added_of, new_numbers, taken_in
 from tui_reader.core.segments.merge import merge_runs
 from tui_reader.core.segments.papers_view import (
     LEXICONS,
@@ -79,6 +80,11 @@ class Kept:
     view: View | None  # None for one part
     problems: list[str]
     duplicates: int
+    added: Added  # the papers taken in last (core.segments.added)
+
+    def new(self) -> Numbers:
+        """The numbers of the papers new: taken in last."""
+        return new_numbers(self.added, self.parts)
 
     def index(self) -> FlatIndex | None:
         """The index of all the papers; None when a part's cannot be used."""
@@ -105,6 +111,7 @@ def read_manifest(folder: Path) -> dict[str, Any]:
         "count": int,
         "problems": list,
         "duplicates": int,
+        "added": list,
         "arrays": dict,
     }
     for name, kind in shapes.items():
@@ -138,6 +145,7 @@ def open_kept(folder: Path) -> Kept:
         view,
         manifest["problems"],
         manifest["duplicates"],
+        added_of(manifest["added"]),
     )
 
 
@@ -274,6 +282,8 @@ def write(
     temporary = Path(tempfile.mkdtemp(prefix=".writing-", dir=root))
     try:
         parts = _parts(temporary / PARTS, steps, kept, most)
+        known = {part.facts.name for part in kept.parts}
+        added = taken_in(kept.added, kept.parts, [p for p in parts if p.facts.name not in known])
         merged = merge_runs(temporary / PARTS, parts)
         left = {part.facts.name for part in merged}
         for gone in parts:
@@ -290,6 +300,7 @@ def write(
             "count": sum(part.facts.count for part in parts),
             "problems": [problem for part in parts for problem in part.facts.problems],
             "duplicates": _duplicates(kept, parts),
+            "added": added,
             "arrays": _view_arrays(temporary, parts, _before(parts if fresh else kept)),
         }
         (temporary / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")

@@ -72,6 +72,7 @@ def write_whole(
             "count": len(store),
             "problems": list(problems),
             "duplicates": duplicates,
+            "added": [],
             "arrays": arrays,
         }
         (temporary / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
