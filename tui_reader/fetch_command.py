@@ -9,12 +9,13 @@ import argparse
 import functools
 import sys
 from collections.abc import Iterator, Mapping, Sequence
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import NoReturn, Protocol, TextIO
 
 from tui_reader.cli import open_library, settings
 from tui_reader.core.file_kinds import special_file_problem
+from tui_reader.core.index_cache import refresh_kept
 from tui_reader.core.library import LibraryError
 from tui_reader.core.paper import paper_id
 from tui_reader.core.sources import arxiv, openreview
@@ -51,7 +52,10 @@ class Request(Protocol):
 
 
 def _date(text: str) -> date:
-    """A date given as YYYY-MM-DD, YYYY-MM or YYYY (the first day of the month or year)."""
+    """A date given as YYYY-MM-DD, YYYY-MM or YYYY (the first day of the month or year), or
+    as `today` or `yesterday` (for a fetch a cron job runs every day)."""
+    if (days := {"today": 0, "yesterday": 1}.get(text.lower())) is not None:
+        return date.today() - timedelta(days=days)
     padded = text + {4: "-01-01", 7: "-01"}.get(len(text), "")
     try:
         return date.fromisoformat(padded)
@@ -93,7 +97,10 @@ def fetch_parser() -> argparse.ArgumentParser:
         help="words the papers contain, or a query in the API's syntax (ti:, au:, abs:, AND...)",
     )
     fetch.add_argument(
-        "--since", type=_date, metavar="DATE", help="papers first submitted on or after DATE"
+        "--since",
+        type=_date,
+        metavar="DATE",
+        help="papers first submitted on or after DATE (YYYY-MM-DD, or today or yesterday)",
     )
     fetch.add_argument(
         "--max",
@@ -296,6 +303,7 @@ def run_fetch(argv: Sequence[str]) -> int:
         return INTERRUPTED if failure.interrupted else 1
     progress.end()
     print(_summary(label, tally), file=sys.stderr)
+    refresh_kept(path)  # the papers kept for the reader take in the new ones now
     if versions := _new_versions(tally):
         print(versions, file=sys.stderr)
     return follow_papers(arxiv_ids)

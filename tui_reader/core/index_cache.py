@@ -33,7 +33,7 @@ from tui_reader.core.locations import cache_folder, config_path
 from tui_reader.core.search_service import build_index
 from tui_reader.core.segments import entry
 from tui_reader.core.segments.entry import Kept, TooMuch
-from tui_reader.core.segments.kept import nearest, prune, rebuild_indexes
+from tui_reader.core.segments.kept import holding, nearest, prune, rebuild_indexes
 from tui_reader.core.segments.part import MANIFEST
 from tui_reader.core.segments.ranges import Rejected, identity
 from tui_reader.core.segments.whole import write_whole
@@ -50,6 +50,7 @@ __all__ = [
     "kept_papers",
     "load_cached",
     "prune",
+    "refresh_kept",
 ]
 
 VERSION = entry.VERSION
@@ -228,3 +229,22 @@ def indexed_papers(paths: Sequence[Path], files: Sequence[Path]) -> IndexedPaper
         indexed = IndexedPapers(loaded, build_index(loaded.papers), loaded.papers, *told)
         keep(files, indexed)
     return indexed
+
+
+def refresh_kept(file: Path) -> int:
+    """Bring up to date each entry kept of files among which is this one, which changed (a
+    fetch wrote papers into it), so that the next start reads it at once; how many were.
+    Never raises: a cache is a convenience."""
+    path = str(file.resolve())
+    brought = 0
+    try:
+        kept = holding(cache_folder(), path)
+    except OSError:
+        return 0
+    for files in kept:
+        try:
+            if load_cached(files, rebuild=False, update_at_most=None) is not None:
+                brought += 1
+        except (OSError, LoadError):
+            continue
+    return brought

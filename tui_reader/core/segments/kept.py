@@ -9,7 +9,7 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from tui_reader.core.flat.disk import ABANDONED
@@ -19,24 +19,40 @@ from tui_reader.core.segments.entry import PREFIX, VERSION, Kept
 from tui_reader.core.segments.part import MANIFEST, replace_index
 
 
+def _lists(root: Path) -> Iterator[tuple[Path, list[str], float]]:
+    """Each entry of the cache folder: its folder, its files and when it was last used."""
+    for manifest in root.glob(f"{PREFIX}{VERSION}-*/{MANIFEST}"):
+        try:
+            with manifest.open("rb") as stream:
+                files = json.loads(stream.read(entry.MANIFEST_LIMIT)).get("files")
+            used = manifest.stat().st_mtime
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(files, list) and all(isinstance(file, str) for file in files):
+            yield manifest.parent, files, used
+
+
 def nearest(root: Path, files: Sequence[Path]) -> Path | None:
     """The entry holding most of these files (the most recently used of those): its parts
     are where theirs start from. None when none holds any."""
     paths = {str(file.resolve()) for file in files}
     best: tuple[int, float, Path] | None = None
-    for manifest in root.glob(f"{PREFIX}{VERSION}-*/{MANIFEST}"):
-        try:
-            with manifest.open("rb") as stream:
-                kept = json.loads(stream.read(entry.MANIFEST_LIMIT)).get("files")
-            used = manifest.stat().st_mtime
-        except (OSError, ValueError, AttributeError):
-            continue
-        if not isinstance(kept, list):
-            continue
-        shared = len(paths.intersection(path for path in kept if isinstance(path, str)))
+    for folder, kept, used in _lists(root):
+        shared = len(paths.intersection(kept))
         if shared and (best is None or (shared, used) > best[:2]):
-            best = (shared, used, manifest.parent)
+            best = (shared, used, folder)
     return None if best is None else best[2]
+
+
+def holding(root: Path, path: str) -> list[list[Path]]:
+    """The files of each entry among whose files is this one (resolved), each of which
+    exists."""
+    found = []
+    for _, kept, _ in _lists(root):
+        files = [Path(name) for name in kept]
+        if path in kept and all(file.is_file() for file in files):
+            found.append(files)
+    return found
 
 
 def rebuild_indexes(root: Path, files: Sequence[Path], kept: Kept) -> Kept:
