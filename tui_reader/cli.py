@@ -153,6 +153,8 @@ def commands_parser() -> argparse.ArgumentParser:
 
 
 COMMANDS = ("tag", "untag", "bookmark", "unbookmark", "tags", "list", "export", "search")
+# The commands of modules of their own, each a script's.
+SCRIPTED = ("fetch", "resolve", "library", "cache", "searches", "digest", "recommend")
 
 
 def search_parser() -> argparse.ArgumentParser:
@@ -654,7 +656,7 @@ def _not_a_mistyped_command(argv: Sequence[str]) -> None:
     reader said only that no such file exists."""
     if not argv or argv[0].startswith("-") or os.path.lexists(argv[0]):
         return
-    commands = ["fetch", "resolve", "library", "searches", "digest", "recommend", *COMMANDS]
+    commands = [*SCRIPTED, *COMMANDS]
     if close := difflib.get_close_matches(argv[0], commands, n=1):
         raise UsageError(
             f"{argv[0]}: no such file or directory, nor a command: "
@@ -665,7 +667,7 @@ def _not_a_mistyped_command(argv: Sequence[str]) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     startup.release_collector()  # this module's imports are in (see __main__)
-    scripted = ("fetch", "resolve", "library", "searches", "digest", "recommend", *COMMANDS)
+    scripted = (*SCRIPTED, *COMMANDS)
     # The reader draws on the terminal itself: only its lines before and after are filtered.
     with output_without_controls(standard_output=bool(argv) and argv[0] in scripted):
         return _main(argv)
@@ -683,6 +685,10 @@ def _main(argv: list[str]) -> int:
             return run_resolve(argv[1:])
         if argv and argv[0] == "library":
             return run_library(argv[1:])
+        if argv and argv[0] == "cache":
+            from tui_reader.cache_command import run_cache  # the cache's modules when asked
+
+            return run_cache(argv[1:])
         if argv and argv[0] in ("searches", "digest"):
             from tui_reader.searches_command import run_searches  # it reuses this module
 

@@ -6,7 +6,6 @@ what removing it would free, and the folder's, each file once.
 """
 
 import json
-import os
 import shutil
 import time
 from collections.abc import Iterator, Sequence
@@ -66,7 +65,7 @@ def rebuild_indexes(root: Path, files: Sequence[Path], kept: Kept) -> Kept:
     return entry.open_kept(entry.write(root, files, kept.parts, kept, fresh=True))
 
 
-def _files(folder: Path) -> list[tuple[int, int]]:
+def files_of(folder: Path) -> list[tuple[int, int]]:
     """Each file of a folder as (inode, size)."""
     found = []
     for path in folder.rglob("*"):
@@ -79,11 +78,15 @@ def _files(folder: Path) -> list[tuple[int, int]]:
     return found
 
 
-def prune(root: Path, limit: int, keep: Path | None = None) -> None:
+def prune(
+    root: Path, limit: int, keep: Path | None = None, unused_for: float | None = None
+) -> list[Path]:
     """Remove the least recently used entries until the rest fit in `limit` bytes (never
-    `keep`), what unfinished writes left behind, and the entries and pickles of an earlier
-    version (never read again)."""
+    `keep`), those not used for `unused_for` seconds, what unfinished writes left behind,
+    and the entries and pickles of an earlier version (never read again); the entries
+    removed."""
     entries = []
+    removed = []
     for path in root.iterdir():
         if path.name.startswith(".writing-"):
             if time.time() - path.stat().st_mtime > ABANDONED:  # not being written now
@@ -92,34 +95,28 @@ def prune(root: Path, limit: int, keep: Path | None = None) -> None:
             path.unlink(missing_ok=True)  # never read again: a planted one would run code
         elif path.name.startswith(PREFIX) and not path.name.startswith(f"{PREFIX}{VERSION}-"):
             shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
         elif path.name.startswith(PREFIX) and path.is_dir():
             manifest = path / MANIFEST
             used = manifest.stat().st_mtime if manifest.exists() else 0.0
-            entries.append((used, path, _files(path)))
+            entries.append((used, path, dict(files_of(path))))
     holders: dict[int, int] = {}  # inode: how many entries hold it
     sizes: dict[int, int] = {}
     for _, _, files in entries:
-        for inode, size in dict(files).items():
+        for inode, size in files.items():
             holders[inode] = holders.get(inode, 0) + 1
             sizes[inode] = size
     total = sum(sizes.values())
-    for _, path, files in sorted(entries, key=lambda found: found[0]):
-        if total <= limit:
-            break
+    stale = 0.0 if unused_for is None else time.time() - unused_for
+    for used, path, files in sorted(entries, key=lambda found: found[0]):
+        if total <= limit and used >= stale:
+            continue
         if path == keep:
             continue
         shutil.rmtree(path, ignore_errors=True)
-        for inode in dict(files):
+        removed.append(path)
+        for inode in files:
             holders[inode] -= 1
             if not holders[inode]:
                 total -= sizes[inode]
-
-
-def size_of(folder: Path) -> int:
-    """Bytes the files of a folder take, each file once."""
-    return sum(dict(_files(folder)).values())
-
-
-def age(path: Path) -> float:
-    """Seconds since a file was last written or touched."""
-    return max(time.time() - os.stat(path).st_mtime, 0.0)
+    return removed
