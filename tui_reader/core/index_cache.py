@@ -166,14 +166,16 @@ def keep(
     limit: int | None = None,
 ) -> bool:
     """Keep these papers and their index for the next run over the same files (the index
-    only when it is one the flat format holds); whether they were written. The cache folder
-    is then pruned to `limit` bytes (the setting's by default)."""
-    store, loaded = indexed.store, indexed.loaded
-    if len(indexed.index) != len(store) or not isinstance(indexed.index, FlatIndex):
+    only when it is one the flat format holds; else the papers of one file alone); whether
+    they were written. The cache folder is then pruned to `limit` bytes (the setting's by
+    default)."""
+    store, loaded, index = indexed.store, indexed.loaded, indexed.index
+    if len(index) != len(store):
         return False  # papers still loading: not yet the files' papers
     try:
         root = cache_folder() if root is None else root
-        final = write_whole(root, files, store, indexed.index, loaded.problems, loaded.duplicates)
+        flat = index if isinstance(index, FlatIndex) else None
+        final = write_whole(root, files, store, flat, loaded.problems, loaded.duplicates)
         if final is None:
             return False
         prune(root, cache_limit() if limit is None else limit, keep=final)

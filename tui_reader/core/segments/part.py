@@ -96,13 +96,15 @@ def write_part(
     folder: Path,
     facts: PartFacts,
     columns: Mapping[str, Iterator[Chunk] | Array],
-    index: Mapping[str, Array],
+    index: Mapping[str, Array] | None,
 ) -> None:
     """Write a part into a new folder: the store's columns (as `PaperStore.arrays` gives
-    them) and the index's arrays. OSError when it cannot be written."""
+    them) and the index's arrays (None: papers alone, indexed when opened). OSError when it
+    cannot be written."""
     folder.mkdir(parents=True)
     shapes = {name: save_array(folder / f"{name}.npy", value) for name, value in columns.items()}
-    disk.save(folder, sources_of(facts.ranges), index)
+    if index is not None:
+        disk.save(folder, sources_of(facts.ranges), index)
     manifest = {
         "format": FORMAT,
         "version": VERSION,

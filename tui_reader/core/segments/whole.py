@@ -36,16 +36,16 @@ def write_whole(
     root: Path,
     files: Sequence[Path],
     store: PaperStore,
-    index: FlatIndex,
+    index: FlatIndex | None,
     problems: Sequence[str],
     duplicates: int,
 ) -> Path | None:
     """Write the entry of these files from their papers, loaded file after file, and their
-    index; its folder, or None when the papers are not runs of the files'. OSError when it
-    cannot be written."""
+    index (None: the papers of one file alone); its folder, or None when the papers are not
+    runs of the files'. OSError when it cannot be written."""
     named, names = store.arrays()
     cuts = _cuts(np.asarray(named["sources"]), names["sources"], files)
-    if cuts is None:
+    if cuts is None or (index is None and len(files) > 1):
         return None
     sources = [identity(file) for file in files]
     ranges = [
@@ -59,9 +59,10 @@ def write_whole(
         if len(files) == 1:
             facts = _facts(ranges[0], len(store), store.collections, names, problems)
             facts = replace(facts, duplicates=duplicates, met_before=0)
-            write_part(folder / facts.name, facts, named, index.arrays)
+            write_part(folder / facts.name, facts, named, None if index is None else index.arrays)
             parts, arrays = [facts.name], dict[str, object]()
         else:
+            assert index is not None
             parts, arrays = _write_parts(temporary, named, names, index, cuts, ranges, problems)
         manifest: dict[str, Any] = {
             "format": FORMAT,
