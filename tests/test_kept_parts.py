@@ -322,3 +322,26 @@ def test_a_saved_search_of_new_papers_is_a_digest_of_the_days_papers(
     assert cli.main(["digest", "--papers", str(path), "--format", "jsonl"]) == 0
     digest = [json.loads(line)["id"] for line in capsys.readouterr().out.splitlines()]
     assert sorted(digest) == sorted(set(searched(capsys, "is:new", path))) and len(digest) == 5
+
+
+def test_the_reader_opens_a_grown_file_from_its_entry_brought_up_to_date(
+    tmp_path: Path, lines: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No load and no index of the whole file: the reader starts from the entry, its new
+    papers read into a part of their own, searchable at once and new."""
+    from tui_reader.ui.app import ReaderApp
+
+    monkeypatch.setattr(cli, "LOAD_AT_ONCE", 0)  # a big input
+    path = write(tmp_path / "papers.jsonl", lines[:300])
+    kept_first(path)
+    write(path, lines[300:320], "a")
+    monkeypatch.setattr(cli, "stream_papers", lambda *_, **__: pytest.fail("papers loaded"))
+    monkeypatch.setattr(index_cache, "load_store", lambda *_, **__: pytest.fail("loaded"))
+    no_whole_file_read(monkeypatch)
+    opened_apps: list[ReaderApp] = []
+    monkeypatch.setattr(ReaderApp, "run", lambda app: opened_apps.append(app))
+    assert cli.main([str(path)]) == 0
+    (app,) = opened_apps
+    assert len(app.store) == len(load_store([path]).papers)
+    index = app.workspace._kept_index  # what it searches once it runs
+    assert isinstance(index, FlatIndex) and len(index.new) == 20
