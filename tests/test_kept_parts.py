@@ -345,3 +345,30 @@ def test_the_reader_opens_a_grown_file_from_its_entry_brought_up_to_date(
     assert len(app.store) == len(load_store([path]).papers)
     index = app.workspace._kept_index  # what it searches once it runs
     assert isinstance(index, FlatIndex) and len(index.new) == 20
+
+
+def test_an_entry_through_many_changes_holds_and_ranks_its_papers_as_a_fresh_build(
+    tmp_path: Path, lines: list[str]
+) -> None:
+    """Files grown, added, rewritten, given in another order, left out, with papers met in
+    more than one of them: after each change, the entry is what a fresh build would be."""
+    pool = lines[:1200]
+    one = write(tmp_path / "one.jsonl", pool[:300])
+    two = write(tmp_path / "two.jsonl.gz", pool[250:400])  # 50 papers of the first too
+    three = tmp_path / "three.jsonl"
+    kept_first(one, two)
+    changes = [
+        (lambda: write(one, pool[400:450], "a"), (one, two)),
+        (lambda: write(three, pool[440:520]), (one, two, three)),
+        (lambda: write(two, pool[500:560], "a"), (one, two, three)),
+        (lambda: None, (three, one, two)),  # another order
+        (lambda: write(one, pool[:200]), (three, one, two)),  # rewritten, shorter
+        (lambda: None, (one, three)),  # one left out
+        *[
+            (lambda n=n: write(three, pool[600 + 20 * n : 620 + 20 * n], "a"), (one, three))
+            for n in range(7)
+        ],  # days appended: parts merged
+    ]
+    for change, files in changes:
+        change()
+        assert_as_fresh(opened(*files), *files, counted=False)
