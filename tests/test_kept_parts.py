@@ -372,3 +372,21 @@ def test_an_entry_through_many_changes_holds_and_ranks_its_papers_as_a_fresh_bui
     for change, files in changes:
         change()
         assert_as_fresh(opened(*files), *files, counted=False)
+
+
+def test_an_entry_brought_up_to_date_keeps_the_cache_folder_under_its_limit(
+    tmp_path: Path, lines: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A day's file a day makes a list of files a day: the entries of the days before go,
+    least recently used first, once the folder is over its limit."""
+    first = write(tmp_path / "day-1.jsonl", lines[:200])
+    kept_first(first)
+    size = sum(f.stat().st_size for f in (tmp_path / "cache").rglob("*") if f.is_file())
+    monkeypatch.setattr(index_cache, "cache_limit", lambda: 3 * size)
+    days = [first]
+    for day in range(2, 7):
+        days.append(write(tmp_path / f"day-{day}.jsonl", lines[200 * day : 200 * day + 50]))
+        opened(*days)
+    entries = sorted((tmp_path / "cache").glob("papers-v*/manifest.json"))
+    files = [json.loads(path.read_text())["files"] for path in entries]
+    assert [str(day) for day in days] in files and len(entries) < 5

@@ -137,6 +137,7 @@ def _kept(root: Path, files: Sequence[Path], most: int | None) -> Kept | None:
         written = entry.write(root, files, steps, before, most)
     except TooMuch:
         return None
+    prune(root, cache_limit(), keep=written)
     return entry.open_kept(written)
 
 
