@@ -390,3 +390,15 @@ def test_an_entry_brought_up_to_date_keeps_the_cache_folder_under_its_limit(
     entries = sorted((tmp_path / "cache").glob("papers-v*/manifest.json"))
     files = [json.loads(path.read_text())["files"] for path in entries]
     assert [str(day) for day in days] in files and len(entries) < 5
+
+
+def test_a_file_named_twice_is_kept_once(
+    tmp_path: Path, lines: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path / "papers.jsonl", lines[:100])
+    assert cli.main(["search", "learning", str(path), str(path)]) == 0
+    twice = capsys.readouterr().out
+    assert cli.main(["search", "learning", str(path)]) == 0
+    assert capsys.readouterr().out == twice
+    write(path, lines[100:120], "a")
+    assert_as_fresh(opened(path, path), path, counted=False)

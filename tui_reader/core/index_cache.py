@@ -89,6 +89,7 @@ def load_cached(
     (rejected, unless `rebuild`)."""
     try:
         root = cache_folder()
+        files = _distinct(files)
         folder = entry.folder_for(root, files)
     except OSError:
         return None
@@ -141,6 +142,14 @@ def _kept(root: Path, files: Sequence[Path], most: int | None) -> Kept | None:
     return entry.open_kept(written)
 
 
+def _distinct(files: Sequence[Path]) -> list[Path]:
+    """The files, each once: a file named twice gives no paper the second time."""
+    first: dict[Path, Path] = {}
+    for file in files:
+        first.setdefault(file.resolve(), file)
+    return list(first.values())
+
+
 def _loaded(kept: Kept) -> LoadResult:
     collections = list(dict.fromkeys(c for part in kept.parts for c in part.facts.collections))
     return LoadResult(kept.store, collections, list(kept.problems), kept.duplicates)
@@ -151,6 +160,7 @@ def kept_papers(files: Sequence[Path]) -> tuple[PaperStore, LoadResult] | None:
     reader builds one of another version again while it runs: minutes at a million papers);
     None when there are none or they are rejected."""
     try:
+        files = _distinct(files)
         folder = entry.folder_for(cache_folder(), files)
         if entry.read_manifest(folder)["sources"] != [identity(file) for file in files]:
             return None
@@ -175,6 +185,7 @@ def keep(
         return False  # papers still loading: not yet the files' papers
     try:
         root = cache_folder() if root is None else root
+        files = _distinct(files)
         flat = index if isinstance(index, FlatIndex) else None
         final = write_whole(root, files, store, flat, loaded.problems, loaded.duplicates)
         if final is None:
