@@ -9,11 +9,13 @@ written, and its parts; with several parts, the view that joins them
 folder and renamed into place; the parts it keeps from the entry before it are hard links to
 that entry's files (copied where links cannot be made), never written again.
 
-Opened for files that changed since (`updated`), an entry is brought up to date part by part:
-a file grown gets a part of what was appended, a file new to the list a part of its own, a
-file shrunk or changed within what was read a new part of its whole. A part after a new one
-is read again only when its papers might now be the new part's (the first place a paper
-appears wins): when it dropped papers met before it, or holds one the new part holds.
+Made again for files that changed since (`plan`, `write`), an entry is brought up to date part
+by part: a file grown gets a part of what was appended, a file new to the list a part of its
+own, a file shrunk or changed within what was read a new part of its whole; small parts are
+merged (core.segments.merge). A part kept after new ones is read again only when its papers may
+no longer be those no part before it holds (the first place a paper appears wins): a part that
+came before it went and it had dropped papers met there, or it holds a paper of a part now
+before it.
 """
 
 import hashlib
@@ -415,9 +417,3 @@ def save_arrays(folder: Path, arrays: dict[str, Array]) -> dict[str, object]:
         np.save(folder / f"{name}.npy", np.ascontiguousarray(array), allow_pickle=False)
         shapes[name] = {"dtype": array.dtype.str, "shape": list(array.shape)}
     return shapes
-
-
-def ranges_of(file: Path, parts: Sequence[OpenPart]) -> list[FileRange]:
-    """The ranges of a file the parts hold."""
-    path = str(file.resolve())
-    return [part.facts.ranges[0] for part in parts if part.facts.ranges[0].path == path]
