@@ -1,12 +1,12 @@
 """The flat index kept on disk: a folder of .npy arrays and a small JSON manifest, opened by
 memory map (nothing is unpickled, no code runs when it is read).
 
-A folder stands for the exact source files it was built from (path, size, modification time,
-named in the manifest) and for one format version (`VERSION`, raised whenever the arrays
-change meaning). Anything else is rejected and the papers are indexed again: another
-version, other sources, a missing or truncated array, an array of another type or shape than
-the manifest says, offsets that do not add up. Folders are written whole into a temporary
-folder and renamed into place; the cache keeps under a size (oldest used removed first).
+A folder stands for what it was built from (named in the manifest: source files' path, size
+and modification time, or the ranges of files of a kept part) and for one format version
+(`VERSION`, raised whenever the arrays change meaning). Anything else is rejected and the
+papers are indexed again: another version, other sources, a missing or truncated array, an
+array of another type or shape than the manifest says, offsets that do not add up. Folders are
+written whole into a temporary folder and renamed into place.
 """
 
 import hashlib
