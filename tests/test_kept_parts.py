@@ -386,7 +386,9 @@ def test_an_entry_brought_up_to_date_keeps_the_cache_folder_under_its_limit(
     days = [first]
     for day in range(2, 7):
         days.append(write(tmp_path / f"day-{day}.jsonl", lines[200 * day : 200 * day + 50]))
-        opened(*days)
+        latest = opened(*days)
+    assert len(parts(latest)) == 1  # six days' parts, one of each file, merged into one
+    assert_as_fresh(latest, *days)
     entries = sorted((tmp_path / "cache").glob("papers-v*/manifest.json"))
     files = [json.loads(path.read_text())["files"] for path in entries]
     assert [str(day) for day in days] in files and len(entries) < 5
