@@ -3,6 +3,7 @@ entry brought up to date ranks, numbers and holds its papers as a fresh load and
 all the files would."""
 
 import gzip
+import hashlib
 import json
 import os
 import time
@@ -13,6 +14,7 @@ import pytest
 
 from tui_reader import cli
 from tui_reader.core import index_cache
+from tui_reader.core.flat import disk
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.index_cache import IndexedPapers, load_cached
 from tui_reader.core.library import Library, default_path
@@ -20,6 +22,8 @@ from tui_reader.core.loading import check_paths, load_store
 from tui_reader.core.query import parse_query
 from tui_reader.core.segments import added
 from tui_reader.core.segments import part as part_module
+from tui_reader.core.segments.part import save_array
+from tui_reader.core.segments.ranges import identity
 from tui_reader.core.store import PaperStore
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "ml-abstracts-31k.jsonl.gz"
@@ -404,3 +408,48 @@ def test_a_file_named_twice_is_kept_once(
     assert capsys.readouterr().out == twice
     write(path, lines[100:120], "a")
     assert_as_fresh(opened(path, path), path, counted=False)
+
+
+def _kept_as_before_parts(root: Path, path: Path) -> Path:
+    """An entry as tui-reader kept one before parts (version 3): the store's columns and the
+    index's folder, for the file's path, size and modification time."""
+    loaded = load_store([path])
+    assert isinstance(loaded.papers, PaperStore)
+    sources = [identity(path)]
+    key = hashlib.sha256(json.dumps(sources, sort_keys=True).encode()).hexdigest()[:24]
+    folder = root / f"papers-v3-{key}"
+    folder.mkdir(parents=True)
+    named, names = loaded.papers.arrays()
+    shapes = {name: save_array(folder / f"{name}.npy", value) for name, value in named.items()}
+    disk.save(folder, sources, FlatIndex.of(loaded.papers).arrays)
+    manifest = {
+        "format": "tui-reader papers",
+        "version": 3,
+        "sources": sources,
+        "count": len(loaded.papers),
+        "collections": list(loaded.papers.collections),
+        "collection_names": names["collections"],
+        "source_names": names["sources"],
+        "category_names": names["categories"],
+        "problems": loaded.problems,
+        "duplicates": loaded.duplicates,
+        "arrays": shapes,
+    }
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return folder
+
+
+def test_an_entry_kept_before_parts_is_taken_in_without_loading_the_file_again(
+    tmp_path: Path, lines: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path / "papers.jsonl.gz", lines[:400])
+    earlier = _kept_as_before_parts(tmp_path / "cache", path)
+    monkeypatch.setattr(index_cache, "load_store", lambda *_, **__: pytest.fail("loaded"))
+    monkeypatch.setattr("tui_reader.core.segments.kept.build_index", lambda *_: pytest.fail("x"))
+    taken = opened(path)
+    assert not earlier.exists() and len(parts(taken)) == 1
+    assert_as_fresh(taken, path)
+    write(path, lines[400:420], "a")  # and it grows as an entry of this version does
+    grown = opened(path)
+    assert parts(grown)[0] == parts(taken)[0] and len(parts(grown)) == 2
+    assert_as_fresh(grown, path)

@@ -32,6 +32,7 @@ from tui_reader.core.loading import LoadError, LoadResult, load_store
 from tui_reader.core.locations import cache_folder, config_path
 from tui_reader.core.search_service import build_index
 from tui_reader.core.segments import entry
+from tui_reader.core.segments.earlier import taken_in
 from tui_reader.core.segments.entry import Kept, TooMuch
 from tui_reader.core.segments.kept import holding, nearest, prune, rebuild_indexes
 from tui_reader.core.segments.part import MANIFEST
@@ -125,8 +126,9 @@ def _kept(root: Path, files: Sequence[Path], most: int | None) -> Kept | None:
         before = entry.open_kept(folder)
     else:
         found = nearest(root, files)
-        if found is None:
-            return None
+        if found is None:  # an entry of the version before parts, of one file?
+            earlier = taken_in(root, files[0]) if len(files) == 1 else None
+            return None if earlier is None else entry.open_kept(earlier)
         try:
             before = entry.open_kept(found)
         except Rejected:
