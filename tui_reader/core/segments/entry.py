@@ -83,6 +83,7 @@ class Kept:
     problems: list[str]
     duplicates: int
     added: Added  # the papers taken in last (core.segments.added)
+    sources: list[dict[str, object]]  # its files' identity when it was written
 
     def new(self) -> Numbers:
         """The numbers of the papers new: taken in last."""
@@ -148,6 +149,7 @@ def open_kept(folder: Path) -> Kept:
         manifest["problems"],
         manifest["duplicates"],
         added_of(manifest["added"]),
+        manifest["sources"],
     )
 
 
@@ -210,7 +212,10 @@ def plan(kept: Kept, files: Sequence[Path]) -> list[Step]:
         path = str(file.resolve())
         size = os.stat(path).st_size
         ranges = sorted(held.get(path, []), key=lambda found: found[0].start)
-        became = change([r for r, _ in ranges]) if ranges else Change.CHANGED
+        became = Change.CHANGED
+        if ranges:  # the same as when kept: not read again
+            same = identity(file) in kept.sources
+            became = Change.SAME if same else change([r for r, _ in ranges])
         if became is Change.CHANGED:
             wanted.append((Read(Path(path), 0, size, 1), None))
             continue
