@@ -8,6 +8,8 @@ import json
 import os
 import time
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import numpy as np
 import pytest
@@ -20,9 +22,9 @@ from tui_reader.core.index_cache import IndexedPapers, load_cached
 from tui_reader.core.library import Library, default_path
 from tui_reader.core.loading import check_paths, load_store
 from tui_reader.core.query import parse_query
-from tui_reader.core.segments import added
+from tui_reader.core.segments import added, merge
 from tui_reader.core.segments import part as part_module
-from tui_reader.core.segments.part import save_array
+from tui_reader.core.segments.part import OpenPart, save_array
 from tui_reader.core.segments.ranges import identity
 from tui_reader.core.store import PaperStore
 
@@ -453,3 +455,14 @@ def test_an_entry_kept_before_parts_is_taken_in_without_loading_the_file_again(
     grown = opened(path)
     assert parts(grown)[0] == parts(taken)[0] and len(parts(grown)) == 2
     assert_as_fresh(grown, path)
+
+
+def test_parts_merge_six_of_a_size_side_by_side_never_into_a_part_too_big() -> None:
+    def of(*counts: int) -> list[OpenPart]:
+        return [cast(OpenPart, SimpleNamespace(facts=SimpleNamespace(count=n))) for n in counts]
+
+    assert merge.runs(of(1_000_000, *[1000] * 6)) == [(1, 7)]
+    assert merge.runs(of(1_000_000, *[1000] * 5, 50)) == []  # five of a size
+    assert merge.runs(of(*[1000] * 3, 50, *[1000] * 3)) == []  # not side by side
+    assert merge.runs(of(*[30_000] * 6)) == []  # 180,000 papers together: too many
+    assert merge.runs(of(*[10_000] * 7)) == [(0, 7)]

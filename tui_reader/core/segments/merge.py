@@ -22,8 +22,8 @@ from tui_reader.core.segments.part import OpenPart, PartFacts, open_part, write_
 from tui_reader.core.store import TEXTS
 
 MERGE_AT = 6
-# Bigger parts are not merged: merging a few million papers' postings would hold a start
-# for minutes.
+# No part of more papers is made by a merge: merging a few million papers' postings would hold
+# a start for minutes (100,000: a few seconds).
 MERGED_AT_MOST = 100_000
 
 
@@ -33,17 +33,18 @@ def tier(count: int) -> int:
 
 
 def runs(parts: Sequence[OpenPart]) -> list[tuple[int, int]]:
-    """The runs of parts to merge (first, stop): MERGE_AT neighbours of one tier or more."""
+    """The runs of parts to merge (first, stop): MERGE_AT neighbours of one tier or more,
+    of MERGED_AT_MOST papers at most together."""
     found: list[tuple[int, int]] = []
     first = 0
     for place in range(1, len(parts) + 1):
-        ended = place == len(parts) or tier(parts[place].facts.count) != tier(
-            parts[first].facts.count
-        )
-        if ended:
-            if place - first >= MERGE_AT and tier(parts[first].facts.count) >= 0:
-                found.append((first, place))
-            first = place
+        level = tier(parts[first].facts.count)
+        if place < len(parts) and tier(parts[place].facts.count) == level:
+            continue
+        papers = sum(part.facts.count for part in parts[first:place])
+        if place - first >= MERGE_AT and level >= 0 and papers <= MERGED_AT_MOST:
+            found.append((first, place))
+        first = place
     return found
 
 
