@@ -20,9 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tui_reader.core import index_cache
 from tui_reader.core.engine import Ranking
-from tui_reader.core.index_cache import IndexedPapers, keep, load_cached
+from tui_reader.core.index_cache import IndexedPapers, keep, kept_papers
 from tui_reader.core.loading import check_paths, load_paths, stream_papers
 from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.query import Query
@@ -108,11 +107,10 @@ def main() -> None:
         timed(f"kept in {os.environ.get('TUI_READER_CACHE')} ({kept})", start)
         papers = store
     else:
-        index_cache.build_index = lambda store: NoIndex(len(store))  # type: ignore[assignment,attr-defined,return-value]
-        indexed = load_cached(files)
-        assert indexed is not None, "nothing kept: run the store mode first"
-        timed(f"opened {len(indexed.store):,} kept papers", start)
-        papers = indexed.store
+        opened = kept_papers(files)
+        assert opened is not None, "nothing kept: run the store mode first"
+        timed(f"opened {len(opened[0]):,} kept papers", start)
+        papers = opened[0]
     start = time.perf_counter()
     screen = [papers[n].headline for n in range(40)]
     timed(f"a screenful ({len(screen)} papers)", start)

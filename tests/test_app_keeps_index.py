@@ -84,7 +84,7 @@ def test_a_kept_index_of_another_version_is_built_again_while_the_reader_runs(
             at_start.append((len(app.store), app.workspace.loader.cached_index))
             await ready(pilot)
             ends = time.monotonic() + KEPT_WITHIN
-            while not list(kept(tmp_path)[0].glob(f"flat-v{disk.VERSION}-*")):
+            while not list(kept(tmp_path)[0].glob(f"parts/*/flat-v{disk.VERSION}-*")):
                 assert time.monotonic() < ends, "the new index was not kept"
                 await pilot.pause(0.05)
             app.exit()

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from tui_reader.core.flat import build, disk, folded_text
 from tui_reader.core.flat import index as index_module
 from tui_reader.core.flat.build import build_arrays
-from tui_reader.core.flat.index import RANKED_EXACTLY, FlatIndex, _best_first, _smallest_window
+from tui_reader.core.flat.index import FlatIndex
+from tui_reader.core.flat.ranking import RANKED_EXACTLY, best_first, smallest_window
 from tui_reader.core.paper import Paper, paper_id
 from tui_reader.core.query import parse_query
 from tui_reader.core.store import PaperStore
@@ -471,7 +472,7 @@ def test_a_pool_that_breaks_midway_leaves_its_chunks_to_this_process(
 
 def test_many_papers_found_are_ranked_best_first_the_best_exactly() -> None:
     keys = np.random.default_rng(1).integers(0, 3000, size=20_000).astype(np.float64) / 7
-    order = _best_first(keys)
+    order = best_first(keys)
     assert sorted(order.tolist()) == list(range(len(keys)))  # every paper once
     exact = np.argsort(-keys, kind="stable")
     assert order[:RANKED_EXACTLY].tolist() == exact[:RANKED_EXACTLY].tolist()
@@ -511,8 +512,8 @@ def test_where_no_pool_can_start_one_process_builds_the_index(
 def test_the_smallest_window_holding_every_term() -> None:
     terms_of = {"policy": [0], "gradient": [1], "policies": [0]}
     tokens = ["policy", "x", "y", "gradient", "z", "policies", "gradient"]
-    assert _smallest_window(tokens, terms_of, 2) == 2
-    assert _smallest_window(["policy", "x", "y", "z"], terms_of, 2) == 0
+    assert smallest_window(tokens, terms_of, 2) == 2
+    assert smallest_window(["policy", "x", "y", "z"], terms_of, 2) == 0
 
 
 def test_close_papers_follow_only_while_few_match_in_full(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -611,7 +612,7 @@ def _index_of_much_text(monkeypatch: pytest.MonkeyPatch) -> tuple[FlatIndex, lis
     filler = " ".join(f"word{n}" for n in range(300))
     papers = corpus(*(f"Paper {n}: sparse attention, {filler}." for n in range(5000)))
     index = FlatIndex.of(papers)
-    return index, papers, str(os.fstat(index._text._file.fileno()).st_ino)
+    return index, papers, str(os.fstat(index._text._texts[0]._file.fileno()).st_ino)
 
 
 def test_a_phrase_gives_back_the_pages_of_the_text_it_read(
@@ -629,7 +630,7 @@ def test_a_phrase_gives_back_the_pages_of_the_text_it_read(
 
     monkeypatch.setattr(folded_text.FoldedText, "_give_back", measured)
     assert len(found(index, papers, '"sparse attention"')) == 5000
-    text_kb = len(index._text._map or b"") // 1024
+    text_kb = len(index._text._texts[0]._map or b"") // 1024
     assert len(resident_before) > 10
     # The system may map up to 2 MB around a page read (a large page of its cache).
     assert 0 < max(resident_before) <= text_kb / 3
@@ -664,7 +665,7 @@ def test_the_lowest_keys_stay_last_when_rounding_lifts_them() -> None:
     round to 0, and papers of the lowest score were ranked among the best."""
     values = [1000.76935768, 1001.02581024, 1001.53871536, 1002.05162048]
     keys = np.random.default_rng(0).permutation(np.repeat(values, [3000, 2000, 2000, 300]))
-    order = _best_first(keys)
+    order = best_first(keys)
     assert np.all(np.diff(keys[order]) <= 0)
 
 

@@ -49,7 +49,8 @@ def nothing_built(monkeypatch: pytest.MonkeyPatch) -> None:
     def fail(*_: object) -> None:
         raise AssertionError("the papers were loaded or indexed again")
 
-    monkeypatch.setattr(index_cache, "build_index", fail)
+    monkeypatch.setattr("tui_reader.core.segments.entry.build_index", fail)
+    monkeypatch.setattr("tui_reader.core.segments.kept.build_index", fail)
     monkeypatch.setattr(opening, "build_index", fail)
     monkeypatch.setattr(opening, "load_paths", fail)
 
@@ -107,29 +108,45 @@ def test_commands_without_search_words_read_the_kept_papers(
 def test_a_changed_file_is_loaded_and_indexed_anew(tmp_path: Path, write_seed, capsys) -> None:
     path = write_seed("Diffusion models for tabular data.")
     search(capsys, "diffusion", str(path))
+    (entry,) = entries(tmp_path)
+    (before,) = entry.glob("parts/*")
     write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
     os.utime(path, ns=(1, 1))  # a new modification time, as an edit gives
     assert "Bandits with regret" in search(capsys, "bandit", str(path))
-    assert len(entries(tmp_path)) == 2
+    assert entries(tmp_path) == [entry]  # the entry of these files, its part read anew
+    (after,) = entry.glob("parts/*")
+    assert after.name != before.name
+
+
+def _kept_file(entry: Path, name: str) -> Path:
+    """A file of an entry: its own (what joins its parts), else its first part's."""
+    own = entry / name
+    return own if own.exists() else sorted(entry.glob(f"parts/*/{name}"))[0]
 
 
 def _plant_pickle(entry: Path) -> None:
-    np.save(entry / "keys.npy", np.array([Planted(entry)], dtype=object), allow_pickle=True)
+    keys = _kept_file(entry, "keys.npy")
+    np.save(keys, np.array([Planted(entry)], dtype=object), allow_pickle=True)
 
 
 def _raw_pickle_as_an_array(entry: Path) -> None:
-    (entry / "years.npy").write_bytes(pickle.dumps(Planted(entry)))
+    _kept_file(entry, "years.npy").write_bytes(pickle.dumps(Planted(entry)))
 
 
 def _truncate(entry: Path) -> None:
-    abstract = entry / "abstract.npy"
+    abstract = _kept_file(entry, "abstract.npy")
     abstract.write_bytes(abstract.read_bytes()[:-5])
 
 
 def _lie_about_shapes(entry: Path) -> None:
-    manifest = json.loads((entry / "manifest.json").read_text(encoding="utf-8"))
+    path = next(
+        path
+        for path in sorted(entry.glob("**/manifest.json"))
+        if "abstract" in json.loads(path.read_text(encoding="utf-8")).get("arrays", {})
+    )
+    manifest = json.loads(path.read_text(encoding="utf-8"))
     manifest["arrays"]["abstract"]["shape"] = [10**9]
-    (entry / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    path.write_text(json.dumps(manifest), encoding="utf-8")
 
 
 def _another_version(entry: Path) -> None:
@@ -139,25 +156,25 @@ def _another_version(entry: Path) -> None:
 
 
 def _offsets_past_the_text(entry: Path) -> None:
-    offsets = np.load(entry / "title_offsets.npy")
+    offsets = np.load(_kept_file(entry, "title_offsets.npy"))
     offsets[1] = 10**6
-    np.save(entry / "title_offsets.npy", offsets)
+    np.save(_kept_file(entry, "title_offsets.npy"), offsets)
 
 
 def _category_codes_out_of_range(entry: Path) -> None:
-    codes = np.load(entry / "category_codes.npy")
+    codes = np.load(_kept_file(entry, "category_codes.npy"))
     codes[0] = 10**6
-    np.save(entry / "category_codes.npy", codes)
+    np.save(_kept_file(entry, "category_codes.npy"), codes)
 
 
 def _category_starts_past_the_codes(entry: Path) -> None:
-    starts = np.load(entry / "category_starts.npy")
+    starts = np.load(_kept_file(entry, "category_starts.npy"))
     starts[-1] += 1
-    np.save(entry / "category_starts.npy", starts)
+    np.save(_kept_file(entry, "category_starts.npy"), starts)
 
 
 def _index_array_described_as_a_number(entry: Path) -> None:
-    (manifest,) = entry.glob("flat-v*/manifest.json")
+    manifest = sorted(entry.glob("parts/*/flat-v*/manifest.json"))[0]
     written = json.loads(manifest.read_text(encoding="utf-8"))
     written["arrays"]["papers"] = 5
     manifest.write_text(json.dumps(written), encoding="utf-8")
@@ -168,8 +185,9 @@ def _garbage_manifest(entry: Path) -> None:
 
 
 def _fifo_for_an_array(entry: Path) -> None:  # opening it waited for a writer forever
-    (entry / "title.npy").unlink()
-    os.mkfifo(entry / "title.npy")
+    title = _kept_file(entry, "title.npy")
+    title.unlink()
+    os.mkfifo(title)
 
 
 def _fifo_for_the_manifest(entry: Path) -> None:
@@ -229,8 +247,9 @@ def test_an_entry_that_is_a_link_is_not_read_and_the_link_alone_is_replaced(
     assert search(capsys, "diffusion", str(path)) == first
     assert entry.is_dir() and not entry.is_symlink() and load_cached(files) is not None
     assert (elsewhere / "manifest.json").exists()  # what the link named is left alone
-    (entry / "title.npy").unlink()
-    (entry / "title.npy").symlink_to(elsewhere / "title.npy")
+    title = _kept_file(entry, "title.npy")
+    title.unlink()
+    title.symlink_to(elsewhere / title.relative_to(entry))
     assert load_cached(files) is None
 
 
@@ -242,7 +261,7 @@ def test_bytes_damaged_in_a_kept_text_read_as_replacement_characters(
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
     search(capsys, "diffusion", str(path))
     (entry,) = entries(tmp_path)
-    column = entry / "abstract.npy"
+    column = _kept_file(entry, "abstract.npy")
     data = bytearray(column.read_bytes())
     data[-10:-6] = b"\xff\xfe\xff\xfe"
     column.write_bytes(bytes(data))
@@ -459,11 +478,11 @@ def test_an_index_of_another_version_is_built_again_once_from_the_kept_papers(
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
     first = search(capsys, "diffusion", str(path))
     (entry,) = entries(tmp_path)
-    (index,) = entry.glob("flat-v*")
-    index.rename(entry / "flat-v0-older")  # as an earlier format version left it
+    (index,) = entry.glob("parts/*/flat-v*")
+    index.rename(index.parent / "flat-v0-older")  # as an earlier format version left it
     monkeypatch.setattr(opening, "load_paths", lambda *_: pytest.fail("papers loaded"))
     assert search(capsys, "diffusion", str(path)) == first  # indexed from the kept papers
-    assert [p.name for p in entry.glob("flat-v*")] == [index.name]
+    assert [p.name for p in entry.glob("parts/*/flat-v*")] == [index.name]
     nothing_built(monkeypatch)
     assert search(capsys, "diffusion", str(path)) == first
 

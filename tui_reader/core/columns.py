@@ -10,7 +10,7 @@ each paper's start, and the list of the names the codes stand for.
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
-from itertools import pairwise
+from itertools import accumulate, pairwise
 from typing import Any, TypeAlias
 
 import numpy as np
@@ -25,11 +25,11 @@ class StringColumn:
     """A column of strings: chunks of UTF-8 with one int64 offset per string (and a 0)."""
 
     def __init__(
-        self, chunk: npt.NDArray[Any] | None = None, offsets: npt.NDArray[Any] | None = None
+        self, chunks: Sequence[npt.NDArray[Any]] = (), offsets: npt.NDArray[Any] | None = None
     ) -> None:
         # Mapped arrays are read through memoryviews: 20x faster to slice than numpy's.
-        self.chunks: list[Chunk] = [] if chunk is None else [view(chunk)]
-        self.starts: list[int] = [] if chunk is None else [0]  # where each chunk starts
+        self.chunks: list[Chunk] = [view(chunk) for chunk in chunks]  # where each starts:
+        self.starts: list[int] = list(accumulate(map(len, self.chunks), initial=0))[:-1]
         self.offsets: Column = array("q", [0]) if offsets is None else view(offsets)
 
     def append(self, joined: bytes, lengths: "array[int]") -> None:

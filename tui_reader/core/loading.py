@@ -163,12 +163,18 @@ def is_gzip(path: Path) -> bool:
     return path.name.lower().endswith(".gz")
 
 
-def _open(path: Path) -> io.BufferedIOBase:
-    """The file's bytes, read through gzip when its name ends in .gz (by ISA-L: five times
-    zlib's speed, 8.3 → 1.6 s for a million papers, the loading process's own time)."""
-    if is_gzip(path):
+def _open(path: Path, start: int = 0) -> io.BufferedIOBase:
+    """The file's bytes from byte `start` on (for a gzip file, where a member starts), read
+    through gzip when its name ends in .gz (by ISA-L: five times zlib's speed)."""
+    if is_gzip(path) and not start:
         return igzip.IGzipFile(path, "rb")  # type: ignore[no-untyped-call]
-    return path.open("rb")
+    raw = path.open("rb")
+    raw.seek(start)
+    if not is_gzip(path):
+        return raw
+    file = igzip.IGzipFile(fileobj=raw, mode="rb")  # type: ignore[no-untyped-call]
+    file.myfileobj = raw  # type: ignore[assignment]  # closed with it, as one opened by name
+    return file
 
 
 def file_start(path: Path) -> str:
@@ -226,19 +232,21 @@ class LoadFilter:
 NO_FILTER = LoadFilter()
 
 
-def iter_file(path: Path, load_filter: LoadFilter = NO_FILTER) -> Iterator[PaperColumns | str]:
-    """A file's papers (those `load_filter` admits), in order, in batches, and a "FILE:LINE:
-    problem" for each record it skips (the first MAX_PROBLEMS_LISTED, then one line counting
-    the rest). A LoadError comes after the papers read before it."""
+def iter_file(
+    path: Path, load_filter: LoadFilter = NO_FILTER, start: int = 0, line: int = 1
+) -> Iterator[PaperColumns | str]:
+    """A file's papers (those `load_filter` admits) in batches, and a "FILE:LINE: problem"
+    for each record skipped (MAX_PROBLEMS_LISTED, then one line counting the rest); a
+    LoadError after the papers read before it. From byte `start` (line `line`, where records
+    were appended: `Pieces.from_any_line`) on, read in this process."""
     skipped = number = 0
     try:
-        for item in _built(path, load_filter):
+        for item in _built(path, load_filter, start, line):
             if isinstance(item, Problem):
                 skipped += 1
                 if skipped > MAX_SKIPPED_RECORDS:
-                    raise LoadError(
-                        path, f"more than {MAX_SKIPPED_RECORDS:,} of its records cannot be read"
-                    )
+                    many = f"more than {MAX_SKIPPED_RECORDS:,}"
+                    raise LoadError(path, f"{many} of its records cannot be read")
                 if skipped <= MAX_PROBLEMS_LISTED:
                     yield f"{displayed(path)}:{item.line}: {item.message}"
                 continue
@@ -255,17 +263,40 @@ def iter_file(path: Path, load_filter: LoadFilter = NO_FILTER) -> Iterator[Paper
         yield f"{displayed(path)}: {more} that could not be read"
 
 
-def _built(path: Path, load_filter: LoadFilter) -> Iterator[PaperColumns | Problem]:
+def _built(
+    path: Path, load_filter: LoadFilter, start: int = 0, line: int = 1
+) -> Iterator[PaperColumns | Problem]:
     """A file's papers (those `load_filter` admits) in batches, and its problems, in order: a
-    big file of a record a line or a paragraph read on every core."""
-    start = file_start(path)
-    if "\x00" in start:
+    big file of a record a line or a paragraph read on every core; from byte `start` on, here."""
+    text = file_start(path)
+    if "\x00" in text:
         raise LoadError(path, "is a binary file, not UTF-8 text")
-    kind = input_format(path.name, start)
-    if kind.pieces is not None and _worth_processes(path):
-        yield from _built_apart(path, kind.pieces, start, load_filter)
+    kind = input_format(path.name, text)
+    if start:
+        if kind.pieces is None or not kind.pieces.from_any_line:
+            raise LoadError(path, f"cannot be read from byte {start} on")
+        records = _records_after(path, kind.pieces, text, start, line)
+        yield from _batched(_papers(records, path, load_filter, {}))
+    elif kind.pieces is not None and _worth_processes(path):
+        yield from _built_apart(path, kind.pieces, text, load_filter)
     else:
         yield from _batched(_papers(_records(path, kind), path, load_filter, {}))
+
+
+def _records_after(
+    path: Path, cutting: Pieces, text: str, start: int, line: int
+) -> Iterator[Record | Problem]:
+    """The records and problems of a file from byte `start` on, which is line `line`."""
+    read = cutting.reader(text)
+    try:
+        with _open(path, start) as file:
+            for piece in cutting.cut(file, _PIECE_BYTES):
+                if isinstance(piece, Problem):
+                    yield Problem(piece.line + line - 1, piece.message)
+                else:
+                    yield from read(piece[0], piece[1] + line - 1)
+    except (OSError, EOFError, GzipError) as error:
+        raise LoadError(path, str(error) or "cannot be read") from None
 
 
 def _papers(
@@ -318,9 +349,8 @@ def _batched(items: Iterable[Paper | Problem]) -> Iterator[PaperColumns | Proble
 
 
 PROCESSES_FROM = 16 * MB  # a smaller file is read in this process: a pool costs a second
-# Text read by a process at once: about 300 papers. Pieces of megabytes left the loading
-# process 200 MB bigger at a million papers: once freed they raise glibc's mmap threshold, and
-# the next ones fragment the heap between the store's chunks.
+# Text read by a process at once: about 300 papers. Bigger pieces, once freed, raise glibc's
+# mmap threshold and the next ones fragment the heap between the store's chunks.
 _PIECE_BYTES = 400_000
 # In a process of the pool (one file's), as `_papers` takes it.
 _recent_here: dict[Record, Paper] = {}

@@ -149,7 +149,7 @@ def _cached_or_indexed(paths: Sequence[Path], files: Sequence[Path]) -> Opening:
     """The papers and their index from the cache (an index of another version built again
     and written to the entry), else loaded, indexed and written to the cache."""
     reasons: list[str] = []
-    cached = load_cached(files, unusable=reasons)
+    cached = load_cached(files, unusable=reasons, update_at_most=None)
     if cached is not None:
         opening = _opening(cached.loaded, Way.CACHED, cached.index)
         return replace(opening, cache_problems=[cached.unusable] if cached.unusable else [])

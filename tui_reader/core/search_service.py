@@ -21,7 +21,7 @@ from tui_reader.core.filtering import passing
 from tui_reader.core.flat.build import GrowingIndex
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.highlight import Highlight
-from tui_reader.core.paper_state import PaperState
+from tui_reader.core.paper_state import PaperState, WithNew
 from tui_reader.core.query import Either, Query, StateFilter, parse_query
 from tui_reader.core.sorting import Sort, sort_order
 from tui_reader.core.sources.record import split_arxiv_id
@@ -71,9 +71,11 @@ def index_so_far(growing: GrowingIndex) -> FlatIndex:
 
 
 def needs_index(text: str) -> bool:
-    """Whether a query has search terms, so needs an index (state and metadata filters alone
-    do not)."""
-    return _has_words(parse_query(text))
+    """Whether a query has search terms, or asks for the papers new to the collection kept
+    (`is:new`: the index says which), so needs an index (other state and metadata filters
+    alone do not)."""
+    query = parse_query(text)
+    return _has_words(query) or query.asks_new
 
 
 def _has_words(query: Query) -> bool:
@@ -125,6 +127,8 @@ def search_papers(
         ranking = Ranking(np.arange(every, dtype=np.int64), every, np.zeros(every))
     numbers, full, scores = ranking.numbers, ranking.full, ranking.scores
     matched = set(ranking.matched)
+    if isinstance(index, FlatIndex) and index.new:
+        state = WithNew(state, index.new)
     if query.states or query.metadata or query.either:
         passed = passing(query, state, numbers, papers)
         for either in query.either:

@@ -81,14 +81,20 @@ class PaperStore(Sequence[Paper]):
 
     @classmethod
     def from_arrays(
-        cls, arrays: Mapping[str, Array], collections: Sequence[str], names: Mapping[str, list[str]]
+        cls,
+        arrays: Mapping[str, Array],
+        collections: Sequence[str],
+        names: Mapping[str, list[str]],
+        texts: Mapping[str, Sequence[Array]] | None = None,
     ) -> "PaperStore":
         """A store over arrays `arrays()` gave (memory-mapped, usually); `names` holds the
-        collection and source names the codes stand for."""
+        collection and source names the codes stand for. With `texts`, each text's bytes are
+        these arrays one after the other (kept in parts), which its offsets index."""
         store = cls((), collections)
         store._count = len(arrays["keys"])
         for name in TEXTS:
-            store._texts[name] = StringColumn(arrays[name], arrays[f"{name}_offsets"])
+            chunks = [arrays[name]] if texts is None else texts[name]
+            store._texts[name] = StringColumn(chunks, arrays[f"{name}_offsets"])
         store._numbers = {name: view(arrays[name]) for name in NUMBERS}
         store._categories = NameColumn(
             arrays["category_codes"], arrays["category_starts"], names["categories"]

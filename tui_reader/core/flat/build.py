@@ -41,13 +41,12 @@ import numpy as np
 import numpy.typing as npt
 
 from tui_reader.core.flat.fold import fold_rest, phrase_text, unwrap_latex_utf8
+from tui_reader.core.flat.words import Array, Arrays, strings
 from tui_reader.core.pools import process_pool
 
 if TYPE_CHECKING:
     from tui_reader.core.paper import Paper
 
-Array = npt.NDArray[np.generic]
-Arrays = dict[str, Array]
 Ids = npt.NDArray[np.int32]
 Chunk = tuple[int, Ids, npt.NDArray[np.uint16]]  # first paper, word ids, papers within
 
@@ -369,7 +368,7 @@ class _Merged:
         for prefix, kind, names in (("", "words", FIELDS), ("cased_", "cased", ("cased",))):
             listed = list(self.vocabularies[kind])
             alphabetical = sorted(range(len(listed)), key=listed.__getitem__)
-            arrays |= _strings(f"{prefix}words", [listed[i] for i in alphabetical])
+            arrays |= strings(f"{prefix}words", [listed[i] for i in alphabetical])
             rank = np.empty(len(listed), dtype=np.int32)  # our ids are alphabetical ranks
             rank[alphabetical] = np.arange(len(listed), dtype=np.int32)
             for name in names:
@@ -387,8 +386,8 @@ class _Merged:
         arrays["text"] = np.frombuffer(_mapped(self.text), dtype=np.uint8)
         arrays["text_offsets"] = np.concatenate([[0], *self.text_ends]).astype(np.int64)
         joined = sorted(self.compounds)
-        arrays |= _strings("compound_keys", joined)
-        arrays |= _strings("compound_values", [self.compounds[word] for word in joined])
+        arrays |= strings("compound_keys", joined)
+        arrays |= strings("compound_values", [self.compounds[word] for word in joined])
         return arrays
 
 
@@ -558,11 +557,3 @@ class GrowingIndex:
             self._here = self._here or _Reader()
             read = self._here.read(joined, count)
         self._merged.add(read, first)
-
-
-def _strings(name: str, strings: list[str]) -> Arrays:
-    """Strings as one UTF-8 array with offsets."""
-    encoded = [string.encode() for string in strings]
-    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
-    np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)), out=offsets[1:])
-    return {name: np.frombuffer(b"".join(encoded), dtype=np.uint8), f"{name}_offsets": offsets}
