@@ -57,7 +57,9 @@ def test_the_reader_keeps_its_index_while_it_runs_and_opens_it_next_time(
     def fail(*_: object) -> None:
         raise AssertionError("the papers were loaded or indexed again")
 
-    monkeypatch.setattr(index_cache, "build_index", fail)
+    monkeypatch.setattr("tui_reader.core.segments.entry.build_index", fail)
+    monkeypatch.setattr("tui_reader.core.segments.kept.build_index", fail)
+    monkeypatch.setattr(opening, "build_index", fail)
     monkeypatch.setattr(opening, "stream_papers", fail)
     assert main([str(path)]) == 0
     second = opened[1]
