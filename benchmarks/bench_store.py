@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tui_reader.core.engine import Ranking
-from tui_reader.core.index_cache import IndexedPapers, keep, kept_papers
+from tui_reader.core.index_cache import IndexedPapers, cached_papers, write_entry
 from tui_reader.core.loading import check_paths, load_paths, stream_papers
 from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.query import Query
@@ -103,11 +103,11 @@ def main() -> None:
         cpu()
         store = loaded.papers
         start = time.perf_counter()
-        kept = keep(files, IndexedPapers(loaded, NoIndex(len(store)), store))
+        kept = write_entry(files, IndexedPapers(loaded, NoIndex(len(store)), store))
         timed(f"kept in {os.environ.get('TUI_READER_CACHE')} ({kept})", start)
         papers = store
     else:
-        opened = kept_papers(files)
+        opened = cached_papers(files)
         assert opened is not None, "nothing kept: run the store mode first"
         timed(f"opened {len(opened[0]):,} kept papers", start)
         papers = opened[0]

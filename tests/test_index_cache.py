@@ -16,7 +16,12 @@ from tui_reader.cli.program import main
 from tui_reader.core import index_cache, opening
 from tui_reader.core.config import load_config
 from tui_reader.core.flat.index import FlatIndex
-from tui_reader.core.index_cache import IndexedPapers, keep, keep_in_background, load_cached
+from tui_reader.core.index_cache import (
+    IndexedPapers,
+    load_cached,
+    write_entry,
+    write_entry_in_background,
+)
 from tui_reader.core.loading import check_paths, load_paths
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_columns import columns_of
@@ -309,12 +314,12 @@ def test_the_cache_folder_keeps_under_its_limit_least_recently_used_first(
 ) -> None:
     root = tmp_path / "cache"
     kept = [_kept_entry(write_seed, name, 20) for name in ("a", "b", "c")]
-    assert keep(*kept[0], root=root, limit=10**9)
+    assert write_entry(*kept[0], root=root, limit=10**9)
     size = sum(f.stat().st_size for f in entries(tmp_path)[0].rglob("*") if f.is_file())
-    assert keep(*kept[1], root=root, limit=10**9)
+    assert write_entry(*kept[1], root=root, limit=10**9)
     os.utime(entries(tmp_path)[0] / "manifest.json", (1, 1))  # used long ago
     assert load_cached(kept[1][0]) is not None  # used now
-    assert keep(*kept[2], root=root, limit=int(2.5 * size))
+    assert write_entry(*kept[2], root=root, limit=int(2.5 * size))
     assert len(entries(tmp_path)) == 2
     assert load_cached(kept[0][0]) is None  # the least recently used went
     assert load_cached(kept[1][0]) is not None and load_cached(kept[2][0]) is not None
@@ -338,7 +343,7 @@ def test_keeping_in_the_background_writes_an_entry_the_next_run_opens(
 ) -> None:
     files, indexed = _kept_entry(write_seed, "a", 30)
     problems = ["a.txt:3: no abstract"]
-    keep_in_background(files, indexed.store, indexed.index, problems, 2).join(timeout=30)
+    write_entry_in_background(files, indexed.store, indexed.index, problems, 2).join(timeout=30)
     kept = load_cached(files)
     assert kept is not None and list(kept.store) == list(indexed.store)
     assert (kept.loaded.problems, kept.loaded.duplicates, len(kept.index)) == (problems, 2, 30)
@@ -348,10 +353,11 @@ def test_papers_still_loading_are_not_kept(tmp_path: Path, write_seed) -> None:
     files, indexed = _kept_entry(write_seed, "a", 3)
     added = load_paths([write_seed("Another paper.", name="b.txt")]).papers
     indexed.store.extend(columns_of(list(added)))
-    assert not keep(files, indexed)
+    assert not write_entry(files, indexed)
     assert entries(tmp_path) == []
     told: list[object] = []  # the reader says it keeps them until told
-    keep_in_background(files, indexed.store, indexed.index, (), 0, told.append).join(timeout=30)
+    writing = write_entry_in_background(files, indexed.store, indexed.index, (), 0, told.append)
+    writing.join(timeout=30)
     assert told == [None]
 
 
@@ -490,6 +496,6 @@ def test_an_index_of_another_version_is_built_again_once_from_the_kept_papers(
 def test_a_cache_that_cannot_be_written_costs_time_only(tmp_path: Path, write_seed, capsys) -> None:
     (tmp_path / "cache").write_text("a file where the cache folder should be", encoding="utf-8")
     files, indexed = _kept_entry(write_seed, "a", 3)
-    assert not keep(files, indexed)
+    assert not write_entry(files, indexed)
     assert load_cached(files) is None
     assert "sparse regression" in search(capsys, "sparse", str(files[0]))

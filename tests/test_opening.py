@@ -63,7 +63,7 @@ def test_a_small_input_is_loaded_for_the_reader_without_looking_in_the_cache(
     path = jsonl(tmp_path)
     opened(path, indexed=True)  # a command writes it to the cache
     assert entries(tmp_path)
-    forbid(monkeypatch, "load_cached", "kept_papers", "stream_papers")
+    forbid(monkeypatch, "load_cached", "cached_papers", "stream_papers")
     found = opened(path, stream_from=10_000)
     assert found.way is Way.LOADED and found.stream is None and found.index is None
     assert [paper.abstract for paper in found.store] == ["Bandits with regret bounds."]
@@ -189,7 +189,7 @@ def test_a_filtered_command_loads_the_papers_it_keeps_and_never_the_cache(
         encoding="utf-8",
     )
     opened(path, indexed=True)
-    forbid(monkeypatch, "load_cached", "kept_papers", "keep")
+    forbid(monkeypatch, "load_cached", "cached_papers", "write_entry")
     found = opened(path, LoadFilter(("cs.LG",)), indexed=True)
     assert found.way is Way.LOADED and found.index is not None
     assert [paper.abstract for paper in found.store] == ["About learning."]

@@ -13,10 +13,10 @@ for a day's papers beside a million); a file changed within what was read is rea
 whole, alone. The entry of other files that begin the same list is the start of a new one.
 
 An entry is written whole into a temporary folder and renamed into place, when the index is
-built (`keep` for the commands, core.opening; `keep_in_background` for the reader, never at
-quit) or brought up to date; the cache folder is kept under the `[cache] limit` setting,
-least recently used entries removed first. A cache is a convenience only: one that cannot be
-read or written costs time.
+built (`write_entry` for the commands, core.opening; `write_entry_in_background` for the
+reader, never at quit) or brought up to date; the cache folder is kept under the `[cache]
+limit` setting, least recently used entries removed first. A cache is a convenience only: one
+that cannot be read or written costs time.
 """
 
 import os
@@ -44,12 +44,12 @@ __all__ = [
     "IndexedPapers",
     "Rejected",
     "cache_limit",
-    "keep",
-    "keep_in_background",
-    "kept_papers",
+    "cached_papers",
     "load_cached",
     "prune",
     "refresh_kept",
+    "write_entry",
+    "write_entry_in_background",
 ]
 
 VERSION = entry.VERSION
@@ -155,7 +155,7 @@ def _loaded(kept: Kept) -> LoadResult:
     return LoadResult(kept.store, collections, list(kept.problems), kept.duplicates)
 
 
-def kept_papers(files: Sequence[Path]) -> tuple[PaperStore, LoadResult] | None:
+def cached_papers(files: Sequence[Path]) -> tuple[PaperStore, LoadResult] | None:
     """The papers kept for exactly these files, memory-mapped, without their index (the
     reader builds one of another version again while it runs: minutes at a million papers);
     None when there are none or they are rejected."""
@@ -170,7 +170,7 @@ def kept_papers(files: Sequence[Path]) -> tuple[PaperStore, LoadResult] | None:
     return kept.store, _loaded(kept)
 
 
-def keep(
+def write_entry(
     files: Sequence[Path],
     indexed: IndexedPapers,
     root: Path | None = None,
@@ -196,7 +196,7 @@ def keep(
     return True
 
 
-def keep_in_background(
+def write_entry_in_background(
     files: Sequence[Path],
     store: PaperStore,
     index: SearchEngine,
@@ -204,7 +204,7 @@ def keep_in_background(
     duplicates: int = 0,
     reopened: Callable[[IndexedPapers | None], object] | None = None,
 ) -> threading.Thread:
-    """Keep the papers of these files and their index (as `keep`: not while papers are still
+    """Keep the papers of these files and their index (as `write_entry`: not while papers are still
     loading) in a daemon thread, started now; then give `reopened` the entry opened again by
     memory map (in that thread), to read from in their place, or None when none was kept.
     Safe while the reader runs: it only reads the store. Safe to abandon at quit: an
@@ -215,7 +215,7 @@ def keep_in_background(
     def keep_and_reopen() -> None:
         kept: IndexedPapers | None = None
         try:
-            if keep(files, indexed) and reopened is not None:
+            if write_entry(files, indexed) and reopened is not None:
                 kept = load_cached(files, rebuild=False)
         finally:  # told even when it failed: the reader says it is keeping them until then
             if reopened is not None:

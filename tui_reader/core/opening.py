@@ -25,10 +25,10 @@ from tui_reader.core.engine import SearchEngine
 from tui_reader.core.expected_papers import expected_papers
 from tui_reader.core.index_cache import (
     IndexedPapers,
-    keep,
-    keep_in_background,
-    kept_papers,
+    cached_papers,
     load_cached,
+    write_entry,
+    write_entry_in_background,
 )
 from tui_reader.core.library import Library
 from tui_reader.core.loading import (
@@ -57,7 +57,7 @@ class Way(Enum):
 class CacheWriter:
     """Writes the papers of these files and their index to the cache, each time it is called
     (by the reader, once it has built the index), in a thread of its own
-    (`index_cache.keep_in_background`), then gives the entry read back to `reopened`."""
+    (`index_cache.write_entry_in_background`), then gives the entry read back to `reopened`."""
 
     def __init__(self, files: Sequence[Path]) -> None:
         self.files = list(files)
@@ -71,7 +71,7 @@ class CacheWriter:
         duplicates: int,
         reopened: Callable[[IndexedPapers | None], object],
     ) -> None:
-        write = keep_in_background(self.files, store, index, problems, duplicates, reopened)
+        write = write_entry_in_background(self.files, store, index, problems, duplicates, reopened)
         self._writes.append(write)
 
     def unfinished(self) -> threading.Thread | None:
@@ -121,7 +121,7 @@ def open_papers(
         return _loaded(paths, files, load_filter, indexed)
     if indexed:
         return _cached_or_indexed(paths, files)
-    if cached := kept_papers(files):  # read back at once: a million took minutes
+    if cached := cached_papers(files):  # read back at once: a million took minutes
         return _opening(cached[1], Way.CACHED_PAPERS)
     return _loaded(paths, files)
 
@@ -155,7 +155,7 @@ def _cached_or_indexed(paths: Sequence[Path], files: Sequence[Path]) -> Opening:
         return replace(opening, cache_problems=[cached.unusable] if cached.unusable else [])
     loaded = load_paths(paths, only=set(files))
     indexed = IndexedPapers(loaded, build_index(loaded.papers), loaded.papers)
-    keep(files, indexed)
+    write_entry(files, indexed)
     opening = _opening(loaded, Way.LOADED, indexed.index)
     return replace(opening, cache_problems=_unusable(reasons, "papers", "loaded anew"))
 
@@ -167,7 +167,7 @@ def _opened_in_background(files: Sequence[Path], load_filter: LoadFilter) -> Ope
     reasons: list[str] = []  # why the cache's entry for these files could not be used
     if whole and (cached := load_cached(files, False, reasons)):
         return _opening(cached.loaded, Way.CACHED, cached.index)
-    if whole and (papers := kept_papers(files)):
+    if whole and (papers := cached_papers(files)):
         opening = _opening(papers[1], Way.CACHED_PAPERS)
         told = _unusable(reasons, "index", "indexing again")
         return replace(opening, cache_problems=told, cache_writer=CacheWriter(files))
