@@ -114,14 +114,14 @@ def test_a_quit_just_after_the_index_is_built_waits_for_it_to_be_kept(
     at a million papers, done again at the next start."""
     monkeypatch.setattr(reader, "LOAD_AT_ONCE", 0)
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
-    keep, closed = index_cache.keep, threading.Event()
+    write_entry, closed = index_cache.write_entry, threading.Event()
 
     def kept_once_closed(*arguments: Any, **keywords: Any) -> bool:
         if not closed.wait(30):
             raise AssertionError("the reader never closed")
-        return keep(*arguments, **keywords)
+        return write_entry(*arguments, **keywords)
 
-    monkeypatch.setattr(index_cache, "keep", kept_once_closed)
+    monkeypatch.setattr(index_cache, "write_entry", kept_once_closed)
     run = ReaderApp.run
 
     def run_until_ready(app: ReaderApp) -> None:
