@@ -31,11 +31,11 @@ import re
 import tempfile
 from array import array
 from collections import defaultdict, deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Protocol, runtime_checkable
+from typing import IO, TYPE_CHECKING, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -45,7 +45,7 @@ from tui_reader.core.flat.words import Array, Arrays, strings
 from tui_reader.core.pools import process_pool
 
 if TYPE_CHECKING:
-    from tui_reader.core.paper import Paper
+    pass
 
 Ids = npt.NDArray[np.int32]
 Chunk = tuple[int, Ids, npt.NDArray[np.uint16]]  # first paper, word ids, papers within
@@ -67,7 +67,6 @@ _CUT = bytes(
 )
 
 
-@runtime_checkable
 class Columns(Protocol):
     """Papers kept as columns (core.store.PaperStore): a field of many papers at once."""
 
@@ -80,22 +79,10 @@ class Columns(Protocol):
 SEARCHED = ("headline", "title", "abstract", "authors", "venue", "collection")
 
 
-def _fields(papers: "Sequence[Paper] | Columns", start: int, stop: int) -> list[list[bytes]]:
+def _fields(papers: Columns, start: int, stop: int) -> list[list[bytes]]:
     """The searched fields of papers `start` to `stop` in UTF-8, field by field; a title that
     is the headline is read once."""
-    if isinstance(papers, Columns):
-        fields = [papers.utf8(name, start, stop) for name in SEARCHED]
-    else:
-        chunk = papers[start:stop]
-        texts = [
-            [paper.headline for paper in chunk],
-            [paper.title for paper in chunk],
-            [paper.abstract for paper in chunk],
-            [" ".join(paper.authors) for paper in chunk],
-            [paper.venue for paper in chunk],
-            [paper.collection for paper in chunk],
-        ]
-        fields = [[text.encode("utf-8", "surrogatepass") for text in field] for field in texts]
+    fields = [papers.utf8(name, start, stop) for name in SEARCHED]
     fields[1] = [b"" if t == h else t for h, t in zip(fields[0], fields[1], strict=True)]
     return fields
 
@@ -428,22 +415,16 @@ def _postings(name: str, chunks: Callable[[], Iterator[Chunk]], words: int) -> A
     return {f"{name}_offsets": offsets, f"{name}_papers": papers}
 
 
-def _chunks(
-    papers: "Sequence[Paper] | Columns", start: int, stop: int
-) -> Iterator[tuple[int, bytes, int]]:
+def _chunks(papers: Columns, start: int, stop: int) -> Iterator[tuple[int, bytes, int]]:
     for first in range(start, stop, CHUNK):
         end = min(first + CHUNK, stop)
         yield first, _joined(_fields(papers, first, end)), end - first
 
 
-def _untitled(papers: "Sequence[Paper] | Columns", start: int, stop: int) -> bytes:
+def _untitled(papers: Columns, start: int, stop: int) -> bytes:
     """A byte for each of these papers: 1 when it has no title (its headline was made from its
     abstract), else 0."""
-    if isinstance(papers, Columns):
-        titles: Iterable[object] = papers.utf8("title", start, stop)
-    else:
-        titles = (paper.title for paper in papers[start:stop])
-    return bytes(not title for title in titles)
+    return bytes(not title for title in papers.utf8("title", start, stop))
 
 
 def _processors() -> int:
@@ -453,9 +434,7 @@ def _processors() -> int:
         return os.cpu_count() or 1
 
 
-def build_arrays(
-    papers: "Sequence[Paper] | Columns", processes: int | None = None
-) -> tuple[Arrays, IO[bytes]]:
+def build_arrays(papers: Columns, processes: int | None = None) -> tuple[Arrays, IO[bytes]]:
     """The index of these papers, numbered in their order, as named arrays, and the file
     that holds its folded text (the `text` array maps it). Several chunks are read by a pool
     of `processes` (default: one a core)."""
@@ -486,7 +465,7 @@ class GrowingIndex:
 
     def read(
         self,
-        papers: "Sequence[Paper] | Columns",
+        papers: Columns,
         stop: int,
         more_coming: bool = False,
         *,

@@ -26,7 +26,6 @@ from tui_reader.core.flat.matching import EXACT, PREFIX, WordMatcher
 from tui_reader.core.flat.parts import IndexPart, Lexicons, Parts
 from tui_reader.core.flat.ranking import best_first, by_value, said, smallest_window
 from tui_reader.core.flat.words import Array
-from tui_reader.core.paper import Paper
 from tui_reader.core.query import Alternative, Query, Term
 from tui_reader.core.store import Numbers
 
@@ -112,7 +111,7 @@ class FlatIndex:
         self._lacking: tuple[bytes, bool, npt.NDArray[np.bool_]] | None = None
 
     @classmethod
-    def of(cls, papers: Sequence[Paper] | Columns) -> "FlatIndex":
+    def of(cls, papers: Columns) -> "FlatIndex":
         """The index of these papers, built in memory."""
         return cls(*build_arrays(papers))
 
