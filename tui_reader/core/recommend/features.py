@@ -28,8 +28,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from tui_reader.core import wording
 from tui_reader.core.paper import Paper
@@ -201,7 +199,6 @@ _STOP = frozenset(
         "methods",
     )
 )
-_STOP_ARRAY = pa.array(sorted(_STOP))
 # Multipliers spreading a word's hash, and a pair's, over the columns (Fibonacci hashing).
 _SPREAD = np.uint64(0x9E3779B97F4A7C15)
 _PAIR = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -274,12 +271,15 @@ class Entries:
 def _tokens(texts: list[str]) -> tuple[list[str], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """The words of each text that count, split at once by Arrow: the distinct words, and for
     each word in order its place among them and the text it is in."""
+    import pyarrow as pa  # when rows are built or named, not when kept ones are read (0.2 s)
+    import pyarrow.compute as pc
+
     lowered = pc.utf8_lower(pa.array([without_debris(text) for text in texts], pa.large_string()))
     split = pc.split_pattern_regex(lowered, pattern=r"[^\pL\pN]+")
     flat, owners = pc.list_flatten(split), pc.list_parent_indices(split)
     counting = pc.and_(
         pc.match_substring_regex(flat, pattern=r"^\pL[\pL\pN]"),
-        pc.invert(pc.is_in(flat, value_set=_STOP_ARRAY)),
+        pc.invert(pc.is_in(flat, value_set=pa.array(sorted(_STOP)))),
     )
     encoded = pc.dictionary_encode(pc.filter(flat, counting))
     places = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
