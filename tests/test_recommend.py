@@ -9,6 +9,7 @@ import pytest
 from tui_reader.core import recommend
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
+from tui_reader.core.paper_columns import columns_of
 from tui_reader.core.recommend import ColdStart, features, model
 from tui_reader.core.store import PaperStore
 
@@ -249,8 +250,11 @@ def test_the_why_line_names_the_words_that_weigh_and_the_kept_paper_most_like_it
 ) -> None:
     papers = _corpus()
     twin = papers[3]  # kept: the paper below has its words
-    papers.append(Paper(id="p0200", abstract=twin.abstract, collection="c", source=Path("c"),
-                        headline="twin", title=twin.title))  # fmt: skip
+    like_it = Paper(
+        id="p0200", abstract=twin.abstract, collection="c", source=Path("c"), headline="twin",
+        title=twin.title,
+    )  # fmt: skip
+    papers.extend(columns_of([like_it]))
     found = recommend.recommender(papers, _library([1, 3, 5, 7], [0, 2, 4, 6]), None, tmp_path)
     assert found.like(200) == 3
     line = found.why_line(200)
