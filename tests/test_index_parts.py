@@ -16,6 +16,7 @@ from tui_reader.core.flat.parts import IndexPart, Lexicons
 from tui_reader.core.flat.words import Words, strings
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query
+from tui_reader.core.store import PaperStore
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "ml-abstracts-31k.jsonl.gz"
 QUERIES = [
@@ -46,10 +47,15 @@ QUERIES = [
 
 
 def _papers(count: int) -> list[Paper]:
-    papers = []
+    """The corpus's first `count` papers, each once (a store holds a paper once)."""
+    papers: list[Paper] = []
+    seen: set[str] = set()
     with gzip.open(CORPUS, "rt", encoding="utf-8") as lines:
         for line in lines:
             record = json.loads(line)
+            if record["abstract"] in seen:
+                continue
+            seen.add(record["abstract"])
             authors = record["authors"] if isinstance(record["authors"], list) else []
             title = record["title"] if len(papers) % 7 else ""  # some untitled
             papers.append(
@@ -69,7 +75,8 @@ def _papers(count: int) -> list[Paper]:
 
 def _in_parts(papers: list[Paper], cuts: list[int]) -> FlatIndex:
     parts = [
-        IndexPart(*build_arrays(papers[first:stop], processes=1)) for first, stop in pairwise(cuts)
+        IndexPart(*build_arrays(PaperStore(papers[first:stop]), processes=1))
+        for first, stop in pairwise(cuts)
     ]
     lexicons = Lexicons(
         *(
@@ -98,7 +105,7 @@ def real_papers() -> list[Paper]:
 def test_parts_rank_every_query_as_one_index_of_all_their_papers(
     real_papers: list[Paper], cuts: list[int]
 ) -> None:
-    whole = FlatIndex.of(real_papers)
+    whole = FlatIndex.of(PaperStore(real_papers))
     parted = _in_parts(real_papers, cuts)
     assert len(parted) == len(whole) == len(real_papers)
     for query in QUERIES:
@@ -161,7 +168,7 @@ def test_parts_merged_into_one_rank_as_one_index_of_their_papers(
 ) -> None:
     papers = real_papers[:3000]
     parts = [
-        IndexPart(*build_arrays(papers[first:stop], processes=1))
+        IndexPart(*build_arrays(PaperStore(papers[first:stop]), processes=1))
         for first, stop in pairwise([0, 1000, 1001, 2500, 3000])
     ]
     arrays = merged(parts)
@@ -169,7 +176,7 @@ def test_parts_merged_into_one_rank_as_one_index_of_their_papers(
     text.write_bytes(np.asarray(arrays["text"]).tobytes())
     with text.open("rb") as file:
         one = FlatIndex(arrays, file)
-        whole = FlatIndex.of(papers)
+        whole = FlatIndex.of(PaperStore(papers))
         for query in QUERIES:
             got, expected = one.run(parse_query(query)), whole.run(parse_query(query))
             assert np.array_equal(got.numbers, expected.numbers), query
