@@ -219,13 +219,22 @@ class Loader:
             return
         if index is None:
             return
-        # Before the entry saved is read back: in order.
-        self._post(IndexReady(index, caching=self._cache_index is not None))
+        # The write starts before the index is posted, so that a quit as soon as it shows
+        # waits for the write; the entry read back is posted after the index, in order.
+        lock, held = threading.Lock(), list[IndexedPapers | None]()
+        posted = False
+
+        def reopened(cached: IndexedPapers | None) -> None:
+            with lock:
+                if not posted:
+                    held.append(cached)
+                    return
+            self._post(EntryReopened(cached))
+
         if self._cache_index is not None:
-            self._cache_index(
-                self.store,
-                index,
-                self.problems,
-                self.duplicates,
-                lambda cached: self._post(EntryReopened(cached)),
-            )
+            self._cache_index(self.store, index, self.problems, self.duplicates, reopened)
+        self._post(IndexReady(index, caching=self._cache_index is not None))
+        with lock:
+            posted = True
+        for cached in held:
+            self._post(EntryReopened(cached))
