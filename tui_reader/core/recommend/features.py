@@ -359,39 +359,62 @@ def _chunk_counts(
     return keys, counts
 
 
-Counted = tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int32]]
+# A chunk's papers' numbers of entries, and the entries' columns and counts.
+Counted = tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.uint16]]
 
 
 def build(papers: PaperStore) -> Features:
-    """The TF-IDF rows of these papers, in their order."""
+    """The TF-IDF rows of these papers, in their order. The chunks' entries are counted
+    first (6 bytes each: 1 GB at a million papers) to know the vocabulary, then each chunk's
+    are weighed into the rows and let go."""
     total = len(papers)
     documents = np.zeros(FEATURES, dtype=np.int64)  # papers holding each column
     occurrences = np.zeros(FEATURES, dtype=np.int64)
-    parts: list[Counted] = []  # each chunk's entries: paper, column, count
+    parts: list[Counted | None] = []
     for start in range(0, total, CHUNK):
-        keys, counts = _chunk_counts(papers, start, min(start + CHUNK, total))
+        stop = min(start + CHUNK, total)
+        keys, counts = _chunk_counts(papers, start, stop)
         columns = (keys % FEATURES).astype(np.int32)
         documents += np.bincount(columns, minlength=FEATURES)
         occurrences += np.bincount(columns, counts, FEATURES).astype(np.int64)
-        parts.append((keys // FEATURES + start, columns, counts.astype(np.int32)))
+        lengths = np.bincount(keys // FEATURES, minlength=stop - start)
+        parts.append((lengths, columns, np.minimum(counts, 65535).astype(np.uint16)))
     vocabulary = _vocabulary(documents, occurrences)
-    place = np.full(FEATURES, -1, dtype=np.int64)
+    place = np.full(FEATURES, -1, dtype=np.int32)
     place[vocabulary] = np.arange(len(vocabulary))
     idf = (np.log((1.0 + total) / (1.0 + documents[vocabulary])) + 1.0).astype(np.float32)
-    owners, places, values = [np.zeros(0, dtype=np.int64)], [np.zeros(0, np.uint16)], []
-    for papers_of, columns_of, counts_of in parts:
-        found = place[columns_of]
-        kept = found >= 0
-        owners.append(papers_of[kept])
-        places.append(found[kept].astype(np.uint16))
-        values.append((1.0 + np.log(counts_of[kept])).astype(np.float32) * idf[found[kept]])
-    owner = np.concatenate(owners)
-    value = np.concatenate([np.zeros(0, dtype=np.float32), *values])
-    norms = np.sqrt(np.bincount(owner, weights=value.astype(np.float64) ** 2, minlength=total))
-    value /= np.maximum(norms, 1e-12).astype(np.float32)[owner]
-    starts = np.zeros(total + 1, dtype=np.int64)
-    np.cumsum(np.bincount(owner, minlength=total), out=starts[1:])
-    return Features(starts, np.concatenate(places), value, vocabulary)
+    size = sum(int(np.count_nonzero(place[part[1]] >= 0)) for part in parts if part)
+    rows = Features(
+        np.zeros(total + 1, dtype=np.int64),
+        np.empty(size, dtype=np.uint16),
+        np.empty(size, dtype=np.float32),
+        vocabulary,
+    )
+    first = 0
+    for number, part in enumerate(parts):
+        if part is not None:
+            first = _weigh(part, place, idf, rows, first)
+            parts[number] = None
+    return rows
+
+
+def _weigh(
+    part: Counted, place: npt.NDArray[np.int32], idf: Floats, rows: Features, first: int
+) -> int:
+    """Write a chunk's rows into `rows`, from paper `first` on; the next chunk's first."""
+    lengths, columns, counts = part
+    found = place[columns]
+    kept = found >= 0
+    owners = np.repeat(np.arange(len(lengths)), lengths)[kept]
+    values = (1.0 + np.log(counts[kept])).astype(np.float32) * idf[found[kept]]
+    norms = np.sqrt(np.bincount(owners, values.astype(np.float64) ** 2, len(lengths)))
+    values /= np.maximum(norms, 1e-12).astype(np.float32)[owners]
+    at = int(rows.starts[first])
+    rows.columns[at : at + len(values)] = found[kept]
+    rows.values[at : at + len(values)] = values
+    ends = at + np.cumsum(np.bincount(owners, minlength=len(lengths)))
+    rows.starts[first + 1 : first + 1 + len(lengths)] = ends
+    return first + len(lengths)
 
 
 def _vocabulary(
