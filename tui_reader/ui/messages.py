@@ -6,13 +6,17 @@ is never delivered to panes being taken down.
 """
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
+from tui_reader.core.for_you import ForYouOrder
 from tui_reader.core.highlight import Highlight
 from tui_reader.core.paper import Paper
 from tui_reader.core.store import PaperBatch
+
+if TYPE_CHECKING:  # core.recommend brings Arrow: imported once the for-you order is asked for
+    from tui_reader.core.recommend import Decisions, Recommender
 
 
 class PapersLoaded(Message):
@@ -91,3 +95,43 @@ class PapersResolved(Message):
     def __init__(self, found: list[str], looked_up: int, problem: str = "") -> None:
         super().__init__()
         self.found, self.looked_up, self.problem = found, looked_up, problem
+
+
+class ForYouNews(Message):
+    """What the for-you order's threads post (ui/for_you)."""
+
+
+class ForYouTrained(ForYouNews):
+    """A model of the reader's decisions, or None with `cold`: the ColdStart's message, or
+    why none could be made; for the papers `tag` asks for (None: every kept paper)."""
+
+    def __init__(self, tag: str | None, recommender: "Recommender | None", cold: str = "") -> None:
+        super().__init__()
+        self.tag, self.recommender, self.cold = tag, recommender, cold
+
+
+class ForYouScored(ForYouNews):
+    """The for-you order after the `decisions` as they are now, and the model that gives it
+    (None: none yet); `request`, which update asked for it (a later one supersedes it);
+    `stale`, the model was trained on other decisions."""
+
+    def __init__(
+        self,
+        request: int,
+        tag: str | None,
+        order: ForYouOrder,
+        recommender: "Recommender | None",
+        decisions: "Decisions",
+        stale: bool,
+    ) -> None:
+        super().__init__()
+        self.request, self.tag, self.order = request, tag, order
+        self.recommender, self.decisions, self.stale = recommender, decisions, stale
+
+
+class WhyFound(Message):
+    """Why the paper `paper_id` is recommended, in a line."""
+
+    def __init__(self, paper_id: str, line: str) -> None:
+        super().__init__()
+        self.paper_id, self.line = paper_id, line
