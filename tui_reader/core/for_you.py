@@ -9,6 +9,7 @@ its kind (kept, skipped, undecided) and the papers sharing its words move with i
 they share them. The next training replaces it.
 """
 
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -68,11 +69,11 @@ def decided_mask(made: "Decisions", count: int) -> Bools:
     return decided
 
 
-def liked_tag(query: str) -> str | None:
+def liked_tag(query: str, tags: Collection[str]) -> str | None:
     """The tag whose model orders the list ("like #tag"): that of the query's first `#tag` or
-    `!#tag` filter typed in full (`!#tag`: the papers not yet tagged, the likeliest first)."""
-    tags = (s.tag for s in parse_query(query).states if s.tag and not s.prefix)
-    return next(tags, None)
+    `!#tag` filter naming one of `tags` (the library's; `!#tag`: the papers not tagged yet,
+    the likeliest first)."""
+    return next((s.tag for s in parse_query(query).states if s.tag in tags), None)
 
 
 def _labels(made: "Decisions", count: int) -> npt.NDArray[np.int8]:

@@ -125,7 +125,7 @@ class ForYou:
 
     def ordering(self, query: str) -> ForYouOrder:
         """The order for the results of `query` (asked as their search starts)."""
-        tag = liked_tag(query)
+        tag = liked_tag(query, self._library.tag_counts() if "#" in query else ())
         if self.order is None or tag != self.tag:
             self._start(tag)
         return replace(self.order or NOT_DECIDED, pinned=self._pinned)

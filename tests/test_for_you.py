@@ -1,0 +1,67 @@
+"""The for-you order of the list (core.for_you): best first, the decided after, the papers the
+reader passed in place; the tag a filter names; a model moved toward new decisions at once."""
+
+from pathlib import Path
+
+import numpy as np
+
+from tests.test_recommend import _corpus, _library
+from tui_reader.core import recommend
+from tui_reader.core.for_you import ForYouOrder, liked_tag, nudged
+
+SCORES = np.array([0.1, 0.9, 0.5, 0.3, 0.8], dtype=np.float32)
+DECIDED = np.array([False, False, True, False, False])
+
+
+def places(order: ForYouOrder, numbers: list[int], full: int) -> list[int]:
+    found = np.array(numbers, dtype=np.int64)
+    ordered: list[int] = found[order.positions(found, full)].tolist()
+    return ordered
+
+
+def test_the_undecided_come_best_first_and_the_decided_after_them() -> None:
+    order = ForYouOrder(DECIDED, SCORES)
+    assert places(order, [0, 1, 2, 3, 4], 5) == [1, 4, 3, 0, 2]
+
+
+def test_the_papers_passed_keep_their_places_at_the_top() -> None:
+    order = ForYouOrder(DECIDED, SCORES, pinned=np.array([2, 0]))
+    assert places(order, [0, 1, 2, 3, 4], 5) == [2, 0, 1, 4, 3]
+
+
+def test_those_matching_every_term_stay_before_the_close_ones() -> None:
+    order = ForYouOrder(DECIDED, SCORES)
+    assert places(order, [0, 1, 2, 3, 4], 3) == [1, 0, 2, 4, 3]
+
+
+def test_without_a_model_the_decided_still_go_last_and_papers_added_since_keep_their_order() -> (
+    None
+):
+    assert places(ForYouOrder(DECIDED), [4, 2, 7, 0], 4) == [4, 7, 0, 2]
+    assert places(ForYouOrder(DECIDED, SCORES), [6, 1, 5], 3) == [1, 6, 5]
+
+
+def test_the_tag_is_that_of_the_first_tag_filter_naming_a_tag_in_use() -> None:
+    tags = {"rl", "theory"}
+    assert liked_tag("#rl diffusion", tags) == "rl"
+    assert liked_tag("!#theory #rl", tags) == "theory"
+    assert liked_tag("#r", tags) is None  # being typed: not a tag yet
+    assert liked_tag("diffusion is:unread", tags) is None
+
+
+def test_a_paper_kept_since_the_model_was_trained_brings_its_like_up_at_once(
+    tmp_path: Path,
+) -> None:
+    keep, skip = [1, 3, 5], [0, 2, 4]  # bandits kept, robots skipped
+    papers = _corpus()
+    library = _library(keep, skip)
+    trained = recommend.recommender(papers, library, None, tmp_path)
+    assert nudged(trained, recommend.decisions(papers, library)) is trained
+    library.change(["p0010"], "kept", bookmarked=True, read=True)  # a robot paper
+    moved = nudged(trained, recommend.decisions(papers, library))
+    assert 10 not in moved.best().tolist()  # decided now
+    robots = np.arange(0, 200, 2)
+    rise = moved.scores[robots] - trained.scores[robots]
+    bandits = np.arange(1, 200, 2)
+    assert rise.mean() > 0 and np.all(moved.scores[bandits] - trained.scores[bandits] >= -1e-6)
+    assert moved.scores[10] >= np.median(trained.scores[keep]) - 1e-4
