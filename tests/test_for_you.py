@@ -1,13 +1,16 @@
 """The for-you order of the list (core.for_you): best first, the decided after, the papers the
 reader passed in place; the tag a filter names; a model moved toward new decisions at once."""
 
+import itertools
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from tests.test_recommend import _corpus, _library
 from tui_reader.core import recommend
 from tui_reader.core.for_you import ForYouOrder, liked_tag, nudged
+from tui_reader.core.recommend import features
 
 SCORES = np.array([0.1, 0.9, 0.5, 0.3, 0.8], dtype=np.float32)
 DECIDED = np.array([False, False, True, False, False])
@@ -65,3 +68,22 @@ def test_a_paper_kept_since_the_model_was_trained_brings_its_like_up_at_once(
     bandits = np.arange(1, 200, 2)
     assert rise.mean() > 0 and np.all(moved.scores[bandits] - trained.scores[bandits] >= -1e-6)
     assert moved.scores[10] >= np.median(trained.scores[keep]) - 1e-4
+
+
+def test_rows_are_scored_alike_however_many_values_are_scored_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A chunk of rows at a time; a row longer than a chunk alone; empty rows score the bias."""
+    rng = np.random.default_rng(3)
+    lengths = rng.integers(0, 6, 50)
+    lengths[[0, 10, 49]], lengths[5] = 0, 20
+    starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    columns = rng.integers(0, features.FEATURES, starts[-1]).astype(np.int32)
+    values = rng.random(starts[-1]).astype(np.float32)
+    weights = rng.standard_normal(features.FEATURES).astype(np.float32)
+    rows = features.Features(starts, columns, values)
+    spans = itertools.pairwise(starts.tolist())
+    expected = [float(values[a:b] @ weights[columns[a:b]]) + 0.5 for a, b in spans]
+    for at_once in (1, 3, 7, 1 << 18):
+        monkeypatch.setattr(features, "SCORED_AT_ONCE", at_once)
+        assert np.allclose(rows.scores(weights, 0.5), expected, atol=1e-5)
