@@ -209,6 +209,14 @@ async def test_triage_walks_in_the_for_you_order_and_a_skip_sends_its_like_back(
         assert on_screen is not None and on_screen.id == ahead[1]  # it stayed on screen
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is app.workspace, "the list")
+        paper_list = app.workspace.paper_list  # back on the paper triage stopped on
+        await wait_until(pilot, lambda: paper_list.cursor == 1, "the cursor on it")
+
+        def next_ones() -> list[str]:
+            return [topic_of(i) for i in shown_ids(app)[2:7]]
+
+        await wait_until(pilot, lambda: "qubits" not in next_ones(), "the list to follow", 30)
+        assert shown_ids(app)[:2] == ahead[:2]
 
 
 async def test_what_the_why_line_names_is_shown_as_written_never_as_markup(

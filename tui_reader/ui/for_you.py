@@ -22,7 +22,7 @@ from textual.app import App
 from textual.message import Message
 from textual.signal import Signal
 from textual.timer import Timer
-from textual.worker import Worker, get_current_worker
+from textual.worker import Worker
 
 from tui_reader.core.for_you import (
     NO_SCORES,
@@ -66,6 +66,9 @@ class Showing(Protocol):
     def status(self) -> str: ...
 
     @property
+    def is_active(self) -> bool: ...
+
+    @property
     def app(self) -> App[Any]: ...
 
     def refilter(self) -> None: ...
@@ -100,7 +103,8 @@ class ForYou:
         self._model: Recommender | None = None  # that model moved to the decisions now
         self._decided: tuple[Recommender | None, Decisions] | None = None  # the order's
         self._training: set[str | None] = set()  # the tags whose model is being trained
-        self._requests = 0  # updates asked for: only the last one's order is taken
+        self._updating = self._again = False  # an update runs; a change came meanwhile
+        self._resort_due = False  # the order changed under a triage: the list follows
         self._pinned = NONE  # the papers that keep their places in the next sort
         self._retrain: Timer | None = None
         self._explaining: Timer | None = None
@@ -146,36 +150,35 @@ class ForYou:
             self._start(self.tag)
 
     def changed(self) -> None:
-        """The library changed: the order follows the decisions as they are now."""
+        """The library changed: the order follows the decisions as they are now (one update
+        at a time: a change made while one runs is taken up once it ends)."""
         if not self._active or self.order is None or not self._loaded:
             return
-        self._requests += 1
+        if self._updating:
+            self._again = True
+            return
+        self._updating, self._again = True, False
         trained, decided = self._trained, self._decided
         before = decided[1] if decided is not None and decided[0] is trained else None
-        update = partial(self._update, self._requests, self.tag, trained, before)
-        self._screen.run_worker(
-            update, name="for-you", group="for-you", thread=True, exclusive=True
-        )
+        update = partial(self._update, self.tag, trained, before)
+        self._screen.run_worker(update, name="for-you", group="for-you", thread=True)
 
     def _update(
-        self,
-        request: int,
-        tag: str | None,
-        trained: "Recommender | None",
-        before: "Decisions | None",
+        self, tag: str | None, trained: "Recommender | None", before: "Decisions | None"
     ) -> None:
-        """The decisions now, the model moved to them, and its order, posted unless they are
-        those of the order shown (in a thread)."""
+        """The decisions now, the model moved to them and its order, posted; no order when
+        they are those of the order shown (in a thread)."""
         from tui_reader.core.recommend import decisions
 
         made = decisions(self._store, self._library, tag)
-        if get_current_worker().is_cancelled or (before is not None and _same(before, made)):
-            return  # a later change asked for another update, or nothing was decided
+        if before is not None and _same(before, made):
+            self._screen.post_message(ForYouScored(tag, None, None, made, stale=False))
+            return
         model = None if trained is None else nudged(trained, made)
         scores = NO_SCORES if model is None else model.scores
         order = ForYouOrder(decided_mask(made, len(self._store)), scores)
         stale = model is None or model is not trained
-        self._screen.post_message(ForYouScored(request, tag, order, model, made, stale))
+        self._screen.post_message(ForYouScored(tag, order, model, made, stale))
 
     def _train(self) -> None:
         """Train the model of the tag's decisions in the background, unless it is already."""
@@ -217,28 +220,49 @@ class ForYou:
         self.changed()
 
     def _scored(self, message: ForYouScored) -> None:
-        if message.request != self._requests or message.tag != self.tag:
-            return
+        self._updating = False
+        if message.tag == self.tag and message.order is not None:
+            self._follow(message.order, message.recommender, message.decisions, message.stale)
+        elif self._resort_due:  # back from a triage: the list follows its decisions
+            self._resort()
+        if self._again:
+            self.changed()
+
+    def _follow(
+        self,
+        order: ForYouOrder,
+        model: "Recommender | None",
+        made: "Decisions",
+        stale: bool,
+    ) -> None:
+        """Take the new order: the list sorted again, a triage too, the why line anew."""
         # The list shows this order already, of a model or of other decisions: the papers
         # the reader has passed keep their places. The first order shown is sorted whole.
         follows = self._decided is not None and (
-            self._model is not None or not _same(self._decided[1], message.decisions)
+            self._model is not None or not _same(self._decided[1], made)
         )
-        self.order, self._model = message.order, message.recommender
-        self._decided = (self._trained, message.decisions)
-        if message.stale:
+        self.order, self._model, self._decided = order, model, (self._trained, made)
+        if stale:
             self._train_later()
-        paper_list = self._screen.paper_list
-        if self._active:
-            if follows and (current := paper_list.current) is not None:
-                paper_list.choose_later(current.id, asked_for=False)  # the cursor stays on it
-                self._pinned = _passed(paper_list.papers, paper_list.cursor)
-            try:
-                self._screen.refilter()
-            finally:
-                self._pinned = NONE
+        self._resort(follows)
         self.rescored.publish(None)
-        self.moved(paper_list.current)
+        self.moved(self._screen.paper_list.current)
+
+    def _resort(self, follows: bool = True) -> None:
+        """Sort the list again in the order now; under a triage, once back from it. When the
+        list `follows` a change to the order it shows, the papers up to the cursor keep
+        their places, and the cursor stays on its paper."""
+        paper_list = self._screen.paper_list
+        self._resort_due = self._active and not self._screen.is_active
+        if not self._active or self._resort_due:
+            return
+        if follows and (current := paper_list.current) is not None:
+            paper_list.choose_later(current.id, asked_for=False)
+            self._pinned = _passed(paper_list.papers, paper_list.cursor)
+        try:
+            self._screen.refilter()
+        finally:
+            self._pinned = NONE
 
     def _train_later(self) -> None:
         """Train again once decisions pause; at once while there is no model."""
@@ -251,14 +275,16 @@ class ForYou:
 
     # Triage in this order
 
-    def ahead(self, paper_ids: Sequence[str]) -> list[int] | None:
+    def numbers(self, papers: Sequence[Paper]) -> Numbers:
+        """The numbers of a triage's papers in the store."""
+        return self._store.positions_of([paper.id for paper in papers])
+
+    def ahead(self, numbers: Numbers) -> Numbers | None:
         """The papers of a triage still to come, in the order now: their places among
-        `paper_ids`, best first; None when there is no order yet."""
-        if self.order is None or self.order is NOT_DECIDED or not paper_ids:
+        `numbers`, best first; None when there is no order yet."""
+        if self.order is None or self.order is NOT_DECIDED:
             return None
-        numbers = self._store.positions_of(list(paper_ids))
-        places: list[int] = self.order.positions(numbers, len(numbers)).tolist()
-        return places
+        return self.order.positions(numbers, len(numbers))
 
     # Why a paper is recommended
 

@@ -111,22 +111,21 @@ class ForYouTrained(ForYouNews):
 
 
 class ForYouScored(ForYouNews):
-    """The for-you order after the `decisions` as they are now, and the model that gives it
-    (None: none yet); `request`, which update asked for it (a later one supersedes it);
-    `stale`, the model was trained on other decisions."""
+    """The for-you order after the `decisions` as they are now (None: they are those of the
+    order shown), and the model that gives it (None: none yet); `stale`, the model was
+    trained on other decisions."""
 
     def __init__(
         self,
-        request: int,
         tag: str | None,
-        order: ForYouOrder,
+        order: ForYouOrder | None,
         recommender: "Recommender | None",
         decisions: "Decisions",
         stale: bool,
     ) -> None:
         super().__init__()
-        self.request, self.tag, self.order = request, tag, order
-        self.recommender, self.decisions, self.stale = recommender, decisions, stale
+        self.tag, self.order, self.recommender = tag, order, recommender
+        self.decisions, self.stale = decisions, stale
 
 
 class WhyFound(Message):

@@ -22,8 +22,10 @@ from textual.signal import Signal
 from textual.widgets import Static
 
 from tui_reader.core.browser import open_in_browser
+from tui_reader.core.for_you import NONE
 from tui_reader.core.paper import Paper
 from tui_reader.core.references import headline_text, links_of
+from tui_reader.core.store import Numbers
 from tui_reader.core.triage import (
     KEEP,
     LATER,
@@ -53,7 +55,10 @@ class Ranking(Protocol):
     def changed(self) -> None:
         """The library changed: a new order will follow."""
 
-    def ahead(self, paper_ids: Sequence[str]) -> list[int] | None:
+    def numbers(self, papers: Sequence[Paper]) -> Numbers:
+        """The papers' numbers in the store."""
+
+    def ahead(self, numbers: Numbers) -> Numbers | None:
         """These papers' places among them in the order now, best first (None: no order)."""
 
 
@@ -137,6 +142,7 @@ class TriageScreen(ModalScreen[str | None]):
         self.ahead: tuple[str, str, Content] | None = None
         self._place_saved = False
         self._ranking = ranking
+        self._numbers = NONE  # of the papers triaged, in the store: those ranked
 
     def compose(self) -> ComposeResult:
         yield self._progress
@@ -151,18 +157,20 @@ class TriageScreen(ModalScreen[str | None]):
     def on_mount(self) -> None:
         self.query_one("#triage-reading").focus()
         if self._ranking is not None:
+            self._numbers = self._ranking.numbers(self.triage.papers)
             self._ranking.rescored.subscribe(self, self._rescored)
             self._rescored(None)  # a triage taken up again: in the order now
         self._show()
 
     def _rescored(self, _: None) -> None:
         """Sort the papers after the one on screen in the order now."""
-        triage = self.triage
+        triage, start = self.triage, self.triage.position + 1
         assert self._ranking is not None
-        ahead = [paper.id for paper in triage.papers[triage.position + 1 :]]
+        ahead = self._numbers[start:]
         places = self._ranking.ahead(ahead)
         if places is not None:
-            triage.reorder_ahead(places)
+            triage.reorder_ahead(places.tolist())
+            self._numbers[start:] = ahead[places]
             self.call_after_refresh(self._typeset_ahead)
 
     def on_resize(self) -> None:
