@@ -33,12 +33,32 @@ from tui_reader.core.config import Config
 from tui_reader.core.library import Library
 from tui_reader.core.loading import load_store
 from tui_reader.core.opening import Opening
+from tui_reader.core.recommend.features import Features
 from tui_reader.core.triage import Triage
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.triage_screen import TriageScreen
 
 KEPT, SKIPPED = 30, 300
+
+
+def cpu() -> float:
+    """Seconds of CPU this process has used, all its threads."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
+
+
+async def cursor_keys(app: ReaderApp, drawn: list[Any], keys: int) -> list[float]:
+    """The time from a cursor key to the list drawn with it, `keys` times."""
+    paper_list, latencies = app.workspace.paper_list, []
+    for _ in range(keys):
+        cursor, sent = paper_list.cursor, time.perf_counter()
+        drawn.clear()
+        app.post_message(events.Key("j", "j"))
+        if await until(lambda: paper_list.cursor != cursor and bool(drawn), 5):  # noqa: B023
+            latencies.append(1000 * (drawn[0][0] - sent))
+        await asyncio.sleep(0.1)
+    return latencies
 
 
 async def until(condition: Callable[[], object], limit: float = 60.0) -> bool:
@@ -83,6 +103,19 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
             trainings.append((began, time.perf_counter()))
 
     recommend.recommender = timed  # type: ignore[assignment]
+    scorings: list[tuple[float, float]] = []  # (wall, CPU of its thread), ms
+    score = Features.scores
+
+    def scoring(rows: Features, *arguments: Any) -> Any:
+        wall, cpu = time.perf_counter(), time.thread_time()
+        try:
+            return score(rows, *arguments)
+        finally:
+            scorings.append(
+                (1000 * (time.perf_counter() - wall), 1000 * (time.thread_time() - cpu))
+            )
+
+    Features.scores = scoring  # type: ignore[method-assign]
     # When the list was last drawn, and with which papers: a decision's latency ends at the
     # first drawing of a new order.
     drawn: list[tuple[float, object]] = []
@@ -108,6 +141,9 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
         workspace, paper_list = app.workspace, app.workspace.paper_list
         await until(lambda: workspace.status == "ready", 600)
         await app.workers.wait_for_complete()
+        summary("cursor key, nothing else running", await cursor_keys(app, drawn, 20), figures)
+        app.post_message(events.Key("g", "g"))
+        await asyncio.sleep(1.0)
         switched = time.perf_counter()
         for _ in range(4):  # relevance, file order, headline, recently changed, for you
             app.post_message(events.Key("s", "s"))
@@ -121,27 +157,29 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
             figures["of which training (s)"] = trainings[-1][1] - trainings[-1][0]
 
         follows: list[float] = []
+        work: list[float] = []
+        scorings.clear()
         for _ in range(decisions):
             await asyncio.sleep(0.5)
-            before, sent = paper_list.papers, time.perf_counter()
+            before, sent, used = paper_list.papers, time.perf_counter(), cpu()
             drawn.clear()
             app.post_message(events.Key("b", "b"))
             if await until(lambda: any(p is not before for _, p in drawn), 10):  # noqa: B023
                 follows.append(1000 * (next(t for t, p in drawn if p is not before) - sent))
+                work.append(1000 * (cpu() - used))
             app.post_message(events.Key("j", "j"))
         summary("list follows a bookmark", follows, figures)
+        summary("CPU the process used meanwhile", work, figures)
+        summary("of which scoring the papers (wall)", [w for w, _ in scorings], figures)
+        summary("of which scoring the papers (CPU)", [c for _, c in scorings], figures)
+        scorings.clear()
 
         # The decisions above came faster than retrain_after: a training follows them.
         count = len(trainings)
         training = await until(lambda: len(started_training) > count, 10)
         keys: list[float] = []
         while training and len(trainings) == count:
-            cursor, sent = paper_list.cursor, time.perf_counter()
-            drawn.clear()
-            app.post_message(events.Key("j", "j"))
-            if await until(lambda: paper_list.cursor != cursor and bool(drawn), 5):  # noqa: B023
-                keys.append(1000 * (drawn[0][0] - sent))
-            await asyncio.sleep(0.1)
+            keys += await cursor_keys(app, drawn, 1)
         if len(trainings) > count:
             began, ended = trainings[-1]
             figures["training again, in the background (s)"] = ended - began

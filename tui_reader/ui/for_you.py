@@ -291,6 +291,8 @@ class ForYou:
     def moved(self, paper: Paper | None) -> None:
         """The cursor is on `paper`: the pane says why it is recommended, once it rests."""
         pane = self._screen.detail_pane
+        if self._resort_due and self._screen.is_active:  # back from a dialog
+            self._resort()
         if self._explaining is not None:
             self._explaining.stop()
         if paper is None or not self._active or self.order is None:
