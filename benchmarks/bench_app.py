@@ -29,8 +29,9 @@ startup.set_frame_rate()  # before Textual is imported
 from textual import events  # noqa: E402
 from textual.widgets import Input  # noqa: E402
 
+from tui_reader.core.expected_papers import expected_papers  # noqa: E402
 from tui_reader.core.library import Library  # noqa: E402
-from tui_reader.core.loading import check_paths, expected_papers, stream_papers  # noqa: E402
+from tui_reader.core.loading import check_paths, stream_papers  # noqa: E402
 from tui_reader.core.opening import Opening, Way, open_papers  # noqa: E402
 from tui_reader.core.store import PaperStore  # noqa: E402
 from tui_reader.ui.app import ReaderApp  # noqa: E402

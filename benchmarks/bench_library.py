@@ -63,7 +63,7 @@ path, seconds = Path(sys.argv[1]), float(sys.argv[2])
 async def main():
     loaded = load_paths([bundled("seeds")])
     library, _ = Library.open(path)
-    app = ReaderApp(Opening(PaperStore(loaded.papers, loaded.collections)), library)
+    app = ReaderApp(Opening(loaded.papers), library)
     async with app.run_test() as pilot:
         print("ready", flush=True)
         deadline = time.monotonic() + seconds

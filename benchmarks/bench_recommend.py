@@ -13,9 +13,15 @@ the share of them from the interest's venues. Three ways on the same draws:
   classes, the 30 against every other paper; ranked among the papers the reader did not decide.
 
 Every way is checked to recommend no paper already decided. Needs scikit-learn (for the
-baseline only; tui-reader does not use it).
+baseline only; tui-reader does not use it). `--seed` draws other readers.
 
-    python benchmarks/bench_recommend.py [--draws 3] [--corpus PATH]
+`--update CORPUS` times instead what the reader waits for after each decision over a bigger
+corpus (`make_corpus.py`): a reader of 30 kept and 300 skipped papers decides 40 more, one at a
+time, alternately keeping and skipping; each decision is followed (`Recommender.decide`: the
+model trained from the last one, every paper scored again) and the best 100 taken.
+
+    python benchmarks/bench_recommend.py [--draws 5] [--seed 0] [--corpus PATH]
+    python benchmarks/bench_recommend.py --update /tmp/corpus-100k.jsonl.gz
 """
 
 import argparse
@@ -31,7 +37,7 @@ from sklearn.svm import LinearSVC
 
 from tui_reader.core import recommend
 from tui_reader.core.library import Library
-from tui_reader.core.loading import load_store
+from tui_reader.core.loading import load_paths
 from tui_reader.core.store import Numbers, PaperStore
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "ml-abstracts-31k.jsonl.gz"
@@ -82,14 +88,44 @@ def ours(papers: PaperStore, library: Library, tag: str | None, root: Path) -> N
     return recommend.recommender(papers, library, tag, root).best(limit=TOP)
 
 
+def update(corpus: Path) -> None:
+    papers = load_paths([corpus]).papers
+    chosen = random.Random(1).sample(range(len(papers)), 370)
+    library, _ = Library.open(None)
+    library.change([papers.id_of(n) for n in chosen[:30]], "kept", bookmarked=True, read=True)
+    library.change([papers.id_of(n) for n in chosen[30:330]], "skipped", read=True)
+    root = Path(tempfile.mkdtemp(prefix="bench-recommend-"))
+    started = time.perf_counter()
+    found = recommend.recommender(papers, library, None, root)
+    took = time.perf_counter() - started
+    print(f"{len(papers):,} papers: rows built and a model trained in {took:.1f} s")
+    seconds = []
+    for turn, number in enumerate(chosen[330:]):
+        kept = turn % 2 == 0
+        library.change([papers.id_of(number)], "decided", bookmarked=kept, read=True)
+        started = time.perf_counter()
+        found.decide(number, library)
+        best = found.best(limit=TOP)
+        seconds.append(time.perf_counter() - started)
+        assert number not in best
+    print(
+        f"a decision followed ({len(seconds)} decisions): median"
+        f" {1000 * statistics.median(seconds):.0f} ms, max {1000 * max(seconds):.0f} ms"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--draws", type=int, default=3)
+    parser.add_argument("--draws", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0, help="draws other readers")
     parser.add_argument("--corpus", type=Path, default=REAL)
+    parser.add_argument("--update", type=Path, metavar="CORPUS", help="time decisions over it")
     arguments = parser.parse_args()
-    loaded = load_store([arguments.corpus])
+    if arguments.update:
+        update(arguments.update)
+        return
+    loaded = load_paths([arguments.corpus])
     papers = loaded.papers
-    assert isinstance(papers, PaperStore)
     venues = [venue.split(" ")[0] for venue in papers.texts("venue")]
     ids = papers.texts("id")
     started = time.perf_counter()
@@ -103,7 +139,7 @@ def main() -> None:
         outside = [n for n, venue in enumerate(venues) if venue not in interest]
         found: tuple[list[float], list[float], list[float]] = ([], [], [])
         for draw in range(arguments.draws):
-            rng = random.Random(f"{name} {draw}")
+            rng = random.Random(f"{name} {arguments.seed} {draw}")
             kept, skipped = rng.sample(inside, KEPT), rng.sample(outside, SKIPPED)
             others = rng.sample(sorted(set(outside) - set(skipped)), OTHER_KEPT)
             plain, _ = Library.open(None)
@@ -127,16 +163,17 @@ def main() -> None:
                 precisions.append(sum(venues[n] in interest for n in ranking) / TOP)
         rows.append((name, *found))
     print(f"\nprecision of the first {TOP} ({arguments.draws} draws each: mean, min-max)\n")
-    print("| interest (papers) | keep/skip | tag | arxiv-sanity-lite | keep/skip ÷ arxiv-sanity |")
+    print("| interest (papers) | keep/skip | tag | arxiv-sanity-lite | ÷ it: keep/skip, tag |")
     print("|---|---|---|---|---|")
     for name, plain_p, tagged_p, sanity_p in rows:
         size = sum(venue in INTERESTS[name] for venue in venues)
         cells = [
-            f"{statistics.mean(p):.2f} ({min(p):.2f}-{max(p):.2f})"
+            f"{statistics.mean(p):.3f} ({min(p):.2f}-{max(p):.2f})"
             for p in (plain_p, tagged_p, sanity_p)
         ]
-        ratio = statistics.mean(plain_p) / max(statistics.mean(sanity_p), 1e-9)
-        print(f"| {name} ({size:,}) | {' | '.join(cells)} | {ratio:.2f} |")
+        baseline = max(statistics.mean(sanity_p), 1e-9)
+        ratios = [f"{statistics.mean(p) / baseline:.2f}" for p in (plain_p, tagged_p)]
+        print(f"| {name} ({size:,}) | {' | '.join(cells)} | {', '.join(ratios)} |")
 
 
 if __name__ == "__main__":

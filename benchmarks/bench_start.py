@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from tui_reader.core.loading import iter_file
-from tui_reader.core.paper import Paper
+from tui_reader.core.store import papers_of
 
 ESCAPES = re.compile(
     rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]"
@@ -38,10 +38,10 @@ def first_headline(path: Path) -> str:
     """The start of the headline the list shows first (papers in file order)."""
     papers = iter_file(path)
     try:
-        paper = next(item for item in papers if isinstance(item, Paper))
+        batch = next(item for item in papers if not isinstance(item, str))
     finally:
         papers.close()  # type: ignore[attr-defined]
-    return paper.headline[:24]
+    return papers_of(batch)[0].headline[:24]
 
 
 def command() -> list[str]:

@@ -1,7 +1,6 @@
 """The papers alone, without an index: loading them cold, keeping them, opening them warm.
 
-    python benchmarks/bench_store.py list CORPUS   # load_paths: a list of Paper objects (before)
-    python benchmarks/bench_store.py store CORPUS  # load_store: columns; then kept in the cache
+    python benchmarks/bench_store.py store CORPUS  # load_paths: columns; then kept in the cache
     python benchmarks/bench_store.py warm CORPUS   # the kept columns opened by memory map
     python benchmarks/bench_store.py stream CORPUS # stream_papers, as the reader loads: first batch
 
@@ -21,10 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tui_reader.core import index_cache
 from tui_reader.core.engine import Ranking
-from tui_reader.core.index_cache import IndexedPapers, keep, load_cached
-from tui_reader.core.loading import check_paths, load_paths, load_store, stream_papers
+from tui_reader.core.index_cache import IndexedPapers, cached_papers, write_entry
+from tui_reader.core.loading import check_paths, load_paths, stream_papers
 from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.query import Query
 from tui_reader.core.search_service import search_papers
@@ -90,7 +88,7 @@ def stream(files: list[Path]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=("list", "store", "warm", "stream"))
+    parser.add_argument("mode", choices=("store", "warm", "stream"))
     parser.add_argument("corpus", type=Path)
     arguments = parser.parse_args()
     files = check_paths([arguments.corpus])
@@ -99,26 +97,20 @@ def main() -> None:
     if arguments.mode == "stream":
         stream(files)
         return
-    if arguments.mode == "list":
+    if arguments.mode == "store":
         loaded = load_paths(files)
-        timed(f"loaded {len(loaded.papers):,} papers as objects", start)
-        papers = loaded.papers
-    elif arguments.mode == "store":
-        loaded = load_store(files)
         timed(f"loaded {len(loaded.papers):,} papers as columns", start)
         cpu()
-        assert isinstance(loaded.papers, PaperStore)
         store = loaded.papers
         start = time.perf_counter()
-        kept = keep(files, IndexedPapers(loaded, NoIndex(len(store)), store))
+        kept = write_entry(files, IndexedPapers(loaded, NoIndex(len(store)), store))
         timed(f"kept in {os.environ.get('TUI_READER_CACHE')} ({kept})", start)
         papers = store
     else:
-        index_cache.build_index = lambda store: NoIndex(len(store))  # type: ignore[assignment,attr-defined,return-value]
-        indexed = load_cached(files)
-        assert indexed is not None, "nothing kept: run the store mode first"
-        timed(f"opened {len(indexed.store):,} kept papers", start)
-        papers = indexed.store
+        opened = cached_papers(files)
+        assert opened is not None, "nothing kept: run the store mode first"
+        timed(f"opened {len(opened[0]):,} kept papers", start)
+        papers = opened[0]
     start = time.perf_counter()
     screen = [papers[n].headline for n in range(40)]
     timed(f"a screenful ({len(screen)} papers)", start)
@@ -131,10 +123,7 @@ def main() -> None:
     assert (again.numbers == ordered.numbers).all()
     ids = [papers[n].id for n in random.Random(1).sample(range(len(papers)), 100)]
     start = time.perf_counter()
-    if isinstance(papers, PaperStore):
-        found = [papers.position_of(paper_id) for paper_id in ids]
-    else:
-        found = [next(n for n, p in enumerate(papers) if p.id == i) for i in ids[:3]]
+    found = [papers.position_of(paper_id) for paper_id in ids]
     timed(f"{len(found)} ids looked up", start)
     print(f"peak RSS {peak_mb():,.0f} MB")
 

@@ -42,8 +42,7 @@ def unhurried_reading(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def seed_store() -> PaperStore:
-    loaded = load_paths([SEEDS])
-    return PaperStore(loaded.papers, loaded.collections)
+    return load_paths([SEEDS]).papers
 
 
 @pytest.fixture

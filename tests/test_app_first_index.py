@@ -14,8 +14,9 @@ from tui_reader.core.library import Library
 from tui_reader.core.loading import LoadResult
 from tui_reader.core.opening import CacheWriter, Opening
 from tui_reader.core.paper import Paper
+from tui_reader.core.paper_columns import PaperColumns, columns_of
 from tui_reader.core.search_service import build_index
-from tui_reader.core.store import PaperColumns, PaperStore
+from tui_reader.core.store import PaperStore
 from tui_reader.ui import filtering, loader
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.paper_list import PaperList
@@ -24,12 +25,12 @@ from tui_reader.ui.timings import Timings
 
 def slow_stream(
     first: list[Paper], rest: list[Paper], go_on: threading.Event
-) -> Iterator[list[Paper] | str]:
-    yield first
-    yield first[:2]  # met again: shown once
+) -> Iterator[PaperColumns | str]:
+    yield columns_of(first)
+    yield columns_of(first[:2])  # met again: shown once
     if not go_on.wait(30):
         raise AssertionError("the test never let the rest load")
-    yield rest
+    yield columns_of(rest)
 
 
 async def test_the_filter_finds_among_the_first_papers_while_the_rest_loads(
@@ -182,7 +183,7 @@ async def test_an_entry_read_back_at_once_still_leaves_the_reader_ready(
             copy = PaperStore(list(store))
             reopened(IndexedPapers(LoadResult(copy), build_index(copy), copy))
 
-    stream = iter([papers])
+    stream = iter([columns_of(papers)])
     opening = Opening(PaperStore(), stream=stream, cache_writer=ReadBackAtOnce([]))
     app = ReaderApp(opening, Library(None))
     async with app.run_test(size=(120, 30)) as pilot:
@@ -199,8 +200,8 @@ async def test_an_index_of_every_paper_made_while_loading_leaves_the_reader_read
     papers = list(seed_store)[:20]
     go_on = threading.Event()
 
-    def paused_then_ended() -> Iterator[list[Paper] | str]:
-        yield papers
+    def paused_then_ended() -> Iterator[PaperColumns | str]:
+        yield columns_of(papers)
         if not go_on.wait(30):
             raise AssertionError("the test never let the input end")
 
@@ -229,7 +230,7 @@ async def test_an_index_that_cannot_be_built_is_told(
     monkeypatch.setattr(loader, "index_so_far" if streamed else "build_index", no_room)
     papers = list(seed_store)
     if streamed:
-        app = ReaderApp(Opening(PaperStore(), stream=iter([papers])), Library(None))
+        app = ReaderApp(Opening(PaperStore(), stream=iter([columns_of(papers)])), Library(None))
     else:
         app = ReaderApp(Opening(seed_store), Library(None))
     async with app.run_test(size=(120, 30), notifications=True) as pilot:
@@ -259,7 +260,8 @@ async def test_papers_read_in_this_process_come_to_the_screen_as_columns(
 
     monkeypatch.setattr(PaperStore, "extend", extending)
     papers = list(seed_store)
-    app = ReaderApp(Opening(PaperStore(), stream=iter([papers[:10], papers[10:]])), Library(None))
+    stream = iter([columns_of(papers[:10]), columns_of(papers[10:])])
+    app = ReaderApp(Opening(PaperStore(), stream=stream), Library(None))
     async with app.run_test() as pilot:
         await wait_until(pilot, lambda: app.workspace.status == "ready", "loaded")
         assert list(app.store) == papers

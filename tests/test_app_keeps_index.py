@@ -15,6 +15,7 @@ from tui_reader.cli.program import main
 from tui_reader.core import index_cache, opening
 from tui_reader.core.library import Library
 from tui_reader.core.opening import CacheWriter, Opening
+from tui_reader.core.paper_columns import columns_of
 from tui_reader.core.search_service import build_index
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import loader, workspace
@@ -56,7 +57,9 @@ def test_the_reader_keeps_its_index_while_it_runs_and_opens_it_next_time(
     def fail(*_: object) -> None:
         raise AssertionError("the papers were loaded or indexed again")
 
-    monkeypatch.setattr(index_cache, "build_index", fail)
+    monkeypatch.setattr("tui_reader.core.segments.entry.build_index", fail)
+    monkeypatch.setattr("tui_reader.core.segments.kept.build_index", fail)
+    monkeypatch.setattr(opening, "build_index", fail)
     monkeypatch.setattr(opening, "stream_papers", fail)
     assert main([str(path)]) == 0
     second = opened[1]
@@ -83,7 +86,7 @@ def test_a_kept_index_of_another_version_is_built_again_while_the_reader_runs(
             at_start.append((len(app.store), app.workspace.loader.cached_index))
             await ready(pilot)
             ends = time.monotonic() + KEPT_WITHIN
-            while not list(kept(tmp_path)[0].glob(f"flat-v{disk.VERSION}-*")):
+            while not list(kept(tmp_path)[0].glob(f"parts/*/flat-v{disk.VERSION}-*")):
                 assert time.monotonic() < ends, "the new index was not kept"
                 await pilot.pause(0.05)
             app.exit()
@@ -111,14 +114,14 @@ def test_a_quit_just_after_the_index_is_built_waits_for_it_to_be_kept(
     at a million papers, done again at the next start."""
     monkeypatch.setattr(reader, "LOAD_AT_ONCE", 0)
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
-    keep, closed = index_cache.keep, threading.Event()
+    write_entry, closed = index_cache.write_entry, threading.Event()
 
     def kept_once_closed(*arguments: Any, **keywords: Any) -> bool:
         if not closed.wait(30):
             raise AssertionError("the reader never closed")
-        return keep(*arguments, **keywords)
+        return write_entry(*arguments, **keywords)
 
-    monkeypatch.setattr(index_cache, "keep", kept_once_closed)
+    monkeypatch.setattr(index_cache, "write_entry", kept_once_closed)
     run = ReaderApp.run
 
     def run_until_ready(app: ReaderApp) -> None:
@@ -178,7 +181,9 @@ async def test_the_header_says_while_the_index_is_kept_for_the_next_start(
         def __call__(self, *given: Any) -> None:
             told.append(given[-1])  # tells the reader once kept: here, once the test says
 
-    app = ReaderApp(Opening(PaperStore(), stream=iter([list(seed_store)]), cache_writer=Told([])))
+    app = ReaderApp(
+        Opening(PaperStore(), stream=iter([columns_of(list(seed_store))]), cache_writer=Told([]))
+    )
     async with app.run_test(size=(120, 30)) as pilot:
         await ready(pilot)
         await wait_until(pilot, lambda: bool(told), "the index given to keep")

@@ -11,6 +11,7 @@ from textual.widgets import Static
 from tests.pilot_helpers import ready, wait_until, work_done
 from tui_reader.core.config import Config
 from tui_reader.core.library import Library
+from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.dialogs import ConfirmByEnter, ConfirmScreen
@@ -29,7 +30,7 @@ class Reader(ReaderApp):
     """The reader, remembering every notice it gave (a dialog opening clears those shown)."""
 
     def __init__(self, store: PaperStore, library: Library) -> None:
-        super().__init__(store, library, config=Config(read_after=0))
+        super().__init__(Opening(store), library, config=Config(read_after=0))
         self.notices: list[str] = []
 
     def notify(self, message: str, **options: Any) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from tests.pilot_helpers import wait_until
 from tui_reader.core.library import Library
 from tui_reader.core.opening import Opening
-from tui_reader.core.paper import Paper
+from tui_reader.core.paper_columns import PaperColumns, columns_of
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 
@@ -19,11 +19,11 @@ async def test_quitting_while_loading_closes_the_stream(seed_store: PaperStore) 
     papers = list(seed_store)
     closed = threading.Event()
 
-    def endless() -> Iterator[list[Paper] | str]:
+    def endless() -> Iterator[PaperColumns | str]:
         ends = time.monotonic() + 3 * STOPPED_WITHIN  # not endless: a failing test ends
         try:
             while time.monotonic() < ends:  # as a million papers read piece by piece
-                yield papers[:1]
+                yield columns_of(papers[:1])
                 time.sleep(0.01)
         finally:
             closed.set()  # where the loader shuts its pool of processes down

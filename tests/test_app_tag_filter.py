@@ -111,7 +111,7 @@ async def test_a_state_filter_that_could_be_several_keeps_the_papers_of_the_rest
         before = list(app.workspace.paper_list.papers)
         await type_filter(pilot, " is:")
         assert list(app.workspace.paper_list.papers) == before
-        assert " · is: → is:bookmarked, is:read, is:unread" in app.workspace.sub_title
+        assert " · is: → is:bookmarked, is:read, is:unread, is:new" in app.workspace.sub_title
 
 
 async def test_a_state_filter_typed_in_full_close_to_one_asks_which(app: ReaderApp) -> None:

@@ -17,7 +17,7 @@ from tests.pilot_helpers import (
     work_done,
 )
 from tui_reader.core.opening import Opening
-from tui_reader.core.paper import Paper
+from tui_reader.core.paper_columns import PaperColumns, columns_of
 from tui_reader.core.session import Session
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import workspace as workspace_module
@@ -249,8 +249,8 @@ async def test_the_header_counts_the_first_papers_loaded_as_they_are_drawn(
     showed for 0.1-0.4 s)."""
     go_on = threading.Event()
 
-    def stream() -> Iterator[list[Paper]]:
-        yield list(seed_store)[:5]
+    def stream() -> Iterator[PaperColumns]:
+        yield columns_of(list(seed_store)[:5])
         go_on.wait(30)
 
     app = ReaderApp(Opening(PaperStore(), stream=stream()), timings=settling(header=30, pane=30))

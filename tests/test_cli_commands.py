@@ -49,7 +49,11 @@ def test_search_says_when_a_filter_is_searched_as_words(capsys) -> None:
         (["search"], "is:bookm", "is:bookmarked"),
         (["search"], "graphs is:unred", "is:unread"),
         (["list", "--query"], "!has:notes", "!has:note"),
-        (["export", "--format", "md", "--query"], "is:", "is:bookmarked, is:read or is:unread"),
+        (
+            ["export", "--format", "md", "--query"],
+            "is:",
+            "is:bookmarked, is:read, is:unread or is:new",
+        ),
     ],
 )
 def test_a_filter_typed_close_to_a_state_is_refused_naming_it(
@@ -79,7 +83,7 @@ def test_search_finding_nothing_exits_with_status_one_as_grep_does(capsys) -> No
         "",
         "tui-reader: no paper matches 'zzyzx qwxv'\n",
     )
-    states = "is:bookmarked, is:read, is:unread, has:note"
+    states = "is:bookmarked, is:read, is:unread, is:new, has:note"
     assert run(capsys, "search", "is:bogus") == (
         1,
         "",

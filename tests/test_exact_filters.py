@@ -21,7 +21,7 @@ def paper(text: str, number: int) -> Paper:
     return Paper.from_abstract(f"{text} (paper {number}).", "C", Path("x.jsonl"))
 
 
-def corpus() -> list[Paper]:
+def corpus() -> PaperStore:
     texts = (
         ["A convex relaxation of the problem."] * 4
         + ["A conventional baseline."] * 6
@@ -34,17 +34,17 @@ def corpus() -> list[Paper]:
         + ["Adverserial training, misspelt by its authors."] * 2
         + ["Bayesian optimisation of hyperparameters."] * 4
     )
-    return [paper(text, number) for number, text in enumerate(texts)]
+    return PaperStore([paper(text, number) for number, text in enumerate(texts)])
 
 
-def full(query: str, papers: list[Paper], index: object) -> tuple[set[str], str]:
+def full(query: str, papers: PaperStore, index: object) -> tuple[set[str], str]:
     found = search_papers(index, query, Library(None), "relevance", papers)  # type: ignore[arg-type]
     words = {papers[int(n)].abstract.split()[0].lower() for n in found.numbers[: found.full]}
     return words, found.showing
 
 
 @pytest.fixture(scope="module")
-def searched() -> tuple[list[Paper], object]:
+def searched() -> tuple[PaperStore, object]:
     papers = corpus()
     return papers, build_index(papers)
 
@@ -116,7 +116,7 @@ def test_the_header_feeds_and_list_agree_on_one_count(
 
 
 async def test_the_header_counts_the_papers_holding_the_word_and_says_what_it_shows() -> None:
-    app = ReaderApp(Opening(PaperStore(corpus())), Library(None))
+    app = ReaderApp(Opening(corpus()), Library(None))
     async with app.run_test(size=(120, 30)) as pilot:
         await ready(pilot)
         await pilot.press("slash", *"convex", "enter")

@@ -14,8 +14,9 @@ from tui_reader.core.engine import SearchEngine
 from tui_reader.core.feeds import feed_numbers
 from tui_reader.core.library import Library
 from tui_reader.core.loading import load_paths
-from tui_reader.core.paper import Paper
+from tui_reader.core.paper_columns import columns_of
 from tui_reader.core.search_service import build_index
+from tui_reader.core.store import PaperStore
 from tui_reader.resources import bundled
 from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen
 from tui_reader.ui.feeds_screen import FeedsScreen, save_search_prompt
@@ -39,12 +40,12 @@ class Host(App[None]):
 
 
 @pytest.fixture
-def seeds() -> list[Paper]:
+def seeds() -> PaperStore:
     return load_paths([bundled("seeds")]).papers
 
 
 @pytest.fixture
-def index(seeds: list[Paper]) -> SearchEngine:
+def index(seeds: PaperStore) -> SearchEngine:
     return build_index(seeds)
 
 
@@ -68,7 +69,7 @@ def opened(path: Path) -> Library:
 
 async def test_the_panel_counts_and_follows_what_is_read(
     private_library: Path,
-    seeds: list[Paper],
+    seeds: PaperStore,
     index: SearchEngine,
 ) -> None:
     library = opened(private_library)
@@ -101,12 +102,12 @@ async def test_the_panel_counts_and_follows_what_is_read(
 
 
 async def test_counts_wait_for_the_index_and_follow_papers_loading(
-    private_library: Path, seeds: list[Paper]
+    private_library: Path, seeds: PaperStore
 ) -> None:
     library = opened(private_library)
     library.save_search("rl", "reinforcement learning")
     library.save_search("unread", "is:unread")
-    loaded = seeds[:10]  # more arrive while the panel is open
+    loaded = PaperStore(seeds[:10])  # more arrive while the panel is open
     ready: list[SearchEngine] = []
     app = Host(
         lambda app: FeedsScreen(
@@ -121,14 +122,14 @@ async def test_counts_wait_for_the_index_and_follow_papers_loading(
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: "10 / 10" in rows(screen)[1], "the state query counted")
         assert rows(screen)[0].split()[:2] == ["rl", "…"]
-        loaded += seeds[10:]
+        loaded.extend(columns_of(seeds[10:]))
         ready.append(build_index(seeds))
         await wait_until(pilot, lambda: "38 / 38" in rows(screen)[1], "the papers loaded since")
         await wait_until(pilot, lambda: "…" not in rows(screen)[0], "rl counted once indexed")
 
 
 async def test_d_deletes_a_search_after_asking(
-    private_library: Path, seeds: list[Paper], index: SearchEngine
+    private_library: Path, seeds: PaperStore, index: SearchEngine
 ) -> None:
     """Only Enter says yes: the panel opens by itself at start, and "dynamic" typed then
     deleted a search with its d and its y."""

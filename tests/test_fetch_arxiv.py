@@ -1,7 +1,7 @@
 """`tui-reader fetch arxiv`: the Atom API and OAI-PMH, against local servers."""
 
 import json
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -22,6 +22,9 @@ from tests.fetch_helpers import (
     oai_record,
     serving,
 )
+from tui_reader.cli import program
+from tui_reader.cli.registry import command_named
+from tui_reader.cli.shared import first_day
 from tui_reader.core.sources import arxiv, polite
 from tui_reader.core.sources.arxiv import ArxivRequest, parse_atom, search_query
 from tui_reader.core.sources.pages import MalformedPage
@@ -492,3 +495,41 @@ def test_the_config_names_the_services_and_the_environment_wins(
         monkeypatch.setenv("TUI_READER_ARXIV_API", used.url)
         assert run_fetch(["arxiv", "--category", "cs.LG", "-o", str(out)]) == 0
     assert (len(unused.requests), len(used.requests)) == (0, 1)
+
+
+def test_since_today_or_yesterday_is_a_date_a_cron_job_need_not_write() -> None:
+    fetch = command_named("fetch")
+    assert fetch is not None
+    parsed = fetch.parser().parse_args(["arxiv", "--category", "cs.LG", "--since", "yesterday"])
+    assert first_day(parsed.since) == date.today() - timedelta(days=1)
+    parsed = fetch.parser().parse_args(["arxiv", "--category", "cs.LG", "--since", "Today"])
+    assert first_day(parsed.since) == date.today()
+
+
+def test_a_fetch_brings_the_papers_kept_for_the_reader_up_to_date_and_they_are_new(
+    clock: FakeTime,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The daily loop: a fetch into a collection kept for the reader takes its new papers
+    into the entry kept (a part of their own), so the next start reads them at once, and
+    `is:new` finds them."""
+    out = tmp_path / "cs-LG.jsonl"
+    fetch = ["arxiv", "--category", "cs.LG", "--since", "2025-06-01", "-o", str(out)]
+    with serving(Script(Reply(OAI_FIRST), Reply(OAI_LAST))) as server:
+        monkeypatch.setenv("TUI_READER_ARXIV_OAI", server.url)
+        assert run_fetch(fetch) == 0
+    assert program.main(["search", "kernel", str(out)]) == 0  # kept
+    day = [oai_record("2506.00007", "Kernel Bandits", "cs.LG"), oai_record("2506.00008", "Kernels")]
+    with serving(Script(Reply(oai_page(day, token="", cursor=0, size=2)))) as server:
+        monkeypatch.setenv("TUI_READER_ARXIV_OAI", server.url)
+        assert run_fetch(fetch) == 0
+    (entry,) = (tmp_path / "cache").glob("papers-v*")
+    manifest = json.loads((entry / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["sources"][0]["size"] == out.stat().st_size  # brought up to date
+    assert len(manifest["parts"]) == 2
+    capsys.readouterr()
+    assert program.main(["search", "--format", "jsonl", "is:new", str(out)]) == 0
+    found = [json.loads(line)["id"] for line in capsys.readouterr().out.splitlines()]
+    assert sorted(found) == ["2506.00007", "2506.00008"]

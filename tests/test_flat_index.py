@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from tui_reader.core.flat import build, disk, folded_text
 from tui_reader.core.flat import index as index_module
 from tui_reader.core.flat.build import build_arrays
-from tui_reader.core.flat.index import RANKED_EXACTLY, FlatIndex, _best_first, _smallest_window
+from tui_reader.core.flat.index import FlatIndex
+from tui_reader.core.flat.ranking import RANKED_EXACTLY, best_first, smallest_window
 from tui_reader.core.paper import Paper, paper_id
 from tui_reader.core.query import parse_query
 from tui_reader.core.store import PaperStore
@@ -44,7 +45,7 @@ def test_every_word_matches_as_a_prefix_with_typos(
     seed_store: PaperStore, query: str, word: str
 ) -> None:
     papers = list(seed_store)
-    headlines = found(FlatIndex.of(papers), papers, query)
+    headlines = found(FlatIndex.of(PaperStore(papers)), papers, query)
     assert headlines and word in headlines[0].lower(), headlines[:3]
 
 
@@ -65,7 +66,7 @@ def test_a_typo_is_forgiven_from_five_letters(query: str, expected: list[str]) -
     papers = corpus(
         "Satisficing in bandits.", "Diffusion of graphs and trees.", "Statistics of trees."
     )
-    assert found(FlatIndex.of(papers), papers, query) == expected
+    assert found(FlatIndex.of(PaperStore(papers)), papers, query) == expected
 
 
 @pytest.mark.parametrize(
@@ -87,7 +88,7 @@ def test_search_reads_typeset_math_and_accents(query: str, expected: int) -> Non
         r"Na\"{\i}ve Bayes classifiers revisited.",
         "Unrelated text about graphs and other things.",
     )
-    index = FlatIndex.of(papers)
+    index = FlatIndex.of(PaperStore(papers))
     ranking = index.run(parse_query(query + " "))
     assert ranking.full >= 1 and int(ranking.numbers[0]) == expected
 
@@ -104,7 +105,10 @@ def test_a_word_typed_with_punctuation_ranks_first_the_papers_holding_it_so(quer
         "On the order of 1 over T, though.",  # o, t only as the beginnings of words
         "Other text.",
     )
-    assert found(FlatIndex.of(papers), papers, query) == [papers[1].headline, papers[0].headline]
+    assert found(FlatIndex.of(PaperStore(papers)), papers, query) == [
+        papers[1].headline,
+        papers[0].headline,
+    ]
 
 
 @pytest.mark.parametrize(
@@ -134,7 +138,9 @@ def test_words_that_pdf_extraction_broke_are_found_whole(query: str, expected: l
         Paper.from_abstract(text, "C", Path("x.jsonl"), title=f"Paper {number}")
         for number, text in enumerate([*texts, "Others."])
     ]
-    assert found(FlatIndex.of(papers), papers, query) == [f"Paper {i}" for i in expected]
+    assert found(FlatIndex.of(PaperStore(papers)), papers, query) == [
+        f"Paper {i}" for i in expected
+    ]
     assert [paper.id for paper in papers[:4]] == [paper_id(text) for text in texts]
     assert [paper.abstract for paper in papers[:4]] == list(texts)
 
@@ -145,7 +151,7 @@ def test_words_that_pdf_extraction_broke_are_found_whole(query: str, expected: l
 def test_a_backslash_before_an_apostrophe_or_a_quote_glues_no_words(query: str) -> None:
     """As the screen shows them: Alzheimer's, don't, O'Neil and "deep"."""
     papers = corpus(r"Alzheimer\'s disease: don\'t trust the \"deep\" model, O\'Neil.", "Others.")
-    assert found(FlatIndex.of(papers), papers, query) == [papers[0].headline]
+    assert found(FlatIndex.of(PaperStore(papers)), papers, query) == [papers[0].headline]
 
 
 @pytest.mark.parametrize(
@@ -165,7 +171,7 @@ def test_a_phrase_reads_a_dash_as_a_space(query: str, expected: list[int]) -> No
         "Co-training with two views.",
         'Trust the "deep" model.',
     )
-    found_numbers = FlatIndex.of(papers).run(parse_query(query + " "))
+    found_numbers = FlatIndex.of(PaperStore(papers)).run(parse_query(query + " "))
     assert sorted(found_numbers.numbers[: found_numbers.full].tolist()) == expected
 
 
@@ -197,7 +203,7 @@ def test_the_words_of_a_latex_commands_arguments_are_words(query: str, expected:
         r"A ratio $\frac{mass}{volume}$ of two numbers.",
         "Unrelated text about graphs and other things.",
     )
-    ranking = FlatIndex.of(papers).run(parse_query(query + " "))
+    ranking = FlatIndex.of(PaperStore(papers)).run(parse_query(query + " "))
     assert ranking.numbers[: ranking.full].tolist() == [expected]
 
 
@@ -222,13 +228,13 @@ def test_a_typo_anywhere_in_a_word_finds_it(query: str, expected: int) -> None:
         "Homophily in social graphs.",
         "Unrelated text about other things.",
     )
-    ranking = FlatIndex.of(papers).run(parse_query(query))
+    ranking = FlatIndex.of(PaperStore(papers)).run(parse_query(query))
     assert ranking.full >= 1 and int(ranking.numbers[0]) == expected
 
 
 def test_a_word_typed_whole_still_ranks_its_exact_papers_first() -> None:
     papers = corpus("Graphene sheets conduct.", "A graph of papers.", "Graphs everywhere.")
-    index = FlatIndex.of(papers)
+    index = FlatIndex.of(PaperStore(papers))
     ranking = index.run(parse_query("graph "))
     assert int(ranking.numbers[0]) == 1 and ranking.full == 3
 
@@ -244,7 +250,7 @@ def test_a_rare_word_as_typed_does_not_outrank_the_common_words_it_begins() -> N
         *(f"Robust statistics {n}." for n in range(40)),
         *(f"Unrelated topic {n}." for n in range(2000)),
     )
-    index = FlatIndex.of(papers)
+    index = FlatIndex.of(PaperStore(papers))
     assert found(index, papers, "robu moti")[:2] == [
         "Robust motion tracking",
         "Estimators in practice",
@@ -255,14 +261,14 @@ def test_a_rare_word_as_typed_does_not_outrank_the_common_words_it_begins() -> N
 def test_text_that_is_not_utf8_is_indexed_around_it() -> None:
     papers = corpus("Graph \ud800 networks.", "Plain words.")  # a lone surrogate, not cleaned
     for read in (papers, PaperStore(papers)):
-        index = FlatIndex.of(read)
+        index = FlatIndex.of(PaperStore(read))
         assert found(index, papers, "graph networks") == [papers[0].headline]
         assert found(index, papers, "plain") == [papers[1].headline]
 
 
 def test_hostile_text_is_only_text() -> None:
     papers = corpus("[/b] [CLS] \x1b]52;c;aGk=\x07 tokens\x00inside", "Plain words.")
-    index = FlatIndex.of(papers)
+    index = FlatIndex.of(PaperStore(papers))
     assert found(index, papers, "cls tokens") == [papers[0].headline]
     assert found(index, papers, "plain") == [papers[1].headline]
 
@@ -274,7 +280,7 @@ def kept(tmp_path: Path) -> tuple[Path, list[dict[str, object]], list[Paper]]:
     source.write_text("{}\n", encoding="utf-8")
     papers = corpus("Graph neural networks.", r"A Schr\"odinger bridge.", "Sparse attention.")
     sources = disk.sources_of([source])
-    disk.save(tmp_path / "cache", sources, build_arrays(papers)[0])
+    disk.save(tmp_path / "cache", sources, build_arrays(PaperStore(papers))[0])
     return tmp_path / "cache", sources, papers
 
 
@@ -283,7 +289,7 @@ def test_a_kept_index_opens_by_memory_map_and_finds_the_same(
 ) -> None:
     root, sources, papers = kept
     opened = disk.open_index(root, sources)
-    built = FlatIndex.of(papers)
+    built = FlatIndex.of(PaperStore(papers))
     for query in ("graph", "schrodinger bridge ", '"sparse attention"', "atention"):
         assert list(opened.run(parse_query(query)).numbers) == list(
             built.run(parse_query(query)).numbers
@@ -395,7 +401,7 @@ def test_arrow_numbers_a_texts_tokens_as_a_dict_does(parts: list[bytes]) -> None
 
 
 def test_a_chunk_read_here_is_read_as_a_pools_process_reads_it_with_arrow() -> None:
-    joined, count = next(build._chunks(corpus(*MIXED), 0, len(MIXED)))[1:]
+    joined, count = next(build._chunks(PaperStore(corpus(*MIXED)), 0, len(MIXED)))[1:]
     with_arrow = build._Reader(by_arrow=True).read(joined, count)
     here = build._Reader(by_arrow=False).read(joined, count)
     assert (here.new_words, here.new_cased) == (with_arrow.new_words, with_arrow.new_cased)
@@ -408,28 +414,33 @@ def test_a_chunk_read_here_is_read_as_a_pools_process_reads_it_with_arrow() -> N
 @pytest.mark.usefixtures("small_chunks")
 def test_a_pool_of_processes_builds_the_same_index() -> None:
     papers = corpus(*MIXED)
-    assert_same(build.build_arrays(papers, 2)[0], build.build_arrays(papers, processes=1)[0])
+    assert_same(
+        build.build_arrays(PaperStore(papers), 2)[0],
+        build.build_arrays(PaperStore(papers), processes=1)[0],
+    )
 
 
 @pytest.mark.usefixtures("small_chunks")
 def test_an_index_grown_a_few_papers_at_a_time_is_the_index_built_at_once() -> None:
     papers = corpus(*MIXED)
     with build.GrowingIndex(2) as growing:
-        growing.read(papers, 3, more_coming=True)  # the third waits to be read with the next
+        growing.read(
+            PaperStore(papers), 3, more_coming=True
+        )  # the third waits to be read with the next
         assert growing.count == 2
         early, _ = growing.arrays()
-        growing.read(papers, 5)
+        growing.read(PaperStore(papers), 5)
         grown, _ = growing.arrays()
     assert growing.count == 5
-    assert_same(early, build_arrays(papers[:2], 1)[0])
-    assert_same(grown, build_arrays(papers, 1)[0])
+    assert_same(early, build_arrays(PaperStore(papers[:2]), 1)[0])
+    assert_same(grown, build_arrays(PaperStore(papers), 1)[0])
 
 
 @pytest.mark.usefixtures("small_chunks")
 def test_a_growing_index_stops_reading_when_told() -> None:
     papers, told = corpus(*MIXED), iter([False, True])  # a chunk read, then a quit
     with build.GrowingIndex(1) as growing:
-        assert not growing.read(papers, 5, stopping=lambda: next(told))
+        assert not growing.read(PaperStore(papers), 5, stopping=lambda: next(told))
         assert growing.count == 2
 
 
@@ -465,13 +476,15 @@ def test_a_pool_that_breaks_midway_leaves_its_chunks_to_this_process(
     monkeypatch.setattr(build, "process_pool", breaking_pool)
     monkeypatch.setattr(build, "_READER", None)  # the pool's reader, here in this process
     papers = corpus(*MIXED)
-    assert_same(build.build_arrays(papers, 2)[0], build.build_arrays(papers, 1)[0])
+    assert_same(
+        build.build_arrays(PaperStore(papers), 2)[0], build.build_arrays(PaperStore(papers), 1)[0]
+    )
     assert len(pools) == 1 and pools[0].submitted >= 2  # the pool was used, and broke
 
 
 def test_many_papers_found_are_ranked_best_first_the_best_exactly() -> None:
     keys = np.random.default_rng(1).integers(0, 3000, size=20_000).astype(np.float64) / 7
-    order = _best_first(keys)
+    order = best_first(keys)
     assert sorted(order.tolist()) == list(range(len(keys)))  # every paper once
     exact = np.argsort(-keys, kind="stable")
     assert order[:RANKED_EXACTLY].tolist() == exact[:RANKED_EXACTLY].tolist()
@@ -491,7 +504,7 @@ def test_related_papers_share_what_the_paper_is_about_not_its_venue() -> None:
             ("Bandits", "Regret of bandits.", "Other"),
         )
     ]
-    index = FlatIndex.of(papers)
+    index = FlatIndex.of(PaperStore(papers))
     assert index.related(0, 1).tolist() == [2]
     assert 0 not in index.related(0, 4).tolist()
 
@@ -505,14 +518,16 @@ def test_where_no_pool_can_start_one_process_builds_the_index(
 
     monkeypatch.setattr(build, "ProcessPoolExecutor", no_pool)
     papers = corpus(*MIXED)
-    assert_same(build.build_arrays(papers, 2)[0], build.build_arrays(papers, 1)[0])
+    assert_same(
+        build.build_arrays(PaperStore(papers), 2)[0], build.build_arrays(PaperStore(papers), 1)[0]
+    )
 
 
 def test_the_smallest_window_holding_every_term() -> None:
     terms_of = {"policy": [0], "gradient": [1], "policies": [0]}
     tokens = ["policy", "x", "y", "gradient", "z", "policies", "gradient"]
-    assert _smallest_window(tokens, terms_of, 2) == 2
-    assert _smallest_window(["policy", "x", "y", "z"], terms_of, 2) == 0
+    assert smallest_window(tokens, terms_of, 2) == 2
+    assert smallest_window(["policy", "x", "y", "z"], terms_of, 2) == 0
 
 
 def test_close_papers_follow_only_while_few_match_in_full(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -520,7 +535,7 @@ def test_close_papers_follow_only_while_few_match_in_full(monkeypatch: pytest.Mo
         *(f"Graph neural networks, study {n}." for n in range(5)),
         *(f"A graph of citations, study {n}." for n in range(3)),
     )
-    index = FlatIndex.of(papers)
+    index = FlatIndex.of(PaperStore(papers))
     monkeypatch.setattr(index_module, "CLOSE_UNDER", 10)
     ranking = index.run(parse_query("graph neural"))
     assert (ranking.full, len(ranking.numbers)) == (5, 8)  # the 3 close ones after
@@ -540,12 +555,14 @@ def test_a_phrase_typed_on_finds_what_it_finds_when_typed_at_once() -> None:
         "Sparse atlases of the brain.",
         "Sparse attention at scale.",  # the word "at", but not after "sparse"
     )
-    typed = FlatIndex.of(papers)
+    typed = FlatIndex.of(PaperStore(papers))
     queries = ['"sparse', '"sparse ', '"sparse a', '"sparse at', '"sparse att', '"sparse a']
     queries += ['"sparse attention"', '"sparse an', '"dense a', '"sparse at']
     queries += ['"sparse at"', '"sparse atte', '"sparse at"']  # "at" whole, then a prefix
     for query in queries:
-        assert found(typed, papers, query) == found(FlatIndex.of(papers), papers, query), query
+        assert found(typed, papers, query) == found(
+            FlatIndex.of(PaperStore(papers)), papers, query
+        ), query
     assert len(found(typed, papers, '"sparse at')) == 5  # "not sparse at all" too
 
 
@@ -559,7 +576,7 @@ def test_a_quoted_phrase_stands_as_words_in_the_text() -> None:
         "The graph neural network.",
         r"Rates of O(1/T), and $\mathcal{O}(1/T)$.",
     )
-    index = FlatIndex.of(papers)
+    index = FlatIndex.of(PaperStore(papers))
 
     def numbers(query: str) -> list[int]:
         ranking = index.run(parse_query(query))
@@ -580,7 +597,7 @@ def test_a_word_typed_whole_on_the_way_to_a_phrase_is_that_word() -> None:
         "Everything is sparse.",
         "Sparsely read.",
     )
-    index = FlatIndex.of(papers)
+    index = FlatIndex.of(PaperStore(papers))
     assert sorted(found(index, papers, '"sparse ')) == sorted(
         paper.headline for paper in papers[:3]
     )
@@ -610,8 +627,8 @@ def _index_of_much_text(monkeypatch: pytest.MonkeyPatch) -> tuple[FlatIndex, lis
     monkeypatch.setattr(disk, "STEP", STEP)
     filler = " ".join(f"word{n}" for n in range(300))
     papers = corpus(*(f"Paper {n}: sparse attention, {filler}." for n in range(5000)))
-    index = FlatIndex.of(papers)
-    return index, papers, str(os.fstat(index._text._file.fileno()).st_ino)
+    index = FlatIndex.of(PaperStore(papers))
+    return index, papers, str(os.fstat(index._text._texts[0]._file.fileno()).st_ino)
 
 
 def test_a_phrase_gives_back_the_pages_of_the_text_it_read(
@@ -629,7 +646,7 @@ def test_a_phrase_gives_back_the_pages_of_the_text_it_read(
 
     monkeypatch.setattr(folded_text.FoldedText, "_give_back", measured)
     assert len(found(index, papers, '"sparse attention"')) == 5000
-    text_kb = len(index._text._map or b"") // 1024
+    text_kb = len(index._text._texts[0]._map or b"") // 1024
     assert len(resident_before) > 10
     # The system may map up to 2 MB around a page read (a large page of its cache).
     assert 0 < max(resident_before) <= text_kb / 3
@@ -664,7 +681,7 @@ def test_the_lowest_keys_stay_last_when_rounding_lifts_them() -> None:
     round to 0, and papers of the lowest score were ranked among the best."""
     values = [1000.76935768, 1001.02581024, 1001.53871536, 1002.05162048]
     keys = np.random.default_rng(0).permutation(np.repeat(values, [3000, 2000, 2000, 300]))
-    order = _best_first(keys)
+    order = best_first(keys)
     assert np.all(np.diff(keys[order]) <= 0)
 
 
@@ -672,12 +689,12 @@ def test_few_scores_are_ranked_as_many_are() -> None:
     papers = corpus(
         *(f"Paper {n} on {'reinforcement' if n % 3 else 'reinforce'} learning." for n in range(60))
     )
-    index = FlatIndex.of(papers)
+    index = FlatIndex.of(PaperStore(papers))
     for query in ("reinf", "reinforcment", "learn", "le"):
         few = index.run(parse_query(query))
         index_module.FEW_VALUES, kept = 0, index_module.FEW_VALUES
         try:
-            many = FlatIndex.of(papers).run(parse_query(query))
+            many = FlatIndex.of(PaperStore(papers)).run(parse_query(query))
         finally:
             index_module.FEW_VALUES = kept
         assert few.numbers.tolist() == many.numbers.tolist(), query

@@ -16,6 +16,7 @@ from tests.cli_helpers import run_process
 from tests.pilot_helpers import ready
 from tui_reader.cli.program import main
 from tui_reader.core import loading
+from tui_reader.core.expected_papers import expected_papers
 from tui_reader.core.formats import json_lines, seed_text
 from tui_reader.core.loading import LoadError, load_paths
 from tui_reader.ui.app import ReaderApp
@@ -427,7 +428,7 @@ def test_a_damaged_gzip_file_is_one_line_naming_it(tmp_path: Path, name: str) ->
     packed[20:84] = b"\xff" * 64  # the first deflate block broken
     path = tmp_path / name
     path.write_bytes(bytes(packed))
-    loading.expected_papers([path])  # a guess: it says nothing, and raises nothing
+    expected_papers([path])  # a guess: it says nothing, and raises nothing
     with pytest.raises(LoadError) as raised:
         load_paths([path])
     assert str(raised.value).startswith(f"{path}: ") and "\n" not in str(raised.value)

@@ -16,9 +16,15 @@ from tui_reader.cli.program import main
 from tui_reader.core import index_cache, opening
 from tui_reader.core.config import load_config
 from tui_reader.core.flat.index import FlatIndex
-from tui_reader.core.index_cache import IndexedPapers, keep, keep_in_background, load_cached
-from tui_reader.core.loading import check_paths, load_store
+from tui_reader.core.index_cache import (
+    IndexedPapers,
+    load_cached,
+    write_entry,
+    write_entry_in_background,
+)
+from tui_reader.core.loading import check_paths, load_paths
 from tui_reader.core.paper import Paper
+from tui_reader.core.paper_columns import columns_of
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.paper_list import PaperList
 
@@ -48,9 +54,10 @@ def nothing_built(monkeypatch: pytest.MonkeyPatch) -> None:
     def fail(*_: object) -> None:
         raise AssertionError("the papers were loaded or indexed again")
 
-    monkeypatch.setattr(index_cache, "build_index", fail)
+    monkeypatch.setattr("tui_reader.core.segments.entry.build_index", fail)
+    monkeypatch.setattr("tui_reader.core.segments.kept.build_index", fail)
     monkeypatch.setattr(opening, "build_index", fail)
-    monkeypatch.setattr(opening, "load_store", fail)
+    monkeypatch.setattr(opening, "load_paths", fail)
 
 
 def test_a_second_search_opens_the_kept_papers_and_index(
@@ -89,7 +96,7 @@ def test_commands_without_search_words_read_the_kept_papers(
     file each time (181 s at a million); they read the kept entry back instead."""
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
     search(capsys, "bandit", str(path))  # kept
-    monkeypatch.setattr(opening, "load_store", lambda *_, **__: pytest.fail("loaded from the file"))
+    monkeypatch.setattr(opening, "load_paths", lambda *_, **__: pytest.fail("loaded from the file"))
     papers = ["--papers", str(path)]
     bandits = main(["list", *papers, "--format", "jsonl"]) or capsys.readouterr().out
     paper_id = json.loads(bandits.splitlines()[1])["id"]
@@ -106,29 +113,45 @@ def test_commands_without_search_words_read_the_kept_papers(
 def test_a_changed_file_is_loaded_and_indexed_anew(tmp_path: Path, write_seed, capsys) -> None:
     path = write_seed("Diffusion models for tabular data.")
     search(capsys, "diffusion", str(path))
+    (entry,) = entries(tmp_path)
+    (before,) = entry.glob("parts/*")
     write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
     os.utime(path, ns=(1, 1))  # a new modification time, as an edit gives
     assert "Bandits with regret" in search(capsys, "bandit", str(path))
-    assert len(entries(tmp_path)) == 2
+    assert entries(tmp_path) == [entry]  # the entry of these files, its part read anew
+    (after,) = entry.glob("parts/*")
+    assert after.name != before.name
+
+
+def _kept_file(entry: Path, name: str) -> Path:
+    """A file of an entry: its own (what joins its parts), else its first part's."""
+    own = entry / name
+    return own if own.exists() else sorted(entry.glob(f"parts/*/{name}"))[0]
 
 
 def _plant_pickle(entry: Path) -> None:
-    np.save(entry / "keys.npy", np.array([Planted(entry)], dtype=object), allow_pickle=True)
+    keys = _kept_file(entry, "keys.npy")
+    np.save(keys, np.array([Planted(entry)], dtype=object), allow_pickle=True)
 
 
 def _raw_pickle_as_an_array(entry: Path) -> None:
-    (entry / "years.npy").write_bytes(pickle.dumps(Planted(entry)))
+    _kept_file(entry, "years.npy").write_bytes(pickle.dumps(Planted(entry)))
 
 
 def _truncate(entry: Path) -> None:
-    abstract = entry / "abstract.npy"
+    abstract = _kept_file(entry, "abstract.npy")
     abstract.write_bytes(abstract.read_bytes()[:-5])
 
 
 def _lie_about_shapes(entry: Path) -> None:
-    manifest = json.loads((entry / "manifest.json").read_text(encoding="utf-8"))
+    path = next(
+        path
+        for path in sorted(entry.glob("**/manifest.json"))
+        if "abstract" in json.loads(path.read_text(encoding="utf-8")).get("arrays", {})
+    )
+    manifest = json.loads(path.read_text(encoding="utf-8"))
     manifest["arrays"]["abstract"]["shape"] = [10**9]
-    (entry / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    path.write_text(json.dumps(manifest), encoding="utf-8")
 
 
 def _another_version(entry: Path) -> None:
@@ -138,25 +161,25 @@ def _another_version(entry: Path) -> None:
 
 
 def _offsets_past_the_text(entry: Path) -> None:
-    offsets = np.load(entry / "title_offsets.npy")
+    offsets = np.load(_kept_file(entry, "title_offsets.npy"))
     offsets[1] = 10**6
-    np.save(entry / "title_offsets.npy", offsets)
+    np.save(_kept_file(entry, "title_offsets.npy"), offsets)
 
 
 def _category_codes_out_of_range(entry: Path) -> None:
-    codes = np.load(entry / "category_codes.npy")
+    codes = np.load(_kept_file(entry, "category_codes.npy"))
     codes[0] = 10**6
-    np.save(entry / "category_codes.npy", codes)
+    np.save(_kept_file(entry, "category_codes.npy"), codes)
 
 
 def _category_starts_past_the_codes(entry: Path) -> None:
-    starts = np.load(entry / "category_starts.npy")
+    starts = np.load(_kept_file(entry, "category_starts.npy"))
     starts[-1] += 1
-    np.save(entry / "category_starts.npy", starts)
+    np.save(_kept_file(entry, "category_starts.npy"), starts)
 
 
 def _index_array_described_as_a_number(entry: Path) -> None:
-    (manifest,) = entry.glob("flat-v*/manifest.json")
+    manifest = sorted(entry.glob("parts/*/flat-v*/manifest.json"))[0]
     written = json.loads(manifest.read_text(encoding="utf-8"))
     written["arrays"]["papers"] = 5
     manifest.write_text(json.dumps(written), encoding="utf-8")
@@ -167,8 +190,9 @@ def _garbage_manifest(entry: Path) -> None:
 
 
 def _fifo_for_an_array(entry: Path) -> None:  # opening it waited for a writer forever
-    (entry / "title.npy").unlink()
-    os.mkfifo(entry / "title.npy")
+    title = _kept_file(entry, "title.npy")
+    title.unlink()
+    os.mkfifo(title)
 
 
 def _fifo_for_the_manifest(entry: Path) -> None:
@@ -228,8 +252,9 @@ def test_an_entry_that_is_a_link_is_not_read_and_the_link_alone_is_replaced(
     assert search(capsys, "diffusion", str(path)) == first
     assert entry.is_dir() and not entry.is_symlink() and load_cached(files) is not None
     assert (elsewhere / "manifest.json").exists()  # what the link named is left alone
-    (entry / "title.npy").unlink()
-    (entry / "title.npy").symlink_to(elsewhere / "title.npy")
+    title = _kept_file(entry, "title.npy")
+    title.unlink()
+    title.symlink_to(elsewhere / title.relative_to(entry))
     assert load_cached(files) is None
 
 
@@ -241,7 +266,7 @@ def test_bytes_damaged_in_a_kept_text_read_as_replacement_characters(
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
     search(capsys, "diffusion", str(path))
     (entry,) = entries(tmp_path)
-    column = entry / "abstract.npy"
+    column = _kept_file(entry, "abstract.npy")
     data = bytearray(column.read_bytes())
     data[-10:-6] = b"\xff\xfe\xff\xfe"
     column.write_bytes(bytes(data))
@@ -279,7 +304,7 @@ def test_a_pickle_or_an_entry_of_an_earlier_version_is_never_read_and_is_removed
 def _kept_entry(write_seed, name: str, abstracts: int) -> tuple[list[Path], IndexedPapers]:
     texts = [f"Paper {name} number {n} on sparse regression." for n in range(abstracts)]
     files = check_paths([write_seed(*texts, name=f"{name}.txt")])
-    loaded = load_store(files)
+    loaded = load_paths(files)
     assert isinstance(loaded.papers, PaperStore)
     return files, IndexedPapers(loaded, FlatIndex.of(loaded.papers), loaded.papers)
 
@@ -289,12 +314,12 @@ def test_the_cache_folder_keeps_under_its_limit_least_recently_used_first(
 ) -> None:
     root = tmp_path / "cache"
     kept = [_kept_entry(write_seed, name, 20) for name in ("a", "b", "c")]
-    assert keep(*kept[0], root=root, limit=10**9)
+    assert write_entry(*kept[0], root=root, limit=10**9)
     size = sum(f.stat().st_size for f in entries(tmp_path)[0].rglob("*") if f.is_file())
-    assert keep(*kept[1], root=root, limit=10**9)
+    assert write_entry(*kept[1], root=root, limit=10**9)
     os.utime(entries(tmp_path)[0] / "manifest.json", (1, 1))  # used long ago
     assert load_cached(kept[1][0]) is not None  # used now
-    assert keep(*kept[2], root=root, limit=int(2.5 * size))
+    assert write_entry(*kept[2], root=root, limit=int(2.5 * size))
     assert len(entries(tmp_path)) == 2
     assert load_cached(kept[0][0]) is None  # the least recently used went
     assert load_cached(kept[1][0]) is not None and load_cached(kept[2][0]) is not None
@@ -318,7 +343,7 @@ def test_keeping_in_the_background_writes_an_entry_the_next_run_opens(
 ) -> None:
     files, indexed = _kept_entry(write_seed, "a", 30)
     problems = ["a.txt:3: no abstract"]
-    keep_in_background(files, indexed.store, indexed.index, problems, 2).join(timeout=30)
+    write_entry_in_background(files, indexed.store, indexed.index, problems, 2).join(timeout=30)
     kept = load_cached(files)
     assert kept is not None and list(kept.store) == list(indexed.store)
     assert (kept.loaded.problems, kept.loaded.duplicates, len(kept.index)) == (problems, 2, 30)
@@ -326,11 +351,13 @@ def test_keeping_in_the_background_writes_an_entry_the_next_run_opens(
 
 def test_papers_still_loading_are_not_kept(tmp_path: Path, write_seed) -> None:
     files, indexed = _kept_entry(write_seed, "a", 3)
-    indexed.store.extend(load_store([write_seed("Another paper.", name="b.txt")]).papers)
-    assert not keep(files, indexed)
+    added = load_paths([write_seed("Another paper.", name="b.txt")]).papers
+    indexed.store.extend(columns_of(list(added)))
+    assert not write_entry(files, indexed)
     assert entries(tmp_path) == []
     told: list[object] = []  # the reader says it keeps them until told
-    keep_in_background(files, indexed.store, indexed.index, (), 0, told.append).join(timeout=30)
+    writing = write_entry_in_background(files, indexed.store, indexed.index, (), 0, told.append)
+    writing.join(timeout=30)
     assert told == [None]
 
 
@@ -457,11 +484,11 @@ def test_an_index_of_another_version_is_built_again_once_from_the_kept_papers(
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
     first = search(capsys, "diffusion", str(path))
     (entry,) = entries(tmp_path)
-    (index,) = entry.glob("flat-v*")
-    index.rename(entry / "flat-v0-older")  # as an earlier format version left it
-    monkeypatch.setattr(opening, "load_store", lambda *_: pytest.fail("papers loaded"))
+    (index,) = entry.glob("parts/*/flat-v*")
+    index.rename(index.parent / "flat-v0-older")  # as an earlier format version left it
+    monkeypatch.setattr(opening, "load_paths", lambda *_: pytest.fail("papers loaded"))
     assert search(capsys, "diffusion", str(path)) == first  # indexed from the kept papers
-    assert [p.name for p in entry.glob("flat-v*")] == [index.name]
+    assert [p.name for p in entry.glob("parts/*/flat-v*")] == [index.name]
     nothing_built(monkeypatch)
     assert search(capsys, "diffusion", str(path)) == first
 
@@ -469,6 +496,6 @@ def test_an_index_of_another_version_is_built_again_once_from_the_kept_papers(
 def test_a_cache_that_cannot_be_written_costs_time_only(tmp_path: Path, write_seed, capsys) -> None:
     (tmp_path / "cache").write_text("a file where the cache folder should be", encoding="utf-8")
     files, indexed = _kept_entry(write_seed, "a", 3)
-    assert not keep(files, indexed)
+    assert not write_entry(files, indexed)
     assert load_cached(files) is None
     assert "sparse regression" in search(capsys, "sparse", str(files[0]))

@@ -4,7 +4,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tui_reader.core.loading import load_paths, load_store
+from tui_reader.core.loading import load_paths
 from tui_reader.core.store import PaperStore
 from tui_reader.core.text import clean, squash_whitespace, strip_controls
 
@@ -33,7 +33,7 @@ def test_what_only_the_standard_json_reads_is_still_read(tmp_path: Path) -> None
     ]
 
 
-def test_papers_load_into_a_store_as_into_a_list(tmp_path: Path) -> None:
+def test_papers_load_into_a_store(tmp_path: Path) -> None:
     path = tmp_path / "papers.jsonl.gz"
     lines = [
         '{"abstract": "First.", "title": "One", "venue": "A"}',
@@ -44,8 +44,13 @@ def test_papers_load_into_a_store_as_into_a_list(tmp_path: Path) -> None:
     path.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
     other = tmp_path / "other.txt"
     other.write_text("Other\n\nFirst.\n\nThird paper.\n", encoding="utf-8")
-    as_list, as_store = load_paths([path, other]), load_store([path, other])
-    assert isinstance(as_store.papers, PaperStore)
-    assert list(as_store.papers) == as_list.papers and len(as_list.papers) == 3
-    assert as_store.collections == as_list.collections == as_store.papers.collections
-    assert (as_store.problems, as_store.duplicates) == (as_list.problems, as_list.duplicates)
+    loaded = load_paths([path, other])
+    assert isinstance(loaded.papers, PaperStore)
+    assert [(p.abstract, p.title, p.collection) for p in loaded.papers] == [
+        ("First.", "One", "papers"),
+        ("Second.", "", "papers"),
+        ("Third paper.", "", "Other"),
+    ]
+    assert loaded.collections == loaded.papers.collections == ["papers", "Other"]
+    assert loaded.problems == [f"{path}:4: not valid JSON (Expecting value)"]
+    assert loaded.duplicates == 2

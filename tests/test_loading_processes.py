@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from tui_reader.core import expected_papers as estimate
 from tui_reader.core import loading
-from tui_reader.core.loading import LoadFilter, load_paths, load_store, stream_papers
+from tui_reader.core.loading import LoadFilter, load_paths, stream_papers
 from tui_reader.core.paper import Paper
-from tui_reader.core.store import PaperColumns, PaperStore
+from tui_reader.core.store import PaperStore, papers_of
 
 
 def _record(number: int) -> dict[str, object]:
@@ -48,11 +49,11 @@ def _read(paths: list[Path], keep: LoadFilter = loading.NO_FILTER) -> tuple[list
     order (a piece's come after its papers)."""
     papers: list[Paper] = []
     problems: list[str] = []
-    for item in stream_papers(paths, keep=keep):
+    for item in stream_papers(paths, load_filter=keep):
         if isinstance(item, str):
             problems.append(item)
-        else:  # a list, or the columns of a piece the pool read
-            papers += item.papers() if isinstance(item, PaperColumns) else item
+        else:
+            papers += papers_of(item)
     return papers, problems
 
 
@@ -69,7 +70,7 @@ def test_a_file_read_in_pieces_loads_as_in_one_process(
     _pieces(monkeypatch)
     in_pieces = load_paths([path])
     assert len(at_once.papers) == 395 and at_once.duplicates == 2  # the test sees a change
-    assert in_pieces.papers == at_once.papers
+    assert list(in_pieces.papers) == list(at_once.papers)
     assert (
         in_pieces.problems
         == at_once.problems
@@ -81,9 +82,9 @@ def test_a_file_read_in_pieces_loads_as_in_one_process(
     assert in_pieces.duplicates == at_once.duplicates
     assert _read([path]) == stream
     assert _read([path], keep) == filtered and 0 < len(filtered) < 100
-    as_store = load_store([path])
+    as_store = load_paths([path])
     assert isinstance(as_store.papers, PaperStore)
-    assert list(as_store.papers) == at_once.papers
+    assert list(as_store.papers) == list(at_once.papers)
 
 
 def test_a_line_that_is_not_utf8_is_skipped_and_the_file_read_on(
@@ -148,7 +149,7 @@ def test_seed_text_is_read_in_pieces_too(
     _pieces(monkeypatch)
     in_pieces = load_paths([path])
     assert len(at_once.papers) == 298 and at_once.duplicates == 1  # the test sees a change
-    assert in_pieces.papers == at_once.papers
+    assert list(in_pieces.papers) == list(at_once.papers)
     assert {paper.collection for paper in in_pieces.papers} == {"A collection"}
     assert in_pieces.problems == at_once.problems == [f"{path}:123: not UTF-8 text (byte 0xe9)"]
 
@@ -178,35 +179,35 @@ def test_a_gzip_file_cut_short_gives_the_papers_read_before_the_cut(
 def test_how_many_papers_a_file_holds_is_told_from_its_first_lines(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
-    monkeypatch.setattr(loading, "SAMPLED_BYTES", 1_000_000)  # a fifth of the file
+    monkeypatch.setattr(estimate, "SAMPLED_BYTES", 1_000_000)  # a fifth of the file
     records = ({"abstract": os.urandom(150).hex(), "title": str(n)} for n in range(15_000))
     text = "".join(json.dumps(record) + "\n" for record in records).encode()
     path = tmp_path / name
     path.write_bytes(gzip.compress(text) if name.endswith(".gz") else text)
-    expected = loading.expected_papers([path, path])
+    expected = estimate.expected_papers([path, path])
     # A gzip file's sample is known to the reader's buffer (128 kB of the file): a bit less.
     assert expected is not None and 24_000 <= expected <= 31_000
     table = tmp_path / "table.csv"
     table.write_text("abstract\nOne abstract.\n")
-    assert loading.expected_papers([path, table]) is None  # read whole: counted once read
+    assert estimate.expected_papers([path, table]) is None  # read whole: counted once read
     seed = tmp_path / "seed.txt"  # an abstract a paragraph, a line and a blank one each
     seed.write_text("A collection\n\n" + "".join(f"Abstract {n}.\n\n" for n in range(5000)))
-    assert loading.expected_papers([seed]) in range(4900, 5100)
+    assert estimate.expected_papers([seed]) in range(4900, 5100)
 
 
 def test_many_files_are_told_by_size_past_the_sample(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(loading, "SAMPLED_BYTES", 300_000)  # the first of the ten files
+    monkeypatch.setattr(estimate, "SAMPLED_BYTES", 300_000)  # the first of the ten files
     parts = tmp_path / "parts"
     parts.mkdir()
     for part in range(10):
         records = ({"abstract": os.urandom(150).hex()} for _ in range(1_000))
         text = "".join(json.dumps(record) + "\n" for record in records)
         (parts / f"part{part}.jsonl").write_text(text)
-    read, start = [], loading._start
-    monkeypatch.setattr(loading, "_start", lambda path: read.append(path) or start(path))
-    expected = loading.expected_papers(sorted(parts.iterdir()))
+    read, start = [], estimate.file_start
+    monkeypatch.setattr(estimate, "file_start", lambda path: read.append(path) or start(path))
+    expected = estimate.expected_papers(sorted(parts.iterdir()))
     assert expected is not None and 9_000 <= expected <= 11_000
     assert len(read) < 10
 
@@ -238,5 +239,5 @@ def test_a_big_file_is_read_here_when_no_pool_can_read_it(
     _pieces(monkeypatch)
     monkeypatch.setattr(loading, "process_pool", no_pool)
     read_here = load_paths([path])
-    assert read_here.papers == at_once.papers and len(at_once.papers) == 395
+    assert list(read_here.papers) == list(at_once.papers) and len(at_once.papers) == 395
     assert read_here.problems == at_once.problems and read_here.duplicates == 2

@@ -10,11 +10,11 @@ import pytest
 from tui_reader.core import opening as opening_module
 from tui_reader.core.flat import disk
 from tui_reader.core.library import Library
-from tui_reader.core.loading import NO_FILTER, LoadFilter, NothingKept, check_paths
+from tui_reader.core.loading import NO_FILTER, LoadFilter, NothingAdmitted, check_paths
 from tui_reader.core.opening import CacheWriter, Opening, Way, open_papers, resolved
 from tui_reader.core.paper import Paper
 from tui_reader.core.search_service import build_index
-from tui_reader.core.store import PaperColumns, PaperStore
+from tui_reader.core.store import PaperStore, papers_of
 
 ABSTRACTS = ("Diffusion models for tabular data.", "Bandits with regret bounds.")
 
@@ -42,7 +42,7 @@ def streamed_papers(found: Opening) -> list[Paper]:
     papers: list[Paper] = []
     for batch in found.stream:
         if not isinstance(batch, str):
-            papers += batch.papers() if isinstance(batch, PaperColumns) else batch
+            papers += papers_of(batch)
     return papers
 
 
@@ -63,7 +63,7 @@ def test_a_small_input_is_loaded_for_the_reader_without_looking_in_the_cache(
     path = jsonl(tmp_path)
     opened(path, indexed=True)  # a command writes it to the cache
     assert entries(tmp_path)
-    forbid(monkeypatch, "load_cached", "kept_papers", "stream_papers")
+    forbid(monkeypatch, "load_cached", "cached_papers", "stream_papers")
     found = opened(path, stream_from=10_000)
     assert found.way is Way.LOADED and found.stream is None and found.index is None
     assert [paper.abstract for paper in found.store] == ["Bandits with regret bounds."]
@@ -104,7 +104,7 @@ def test_a_big_input_kept_with_its_index_is_opened_from_the_cache(
 ) -> None:
     path = jsonl(tmp_path)
     opened(path, indexed=True)
-    forbid(monkeypatch, "load_store", "build_index", "stream_papers")
+    forbid(monkeypatch, "load_paths", "build_index", "stream_papers")
     found = opened(path, stream_from=0)
     assert found.way is Way.CACHED and found.stream is None and found.cache_writer is None
     assert found.index is not None and len(found.index) == len(found.store) == 1
@@ -118,7 +118,7 @@ def test_a_big_input_kept_with_an_index_of_another_version_is_indexed_again_by_t
     path = write_seed(*ABSTRACTS)
     opened(path, indexed=True)
     monkeypatch.setattr(disk, "VERSION", disk.VERSION + 1)
-    forbid(monkeypatch, "load_store", "build_index", "stream_papers")
+    forbid(monkeypatch, "load_paths", "build_index", "stream_papers")
     found = opened(path, stream_from=0)
     assert found.way is Way.CACHED_PAPERS and found.index is None and len(found.store) == 2
     assert isinstance(found.cache_writer, CacheWriter)
@@ -148,7 +148,7 @@ def test_a_command_that_searches_loads_indexes_and_writes_the_cache_then_opens_i
     first = opened(path, indexed=True)
     assert first.way is Way.LOADED and first.index is not None and len(first.index) == 2
     assert len(entries(tmp_path)) == 1 and first.cache_writer is None
-    forbid(monkeypatch, "load_store", "build_index")
+    forbid(monkeypatch, "load_paths", "build_index")
     again = opened(path, indexed=True)
     assert again.way is Way.CACHED and again.index is not None
     assert [paper.id for paper in again.store] == [paper.id for paper in first.store]
@@ -174,7 +174,7 @@ def test_a_command_without_search_reads_kept_papers_without_their_index(
     loaded = opened(path)
     assert loaded.way is Way.LOADED and loaded.index is None and not entries(tmp_path)
     opened(path, indexed=True)
-    forbid(monkeypatch, "load_store", "load_cached")
+    forbid(monkeypatch, "load_paths", "load_cached")
     found = opened(path)
     assert found.way is Way.CACHED_PAPERS and found.index is None and len(found.store) == 2
 
@@ -189,11 +189,11 @@ def test_a_filtered_command_loads_the_papers_it_keeps_and_never_the_cache(
         encoding="utf-8",
     )
     opened(path, indexed=True)
-    forbid(monkeypatch, "load_cached", "kept_papers", "keep")
+    forbid(monkeypatch, "load_cached", "cached_papers", "write_entry")
     found = opened(path, LoadFilter(("cs.LG",)), indexed=True)
     assert found.way is Way.LOADED and found.index is not None
     assert [paper.abstract for paper in found.store] == ["About learning."]
-    with pytest.raises(NothingKept):
+    with pytest.raises(NothingAdmitted):
         opened(path, LoadFilter(("q-bio",)))
 
 

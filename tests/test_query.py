@@ -38,7 +38,7 @@ def library(tmp_path: Path) -> Library:
 def test_state_filters(library: Library, query: str, kept: list[str]) -> None:
     parsed = parse_query(query)
     assert parsed.terms == ()
-    assert [i for i in (A, B, C) if parsed.keeps(library, i)] == kept
+    assert [i for i in (A, B, C) if parsed.allows(library, i)] == kept
 
 
 def test_state_filters_combine_with_free_text(library: Library) -> None:

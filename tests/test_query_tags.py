@@ -31,7 +31,7 @@ def library(tmp_path: Path) -> Library:
     ],
 )
 def test_the_tag_being_typed_is_a_prefix(library: Library, query: str, kept: list[str]) -> None:
-    assert [i for i in (A, B, C) if parse_query(query).keeps(library, i)] == kept
+    assert [i for i in (A, B, C) if parse_query(query).allows(library, i)] == kept
 
 
 def test_a_tag_filter_names_its_tag(library: Library) -> None:
@@ -44,7 +44,7 @@ def test_a_tag_filter_names_its_tag(library: Library) -> None:
 
 
 def test_a_state_that_is_not_one_is_searched_as_words_and_says_so() -> None:
-    states = "is:bookmarked, is:read, is:unread, has:note"
+    states = "is:bookmarked, is:read, is:unread, is:new, has:note"
     parsed = parse_query("is:unred !has:notes is:read !is:Bookmarked is:bogus graphs ")
     assert parsed.misread == (f"is:bogus is not a state ({states})",)
     assert parsed.mistyped == (
@@ -67,7 +67,7 @@ def test_a_state_that_is_not_one_is_searched_as_words_and_says_so() -> None:
     [
         ("is:bookm", "is:bookmarked"),
         ("has:", "has:note"),
-        ("is: graphs", "is:bookmarked, is:read or is:unread"),
+        ("is: graphs", "is:bookmarked, is:read, is:unread or is:new"),
         ("!is:bookmarks", "!is:bookmarked"),
         ("has:read", "is:read"),
     ],
@@ -104,9 +104,9 @@ def test_a_state_filter_being_typed_is_the_one_it_can_become_not_words(
 @pytest.mark.parametrize(
     ("query", "hint"),
     [
-        ("graphs is:", "is: → is:bookmarked, is:read, is:unread"),
-        ("graphs !is:", "!is: → !is:bookmarked, !is:read, !is:unread"),
-        ("graphs | is:", "is: → is:bookmarked, is:read, is:unread"),
+        ("graphs is:", "is: → is:bookmarked, is:read, is:unread, is:new"),
+        ("graphs !is:", "!is: → !is:bookmarked, !is:read, !is:unread, !is:new"),
+        ("graphs | is:", "is: → is:bookmarked, is:read, is:unread, is:new"),
     ],
 )
 def test_a_state_filter_being_typed_that_could_be_several_adds_nothing(

@@ -9,7 +9,9 @@ import pytest
 from tui_reader.core import recommend
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
+from tui_reader.core.paper_columns import columns_of
 from tui_reader.core.recommend import ColdStart, features, model
+from tui_reader.core.store import PaperStore
 
 BANDITS = "bandit regret arms exploration exploitation reward horizon optimism confidence"
 ROBOTS = "robot grasping manipulation gripper locomotion sim2real controller torque legged"
@@ -27,11 +29,11 @@ def _paper(number: int, topic: str, words: str) -> Paper:
     )  # fmt: skip
 
 
-def _corpus() -> list[Paper]:
-    return [
+def _corpus() -> PaperStore:
+    return PaperStore(
         _paper(n, "bandits" if n % 2 else "robots", BANDITS if n % 2 else ROBOTS)
         for n in range(200)
-    ]
+    )
 
 
 def _library(keep: list[int], skip: list[int], tag: str = "") -> Library:
@@ -116,6 +118,7 @@ def test_a_new_decision_trains_the_model_again(tmp_path: Path) -> None:
     before = recommend.recommender(papers, library, None, tmp_path).model
     library.change(["p0007"], "kept", bookmarked=True, read=True)
     after = recommend.recommender(papers, library, None, tmp_path).model
+    assert before is not None and after is not None
     assert after.trained_on != before.trained_on
     assert not np.array_equal(after.weights, before.weights)
 
@@ -141,7 +144,9 @@ def test_a_damaged_or_foreign_model_is_rejected_and_trained_again_never_run(
 ) -> None:
     papers, library = _corpus(), _library([1, 3, 5], [0, 2, 4])
     made = recommend.recommender(papers, library, None, tmp_path)
+    assert made.model is not None
     first, trained_on = made.best().tolist(), made.model.trained_on
+    width = len(made.rows.vocabulary)
     manifest, weights = _model_files(tmp_path)
     mark = tmp_path / "unpickled"
     if damage == "pickle":
@@ -151,19 +156,19 @@ def test_a_damaged_or_foreign_model_is_rejected_and_trained_again_never_run(
             np.save(file, planted, allow_pickle=True)
         weights.write_bytes(weights.read_bytes() + pickle.dumps(_Planted(mark)))
     elif damage == "dtype":
-        np.save(weights, np.zeros(features.FEATURES, dtype=np.float64))
+        np.save(weights, np.zeros(width, dtype=np.float64))
     elif damage == "manifest":
         manifest.write_text("{not json")
     elif damage == "foreign":
         manifest.write_text(manifest.read_text().replace(model.FORMAT, "something else"))
     else:
-        np.save(weights, np.full(features.FEATURES, np.nan, dtype=np.float32))
+        np.save(weights, np.full(width, np.nan, dtype=np.float32))
     with pytest.raises(features.Rejected):
-        model.load(manifest.parent, manifest.stem, trained_on)
+        model.load(manifest.parent, manifest.stem, trained_on, width)
     again = recommend.recommender(papers, library, None, tmp_path)
     assert again.best().tolist() == first
     assert not mark.exists()
-    model.load(manifest.parent, manifest.stem, trained_on)  # kept sound again
+    model.load(manifest.parent, manifest.stem, trained_on, width)  # kept sound again
 
 
 def test_damaged_rows_are_rejected_and_built_again(tmp_path: Path) -> None:
@@ -175,3 +180,85 @@ def test_damaged_rows_are_rejected_and_built_again(tmp_path: Path) -> None:
         features.open_kept(folder, features.papers_digest(papers), len(papers))
     assert recommend.recommender(papers, library, None, tmp_path).best().tolist() == first
     features.open_kept(folder, features.papers_digest(papers), len(papers))
+
+
+def test_each_decision_is_followed_at_once_from_the_last_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    papers, library = _corpus(), _library([1, 3, 5, 7, 9], [0, 2, 4, 6, 8])
+    found = recommend.open_recommender(papers, library, None, tmp_path)
+    assert all(number % 2 for number in found.best(limit=20).tolist())  # bandits
+    starts: list[model.Model | None] = []
+    train = model.train
+
+    def recorded(*arguments: object, **keywords: object) -> model.Model:
+        starts.append(arguments[3] if len(arguments) > 3 else None)  # type: ignore[arg-type]
+        return train(*arguments, **keywords)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(model, "train", recorded)
+    # The reader turns to robots: keeps those skipped, unkeeps the bandits, then triages on.
+    robots, bandits = [0, 2, 4, 6, 8, 10, 12], [1, 3, 5, 7, 9, 11, 13]
+    for robot, bandit in zip(robots, bandits, strict=True):
+        previous = found.model
+        library.change([f"p{robot:04d}"], "kept", bookmarked=True, read=True)
+        found.decide(robot, library)
+        assert starts[-1] is previous
+        library.change([f"p{bandit:04d}"], "skipped", bookmarked=False, read=True)
+        found.decide(bandit, library)
+    assert sorted(found.decided.kept) == robots
+    assert sorted(found.decided.skipped) == bandits
+    best = found.best(limit=20).tolist()
+    assert all(number % 2 == 0 for number in best)  # robots now
+    assert not set(best) & set(robots + bandits)
+
+
+def test_a_decision_undone_puts_the_paper_back_among_the_recommendations(
+    tmp_path: Path,
+) -> None:
+    papers, library = _corpus(), _library([1, 3, 5, 7], [0, 2, 4])
+    found = recommend.open_recommender(papers, library, None, tmp_path)
+    assert 7 not in found.best().tolist()
+    library.set_bookmarked(["p0007"], False)
+    library.set_read(["p0007"], False)
+    found.decide(7, library)
+    assert 7 in found.best().tolist()
+    assert len(found.decided.kept) == 3
+
+
+def test_under_three_of_either_the_recommender_says_how_many_more_and_keeps_the_order(
+    tmp_path: Path,
+) -> None:
+    papers, library = _corpus(), _library([1, 3], [0, 2])
+    found = recommend.open_recommender(papers, library, None, tmp_path)
+    assert found.cold_start is not None
+    assert "1 more kept and 1 more read and not kept" in found.cold_start
+    assert found.order(np.array([9, 4, 7], dtype=np.int64)).tolist() == [0, 1, 2]
+    assert found.why_line(9) == found.cold_start
+    with pytest.raises(ColdStart):
+        found.best()
+    library.change(["p0005"], "kept", bookmarked=True, read=True)
+    found.decide(5, library)
+    assert found.cold_start is not None and "1 more read and not kept" in found.cold_start
+    library.change(["p0004"], "skipped", read=True)
+    found.decide(4, library)
+    assert found.cold_start is None
+    assert all(number % 2 for number in found.best(limit=20).tolist())
+
+
+def test_the_why_line_names_the_words_that_weigh_and_the_kept_paper_most_like_it(
+    tmp_path: Path,
+) -> None:
+    papers = _corpus()
+    twin = papers[3]  # kept: the paper below has its words
+    like_it = Paper(
+        id="p0200", abstract=twin.abstract, collection="c", source=Path("c"), headline="twin",
+        title=twin.title,
+    )  # fmt: skip
+    papers.extend(columns_of([like_it]))
+    found = recommend.recommender(papers, _library([1, 3, 5, 7], [0, 2, 4, 6]), None, tmp_path)
+    assert found.like(200) == 3
+    line = found.why_line(200)
+    assert "\n" not in line
+    assert line.endswith(f"like {twin.headline}")
+    assert any(word in line.split("; ")[0] for word in BANDITS.split())
+    assert found.like(3) != 3  # a kept paper is not like itself

@@ -5,7 +5,7 @@ format: arXiv ids from `eprint` or arxiv.org addresses, DOIs from doi.org ones, 
 import json
 from pathlib import Path
 
-from tui_reader.core.loading import load_paths, load_store
+from tui_reader.core.loading import load_paths
 from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.references import links_of
 from tui_reader.core.search_service import search_papers
@@ -78,7 +78,7 @@ def test_bibtex_from_zotero_and_better_bibtex_gives_arxiv_ids_links_and_kinds(
 def test_an_arxiv_id_found_in_bibtex_is_found_by_a_search_for_it(tmp_path: Path) -> None:
     path = tmp_path / "refs.bib"
     path.write_text(ZOTERO + BETTER_BIBTEX, encoding="utf-8")
-    store = load_store([path]).papers
+    store = load_paths([path]).papers
     for query, paper_id in (
         ("1706.03762", "1706.03762"),
         ("arXiv:1901.00001v2", "1901.00001"),

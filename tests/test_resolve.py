@@ -30,6 +30,7 @@ from tests.fetch_helpers import (
 from tui_reader.core.library import Library
 from tui_reader.core.loading import load_paths
 from tui_reader.core.paper import Paper
+from tui_reader.core.paper_columns import columns_of
 from tui_reader.core.resolve import (
     certain_match,
     resolve_online,
@@ -42,7 +43,7 @@ from tui_reader.core.resolve import (
 )
 from tui_reader.core.sources import polite
 from tui_reader.core.sources.record import SourceRecord
-from tui_reader.core.store import PaperStore, columns_of
+from tui_reader.core.store import PaperStore, papers_of
 from tui_reader.core.typeset import typeset
 
 run_resolve = command("resolve")
@@ -479,11 +480,12 @@ def test_papers_loaded_in_batches_are_shown_with_what_was_found() -> None:
     library = Library(None)
     library.set_resolved(SEED_PAPERS[1].id, {"title": "Found Title"})
     by_pool = columns_of(SEED_PAPERS[3:5])  # as the loading pool sends a piece
-    batches = [SEED_PAPERS[:2], "big.jsonl:3: not JSON", SEED_PAPERS[2:3], by_pool]
+    first, third = columns_of(SEED_PAPERS[:2]), columns_of(SEED_PAPERS[2:3])
+    batches = [first, "big.jsonl:3: not JSON", third, by_pool]
     shown = list(resolving(iter(batches), library))
-    assert shown[1] == "big.jsonl:3: not JSON" and shown[2] == SEED_PAPERS[2:3]
-    assert [paper.title for paper in shown[0]] == ["", "Found Title"]
+    assert shown[1] == "big.jsonl:3: not JSON" and papers_of(shown[2]) == SEED_PAPERS[2:3]  # type: ignore[arg-type]
+    assert [paper.title for paper in papers_of(shown[0])] == ["", "Found Title"]  # type: ignore[arg-type]
     assert shown[3] is by_pool  # none of its papers found: passed as it is
     library.set_resolved(SEED_PAPERS[4].id, {"title": "Also Found"})
     shown = list(resolving(iter(batches), library))
-    assert [paper.title for paper in shown[3]] == ["", "Also Found"]
+    assert [paper.title for paper in papers_of(shown[3])] == ["", "Also Found"]  # type: ignore[arg-type]

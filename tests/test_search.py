@@ -16,7 +16,7 @@ class Searched:
 
     def __init__(self, papers: Sequence[Paper]) -> None:
         self.papers = list(papers)
-        self.engine = FlatIndex.of(self.papers)
+        self.engine = FlatIndex.of(PaperStore(self.papers))
 
     def run(self, query: str) -> tuple[list[Paper], Ranking]:
         """The papers ranked for the query (all and close), and the ranking."""

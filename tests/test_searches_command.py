@@ -1,7 +1,6 @@
 """Saved searches as feeds from the command line: `searches` counts, `digest` lists unread."""
 
 import json
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -190,7 +189,7 @@ class CountingEngine:
 
 
 def test_the_counter_recounts_from_kept_matches_until_the_papers_change() -> None:
-    papers: Sequence[Paper] = load_paths([bundled("seeds")]).papers
+    papers = load_paths([bundled("seeds")]).papers
     engine = CountingEngine(build_index(papers))
     state = Library(None)
     counter = FeedCounter()
@@ -208,7 +207,7 @@ def test_the_counter_recounts_from_kept_matches_until_the_papers_change() -> Non
     not_done = first[1].total
     assert not_done is not None
     assert second[1].total == not_done - 1  # its query asks about the state: run again
-    counter.count(searches, engine, state, papers[:-1])
+    counter.count(searches, engine, state, PaperStore(papers[:-1]))
     assert engine.runs == 5, "other papers: every query runs again"
 
 

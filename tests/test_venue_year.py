@@ -10,7 +10,7 @@ import pytest
 from tests.cli_helpers import run
 from tui_reader.core.export import render
 from tui_reader.core.library import Library
-from tui_reader.core.loading import LoadFilter, load_paths, load_store
+from tui_reader.core.loading import LoadFilter, load_paths
 from tui_reader.core.paper import Paper, paper_year
 from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.search_service import search_papers
@@ -61,12 +61,9 @@ def dump(tmp_path: Path) -> Path:
         ("before:2020", ["Old nets", "Field wins"]),
     ],
 )
-@pytest.mark.parametrize("as_store", [False, True])
-def test_the_filters_read_the_venues_year(
-    tmp_path: Path, query: str, titles: list[str], as_store: bool
-) -> None:
+def test_the_filters_read_the_venues_year(tmp_path: Path, query: str, titles: list[str]) -> None:
     """`year:2021` found no paper of a dump whose records give the year only in the venue."""
-    papers = (load_store if as_store else load_paths)([dump(tmp_path)]).papers
+    papers = load_paths([dump(tmp_path)]).papers
     found = search_papers(None, query, NO_STATE, "file", papers)
     assert [papers[int(number)].title for number in found.numbers] == titles
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tui_reader.cli.shared import NoMatch, warn
-from tui_reader.core.loading import NO_FILTER, LoadFilter, NothingKept, check_paths
+from tui_reader.core.loading import NO_FILTER, LoadFilter, NothingAdmitted, check_paths
 from tui_reader.core.opening import Opening, open_papers
 from tui_reader.core.paper import Paper
 from tui_reader.core.references import reference_title
@@ -40,18 +40,21 @@ def tell_skipped(problems: Sequence[str]) -> None:
 
 
 def read_papers(
-    paths: Sequence[Path], only: LoadFilter = NO_FILTER, indexed: bool = False, asked: str = ""
+    paths: Sequence[Path],
+    load_filter: LoadFilter = NO_FILTER,
+    indexed: bool = False,
+    asked: str = "",
 ) -> Opening:
     """The papers the paths name (with `indexed`, their index too), what was passed over and
-    skipped told on stderr. NoMatch when `only` leaves no paper (`asked`: the options as
+    skipped told on stderr. NoMatch when `load_filter` admits no paper (`asked`: the options as
     typed, to say so)."""
     bad: list[str] = []
     files = check_paths(paths, passed_over=bad)
     for problem in bad:
         warn(passed_over(problem))
     try:
-        opening = open_papers(paths, files, only, indexed=indexed)
-    except NothingKept:
+        opening = open_papers(paths, files, load_filter, indexed=indexed)
+    except NothingAdmitted:
         raise NoMatch(f"no paper matches {asked}") from None
     for problem in opening.cache_problems:
         warn(problem)

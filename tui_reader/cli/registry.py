@@ -79,6 +79,7 @@ COMMANDS = (
     Command("fetch", tells_help=True),
     Command("resolve", tells_help=True),
     Command("library"),
+    Command("cache", tells_help=True),
 )
 _NAMED = {command.name: command for command in COMMANDS}
 

@@ -9,7 +9,7 @@ import os
 import shlex
 import sys
 from collections.abc import Sequence
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 from tui_reader.core.config import Config, load_config
@@ -46,7 +46,10 @@ def warn(message: str) -> None:
 
 
 def date_text(text: str) -> str:
-    """A date argument (`--since`): YYYY-MM-DD, YYYY-MM or YYYY, a day of the calendar."""
+    """A date argument (`--since`): YYYY-MM-DD, YYYY-MM or YYYY, a day of the calendar, or
+    `today` or `yesterday` (for a command a cron job runs every day), given as that day."""
+    if (days := {"today": 0, "yesterday": 1}.get(text.lower())) is not None:
+        return (date.today() - timedelta(days=days)).isoformat()
     if not is_date(text):
         raise argparse.ArgumentTypeError(f"not a date: {text!r} (like 2026-06-01)")
     return text

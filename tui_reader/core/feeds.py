@@ -7,7 +7,7 @@ stay the same: once a paper is read, the counts are recounted from the kept matc
 that filters on the user's state (`!#done`, `is:unread`) is run again every time.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from tui_reader.core.engine import SearchEngine
@@ -15,7 +15,7 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
 from tui_reader.core.query import parse_query
 from tui_reader.core.search_service import needs_index, search_papers
-from tui_reader.core.store import Numbers, id_at
+from tui_reader.core.store import Numbers, PaperStore
 
 
 @dataclass(frozen=True)
@@ -36,14 +36,14 @@ class FeedCount:
 
 
 def feed_numbers(
-    index: SearchEngine | None, query: str, state: PaperState, papers: Sequence[Paper]
+    index: SearchEngine | None, query: str, state: PaperState, papers: PaperStore
 ) -> Numbers:
     """The numbers of the papers the query matches in full, best first."""
     found = search_papers(index, query, state, "relevance", papers)
     return found.numbers[: found.full]
 
 
-def unread_papers(numbers: Numbers, state: PaperState, papers: Sequence[Paper]) -> list[Paper]:
+def unread_papers(numbers: Numbers, state: PaperState, papers: PaperStore) -> list[Paper]:
     """The papers these numbers name that are not read, in their order."""
     named = (papers[int(number)] for number in numbers)
     return [paper for paper in named if not state.is_read(paper.id)]
@@ -61,7 +61,7 @@ class FeedCounter:
         searches: Mapping[str, str],
         index: SearchEngine | None,
         state: PaperState,
-        papers: Sequence[Paper],
+        papers: PaperStore,
     ) -> list[FeedCount]:
         """Each saved search (name -> query) with its unread and total counts, by name."""
         counts, kept = [], {}
@@ -76,7 +76,7 @@ class FeedCounter:
                 numbers = feed_numbers(index, query, state, papers)
             if not parse_query(query).asks_state:  # its matches do not change with the state
                 kept[query] = (index, len(papers), numbers)
-            unread = sum(not state.is_read(id_at(papers, n)) for n in numbers.tolist())
+            unread = sum(not state.is_read(papers.id_of(n)) for n in numbers.tolist())
             counts.append(FeedCount(name, query, unread, len(numbers)))
         self._kept = kept
         return counts

@@ -12,20 +12,21 @@ last RECENT_RECORDS) is not built into a paper again. A FIFO, device or socket i
 A big file of a record a line or a paragraph (JSON Lines, the arXiv snapshot, seed text:
 PROCESSES_FROM bytes or more) is read on every core: cut here into pieces of whole records (as
 its format's `Pieces` says), read by a pool of spawned
-processes a few pieces at a time, and given back in order: the same papers as read here, each
-piece's as the store's columns (`PaperColumns`), then its problems, with the same line
-numbers. A program that loads one must guard its main module (`if __name__ ==
-"__main__":`), as spawned processes import it.
+processes a few pieces at a time, and given back in order: the same papers as read here, then
+each piece's problems, with the same line numbers. A program that loads one must guard its
+main module (`if __name__ == "__main__":`), as spawned processes import it.
+
+Papers come as the store holds them, in batches (`PaperColumns`): those read here are put in
+columns a batch at a time, those read by the pool in its processes. Loading gives a
+`PaperStore`, or a stream of batches to add to one.
 """
 
 import contextlib
-import gzip
 import io
 import os
 import pickle
-import zlib
 from collections import deque
-from collections.abc import Callable, Collection, Generator, Iterable, Iterator, Sequence
+from collections.abc import Collection, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -46,8 +47,9 @@ from tui_reader.core.formats import (
 )
 from tui_reader.core.metadata_filter import date_of, in_category, on_or_after
 from tui_reader.core.paper import Paper, paper_year
+from tui_reader.core.paper_columns import PaperColumns, columns_of
 from tui_reader.core.pools import process_pool
-from tui_reader.core.store import PaperBatch, PaperColumns, PaperStore, collections_of, columns_of
+from tui_reader.core.store import PaperStore
 from tui_reader.core.text import displayed
 from tui_reader.core.wording import count
 
@@ -73,14 +75,14 @@ class LoadError(Exception):
 
 @dataclass
 class LoadResult:
-    papers: Sequence[Paper] = field(default_factory=list)  # a list, or a PaperStore
+    papers: PaperStore = field(default_factory=PaperStore)
     collections: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # "FILE:LINE: what", records skipped
-    duplicates: int = 0  # abstracts met again after the first, which alone is kept
+    duplicates: int = 0  # abstracts met again after the first, which alone is loaded
 
 
-class NothingKept(LoadError):
-    """Papers that a load's filter (`--category`, `--since`) leaves none of."""
+class NothingAdmitted(LoadError):
+    """Papers that a load's filter (`--category`, `--since`) admits none of."""
 
 
 def _size(count: int) -> str:
@@ -99,7 +101,7 @@ def read_text(path: Path) -> str:
         " format (JSON Lines, seed text and CSV have no such limit)",
     )
     try:
-        if not _is_gzip(path) and path.stat().st_size > MAX_TEXT_BYTES:
+        if not is_gzip(path) and path.stat().st_size > MAX_TEXT_BYTES:
             raise too_big
         data = bytearray()  # grown a chunk at a time: read(MAX_TEXT_BYTES) allocates it all
         with _open(path) as file:
@@ -157,61 +159,31 @@ def _paper(record: Record, path: Path) -> Paper:
     )
 
 
-def _is_gzip(path: Path) -> bool:
+def is_gzip(path: Path) -> bool:
     return path.name.lower().endswith(".gz")
 
 
-def _open(path: Path) -> io.BufferedIOBase:
-    """The file's bytes, read through gzip when its name ends in .gz (by ISA-L: five times
-    zlib's speed, 8.3 → 1.6 s for a million papers, the loading process's own time)."""
-    if _is_gzip(path):
+def _open(path: Path, start: int = 0) -> io.BufferedIOBase:
+    """The file's bytes from byte `start` on (for a gzip file, where a member starts), read
+    through gzip when its name ends in .gz (by ISA-L: five times zlib's speed)."""
+    if is_gzip(path) and not start:
         return igzip.IGzipFile(path, "rb")  # type: ignore[no-untyped-call]
-    return path.open("rb")
+    raw = path.open("rb")
+    raw.seek(start)
+    if not is_gzip(path):
+        return raw
+    file = igzip.IGzipFile(fileobj=raw, mode="rb")  # type: ignore[no-untyped-call]
+    file.myfileobj = raw  # type: ignore[assignment]  # closed with it, as one opened by name
+    return file
 
 
-def _start(path: Path) -> str:
+def file_start(path: Path) -> str:
     """The first few kilobytes of a file's text, to tell its format."""
     try:
         with _open(path) as file:
             return file.read(4096).decode("utf-8", errors="ignore")
     except (OSError, EOFError, GzipError):
         return ""
-
-
-SAMPLED_BYTES = 4 * MB  # of files of each kind, read to tell a record's length
-
-
-def expected_papers(files: Iterable[Path]) -> int | None:
-    """About how many papers the files hold: their sizes over the bytes a record takes in
-    the first SAMPLED_BYTES of the files of their kind (format, and gzip or not: read by the
-    standard library's gzip, whose read-ahead is 128 kB, not isal's 512); None when one of
-    them is not read in pieces (or cannot be read), as a file read whole is counted only
-    once it is read. Many small files are not all read: those past the sample are told by
-    size."""
-    # (format, gzip or not): [records read, bytes of the files read]
-    sampled: dict[tuple[str, bool], list[int]] = {}
-    formats: dict[str, InputFormat] = {}  # by a name's suffixes
-    total = 0.0
-    for path in files:
-        suffixes, gzipped = "".join(path.suffixes).lower(), _is_gzip(path)
-        kind = formats.get(suffixes)
-        if kind is None or sampled.get((kind.name, gzipped), [0, 0])[1] < SAMPLED_BYTES:
-            kind = formats[suffixes] = input_format(path.name, _start(path))
-        if kind.pieces is None:
-            return None
-        records, taken = sampled.setdefault((kind.name, gzipped), [0, 0])
-        try:
-            size = path.stat().st_size
-            if taken < SAMPLED_BYTES:
-                with path.open("rb") as raw:
-                    text = gzip.GzipFile(fileobj=raw) if gzipped else raw
-                    records += kind.pieces.records(text.read(SAMPLED_BYTES - taken))
-                    taken += raw.tell()  # of the file: compressed, for a gzip file
-                sampled[kind.name, gzipped] = [records, taken]
-        except (OSError, EOFError, zlib.error):
-            return None
-        total += size * records / max(taken, 1)
-    return round(total)
 
 
 def _too_many(path: Path) -> LoadError:
@@ -237,14 +209,14 @@ def _records(path: Path, kind: InputFormat) -> Iterator[Record | Problem]:
 
 @dataclass(frozen=True)
 class LoadFilter:
-    """Which records a load keeps (`--category`, `--since`): those in any of the categories
+    """Which records a load admits (`--category`, `--since`): those in any of the categories
     (or their archives: `cs`), first published on or after `since`; a record without the
     field is left out. Records left out do not count towards MAX_RECORDS."""
 
     categories: tuple[str, ...] = ()
     since: str = ""  # YYYY, YYYY-MM or YYYY-MM-DD
 
-    def keeps(self, record: Record) -> bool:
+    def admits(self, record: Record) -> bool:
         metadata = record.metadata
         if self.categories:
             categories = metadata.get("categories", ())
@@ -260,26 +232,30 @@ class LoadFilter:
 NO_FILTER = LoadFilter()
 
 
-def iter_file(path: Path, keep: LoadFilter = NO_FILTER) -> Iterator[Paper | PaperColumns | str]:
-    """A file's papers (those `keep` keeps), in order, one by one or as columns (those read
-    by the pool), and a "FILE:LINE: problem" for each record it skips (the first
-    MAX_PROBLEMS_LISTED, then one line counting the rest)."""
+def iter_file(
+    path: Path, load_filter: LoadFilter = NO_FILTER, start: int = 0, line: int = 1
+) -> Iterator[PaperColumns | str]:
+    """A file's papers (those `load_filter` admits) in batches, and a "FILE:LINE: problem"
+    for each record skipped (MAX_PROBLEMS_LISTED, then one line counting the rest); a
+    LoadError after the papers read before it. From byte `start` (line `line`, where records
+    were appended: `Pieces.from_any_line`) on, read in this process."""
     skipped = number = 0
     try:
-        for item in _built(path, keep):
-            number += len(item) if isinstance(item, PaperColumns) else 1
-            if number > MAX_RECORDS:
-                raise _too_many(path)
-            if isinstance(item, Paper | PaperColumns):
-                yield item
+        for item in _built(path, load_filter, start, line):
+            if isinstance(item, Problem):
+                skipped += 1
+                if skipped > MAX_SKIPPED_RECORDS:
+                    many = f"more than {MAX_SKIPPED_RECORDS:,}"
+                    raise LoadError(path, f"{many} of its records cannot be read")
+                if skipped <= MAX_PROBLEMS_LISTED:
+                    yield f"{displayed(path)}:{item.line}: {item.message}"
                 continue
-            skipped += 1
-            if skipped > MAX_SKIPPED_RECORDS:
-                raise LoadError(
-                    path, f"more than {MAX_SKIPPED_RECORDS:,} of its records cannot be read"
-                )
-            if skipped <= MAX_PROBLEMS_LISTED:
-                yield f"{displayed(path)}:{item.line}: {item.message}"
+            number += len(item)
+            if number > MAX_RECORDS:  # those up to the most first, as one by one
+                if within := len(item) - (number - MAX_RECORDS):
+                    yield item.taking(range(within))
+                raise _too_many(path)
+            yield item
     except FormatError as error:
         raise LoadError(path, str(error)) from None
     if skipped > MAX_PROBLEMS_LISTED:
@@ -287,30 +263,56 @@ def iter_file(path: Path, keep: LoadFilter = NO_FILTER) -> Iterator[Paper | Pape
         yield f"{displayed(path)}: {more} that could not be read"
 
 
-def _built(path: Path, keep: LoadFilter) -> Iterator[Paper | PaperColumns | Problem]:
-    """A file's papers (those `keep` keeps) and problems, in order: a big file of a record a
-    line or a paragraph read on every core."""
-    start = _start(path)
-    if "\x00" in start:
+def _built(
+    path: Path, load_filter: LoadFilter, start: int = 0, line: int = 1
+) -> Iterator[PaperColumns | Problem]:
+    """A file's papers (those `load_filter` admits) in batches, and its problems, in order: a
+    big file of a record a line or a paragraph read on every core; from byte `start` on, here."""
+    text = file_start(path)
+    if "\x00" in text:
         raise LoadError(path, "is a binary file, not UTF-8 text")
-    kind = input_format(path.name, start)
-    if kind.pieces is not None and _worth_processes(path):
-        yield from _built_apart(path, kind.pieces, start, keep)
+    kind = input_format(path.name, text)
+    if start:
+        if kind.pieces is None or not kind.pieces.from_any_line:
+            raise LoadError(path, f"cannot be read from byte {start} on")
+        records = _records_after(path, kind.pieces, text, start, line)
+        yield from _batched(_papers(records, path, load_filter, {}))
+    elif kind.pieces is not None and _worth_processes(path):
+        yield from _built_apart(path, kind.pieces, text, load_filter)
     else:
-        yield from _papers(_records(path, kind), path, keep, {})
+        yield from _batched(_papers(_records(path, kind), path, load_filter, {}))
+
+
+def _records_after(
+    path: Path, cutting: Pieces, text: str, start: int, line: int
+) -> Iterator[Record | Problem]:
+    """The records and problems of a file from byte `start` on, which is line `line`."""
+    read = cutting.reader(text)
+    try:
+        with _open(path, start) as file:
+            for piece in cutting.cut(file, _PIECE_BYTES):
+                if isinstance(piece, Problem):
+                    yield Problem(piece.line + line - 1, piece.message)
+                else:
+                    yield from read(piece[0], piece[1] + line - 1)
+    except (OSError, EOFError, GzipError) as error:
+        raise LoadError(path, str(error) or "cannot be read") from None
 
 
 def _papers(
-    items: Iterable[Record | Problem], path: Path, keep: LoadFilter, recent: dict[Record, Paper]
+    items: Iterable[Record | Problem],
+    path: Path,
+    load_filter: LoadFilter,
+    recent: dict[Record, Paper],
 ) -> Iterator[Paper | Problem]:
-    """The papers of the records `keep` keeps, and the problems; `recent` holds the records
-    read last with their papers, so that one repeated soon after is built once."""
-    filtering = keep != NO_FILTER
+    """The papers of the records `load_filter` admits, and the problems; `recent` holds the
+    records read last with their papers, so that one repeated soon after is built once."""
+    filtering = load_filter != NO_FILTER
     for item in items:
         if isinstance(item, Problem):
             yield item
             continue
-        if filtering and not keep.keeps(item):
+        if filtering and not load_filter.admits(item):
             continue
         paper = recent.get(item)
         if paper is None:
@@ -320,10 +322,35 @@ def _papers(
         yield paper
 
 
+BATCH = 1000  # papers a batch
+FIRST_BATCH = 100  # small, so that the first papers are on screen at once
+
+
+def _batched(items: Iterable[Paper | Problem]) -> Iterator[PaperColumns | Problem]:
+    """The papers in batches (FIRST_BATCH of them first, then BATCH), the problems as they
+    come; the papers read before a LoadError or FormatError are given before it."""
+    papers: list[Paper] = []
+    size = FIRST_BATCH
+    try:
+        for item in items:
+            if isinstance(item, Problem):
+                yield item
+                continue
+            papers.append(item)
+            if len(papers) >= size:
+                yield columns_of(papers)
+                papers, size = [], BATCH
+    except (LoadError, FormatError):
+        if papers:
+            yield columns_of(papers)
+        raise
+    if papers:
+        yield columns_of(papers)
+
+
 PROCESSES_FROM = 16 * MB  # a smaller file is read in this process: a pool costs a second
-# Text read by a process at once: about 300 papers. Pieces of megabytes left the loading
-# process 200 MB bigger at a million papers: once freed they raise glibc's mmap threshold, and
-# the next ones fragment the heap between the store's chunks.
+# Text read by a process at once: about 300 papers. Bigger pieces, once freed, raise glibc's
+# mmap threshold and the next ones fragment the heap between the store's chunks.
 _PIECE_BYTES = 400_000
 # In a process of the pool (one file's), as `_papers` takes it.
 _recent_here: dict[Record, Paper] = {}
@@ -338,8 +365,8 @@ def _worth_processes(path: Path) -> bool:
 
 
 def _built_apart(
-    path: Path, cutting: Pieces, start: str, keep: LoadFilter
-) -> Iterator[Paper | PaperColumns | Problem]:
+    path: Path, cutting: Pieces, start: str, load_filter: LoadFilter
+) -> Iterator[PaperColumns | Problem]:
     """What `_papers` gives for a file of a record a line (or a paragraph), its pieces read
     by a pool of processes, a few at a time, and given back in order. The first piece is
     read here, while the pool starts, so that the first papers come at once."""
@@ -356,12 +383,12 @@ def _built_apart(
         nonlocal pool
         if pool is not None:
             try:
-                return pool.submit(_read_piece, read, *piece, path, keep)
+                return pool.submit(_read_piece, read, *piece, path, load_filter)
             except (OSError, BrokenProcessPool):  # its processes could not start
                 pool.shutdown(wait=False, cancel_futures=True)
                 pool = None
         here: Future[Piece] = Future()
-        here.set_result(_read_piece(read, *piece, path, keep, recent_here))
+        here.set_result(_read_piece(read, *piece, path, load_filter, recent_here))
         return here
 
     def submit() -> None:
@@ -383,10 +410,9 @@ def _built_apart(
         if isinstance(first, Problem):
             yield first
         elif first is not None:
-            for place, item in enumerate(_papers(read(*first), path, keep, {})):
+            for item in _batched(_papers(read(*first), path, load_filter, {})):
                 yield item
-                if place == FIRST_BATCH:  # the first papers are on their way: start the pool
-                    submit()
+                submit()  # the first papers are on their way: start the pool
         submit()
         while pending:
             entry = pending.popleft()
@@ -435,7 +461,7 @@ def _read_piece(
     data: bytes,
     number: int,
     path: Path,
-    keep: LoadFilter,
+    load_filter: LoadFilter,
     recent: dict[Record, Paper] | None = None,
 ) -> Piece:
     """In a process of the pool (or here, with `recent` of this file, when no pool could
@@ -449,94 +475,63 @@ def _read_piece(
     stopped = ""
     try:
         for item in _papers(
-            read(data, number), path, keep, _recent_here if recent is None else recent
+            read(data, number), path, load_filter, _recent_here if recent is None else recent
         ):
-            if isinstance(item, Paper):
-                papers.append(item)
-            else:
+            if isinstance(item, Problem):
                 problems.append(item)
+            else:
+                papers.append(item)
     except FormatError as error:  # not sent as itself: it is not pickled whole
         stopped = str(error)
     return pickle.dumps((columns_of(papers), problems), pickle.HIGHEST_PROTOCOL), stopped
 
 
 def load_paths(
-    paths: Iterable[Path], keep: LoadFilter = NO_FILTER, only: Collection[Path] | None = None
-) -> LoadResult:
-    """Load every paper the paths name, each paper once (the first place it appears wins):
-    what stream_papers gives, collected; of a folder's files, those in `only` when given
-    (`check_paths` passed over the others).
-
-    Raises LoadError for a path that does not exist, cannot be decoded, or holds no papers.
-    """
-    papers: list[Paper] = []
-    seen: set[str] = set()
-
-    def add(batch: PaperBatch) -> int:
-        before = len(papers)
-        for paper in batch.papers() if isinstance(batch, PaperColumns) else batch:
-            if paper.id not in seen:
-                seen.add(paper.id)
-                papers.append(paper)
-        return len(papers) - before
-
-    collections, problems, duplicates = _load(paths, keep, add, only)
-    return LoadResult(papers, collections, problems, duplicates)
-
-
-def load_store(
-    paths: Iterable[Path], keep: LoadFilter = NO_FILTER, only: Collection[Path] | None = None
-) -> LoadResult:
-    """What `load_paths` loads, into a PaperStore (papers as columns: a third of the memory
-    Paper objects take)."""
-    store = PaperStore()
-    collections, problems, duplicates = _load(paths, keep, store.extend, only)
-    store.collections = collections
-    return LoadResult(store, collections, problems, duplicates)
-
-
-def _load(
     paths: Iterable[Path],
-    keep: LoadFilter,
-    add: Callable[[PaperBatch], int],
+    load_filter: LoadFilter = NO_FILTER,
     only: Collection[Path] | None = None,
-) -> tuple[list[str], list[str], int]:
-    """Give `add` the papers of the paths in batches (it says how many were new); the
-    collections met, the problems, and how many papers were met again. A path that holds no
-    papers is a LoadError; filtered, only when none of the paths holds one it keeps
-    (NothingKept): a collection of other categories is one of several."""
-    collections: list[str] = []
+) -> LoadResult:
+    """Load every paper the paths name into a store, each paper once (the first place it
+    appears wins): what stream_papers gives, collected; of a folder's files, those in `only`
+    when given (`check_paths` passed over the others). The collections met, the problems,
+    and how many papers were met again come with it.
+
+    Raises LoadError for a path that does not exist, cannot be decoded, or holds no papers;
+    filtered, NothingAdmitted only when none of the paths holds one the filter admits (a
+    collection of other categories is one of several).
+    """
+    store = PaperStore()
+    collections: list[str] = []  # of every paper met, those met again too
     problems: list[str] = []
     duplicates = 0
-    kept = False  # papers the filter keeps, from any path
+    admitted = False  # papers the filter admits, from any path
     named = list(paths)
     for path in named:
         found = 0
         files = [file for file in paper_files(path) if only is None or file in only]
         first_problem = len(problems)
-        for item in stream_papers(files, raising=True, keep=keep):
+        for item in stream_papers(files, raising=True, load_filter=load_filter):
             if isinstance(item, str):
                 problems.append(item)
                 continue
             found += len(item)
-            for collection in dict.fromkeys(collections_of(item)):
+            for collection in dict.fromkeys(item.collections):
                 if collection not in collections:
                     collections.append(collection)
-            duplicates += len(item) - add(item)
-        kept = kept or bool(found)
-        if not found and keep == NO_FILTER:
+            duplicates += len(item) - store.extend(item)
+        admitted = admitted or bool(found)
+        if not found and load_filter == NO_FILTER:
             none = "holds no papers" if path.is_dir() else "holds no abstracts"
             if first_problem < len(problems):
                 none += f" that can be read ({problems[first_problem]})"
             raise LoadError(path, none)
-    if named and not kept and keep != NO_FILTER:
+    if named and not admitted and load_filter != NO_FILTER:
         others = " (nor do the other paths)" if len(named) > 1 else ""
-        raise NothingKept(named[0], f"holds no papers of the categories or dates asked for{others}")
-    return collections, problems, duplicates
-
-
-BATCH = 1000
-FIRST_BATCH = 100  # small, so that the first papers are on screen at once
+        raise NothingAdmitted(
+            named[0], f"holds no papers of the categories or dates asked for{others}"
+        )
+    store.collections = collections
+    return LoadResult(store, collections, problems, duplicates)
 
 
 def check_paths(
@@ -591,36 +586,14 @@ def _check_file(file: Path) -> None:
 
 
 def stream_papers(
-    files: Iterable[Path],
-    batch: int = BATCH,
-    *,
-    raising: bool = False,
-    keep: LoadFilter = NO_FILTER,
-) -> Iterator[PaperBatch | str]:
-    """Papers in batches (lists, or columns as the pool read them), for loading in the
-    background; a problem is a "FILE: what" string: a record skipped, or a file that cannot
-    be read (LoadError instead with `raising`)."""
-    pending: list[Paper] = []
-    size = FIRST_BATCH
+    files: Iterable[Path], *, raising: bool = False, load_filter: LoadFilter = NO_FILTER
+) -> Iterator[PaperColumns | str]:
+    """Papers in batches, for loading in the background; a problem is a "FILE: what" string:
+    a record skipped, or a file that cannot be read (LoadError instead with `raising`)."""
     for file in files:
         try:
-            for item in iter_file(file, keep):
-                if isinstance(item, str):
-                    yield item
-                    continue
-                if isinstance(item, PaperColumns):
-                    if pending:
-                        yield pending
-                    yield item
-                    pending, size = [], batch
-                    continue
-                pending.append(item)
-                if len(pending) >= size:
-                    yield pending
-                    pending, size = [], batch
+            yield from iter_file(file, load_filter)
         except LoadError as error:
             if raising:
                 raise
             yield str(error)
-    if pending:
-        yield pending

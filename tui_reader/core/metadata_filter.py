@@ -4,9 +4,9 @@
 published (else its year); a paper without the field does not match. A token that names a
 filter but not a value it takes (`year:abc`) is searched as words, and `misread` says why.
 
-A filter tests one paper, or the papers of a store at once from its columns
-(`PaperStore.passing`): a date as the number YYYYMMDD (`date_key`), the categories as codes
-of the distinct names, each name tested once.
+A filter tests the papers of a store at once from its columns (core.filtering): a date as
+the number YYYYMMDD (`date_key`), the categories as codes of the distinct names, each name
+tested once.
 """
 
 import datetime
@@ -17,8 +17,6 @@ from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
-
-from tui_reader.core.paper import Paper
 
 Bools: TypeAlias = npt.NDArray[np.bool_]
 _YEARS = re.compile(r"([0-9]{4})?(?:\.\.|-)([0-9]{4})?|([0-9]{4})")  # 2019..2021, 2019-2021, 2025
@@ -164,24 +162,6 @@ class MetadataFilter:
         found = _years(self.value)
         assert found is not None, "a year: filter is made of years"
         return found
-
-    def __call__(self, paper: Paper) -> bool:
-        if self.scope == "cat":
-            found = in_category(paper.categories, self.value)
-        elif self.scope == "year":
-            first, last = self.years
-            found = paper.year is not None and first <= paper.year <= last
-        else:
-            found = self.fits_date(date_of(paper.published, paper.year))
-        return found != self.negated
-
-    def has_field(self, paper: Paper) -> bool:
-        """Whether the paper has the field the filter reads (FIELDS), whatever its value."""
-        if self.scope == "cat":
-            return bool(paper.categories)
-        if self.scope == "year":
-            return paper.year is not None
-        return bool(date_of(paper.published, paper.year))
 
     def fits_date(self, date: str) -> bool:
         """Whether a date passes an `after:` or `before:` filter, negation aside."""

@@ -22,26 +22,27 @@ from enum import Enum
 from pathlib import Path
 
 from tui_reader.core.engine import SearchEngine
+from tui_reader.core.expected_papers import expected_papers
 from tui_reader.core.index_cache import (
     IndexedPapers,
-    keep,
-    keep_in_background,
-    kept_papers,
+    cached_papers,
     load_cached,
+    write_entry,
+    write_entry_in_background,
 )
 from tui_reader.core.library import Library
 from tui_reader.core.loading import (
     NO_FILTER,
     LoadFilter,
     LoadResult,
-    expected_papers,
-    load_store,
+    load_paths,
     stream_papers,
 )
+from tui_reader.core.paper_columns import PaperColumns
 from tui_reader.core.resolve import resolving, show_resolutions
 from tui_reader.core.search_service import build_index
 from tui_reader.core.session import Session
-from tui_reader.core.store import PaperBatch, PaperStore
+from tui_reader.core.store import PaperStore
 
 
 class Way(Enum):
@@ -56,7 +57,7 @@ class Way(Enum):
 class CacheWriter:
     """Writes the papers of these files and their index to the cache, each time it is called
     (by the reader, once it has built the index), in a thread of its own
-    (`index_cache.keep_in_background`), then gives the entry read back to `reopened`."""
+    (`index_cache.write_entry_in_background`), then gives the entry read back to `reopened`."""
 
     def __init__(self, files: Sequence[Path]) -> None:
         self.files = list(files)
@@ -70,7 +71,7 @@ class CacheWriter:
         duplicates: int,
         reopened: Callable[[IndexedPapers | None], object],
     ) -> None:
-        write = keep_in_background(self.files, store, index, problems, duplicates, reopened)
+        write = write_entry_in_background(self.files, store, index, problems, duplicates, reopened)
         self._writes.append(write)
 
     def unfinished(self) -> threading.Thread | None:
@@ -88,7 +89,7 @@ class Opening:
     store: PaperStore  # the papers read so far: all of them, unless `stream`
     way: Way = Way.LOADED
     index: SearchEngine | None = None  # of the store's papers, when cached or built now
-    stream: Iterator[PaperBatch | str] | None = None  # the papers (and problems) still to read
+    stream: Iterator[PaperColumns | str] | None = None  # the papers (and problems) still to read
     expected: int | None = None  # about how many papers the stream holds (None: not known)
     duplicates: int = 0  # abstracts met again and shown once
     skipped: Sequence[str] = ()  # "FILE:LINE: what" of the records that could not be read
@@ -101,26 +102,26 @@ class Opening:
 def open_papers(
     paths: Sequence[Path],
     files: Sequence[Path],
-    only: LoadFilter = NO_FILTER,
+    load_filter: LoadFilter = NO_FILTER,
     *,
     indexed: bool = False,
     stream_from: int | None = None,
 ) -> Opening:
     """The papers the paths name, of these files (`loading.check_paths` gave them: a
-    folder's bad files passed over), those `only` keeps. `indexed`: with their index, built
+    folder's bad files passed over), those `load_filter` admits. `indexed`: with their index, built
     now when none was cached. `stream_from` (the reader's): an input of more bytes is opened
     from the cache or streamed, and the rest loaded now without looking in the cache.
-    LoadError for a path that cannot be read, NothingKept when `only` keeps no paper."""
-    whole = only == NO_FILTER
+    LoadError for a path that cannot be read, NothingAdmitted when `load_filter` admits no paper."""
+    whole = load_filter == NO_FILTER
     if stream_from is not None:
         if sum(file.stat().st_size for file in files) <= stream_from:
-            return _loaded(paths, files, only, indexed)
-        return _opened_in_background(files, only)
+            return _loaded(paths, files, load_filter, indexed)
+        return _opened_in_background(files, load_filter)
     if not whole:
-        return _loaded(paths, files, only, indexed)
+        return _loaded(paths, files, load_filter, indexed)
     if indexed:
         return _cached_or_indexed(paths, files)
-    if cached := kept_papers(files):  # read back at once: a million took minutes
+    if cached := cached_papers(files):  # read back at once: a million took minutes
         return _opening(cached[1], Way.CACHED_PAPERS)
     return _loaded(paths, files)
 
@@ -128,22 +129,16 @@ def open_papers(
 def _loaded(
     paths: Sequence[Path],
     files: Sequence[Path],
-    only: LoadFilter = NO_FILTER,
+    load_filter: LoadFilter = NO_FILTER,
     indexed: bool = False,
 ) -> Opening:
-    loaded = load_store(paths, only, set(files))
-    index = build_index(_store(loaded)) if indexed else None
+    loaded = load_paths(paths, load_filter, set(files))
+    index = build_index(loaded.papers) if indexed else None
     return _opening(loaded, Way.LOADED, index)
 
 
-def _store(loaded: LoadResult) -> PaperStore:
-    assert isinstance(loaded.papers, PaperStore)  # as load_store and the cache give them
-    return loaded.papers
-
-
 def _opening(loaded: LoadResult, way: Way, index: SearchEngine | None = None) -> Opening:
-    store = _store(loaded)
-    return Opening(store, way, index, duplicates=loaded.duplicates, skipped=loaded.problems)
+    return Opening(loaded.papers, way, index, duplicates=loaded.duplicates, skipped=loaded.problems)
 
 
 def _unusable(reasons: list[str], what: str, instead: str) -> list[str]:
@@ -154,33 +149,32 @@ def _cached_or_indexed(paths: Sequence[Path], files: Sequence[Path]) -> Opening:
     """The papers and their index from the cache (an index of another version built again
     and written to the entry), else loaded, indexed and written to the cache."""
     reasons: list[str] = []
-    cached = load_cached(files, unusable=reasons)
+    cached = load_cached(files, unusable=reasons, update_at_most=None)
     if cached is not None:
         opening = _opening(cached.loaded, Way.CACHED, cached.index)
         return replace(opening, cache_problems=[cached.unusable] if cached.unusable else [])
-    loaded = load_store(paths, only=set(files))
-    store = _store(loaded)
-    indexed = IndexedPapers(loaded, build_index(store), store)
-    keep(files, indexed)
+    loaded = load_paths(paths, only=set(files))
+    indexed = IndexedPapers(loaded, build_index(loaded.papers), loaded.papers)
+    write_entry(files, indexed)
     opening = _opening(loaded, Way.LOADED, indexed.index)
     return replace(opening, cache_problems=_unusable(reasons, "papers", "loaded anew"))
 
 
-def _opened_in_background(files: Sequence[Path], only: LoadFilter) -> Opening:
+def _opened_in_background(files: Sequence[Path], load_filter: LoadFilter) -> Opening:
     """A big input for the reader: from the cache, with its index or without it (built
     again while the reader runs), else streamed; written to the cache once indexed."""
-    whole = only == NO_FILTER
+    whole = load_filter == NO_FILTER
     reasons: list[str] = []  # why the cache's entry for these files could not be used
     if whole and (cached := load_cached(files, False, reasons)):
         return _opening(cached.loaded, Way.CACHED, cached.index)
-    if whole and (papers := kept_papers(files)):
+    if whole and (papers := cached_papers(files)):
         opening = _opening(papers[1], Way.CACHED_PAPERS)
         told = _unusable(reasons, "index", "indexing again")
         return replace(opening, cache_problems=told, cache_writer=CacheWriter(files))
     return Opening(
         PaperStore(),
         Way.STREAMED,
-        stream=stream_papers(files, keep=only),
+        stream=stream_papers(files, load_filter=load_filter),
         expected=expected_papers(files),  # at most that many, when filtered
         cache_problems=_unusable(reasons, "papers", "loading them anew"),
         cache_writer=CacheWriter(files) if whole else None,

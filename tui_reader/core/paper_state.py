@@ -88,3 +88,38 @@ class WithoutNotes:
 
     def citation_keys(self, paper_ids: Iterable[str]) -> Mapping[str, str]:
         return self.state.citation_keys(paper_ids)
+
+
+@dataclass(frozen=True)
+class WithNew:
+    """A state as it is, and the papers new to the collection kept (`is:new`): the ids of
+    those its last update took in (core.segments.added)."""
+
+    state: PaperState
+    new: frozenset[str]
+
+    def is_new(self, paper_id: str) -> bool:
+        return paper_id in self.new
+
+    def is_bookmarked(self, paper_id: str) -> bool:
+        return self.state.is_bookmarked(paper_id)
+
+    def is_read(self, paper_id: str) -> bool:
+        return self.state.is_read(paper_id)
+
+    def tags(self, paper_id: str) -> Sequence[str]:
+        return self.state.tags(paper_id)
+
+    def note(self, paper_id: str) -> str:
+        return self.state.note(paper_id)
+
+    def changed_at(self, paper_id: str) -> str:
+        return self.state.changed_at(paper_id)
+
+    def paper_ids(self) -> Sequence[str]:
+        """The papers the user made anything of, and the new ones: any other is not new."""
+        known = self.state.paper_ids()
+        return [*known, *self.new.difference(known)]
+
+    def citation_keys(self, paper_ids: Iterable[str]) -> Mapping[str, str]:
+        return self.state.citation_keys(paper_ids)

@@ -8,7 +8,8 @@
   metadata filter; a `|` next to a negated word joins nothing (`gan | !vae` is `gan !vae`);
 - `title:word`, `author:name`, `venue:word` look only in that field;
 - state filters on the user's library: `#tag` has the tag, `!#tag` lacks it, `is:bookmarked`,
-  `is:read`, `is:unread`, `has:note`, any of them negated with a leading `!`;
+  `is:read`, `is:unread`, `has:note`, any of them negated with a leading `!`; and `is:new`,
+  the papers the collection kept took in last (fetched today, say);
 - metadata filters on the paper (core.metadata_filter): `cat:cs.LG`, `year:2025`,
   `after:2025-06`, `before:2025-06`, negated with `!`.
 
@@ -29,8 +30,7 @@ from typing import TypeAlias
 
 from tui_reader.core.library import normalise_tag
 from tui_reader.core.metadata_filter import MetadataFilter
-from tui_reader.core.paper import Paper
-from tui_reader.core.paper_state import PaperState
+from tui_reader.core.paper_state import PaperState, WithNew
 
 FIELDS = ("title", "author", "venue")
 _WORD = re.compile(r"\w+")
@@ -39,8 +39,11 @@ _STATES: dict[str, Callable[[PaperState, str], bool]] = {
     "is:bookmarked": lambda state, paper_id: state.is_bookmarked(paper_id),
     "is:read": lambda state, paper_id: state.is_read(paper_id),
     "is:unread": lambda state, paper_id: not state.is_read(paper_id),
+    # New to the collection kept: its last update took it in (core.search_service).
+    "is:new": lambda state, paper_id: isinstance(state, WithNew) and state.is_new(paper_id),
     "has:note": lambda state, paper_id: bool(state.note(paper_id)),
 }
+_IS_NEW = _STATES["is:new"]
 
 
 def words(text: str) -> list[str]:
@@ -113,13 +116,15 @@ class Query:
         """Whether what the query finds depends on the user's library."""
         return bool(self.states) or any(either.states for either in self.either)
 
-    def keeps(self, state: PaperState, paper_id: str) -> bool:
+    @property
+    def asks_new(self) -> bool:
+        """Whether the query asks for the papers new to the collection kept (`is:new`)."""
+        states = [*self.states, *(one for either in self.either for one in either.states)]
+        return any(one.test is _IS_NEW for one in states)
+
+    def allows(self, state: PaperState, paper_id: str) -> bool:
         """Whether the paper passes every state filter."""
         return all(test(state, paper_id) for test in self.states)
-
-    def fits(self, paper: Paper) -> bool:
-        """Whether the paper passes every metadata filter."""
-        return all(test(paper) for test in self.metadata)
 
 
 def _has_tag(tag: str, prefix: bool) -> Callable[[PaperState, str], bool]:

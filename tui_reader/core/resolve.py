@@ -49,8 +49,9 @@ from typing import Any
 from tui_reader.core.library import Library
 from tui_reader.core.links import is_web_url
 from tui_reader.core.paper import Paper, paper_year
+from tui_reader.core.paper_columns import PaperColumns, columns_of
 from tui_reader.core.sources.record import LINK_KINDS, SourceRecord, clean_all, split_arxiv_id
-from tui_reader.core.store import PaperBatch, PaperColumns, PaperStore, ids_of
+from tui_reader.core.store import PaperStore, papers_of
 from tui_reader.core.text import clean, token
 
 SAME_TEXT = 90.0  # fuzz.ratio of the folded abstracts (see the module)
@@ -238,16 +239,20 @@ def show_resolutions(store: PaperStore, library: Library) -> None:
     store.revise(resolved_paper(paper, found[paper.id]) for paper in papers)
 
 
-def resolving(batches: Iterator[PaperBatch | str], library: Library) -> Iterator[PaperBatch | str]:
+def resolving(
+    batches: Iterator[PaperColumns | str], library: Library
+) -> Iterator[PaperColumns | str]:
     """with_resolutions for papers loaded in batches (loading.stream_papers); problems pass,
-    and columns none of whose papers resolve found."""
+    and batches none of whose papers resolve found."""
     entries = _found(library)
     for batch in batches:
-        if isinstance(batch, str) or not entries or entries.keys().isdisjoint(ids_of(batch)):
+        if isinstance(batch, str) or not entries or entries.keys().isdisjoint(batch.ids):
             yield batch
         else:
-            papers = batch.papers() if isinstance(batch, PaperColumns) else batch
-            yield [resolved_paper(p, entries[p.id]) if p.id in entries else p for p in papers]
+            papers = papers_of(batch)
+            yield columns_of(
+                [resolved_paper(p, entries[p.id]) if p.id in entries else p for p in papers]
+            )
 
 
 # Looking papers up

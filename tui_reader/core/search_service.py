@@ -6,8 +6,9 @@ ranks paper numbers; its state filters (`#tag`, `is:read`, `has:note`...) keep t
 user's state allows and its metadata filters (`cat:`, `year:`, `after:`, `before:`) those
 whose fields fit, and an either-or with such a filter (`diffusion | #later`) those that match
 its words or pass one of its filters, recounting those that match every term ("full") and the
-rest ("close"); then the papers are put in the order asked for (core.sorting). Callers turn the
-numbers into papers through the store (`PaperStore.view`).
+rest ("close"); then the papers are put in the order asked for (core.sorting). The filters are
+tested on the store's columns (core.filtering). Callers turn the numbers into papers through
+the store (`PaperStore.view`).
 """
 
 from collections.abc import Sequence
@@ -16,11 +17,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from tui_reader.core.engine import Ranking, Scores, SearchEngine
+from tui_reader.core.filtering import passing
 from tui_reader.core.flat.build import GrowingIndex
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.highlight import Highlight
-from tui_reader.core.paper import Paper
-from tui_reader.core.paper_state import PaperState
+from tui_reader.core.paper_state import PaperState, WithNew
 from tui_reader.core.query import Either, Query, StateFilter, parse_query
 from tui_reader.core.sorting import Sort, sort_order
 from tui_reader.core.sources.record import split_arxiv_id
@@ -52,7 +53,7 @@ class Results:
         return len(self.numbers) - self.full
 
 
-def build_index(papers: Sequence[Paper]) -> FlatIndex:
+def build_index(papers: PaperStore) -> FlatIndex:
     """The search engine over these papers (seconds at 100,000 papers, on every core; a
     program calling it must guard its main module: see core.flat.build)."""
     return FlatIndex.of(papers)
@@ -70,16 +71,18 @@ def index_so_far(growing: GrowingIndex) -> FlatIndex:
 
 
 def needs_index(text: str) -> bool:
-    """Whether a query has search terms, so needs an index (state and metadata filters alone
-    do not)."""
-    return _has_words(parse_query(text))
+    """Whether a query has search terms, or asks for the papers new to the collection kept
+    (`is:new`: the index says which), so needs an index (other state and metadata filters
+    alone do not)."""
+    query = parse_query(text)
+    return _has_words(query) or query.asks_new
 
 
 def _has_words(query: Query) -> bool:
     return bool(query.terms) or any(either.term for either in query.either)
 
 
-def _paper_named(text: str, papers: Sequence[Paper]) -> int | None:
+def _paper_named(text: str, papers: PaperStore) -> int | None:
     """The number of the paper a query names by its id alone (`2106.01234`, pasted as
     `arXiv:2106.01234v2` or its abstract's or PDF's URL too), when it is among the papers."""
     words = text.split()
@@ -89,11 +92,7 @@ def _paper_named(text: str, papers: Sequence[Paper]) -> int | None:
     for paper_id in (words[0], arxiv[0] if arxiv else None):
         if not paper_id:
             continue
-        if isinstance(papers, PaperStore):
-            number = papers.position_of(paper_id)
-        else:
-            number = next((n for n, p in enumerate(papers) if p.id == paper_id), None)
-        if number is not None:
+        if (number := papers.position_of(paper_id)) is not None:
             return number
     return None
 
@@ -103,10 +102,10 @@ def search_papers(
     text: str,
     state: PaperState,
     order: Sort,
-    papers: Sequence[Paper],
+    papers: PaperStore,
     required: Sequence[StateFilter] = (),
 ) -> Results:
-    """The papers (of `papers`, the store) a query finds, in the order asked for; with
+    """The papers (of `papers`) a query finds, in the order asked for; with
     `required`, only those passing these state filters too (a command's `--tag`), which no
     `|` of the query joins.
 
@@ -128,12 +127,14 @@ def search_papers(
         ranking = Ranking(np.arange(every, dtype=np.int64), every, np.zeros(every))
     numbers, full, scores = ranking.numbers, ranking.full, ranking.scores
     matched = set(ranking.matched)
+    if isinstance(index, FlatIndex) and index.new:
+        state = WithNew(state, index.new)
     if query.states or query.metadata or query.either:
-        kept = _passing(query, state, numbers, papers)
+        passed = passing(query, state, numbers, papers)
         for either in query.either:
-            kept &= _passing_either(either, index, state, numbers, papers, matched)
-        full = int(np.count_nonzero(kept[:full]))
-        numbers, scores = numbers[kept], scores[kept]
+            passed &= _passing_either(either, index, state, numbers, papers, matched)
+        full = int(np.count_nonzero(passed[:full]))
+        numbers, scores = numbers[passed], scores[passed]
     if order != "relevance":
         positions = sort_order(numbers, full, order, papers, state)
         numbers, scores = numbers[positions], scores[positions]
@@ -146,32 +147,20 @@ def _passing_either(
     index: SearchEngine | None,
     state: PaperState,
     numbers: Numbers,
-    papers: Sequence[Paper],
+    papers: PaperStore,
     matched: set[str],
 ) -> Bools:
     """Which of these papers pass an either-or with a state or metadata filter: those its
     words find (adding the words matched to `matched`), and those passing one of its filters."""
-    passing = np.zeros(len(numbers), dtype=bool)
+    passed = np.zeros(len(numbers), dtype=bool)
     if either.term is not None and index is not None:
         found = index.run(Query((either.term,)))
         matched |= found.matched
         by_words = np.zeros(len(papers), dtype=bool)
         by_words[found.numbers] = True
-        passing |= by_words[numbers]
+        passed |= by_words[numbers]
     for one in either.states:
-        passing |= _passing(Query(states=(one,)), state, numbers, papers)
+        passed |= passing(Query(states=(one,)), state, numbers, papers)
     for fitting in either.metadata:
-        passing |= _passing(Query(metadata=(fitting,)), state, numbers, papers)
-    return passing
-
-
-def _passing(query: Query, state: PaperState, numbers: Numbers, papers: Sequence[Paper]) -> Bools:
-    """Which of these papers pass the query's state and metadata filters."""
-    if isinstance(papers, PaperStore):  # read from its columns, no paper built
-        return papers.passing(query, state, numbers)
-    chosen = (papers[int(number)] for number in numbers)
-    return np.fromiter(
-        (query.fits(paper) and query.keeps(state, paper.id) for paper in chosen),
-        dtype=bool,
-        count=len(numbers),
-    )
+        passed |= passing(Query(metadata=(fitting,)), state, numbers, papers)
+    return passed

@@ -1,12 +1,11 @@
 """Orders for the paper list besides relevance: file order, headline, recently changed; and
 "for you", which a model of the reader's decisions gives (core.for_you)."""
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Literal, TypeAlias
 
 import numpy as np
 
-from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
 from tui_reader.core.store import Numbers, PaperStore
 
@@ -16,19 +15,19 @@ LABELS = {"file": "file order", "headline": "headline", "changed": "recently cha
 
 
 def sort_order(
-    numbers: Numbers, full: int, order: Sort, papers: Sequence[Paper], state: PaperState
+    numbers: Numbers, full: int, order: Sort, papers: PaperStore, state: PaperState
 ) -> Numbers:
     """Where each paper of `numbers` goes for the order asked for, as positions in `numbers`:
     those matching every term (the first `full`) stay before the close ones. Relevance keeps
     the order they came in; ties keep it too; so does "for you", whose order the reader's
-    model gives (core.for_you.ForYouOrder). A store's papers are sorted from its columns,
+    model gives (core.for_you.ForYouOrder). The papers are sorted from the store's columns,
     none built (a million by headline in 0.2 s)."""
     if order in ("relevance", "for you"):
         return np.arange(len(numbers), dtype=np.int64)
     keys: Numbers = numbers  # file order: a paper's number is its place in load order
     ties = np.arange(len(numbers))  # equal keys keep the order they came in
     if order == "headline":
-        keys = _headline_ranks(numbers, papers)
+        keys = papers.headline_ranks()[numbers]
     elif order == "changed":  # the most recently changed first, never changed last, by number
         keys, ties = _change_ranks(numbers, papers, state), numbers
     parts = []
@@ -37,32 +36,22 @@ def sort_order(
     return np.concatenate(parts).astype(np.int64, copy=False)
 
 
-def _headline_ranks(numbers: Numbers, papers: Sequence[Paper]) -> Numbers:
-    """Each paper's place in case-blind alphabetical order of headlines (equal ones share)."""
-    if isinstance(papers, PaperStore):
-        ranks: Numbers = papers.headline_ranks()[numbers]
-        return ranks
-    headlines = [papers[int(number)].headline.casefold() for number in numbers]
-    return _dense_ranks(headlines, key=None)
+def _change_ranks(numbers: Numbers, papers: PaperStore, state: PaperState) -> Numbers:
+    """Each paper's place by when the user last changed it, latest first; never last. Only
+    the papers the user touched have a time: the others are not asked."""
+    touched = list(state.paper_ids())
+    ranks = _dense_ranks([state.changed_at(i) for i in touched] + [""], key=_later_first)
+    # Counted first: papers the store is adding now are found before they are counted.
+    count = len(papers)
+    places = papers.positions_of(touched)
+    found = (places >= 0) & (places < count)
+    every = np.full(count, ranks[-1], dtype=np.int64)  # never changed
+    every[places[found]] = ranks[:-1][found]
+    ranks_of_numbers: Numbers = every[numbers]
+    return ranks_of_numbers
 
 
-def _change_ranks(numbers: Numbers, papers: Sequence[Paper], state: PaperState) -> Numbers:
-    """Each paper's place by when the user last changed it, latest first; never last."""
-    if isinstance(papers, PaperStore):  # only the papers the user touched have a time
-        touched = list(state.paper_ids())
-        ranks = _dense_ranks([state.changed_at(i) for i in touched] + [""], key=_later_first)
-        # Counted first: papers the store is adding now are found before they are counted.
-        count = len(papers)
-        places = papers.positions_of(touched)
-        found = (places >= 0) & (places < count)
-        every = np.full(count, ranks[-1], dtype=np.int64)  # never changed
-        every[places[found]] = ranks[:-1][found]
-        return every[numbers]
-    ids = [papers[number].id for number in numbers.tolist()]
-    return _dense_ranks([state.changed_at(paper_id) for paper_id in ids], key=_later_first)
-
-
-def _dense_ranks(values: list[str], key: Callable[[str], tuple[int, ...]] | None) -> Numbers:
+def _dense_ranks(values: list[str], key: Callable[[str], tuple[int, ...]]) -> Numbers:
     """Each value's place among the distinct values sorted (by `key`)."""
     place = {value: rank for rank, value in enumerate(sorted(set(values), key=key))}
     return np.fromiter(map(place.__getitem__, values), dtype=np.int64, count=len(values))

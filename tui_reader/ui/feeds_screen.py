@@ -6,7 +6,7 @@ it is open, so its counts follow papers being loaded and what other programs cha
 gives the query to show, d deletes a search after asking.
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -22,7 +22,7 @@ from textual.worker import Worker
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.feeds import FeedCount, FeedCounter
 from tui_reader.core.library import SEARCH_NAME_MAX, Library
-from tui_reader.core.paper import Paper
+from tui_reader.core.store import PaperStore
 from tui_reader.core.text import clean
 from tui_reader.ui.asking import ask, dialog_flow
 from tui_reader.ui.dialogs import DIALOG_CSS, ConfirmByEnter, PromptScreen
@@ -80,7 +80,7 @@ class FeedsScreen(ModalScreen[str | None]):
     def __init__(
         self,
         sync: LibrarySync,
-        papers: Sequence[Paper],
+        papers: PaperStore,
         index: Callable[[], SearchEngine | None],
         counter: FeedCounter | None = None,
         to_filter: Callable[[], None] | None = None,

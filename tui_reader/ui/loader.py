@@ -18,9 +18,10 @@ from textual.widget import Widget
 from tui_reader import startup
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.index_cache import IndexedPapers
+from tui_reader.core.paper_columns import PaperColumns
 from tui_reader.core.pools import stop_pools
 from tui_reader.core.search_service import build_index, growing_index, index_so_far
-from tui_reader.core.store import PaperBatch, PaperStore, columns_of
+from tui_reader.core.store import PaperStore
 from tui_reader.core.wording import count
 from tui_reader.ui.messages import (
     EntryReopened,
@@ -59,7 +60,7 @@ class Loader:
         store: PaperStore,
         timings: Timings,
         *,
-        stream: Iterator[PaperBatch | str] | None = None,
+        stream: Iterator[PaperColumns | str] | None = None,
         expected_papers: int | None = None,
         cached_index: SearchEngine | None = None,
         cache_index: CacheIndex | None = None,
@@ -105,7 +106,7 @@ class Loader:
         if self._indexing is not None:
             self._indexing.join(self._timings.stopping_wait)
 
-    def add(self, batches: Sequence[PaperBatch]) -> int:
+    def add(self, batches: Sequence[PaperColumns]) -> int:
         """Add papers loaded to the store (on the screen's thread); how many were new."""
         startup.keep_for_good()  # papers live as long as the app
         added = sum(self.store.extend(batch) for batch in batches)
@@ -153,7 +154,7 @@ class Loader:
     def _load(self) -> None:
         assert self._stream is not None
         with startup.loading_turns():
-            pending: list[PaperBatch] = []
+            pending: list[PaperColumns] = []
             posted: float | None = None  # when papers were last posted: the first at once
             for item in self._stream:
                 if self._stopping.is_set():  # the reader quits: stop reading (and its pool)
@@ -162,9 +163,7 @@ class Loader:
                 if isinstance(item, str):
                     self.problems.append(item)
                     continue
-                # As columns, made here: a list of papers added on the screen's thread (read
-                # in this process: CSV) held the keys back at a million papers.
-                pending.append(columns_of(item) if isinstance(item, list) else item)
+                pending.append(item)
                 if posted is None or time.monotonic() - posted > self._timings.post_every:
                     self._post(PapersLoaded(pending))
                     pending, posted = [], time.monotonic()

@@ -5,7 +5,6 @@ that is gone, or to an app that is quitting, is dropped: a result arriving as th
 is never delivered to panes being taken down.
 """
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
@@ -13,7 +12,8 @@ from textual.message import Message
 from tui_reader.core.for_you import ForYouOrder
 from tui_reader.core.highlight import Highlight
 from tui_reader.core.paper import Paper
-from tui_reader.core.store import PaperBatch
+from tui_reader.core.paper_columns import PaperColumns
+from tui_reader.core.store import PaperView
 
 if TYPE_CHECKING:  # core.recommend brings Arrow: imported once the for-you order is asked for
     from tui_reader.core.recommend import Decisions, Recommender
@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # core.recommend brings Arrow: imported once the for-you orde
 class PapersLoaded(Message):
     """More papers read from the inputs."""
 
-    def __init__(self, batches: list[PaperBatch]) -> None:
+    def __init__(self, batches: list[PaperColumns]) -> None:
         super().__init__()
         self.batches = batches
 
@@ -67,7 +67,7 @@ class ResultsReady(Message):
 
     def __init__(
         self,
-        papers: Sequence[Paper],
+        papers: PaperView,
         query: str,
         full: int | None = None,
         highlight: Highlight | None = None,

@@ -1,6 +1,5 @@
 """The paper list: one row per paper, drawing only the rows on screen (Textual's Line API)."""
 
-from collections.abc import Sequence
 from math import ceil
 
 from rich.segment import Segment
@@ -17,7 +16,7 @@ from textual.strip import Strip
 from tui_reader.core.highlight import Highlight
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
-from tui_reader.core.store import headline_at, id_at
+from tui_reader.core.store import PaperStore, PaperView
 from tui_reader.core.text import for_terminal
 from tui_reader.core.typeset import Span, typeset
 from tui_reader.ui.textual_keys import SteadyScrollView
@@ -191,7 +190,7 @@ class PaperList(SteadyScrollView, can_focus=True):
         self._looks: dict[str, Style] = {}  # by component class; {}: to work out again
         self._width = 0  # of the rows, as this frame draws them
         self._library_version = 0
-        self._papers: Sequence[Paper] = ()
+        self._papers = PaperStore().view()
         self.empty_message = "No papers"
         # The paper the reader last chose: the cursor returns to it whenever it is shown again,
         # even after a keystroke of the filter had left it out (a new query's results: only
@@ -203,7 +202,7 @@ class PaperList(SteadyScrollView, can_focus=True):
         self._choosing = False  # the cursor is moving at the reader's request
 
     @property
-    def papers(self) -> Sequence[Paper]:
+    def papers(self) -> PaperView:
         return self._papers
 
     @property
@@ -213,7 +212,7 @@ class PaperList(SteadyScrollView, can_focus=True):
 
     def show(
         self,
-        papers: Sequence[Paper],
+        papers: PaperView,
         empty_message: str = "No papers",
         full: int | None = None,
         new_query: bool = False,
@@ -266,11 +265,7 @@ class PaperList(SteadyScrollView, can_focus=True):
 
     def position_of(self, paper_id: str) -> int | None:
         """Where the paper is among those shown, if it is."""
-        finder = getattr(self._papers, "position_of", None)
-        if finder is not None:  # the store and search results find a paper without a walk
-            position: int | None = finder(paper_id)
-            return position
-        return next((i for i, paper in enumerate(self._papers) if paper.id == paper_id), None)
+        return self._papers.position_of(paper_id)
 
     def validate_cursor(self, cursor: int) -> int:
         return max(0, min(cursor, len(self._papers) - 1))
@@ -316,7 +311,7 @@ class PaperList(SteadyScrollView, can_focus=True):
             )
         if index >= len(self._papers):
             return Strip.blank(width, base)
-        paper_id = id_at(self._papers, index)
+        paper_id = self._papers.id_of(index)
         state = (index >= self.full, index == self.cursor, paper_id in self.marked)
         # By what is highlighted in it, not by the query: a row stays cached while the keys
         # of a query leave the same words highlighted in it.
@@ -372,7 +367,7 @@ class PaperList(SteadyScrollView, can_focus=True):
         key = (paper_id, self.raw)
         runs = self._headlines.get(key)
         if runs is None:
-            headline = for_terminal(headline_at(self._papers, index))
+            headline = for_terminal(self._papers.headline_of(index))
             spans = [Span(headline)] if self.raw else typeset(headline)
             runs = self._headlines[key] = [
                 (span.text, _SPAN_STYLES[span.bold, span.italic]) for span in spans
@@ -438,8 +433,8 @@ class PaperList(SteadyScrollView, can_focus=True):
             self.refresh()
 
     def action_mark_all(self) -> None:
-        papers = self._papers  # their ids only: building a million papers is slow
-        self.marked |= {id_at(papers, number) for number in range(len(papers))}
+        papers = self._papers  # their ids only: building a million papers took a minute
+        self.marked |= {papers.id_of(index) for index in range(len(papers))}
         self.post_message(self.MarksChanged())
         self.refresh()
 

@@ -27,6 +27,7 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query
 from tui_reader.core.session import Session
 from tui_reader.core.sorting import SORTS, Sort
+from tui_reader.core.store import PaperStore
 from tui_reader.ui import actions, flows
 from tui_reader.ui.asking import dialog_flow
 from tui_reader.ui.clipboard import CopyLog
@@ -295,13 +296,14 @@ class Workspace(Screen[None]):
             filtering.search(self._index, self.sort)
         elif filtering.asked:  # searched once the index is ready: no papers till then
             had_papers = bool(self.paper_list.papers)
-            self.paper_list.show((), "Searching once the first papers are indexed…", 0)
+            nothing = PaperStore().view()
+            self.paper_list.show(nothing, "Searching once the first papers are indexed…", 0)
             if had_papers:
                 self.refresh_bindings()
             self._update_header()
         elif self.sort in ("relevance", "file"):
             self.workers.cancel_group(self, "search")
-            self._show(ResultsReady(self.store, ""))
+            self._show(ResultsReady(self.store.view(), ""))
         else:
             filtering.sort_all(self.sort)
             self._update_header()  # the query cleared: the list follows once sorted

@@ -26,6 +26,7 @@ from tui_reader.core.locations import cache_folder
 from tui_reader.core.paper import Paper
 from tui_reader.core.recommend import ColdStart, Recommender, recommender
 from tui_reader.core.references import markdown_link, paper_record, primary_link
+from tui_reader.core.store import PaperStore
 from tui_reader.core.text import clean, without_debris
 from tui_reader.core.wording import count
 
@@ -92,7 +93,7 @@ def run(arguments: argparse.Namespace) -> int:
     return 0
 
 
-def _for_you(papers: Sequence[Paper], library: Library) -> Recommender | None:
+def _for_you(papers: PaperStore, library: Library) -> Recommender | None:
     """The model of the reader's keeps and skips; None, said on stderr, when there is none."""
     try:
         return recommender(papers, library, None, cache_folder())

@@ -21,6 +21,7 @@ from tui_reader.cli.shared import (
     warn,
 )
 from tui_reader.core.file_kinds import special_file_problem
+from tui_reader.core.index_cache import refresh_kept
 from tui_reader.core.library import LibraryError
 from tui_reader.core.paper import paper_id
 from tui_reader.core.sources import arxiv, openreview
@@ -80,7 +81,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="words the papers contain, or a query in the API's syntax (ti:, au:, abs:, AND...)",
     )
     fetch.add_argument(
-        "--since", type=date_text, metavar="DATE", help="papers first submitted on or after DATE"
+        "--since",
+        type=date_text,
+        metavar="DATE",
+        help="papers first submitted on or after DATE (YYYY-MM-DD, or today or yesterday)",
     )
     fetch.add_argument(
         "--max",
@@ -276,6 +280,7 @@ def run(arguments: argparse.Namespace) -> int:
         return INTERRUPTED if failure.interrupted else 1
     progress.end()
     print(_summary(label, tally), file=sys.stderr)
+    refresh_kept(path)  # the papers kept for the reader take in the new ones now
     if versions := _new_versions(tally):
         print(versions, file=sys.stderr)
     return follow_papers(arxiv_ids)

@@ -31,23 +31,22 @@ import re
 import tempfile
 from array import array
 from collections import defaultdict, deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Protocol, runtime_checkable
+from typing import IO, TYPE_CHECKING, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from tui_reader.core.flat.fold import fold_rest, phrase_text, unwrap_latex_utf8
+from tui_reader.core.flat.words import Array, Arrays, strings
 from tui_reader.core.pools import process_pool
 
 if TYPE_CHECKING:
-    from tui_reader.core.paper import Paper
+    pass
 
-Array = npt.NDArray[np.generic]
-Arrays = dict[str, Array]
 Ids = npt.NDArray[np.int32]
 Chunk = tuple[int, Ids, npt.NDArray[np.uint16]]  # first paper, word ids, papers within
 
@@ -68,7 +67,6 @@ _CUT = bytes(
 )
 
 
-@runtime_checkable
 class Columns(Protocol):
     """Papers kept as columns (core.store.PaperStore): a field of many papers at once."""
 
@@ -81,22 +79,10 @@ class Columns(Protocol):
 SEARCHED = ("headline", "title", "abstract", "authors", "venue", "collection")
 
 
-def _fields(papers: "Sequence[Paper] | Columns", start: int, stop: int) -> list[list[bytes]]:
+def _fields(papers: Columns, start: int, stop: int) -> list[list[bytes]]:
     """The searched fields of papers `start` to `stop` in UTF-8, field by field; a title that
     is the headline is read once."""
-    if isinstance(papers, Columns):
-        fields = [papers.utf8(name, start, stop) for name in SEARCHED]
-    else:
-        chunk = papers[start:stop]
-        texts = [
-            [paper.headline for paper in chunk],
-            [paper.title for paper in chunk],
-            [paper.abstract for paper in chunk],
-            [" ".join(paper.authors) for paper in chunk],
-            [paper.venue for paper in chunk],
-            [paper.collection for paper in chunk],
-        ]
-        fields = [[text.encode("utf-8", "surrogatepass") for text in field] for field in texts]
+    fields = [papers.utf8(name, start, stop) for name in SEARCHED]
     fields[1] = [b"" if t == h else t for h, t in zip(fields[0], fields[1], strict=True)]
     return fields
 
@@ -369,7 +355,7 @@ class _Merged:
         for prefix, kind, names in (("", "words", FIELDS), ("cased_", "cased", ("cased",))):
             listed = list(self.vocabularies[kind])
             alphabetical = sorted(range(len(listed)), key=listed.__getitem__)
-            arrays |= _strings(f"{prefix}words", [listed[i] for i in alphabetical])
+            arrays |= strings(f"{prefix}words", [listed[i] for i in alphabetical])
             rank = np.empty(len(listed), dtype=np.int32)  # our ids are alphabetical ranks
             rank[alphabetical] = np.arange(len(listed), dtype=np.int32)
             for name in names:
@@ -387,8 +373,8 @@ class _Merged:
         arrays["text"] = np.frombuffer(_mapped(self.text), dtype=np.uint8)
         arrays["text_offsets"] = np.concatenate([[0], *self.text_ends]).astype(np.int64)
         joined = sorted(self.compounds)
-        arrays |= _strings("compound_keys", joined)
-        arrays |= _strings("compound_values", [self.compounds[word] for word in joined])
+        arrays |= strings("compound_keys", joined)
+        arrays |= strings("compound_values", [self.compounds[word] for word in joined])
         return arrays
 
 
@@ -429,22 +415,16 @@ def _postings(name: str, chunks: Callable[[], Iterator[Chunk]], words: int) -> A
     return {f"{name}_offsets": offsets, f"{name}_papers": papers}
 
 
-def _chunks(
-    papers: "Sequence[Paper] | Columns", start: int, stop: int
-) -> Iterator[tuple[int, bytes, int]]:
+def _chunks(papers: Columns, start: int, stop: int) -> Iterator[tuple[int, bytes, int]]:
     for first in range(start, stop, CHUNK):
         end = min(first + CHUNK, stop)
         yield first, _joined(_fields(papers, first, end)), end - first
 
 
-def _untitled(papers: "Sequence[Paper] | Columns", start: int, stop: int) -> bytes:
+def _untitled(papers: Columns, start: int, stop: int) -> bytes:
     """A byte for each of these papers: 1 when it has no title (its headline was made from its
     abstract), else 0."""
-    if isinstance(papers, Columns):
-        titles: Iterable[object] = papers.utf8("title", start, stop)
-    else:
-        titles = (paper.title for paper in papers[start:stop])
-    return bytes(not title for title in titles)
+    return bytes(not title for title in papers.utf8("title", start, stop))
 
 
 def _processors() -> int:
@@ -454,9 +434,7 @@ def _processors() -> int:
         return os.cpu_count() or 1
 
 
-def build_arrays(
-    papers: "Sequence[Paper] | Columns", processes: int | None = None
-) -> tuple[Arrays, IO[bytes]]:
+def build_arrays(papers: Columns, processes: int | None = None) -> tuple[Arrays, IO[bytes]]:
     """The index of these papers, numbered in their order, as named arrays, and the file
     that holds its folded text (the `text` array maps it). Several chunks are read by a pool
     of `processes` (default: one a core)."""
@@ -487,7 +465,7 @@ class GrowingIndex:
 
     def read(
         self,
-        papers: "Sequence[Paper] | Columns",
+        papers: Columns,
         stop: int,
         more_coming: bool = False,
         *,
@@ -558,11 +536,3 @@ class GrowingIndex:
             self._here = self._here or _Reader()
             read = self._here.read(joined, count)
         self._merged.add(read, first)
-
-
-def _strings(name: str, strings: list[str]) -> Arrays:
-    """Strings as one UTF-8 array with offsets."""
-    encoded = [string.encode() for string in strings]
-    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
-    np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)), out=offsets[1:])
-    return {name: np.frombuffer(b"".join(encoded), dtype=np.uint8), f"{name}_offsets": offsets}

@@ -1,12 +1,12 @@
 """The flat index kept on disk: a folder of .npy arrays and a small JSON manifest, opened by
 memory map (nothing is unpickled, no code runs when it is read).
 
-A folder stands for the exact source files it was built from (path, size, modification time,
-named in the manifest) and for one format version (`VERSION`, raised whenever the arrays
-change meaning). Anything else is rejected and the papers are indexed again: another
-version, other sources, a missing or truncated array, an array of another type or shape than
-the manifest says, offsets that do not add up. Folders are written whole into a temporary
-folder and renamed into place; the cache keeps under a size (oldest used removed first).
+A folder stands for what it was built from (named in the manifest: source files' path, size
+and modification time, or the ranges of files of a kept part) and for one format version
+(`VERSION`, raised whenever the arrays change meaning). Anything else is rejected and the
+papers are indexed again: another version, other sources, a missing or truncated array, an
+array of another type or shape than the manifest says, offsets that do not add up. Folders are
+written whole into a temporary folder and renamed into place.
 """
 
 import hashlib
@@ -23,9 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from tui_reader.core.flat.build import Array, Arrays
 from tui_reader.core.flat.folded_text import STEP, give_back
 from tui_reader.core.flat.index import FlatIndex
+from tui_reader.core.flat.parts import IndexPart
+from tui_reader.core.flat.words import Array, Arrays
 
 FORMAT = "tui-reader flat index"
 VERSION = 7  # 2: words numbered in alphabetical order; 3: each paper's number of words;
@@ -170,10 +171,11 @@ def _save(path: Path, array: Array) -> None:
 
 
 def read_manifest(
-    folder: Path, kind: tuple[str, int], sources: list[dict[str, object]], limit: int
+    folder: Path, kind: tuple[str, int], sources: list[dict[str, object]] | None, limit: int
 ) -> dict[str, Any]:
     """A kept folder's manifest, when it is of this format and version (`kind`) and was made
-    from these sources; else Rejected. A file over `limit` bytes is not one of ours."""
+    from these sources (any, for None); else Rejected. A file over `limit` bytes is not one
+    of ours."""
     name, version = kind
     if folder.is_symlink():
         raise Rejected(f"{folder}: a link, not the cache's own folder")
@@ -187,14 +189,33 @@ def read_manifest(
         raise Rejected(f"{folder}: not a {name}")
     if manifest.get("version") != version:
         raise Rejected(f"{folder}: format version {manifest.get('version')!r}, not {version}")
-    if manifest.get("sources") != sources:
+    if sources is not None and manifest.get("sources") != sources:
         raise Rejected(f"{folder}: made from other files")
     return manifest
+
+
+def replace(root: Path, sources: list[dict[str, object]], arrays: Mapping[str, Array]) -> None:
+    """Keep a new index for these sources in the root, in place of one of another version
+    (or a damaged one)."""
+    try:
+        kept = save(root, sources, arrays)
+        for other in root.glob("flat-v*"):
+            if other != kept:
+                shutil.rmtree(other, ignore_errors=True)
+    except OSError:
+        pass  # built again next time
 
 
 def open_index(root: Path, sources: list[dict[str, object]]) -> FlatIndex:
     """The index kept for these sources, memory-mapped. Rejected when there is none, or what
     is there is not a sound index of them."""
+    part = open_part(root, sources)
+    return FlatIndex(part.arrays, part.text, part.text_start)
+
+
+def open_part(root: Path, sources: list[dict[str, object]]) -> IndexPart:
+    """The arrays of the index kept for these sources, memory-mapped, and the file of its
+    text. Rejected when there is none, or what is there is not a sound index of them."""
     folder = folder_for(root, sources)
     if not os.path.lexists(folder):  # none kept, or one of another version (an upgrade)
         raise Rejected(f"{root}: no index of this version ({VERSION})")
@@ -205,8 +226,7 @@ def open_index(root: Path, sources: list[dict[str, object]]) -> FlatIndex:
     arrays = {name: mapped(folder, name, described) for name, described in expected.items()}
     _check(folder, arrays)
     text = (folder / "text.npy").open("rb")  # read as long as the index lives
-    (folder / MANIFEST).touch()  # recently used: kept longest
-    return FlatIndex(arrays, text, int(arrays["text"].offset))  # type: ignore[attr-defined]
+    return IndexPart(arrays, text, int(arrays["text"].offset))  # type: ignore[attr-defined]
 
 
 def _check(folder: Path, arrays: Arrays) -> None:

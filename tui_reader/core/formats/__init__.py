@@ -62,6 +62,9 @@ class Pieces:
     # its first line (sent to other processes: a function of a module, or a partial of one).
     reader: Callable[[str], ReadPiece]
     records: Callable[[bytes], int]  # about how many records a sample of the text holds
+    # Whether records read from any line on are those the file holds from there: a file that
+    # grew is read from where it ended (a paragraph's first may be the collection's name).
+    from_any_line: bool = False
 
 
 def _count_lines(data: bytes) -> int:
@@ -112,14 +115,14 @@ INPUT_FORMATS: list[InputFormat] = [
         (".json", ".jsonl", ".ndjson"),
         read_stream=read_arxiv_snapshot,
         sniff=is_snapshot,
-        pieces=Pieces(line_chunks, lambda _start: read_snapshot_lines, _count_lines),
+        pieces=Pieces(line_chunks, lambda _start: read_snapshot_lines, _count_lines, True),
     ),
     InputFormat(
         "jsonl",
         (".jsonl", ".ndjson", ".json"),
         read_stream=read_json_lines,
         sniff=_starts("{"),
-        pieces=Pieces(line_chunks, lambda _start: read_lines, _count_lines),
+        pieces=Pieces(line_chunks, lambda _start: read_lines, _count_lines, True),
     ),
     InputFormat(
         "bib",

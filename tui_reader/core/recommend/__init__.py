@@ -1,124 +1,102 @@
 """For you: the papers not yet decided, in the order a model of the reader's decisions gives.
 
-The decisions are the library's: a paper kept (bookmarked, or carrying a tag other than
-`later`; with a tag asked for, carrying that tag) is a positive, a paper read and not kept a
-negative, the rest undecided (`decisions`). Under NEEDED of either there is no model, and
-ColdStart says how many more it needs. The papers' rows (`features`) are kept in the cache for
-these papers, and the model (`model`) beside them for these decisions: both are data, read
-back only when sound, else built again.
+The decisions are the library's (`decisions`). The papers' rows (`features`) are kept in the
+cache for these papers, and the model (`model`) beside them for these decisions: both are
+data, read back only when sound, else built again. A `Recommender` follows each new decision
+(`decide`): the model trained again from the last one's weights on the same rows, every paper
+scored again as one sparse product. Under NEEDED decisions of either kind there is no model:
+`cold_start` says how many more it needs, and `recommender` raises ColdStart.
 """
 
 import contextlib
-import functools
 import hashlib
 import os
 import shutil
 import tempfile
-from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
 from tui_reader.core.recommend import features, model
+from tui_reader.core.recommend.decisions import (
+    NEEDED,
+    Decisions,
+    cold_start,
+    decisions,
+    verdict,
+)
 from tui_reader.core.recommend.features import Features, Floats, Rejected
-from tui_reader.core.recommend.model import Model
+from tui_reader.core.recommend.model import Model, Training
 from tui_reader.core.store import Numbers, PaperStore
-from tui_reader.core.wording import count
 
-NEEDED = 3  # positives and negatives a model needs, each
+__all__ = ["NEEDED", "ColdStart", "Recommender", "open_recommender", "recommender"]
+
 PREFIX = "recommend-v"
 KEPT = 3  # the papers' rows kept for this many sets of papers, the most recently used
-LATER = "later"  # triage's "later" tag: no decision
+WHY_WORDS = 3
 
 
 class ColdStart(Exception):
     """Too few decisions for a model; the message says how many more it needs."""
 
 
-@dataclass(frozen=True)
-class Decisions:
-    """The papers' numbers, by what the reader made of them."""
-
-    positives: Numbers
-    negatives: Numbers
-    undecided: Numbers
-    positive_ids: list[str]
-    negative_ids: list[str]
-
-
-def decisions(papers: Sequence[Paper], state: PaperState, tag: str | None = None) -> Decisions:
-    """Kept, read and not kept, and undecided papers (not read, not bookmarked, not carrying
-    the tag, or without one not kept)."""
-    ids = list(state.paper_ids())
-    if isinstance(papers, PaperStore):
-        places = papers.positions_of(ids)
-    else:
-        numbered = {paper.id: number for number, paper in enumerate(papers)}
-        places = np.array([numbered.get(i, -1) for i in ids], dtype=np.int64)
-    positive, negative, decided = [], [], []
-    for paper_id, place in zip(ids, places.tolist(), strict=True):
-        if place < 0:
-            continue
-        tags = state.tags(paper_id)
-        bookmarked = state.is_bookmarked(paper_id)
-        kept = tag in tags if tag else bookmarked or any(t != LATER for t in tags)
-        if kept:
-            positive.append((place, paper_id))
-        elif state.is_read(paper_id):
-            negative.append((place, paper_id))
-        if kept or bookmarked or state.is_read(paper_id):
-            decided.append(place)
-    undecided = np.ones(len(papers), dtype=bool)
-    undecided[decided] = False
-    return Decisions(
-        np.array(sorted(p for p, _ in positive), dtype=np.int64),
-        np.array(sorted(p for p, _ in negative), dtype=np.int64),
-        np.flatnonzero(undecided),
-        [i for _, i in positive],
-        [i for _, i in negative],
-    )
-
-
-def _cold_start(made: Decisions, tag: str | None) -> str:
-    """How many decisions there are, and how many more a model needs."""
-    kept = f"tagged #{tag}" if tag else "kept"
-    have = len(made.positives), len(made.negatives)
-    needs = [
-        f"{NEEDED - number:,} more {what}"
-        for number, what in zip(have, (kept, "read and not kept"), strict=True)
-        if number < NEEDED
-    ]
-    how = (
-        f"t to tag #{tag}, or a quick tag in triage"
-        if tag
-        else "in triage (I): Enter keeps, x skips"
-    )
-    return (
-        f"no model of your interests yet: {count(have[0], 'paper')} {kept} and "
-        f"{have[1]:,} read and not kept; it needs {' and '.join(needs)} ({how})"
-    )
-
-
-@dataclass(frozen=True)
 class Recommender:
-    """The model of the reader's decisions over the papers' rows."""
+    """The model of the reader's decisions over the papers' rows, and each paper's score."""
 
-    papers: Sequence[Paper]
-    rows: Features
-    model: Model
-    decided: Decisions
+    def __init__(
+        self,
+        papers: PaperStore,
+        rows: Features,
+        decided: Decisions,
+        tag: str | None,
+        digest: str,  # the papers'
+    ) -> None:
+        self.papers, self.rows, self.decided, self.tag = papers, rows, decided, tag
+        self._digest = digest
+        self._training: Training | None = None  # made when first needed
+        self.model: Model | None = None
+        self.scores: Floats = np.zeros(0, np.float32)
 
-    @functools.cached_property
-    def scores(self) -> Floats:
-        """Each paper's score: the higher, the likelier kept."""
-        return self.model.scores(self.rows)
+    @property
+    def cold_start(self) -> str | None:
+        """Why there is no model yet, and how many more decisions it needs; None with one."""
+        return None if self.model else cold_start(self.decided, self.tag)
+
+    def trained_on(self) -> str:
+        """The digest of the decisions a model learns from now."""
+        kept, skipped = self.decided.kept.values(), self.decided.skipped.values()
+        return model.decisions_digest(list(kept), list(skipped), self._digest)
+
+    def train(self) -> None:
+        """Learn the decisions: from the last model when there is one, else from nothing
+        (or, under NEEDED decisions of either kind, have no model)."""
+        if not self.decided.enough():
+            self.model, self.scores = None, np.zeros(0, np.float32)
+            return
+        if self._training is None:
+            self._training = Training(self.rows, model.weak_sample(len(self.papers), self._digest))
+        self._training.learn(self.decided.positives, self.decided.negatives)
+        width = len(self.rows.vocabulary)
+        self.use(model.train(self._training, width, self.trained_on(), self.model))
+
+    def use(self, fitted: Model) -> None:
+        """Score every paper by this model."""
+        self.model, self.scores = fitted, fitted.scores(self.rows)
+
+    def decide(self, number: int, state: PaperState) -> None:
+        """Follow what the reader now made of paper `number` (kept, skipped, set aside or
+        undone, as `state` says): the model learns it and every paper is scored again."""
+        paper_id = self._id_of(number)
+        if self.decided.change(number, paper_id, verdict(state, paper_id, self.tag)):
+            self.train()
 
     def best(self, among: Numbers | None = None, limit: int | None = None) -> Numbers:
-        """The undecided papers (of `among`, when given), best first (the first `limit`)."""
-        candidates = self.decided.undecided
+        """The undecided papers (of `among`, when given), best first (the first `limit`).
+        ColdStart without a model."""
+        if self.model is None:
+            raise ColdStart(cold_start(self.decided, self.tag))
+        candidates = np.flatnonzero(self.decided.undecided)
         if among is not None:
             candidates = np.intersect1d(candidates, among)
         scores = self.scores[candidates]
@@ -130,45 +108,87 @@ class Recommender:
         return best
 
     def order(self, numbers: Numbers) -> Numbers:
-        """Where each paper of `numbers` goes, best first, as positions in `numbers`; ties
-        keep their order."""
+        """Where each paper of `numbers` goes, best first, as positions in `numbers`; ties,
+        and every paper without a model, keep their order."""
+        if self.model is None:
+            return np.arange(len(numbers), dtype=np.int64)
         ranks: Numbers = np.lexsort((np.arange(len(numbers)), -self.scores[numbers]))
         return ranks
 
-    def why(self, number: int, words: int = 3) -> list[str]:
+    def why(self, number: int, words: int = WHY_WORDS) -> list[str]:
         """The words, pairs of words or authors of the paper that raise its score most."""
+        if self.model is None:
+            return []
         columns, values = self.rows.row(number)
         contributions = values * self.model.weights[columns]
         chosen = [i for i in np.argsort(-contributions)[:words].tolist() if contributions[i] > 0]
         paper = self.papers[number]
         names = features.names_in(paper.title or paper.headline, paper.abstract, paper.authors)
-        return [names[int(columns[i])] for i in chosen if int(columns[i]) in names]
+        hashed = [int(self.rows.vocabulary[columns[i]]) for i in chosen]
+        return [names[column] for column in hashed if column in names]
+
+    def like(self, number: int) -> int | None:
+        """The kept paper most like this one (the largest cosine of their rows), if any."""
+        kept = self.decided.positives
+        kept = kept[kept != number]
+        if not len(kept):
+            return None
+        entries = self.rows.entries(kept)
+        mine = np.zeros(len(self.rows.vocabulary))
+        columns, values = self.rows.row(number)
+        mine[columns] = values
+        similar = np.bincount(entries.owners, entries.values * mine[entries.columns], len(kept))
+        best = int(np.argmax(similar))
+        return int(kept[best]) if similar[best] > 0 else None
+
+    def why_line(self, number: int) -> str:
+        """Why the paper is recommended, in one line: the words that weigh most, and the kept
+        paper most like it."""
+        if self.model is None:
+            return cold_start(self.decided, self.tag)
+        words = self.why(number)
+        parts = [f"for its words {', '.join(words)}"] if words else []
+        if (like := self.like(number)) is not None:
+            parts.append(f"like {self.papers[like].headline}")
+        return "; ".join(parts) or "no word of it weighs for or against"
+
+    def _id_of(self, number: int) -> str:
+        return self.papers.id_of(number)
 
 
-def recommender(
-    papers: Sequence[Paper], state: PaperState, tag: str | None, root: Path
+def open_recommender(
+    papers: PaperStore, state: PaperState, tag: str | None, root: Path
 ) -> Recommender:
-    """The model of these decisions over these papers, from the cache folder `root` when it
-    holds them, else built and kept there. ColdStart when the decisions are too few."""
+    """The model of these decisions over these papers (none, under NEEDED decisions of
+    either kind: `cold_start` says why), from the cache folder `root` when it holds them,
+    else built and kept there."""
     made = decisions(papers, state, tag)
-    if len(made.positives) < NEEDED or len(made.negatives) < NEEDED:
-        raise ColdStart(_cold_start(made, tag))
     digest = features.papers_digest(papers)
     folder = root / f"{PREFIX}{features.VERSION}-{digest[:24]}"
     rows = _rows(folder, papers, digest)
-    trained_on = model.decisions_digest(made.positive_ids, made.negative_ids, digest)
+    found = Recommender(papers, rows, made, tag, digest)
+    if not made.enough():
+        return found
     name = "model-" + hashlib.sha256((tag or "").encode()).hexdigest()[:16]
     try:
-        fitted = model.load(folder, name, trained_on)
+        found.use(model.load(folder, name, found.trained_on(), len(rows.vocabulary)))
     except Rejected:
-        fitted = model.train(rows, made.positives, made.negatives, made.undecided, trained_on)
-        if folder.is_dir():  # a cache is a convenience: the next run trains again
+        found.train()
+        if folder.is_dir() and found.model:  # a cache is a convenience: the next run trains
             with contextlib.suppress(OSError):
-                model.save(folder, name, fitted)
-    return Recommender(papers, rows, fitted, made)
+                model.save(folder, name, found.model)
+    return found
 
 
-def _rows(folder: Path, papers: Sequence[Paper], digest: str) -> Features:
+def recommender(papers: PaperStore, state: PaperState, tag: str | None, root: Path) -> Recommender:
+    """`open_recommender`'s model; ColdStart when the decisions are too few for one."""
+    found = open_recommender(papers, state, tag, root)
+    if found.cold_start is not None:
+        raise ColdStart(found.cold_start)
+    return found
+
+
+def _rows(folder: Path, papers: PaperStore, digest: str) -> Features:
     """The papers' rows kept in `folder`, else built and kept there (whole or not at all)."""
     try:
         rows = features.open_kept(folder, digest, len(papers))

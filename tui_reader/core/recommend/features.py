@@ -1,18 +1,21 @@
 """What the recommendations learn from: each paper's words, pairs of words and authors as
-TF-IDF, one sparse row a paper.
+TF-IDF, one sparse row a paper, over a vocabulary of the VOCABULARY commonest of them.
 
 A word is a run of letters and digits beginning with a letter, of two characters or more, in
 lower case, in the text as written before PDF extraction broke it (`text.without_debris`);
 common English words are left out, and a pair is two words that follow each other
 once those are left out (as scikit-learn's vectorizer pairs them). Each word, pair and author
-is hashed (CRC-32, the same in every process) into one of FEATURES columns, so no vocabulary
-is kept: what a column stands for is found again from the paper's own text (`names_in`).
-A value is the sublinear term frequency (1 + log tf) times the smoothed inverse document
-frequency, and each row has length 1.
+is hashed (CRC-32, the same in every process) into one of FEATURES columns; what a column
+stands for is found again from the paper's own text (`names_in`). As arxiv-sanity-lite keeps
+its 20,000 commonest terms, only the VOCABULARY columns found most often (in two papers or
+more) count: a word of a few papers lets a model learn the few papers it was shown by heart
+rather than what they are about. A value is the sublinear term frequency (1 + log tf) times
+the smoothed inverse document frequency, and each row has length 1.
 
-The rows are kept in the cache as three `.npy` arrays (CSR: `starts`, `columns`, `values`)
-beside a JSON manifest naming the format, its VERSION and a digest of the papers' ids in order,
-opened by memory map, never unpickled; anything else is rejected and built again.
+The rows are kept in the cache as four `.npy` arrays (CSR: `starts`, `columns` as places in
+the vocabulary, `values`; and `vocabulary`, the hashed column of each place) beside a JSON
+manifest naming the format, its VERSION and a digest of the papers' ids in order, opened by
+memory map, never unpickled; anything else is rejected and built again.
 """
 
 import hashlib
@@ -25,18 +28,16 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from tui_reader.core import wording
-from tui_reader.core.paper import Paper
 from tui_reader.core.store import PaperStore
 from tui_reader.core.text import without_debris
 
 FORMAT = "tui-reader recommend features"
-VERSION = 1
+VERSION = 2
 BITS = 18
 FEATURES = 1 << BITS
+VOCABULARY = 20_000  # columns a row keeps: arxiv-sanity-lite's max_features
 CHUNK = 10_000  # papers hashed at once: bounds the memory a build takes
 SCORED_AT_ONCE = 1 << 18  # values of the rows scored at once: a megabyte of products
 MANIFEST = "manifest.json"
@@ -197,7 +198,6 @@ _STOP = frozenset(
         "methods",
     )
 )
-_STOP_ARRAY = pa.array(sorted(_STOP))
 # Multipliers spreading a word's hash, and a pair's, over the columns (Fibonacci hashing).
 _SPREAD = np.uint64(0x9E3779B97F4A7C15)
 _PAIR = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -212,19 +212,22 @@ class Rejected(Exception):
 
 @dataclass(frozen=True)
 class Features:
-    """One row per paper (CSR): row n's columns are `columns[starts[n]:starts[n + 1]]`."""
+    """One row per paper (CSR): row n's columns are `columns[starts[n]:starts[n + 1]]`, each a
+    place in `vocabulary`, which holds the hashed column it stands for."""
 
     starts: npt.NDArray[np.int64]
-    columns: npt.NDArray[np.int32]
+    columns: npt.NDArray[np.uint16]
     values: Floats
+    vocabulary: npt.NDArray[np.int32]
 
     def __len__(self) -> int:
         return len(self.starts) - 1
 
     def scores(self, weights: Floats, bias: float = 0.0) -> Floats:
-        """Each paper's row times the weights, plus the bias: the rows of SCORED_AT_ONCE
-        values at a time, whose products stay in the processor's cache (all at once took
-        half as long again: 90 ms at 100,000 papers, the for-you order's every decision)."""
+        """Each paper's row times the weights (one per place in the vocabulary), plus the
+        bias: the rows of SCORED_AT_ONCE values at a time, whose products stay in the
+        processor's cache (all at once took half as long again: 90 ms at 100,000 papers, the
+        for-you order's every decision)."""
         weights = np.asarray(weights, dtype=np.float32)
         sums = np.zeros(len(self), dtype=np.float32)
         room = np.empty(SCORED_AT_ONCE, dtype=np.float32)
@@ -244,20 +247,45 @@ class Features:
         result: Floats = sums + np.float32(bias)
         return result
 
-    def row(self, number: int) -> tuple[npt.NDArray[np.int32], Floats]:
+    def row(self, number: int) -> tuple[npt.NDArray[np.uint16], Floats]:
         start, stop = int(self.starts[number]), int(self.starts[number + 1])
         return self.columns[start:stop], self.values[start:stop]
+
+    def entries(self, numbers: npt.NDArray[np.int64]) -> "Entries":
+        """The rows of these papers, entry by entry."""
+        starts = self.starts[numbers]
+        lengths = self.starts[numbers + 1] - starts
+        first = np.cumsum(lengths) - lengths
+        spans = np.repeat(starts - first, lengths) + np.arange(int(lengths.sum()))
+        return Entries(
+            np.repeat(np.arange(len(numbers)), lengths),
+            np.asarray(self.columns[spans], dtype=np.int64),
+            np.asarray(self.values[spans], dtype=np.float64),
+        )
+
+
+@dataclass(frozen=True)
+class Entries:
+    """Entries of some rows: each one's row (a place among the rows asked for), column and
+    value."""
+
+    owners: npt.NDArray[np.int64]
+    columns: npt.NDArray[np.int64]
+    values: npt.NDArray[np.float64]
 
 
 def _tokens(texts: list[str]) -> tuple[list[str], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """The words of each text that count, split at once by Arrow: the distinct words, and for
     each word in order its place among them and the text it is in."""
+    import pyarrow as pa  # when rows are built or named, not when kept ones are read (0.2 s)
+    import pyarrow.compute as pc
+
     lowered = pc.utf8_lower(pa.array([without_debris(text) for text in texts], pa.large_string()))
     split = pc.split_pattern_regex(lowered, pattern=r"[^\pL\pN]+")
     flat, owners = pc.list_flatten(split), pc.list_parent_indices(split)
     counting = pc.and_(
         pc.match_substring_regex(flat, pattern=r"^\pL[\pL\pN]"),
-        pc.invert(pc.is_in(flat, value_set=_STOP_ARRAY)),
+        pc.invert(pc.is_in(flat, value_set=pa.array(sorted(_STOP)))),
     )
     encoded = pc.dictionary_encode(pc.filter(flat, counting))
     places = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
@@ -305,25 +333,16 @@ def names_in(title: str, abstract: str, authors: Sequence[str]) -> dict[int, str
     return names
 
 
-def _texts(
-    papers: Sequence[Paper], start: int, stop: int
-) -> Iterator[tuple[str, str, Sequence[str]]]:
+def _texts(papers: PaperStore, start: int, stop: int) -> Iterator[tuple[str, str, Sequence[str]]]:
     """Title (else headline), abstract and authors of papers start to stop."""
-    if isinstance(papers, PaperStore):
-        titles, headlines = (
-            papers.texts("title", start, stop),
-            papers.texts("headline", start, stop),
-        )
-        abstracts = papers.texts("abstract", start, stop)
-        heads = [t or h for t, h in zip(titles, headlines, strict=True)]
-        yield from zip(heads, abstracts, papers.author_lists(start, stop), strict=True)
-        return
-    for paper in papers[start:stop]:
-        yield paper.title or paper.headline, paper.abstract, paper.authors
+    titles, headlines = papers.texts("title", start, stop), papers.texts("headline", start, stop)
+    abstracts = papers.texts("abstract", start, stop)
+    heads = [t or h for t, h in zip(titles, headlines, strict=True)]
+    yield from zip(heads, abstracts, papers.author_lists(start, stop), strict=True)
 
 
 def _chunk_counts(
-    papers: Sequence[Paper], start: int, stop: int
+    papers: PaperStore, start: int, stop: int
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """The (paper, column) keys of papers start to stop, sorted, and how often each occurs."""
     texts, authors, author_owners = [], [], []
@@ -347,40 +366,57 @@ def _chunk_counts(
     return keys, counts
 
 
-def build(papers: Sequence[Paper]) -> Features:
+Counted = tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int32]]
+
+
+def build(papers: PaperStore) -> Features:
     """The TF-IDF rows of these papers, in their order."""
     total = len(papers)
-    frequency = np.zeros(FEATURES, dtype=np.int64)
-    parts: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float32]]] = []
+    documents = np.zeros(FEATURES, dtype=np.int64)  # papers holding each column
+    occurrences = np.zeros(FEATURES, dtype=np.int64)
+    parts: list[Counted] = []  # each chunk's entries: paper, column, count
     for start in range(0, total, CHUNK):
-        stop = min(start + CHUNK, total)
-        keys, counts = _chunk_counts(papers, start, stop)
-        columns = keys % FEATURES
-        frequency += np.bincount(columns, minlength=FEATURES)
-        lengths = np.bincount(keys // FEATURES, minlength=stop - start)
-        tf = (1.0 + np.log(counts)).astype(np.float32)
-        parts.append((lengths, columns, tf))
-    idf = (np.log((1.0 + total) / (1.0 + frequency)) + 1.0).astype(np.float32)
-    lengths = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, dtype=np.int64)
-    columns = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, dtype=np.int64)
-    values = np.concatenate([p[2] for p in parts]) if parts else np.zeros(0, dtype=np.float32)
-    values *= idf[columns]
-    rows = np.repeat(np.arange(total), lengths)
-    norms = np.sqrt(np.bincount(rows, weights=values.astype(np.float64) ** 2, minlength=total))
-    values /= np.maximum(norms, 1e-12).astype(np.float32)[rows]
+        keys, counts = _chunk_counts(papers, start, min(start + CHUNK, total))
+        columns = (keys % FEATURES).astype(np.int32)
+        documents += np.bincount(columns, minlength=FEATURES)
+        occurrences += np.bincount(columns, counts, FEATURES).astype(np.int64)
+        parts.append((keys // FEATURES + start, columns, counts.astype(np.int32)))
+    vocabulary = _vocabulary(documents, occurrences)
+    place = np.full(FEATURES, -1, dtype=np.int64)
+    place[vocabulary] = np.arange(len(vocabulary))
+    idf = (np.log((1.0 + total) / (1.0 + documents[vocabulary])) + 1.0).astype(np.float32)
+    owners, places, values = [np.zeros(0, dtype=np.int64)], [np.zeros(0, np.uint16)], []
+    for papers_of, columns_of, counts_of in parts:
+        found = place[columns_of]
+        kept = found >= 0
+        owners.append(papers_of[kept])
+        places.append(found[kept].astype(np.uint16))
+        values.append((1.0 + np.log(counts_of[kept])).astype(np.float32) * idf[found[kept]])
+    owner = np.concatenate(owners)
+    value = np.concatenate([np.zeros(0, dtype=np.float32), *values])
+    norms = np.sqrt(np.bincount(owner, weights=value.astype(np.float64) ** 2, minlength=total))
+    value /= np.maximum(norms, 1e-12).astype(np.float32)[owner]
     starts = np.zeros(total + 1, dtype=np.int64)
-    np.cumsum(lengths, out=starts[1:])
-    return Features(starts, columns.astype(np.int32), values)
+    np.cumsum(np.bincount(owner, minlength=total), out=starts[1:])
+    return Features(starts, np.concatenate(places), value, vocabulary)
 
 
-def papers_digest(papers: Sequence[Paper]) -> str:
+def _vocabulary(
+    documents: npt.NDArray[np.int64], occurrences: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int32]:
+    """The VOCABULARY columns found most often (ties: the lower column first) among those
+    in two papers or more, in column order."""
+    shared = np.flatnonzero(documents >= 2)
+    commonest = shared[np.lexsort((shared, -occurrences[shared]))[:VOCABULARY]]
+    chosen: npt.NDArray[np.int32] = np.sort(commonest).astype(np.int32)
+    return chosen
+
+
+def papers_digest(papers: PaperStore) -> str:
     """What names these papers in their order: a digest of their ids."""
     digest = hashlib.sha256()
-    if isinstance(papers, PaperStore):
-        for start in range(0, len(papers), 100_000):
-            digest.update(b"\n".join(papers.utf8("id", start, start + 100_000)) + b"\n")
-    else:
-        digest.update("".join(f"{paper.id}\n" for paper in papers).encode())
+    for start in range(0, len(papers), 100_000):
+        digest.update(b"\n".join(papers.utf8("id", start, start + 100_000)) + b"\n")
     return digest.hexdigest()
 
 
@@ -391,6 +427,7 @@ def save(folder: Path, features: Features, digest: str) -> None:
         "starts": features.starts,
         "columns": features.columns,
         "values": features.values,
+        "vocabulary": features.vocabulary,
     }
     shapes = {}
     for name, array in arrays.items():
@@ -407,7 +444,7 @@ def open_kept(folder: Path, digest: str, count: int) -> Features:
     expected = {"format": FORMAT, "version": VERSION, "features": FEATURES, "papers": digest}
     if any(manifest.get(key) != value for key, value in expected.items()):
         raise Rejected(f"{folder}: kept for other papers or by another version")
-    types = {"starts": "<i8", "columns": "<i4", "values": "<f4"}
+    types = {"starts": "<i8", "columns": "<u2", "values": "<f4", "vocabulary": "<i4"}
     arrays = {}
     for name, kind in types.items():
         try:
@@ -418,14 +455,17 @@ def open_kept(folder: Path, digest: str, count: int) -> Features:
             raise Rejected(f"{folder}: {name} is not an array of {kind}")
         arrays[name] = array
     starts, columns, values = arrays["starts"], arrays["columns"], arrays["values"]
+    vocabulary = np.asarray(arrays["vocabulary"])
     nonzero = len(columns)
     if len(starts) != count + 1 or len(values) != nonzero or starts[0] != 0:
         raise Rejected(f"{folder}: the rows are not those of {wording.count(count, 'paper')}")
     if starts[-1] != nonzero or np.any(np.diff(starts) < 0):
         raise Rejected(f"{folder}: the rows do not add up")
-    if nonzero and (int(columns.min()) < 0 or int(columns.max()) >= FEATURES):
-        raise Rejected(f"{folder}: a column out of range")
-    return Features(starts, columns, values)
+    if len(vocabulary) and (int(vocabulary.min()) < 0 or int(vocabulary.max()) >= FEATURES):
+        raise Rejected(f"{folder}: a word of the vocabulary out of range")
+    if nonzero and int(columns.max()) >= len(vocabulary):
+        raise Rejected(f"{folder}: a column out of the vocabulary")
+    return Features(starts, columns, values, vocabulary)
 
 
 def read_manifest(path: Path) -> dict[str, object]:

@@ -1,14 +1,19 @@
-"""A linear model of what the reader keeps: logistic regression on the papers' TF-IDF rows.
+"""A linear model of what the reader keeps: a linear SVM (squared hinge loss) on the papers'
+TF-IDF rows, as arxiv-sanity-lite trains one.
 
 Positives are the papers kept, negatives those read and not kept, and, as arxiv-sanity-lite
-takes every other paper as a negative, a sample of the undecided papers as weak negatives.
-Each side weighs half; an explicit negative weighs NEGATIVE_WEIGHT weak ones. The loss, with
-an L2 penalty, is minimised by Nesterov's accelerated gradient with a fixed step: the rows have
-length 1, so the gradient's Lipschitz constant is known.
+takes every other paper as a negative, a sample of WEAK papers (the same for every set of
+decisions over these papers, less the decided ones) as weak negatives. Each side weighs half;
+an explicit negative weighs NEGATIVE_WEIGHT weak ones. The loss, with an L2 penalty, is
+minimised by Nesterov's accelerated gradient with a fixed step and momentum: the rows have
+length 1, so the gradient's Lipschitz constant is known. A model trained again after a
+decision starts from the last one's weights and needs a few steps (UPDATE_STEPS) where a
+model from nothing takes STEPS.
 
-A model is kept as data: its weights as a `.npy` array of FEATURES float32 and a JSON manifest
-with the format, VERSION, the bias, the features it was trained on and a digest of the
-decisions; one that is not exactly that is rejected and trained again, never executed.
+A model is kept as data: its weights as a `.npy` array of float32, one per word of the
+vocabulary, and a JSON manifest with the format, VERSION, the bias and a digest of the
+decisions and rows it was trained on; one that is not exactly that is rejected and trained
+again, never executed.
 """
 
 import hashlib
@@ -23,21 +28,29 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from tui_reader.core.recommend import features
 from tui_reader.core.recommend.features import Features, Floats, Rejected, read_manifest
 from tui_reader.core.store import Numbers
 
 FORMAT = "tui-reader recommend model"
-VERSION = 1
-WEAK = 20_000  # undecided papers sampled as weak negatives
+VERSION = 2
+WEAK = 5_000  # papers sampled as weak negatives
 NEGATIVE_WEIGHT = 4.0  # an explicit negative (read, not kept), in weak negatives
-PENALTY = 1e-3  # chosen on bench_recommend.py (benchmarks/RESULTS.md)
-STEPS = 150
+# The L2 penalty: arxiv-sanity-lite's C = 0.01 over the 31,867 papers of the benchmark's corpus
+# (1 / (C n) with the loss's weights summing to 1).
+PENALTY = 3e-3
+STEPS = 200  # from nothing
+UPDATE_STEPS = 15  # from the last model, after one more decision
+# The gradient's Lipschitz constant: 2 (the squared hinge's curvature) times |x|^2 + 1 <= 2
+# (rows of length 1, and the bias), the weights summing to 1; and the penalty's.
+_LIPSCHITZ = 4.0 + PENALTY
+_MOMENTUM = (1 - math.sqrt(PENALTY / _LIPSCHITZ)) / (1 + math.sqrt(PENALTY / _LIPSCHITZ))
+
+Doubles = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
 class Model:
-    weights: Floats
+    weights: Floats  # one per word of the rows' vocabulary
     bias: float
     trained_on: str  # the decisions' digest
 
@@ -52,64 +65,114 @@ def decisions_digest(positives: Sequence[str], negatives: Sequence[str], feature
     return hashlib.sha256(f"{parameters}\n{text}".encode()).hexdigest()
 
 
-def train(
-    rows: Features, positives: Numbers, negatives: Numbers, undecided: Numbers, digest: str
-) -> Model:
-    """A model telling the positives from the negatives and a sample of the undecided."""
-    seed = int(digest[:16], 16)
-    weak = undecided
-    if len(weak) > WEAK:
-        weak = np.sort(np.random.default_rng(seed).choice(undecided, WEAK, replace=False))
-    chosen = np.concatenate([positives, negatives, weak])
-    labels = np.concatenate([np.ones(len(positives)), -np.ones(len(negatives) + len(weak))])
-    negative_total = NEGATIVE_WEIGHT * len(negatives) + len(weak)
-    costs = np.concatenate(
-        [
-            np.full(len(positives), 0.5 / len(positives)),
-            np.full(len(negatives), 0.5 * NEGATIVE_WEIGHT / negative_total),
-            np.full(len(weak), 0.5 / negative_total),
-        ]
-    )
-    # The chosen papers' rows, over only the columns they have.
-    starts = rows.starts[chosen]
-    lengths = rows.starts[chosen + 1] - starts
-    spans = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
-    owner = np.repeat(np.arange(len(chosen)), lengths)
-    used, local = np.unique(np.asarray(rows.columns[spans]), return_inverse=True)
-    values = np.asarray(rows.values[spans], dtype=np.float64)
-    weights, bias = _minimise(owner, local, values, labels, costs, len(used))
-    every = np.zeros(features.FEATURES, dtype=np.float32)
-    every[used] = weights
-    return Model(every, bias, digest)
+def weak_sample(count: int, papers_digest: str) -> Numbers:
+    """The papers (of `count`) taken as weak negatives, the same for any decisions."""
+    if count <= WEAK:
+        return np.arange(count, dtype=np.int64)
+    rng = np.random.default_rng(int(papers_digest[:16], 16))
+    sample: Numbers = np.sort(rng.choice(count, WEAK, replace=False)).astype(np.int64)
+    return sample
 
 
-def _minimise(
-    owner: npt.NDArray[np.int64],
-    local: npt.NDArray[np.int64],
-    values: npt.NDArray[np.float64],
-    labels: npt.NDArray[np.float64],
-    costs: npt.NDArray[np.float64],
-    columns: int,
-) -> tuple[npt.NDArray[np.float64], float]:
-    """Weights and bias minimising the weighted logistic loss plus PENALTY/2 |w|^2."""
-    count = len(labels)
-    step = 1.0 / (0.5 + PENALTY)  # rows of length 1, and the bias: |x|^2 <= 2; costs sum to 1
-    w = np.zeros(columns)
-    b = 0.0
+class Block:
+    """The rows of some papers, by row and by column, to multiply by weights (a score for
+    each row) and by a value for each row (a sum for each column) at the cost of a pass."""
+
+    def __init__(self, rows: Features, numbers: Numbers) -> None:
+        entries = rows.entries(numbers)
+        self.count, self.width = len(numbers), len(rows.vocabulary)
+        self.owners = entries.owners
+        self.columns = entries.columns
+        self.values = entries.values.astype(np.float32)
+        lengths = np.bincount(self.owners, minlength=self.count)
+        self._rows = np.flatnonzero(lengths)
+        self._row_starts = (np.cumsum(lengths) - lengths)[self._rows]
+        by_column = np.argsort(self.columns, kind="stable")
+        self._column_owners = self.owners[by_column]
+        self._column_values = self.values[by_column]
+        widths = np.bincount(self.columns, minlength=self.width)
+        self._columns = np.flatnonzero(widths)
+        self._column_starts = (np.cumsum(widths) - widths)[self._columns]
+
+    def times(self, weights: Floats) -> Floats:
+        """Each row times the weights (one a column)."""
+        sums = np.zeros(self.count, dtype=np.float32)
+        if len(self._rows):
+            products = self.values * weights[self.columns]
+            sums[self._rows] = np.add.reduceat(products, self._row_starts)
+        return sums
+
+    def sums(self, factors: Floats) -> Floats:
+        """Each column's values, each times its row's factor, summed."""
+        sums = np.zeros(self.width, dtype=np.float32)
+        if len(self._columns):
+            products = self._column_values * factors[self._column_owners]
+            sums[self._columns] = np.add.reduceat(products, self._column_starts)
+        return sums
+
+
+class Training:
+    """The papers a model learns from (the weak sample's rows kept from one set of decisions
+    to the next), their labels (+1 kept, -1 not) and weights."""
+
+    def __init__(self, rows: Features, weak: Numbers) -> None:
+        self._rows, self._weak = rows, weak
+        self.sample = Block(rows, weak)
+        self.decided = Block(rows, np.zeros(0, dtype=np.int64))
+        self.labels = np.zeros(0, dtype=np.float32)  # the decided papers', then the sample's
+        self.costs = np.zeros(0, dtype=np.float32)
+
+    def learn(self, positives: Numbers, negatives: Numbers) -> None:
+        """Learn from these decisions (the sample's papers among them taken out of it)."""
+        decided = np.concatenate([positives, negatives])
+        self.decided = Block(self._rows, decided)
+        weak = ~np.isin(self._weak, decided)
+        negative_total = NEGATIVE_WEIGHT * len(negatives) + int(weak.sum())
+        self.labels = np.concatenate(
+            [np.ones(len(positives)), -np.ones(len(negatives) + len(weak))]
+        ).astype(np.float32)
+        self.costs = np.concatenate(
+            [
+                np.full(len(positives), 0.5 / max(len(positives), 1)),
+                np.full(len(negatives), 0.5 * NEGATIVE_WEIGHT / max(negative_total, 1)),
+                weak * 0.5 / max(negative_total, 1),
+            ]
+        ).astype(np.float32)
+
+    def scores(self, weights: Floats) -> Floats:
+        """Each paper's row times the weights (no bias), decided ones first."""
+        return np.concatenate([self.decided.times(weights), self.sample.times(weights)])
+
+    def gradient(self, slopes: Floats) -> Floats:
+        """The loss's gradient over the weights, from its slope at each paper."""
+        split = self.decided.count
+        return self.decided.sums(slopes[:split]) + self.sample.sums(slopes[split:])
+
+
+def train(training: Training, width: int, digest: str, start: Model | None = None) -> Model:
+    """A model telling the training's positives from its negatives: from nothing in STEPS,
+    from `start` (trained on nearly the same decisions) in UPDATE_STEPS."""
+    if start is None:
+        weights, bias = np.zeros(width, dtype=np.float32), 0.0
+    else:
+        weights, bias = start.weights, start.bias
+    weights, bias = _minimise(training, weights, bias, STEPS if start is None else UPDATE_STEPS)
+    return Model(weights, bias, digest)
+
+
+def _minimise(training: Training, w: Floats, b: float, steps: int) -> tuple[Floats, float]:
+    """Weights and bias minimising the weighted squared hinge loss plus PENALTY/2 |w|^2."""
+    labels, costs = training.labels, training.costs
     w_ahead, b_ahead = w.copy(), b
-    momentum = 1.0
-    for _ in range(STEPS):
-        margins = labels * (np.bincount(owner, values * w_ahead[local], minlength=count) + b_ahead)
-        slopes = -costs * labels / (1.0 + np.exp(np.clip(margins, -50, 50)))
-        gradient = np.bincount(local, values * slopes[owner], minlength=columns)
-        gradient += PENALTY * w_ahead
-        w_next = w_ahead - step * gradient
-        b_next = b_ahead - step * float(slopes.sum())
-        following = (1 + math.sqrt(1 + 4 * momentum * momentum)) / 2
-        carry = (momentum - 1) / following
-        w_ahead = w_next + carry * (w_next - w)
-        b_ahead = b_next + carry * (b_next - b)
-        w, b, momentum = w_next, b_next, following
+    for _ in range(steps):
+        margins = labels * (training.scores(w_ahead) + np.float32(b_ahead))
+        slopes = np.float32(-2.0) * costs * labels * np.maximum(np.float32(0.0), 1 - margins)
+        gradient = training.gradient(slopes) + np.float32(PENALTY) * w_ahead
+        w_next = w_ahead - gradient / np.float32(_LIPSCHITZ)
+        b_next = b_ahead - float(slopes.sum()) / _LIPSCHITZ
+        w_ahead = w_next + np.float32(_MOMENTUM) * (w_next - w)
+        b_ahead = b_next + _MOMENTUM * (b_next - b)
+        w, b = w_next, b_next
     return w, b
 
 
@@ -124,7 +187,7 @@ def save(folder: Path, name: str, model: Model) -> None:
     manifest = {
         "format": FORMAT,
         "version": VERSION,
-        "features": features.FEATURES,
+        "weights": len(model.weights),
         "bias": model.bias,
         "trained_on": model.trained_on,
     }
@@ -138,12 +201,12 @@ def save(folder: Path, name: str, model: Model) -> None:
     os.replace(temporary, manifest_path)
 
 
-def load(folder: Path, name: str, digest: str) -> Model:
+def load(folder: Path, name: str, digest: str, width: int) -> Model:
     """The model kept under `name` for these decisions. Rejected when there is none, or it is
-    of another format, version or decisions, or its weights are not FEATURES finite float32."""
+    of another format, version or decisions, or its weights are not `width` finite float32."""
     manifest_path, weights_path = _paths(folder, name)
     manifest = read_manifest(manifest_path)
-    expected = {"format": FORMAT, "version": VERSION, "features": features.FEATURES}
+    expected = {"format": FORMAT, "version": VERSION, "weights": width}
     if any(manifest.get(key) != value for key, value in expected.items()):
         raise Rejected(f"{manifest_path}: not a model of this version")
     if manifest.get("trained_on") != digest:
@@ -155,8 +218,8 @@ def load(folder: Path, name: str, digest: str) -> Model:
         weights = np.load(weights_path, allow_pickle=False)
     except (OSError, ValueError) as error:
         raise Rejected(f"{weights_path}: cannot be read ({error})") from None
-    if weights.dtype.str != "<f4" or weights.shape != (features.FEATURES,):
-        raise Rejected(f"{weights_path}: not {features.FEATURES} weights")
+    if weights.dtype.str != "<f4" or weights.shape != (width,):
+        raise Rejected(f"{weights_path}: not {width} weights")
     if not np.all(np.isfinite(weights)):
         raise Rejected(f"{weights_path}: weights that are not numbers")
     return Model(weights, bias, digest)

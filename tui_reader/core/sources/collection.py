@@ -241,7 +241,7 @@ def fetch_into(
     collection = CollectionFile(path, request)
     tally = Tally(path)
 
-    def keep(records: list[SourceRecord]) -> None:
+    def add(records: list[SourceRecord]) -> None:
         if not records:
             return
         if not collection.is_open:
@@ -256,14 +256,14 @@ def fetch_into(
     try:
         try:
             for page in pages(cursor):
-                keep(page.records)
+                add(page.records)
                 if page.next_cursor is not None and collection.is_open:
                     collection.save_cursor(page.next_cursor)
                 tally.position, tally.total = page.position, page.total
                 tally.unreadable += page.unreadable
                 progress(tally)
         except MalformedPage as error:
-            keep(error.records)  # what the page held before its problem
+            add(error.records)  # what the page held before its problem
             raise FetchError(str(error)) from None
         if cursor is not None and not collection.is_open:
             collection.open()  # to drop the state of the fetch this one finished

@@ -1,0 +1,63 @@
+"""`tui-reader cache`: what the cache folder keeps, and pruning it."""
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tui_reader.cli import program
+
+
+def keep(*paths: Path) -> None:
+    assert program.main(["search", "regret", *map(str, paths)]) == 0
+
+
+def listed(capsys: pytest.CaptureFixture[str]) -> list[dict[str, object]]:
+    capsys.readouterr()
+    assert program.main(["cache", "list", "--format", "jsonl"]) == 0
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def test_the_cache_lists_each_entry_with_its_files_parts_papers_size_and_age(
+    tmp_path: Path, write_seed, capsys: pytest.CaptureFixture[str]
+) -> None:
+    one = write_seed("Bandits with regret bounds.", "Regret of experts.", name="one.txt")
+    two = write_seed("Regret matching in games.", name="two.txt")
+    keep(one)
+    keep(one, two)
+    entries = listed(capsys)
+    assert [entry["files"] for entry in entries] == [
+        [str(one), str(two)],  # the most recently used first
+        [str(one)],
+    ]
+    both, alone = entries
+    assert (both["papers"], alone["papers"]) == (3, 2)
+    assert [part["papers"] for part in both["parts"]] == [2, 1]  # type: ignore[union-attr]
+    assert both["parts"][0] == alone["parts"][0]  # type: ignore[index]  # the same part
+    ranges = both["parts"][1]["ranges"]  # type: ignore[index]
+    assert ranges == [[str(two), 0, two.stat().st_size]]
+    assert both["own_bytes"] < both["bytes"]  # the first file's part is shared
+    assert program.main(["cache"]) == 0
+    text = capsys.readouterr().out
+    assert "2 entries" in text and "3 papers in 2 parts" in text and f"  {two}" in text
+
+
+def test_prune_keeps_under_the_limit_and_removes_what_is_unused_or_all(
+    tmp_path: Path, write_seed, capsys: pytest.CaptureFixture[str]
+) -> None:
+    one = write_seed("Bandits with regret bounds.", name="one.txt")
+    two = write_seed("Regret matching in games.", name="two.txt")
+    keep(one)
+    keep(two)
+    assert program.main(["cache", "prune"]) == 0  # under the default limit: nothing goes
+    assert len(listed(capsys)) == 2
+    old = next(Path(tmp_path / "cache").glob("papers-v*/manifest.json"))
+    os.utime(old, (1, 1))  # not used for decades
+    assert program.main(["cache", "prune", "--unused-for", "30"]) == 0
+    assert f"removed {old.parent.name}" in capsys.readouterr().err
+    assert len(listed(capsys)) == 1
+    assert program.main(["cache", "prune", "--all"]) == 0
+    assert listed(capsys) == []
+    assert program.main(["cache", "prune", "--unused-for", "soon"]) == 2
+    assert "not a number of days" in capsys.readouterr().err

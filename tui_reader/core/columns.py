@@ -1,0 +1,159 @@
+"""How a store holds a field of many papers: a column that grows a batch at a time while
+papers load (each batch one immutable chunk, so threads reading it need no lock), or opens
+whole over memory-mapped arrays (the index cache).
+
+A column of strings is chunks of UTF-8 with one int64 offset per string; a column of a few
+names a paper (categories) is the names' codes, all papers' one after the other, with where
+each paper's start, and the list of the names the codes stand for.
+"""
+
+from array import array
+from bisect import bisect_right
+from collections.abc import Callable, Iterator, Sequence
+from itertools import accumulate, pairwise
+from typing import Any, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+Chunk: TypeAlias = bytes | memoryview
+Column: TypeAlias = "array[int] | memoryview"  # grown in memory, or mapped from a file
+UTF8 = ("utf-8", "surrogatepass")  # as the columns are written
+
+
+class StringColumn:
+    """A column of strings: chunks of UTF-8 with one int64 offset per string (and a 0)."""
+
+    def __init__(
+        self, chunks: Sequence[npt.NDArray[Any]] = (), offsets: npt.NDArray[Any] | None = None
+    ) -> None:
+        # Mapped arrays are read through memoryviews: 20x faster to slice than numpy's.
+        self.chunks: list[Chunk] = [view(chunk) for chunk in chunks]  # where each starts:
+        self.starts: list[int] = list(accumulate(map(len, self.chunks), initial=0))[:-1]
+        self.offsets: Column = array("q", [0]) if offsets is None else view(offsets)
+
+    def append(self, joined: bytes, lengths: "array[int]") -> None:
+        """Strings as `encoded` gives them: their UTF-8 one after the other, and each one's
+        length in it."""
+        end = int(self.offsets[-1])
+        self.offsets = growable(self.offsets, "q")
+        if joined:
+            self.chunks.append(joined)
+            self.starts.append(end)
+        ends = np.cumsum(np.frombuffer(lengths, dtype=np.int64)) + end
+        self.offsets.frombytes(ends.tobytes())
+
+    def get(self, number: int) -> str:
+        offsets = self.offsets
+        start, end = offsets[number], offsets[number + 1]
+        if start == end:
+            return ""
+        starts = self.starts
+        if len(starts) == 1:  # one chunk: a column opened from a file
+            return decoded(self.chunks[0][start:end])
+        chunk = bisect_right(starts, start) - 1
+        base = starts[chunk]
+        return decoded(self.chunks[chunk][start - base : end - base])
+
+    def encoded(self, start: int, stop: int) -> list[bytes]:
+        """Strings `start` to `stop` as their UTF-8, sliced from the chunks at once."""
+        bounds = self.offsets[start : stop + 1].tolist()
+        first, end = bounds[0], bounds[-1]
+        chunk = max(bisect_right(self.starts, first) - 1, 0)
+        parts = []
+        # Not strict: papers may be added meanwhile (the index reads the store as it loads),
+        # a chunk before its start; the strings asked for are in those taken.
+        for base, data in zip(self.starts[chunk:], self.chunks[chunk:], strict=False):
+            if base >= end:
+                break
+            parts.append(bytes(data[max(first - base, 0) : end - base]))
+        blob = b"".join(parts)
+        return [blob[a - first : b - first] for a, b in pairwise(bounds)]
+
+    def arrays(self, count: int) -> tuple[Iterator[Chunk], npt.NDArray[np.int64]]:
+        """The bytes of the first `count` strings, as chunks, and their offsets."""
+        offsets = np.array(self.offsets[: count + 1], dtype=np.int64)
+        end = int(offsets[-1])
+        chunks = list(zip(self.starts, self.chunks, strict=True))
+        return (data[: end - start] for start, data in chunks if start < end), offsets
+
+
+class NameColumn:
+    """A column of a few names a paper (categories): the names' codes, all papers' one after
+    the other, where each paper's start (and the end), and the names the codes stand for."""
+
+    def __init__(
+        self,
+        codes: npt.NDArray[Any] | None = None,
+        starts: npt.NDArray[Any] | None = None,
+        names: Sequence[str] = (),
+    ) -> None:
+        self.codes: Column = array("i") if codes is None else view(codes)
+        self.starts: Column = array("q", [0]) if starts is None else view(starts)
+        self.names = list(names)
+        self._codes = codes_of(self.names)
+
+    def append(self, values: Sequence[tuple[str, ...]]) -> None:
+        names, known = self.names, self._codes
+        codes = [code_of(names, known, name) for value in values for name in value]
+        ends = np.cumsum(np.fromiter(map(len, values), dtype=np.int64, count=len(values)))
+        end = int(self.starts[-1])
+        # The codes first: a reader that sees a paper's end finds its codes.
+        self.codes = growable(self.codes, "i")
+        self.codes.extend(codes)
+        self.starts = growable(self.starts, "q")
+        self.starts.frombytes((ends + end).tobytes())
+
+    def get(self, number: int) -> tuple[str, ...]:
+        names, start, end = self.names, self.starts[number], self.starts[number + 1]
+        return tuple(names[code] for code in self.codes[start:end])
+
+    def any(
+        self, passing: Callable[[str], bool], numbers: npt.NDArray[np.int64], count: int
+    ) -> npt.NDArray[np.bool_]:
+        """Which of these papers (of the first `count`) have a name that passes: each
+        distinct name is tried once."""
+        starts = np.frombuffer(self.starts[: count + 1], dtype=np.int64)
+        codes = np.frombuffer(self.codes[: int(starts[-1])], dtype=np.int32)
+        table = np.fromiter(map(passing, self.names), dtype=bool, count=len(self.names))
+        # How many of the names before each place pass: a paper has one when its end counts more.
+        before = np.concatenate(([0], np.cumsum(table[codes])))
+        found: npt.NDArray[np.bool_] = before[starts[numbers + 1]] > before[starts[numbers]]
+        return found
+
+    def arrays(self, count: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]:
+        """The codes of the first `count` papers, and where each paper's start (and the end)."""
+        starts = np.array(self.starts[: count + 1], dtype=np.int64)
+        return np.array(self.codes[: int(starts[-1])], dtype=np.int32), starts
+
+
+def decoded(raw: bytes | memoryview) -> str:
+    """A text of a column; bytes damaged in a cached file are shown as U+FFFD, not raised."""
+    try:
+        return str(raw, *UTF8)
+    except UnicodeDecodeError:
+        return str(raw, "utf-8", "replace")
+
+
+def code_of(names: list[str], codes: dict[str, int], name: str) -> int:
+    """The code of a name in a list of names (its place there), added when new."""
+    code = codes.get(name)
+    if code is None:
+        code = codes[name] = len(names)
+        names.append(name)
+    return code
+
+
+def codes_of(names: list[str]) -> dict[str, int]:
+    """Each name's code in a list of names."""
+    return {name: code for code, name in enumerate(names)}
+
+
+def view(column: npt.NDArray[Any]) -> memoryview:
+    """A mapped array as a memoryview: its items are Python ints, read at once."""
+    return np.ascontiguousarray(column).data
+
+
+def growable(column: Column, code: str) -> "array[int]":
+    """The column as an array that can grow (a mapped one is copied into memory once)."""
+    return column if isinstance(column, array) else array(code, column.tobytes())

@@ -1,0 +1,73 @@
+"""Which papers an entry took in last: `is:new`.
+
+An entry brought up to date (a day's papers fetched into a collection, a file added) notes
+the papers it did not hold before, by the key of their id, with the time. The papers new are
+those taken in within NEW_FOR of the last ones: a day's fetch and a second one the same day
+are new together, and yesterday's stop being new once today's come. An entry written whole
+(the first time its files are read) has none: every paper was there.
+"""
+
+import time
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from tui_reader.core.segments.part import OpenPart
+from tui_reader.core.segments.ranges import Rejected
+
+NEW_FOR = 86_400.0  # seconds
+Added = list[tuple[int, float]]  # (key of a paper's id, when it was taken in)
+Numbers = npt.NDArray[np.int64]
+
+
+def added_of(value: object) -> Added:
+    """The papers a manifest says were taken in; Rejected when it says something else."""
+    if not isinstance(value, list):
+        raise Rejected(f"not papers taken in: {value!r:.200}")
+    added: Added = []
+    for item in value:
+        if (
+            not isinstance(item, list)
+            or len(item) != 2
+            or type(item[0]) is not int
+            or not isinstance(item[1], float)
+        ):
+            raise Rejected(f"not papers taken in: {item!r:.200}")
+        added.append((item[0], item[1]))
+    return added
+
+
+def taken_in(
+    before: Added, kept: Sequence[OpenPart], made: Sequence[OpenPart], now: float | None = None
+) -> Added:
+    """The papers taken in so far: those noted before that may still be new, and the papers
+    of the parts just made that no part kept from before held."""
+    now = time.time() if now is None else now
+    keys = np.concatenate([np.asarray(p.arrays["keys"]) for p in made] or [np.zeros(0, np.int64)])
+    for part in kept:
+        held = np.asarray(part.arrays["sorted_keys"])
+        if len(held) and len(keys):
+            places = np.searchsorted(held, keys).clip(max=len(held) - 1)
+            keys = keys[held[places] != keys]
+    recent = [(key, when) for key, when in before if when >= now - NEW_FOR]
+    return recent + [(key, now) for key in keys.tolist()]
+
+
+def new_numbers(added: Added, parts: Sequence[OpenPart]) -> Numbers:
+    """The numbers of the papers taken in within NEW_FOR of the last ones, in order."""
+    if not added:
+        return np.zeros(0, dtype=np.int64)
+    last = max(when for _, when in added)
+    keys = np.asarray([key for key, when in added if when >= last - NEW_FOR], dtype=np.int64)
+    found = []
+    base = 0
+    for part in parts:
+        held = np.asarray(part.arrays["sorted_keys"])
+        if len(held):
+            places = np.searchsorted(held, keys).clip(max=len(held) - 1)
+            hit = held[places] == keys
+            numbers = np.asarray(part.arrays["sorted_numbers"])[places[hit]]
+            found.append(numbers.astype(np.int64) + base)
+        base += part.facts.count
+    return np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)

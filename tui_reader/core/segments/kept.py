@@ -1,0 +1,122 @@
+"""The entries of the cache folder: finding the one to start from, and keeping the folder
+under its size.
+
+Entries share the files of the parts they have in common (hard links): an entry's size is
+what removing it would free, and the folder's, each file once.
+"""
+
+import json
+import shutil
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from tui_reader.core.flat.disk import ABANDONED
+from tui_reader.core.search_service import build_index
+from tui_reader.core.segments import entry
+from tui_reader.core.segments.entry import PREFIX, VERSION, Kept
+from tui_reader.core.segments.part import MANIFEST, replace_index
+
+
+def _lists(root: Path) -> Iterator[tuple[Path, list[str], float]]:
+    """Each entry of the cache folder: its folder, its files and when it was last used."""
+    for manifest in root.glob(f"{PREFIX}{VERSION}-*/{MANIFEST}"):
+        try:
+            with manifest.open("rb") as stream:
+                files = json.loads(stream.read(entry.MANIFEST_LIMIT)).get("files")
+            used = manifest.stat().st_mtime
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(files, list) and all(isinstance(file, str) for file in files):
+            yield manifest.parent, files, used
+
+
+def nearest(root: Path, files: Sequence[Path]) -> Path | None:
+    """The entry holding most of these files (the most recently used of those): its parts
+    are where theirs start from. None when none holds any."""
+    paths = {str(file.resolve()) for file in files}
+    best: tuple[int, float, Path] | None = None
+    for folder, kept, used in _lists(root):
+        shared = len(paths.intersection(kept))
+        if shared and (best is None or (shared, used) > best[:2]):
+            best = (shared, used, folder)
+    return None if best is None else best[2]
+
+
+def holding(root: Path, path: str) -> list[list[Path]]:
+    """The files of each entry among whose files is this one (resolved), each of which
+    exists."""
+    found = []
+    for _, kept, _ in _lists(root):
+        files = [Path(name) for name in kept]
+        if path in kept and all(file.is_file() for file in files):
+            found.append(files)
+    return found
+
+
+def rebuild_indexes(root: Path, files: Sequence[Path], kept: Kept) -> Kept:
+    """The entry with the index of each part whose index cannot be used built again from
+    its papers, and the view that joins the parts made anew."""
+    for part in kept.parts:
+        if part.index is None:
+            replace_index(part, build_index(part.store()).arrays)
+    if len(kept.parts) == 1:
+        return entry.open_kept(kept.folder)
+    return entry.open_kept(entry.write(root, files, kept.parts, kept, fresh=True))
+
+
+def files_of(folder: Path) -> list[tuple[int, int]]:
+    """Each file of a folder as (inode, size)."""
+    found = []
+    for path in folder.rglob("*"):
+        try:
+            status = path.lstat()
+        except OSError:
+            continue
+        if path.is_file() and not path.is_symlink():
+            found.append((status.st_ino, status.st_size))
+    return found
+
+
+def prune(
+    root: Path, limit: int, keep: Path | None = None, unused_for: float | None = None
+) -> list[Path]:
+    """Remove the least recently used entries until the rest fit in `limit` bytes (never
+    `keep`), those not used for `unused_for` seconds, what unfinished writes left behind,
+    and the entries and pickles of an earlier version (never read again); the entries
+    removed."""
+    entries = []
+    removed = []
+    for path in root.iterdir():
+        if path.name.startswith(".writing-"):
+            if time.time() - path.stat().st_mtime > ABANDONED:  # not being written now
+                shutil.rmtree(path, ignore_errors=True)
+        elif path.name.startswith("index-") and path.name.endswith(".pickle"):
+            path.unlink(missing_ok=True)  # never read again: a planted one would run code
+        elif path.name.startswith(PREFIX) and not path.name.startswith(f"{PREFIX}{VERSION}-"):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+        elif path.name.startswith(PREFIX) and path.is_dir():
+            manifest = path / MANIFEST
+            used = manifest.stat().st_mtime if manifest.exists() else 0.0
+            entries.append((used, path, dict(files_of(path))))
+    holders: dict[int, int] = {}  # inode: how many entries hold it
+    sizes: dict[int, int] = {}
+    for _, _, files in entries:
+        for inode, size in files.items():
+            holders[inode] = holders.get(inode, 0) + 1
+            sizes[inode] = size
+    total = sum(sizes.values())
+    stale = 0.0 if unused_for is None else time.time() - unused_for
+    for used, path, files in sorted(entries, key=lambda found: found[0]):
+        if total <= limit and used >= stale:
+            continue
+        if path == keep:
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        removed.append(path)
+        for inode in files:
+            holders[inode] -= 1
+            if not holders[inode]:
+                total -= sizes[inode]
+    return removed

@@ -1,0 +1,143 @@
+"""Where a part's papers come from: a byte range of a file, and how to tell that the file
+still holds those bytes, or holds them and more after them.
+
+A range is read whole once, when its part is made (`scanned`): the CRC-32 of its bytes (as
+they are on disk: compressed, for a gzip file), how many lines its text holds (to number the
+lines of records appended after it) and its last bytes of text (records appended after text
+that does not end a line would join its last line). Opening a kept entry compares each file's
+size and modification time with those kept; only a file that changed is read again, to check
+the CRC-32 of each of its ranges (ISA-L's: 9 GB/s, a tenth of a second for a million papers).
+"""
+
+import os
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from enum import Enum
+from pathlib import Path
+
+from isal import isal_zlib
+
+READ = 8_000_000  # bytes read at once
+TAIL = 2  # bytes of text kept from a range's end
+GZIP = 31  # zlib's window bits for a gzip stream
+
+
+class Rejected(Exception):
+    """A kept entry or part that is not a sound copy of these files' papers."""
+
+
+@dataclass(frozen=True)
+class FileRange:
+    """Bytes `start` to `end` of a file, whose text starts on line `line` and holds `lines`
+    line ends and ends with `tail` (hex); `crc` is the CRC-32 of the bytes."""
+
+    path: str
+    start: int
+    end: int
+    crc: int
+    line: int
+    lines: int
+    tail: str
+
+    def as_json(self) -> dict[str, object]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, value: object) -> "FileRange":
+        """The range a manifest names; Rejected when it is not one."""
+        fields = {"path": str, "start": int, "end": int, "crc": int, "line": int, "lines": int}
+        if not isinstance(value, dict) or set(value) != {*fields, "tail"}:
+            raise Rejected(f"not a range of a file: {value!r:.200}")
+        kinds_right = all(type(value[name]) is kind for name, kind in fields.items())
+        if not kinds_right or not isinstance(value["tail"], str):
+            raise Rejected(f"not a range of a file: {value!r:.200}")
+        try:
+            bytes.fromhex(value["tail"])
+        except ValueError:
+            raise Rejected(f"not a range of a file: {value!r:.200}") from None
+        made = cls(**value)
+        if not 0 <= made.start <= made.end or made.line < 1 or made.lines < 0:
+            raise Rejected(f"not a range of a file: {value!r:.200}")
+        return made
+
+    @property
+    def ends_a_line(self) -> bool:
+        """Whether its text is empty or ends a line: what is appended after it starts one."""
+        return self.start == self.end or self.tail.endswith("0a")
+
+
+def scanned(path: Path, start: int, end: int, line: int = 1) -> FileRange:
+    """The range of a file from `start` to `end`, read now. OSError when it cannot be read,
+    ValueError when a gzip file's bytes there are not whole members."""
+    crc, lines, tail = 0, 0, b""
+    gzipped = path.name.lower().endswith(".gz")
+    inflate = isal_zlib.decompressobj(GZIP) if gzipped else None
+    within = False  # a member begun and not ended
+    with path.open("rb") as file:
+        file.seek(start)
+        left = end - start
+        while left > 0:
+            data = file.read(min(READ, left))
+            if not data:
+                raise OSError(f"{path} ended at byte {end - left}, not {end}")
+            left -= len(data)
+            crc = isal_zlib.crc32(data, crc)
+            if inflate is None:
+                lines += data.count(b"\n")
+                tail = (tail + data)[-TAIL:]
+            while inflate is not None and data:
+                text, data, within = inflate.decompress(data), b"", True
+                if inflate.eof:  # a member ends: another may follow
+                    data, within = inflate.unused_data, False
+                    inflate = isal_zlib.decompressobj(GZIP)
+                lines += text.count(b"\n")
+                tail = (tail + text)[-TAIL:]
+    if within:
+        raise ValueError(f"{path}: a gzip member does not end at byte {end}")
+    return FileRange(str(path), start, end, crc, line, lines, tail.hex())
+
+
+def unchanged(kept: FileRange) -> bool:
+    """Whether the file still holds the range's bytes (its CRC-32 read again)."""
+    crc, left = 0, kept.end - kept.start
+    try:
+        with open(kept.path, "rb") as file:
+            file.seek(kept.start)
+            while left > 0:
+                data = file.read(min(READ, left))
+                if not data:
+                    return False
+                left -= len(data)
+                crc = isal_zlib.crc32(data, crc)
+    except OSError:
+        return False
+    return crc == kept.crc
+
+
+class Change(Enum):
+    """What became of a file since its ranges were read."""
+
+    SAME = "the same"
+    GREW = "grown"  # its ranges' bytes, and more after them
+    CHANGED = "changed"  # shrunk, or changed within its ranges
+
+
+def change(ranges: Sequence[FileRange]) -> Change:
+    """What became of the file of these ranges (consecutive, the first from its start)."""
+    try:
+        size = os.stat(ranges[0].path).st_size
+    except OSError:
+        return Change.CHANGED
+    end = ranges[-1].end
+    if size < end or not all(unchanged(kept) for kept in ranges):
+        return Change.CHANGED
+    if size == end:
+        return Change.SAME
+    return Change.GREW if ranges[-1].ends_a_line else Change.CHANGED
+
+
+def identity(path: Path) -> dict[str, object]:
+    """What tells a file has not changed without reading it: where it is, its size and its
+    modification time."""
+    status = path.stat()
+    return {"path": str(path.resolve()), "size": status.st_size, "mtime_ns": status.st_mtime_ns}
