@@ -1,26 +1,18 @@
 """The "for you" order of the reader's list, over what core.recommend gives: the papers not
 yet decided, those the model of the reader's decisions ranks best first, then the decided
-ones (kept, or read and not kept), also best first.
-
-A model is trained on every decision in seconds at 100,000 papers; between two trainings,
-`nudged` moves the last one toward each decision made since, at once: one passive-aggressive
-step of the weights along the decided paper's row, so that its score reaches the median of
-its kind (kept, skipped, undecided) and the papers sharing its words move with it, as far as
-they share them. The next training replaces it.
+ones (kept, or read and not kept), also best first. The model follows each decision
+(core.recommend's `Recommender.decide`); this order is what the list makes of its scores.
 """
 
 from collections.abc import Collection
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, TypeAlias
+from dataclasses import dataclass, field
+from typing import TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
 from tui_reader.core.query import parse_query
 from tui_reader.core.store import Bools, Numbers
-
-if TYPE_CHECKING:  # core.recommend brings Arrow: imported once the order is asked for
-    from tui_reader.core.recommend import Decisions, Recommender
 
 Floats: TypeAlias = npt.NDArray[np.float32]
 NONE: Numbers = np.zeros(0, dtype=np.int64)
@@ -62,52 +54,8 @@ class ForYouOrder:
         return ranks
 
 
-def decided_mask(made: "Decisions", count: int) -> Bools:
-    """Which of `count` papers are decided."""
-    decided = np.ones(count, dtype=bool)
-    decided[made.undecided] = False
-    return decided
-
-
 def liked_tag(query: str, tags: Collection[str]) -> str | None:
     """The tag whose model orders the list ("like #tag"): that of the query's first `#tag` or
     `!#tag` filter naming one of `tags` (the library's; `!#tag`: the papers not tagged yet,
     the likeliest first)."""
     return next((s.tag for s in parse_query(query).states if s.tag in tags), None)
-
-
-def _labels(made: "Decisions", count: int) -> npt.NDArray[np.int8]:
-    labels = np.zeros(count, dtype=np.int8)
-    labels[made.positives] = 1
-    labels[made.negatives] = -1
-    return labels
-
-
-def nudged(base: "Recommender", made: "Decisions") -> "Recommender":
-    """The model of `base` moved toward the decisions `made` since it was trained: each paper
-    whose decision changed has its score brought to the median score of its new kind (no
-    further when it is there already), by a step of the weights along its row."""
-    count = len(base.rows)
-    before, after = _labels(base.decided, count), _labels(made, count)
-    changed = np.flatnonzero(before != after)
-    if not len(changed):
-        same = np.array_equal(base.decided.undecided, made.undecided)
-        return base if same else replace(base, decided=made)
-    scores = base.scores
-    kinds = {1: base.decided.positives, -1: base.decided.negatives, 0: base.decided.undecided}
-    goals = {kind: float(np.median(scores[n])) if len(n) else 0.0 for kind, n in kinds.items()}
-    weights = np.array(base.model.weights, dtype=np.float32)
-    bias = base.model.bias
-    for number in changed.tolist():
-        columns, values = base.rows.row(number)
-        length = float(values @ values)
-        if not length:
-            continue
-        kind = int(after[number])
-        step = goals[kind] - (float(values @ weights[columns]) + bias)
-        if kind == 1:
-            step = max(step, 0.0)  # passive when it scores as high already
-        elif kind == -1:
-            step = min(step, 0.0)
-        weights[columns] += np.float32(step / length) * values
-    return replace(base, model=replace(base.model, weights=weights), decided=made)

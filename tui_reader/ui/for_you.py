@@ -2,16 +2,18 @@
 first (core.recommend, core.for_you), follows each decision, and says in the detail pane why
 a paper is recommended.
 
-The model is trained in a daemon thread (seconds at 100,000 papers; a quit never waits for
-it) once the order is first asked for, and again once decisions pause for `retrain_after`.
-Each change to the library has a thread worker move the last model toward the decisions made
-since (core.for_you.nudged) and post the order it gives (`ForYouScored`): the list is sorted
-again below the cursor, the papers up to it keeping their places, and a triage in this order
-sorts the papers after the one on screen. With a `#tag` (or `!#tag`) in the filter, the tag's
-papers are the ones kept ("like #tag"). Under the decisions a model needs there is none: the
-pane says how many more it needs (core.recommend.ColdStart), and the decided papers still go
-after the others. The model is made once the papers are loaded, all of them."""
+The recommender is opened in a daemon thread (core.recommend.open_recommender: seconds at
+100,000 papers; a quit never waits for it) once the order is first asked for. Each change to
+the library has a thread worker have it follow the decisions changed (Recommender.decide: the
+model trained again from its last weights, every paper scored again) and post the order it
+gives (`ForYouScored`): the list is sorted again below the cursor, the papers up to it keeping
+their places, and a triage in this order sorts the papers after the one on screen. With a
+`#tag` (or `!#tag`) in the filter, the tag's papers are the ones kept ("like #tag"). Under the
+decisions a model needs the recommender is cold: the pane says how many more it needs (its
+`cold_start`), and the decided papers still go after the others. The recommender is opened
+once the papers are loaded, all of them."""
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
@@ -24,14 +26,7 @@ from textual.signal import Signal
 from textual.timer import Timer
 from textual.worker import Worker
 
-from tui_reader.core.for_you import (
-    NO_SCORES,
-    NONE,
-    ForYouOrder,
-    decided_mask,
-    liked_tag,
-    nudged,
-)
+from tui_reader.core.for_you import NO_SCORES, NONE, ForYouOrder, liked_tag
 from tui_reader.core.library import Library
 from tui_reader.core.locations import cache_folder
 from tui_reader.core.paper import Paper
@@ -45,7 +40,8 @@ from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.timings import Timings
 
 if TYPE_CHECKING:  # core.recommend brings Arrow: imported once the order is asked for
-    from tui_reader.core.recommend import Decisions, Recommender
+    from tui_reader.core.recommend import Recommender
+    from tui_reader.core.recommend.decisions import Decisions
 
 NOT_DECIDED = ForYouOrder(np.zeros(0, dtype=bool))  # the order they came in
 
@@ -99,15 +95,16 @@ class ForYou:
         self.order: ForYouOrder | None = None  # None: not asked for yet
         self.cold = ""  # why there is no model: the decisions it still needs
         self.rescored: Signal[None] = Signal(screen.paper_list, "for-you")  # a new order
-        self._trained: Recommender | None = None  # the model as last trained
-        self._model: Recommender | None = None  # that model moved to the decisions now
-        self._decided: tuple[Recommender | None, Decisions] | None = None  # the order's
-        self._training: set[str | None] = set()  # the tags whose model is being trained
+        self._recommender: Recommender | None = None  # following the decisions
+        self._shown = False  # the list shows an order of this recommender's
+        self._opening: set[str | None] = set()  # the tags whose recommender is being opened
         self._updating = self._again = False  # an update runs; a change came meanwhile
         self._resort_due = False  # the order changed under a triage: the list follows
         self._pinned = NONE  # the papers that keep their places in the next sort
-        self._retrain: Timer | None = None
         self._explaining: Timer | None = None
+        # The recommender changes in a thread worker as it follows a decision; the why line,
+        # read in another, waits for it.
+        self._lock = threading.Lock()
 
     @property
     def _active(self) -> bool:
@@ -123,7 +120,7 @@ class ForYou:
         name = f"like #{self.tag}" if self.tag else "for you"
         if self.cold:
             return f"{name} · no model yet"
-        if self._model is None:
+        if self._recommender is None:
             return f"{name} · learning…" if self._loaded else f"{name} · once loaded"
         return name
 
@@ -135,13 +132,12 @@ class ForYou:
         return replace(self.order or NOT_DECIDED, pinned=self._pinned)
 
     def _start(self, tag: str | None) -> None:
-        """Order for `tag`'s papers: its model trained, and the decided papers put last."""
+        """Order for `tag`'s papers: its recommender opened, and the decided papers put last."""
         if tag != self.tag:
-            self.tag, self._trained, self._model, self.cold = tag, None, None, ""
-            self._decided = None
+            self.tag, self._recommender, self._shown, self.cold = tag, None, False, ""
         self.order = NOT_DECIDED
         if self._loaded:
-            self._train()
+            self._open()
             self.changed()
 
     def loaded(self) -> None:
@@ -158,47 +154,48 @@ class ForYou:
             self._again = True
             return
         self._updating, self._again = True, False
-        trained, decided = self._trained, self._decided
-        before = decided[1] if decided is not None and decided[0] is trained else None
-        update = partial(self._update, self.tag, trained, before)
+        shown = self.order if self._shown else None
+        update = partial(self._update, self.tag, self._recommender, shown)
         self._screen.run_worker(update, name="for-you", group="for-you", thread=True)
 
     def _update(
-        self, tag: str | None, trained: "Recommender | None", before: "Decisions | None"
+        self, tag: str | None, recommender: "Recommender | None", shown: ForYouOrder | None
     ) -> None:
-        """The decisions now, the model moved to them and its order, posted; no order when
-        they are those of the order shown (in a thread)."""
-        from tui_reader.core.recommend import decisions
+        """The recommender made to follow the decisions changed since, and its order posted;
+        no order when it is the one `shown` (in a thread)."""
+        from tui_reader.core.recommend.decisions import decisions
 
         made = decisions(self._store, self._library, tag)
-        if before is not None and _same(before, made):
-            self._screen.post_message(ForYouScored(tag, None, None, made, stale=False))
-            return
-        model = None if trained is None else nudged(trained, made)
-        scores = NO_SCORES if model is None else model.scores
-        order = ForYouOrder(decided_mask(made, len(self._store)), scores)
-        stale = model is None or model is not trained
-        self._screen.post_message(ForYouScored(tag, order, model, made, stale))
+        if recommender is None:  # not opened yet: the decided papers go last
+            order, cold = ForYouOrder(~made.undecided), ""
+        else:
+            with self._lock:
+                for number in _changes(recommender.decided, made):
+                    recommender.decide(number, self._library)
+                scores = NO_SCORES if recommender.model is None else recommender.scores
+                order = ForYouOrder(~recommender.decided.undecided, scores)
+                cold = recommender.cold_start or ""
+        if shown is not None and _same(shown, order):
+            self._screen.post_message(ForYouScored(tag, None, recommender, cold))
+        else:
+            self._screen.post_message(ForYouScored(tag, order, recommender, cold))
 
-    def _train(self) -> None:
-        """Train the model of the tag's decisions in the background, unless it is already."""
-        if self.tag not in self._training:
-            self._training.add(self.tag)
-            in_background("for-you", partial(self._trained_now, self.tag))
+    def _open(self) -> None:
+        """Open the recommender of the tag's decisions in the background, unless it is."""
+        if self.tag not in self._opening:
+            self._opening.add(self.tag)
+            in_background("for-you", partial(self._opened, self.tag))
 
-    def _trained_now(self, tag: str | None) -> None:
-        """The model of the decisions now, posted (in a daemon thread)."""
-        from tui_reader.core.recommend import ColdStart, recommender
+    def _opened(self, tag: str | None) -> None:
+        """The recommender of the decisions now, posted (in a daemon thread)."""
+        from tui_reader.core.recommend import open_recommender
 
         try:
-            model = recommender(self._store, self._library, tag, cache_folder())
-            model.scores  # noqa: B018  worked out here, not on the screen's thread
-        except ColdStart as cold:
-            self._screen.post_message(ForYouTrained(tag, None, str(cold)))
+            found = open_recommender(self._store, self._library, tag, cache_folder())
         except (OSError, MemoryError, ValueError) as error:
             self._screen.post_message(ForYouTrained(tag, None, f"no model: {error}"))
         else:
-            self._screen.post_message(ForYouTrained(tag, model))
+            self._screen.post_message(ForYouTrained(tag, found, found.cold_start or ""))
 
     # What the threads post, which the screen hands here
 
@@ -209,41 +206,41 @@ class ForYou:
             self._scored(message)
 
     def _trained_arrived(self, message: ForYouTrained) -> None:
-        self._training.discard(message.tag)
+        self._opening.discard(message.tag)
         if message.tag != self.tag:
             return
-        was_cold, self._trained, self.cold = self.cold, message.recommender, message.cold
+        self._recommender, self._shown = message.recommender, False
+        self._told(message.cold)
+        self.changed()
+
+    def _told(self, cold: str) -> None:
+        """Why there is no model now (`cold`, empty with one), told when it changes."""
+        was_cold, self.cold = self.cold, cold
         if self._active and self.cold and self.cold != was_cold:
             tell(self._screen.app, f"{self._heading} {self.cold}")
         elif self._active and was_cold and not self.cold:
             tell(self._screen.app, f"{self._heading} the list is in your model's order now")
-        self.changed()
 
     def _scored(self, message: ForYouScored) -> None:
         self._updating = False
-        if message.tag == self.tag and message.order is not None:
-            self._follow(message.order, message.recommender, message.decisions, message.stale)
+        current = message.tag == self.tag and message.recommender is self._recommender
+        if current and message.recommender is not None:
+            self._told(message.cold)
+        if current and message.order is not None:
+            self._follow(message.order, shown=message.recommender is not None)
         elif self._resort_due:  # back from a triage: the list follows its decisions
             self._resort()
+        elif current:
+            self.moved(self._screen.paper_list.current)  # the cold start's count anew
         if self._again:
             self.changed()
 
-    def _follow(
-        self,
-        order: ForYouOrder,
-        model: "Recommender | None",
-        made: "Decisions",
-        stale: bool,
-    ) -> None:
+    def _follow(self, order: ForYouOrder, shown: bool) -> None:
         """Take the new order: the list sorted again, a triage too, the why line anew."""
-        # The list shows this order already, of a model or of other decisions: the papers
-        # the reader has passed keep their places. The first order shown is sorted whole.
-        follows = self._decided is not None and (
-            self._model is not None or not _same(self._decided[1], made)
-        )
-        self.order, self._model, self._decided = order, model, (self._trained, made)
-        if stale:
-            self._train_later()
+        # The list shows an order of this recommender already: the papers the reader has
+        # passed keep their places. Its first order is sorted whole.
+        follows, self._shown = self._shown, shown
+        self.order = order
         self._resort(follows)
         self.rescored.publish(None)
         self.moved(self._screen.paper_list.current)
@@ -263,15 +260,6 @@ class ForYou:
             self._screen.refilter()
         finally:
             self._pinned = NONE
-
-    def _train_later(self) -> None:
-        """Train again once decisions pause; at once while there is no model."""
-        if self._retrain is not None:
-            self._retrain.stop()
-        if self._trained is None:
-            self._train()
-        else:
-            self._retrain = self._screen.set_timer(self._screen.timings.retrain_after, self._train)
 
     # Triage in this order
 
@@ -299,56 +287,54 @@ class ForYou:
             if pane.why[1]:
                 pane.why = ("", "")
             return
-        if (model := self._model) is None:
+        if (recommender := self._recommender) is None or self.cold:
             said = self.cold or "learning from your decisions…"
             pane.why = (paper.id, f"{self._heading} {said}")
             return
         if pane.why[0] != paper.id:
             pane.why = (paper.id, f"{self._heading} …")
-        explain = partial(self._explain, paper.id, model)
+        explain = partial(self._explain, paper.id, recommender)
         self._explaining = self._screen.set_timer(self._screen.timings.settled_after, explain)
 
-    def _explain(self, paper_id: str, model: "Recommender") -> None:
+    def _explain(self, paper_id: str, recommender: "Recommender") -> None:
         self._screen.run_worker(
-            partial(_why, paper_id, model, self._store, self._heading, self._screen.detail_pane),
+            partial(self._why, paper_id, recommender, self._heading),
             name="why",
             group="why",
             thread=True,
             exclusive=True,
         )
 
+    def _why(self, paper_id: str, recommender: "Recommender", heading: str) -> None:
+        """Why the recommender ranks the paper where it does, posted to the pane (in a
+        thread)."""
+        number = self._store.position_of(paper_id)
+        if number is None or number >= len(recommender.rows):
+            return
+        with self._lock:
+            line = recommender.why_line(number)
+        self._screen.detail_pane.post_message(WhyFound(paper_id, f"{heading} {line}"))
+
     @property
     def _heading(self) -> str:
         return f"Like #{self.tag}:" if self.tag else "For you:"
 
 
-def _same(one: "Decisions", other: "Decisions") -> bool:
-    return all(
-        np.array_equal(a, b)
-        for a, b in (
-            (one.positives, other.positives),
-            (one.negatives, other.negatives),
-            (one.undecided, other.undecided),
-        )
-    )
+def _changes(known: "Decisions", now: "Decisions") -> list[int]:
+    """The papers whose decision is not the one `known` holds."""
+    changed = set(known.kept.items()) ^ set(now.kept.items())
+    changed |= set(known.skipped.items()) ^ set(now.skipped.items())
+    numbers = {number for number, _ in changed}
+    numbers.update(np.flatnonzero(known.undecided != now.undecided).tolist())
+    return sorted(numbers)
 
 
-def _passed(papers: Sequence[Paper], cursor: int) -> Numbers:
+def _same(one: ForYouOrder, other: ForYouOrder) -> bool:
+    """Whether two orders are one: the same decisions and the same scores."""
+    return one.scores is other.scores and np.array_equal(one.decided, other.decided)
+
+
+def _passed(papers: PaperView, cursor: int) -> Numbers:
     """The papers of the list up to the cursor, which keep their places as it is sorted."""
-    if isinstance(papers, PaperView):
-        return papers.numbers[: cursor + 1]
-    if isinstance(papers, PaperStore):
-        return np.arange(min(cursor + 1, len(papers)), dtype=np.int64)
-    return NONE
-
-
-def _why(
-    paper_id: str, model: "Recommender", store: PaperStore, heading: str, pane: DetailPane
-) -> None:
-    """What weighs most for the paper in the model, posted to the pane (in a thread)."""
-    number = store.position_of(paper_id)
-    if number is None or number >= len(model.rows):
-        return
-    words = model.why(number)
-    said = " · ".join(words) if words else "nothing in it weighs in its favour"
-    pane.post_message(WhyFound(paper_id, f"{heading} {said}"))
+    passed = min(cursor + 1, len(papers))
+    return np.fromiter((papers.number_at(i) for i in range(passed)), np.int64, passed)

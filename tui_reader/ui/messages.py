@@ -16,7 +16,7 @@ from tui_reader.core.paper_columns import PaperColumns
 from tui_reader.core.store import PaperView
 
 if TYPE_CHECKING:  # core.recommend brings Arrow: imported once the for-you order is asked for
-    from tui_reader.core.recommend import Decisions, Recommender
+    from tui_reader.core.recommend import Recommender
 
 
 class PapersLoaded(Message):
@@ -102,8 +102,9 @@ class ForYouNews(Message):
 
 
 class ForYouTrained(ForYouNews):
-    """A model of the reader's decisions, or None with `cold`: the ColdStart's message, or
-    why none could be made; for the papers `tag` asks for (None: every kept paper)."""
+    """The recommender of the reader's decisions, for the papers `tag` asks for (None: every
+    kept paper), with `cold`, its cold start's message (empty with a model); or None with
+    why none could be made."""
 
     def __init__(self, tag: str | None, recommender: "Recommender | None", cold: str = "") -> None:
         super().__init__()
@@ -111,21 +112,19 @@ class ForYouTrained(ForYouNews):
 
 
 class ForYouScored(ForYouNews):
-    """The for-you order after the `decisions` as they are now (None: they are those of the
-    order shown), and the model that gives it (None: none yet); `stale`, the model was
-    trained on other decisions."""
+    """The for-you order after the decisions as they are now (None: the order shown), that
+    `recommender` gives once it followed them (None: not opened yet), and its cold start's
+    message, `cold` (empty with a model)."""
 
     def __init__(
         self,
         tag: str | None,
         order: ForYouOrder | None,
         recommender: "Recommender | None",
-        decisions: "Decisions",
-        stale: bool,
+        cold: str = "",
     ) -> None:
         super().__init__()
-        self.tag, self.order, self.recommender = tag, order, recommender
-        self.decisions, self.stale = decisions, stale
+        self.tag, self.order, self.recommender, self.cold = tag, order, recommender, cold
 
 
 class WhyFound(Message):

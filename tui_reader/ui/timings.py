@@ -18,9 +18,6 @@ class Timings:
     settled_after: float = 0.1
     pane_settled_after: float = 0.25
     reload_every: float = 2.0  # between looks for changes another program saved
-    # The for-you model is trained again once decisions pause this long (seconds of work at
-    # 100,000 papers); each decision moves the last one at once meanwhile.
-    retrain_after: float = 2.0
     saving_shown_after: float = 0.3  # a save may take this long before the header says so
     # Most a key waits for a dialog flow to act on the answer the keys before it gave, and,
     # in the list, for the results of the query typed before it.
