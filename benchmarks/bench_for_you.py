@@ -1,7 +1,8 @@
 """Measure the for-you order in the real app through Pilot: how long the first model takes, how
 soon the list follows a decision (a bookmark, from the key to the list drawn in the new
-order), how soon a triage follows one (from the key to the papers ahead sorted again), how
-long a training takes in the background, and how the cursor keys fare meanwhile.
+order), how soon a triage follows one (from the key to the papers ahead sorted again), what
+the recommender's `decide` costs (a training from the last weights, every paper scored), and
+the cursor keys with nothing else running.
 
     python benchmarks/make_corpus.py 100000 /tmp/corpus-100k.jsonl.gz
     python benchmarks/bench_for_you.py /tmp/corpus-100k.jsonl.gz [--cache DIR] [--decisions 10]
@@ -31,7 +32,7 @@ from tui_reader import startup
 from tui_reader.core import recommend
 from tui_reader.core.config import Config
 from tui_reader.core.library import Library
-from tui_reader.core.loading import load_store
+from tui_reader.core.loading import load_paths
 from tui_reader.core.opening import Opening
 from tui_reader.core.recommend.features import Features
 from tui_reader.core.triage import Triage
@@ -81,7 +82,7 @@ def summary(name: str, values: list[float], figures: dict[str, object]) -> None:
 async def measure(corpus: Path, decisions: int) -> dict[str, object]:
     figures: dict[str, object] = {}
     started = time.perf_counter()
-    store = load_store([corpus]).papers
+    store = load_paths([corpus]).papers
     figures["papers"] = len(store)
     figures["loaded (s)"] = time.perf_counter() - started
     library = Library(None)
@@ -91,18 +92,29 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
     library.change(ids[KEPT:], "skipped", read=True)
 
     trainings: list[tuple[float, float]] = []  # (started, ended), perf_counter
-    started_training: list[float] = []
-    train = recommend.recommender
+    opening = recommend.open_recommender
 
     def timed(*arguments: Any) -> recommend.Recommender:
         began = time.perf_counter()
-        started_training.append(began)
         try:
-            return train(*arguments)
+            return opening(*arguments)
         finally:
             trainings.append((began, time.perf_counter()))
 
-    recommend.recommender = timed  # type: ignore[assignment]
+    recommend.open_recommender = timed  # type: ignore[assignment]
+    deciding: list[tuple[float, float]] = []  # (wall, CPU of its thread), ms
+    decide = recommend.Recommender.decide
+
+    def timed_decide(recommender: recommend.Recommender, *arguments: Any) -> None:
+        wall, used = time.perf_counter(), time.thread_time()
+        try:
+            decide(recommender, *arguments)
+        finally:
+            deciding.append(
+                (1000 * (time.perf_counter() - wall), 1000 * (time.thread_time() - used))
+            )
+
+    recommend.Recommender.decide = timed_decide  # type: ignore[method-assign]
     scorings: list[tuple[float, float]] = []  # (wall, CPU of its thread), ms
     score = Features.scores
 
@@ -154,7 +166,7 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
             figures["no model"] = workspace.sub_title
             return figures
         if trainings:
-            figures["of which training (s)"] = trainings[-1][1] - trainings[-1][0]
+            figures["of which opening the recommender (s)"] = trainings[-1][1] - trainings[-1][0]
 
         follows: list[float] = []
         work: list[float] = []
@@ -172,18 +184,9 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
         summary("CPU the process used meanwhile", work, figures)
         summary("of which scoring the papers (wall)", [w for w, _ in scorings], figures)
         summary("of which scoring the papers (CPU)", [c for _, c in scorings], figures)
+        summary("of which the recommender's decide (wall)", [w for w, _ in deciding], figures)
+        summary("of which the recommender's decide (CPU)", [c for _, c in deciding], figures)
         scorings.clear()
-
-        # The decisions above came faster than retrain_after: a training follows them.
-        count = len(trainings)
-        training = await until(lambda: len(started_training) > count, 10)
-        keys: list[float] = []
-        while training and len(trainings) == count:
-            keys += await cursor_keys(app, drawn, 1)
-        if len(trainings) > count:
-            began, ended = trainings[-1]
-            figures["training again, in the background (s)"] = ended - began
-        summary("cursor key while it trains", keys, figures)
 
         await app.workers.wait_for_complete()
         await asyncio.sleep(0.5)
