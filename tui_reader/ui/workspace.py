@@ -391,8 +391,7 @@ class Workspace(Screen[None]):
 
     def library_changed(self, refilter: bool = True, used: Sequence[str] = ()) -> None:
         """Redraw what the library shows, filter again on state, and save. The paper `used`
-        (see CursorFollower.used) is read, once the search that follows the change has run:
-        it stays in the list (`is:unread`), as a paper read by resting on it does."""
+        (CursorFollower.used) is read once the search after the change ran: it stays listed."""
         read = self.following.used(used)
         if refilter and parse_query(self.filtering.query).asks_state:
             self.filtering.to_read += read
