@@ -402,6 +402,9 @@ async def test_s_cycles_the_sort_order_shown_in_the_header(seed_store) -> None:
         assert app.workspace.sub_title.endswith("· by recently changed")
         await pilot.press("escape", "escape", "s")
         await pilot.pause()
+        assert app.workspace.sub_title.startswith("38 papers · for you")
+        await pilot.press("s")
+        await pilot.pause()
         assert app.workspace.sub_title == "38 papers"
         assert app.query_one(PaperList).papers[0].headline.startswith("LOAM")
 

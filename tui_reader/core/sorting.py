@@ -1,4 +1,5 @@
-"""Orders for the paper list besides relevance: file order, headline, recently changed."""
+"""Orders for the paper list besides relevance: file order, headline, recently changed; and
+"for you", which a model of the reader's decisions gives (core.for_you)."""
 
 from collections.abc import Callable
 from typing import Literal, TypeAlias
@@ -8,8 +9,8 @@ import numpy as np
 from tui_reader.core.paper_state import PaperState
 from tui_reader.core.store import Numbers, PaperStore
 
-Sort: TypeAlias = Literal["relevance", "file", "headline", "changed"]
-SORTS: tuple[Sort, ...] = ("relevance", "file", "headline", "changed")
+Sort: TypeAlias = Literal["relevance", "file", "headline", "changed", "for you"]
+SORTS: tuple[Sort, ...] = ("relevance", "file", "headline", "changed", "for you")
 LABELS = {"file": "file order", "headline": "headline", "changed": "recently changed"}
 
 
@@ -18,9 +19,10 @@ def sort_order(
 ) -> Numbers:
     """Where each paper of `numbers` goes for the order asked for, as positions in `numbers`:
     those matching every term (the first `full`) stay before the close ones. Relevance keeps
-    the order they came in; ties keep it too. The papers are sorted from the store's columns,
+    the order they came in; ties keep it too; so does "for you", whose order the reader's
+    model gives (core.for_you.ForYouOrder). The papers are sorted from the store's columns,
     none built (a million by headline in 0.2 s)."""
-    if order == "relevance":
+    if order in ("relevance", "for you"):
         return np.arange(len(numbers), dtype=np.int64)
     keys: Numbers = numbers  # file order: a paper's number is its place in load order
     ties = np.arange(len(numbers))  # equal keys keep the order they came in

@@ -130,6 +130,15 @@ class Triage:
         following = self.position + 1
         return self.papers[following] if following < len(self.papers) else None
 
+    def reorder_ahead(self, places: Sequence[int]) -> None:
+        """Put the papers after the current one in a new order: `places`, theirs among them
+        in the order wanted (a new for-you order). The current paper stays on screen."""
+        start = self.position + 1
+        ahead = self.papers[start:]
+        if len(places) != len(ahead):
+            raise ValueError(f"{len(places):,} places for {len(ahead):,} papers")
+        self.papers[start:] = [ahead[place] for place in places]
+
     def place(self) -> Place:
         return Place([paper.id for paper in self.papers], self.position, dict(self.decisions))
 

@@ -16,7 +16,7 @@ from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
 from tui_reader.core.references import links_of
 from tui_reader.core.text import displayed, for_terminal
-from tui_reader.ui.messages import RelatedFound
+from tui_reader.ui.messages import RelatedFound, WhyFound
 from tui_reader.ui.typeset_text import typeset_content
 
 LINK_SHOWN = 72
@@ -63,10 +63,12 @@ def paper_content(
     related: Sequence[Paper] = (),
     raw: bool = False,
     link_width: int = LINK_SHOWN,  # cells for a link or a related headline, one line each
+    why: str = "",
 ) -> Content:
     """A paper as the detail pane shows it; its text is data and never parsed as markup.
 
-    Its math and emphasis are typeset unless `raw` asks for the text as written."""
+    Its math and emphasis are typeset unless `raw` asks for the text as written; `why`, a line
+    under its state: why the for-you order recommends it."""
     state = ["★ bookmarked" if library.is_bookmarked(paper.id) else ""]
     state.append("read" if library.is_read(paper.id) else "unread")
     state += [f"#{tag}" for tag in library.tags(paper.id)]
@@ -79,9 +81,10 @@ def paper_content(
         "\n",
         *_metadata_lines(paper, raw),
         ("  ".join(item for item in state if item), "italic"),
-        "\n\n",
-        typeset_content(paper.abstract[:ABSTRACT_SHOWN], raw),
     ]
+    if why:
+        parts += ["\n", (why, "bold $text-accent")]
+    parts += ["\n\n", typeset_content(paper.abstract[:ABSTRACT_SHOWN], raw)]
     if (left := len(paper.abstract) - ABSTRACT_SHOWN) > 0:
         parts += ["\n", (f"… and {left:,} more characters, not shown", "dim italic")]
     if note := library.note(paper.id):
@@ -125,6 +128,8 @@ class DetailPane(VerticalScroll):
     related: reactive[tuple[str, list[Paper]]] = reactive[tuple[str, list[Paper]]](
         ("", []), init=False
     )
+    # A paper's id, and the line saying why the for-you order recommends it (ui/for_you).
+    why: reactive[tuple[str, str]] = reactive[tuple[str, str]](("", ""), init=False)
 
     BINDINGS = [
         Binding("j", "scroll_down", "Scroll down", show=False, id="scroll-down"),
@@ -185,8 +190,15 @@ class DetailPane(VerticalScroll):
         if self.paper is not None:
             self.show(self.paper)
 
+    def watch_why(self, old: tuple[str, str], new: tuple[str, str]) -> None:
+        if self.paper is not None and self.paper.id in (old[0], new[0]):
+            self.show(self.paper)
+
     def on_related_found(self, message: RelatedFound) -> None:
         self.related = (message.paper_id, message.related)
+
+    def on_why_found(self, message: WhyFound) -> None:
+        self.why = (message.paper_id, message.line)
 
     def show(self, paper: Paper | None, empty_message: str = "No paper selected") -> None:
         """Show a paper from its top, or the message when there is none."""
@@ -196,10 +208,11 @@ class DetailPane(VerticalScroll):
         else:
             links = links_of(paper, self.search_template)
             related = self.related[1] if self.related[0] == paper.id else []
+            why = self.why[1] if self.why[0] == paper.id else ""
             # The link's line starts with its number, three cells; the scrollbar may take one.
             width = min(self.size.width, MEASURE) - 4
             link_width = width if width > 20 else LINK_SHOWN
-            content = paper_content(paper, self.library, links, related, self.raw, link_width)
+            content = paper_content(paper, self.library, links, related, self.raw, link_width, why)
             if self.highlight is not None:
                 for start, end in self.highlight.spans(content.plain)[:MOST_MATCHES]:
                     content = content.stylize(MATCH_STYLE, start, end)

@@ -2,20 +2,24 @@
 
 Each query is searched (with none, every paper sorted) in a thread worker of the screen, which
 posts `ResultsReady`; a newer query's search cancels it, and results come to the list only if
-the query has not changed since. What the header says of the list comes from here too."""
+the query has not changed since. In the for-you order, the papers found are put in the order
+the for-you room gives as the search starts (ui/for_you). What the header says of the list
+comes from here too."""
 
+from collections.abc import Callable
 from functools import partial
 
 from textual.widget import Widget
 from textual.worker import get_current_worker
 
 from tui_reader.core.engine import SearchEngine
+from tui_reader.core.for_you import ForYouOrder
 from tui_reader.core.library import Library
 from tui_reader.core.nothing_found import why_nothing
 from tui_reader.core.query import parse_query
 from tui_reader.core.search_service import search_papers
 from tui_reader.core.sorting import Sort
-from tui_reader.core.store import PaperStore
+from tui_reader.core.store import Numbers, PaperStore
 from tui_reader.ui.messages import ResultsReady
 from tui_reader.ui.paper_list import PaperList
 
@@ -24,10 +28,16 @@ class Filtering:
     """The query typed, the one whose results the list shows, and how many it found."""
 
     def __init__(
-        self, screen: Widget, paper_list: PaperList, store: PaperStore, library: Library
+        self,
+        screen: Widget,
+        paper_list: PaperList,
+        store: PaperStore,
+        library: Library,
+        for_you: Callable[[str], ForYouOrder],
     ) -> None:
+        """`for_you(query)`: the for-you order for the results of `query`."""
         self._screen, self._paper_list = screen, paper_list
-        self._store, self._library = store, library
+        self._store, self._library, self._for_you = store, library, for_you
         self.query = ""  # as typed (a space after the last word: typed in full)
         self.shown_query = ""  # the query whose results the list shows
         self.typed = False  # the query was typed in the filter (not restored or jumped to)
@@ -44,12 +54,15 @@ class Filtering:
 
     def search(self, index: SearchEngine, sort: Sort) -> None:
         """Search the query among the papers `index` holds."""
-        self._start(partial(self._search, index, self.query, sort))
+        self._start(partial(self._search, index, self.query, sort, self._order(sort)))
 
     def sort_all(self, sort: Sort) -> None:
         """Show every paper in the `sort`'s order, once sorted."""
-        self._start(partial(self._sort_all, sort))
+        self._start(partial(self._sort_all, sort, self._order(sort)))
         self.shown, self.close = len(self._store), 0
+
+    def _order(self, sort: Sort) -> ForYouOrder | None:
+        return self._for_you(self.query) if sort == "for you" else None
 
     def show(self, results: ResultsReady, ranked: bool) -> None:
         """Show the results of the query in the list. `ranked`: by relevance, so that the
@@ -82,15 +95,17 @@ class Filtering:
     def _start(self, search: partial[None]) -> None:
         self._screen.run_worker(search, name="search", group="search", thread=True, exclusive=True)
 
-    def _sort_all(self, sort: Sort) -> None:
+    def _sort_all(self, sort: Sort, order: ForYouOrder | None) -> None:
         """Every paper in the chosen order, sorted off the screen's thread (slow at a
         million papers)."""
         found = search_papers(None, "", self._library, sort, self._store)
-        self._post(ResultsReady(self._store.view(found.numbers), ""))
+        self._post(ResultsReady(self._store.view(_ordered(found.numbers, found.full, order)), ""))
 
-    def _search(self, index: SearchEngine, query: str, sort: Sort) -> None:
+    def _search(
+        self, index: SearchEngine, query: str, sort: Sort, order: ForYouOrder | None
+    ) -> None:
         found = search_papers(index, query, self._library, sort, self._store)
-        papers = self._store.view(found.numbers)
+        papers = self._store.view(_ordered(found.numbers, found.full, order))
         self._post(
             ResultsReady(
                 papers, query, found.full, found.highlight, len(index), found.showing, found.named
@@ -100,3 +115,8 @@ class Filtering:
     def _post(self, results: ResultsReady) -> None:
         if not get_current_worker().is_cancelled:  # a later key's search replaced this one
             self._screen.post_message(results)
+
+
+def _ordered(numbers: Numbers, full: int, order: ForYouOrder | None) -> Numbers:
+    """The papers found in the for-you order, when it is asked for."""
+    return numbers if order is None else numbers[order.positions(numbers, full)]

@@ -183,6 +183,7 @@ async def triage(screen: WorkspaceParts) -> None:
         search_template=screen.search_template,
         copy_log=screen.copy_log,
         key_wait=screen.key_wait,
+        ranking=screen.for_you if screen.sort == "for you" else None,
     )
     paper_id = await ask(screen, triage)
     screen.library_changed()
@@ -228,7 +229,14 @@ def feeds_panel(screen: WorkspaceParts) -> FeedsScreen:
 
 
 async def feeds(screen: WorkspaceParts) -> None:
-    screen.feed_chosen(await ask(screen, feeds_panel(screen)))
+    feed_chosen(screen, await ask(screen, feeds_panel(screen)))
+
+
+def feed_chosen(screen: WorkspaceParts, query: str | None) -> None:
+    """Show the papers of the feed chosen in the feeds panel (None: none was)."""
+    if query is not None:
+        screen.jumps.jump((query, None))
+        screen.action_leave_filter()
 
 
 async def quit_reader(screen: WorkspaceParts) -> None:

@@ -28,6 +28,7 @@ class HeaderState:
     saving: bool = False
     caching_index: bool = False  # the papers and their index being saved for the next start
     raw: bool = False
+    for_you: str = ""  # in the for-you order, what it is ("like #tag") and how it is doing
 
 
 def header_text(state: HeaderState) -> str:
@@ -81,6 +82,8 @@ def _asked(state: HeaderState) -> str:
 def _doing(state: HeaderState) -> str:
     """The order, the marks, the saving and the rest the reader is doing."""
     told = f" · by {label}" if (label := LABELS.get(state.sort)) else ""
+    if state.sort == "for you":
+        told = f" · {state.for_you or 'for you'}"
     told += f" · {state.marked:,} marked" if state.marked else ""
     if state.save_failing:
         told += " · not saved"

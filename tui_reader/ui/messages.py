@@ -5,14 +5,18 @@ that is gone, or to an app that is quitting, is dropped: a result arriving as th
 is never delivered to panes being taken down.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
+from tui_reader.core.for_you import ForYouOrder
 from tui_reader.core.highlight import Highlight
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_columns import PaperColumns
 from tui_reader.core.store import PaperView
+
+if TYPE_CHECKING:  # core.recommend brings Arrow: imported once the for-you order is asked for
+    from tui_reader.core.recommend import Recommender
 
 
 class PapersLoaded(Message):
@@ -91,3 +95,41 @@ class PapersResolved(Message):
     def __init__(self, found: list[str], looked_up: int, problem: str = "") -> None:
         super().__init__()
         self.found, self.looked_up, self.problem = found, looked_up, problem
+
+
+class ForYouNews(Message):
+    """What the for-you order's threads post (ui/for_you)."""
+
+
+class ForYouTrained(ForYouNews):
+    """The recommender of the reader's decisions, for the papers `tag` asks for (None: every
+    kept paper), with `cold`, its cold start's message (empty with a model); or None with
+    why none could be made."""
+
+    def __init__(self, tag: str | None, recommender: "Recommender | None", cold: str = "") -> None:
+        super().__init__()
+        self.tag, self.recommender, self.cold = tag, recommender, cold
+
+
+class ForYouScored(ForYouNews):
+    """The for-you order after the decisions as they are now (None: the order shown), that
+    `recommender` gives once it followed them (None: not opened yet), and its cold start's
+    message, `cold` (empty with a model)."""
+
+    def __init__(
+        self,
+        tag: str | None,
+        order: ForYouOrder | None,
+        recommender: "Recommender | None",
+        cold: str = "",
+    ) -> None:
+        super().__init__()
+        self.tag, self.order, self.recommender, self.cold = tag, order, recommender, cold
+
+
+class WhyFound(Message):
+    """Why the paper `paper_id` is recommended, in a line."""
+
+    def __init__(self, paper_id: str, line: str) -> None:
+        super().__init__()
+        self.paper_id, self.line = paper_id, line

@@ -5,22 +5,27 @@ unread), 1 to 9 add the config's quick tags (and read); each decision is one ste
 library's undo, and u takes it back and returns to the paper. y, o, t and n work as in the
 list. Escape leaves, giving the paper reached; where a filter's triage stopped is kept for the
 next time (core.triage). The next paper is typeset while the reader reads this one, so it is
-on screen in the frame after the key.
+on screen in the frame after the key. In the for-you order, the papers after the one on screen
+are sorted again as the model follows each decision (`Ranking`: ui/for_you).
 """
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Protocol
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
+from textual.signal import Signal
 from textual.widgets import Static
 
 from tui_reader.core.browser import open_in_browser
+from tui_reader.core.for_you import NONE
 from tui_reader.core.paper import Paper
 from tui_reader.core.references import headline_text, links_of
+from tui_reader.core.store import Numbers
 from tui_reader.core.triage import (
     KEEP,
     LATER,
@@ -40,6 +45,21 @@ from tui_reader.ui.ordered_keys import KeyWait
 from tui_reader.ui.tag_editor import tag_edit, tag_prompt
 
 SHOW_COPIED_KEY = "c"  # in the list: what was copied, named in a copy's notice
+
+
+class Ranking(Protocol):
+    """The order a triage follows as decisions come (ui/for_you's ForYou)."""
+
+    rescored: Signal[None]  # a new order
+
+    def changed(self) -> None:
+        """The library changed: a new order will follow."""
+
+    def numbers(self, papers: Sequence[Paper]) -> Numbers:
+        """The papers' numbers in the store."""
+
+    def ahead(self, numbers: Numbers) -> Numbers | None:
+        """These papers' places among them in the order now, best first (None: no order)."""
 
 
 class TriageScreen(ModalScreen[str | None]):
@@ -99,11 +119,13 @@ class TriageScreen(ModalScreen[str | None]):
         copy_log: CopyLog | None = None,
         places: Path | None = None,
         key_wait: KeyWait | None = None,
+        ranking: Ranking | None = None,
     ) -> None:
         """`papers`: those the filter `query` shows, sorted by `sort`, in that order; `sync`:
         the library's, which saves each decision; `places`: where triages are remembered
         (default: beside the session file); `key_wait`: the main screen's, which the keys
-        wait on while a flow of this screen (tags, a note) acts on an answer."""
+        wait on while a flow of this screen (tags, a note) acts on an answer; `ranking`,
+        the order the papers ahead follow as decisions come (the for-you order)."""
         super().__init__()
         self._places = places or places_path()
         self._key = filter_key(query, sort)
@@ -119,6 +141,8 @@ class TriageScreen(ModalScreen[str | None]):
         # The paper after this one, typeset: (its id, its state when typeset, the text).
         self.ahead: tuple[str, str, Content] | None = None
         self._place_saved = False
+        self._ranking = ranking
+        self._numbers = NONE  # of the papers triaged, in the store: those ranked
 
     def compose(self) -> ComposeResult:
         yield self._progress
@@ -132,7 +156,22 @@ class TriageScreen(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         self.query_one("#triage-reading").focus()
+        if self._ranking is not None:
+            self._numbers = self._ranking.numbers(self.triage.papers)
+            self._ranking.rescored.subscribe(self, self._rescored)
+            self._rescored(None)  # a triage taken up again: in the order now
         self._show()
+
+    def _rescored(self, _: None) -> None:
+        """Sort the papers after the one on screen in the order now."""
+        triage, start = self.triage, self.triage.position + 1
+        assert self._ranking is not None
+        ahead = self._numbers[start:]
+        places = self._ranking.ahead(ahead)
+        if places is not None:
+            triage.reorder_ahead(places.tolist())
+            self._numbers[start:] = ahead[places]
+            self.call_after_refresh(self._typeset_ahead)
 
     def on_resize(self) -> None:
         self.ahead = None  # typeset for another width
@@ -181,8 +220,14 @@ class TriageScreen(ModalScreen[str | None]):
             self.notify("Every paper is triaged: Escape leaves", markup=False)
             return
         if self.triage.decide(kind):
-            self._sync.save()
+            self._changed()
         self._show()
+
+    def _changed(self) -> None:
+        """Save a change, and have the order follow it."""
+        self._sync.save()
+        if self._ranking is not None:
+            self._ranking.changed()
 
     def action_quick_tag(self, number: int) -> None:
         if number > len(self._quick_tags):
@@ -202,7 +247,7 @@ class TriageScreen(ModalScreen[str | None]):
         self.notify(f"Undone: {undone}", markup=False)
         self.ahead = None
         self._show()
-        self._sync.save()
+        self._changed()
 
     # As in the list
 
@@ -255,7 +300,7 @@ class TriageScreen(ModalScreen[str | None]):
     def _edited(self, changed: bool) -> None:
         self.triage.edited(changed)
         if changed:
-            self._sync.save()
+            self._changed()
             self._show()
 
     # Leaving, and saving where the triage stopped

@@ -7,6 +7,7 @@ sync (ui/library_sync, the app's) saves and reloads the library, the dialog flow
 ask and act, and the header's text is a function of what the screen holds (ui/header)."""
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Literal, TypeAlias
 
 from textual import on
@@ -35,6 +36,7 @@ from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.filter_input import FilterInput
 from tui_reader.ui.filtering import Filtering
 from tui_reader.ui.following import CursorFollower
+from tui_reader.ui.for_you import ForYou
 from tui_reader.ui.header import HeaderState, header_text
 from tui_reader.ui.jumps import Jumps
 from tui_reader.ui.key_labels import key_display
@@ -43,6 +45,7 @@ from tui_reader.ui.loader import Loader
 from tui_reader.ui.look_up import LookUp
 from tui_reader.ui.messages import (
     EntryReopened,
+    ForYouNews,
     IndexFailed,
     IndexReady,
     LoadFinished,
@@ -118,7 +121,8 @@ class Workspace(Screen[None]):
         self.paper_list = PaperList(self.library, id="papers")
         self.detail_pane = DetailPane(self.library, self.search_template, id="detail")
         self.panes = Panes(id="panes")
-        self.filtering = Filtering(self, self.paper_list, store, self.library)
+        self.for_you = for_you = ForYou(self)
+        self.filtering = Filtering(self, self.paper_list, store, self.library, for_you.ordering)
         self.following = CursorFollower(
             self,
             self.paper_list,
@@ -197,13 +201,13 @@ class Workspace(Screen[None]):
             self._restore_session(self._restore)
         if self.loader.cached_index is not None:  # searched at once: no thread to wait for
             self._use_index(self.loader.cached_index)
-        self._refilter()
+        self.refilter()
         if not self._filter_asked:  # keys typed at once may have come first: "/satisf"
             self._focus(self.paper_list)
         # The feeds, under the problems to read first; opened unasked, at once, so that keys
         # typed as the reader starts go to them.
         if self.library.saved_searches():
-            self.app.push_screen(flows.feeds_panel(self), self.feed_chosen)
+            self.app.push_screen(flows.feeds_panel(self), partial(flows.feed_chosen, self))
         if self._messages:  # together, where all can be read: stacked notices scroll away
             self.app.push_screen(ProblemsScreen(self._messages))
         startup.searching_turns()
@@ -226,7 +230,7 @@ class Workspace(Screen[None]):
         if added:
             self.title = self.store.title
             if not self.filtering.asked:
-                self._refilter()
+                self.refilter()
             self._update_header()
             if added == len(self.store):  # the first: "0 papers" is not left over their rows
                 self._show_title()
@@ -236,6 +240,7 @@ class Workspace(Screen[None]):
         self.status = "indexing"
         self.loader.loaded()
         self._tell(self.loader.told())
+        self.for_you.loaded()
 
     @on(IndexReady)
     def _index_ready(self, message: IndexReady) -> None:
@@ -272,6 +277,10 @@ class Workspace(Screen[None]):
         if message.indexed is not None and (index := self.loader.adopt(message.indexed)):
             self._index = index
 
+    @on(ForYouNews)
+    def _for_you_news(self, message: ForYouNews) -> None:
+        self.for_you.news(message)
+
     # The filter and the list
 
     def _filter_changed(self, query: str) -> None:
@@ -279,9 +288,9 @@ class Workspace(Screen[None]):
         self.key_wait.look_again()
         self.following.arriving = None  # unless a jump set this query
         self.filtering.typed = self.focused is self.filter_input
-        self._refilter()
+        self.refilter()
 
-    def _refilter(self) -> None:
+    def refilter(self) -> None:
         filtering = self.filtering
         if filtering.asked and self._index is not None:
             filtering.search(self._index, self.sort)
@@ -320,7 +329,7 @@ class Workspace(Screen[None]):
         self._update_header()
 
     def watch_sort(self) -> None:
-        self._refilter()
+        self.refilter()
         self._update_header()
 
     def watch_raw(self) -> None:
@@ -359,6 +368,7 @@ class Workspace(Screen[None]):
             saving=self.sync.saving,
             caching_index=self._caching_index,
             raw=self.raw,
+            for_you=self.for_you.label,
         )
         self.sub_title = header_text(state)
 
@@ -367,6 +377,7 @@ class Workspace(Screen[None]):
     @on(PaperList.CursorMoved)
     def _cursor_moved(self, event: PaperList.CursorMoved) -> None:
         self.following.moved(event)
+        self.for_you.moved(event.paper)
 
     @on(PaperList.Opened)
     def _opened(self) -> None:
@@ -380,12 +391,11 @@ class Workspace(Screen[None]):
 
     def library_changed(self, refilter: bool = True, used: Sequence[str] = ()) -> None:
         """Redraw what the library shows, filter again on state, and save. The paper `used`
-        (see CursorFollower.used) is read, once the search that follows the change has run:
-        it stays in the list (`is:unread`), as a paper read by resting on it does."""
+        (CursorFollower.used) is read once the search after the change ran: it stays listed."""
         read = self.following.used(used)
         if refilter and parse_query(self.filtering.query).asks_state:
             self.filtering.to_read += read
-            self._refilter()
+            self.refilter()
         elif read:
             self.library.set_read(read, True)
         self._redraw_library_state()
@@ -404,6 +414,7 @@ class Workspace(Screen[None]):
         paper_list = self.paper_list
         paper_list.refresh_rows()
         self.detail_pane.show(paper_list.current, paper_list.empty_message)
+        self.for_you.changed()
 
     def _library_synced(self, _: None) -> None:
         """A save ended, or another program's changes were read in."""
@@ -469,11 +480,6 @@ class Workspace(Screen[None]):
     def key_named(self, binding: Binding) -> str:
         """The keys of a binding, as the config binds them and the footer names them."""
         return key_display(self.app, self.config.keys, binding)
-
-    def feed_chosen(self, query: str | None) -> None:
-        if query is not None:
-            self.jumps.jump((query, None))
-            self.action_leave_filter()
 
     # Moving around and looking
 

@@ -29,7 +29,7 @@ WORKSPACE_BINDINGS: list[BindingType] = [
     Binding("L", "resolve", "Find the real paper online", show=False, id="resolve"),
     Binding("z", "reading_mode", "Reading mode", show=False, id="reading-mode"),
     Binding("m", "toggle_raw", "Math and emphasis / raw text", show=False, id="raw-text"),
-    Binding("s", "next_sort", "Sort order", show=False, id="sort"),
+    Binding("s", "next_sort", "Sort: relevance … for you", show=False, id="sort"),
     Binding("left_square_bracket", "jump_back", "Back before a jump", show=False, id="back"),
     Binding("right_square_bracket", "jump_forward", "Forward again", show=False, id="forward"),
     *[

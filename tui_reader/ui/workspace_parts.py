@@ -23,6 +23,7 @@ from tui_reader.ui.clipboard import CopyLog
 from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.filtering import Filtering
 from tui_reader.ui.following import CursorFollower
+from tui_reader.ui.for_you import ForYou
 from tui_reader.ui.jumps import Jumps
 from tui_reader.ui.library_sync import LibrarySync
 from tui_reader.ui.look_up import LookUp
@@ -61,6 +62,7 @@ class WorkspaceParts(Asker, Protocol):
     detail_pane: DetailPane
     filtering: Filtering
     following: CursorFollower
+    for_you: ForYou
     jumps: Jumps
     library: Library
     links: PaperLinks
@@ -83,8 +85,6 @@ class WorkspaceParts(Asker, Protocol):
     def action_focus_filter(self) -> None: ...
 
     def action_leave_filter(self) -> None: ...
-
-    def feed_chosen(self, query: str | None) -> None: ...
 
     def key_named(self, binding: Binding) -> str: ...
 

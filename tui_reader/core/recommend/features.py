@@ -39,7 +39,7 @@ BITS = 18
 FEATURES = 1 << BITS
 VOCABULARY = 20_000  # columns a row keeps: arxiv-sanity-lite's max_features
 CHUNK = 10_000  # papers hashed at once: bounds the memory a build takes
-SCORED = 1 << 22  # row entries scored at once: bounds the memory scores take
+SCORED_AT_ONCE = 1 << 18  # values of the rows scored at once: a megabyte of products
 MANIFEST = "manifest.json"
 MANIFEST_LIMIT = 1_000_000  # bytes; a bigger manifest is not ours
 
@@ -225,19 +225,26 @@ class Features:
 
     def scores(self, weights: Floats, bias: float = 0.0) -> Floats:
         """Each paper's row times the weights (one per place in the vocabulary), plus the
-        bias: one sparse product, a block of SCORED entries at a time."""
-        result = np.full(len(self), np.float32(bias), dtype=np.float32)
-        first = 0
+        bias: the rows of SCORED_AT_ONCE values at a time, whose products stay in the
+        processor's cache (all at once took half as long again: 90 ms at 100,000 papers, the
+        for-you order's every decision)."""
+        weights = np.asarray(weights, dtype=np.float32)
+        sums = np.zeros(len(self), dtype=np.float32)
+        room = np.empty(SCORED_AT_ONCE, dtype=np.float32)
+        first, starts = 0, self.starts
         while first < len(self):
-            last = int(np.searchsorted(self.starts, self.starts[first] + SCORED, "right")) - 1
-            last = min(max(last, first + 1), len(self))
-            start, stop = int(self.starts[first]), int(self.starts[last])
-            starts = np.asarray(self.starts[first : last + 1]) - start
-            products = self.values[start:stop] * weights[self.columns[start:stop]]
-            held = np.flatnonzero(np.diff(starts))  # rows with an entry
-            if len(held):
-                result[first + held] += np.add.reduceat(products, starts[held])
+            end = int(np.searchsorted(starts, starts[first] + SCORED_AT_ONCE, "right")) - 1
+            last = min(max(end, first + 1), len(self))  # a row longer than the room: alone
+            start, stop = int(starts[first]), int(starts[last])
+            size = stop - start
+            products = room[:size] if size <= len(room) else np.empty(size, dtype=np.float32)
+            np.take(weights, self.columns[start:stop], out=products)
+            products *= self.values[start:stop]
+            rows = np.flatnonzero(np.diff(starts[first : last + 1]))
+            if len(rows):
+                sums[first + rows] = np.add.reduceat(products, starts[first + rows] - start)
             first = last
+        result: Floats = sums + np.float32(bias)
         return result
 
     def row(self, number: int) -> tuple[npt.NDArray[np.uint16], Floats]:

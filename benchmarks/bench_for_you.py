@@ -1,0 +1,235 @@
+"""Measure the for-you order in the real app through Pilot: how long the first model takes, how
+soon the list follows a decision (a bookmark, from the key to the list drawn in the new
+order), how soon a triage follows one (from the key to the papers ahead sorted again), what
+the recommender's `decide` costs (a training from the last weights, every paper scored), and
+the cursor keys with nothing else running.
+
+    python benchmarks/make_corpus.py 100000 /tmp/corpus-100k.jsonl.gz
+    python benchmarks/bench_for_you.py /tmp/corpus-100k.jsonl.gz [--cache DIR] [--decisions 10]
+
+The reader keeps 30 papers drawn at random and skips 300 (`random.Random(7)`); each decision
+measured bookmarks the paper under the cursor, then moves down. The cache folder (the papers'
+rows, the models) is a new temporary one unless `--cache` names one: the first model then
+includes building the rows.
+"""
+
+import argparse
+import asyncio
+import os
+import platform
+import random
+import resource
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from textual import events
+
+from tui_reader import startup
+from tui_reader.core import recommend
+from tui_reader.core.config import Config
+from tui_reader.core.library import Library
+from tui_reader.core.loading import load_paths
+from tui_reader.core.opening import Opening
+from tui_reader.core.recommend.features import Features
+from tui_reader.core.triage import Triage
+from tui_reader.ui.app import ReaderApp
+from tui_reader.ui.paper_list import PaperList
+from tui_reader.ui.triage_screen import TriageScreen
+
+KEPT, SKIPPED = 30, 300
+
+
+def cpu() -> float:
+    """Seconds of CPU this process has used, all its threads."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
+
+
+async def cursor_keys(app: ReaderApp, drawn: list[Any], keys: int) -> list[float]:
+    """The time from a cursor key to the list drawn with it, `keys` times."""
+    paper_list, latencies = app.workspace.paper_list, []
+    for _ in range(keys):
+        cursor, sent = paper_list.cursor, time.perf_counter()
+        drawn.clear()
+        app.post_message(events.Key("j", "j"))
+        if await until(lambda: paper_list.cursor != cursor and bool(drawn), 5):  # noqa: B023
+            latencies.append(1000 * (drawn[0][0] - sent))
+        await asyncio.sleep(0.1)
+    return latencies
+
+
+async def until(condition: Callable[[], object], limit: float = 60.0) -> bool:
+    """Wait for the condition; False if it did not come true within `limit` seconds."""
+    deadline = time.perf_counter() + limit
+    while not condition():
+        if time.perf_counter() > deadline:
+            return False
+        await asyncio.sleep(0.002)
+    return True
+
+
+def summary(name: str, values: list[float], figures: dict[str, object]) -> None:
+    if values:
+        figures[f"{name}, median (ms)"] = statistics.median(values)
+        figures[f"{name}, max (ms)"] = max(values)
+        figures[f"{name}, each (ms)"] = " ".join(f"{value:.0f}" for value in values)
+
+
+async def measure(corpus: Path, decisions: int) -> dict[str, object]:
+    figures: dict[str, object] = {}
+    started = time.perf_counter()
+    store = load_paths([corpus]).papers
+    figures["papers"] = len(store)
+    figures["loaded (s)"] = time.perf_counter() - started
+    library = Library(None)
+    draw = random.Random(7).sample(range(len(store)), KEPT + SKIPPED)
+    ids = [store.id_of(number) for number in draw]
+    library.change(ids[:KEPT], "kept", bookmarked=True, read=True)
+    library.change(ids[KEPT:], "skipped", read=True)
+
+    trainings: list[tuple[float, float]] = []  # (started, ended), perf_counter
+    opening = recommend.open_recommender
+
+    def timed(*arguments: Any) -> recommend.Recommender:
+        began = time.perf_counter()
+        try:
+            return opening(*arguments)
+        finally:
+            trainings.append((began, time.perf_counter()))
+
+    recommend.open_recommender = timed  # type: ignore[assignment]
+    deciding: list[tuple[float, float]] = []  # (wall, CPU of its thread), ms
+    decide = recommend.Recommender.decide
+
+    def timed_decide(recommender: recommend.Recommender, *arguments: Any) -> None:
+        wall, used = time.perf_counter(), time.thread_time()
+        try:
+            decide(recommender, *arguments)
+        finally:
+            deciding.append(
+                (1000 * (time.perf_counter() - wall), 1000 * (time.thread_time() - used))
+            )
+
+    recommend.Recommender.decide = timed_decide  # type: ignore[method-assign]
+    scorings: list[tuple[float, float]] = []  # (wall, CPU of its thread), ms
+    score = Features.scores
+
+    def scoring(rows: Features, *arguments: Any) -> Any:
+        wall, cpu = time.perf_counter(), time.thread_time()
+        try:
+            return score(rows, *arguments)
+        finally:
+            scorings.append(
+                (1000 * (time.perf_counter() - wall), 1000 * (time.thread_time() - cpu))
+            )
+
+    Features.scores = scoring  # type: ignore[method-assign]
+    # When the list was last drawn, and with which papers: a decision's latency ends at the
+    # first drawing of a new order.
+    drawn: list[tuple[float, object]] = []
+    render = PaperList.render_lines
+
+    def recording(paper_list: PaperList, crop: Any) -> Any:
+        strips = render(paper_list, crop)
+        drawn.append((time.perf_counter(), paper_list.papers))
+        return strips
+
+    PaperList.render_lines = recording  # type: ignore[method-assign]
+    reordered: list[float] = []  # when a triage sorted the papers ahead again
+    reorder = Triage.reorder_ahead
+
+    def reordering(triage: Triage, places: Any) -> None:
+        reorder(triage, places)
+        reordered.append(time.perf_counter())
+
+    Triage.reorder_ahead = reordering  # type: ignore[method-assign]
+
+    app = ReaderApp(Opening(store), library, Config(read_after=0))
+    async with app.run_test(size=(130, 40)):
+        workspace, paper_list = app.workspace, app.workspace.paper_list
+        await until(lambda: workspace.status == "ready", 600)
+        await app.workers.wait_for_complete()
+        summary("cursor key, nothing else running", await cursor_keys(app, drawn, 20), figures)
+        app.post_message(events.Key("g", "g"))
+        await asyncio.sleep(1.0)
+        switched = time.perf_counter()
+        for _ in range(4):  # relevance, file order, headline, recently changed, for you
+            app.post_message(events.Key("s", "s"))
+        ordered = await until(lambda: (workspace.sub_title or "").endswith("· for you"), 900)
+        await until(lambda: bool(drawn) and drawn[-1][0] > switched and not app.workers, 60)
+        figures["first model, from the key (s)"] = time.perf_counter() - switched
+        if not ordered:
+            figures["no model"] = workspace.sub_title
+            return figures
+        if trainings:
+            figures["of which opening the recommender (s)"] = trainings[-1][1] - trainings[-1][0]
+
+        follows: list[float] = []
+        work: list[float] = []
+        scorings.clear()
+        for _ in range(decisions):
+            await asyncio.sleep(0.5)
+            before, sent, used = paper_list.papers, time.perf_counter(), cpu()
+            drawn.clear()
+            app.post_message(events.Key("b", "b"))
+            if await until(lambda: any(p is not before for _, p in drawn), 10):  # noqa: B023
+                follows.append(1000 * (next(t for t, p in drawn if p is not before) - sent))
+                work.append(1000 * (cpu() - used))
+            app.post_message(events.Key("j", "j"))
+        summary("list follows a bookmark", follows, figures)
+        summary("CPU the process used meanwhile", work, figures)
+        summary("of which scoring the papers (wall)", [w for w, _ in scorings], figures)
+        summary("of which scoring the papers (CPU)", [c for _, c in scorings], figures)
+        summary("of which the recommender's decide (wall)", [w for w, _ in deciding], figures)
+        summary("of which the recommender's decide (CPU)", [c for _, c in deciding], figures)
+        scorings.clear()
+
+        await app.workers.wait_for_complete()
+        await asyncio.sleep(0.5)
+        app.post_message(events.Key("I", "I"))
+        await until(lambda: isinstance(app.screen, TriageScreen), 60)
+        await asyncio.sleep(1.0)
+        triaged: list[float] = []
+        for key in ("enter", "x") * (decisions // 2):
+            reordered.clear()
+            sent = time.perf_counter()
+            app.post_message(events.Key(key, "\r" if key == "enter" else key))
+            if await until(lambda: bool(reordered), 10):
+                triaged.append(1000 * (reordered[0] - sent))
+            await asyncio.sleep(0.5)
+        summary("triage follows a decision", triaged, figures)
+        app.post_message(events.Key("escape", None))
+        await asyncio.sleep(0.5)
+    figures["peak RSS (MB)"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus", type=Path)
+    parser.add_argument("--cache", type=Path, help="the cache folder (default: a new one)")
+    parser.add_argument("--decisions", type=int, default=10)
+    arguments = parser.parse_args()
+    startup.ready_for_processes()  # the index of a big input is built on a pool
+    with tempfile.TemporaryDirectory(prefix="bench-for-you-") as temporary:
+        os.environ["TUI_READER_CACHE"] = str(arguments.cache or temporary)
+        os.environ["TUI_READER_SESSION"] = str(Path(temporary) / "session.json")
+        figures = asyncio.run(measure(arguments.corpus, arguments.decisions))
+    print(f"# {arguments.corpus.name} on {platform.node()} ({os.cpu_count()} cores)")
+    for name, value in figures.items():
+        shown = (
+            f"{value:,.3f}"
+            if isinstance(value, float)
+            else f"{value:,}"
+            if isinstance(value, int)
+            else value
+        )
+        print(f"{name:45} {shown}")
+
+
+if __name__ == "__main__":
+    main()

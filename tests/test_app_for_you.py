@@ -1,0 +1,238 @@
+"""The for-you order in the reader, driven by keys as a reader would: `s` to it, the order a
+model of the reader's decisions gives, the order following each decision below the cursor,
+triage in that order, the line saying why, and a cold start said plainly."""
+
+from pathlib import Path
+
+import numpy as np
+from textual.pilot import Pilot
+
+from tui_reader.core.config import Config
+from tui_reader.core.library import Library
+from tui_reader.core.opening import Opening
+from tui_reader.core.paper import Paper
+from tui_reader.core.store import PaperStore
+from tui_reader.ui.app import ReaderApp
+from tui_reader.ui.timings import Timings
+from tui_reader.ui.triage_screen import TriageScreen
+
+from .pilot_helpers import detail, ready, settled, type_filter, wait_until, work_done
+
+TOPICS = {
+    "bandits": "bandit regret arms exploration exploitation reward horizon optimism confidence",
+    "robots": "robot grasping manipulation gripper locomotion sim2real controller torque legged",
+    "qubits": "qubit annealing hamiltonian superconducting ising entanglement decoherence",
+}
+FILLER = "we study a problem and give results experiments data models learning"
+# The topic of each paper, in file order: bandits and robots taking turns, a few qubit papers
+# among them.
+LAYOUT = ["qubits" if n % 13 == 6 else ("bandits" if n % 2 else "robots") for n in range(160)]
+
+
+def _paper(number: int, topic: str, author: str = "") -> Paper:
+    rng = np.random.default_rng(number)
+    chosen = rng.choice(TOPICS[topic].split(), 5, replace=False).tolist()
+    title = f"{topic} {' '.join(chosen[:2])} {number}"
+    return Paper(
+        id=f"p{number:04d}", abstract=f"{' '.join(chosen)} {FILLER} {number}x", collection="c",
+        source=Path("c"), headline=title, title=title, authors=(author or f"Author {number % 7}",),
+    )  # fmt: skip
+
+
+def corpus() -> PaperStore:
+    return PaperStore([_paper(number, topic) for number, topic in enumerate(LAYOUT)])
+
+
+def of(topic: str) -> list[str]:
+    return [f"p{n:04d}" for n, t in enumerate(LAYOUT) if t == topic]
+
+
+def topic_of(paper_id: str) -> str:
+    return LAYOUT[int(paper_id[1:])]
+
+
+def reader(
+    store: PaperStore, path: Path, kept: list[str], skipped: list[str], **timings: float
+) -> ReaderApp:
+    library, messages = Library.open(path)
+    assert messages == []
+    library.change(kept, "kept", bookmarked=True, read=True)
+    library.change(skipped, "skipped", read=True)
+    library.save()
+    return ReaderApp(Opening(store), library, Config(read_after=0), timings=Timings(**timings))  # type: ignore[arg-type]
+
+
+def shown_ids(app: ReaderApp) -> list[str]:
+    papers = app.workspace.paper_list.papers
+    return [papers[n].id for n in range(len(papers))]
+
+
+async def for_you(pilot: Pilot[None], label: str = "for you") -> None:
+    """Switch to the for-you order (s from relevance: file order, headline, recently changed,
+    for you) and wait for its model's order in the list."""
+    app = pilot.app
+    assert isinstance(app, ReaderApp)
+    await ready(pilot)
+    await pilot.press("s", "s", "s", "s")
+    await wait_until(
+        pilot,
+        lambda: (app.workspace.sub_title or "").endswith(f"· {label}"),
+        f"the {label} order",
+        30,
+    )
+    await work_done(app)
+    await settled(pilot)
+
+
+async def test_the_for_you_order_puts_what_is_like_the_kept_papers_first_and_says_why(
+    private_library: Path,
+) -> None:
+    bandits, robots = of("bandits"), of("robots")
+    app = reader(corpus(), private_library, bandits[:3], robots[:3])
+    async with app.run_test(size=(130, 40)) as pilot:
+        await for_you(pilot)
+        order = shown_ids(app)
+        undecided = [i for i in order if i not in bandits[:3] + robots[:3]]
+        assert [topic_of(i) for i in undecided[:30]] == ["bandits"] * 30
+        assert set(order[-6:]) == set(bandits[:3] + robots[:3])  # the decided ones last
+        await wait_until(pilot, lambda: "For you: " in detail(app), "why it is recommended")
+        await wait_until(pilot, lambda: "…" not in detail(app).split("For you:")[1][:3], "words")
+        why = detail(app).split("For you: ")[1].split("\n")[0]
+        assert set(why.replace("·", " ").split()) & set(TOPICS["bandits"].split())
+        await pilot.press("s")  # relevance: no line, the file's order
+        await work_done(app)
+        await settled(pilot)
+        assert "For you" not in detail(app)
+        assert shown_ids(app)[:2] == ["p0000", "p0001"]
+
+
+async def test_under_the_decisions_a_model_needs_the_reader_is_told_how_many_more(
+    private_library: Path,
+) -> None:
+    bandits, robots = of("bandits"), of("robots")
+    app = reader(corpus(), private_library, bandits[:1], robots[:3])
+    async with app.run_test(size=(130, 40), notifications=True) as pilot:
+        await for_you(pilot, "for you · no model yet")
+        told = [notice.message for notice in app._notifications]
+        assert any("it needs 2 more kept" in message for message in told), told
+        await wait_until(pilot, lambda: "it needs 2 more kept" in detail(app), "the pane")
+        assert shown_ids(app)[-4:] == sorted(bandits[:1] + robots[:3])  # decided last
+        assert shown_ids(app)[:2] == ["p0003", "p0005"]  # undecided, in file order
+        await pilot.press("b")  # kept
+        await wait_until(pilot, lambda: "it needs 1 more kept" in detail(app), "one more")
+        assert shown_ids(app)[0] == "p0003"  # it stays under the cursor
+        await pilot.press("j", "b")
+        await wait_until(
+            pilot, lambda: (app.workspace.sub_title or "").endswith("· for you"), "a model", 30
+        )
+        assert any("your model's order now" in notice.message for notice in app._notifications)
+
+
+async def test_like_a_tag_orders_by_the_papers_carrying_it(private_library: Path) -> None:
+    bandits, robots = of("bandits"), of("robots")
+    library, _ = Library.open(private_library)
+    library.change(bandits[:3], "kept", bookmarked=True, read=True)
+    library.change(robots[:3], "tagged", add_tags=["robotics"], read=True)
+    library.change(bandits[3:6] + robots[3:6], "skipped", read=True)
+    library.save()
+    app = ReaderApp(Opening(corpus()), library, Config(read_after=0))
+    async with app.run_test(size=(130, 40)) as pilot:
+        await for_you(pilot)
+        assert topic_of(shown_ids(app)[0]) == "bandits"  # kept, bookmarked
+        await type_filter(pilot, "!#robotics ")
+        await wait_until(
+            pilot,
+            lambda: (app.workspace.sub_title or "").endswith("· like #robotics"),
+            "its model",
+            30,
+        )
+        await work_done(app)
+        await settled(pilot)
+        shown = shown_ids(app)
+        assert not set(shown) & set(robots[:3])  # the filter: not tagged
+        assert [topic_of(i) for i in shown[:20]] == ["robots"] * 20
+        await wait_until(pilot, lambda: "Like #robotics: " in detail(app), "why, by the tag")
+
+
+async def test_a_bookmark_sorts_the_papers_below_again_and_the_cursor_stays_on_its_paper(
+    private_library: Path,
+) -> None:
+    """Kept, a qubit paper brings the other qubit papers up to just below it, at once: the
+    model follows the decision (trained again from its last weights)."""
+    bandits, robots, qubits = of("bandits"), of("robots"), of("qubits")
+    app = reader(corpus(), private_library, bandits[:3], robots[:3])
+    async with app.run_test(size=(130, 40)) as pilot:
+        await for_you(pilot)
+        before = shown_ids(app)
+        first_qubit = min(before.index(i) for i in qubits)
+        assert first_qubit > 20  # after the bandits
+        paper_list = app.workspace.paper_list
+        paper_list.choose(first_qubit)
+        await pilot.pause()
+        await pilot.press("b")
+        await wait_until(pilot, lambda: shown_ids(app) != before, "the order to follow", 30)
+        after = shown_ids(app)
+        assert after[: first_qubit + 1] == before[: first_qubit + 1]  # passed: in place
+        assert paper_list.cursor == first_qubit
+        assert paper_list.current is not None and paper_list.current.id == before[first_qubit]
+        others = len(qubits) - 1
+        below = after[first_qubit + 1 : first_qubit + 1 + others]
+        assert all(topic_of(i) == "qubits" for i in below), below
+
+
+async def test_triage_walks_in_the_for_you_order_and_a_skip_sends_its_like_back(
+    private_library: Path,
+) -> None:
+    bandits, robots, qubits = of("bandits"), of("robots"), of("qubits")
+    app = reader(corpus(), private_library, qubits[:3] + bandits[:3], robots[:3])
+    async with app.run_test(size=(130, 40)) as pilot:
+        await for_you(pilot)
+        await pilot.press("I")
+        await wait_until(pilot, lambda: isinstance(app.screen, TriageScreen), "triage")
+        triage = app.screen
+        assert isinstance(triage, TriageScreen)
+        walk = triage.triage
+        ahead = [paper.id for paper in walk.papers]
+        assert ahead[:10] == shown_ids(app)[:10]  # the list's order: best first
+        assert {topic_of(i) for i in ahead[:20]} <= {"qubits", "bandits"}
+        current = walk.current
+        assert current is not None and topic_of(current.id) == "qubits"  # the likeliest
+        assert any(topic_of(i) == "qubits" for i in ahead[1:6])
+
+        def qubits_ahead() -> list[int]:
+            return [n for n, p in enumerate(walk.papers[2:]) if topic_of(p.id) == "qubits"]
+
+        before = qubits_ahead()
+        await pilot.press("x")  # not for me after all: the papers like it fall back
+        await wait_until(
+            pilot, lambda: qubits_ahead() != before, "the order to follow the skip", 30
+        )
+        assert all(now >= was for now, was in zip(qubits_ahead(), before, strict=True))
+        on_screen = walk.current
+        assert on_screen is not None and on_screen.id == ahead[1]  # it stayed on screen
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.workspace, "the list")
+        paper_list = app.workspace.paper_list  # back on the paper triage stopped on
+        await wait_until(pilot, lambda: paper_list.cursor == 1, "the cursor on it")
+
+        def triaged_next() -> bool:
+            return shown_ids(app)[2 : len(walk.papers)] == [p.id for p in walk.papers[2:]]
+
+        await wait_until(pilot, triaged_next, "the list to follow", 30)
+        assert shown_ids(app)[:2] == ahead[:2]
+
+
+async def test_what_the_why_line_names_is_shown_as_written_never_as_markup(
+    private_library: Path,
+) -> None:
+    mallory = "[b]Mallory[/b] \x1b[31m"
+    papers = [
+        _paper(number, topic, mallory if topic == "qubits" else "") for number, topic in
+        enumerate(LAYOUT)
+    ]  # fmt: skip
+    qubits, robots = of("qubits"), of("robots")
+    app = reader(PaperStore(papers), private_library, qubits[:3], robots[:3])
+    async with app.run_test(size=(130, 40)) as pilot:
+        await for_you(pilot)
+        await wait_until(pilot, lambda: "[b]Mallory[/b]" in detail(app), "the author named")
+        assert "\x1b" not in detail(app)

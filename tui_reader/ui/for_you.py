@@ -1,0 +1,340 @@
+"""The for-you order in the reader: a model of the reader's decisions orders the list best
+first (core.recommend, core.for_you), follows each decision, and says in the detail pane why
+a paper is recommended.
+
+The recommender is opened in a daemon thread (core.recommend.open_recommender: seconds at
+100,000 papers; a quit never waits for it) once the order is first asked for. Each change to
+the library has a thread worker have it follow the decisions changed (Recommender.decide: the
+model trained again from its last weights, every paper scored again) and post the order it
+gives (`ForYouScored`): the list is sorted again below the cursor, the papers up to it keeping
+their places, and a triage in this order sorts the papers after the one on screen. With a
+`#tag` (or `!#tag`) in the filter, the tag's papers are the ones kept ("like #tag"). Under the
+decisions a model needs the recommender is cold: the pane says how many more it needs (its
+`cold_start`), and the decided papers still go after the others. The recommender is opened
+once the papers are loaded, all of them."""
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from functools import partial
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+from textual.app import App
+from textual.message import Message
+from textual.signal import Signal
+from textual.timer import Timer
+from textual.worker import Worker
+
+from tui_reader.core.for_you import NO_SCORES, NONE, ForYouOrder, liked_tag
+from tui_reader.core.library import Library
+from tui_reader.core.locations import cache_folder
+from tui_reader.core.paper import Paper
+from tui_reader.core.sorting import Sort
+from tui_reader.core.store import Numbers, PaperStore, PaperView
+from tui_reader.ui.detail_pane import DetailPane
+from tui_reader.ui.loader import in_background
+from tui_reader.ui.messages import ForYouNews, ForYouScored, ForYouTrained, WhyFound
+from tui_reader.ui.notices import tell
+from tui_reader.ui.paper_list import PaperList
+from tui_reader.ui.timings import Timings
+
+if TYPE_CHECKING:  # core.recommend brings Arrow: imported once the order is asked for
+    from tui_reader.core.recommend import Recommender
+    from tui_reader.core.recommend.decisions import Decisions
+
+NOT_DECIDED = ForYouOrder(np.zeros(0, dtype=bool))  # the order they came in
+
+
+class Showing(Protocol):
+    """The main screen (ui/workspace's Workspace) as the for-you room sees it."""
+
+    store: PaperStore
+    library: Library
+    paper_list: PaperList
+    detail_pane: DetailPane
+    timings: Timings
+
+    @property
+    def sort(self) -> Sort: ...
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def is_active(self) -> bool: ...
+
+    @property
+    def app(self) -> App[Any]: ...
+
+    def refilter(self) -> None: ...
+
+    def post_message(self, message: Message) -> bool: ...
+
+    def set_timer(self, delay: float, callback: Callable[[], object]) -> Timer: ...
+
+    def run_worker(
+        self,
+        work: Callable[[], None],
+        name: str | None = "",
+        group: str = "default",
+        description: str = "",
+        exit_on_error: bool = True,
+        start: bool = True,
+        exclusive: bool = False,
+        thread: bool = False,
+    ) -> Worker[None]: ...
+
+
+class ForYou:
+    """The for-you order's model, the order it gives, and what the reader is told of it."""
+
+    def __init__(self, screen: Showing) -> None:
+        self._screen, self._store, self._library = screen, screen.store, screen.library
+        self.tag: str | None = None  # the tag whose papers are the kept ones
+        self.order: ForYouOrder | None = None  # None: not asked for yet
+        self.cold = ""  # why there is no model: the decisions it still needs
+        self.rescored: Signal[None] = Signal(screen.paper_list, "for-you")  # a new order
+        self._recommender: Recommender | None = None  # following the decisions
+        self._shown = False  # the list shows an order of this recommender's
+        self._opening: set[str | None] = set()  # the tags whose recommender is being opened
+        self._updating = self._again = False  # an update runs; a change came meanwhile
+        self._resort_due = False  # the order changed under a triage: the list follows
+        self._pinned = NONE  # the papers that keep their places in the next sort
+        self._explaining: Timer | None = None
+        # The recommender changes in a thread worker as it follows a decision; the why line,
+        # read in another, waits for it.
+        self._lock = threading.Lock()
+
+    @property
+    def _active(self) -> bool:
+        return self._screen.sort == "for you"
+
+    @property
+    def _loaded(self) -> bool:
+        return self._screen.status != "loading"
+
+    @property
+    def label(self) -> str:
+        """What the header says of the order: "for you" or "like #tag", and how it is doing."""
+        name = f"like #{self.tag}" if self.tag else "for you"
+        if self.cold:
+            return f"{name} · no model yet"
+        if self._recommender is None:
+            return f"{name} · learning…" if self._loaded else f"{name} · once loaded"
+        return name
+
+    def ordering(self, query: str) -> ForYouOrder:
+        """The order for the results of `query` (asked as their search starts)."""
+        tag = liked_tag(query, self._library.tag_counts() if "#" in query else ())
+        if self.order is None or tag != self.tag:
+            self._start(tag)
+        return replace(self.order or NOT_DECIDED, pinned=self._pinned)
+
+    def _start(self, tag: str | None) -> None:
+        """Order for `tag`'s papers: its recommender opened, and the decided papers put last."""
+        if tag != self.tag:
+            self.tag, self._recommender, self._shown, self.cold = tag, None, False, ""
+        self.order = NOT_DECIDED
+        if self._loaded:
+            self._open()
+            self.changed()
+
+    def loaded(self) -> None:
+        """Every paper is loaded: the model can be made, if the order was asked for."""
+        if self._active and self.order is not None:
+            self._start(self.tag)
+
+    def changed(self) -> None:
+        """The library changed: the order follows the decisions as they are now (one update
+        at a time: a change made while one runs is taken up once it ends)."""
+        if not self._active or self.order is None or not self._loaded:
+            return
+        if self._updating:
+            self._again = True
+            return
+        self._updating, self._again = True, False
+        shown = self.order if self._shown else None
+        update = partial(self._update, self.tag, self._recommender, shown)
+        self._screen.run_worker(update, name="for-you", group="for-you", thread=True)
+
+    def _update(
+        self, tag: str | None, recommender: "Recommender | None", shown: ForYouOrder | None
+    ) -> None:
+        """The recommender made to follow the decisions changed since, and its order posted;
+        no order when it is the one `shown` (in a thread)."""
+        from tui_reader.core.recommend.decisions import decisions
+
+        made = decisions(self._store, self._library, tag)
+        if recommender is None:  # not opened yet: the decided papers go last
+            order, cold = ForYouOrder(~made.undecided), ""
+        else:
+            with self._lock:
+                for number in _changes(recommender.decided, made):
+                    recommender.decide(number, self._library)
+                scores = NO_SCORES if recommender.model is None else recommender.scores
+                order = ForYouOrder(~recommender.decided.undecided, scores)
+                cold = recommender.cold_start or ""
+        if shown is not None and _same(shown, order):
+            self._screen.post_message(ForYouScored(tag, None, recommender, cold))
+        else:
+            self._screen.post_message(ForYouScored(tag, order, recommender, cold))
+
+    def _open(self) -> None:
+        """Open the recommender of the tag's decisions in the background, unless it is."""
+        if self.tag not in self._opening:
+            self._opening.add(self.tag)
+            in_background("for-you", partial(self._opened, self.tag))
+
+    def _opened(self, tag: str | None) -> None:
+        """The recommender of the decisions now, posted (in a daemon thread)."""
+        from tui_reader.core.recommend import open_recommender
+
+        try:
+            found = open_recommender(self._store, self._library, tag, cache_folder())
+        except (OSError, MemoryError, ValueError) as error:
+            self._screen.post_message(ForYouTrained(tag, None, f"no model: {error}"))
+        else:
+            self._screen.post_message(ForYouTrained(tag, found, found.cold_start or ""))
+
+    # What the threads post, which the screen hands here
+
+    def news(self, message: ForYouNews) -> None:
+        if isinstance(message, ForYouTrained):
+            self._trained_arrived(message)
+        elif isinstance(message, ForYouScored):
+            self._scored(message)
+
+    def _trained_arrived(self, message: ForYouTrained) -> None:
+        self._opening.discard(message.tag)
+        if message.tag != self.tag:
+            return
+        self._recommender, self._shown = message.recommender, False
+        self._told(message.cold)
+        self.changed()
+
+    def _told(self, cold: str) -> None:
+        """Why there is no model now (`cold`, empty with one), told when it changes."""
+        was_cold, self.cold = self.cold, cold
+        if self._active and self.cold and self.cold != was_cold:
+            tell(self._screen.app, f"{self._heading} {self.cold}")
+        elif self._active and was_cold and not self.cold:
+            tell(self._screen.app, f"{self._heading} the list is in your model's order now")
+
+    def _scored(self, message: ForYouScored) -> None:
+        self._updating = False
+        current = message.tag == self.tag and message.recommender is self._recommender
+        if current and message.recommender is not None:
+            self._told(message.cold)
+        if current and message.order is not None:
+            self._follow(message.order, shown=message.recommender is not None)
+        elif self._resort_due:  # back from a triage: the list follows its decisions
+            self._resort()
+        elif current:
+            self.moved(self._screen.paper_list.current)  # the cold start's count anew
+        if self._again:
+            self.changed()
+
+    def _follow(self, order: ForYouOrder, shown: bool) -> None:
+        """Take the new order: the list sorted again, a triage too, the why line anew."""
+        # The list shows an order of this recommender already: the papers the reader has
+        # passed keep their places. Its first order is sorted whole.
+        follows, self._shown = self._shown, shown
+        self.order = order
+        self._resort(follows)
+        self.rescored.publish(None)
+        self.moved(self._screen.paper_list.current)
+
+    def _resort(self, follows: bool = True) -> None:
+        """Sort the list again in the order now; under a triage, once back from it. When the
+        list `follows` a change to the order it shows, the papers up to the cursor keep
+        their places, and the cursor stays on its paper."""
+        paper_list = self._screen.paper_list
+        self._resort_due = self._active and not self._screen.is_active
+        if not self._active or self._resort_due:
+            return
+        if follows and (current := paper_list.current) is not None:
+            paper_list.choose_later(current.id, asked_for=False)
+            self._pinned = _passed(paper_list.papers, paper_list.cursor)
+        try:
+            self._screen.refilter()
+        finally:
+            self._pinned = NONE
+
+    # Triage in this order
+
+    def numbers(self, papers: Sequence[Paper]) -> Numbers:
+        """The numbers of a triage's papers in the store."""
+        return self._store.positions_of([paper.id for paper in papers])
+
+    def ahead(self, numbers: Numbers) -> Numbers | None:
+        """The papers of a triage still to come, in the order now: their places among
+        `numbers`, best first; None when there is no order yet."""
+        if self.order is None or self.order is NOT_DECIDED:
+            return None
+        return self.order.positions(numbers, len(numbers))
+
+    # Why a paper is recommended
+
+    def moved(self, paper: Paper | None) -> None:
+        """The cursor is on `paper`: the pane says why it is recommended, once it rests."""
+        pane = self._screen.detail_pane
+        if self._resort_due and self._screen.is_active:  # back from a dialog
+            self._resort()
+        if self._explaining is not None:
+            self._explaining.stop()
+        if paper is None or not self._active or self.order is None:
+            if pane.why[1]:
+                pane.why = ("", "")
+            return
+        if (recommender := self._recommender) is None or self.cold:
+            said = self.cold or "learning from your decisions…"
+            pane.why = (paper.id, f"{self._heading} {said}")
+            return
+        if pane.why[0] != paper.id:
+            pane.why = (paper.id, f"{self._heading} …")
+        explain = partial(self._explain, paper.id, recommender)
+        self._explaining = self._screen.set_timer(self._screen.timings.settled_after, explain)
+
+    def _explain(self, paper_id: str, recommender: "Recommender") -> None:
+        self._screen.run_worker(
+            partial(self._why, paper_id, recommender, self._heading),
+            name="why",
+            group="why",
+            thread=True,
+            exclusive=True,
+        )
+
+    def _why(self, paper_id: str, recommender: "Recommender", heading: str) -> None:
+        """Why the recommender ranks the paper where it does, posted to the pane (in a
+        thread)."""
+        number = self._store.position_of(paper_id)
+        if number is None or number >= len(recommender.rows):
+            return
+        with self._lock:
+            line = recommender.why_line(number)
+        self._screen.detail_pane.post_message(WhyFound(paper_id, f"{heading} {line}"))
+
+    @property
+    def _heading(self) -> str:
+        return f"Like #{self.tag}:" if self.tag else "For you:"
+
+
+def _changes(known: "Decisions", now: "Decisions") -> list[int]:
+    """The papers whose decision is not the one `known` holds."""
+    changed = set(known.kept.items()) ^ set(now.kept.items())
+    changed |= set(known.skipped.items()) ^ set(now.skipped.items())
+    numbers = {number for number, _ in changed}
+    numbers.update(np.flatnonzero(known.undecided != now.undecided).tolist())
+    return sorted(numbers)
+
+
+def _same(one: ForYouOrder, other: ForYouOrder) -> bool:
+    """Whether two orders are one: the same decisions and the same scores."""
+    return one.scores is other.scores and np.array_equal(one.decided, other.decided)
+
+
+def _passed(papers: PaperView, cursor: int) -> Numbers:
+    """The papers of the list up to the cursor, which keep their places as it is sorted."""
+    passed = min(cursor + 1, len(papers))
+    return np.fromiter((papers.number_at(i) for i in range(passed)), np.int64, passed)
