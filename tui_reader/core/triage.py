@@ -136,7 +136,7 @@ class Triage:
         start = self.position + 1
         ahead = self.papers[start:]
         if len(places) != len(ahead):
-            raise ValueError(f"{len(places):,} places for {len(ahead):,} papers")
+            raise ValueError(f"{count(len(places), 'place')} for {count(len(ahead), 'paper')}")
         self.papers[start:] = [ahead[place] for place in places]
 
     def place(self) -> Place:
