@@ -32,8 +32,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.svm import LinearSVC
 
 from tui_reader.core import recommend
 from tui_reader.core.library import Library
@@ -52,6 +50,8 @@ TAG = "interest"
 
 
 def arxiv_sanity(papers: PaperStore) -> object:
+    from sklearn.feature_extraction.text import TfidfVectorizer  # the baseline's alone
+
     texts = [
         f"{title} {abstract}"
         for title, abstract in zip(papers.texts("title"), papers.texts("abstract"), strict=True)
@@ -75,6 +75,8 @@ def arxiv_sanity(papers: PaperStore) -> object:
 
 
 def svm_ranking(matrix: object, positives: list[int], decided: set[int]) -> list[int]:
+    from sklearn.svm import LinearSVC
+
     labels = np.zeros(matrix.shape[0])  # type: ignore[attr-defined]
     labels[positives] = 1
     svm = LinearSVC(class_weight="balanced", verbose=False, max_iter=10_000, tol=1e-6, C=0.01)
