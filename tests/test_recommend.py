@@ -138,7 +138,7 @@ def _model_files(root: Path) -> tuple[Path, Path]:
     return manifest, manifest.with_suffix(".npy")
 
 
-@pytest.mark.parametrize("damage", ["pickle", "dtype", "manifest", "foreign", "nan"])
+@pytest.mark.parametrize("damage", ["pickle", "dtype", "manifest", "foreign", "nan", "scores"])
 def test_a_damaged_or_foreign_model_is_rejected_and_trained_again_never_run(
     tmp_path: Path, damage: str
 ) -> None:
@@ -159,16 +159,18 @@ def test_a_damaged_or_foreign_model_is_rejected_and_trained_again_never_run(
         np.save(weights, np.zeros(width, dtype=np.float64))
     elif damage == "manifest":
         manifest.write_text("{not json")
+    elif damage == "scores":  # sound, but not this model's
+        np.save(manifest.with_suffix(".scores.npy"), np.zeros(len(papers), dtype=np.float32))
     elif damage == "foreign":
         manifest.write_text(manifest.read_text().replace(model.FORMAT, "something else"))
     else:
         np.save(weights, np.full(width, np.nan, dtype=np.float32))
     with pytest.raises(features.Rejected):
-        model.load(manifest.parent, manifest.stem, trained_on, width)
+        model.load(manifest.parent, manifest.stem, trained_on, width, len(papers))
     again = recommend.recommender(papers, library, None, tmp_path)
     assert again.best().tolist() == first
     assert not mark.exists()
-    model.load(manifest.parent, manifest.stem, trained_on, width)  # kept sound again
+    model.load(manifest.parent, manifest.stem, trained_on, width, len(papers))  # kept sound again
 
 
 def test_damaged_rows_are_rejected_and_built_again(tmp_path: Path) -> None:

@@ -80,9 +80,10 @@ class Recommender:
         width = len(self.rows.vocabulary)
         self.use(model.train(self._training, width, self.trained_on(), self.model))
 
-    def use(self, fitted: Model) -> None:
-        """Score every paper by this model."""
-        self.model, self.scores = fitted, fitted.scores(self.rows)
+    def use(self, fitted: Model, scores: Floats | None = None) -> None:
+        """Score every paper by this model (these are its scores, when given)."""
+        self.model = fitted
+        self.scores = fitted.scores(self.rows) if scores is None else scores
 
     def decide(self, number: int, state: PaperState) -> None:
         """Follow what the reader now made of paper `number` (kept, skipped, set aside or
@@ -171,12 +172,12 @@ def open_recommender(
         return found
     name = "model-" + hashlib.sha256((tag or "").encode()).hexdigest()[:16]
     try:
-        found.use(model.load(folder, name, found.trained_on(), len(rows.vocabulary)))
+        found.use(*model.load(folder, name, found.trained_on(), len(rows.vocabulary), len(rows)))
     except Rejected:
         found.train()
         if folder.is_dir() and found.model:  # a cache is a convenience: the next run trains
             with contextlib.suppress(OSError):
-                model.save(folder, name, found.model)
+                model.save(folder, name, found.model, found.scores)
     return found
 
 

@@ -11,9 +11,10 @@ decision starts from the last one's weights and needs a few steps (UPDATE_STEPS)
 model from nothing takes STEPS.
 
 A model is kept as data: its weights as a `.npy` array of float32, one per word of the
-vocabulary, and a JSON manifest with the format, VERSION, the bias and a digest of the
-decisions and rows it was trained on; one that is not exactly that is rejected and trained
-again, never executed.
+vocabulary, the papers' scores by it as another (a warm `recommend` reads them, not every
+paper's row), and a JSON manifest with the format, VERSION, the bias, a digest of the
+decisions and rows it was trained on and of each array; one that is not exactly that is
+rejected and trained again, never executed.
 """
 
 import hashlib
@@ -21,9 +22,10 @@ import json
 import math
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 import numpy.typing as npt
@@ -176,37 +178,48 @@ def _minimise(training: Training, w: Floats, b: float, steps: int) -> tuple[Floa
     return w, b
 
 
-def _paths(folder: Path, name: str) -> tuple[Path, Path]:
-    return folder / f"{name}.json", folder / f"{name}.npy"
+def _paths(folder: Path, name: str) -> tuple[Path, Path, Path]:
+    return folder / f"{name}.json", folder / f"{name}.npy", folder / f"{name}.scores.npy"
 
 
-def save(folder: Path, name: str, model: Model) -> None:
-    """Keep the model in `folder` under `name`: its weights, then its manifest, each written
-    whole (a temporary file renamed); the manifest last, so a half-kept model is rejected."""
-    manifest_path, weights_path = _paths(folder, name)
+def _digest(array: Floats) -> str:
+    return hashlib.sha256(np.ascontiguousarray(array).tobytes()).hexdigest()
+
+
+def _write(folder: Path, path: Path, write: Callable[[IO[bytes]], object]) -> None:
+    """Write a file whole: a temporary file renamed."""
+    handle, temporary = tempfile.mkstemp(prefix=".writing-", dir=folder)
+    with os.fdopen(handle, "wb") as file:
+        write(file)
+    os.replace(temporary, path)
+
+
+def save(folder: Path, name: str, model: Model, scores: Floats) -> None:
+    """Keep the model in `folder` under `name`: its weights and the papers' scores by it, then
+    its manifest with a digest of each, so that a model half kept, or files of two models
+    mixed, are rejected."""
+    manifest_path, weights_path, scores_path = _paths(folder, name)
     manifest = {
         "format": FORMAT,
         "version": VERSION,
         "weights": len(model.weights),
+        "scores": len(scores),
         "bias": model.bias,
         "trained_on": model.trained_on,
+        "digests": [_digest(model.weights), _digest(scores)],
     }
-    handle, temporary = tempfile.mkstemp(prefix=".writing-", suffix=".npy", dir=folder)
-    with os.fdopen(handle, "wb") as file:
-        np.save(file, model.weights, allow_pickle=False)
-    os.replace(temporary, weights_path)
-    handle, temporary = tempfile.mkstemp(prefix=".writing-", suffix=".json", dir=folder)
-    with os.fdopen(handle, "w") as file:
-        file.write(json.dumps(manifest))
-    os.replace(temporary, manifest_path)
+    _write(folder, weights_path, lambda file: np.save(file, model.weights, allow_pickle=False))
+    _write(folder, scores_path, lambda file: np.save(file, scores, allow_pickle=False))
+    _write(folder, manifest_path, lambda file: file.write(json.dumps(manifest).encode()))
 
 
-def load(folder: Path, name: str, digest: str, width: int) -> Model:
-    """The model kept under `name` for these decisions. Rejected when there is none, or it is
-    of another format, version or decisions, or its weights are not `width` finite float32."""
-    manifest_path, weights_path = _paths(folder, name)
+def load(folder: Path, name: str, digest: str, width: int, count: int) -> tuple[Model, Floats]:
+    """The model kept under `name` for these decisions, and the `count` papers' scores by it.
+    Rejected when there is none, or it is of another format, version or decisions, or its
+    weights or scores are not `width` and `count` finite float32 of the digests kept."""
+    manifest_path, weights_path, scores_path = _paths(folder, name)
     manifest = read_manifest(manifest_path)
-    expected = {"format": FORMAT, "version": VERSION, "weights": width}
+    expected = {"format": FORMAT, "version": VERSION, "weights": width, "scores": count}
     if any(manifest.get(key) != value for key, value in expected.items()):
         raise Rejected(f"{manifest_path}: not a model of this version")
     if manifest.get("trained_on") != digest:
@@ -214,12 +227,21 @@ def load(folder: Path, name: str, digest: str, width: int) -> Model:
     bias = manifest.get("bias")
     if not isinstance(bias, float) or not math.isfinite(bias):
         raise Rejected(f"{manifest_path}: no bias")
+    weights, scores = _floats(weights_path, width), _floats(scores_path, count)
+    if manifest.get("digests") != [_digest(weights), _digest(scores)]:
+        raise Rejected(f"{manifest_path}: its weights or scores are not those kept with it")
+    return Model(weights, bias, digest), scores
+
+
+def _floats(path: Path, count: int) -> Floats:
+    """`count` finite float32 kept in `path`; Rejected otherwise."""
     try:
-        weights = np.load(weights_path, allow_pickle=False)
+        floats = np.load(path, allow_pickle=False)
     except (OSError, ValueError) as error:
-        raise Rejected(f"{weights_path}: cannot be read ({error})") from None
-    if weights.dtype.str != "<f4" or weights.shape != (width,):
-        raise Rejected(f"{weights_path}: not {width} weights")
-    if not np.all(np.isfinite(weights)):
-        raise Rejected(f"{weights_path}: weights that are not numbers")
-    return Model(weights, bias, digest)
+        raise Rejected(f"{path}: cannot be read ({error})") from None
+    if floats.dtype.str != "<f4" or floats.shape != (count,):
+        raise Rejected(f"{path}: not {count} float32")
+    if not np.all(np.isfinite(floats)):
+        raise Rejected(f"{path}: values that are not numbers")
+    result: Floats = floats
+    return result
