@@ -28,13 +28,14 @@ from tui_reader.core.recommend.decisions import (
 )
 from tui_reader.core.recommend.features import Features, Floats, Rejected
 from tui_reader.core.recommend.model import Model, Training
-from tui_reader.core.store import Numbers, PaperStore
+from tui_reader.core.store import Numbers
 
 __all__ = ["NEEDED", "ColdStart", "Recommender", "open_recommender", "recommender"]
 
 PREFIX = "recommend-v"
 KEPT = 3  # the papers' rows kept for this many sets of papers, the most recently used
 WHY_WORDS = 3
+HEADLINE = 60  # characters of the kept paper's headline in the why line
 
 
 class ColdStart(Exception):
@@ -42,7 +43,8 @@ class ColdStart(Exception):
 
 
 class Recommender:
-    """The model of the reader's decisions over the papers' rows, and each paper's score."""
+    """The model of the reader's decisions over the papers' rows, and each paper's score.
+    One thread at a time: `decide` changes what the others read."""
 
     def __init__(
         self,
@@ -150,7 +152,9 @@ class Recommender:
         words = self.why(number)
         parts = [f"for its words {', '.join(words)}"] if words else []
         if (like := self.like(number)) is not None:
-            parts.append(f"like {self.papers[like].headline}")
+            headline = self.papers[like].headline
+            cut = headline if len(headline) <= HEADLINE else headline[: HEADLINE - 1] + "…"
+            parts.append(f"like {cut}")
         return "; ".join(parts) or "no word of it weighs for or against"
 
     def _id_of(self, number: int) -> str:
