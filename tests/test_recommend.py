@@ -267,14 +267,15 @@ def test_the_why_line_names_the_words_that_weigh_and_the_kept_paper_most_like_it
 
 
 def test_the_why_line_cuts_a_long_headline_of_the_kept_paper(tmp_path: Path) -> None:
-    papers = _corpus()
+    papers = list(_corpus())
     long = " ".join(["bandits"] * 40)
     kept = papers[3]
     papers[3] = Paper(id=kept.id, abstract=kept.abstract, collection="c", source=Path("c"),
                       headline=long, title=long)  # fmt: skip
     papers.append(Paper(id="p0200", abstract=kept.abstract, collection="c", source=Path("c"),
                         headline="twin", title="twin"))  # fmt: skip
-    found = recommend.recommender(papers, _library([1, 3, 5, 7], [0, 2, 4, 6]), None, tmp_path)
+    library = _library([1, 3, 5, 7], [0, 2, 4, 6])
+    found = recommend.recommender(PaperStore(papers), library, None, tmp_path)
     like = found.why_line(200).split("; like ")[1]
     assert len(like) == recommend.HEADLINE
     assert like == long[: recommend.HEADLINE - 1] + "…"

@@ -28,7 +28,7 @@ from tui_reader.core.recommend.decisions import (
 )
 from tui_reader.core.recommend.features import Features, Floats, Rejected
 from tui_reader.core.recommend.model import Model, Training
-from tui_reader.core.store import Numbers
+from tui_reader.core.store import Numbers, PaperStore
 
 __all__ = ["NEEDED", "ColdStart", "Recommender", "open_recommender", "recommender"]
 
