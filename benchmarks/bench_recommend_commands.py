@@ -1,0 +1,86 @@
+"""`recommend` and `digest --for-you` timed as a script runs them, a process each.
+
+A reader of a corpus (`make_corpus.py`'s) has kept 30 papers and skipped 300, and saved one
+search. Each command runs in its own process with its own cache folder: first cold (the
+papers' index and the recommendation rows built and kept), then RUNS times warm (read back),
+then once after one more decision (the model trained again, the rows read back). Prints each
+run's wall time and the process's peak RSS.
+
+    python benchmarks/bench_recommend_commands.py /tmp/corpus-100k.jsonl.gz [--runs 5]
+"""
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tui_reader.core.library import Library
+from tui_reader.core.loading import load_paths
+
+KEPT, SKIPPED = 30, 300
+SEARCH = "bandits"
+
+
+def run(command: list[str], environment: dict[str, str]) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MB) of one command's process; its output is dropped."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, env=environment, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    took = time.perf_counter() - started
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{' '.join(command)} failed")
+    return took, usage.ru_maxrss / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus", type=Path)
+    parser.add_argument("--runs", type=int, default=5)
+    arguments = parser.parse_args()
+    papers = load_paths([arguments.corpus]).papers
+    chosen = random.Random(1).sample(range(len(papers)), KEPT + SKIPPED + 1)
+    work = Path(tempfile.mkdtemp(prefix="bench-recommend-commands-"))
+    library_path = work / "library.json"
+    library, _ = Library.open(library_path)
+    ids = [papers.id_of(n) for n in chosen]
+    library.change(ids[:KEPT], "kept", bookmarked=True, read=True)
+    library.change(ids[KEPT : KEPT + SKIPPED], "skipped", read=True)
+    library.save_search(SEARCH, SEARCH)
+    library.save()
+    environment = os.environ | {
+        "TUI_READER_CACHE": str(work / "cache"),
+        "HOME": str(work),
+        "XDG_CONFIG_HOME": str(work / "config"),
+        "XDG_DATA_HOME": str(work / "data"),
+    }
+    program = [sys.executable, "-m", "tui_reader"]
+    corpus = str(arguments.corpus)
+    options = ["--library", str(library_path), "--papers", corpus]
+    commands = {
+        "recommend": [*program, "recommend", *options],
+        "digest --for-you": [*program, "digest", "--for-you", *options],
+    }
+    print(f"{len(papers):,} papers, {KEPT} kept and {SKIPPED} skipped")
+    for name, command in commands.items():
+        cold = run(command, environment)
+        warm = [run(command, environment) for _ in range(arguments.runs)]
+        print(f"{name}: cold {cold[0]:.2f} s, {cold[1]:.0f} MB")
+        seconds = [took for took, _ in warm]
+        print(
+            f"{name}: warm median {statistics.median(seconds):.2f} s"
+            f" ({min(seconds):.2f}-{max(seconds):.2f}, {len(seconds)} runs),"
+            f" peak {max(rss for _, rss in warm):.0f} MB"
+        )
+    library.change([ids[-1]], "kept", bookmarked=True, read=True)
+    library.save()
+    took, rss = run(commands["recommend"], environment)
+    print(f"recommend: after one more decision {took:.2f} s, {rss:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
