@@ -533,3 +533,29 @@ def test_a_fetch_brings_the_papers_kept_for_the_reader_up_to_date_and_they_are_n
     assert program.main(["search", "--format", "jsonl", "is:new", str(out)]) == 0
     found = [json.loads(line)["id"] for line in capsys.readouterr().out.splitlines()]
     assert sorted(found) == ["2506.00007", "2506.00008"]
+
+
+def test_a_days_fetch_into_a_new_file_is_taken_in_by_the_collections_kept_at_once(
+    clock: FakeTime,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--since yesterday` names a new file each day: no entry held it, so the fetch brought
+    nothing up to date, and the next start read the day's papers before it began."""
+    with serving(Script(Reply(OAI_FIRST), Reply(OAI_LAST))) as server:
+        monkeypatch.setenv("TUI_READER_ARXIV_OAI", server.url)
+        assert run_fetch(["arxiv", "--category", "cs.LG", "--since", "2025-06-01"]) == 0
+    assert program.main(["search", "kernel"]) == 0  # the fetched collections kept
+    day = [oai_record("2506.00007", "Kernel Bandits", "cs.LG"), oai_record("2506.00008", "Kernels")]
+    with serving(Script(Reply(oai_page(day, token="", cursor=0, size=2)))) as server:
+        monkeypatch.setenv("TUI_READER_ARXIV_OAI", server.url)
+        assert run_fetch(["arxiv", "--category", "cs.LG", "--since", "2025-06-02"]) == 0
+    files = sorted(map(str, collection(tmp_path, "x").parent.glob("*.jsonl")))
+    kept = [json.loads(m.read_text()) for m in (tmp_path / "cache").glob("papers-v*/manifest.json")]
+    (both,) = [manifest for manifest in kept if sorted(manifest["files"]) == files]
+    assert len(files) == 2 and len(both["parts"]) == 2  # the day's file a part of its own
+    capsys.readouterr()
+    assert program.main(["search", "--format", "jsonl", "is:new"]) == 0
+    found = [json.loads(line)["id"] for line in capsys.readouterr().out.splitlines()]
+    assert sorted(found) == ["2506.00007", "2506.00008"]

@@ -1,6 +1,7 @@
 """Which way papers are opened (core.opening): loaded now, from the cache with or without
 their index, or streamed; for the reader (`stream_from`) and for the commands."""
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -9,10 +10,11 @@ import pytest
 
 from tui_reader.core import opening as opening_module
 from tui_reader.core.flat import disk
+from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.library import Library
 from tui_reader.core.loading import NO_FILTER, LoadFilter, NothingAdmitted, check_paths
 from tui_reader.core.opening import CacheWriter, Opening, Way, open_papers, resolved
-from tui_reader.core.paper import Paper
+from tui_reader.core.paper import Paper, paper_id
 from tui_reader.core.search_service import build_index
 from tui_reader.core.store import PaperStore, papers_of
 
@@ -57,19 +59,31 @@ def jsonl(tmp_path: Path) -> Path:
     return path
 
 
-def test_a_small_input_is_loaded_for_the_reader_without_looking_in_the_cache(
+def test_a_small_input_never_kept_is_loaded_now_and_written_to_the_cache_once_indexed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A small input is kept as a big one is, so that `is:new` finds what it takes in."""
     path = jsonl(tmp_path)
-    opened(path, indexed=True)  # a command writes it to the cache
-    assert entries(tmp_path)
-    forbid(monkeypatch, "load_cached", "cached_papers", "stream_papers")
+    forbid(monkeypatch, "stream_papers")
     found = opened(path, stream_from=10_000)
     assert found.way is Way.LOADED and found.stream is None and found.index is None
     assert [paper.abstract for paper in found.store] == ["Bandits with regret bounds."]
     assert found.duplicates == 1 and len(found.skipped) == 1
     assert found.skipped[0].startswith(f"{path}:2: ")
-    assert found.cache_writer is None  # the reader writes only big inputs to the cache
+    assert isinstance(found.cache_writer, CacheWriter) and not entries(tmp_path)
+    assert found.cache_writer.files == check_paths([path]) and found.new == 0
+
+
+def test_a_small_input_kept_is_opened_from_the_cache_as_a_big_one_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = jsonl(tmp_path)
+    opened(path, indexed=True)  # a command writes it to the cache
+    forbid(monkeypatch, "load_paths", "build_index", "stream_papers")
+    found = opened(path, stream_from=10_000)
+    assert found.way is Way.CACHED and found.stream is None and found.cache_writer is None
+    assert found.index is not None and len(found.index) == len(found.store) == 1
+    assert found.duplicates == 1 and found.skipped[0].startswith(f"{path}:2: ")
 
 
 def test_a_big_input_never_opened_is_streamed_and_written_to_the_cache_once_indexed(
@@ -225,3 +239,88 @@ def test_papers_resolve_found_are_shown_with_what_it_found(
     assert now.store[0].title == "A title found online"
     later = resolved(opened(path, stream_from=0), library)
     assert streamed_papers(later)[0].title == "A title found online"
+
+
+def numbered(first: int, last: int) -> list[str]:
+    return [
+        json.dumps({"abstract": f"Paper {n} on bandits and diffusion."}) for n in range(first, last)
+    ]
+
+
+def ids_of(lines: list[str]) -> set[str]:
+    return {paper_id(json.loads(line)["abstract"]) for line in lines}
+
+
+def kept_by_the_reader(path: Path, stream_from: int) -> Opening:
+    """Opened as the reader opens it, then written to the cache as it writes it once its
+    index is built."""
+    found = opened(path, stream_from=stream_from)
+    if found.cache_writer is not None:
+        store = PaperStore(streamed_papers(found)) if found.stream else found.store
+        found.cache_writer(store, build_index(store), (), 0, lambda _: None)
+        write = found.cache_writer.unfinished()
+        if write is not None:
+            write.join(timeout=30)
+    return found
+
+
+def new_ids(found: Opening) -> set[str]:
+    assert isinstance(found.index, FlatIndex)
+    return set(found.index.new)
+
+
+@pytest.mark.parametrize("stream_from", [10**9, 0], ids=["small", "big"])
+def test_papers_appended_or_in_a_new_file_since_the_last_opening_are_new_small_or_big(
+    tmp_path: Path, stream_from: int
+) -> None:
+    """On first sight nothing is new; then the papers a file grew by, then those of a file
+    added beside, are new, for a small input as for a big one."""
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    day = folder / "day-1.jsonl"
+    day.write_text("".join(line + "\n" for line in numbered(0, 300)), encoding="utf-8")
+    first = kept_by_the_reader(folder, stream_from)
+    assert first.way is not Way.CACHED and first.new == 0 and first.new_at == 0.0
+    unchanged = kept_by_the_reader(folder, stream_from)
+    assert unchanged.way is Way.CACHED and unchanged.new == 0 and not new_ids(unchanged)
+    with day.open("a", encoding="utf-8") as appended:
+        appended.write("".join(line + "\n" for line in numbered(300, 350)))
+    grown = kept_by_the_reader(folder, stream_from)
+    assert grown.way is Way.CACHED and len(grown.store) == 350
+    assert new_ids(grown) == ids_of(numbered(300, 350)) and grown.new == 50
+    assert grown.new_at > 0.0
+    again = kept_by_the_reader(folder, stream_from)  # opened again: still new
+    assert again.new == 50 and again.new_at == grown.new_at
+    (folder / "day-2.jsonl").write_text(numbered(350, 351)[0] + "\n", encoding="utf-8")
+    beside = kept_by_the_reader(folder, stream_from)  # with those of the same day
+    assert new_ids(beside) == ids_of(numbered(300, 351)) and beside.new == 51
+    assert beside.new_at >= grown.new_at
+
+
+def test_a_big_input_tells_about_how_many_papers_its_kept_entry_takes_in_before_reading_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "papers.jsonl"
+    path.write_text("".join(line + "\n" for line in numbered(0, 300)), encoding="utf-8")
+    opened(path, indexed=True)
+    told: list[int] = []
+    assert opened(path, stream_from=0, taking_in=told.append).way is Way.CACHED
+    assert told == []  # nothing to take in
+    with path.open("a", encoding="utf-8") as appended:
+        appended.write("".join(line + "\n" for line in numbered(300, 350)))
+    forbid(monkeypatch, "load_paths", "stream_papers")
+    found = opened(path, stream_from=0, taking_in=told.append)
+    assert found.way is Way.CACHED and found.new == 50
+    (about,) = told
+    assert 45 <= about <= 55  # the bytes to read at the kept papers' bytes a paper
+
+
+def test_a_small_input_takes_in_without_telling_before(tmp_path: Path) -> None:
+    path = tmp_path / "papers.jsonl"
+    path.write_text("".join(line + "\n" for line in numbered(0, 30)), encoding="utf-8")
+    opened(path, indexed=True)
+    with path.open("a", encoding="utf-8") as appended:
+        appended.write(numbered(30, 31)[0] + "\n")
+    told: list[int] = []
+    found = opened(path, stream_from=10**9, taking_in=told.append)
+    assert found.way is Way.CACHED and found.new == 1 and told == []

@@ -49,3 +49,11 @@ def test_an_oversized_session_file_is_not_read(tmp_path: Path, monkeypatch) -> N
     assert sessions.load_session(path).query == "q" * 2000
     monkeypatch.setattr(sessions, "MAX_SESSION_BYTES", 1000)
     assert sessions.load_session(path) == sessions.Session()
+
+
+def test_the_new_papers_told_are_kept_for_the_files_they_were_told_of(tmp_path: Path) -> None:
+    path = tmp_path / "session.json"
+    save_session(path, Session(query="q", inputs="mine", new_told=1_700_000_000.5))
+    saved = sessions.load_session(path)
+    assert sessions.restored(saved, "mine").new_told == 1_700_000_000.5
+    assert sessions.restored(saved, "others").new_told == 0.0  # their new papers not told yet

@@ -25,6 +25,7 @@ from tui_reader.core.loading import check_paths
 from tui_reader.core.locations import config_path, session_path
 from tui_reader.core.opening import CacheWriter, Way, open_papers, resolved
 from tui_reader.core.session import inputs_of, load_session, restored, save_session
+from tui_reader.core.wording import count
 
 LOAD_AT_ONCE = 2_000_000  # bytes of input read before the reader starts; more loads behind it
 SKIPPED_SHOWN = 100  # problems reading the papers at start shown on the screen; the rest counted
@@ -77,7 +78,9 @@ def _run_reader(arguments: argparse.Namespace) -> int:
     files = check_paths(paths, "" if arguments.paths else config.paths_origin, bad_files)
     where = session_path()
     saved = load_session(where)  # before the library: a FIFO or device there stops the reader
-    opening = open_papers(paths, files, load_filter(arguments), stream_from=LOAD_AT_ONCE)
+    opening = open_papers(
+        paths, files, load_filter(arguments), stream_from=LOAD_AT_ONCE, taking_in=_taking_in
+    )
     library, messages = open_library(arguments.library)
     config = replace(config, search_url=search_template(arguments.search_url, config))
     # What was opened, not the files it held: fetching a collection adds one to the folder.
@@ -94,17 +97,23 @@ def _run_reader(arguments: argparse.Namespace) -> int:
             messages.append(f"…and {more} reading the papers")
         skipped = ()  # told with the problems, not again as a load tells them
     session = None if arguments.fresh else restored(saved, inputs)
+    told = restored(saved, inputs).new_told  # the papers new told of at a start before
     opening = replace(
-        resolved(opening, library), messages=messages, skipped=skipped, session=session
+        resolved(opening, library),
+        messages=messages,
+        skipped=skipped,
+        session=session,
+        new=opening.new if opening.new_at > told else 0,
     )
     app = ReaderApp(opening, library, config)
-    if opening.way is not Way.LOADED:
+    if opening.way in (Way.STREAMED, Way.CACHED_PAPERS):  # indexed while the reader runs
         startup.ready_for_processes()
     app_closed = save_on_signals(library, app.exit)
     app.run()
     signalled = app_closed()
     with contextlib.suppress(OSError):  # where the reader was is a convenience only
-        save_session(where, replace(app.session(), inputs=inputs))
+        seen = max(told, opening.new_at)
+        save_session(where, replace(app.session(), inputs=inputs, new_told=seen))
     # The app saves after every change in the background; a change made just before quitting
     # may not have reached the file yet.
     if library.has_unsaved_changes:
@@ -113,6 +122,13 @@ def _run_reader(arguments: argparse.Namespace) -> int:
     if writer is not None and not signalled:  # told to end: not waiting minutes, nor printing
         _finish_cache_write(writer)  # to a terminal gone
     return 0
+
+
+def _taking_in(papers: int) -> None:
+    """Say what a big input's kept entry takes in before the reader starts: seconds, at a
+    million papers kept."""
+    about = f"about {count(papers, 'new paper')}" if papers else "new papers"
+    warn(f"taking in {about}…")
 
 
 def _finish_cache_write(writer: CacheWriter) -> None:

@@ -64,6 +64,7 @@ class IndexedPapers:
     index: SearchEngine  # over the store's papers, numbered in their order
     store: PaperStore
     unusable: str = ""  # what of the entry kept for these files could not be used, and why
+    new_at: float = 0.0  # when the papers new (the index's `new`) were taken in; 0.0: never
 
 
 def cache_limit() -> int:
@@ -79,13 +80,15 @@ def load_cached(
     rebuild: bool = True,
     unusable: list[str] | None = None,
     update_at_most: int | None = UPDATE_AT_MOST,
+    taking_in: Callable[[int], object] | None = None,
 ) -> IndexedPapers | None:
     """The papers and index kept for these files, memory-mapped, brought up to date when
     the files grew, changed or were added to (reading at most `update_at_most` bytes of
-    them; None: all it needs); None when there are none, or what is there is rejected, and
-    then why, in `unusable`. An entry whose papers are sound but whose index is not
-    (another version of the index's format, or damaged) gets its index built and kept again
-    (rejected, unless `rebuild`)."""
+    them; None: all it needs; `taking_in` is told about how many papers that reads, before
+    it reads them, `entry.papers_in`); None when there are none, or what is there is
+    rejected, and then why, in `unusable`. An entry whose papers are sound but whose index
+    is not (another version of the index's format, or damaged) gets its index built and
+    kept again (rejected, unless `rebuild`)."""
     try:
         root = cache_folder()
         files = _distinct(files)
@@ -93,7 +96,7 @@ def load_cached(
     except OSError:
         return None
     try:
-        kept = _kept(root, files, update_at_most)
+        kept = _kept(root, files, update_at_most, taking_in)
         if kept is None:
             return None
         index, told = kept.index(), ""
@@ -110,12 +113,17 @@ def load_cached(
         return None
     (kept.folder / MANIFEST).touch()  # recently used: kept longest
     index.new = frozenset(kept.store.id_of(number) for number in kept.new().tolist())
-    return IndexedPapers(_loaded(kept), index, kept.store, told)
+    return IndexedPapers(_loaded(kept), index, kept.store, told, kept.new_at())
 
 
-def _kept(root: Path, files: Sequence[Path], most: int | None) -> Kept | None:
-    """The entry of these files, brought up to date; None when there is none, or it would
-    read more than `most` bytes of them."""
+def _kept(
+    root: Path,
+    files: Sequence[Path],
+    most: int | None,
+    taking_in: Callable[[int], object] | None = None,
+) -> Kept | None:
+    """The entry of these files, brought up to date (`taking_in` told of it first); None
+    when there is none, or it would read more than `most` bytes of them."""
     folder = entry.folder_for(root, files)
     if os.path.lexists(folder):
         manifest = entry.read_manifest(folder)
@@ -132,8 +140,11 @@ def _kept(root: Path, files: Sequence[Path], most: int | None) -> Kept | None:
         except Rejected:
             return None  # another list's: not told
     steps = entry.plan(before, files)
-    if most is not None and entry.to_read(steps) > most:
+    reading = entry.to_read(steps)
+    if most is not None and reading > most:
         return None
+    if reading and taking_in is not None:
+        taking_in(entry.papers_in(before, reading))
     try:
         written = entry.write(root, files, steps, before, most)
     except TooMuch:
@@ -226,19 +237,27 @@ def write_entry_in_background(
     return thread
 
 
-def refresh_kept(file: Path) -> int:
+def refresh_kept(file: Path, opened: Sequence[Path] = ()) -> int:
     """Bring up to date each entry kept of files among which is this one, which changed (a
-    fetch wrote papers into it), so that the next start reads it at once; how many were.
-    Never raises: a cache is a convenience."""
+    fetch wrote papers into it), and the entry of the files `opened` (those the reader opens
+    when it is named none) when this one is among them: a file new to them (a day's fetch) is
+    taken in beside the papers kept of the others, as the reader would take it in (at most
+    UPDATE_AT_MOST bytes read). So the next start reads them at once; how many were brought
+    up to date. Never raises: a cache is a convenience."""
     path = str(file.resolve())
     brought = 0
     try:
-        kept = holding(cache_folder(), path)
+        kept: list[tuple[list[Path], int | None]] = [
+            (files, None) for files in holding(cache_folder(), path)
+        ]
+        by_default = [Path(str(one.resolve())) for one in opened]
     except OSError:
         return 0
-    for files in kept:
+    if Path(path) in by_default and by_default not in [files for files, _ in kept]:
+        kept.append((by_default, UPDATE_AT_MOST))
+    for files, most in kept:
         try:
-            if load_cached(files, rebuild=False, update_at_most=None) is not None:
+            if load_cached(files, rebuild=False, update_at_most=most) is not None:
                 brought += 1
         except (OSError, LoadError):
             continue

@@ -8,11 +8,12 @@ commands for scripts:
 - streamed: read in the background while the reader shows the first ones.
 
 A filtered load (`--category`, `--since`) is never read from the cache nor written to it: an
-entry stands for whole files. The reader loads a small input now and streams a big one, or
-opens it from the cache; it builds the index itself, and the papers and index are written to
-the cache once it is built (`CacheWriter`). A command opens every input at once, from the
-cache when it can; one that searches needs the index, which is built and written to the
-cache with the papers when the cache has none.
+entry stands for whole files. The reader opens an input from the cache, small or big, so
+that `is:new` finds the papers it took in since it was last opened; an input not kept yet it
+loads now when it is small and streams when it is big, builds the index itself, and the
+papers and index are written to the cache once it is built (`CacheWriter`). A command opens
+every input at once, from the cache when it can; one that searches needs the index, which
+is built and written to the cache with the papers when the cache has none.
 """
 
 import threading
@@ -23,6 +24,7 @@ from pathlib import Path
 
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.expected_papers import expected_papers
+from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.index_cache import (
     IndexedPapers,
     cached_papers,
@@ -97,6 +99,8 @@ class Opening:
     cache_writer: CacheWriter | None = None  # writes the papers and index once built
     messages: Sequence[str] = ()  # the reader's problems at start, shown together
     session: Session | None = None  # where the reader left off
+    new: int = 0  # papers new to the collection kept (`is:new`), to be told at start
+    new_at: float = 0.0  # when they were taken in (0.0: never)
 
 
 def open_papers(
@@ -106,17 +110,18 @@ def open_papers(
     *,
     indexed: bool = False,
     stream_from: int | None = None,
+    taking_in: Callable[[int], object] | None = None,
 ) -> Opening:
     """The papers the paths name, of these files (`loading.check_paths` gave them: a
     folder's bad files passed over), those `load_filter` admits. `indexed`: with their index, built
-    now when none was cached. `stream_from` (the reader's): an input of more bytes is opened
-    from the cache or streamed, and the rest loaded now without looking in the cache.
+    now when none was cached. `stream_from` (the reader's): an input is opened from the
+    cache, else loaded now, or streamed when it has more bytes; `taking_in` is told about how
+    many papers the entry of such a big input takes in, before it reads them.
     LoadError for a path that cannot be read, NothingAdmitted when `load_filter` admits no paper."""
     whole = load_filter == NO_FILTER
     if stream_from is not None:
-        if sum(file.stat().st_size for file in files) <= stream_from:
-            return _loaded(paths, files, load_filter, indexed)
-        return _opened_in_background(files, load_filter)
+        big = sum(file.stat().st_size for file in files) > stream_from
+        return _for_the_reader(paths, files, load_filter, big, taking_in if big else None)
     if not whole:
         return _loaded(paths, files, load_filter, indexed)
     if indexed:
@@ -160,24 +165,37 @@ def _cached_or_indexed(paths: Sequence[Path], files: Sequence[Path]) -> Opening:
     return replace(opening, cache_problems=_unusable(reasons, "papers", "loaded anew"))
 
 
-def _opened_in_background(files: Sequence[Path], load_filter: LoadFilter) -> Opening:
-    """A big input for the reader: from the cache, with its index or without it (built
-    again while the reader runs), else streamed; written to the cache once indexed."""
+def _for_the_reader(
+    paths: Sequence[Path],
+    files: Sequence[Path],
+    load_filter: LoadFilter,
+    big: bool,
+    taking_in: Callable[[int], object] | None,
+) -> Opening:
+    """An input for the reader: from the cache, with its index or without it (built again
+    while the reader runs), else loaded now, or streamed when it is big; written to the
+    cache once indexed. A filtered input is not looked for in the cache."""
     whole = load_filter == NO_FILTER
     reasons: list[str] = []  # why the cache's entry for these files could not be used
-    if whole and (cached := load_cached(files, False, reasons)):
-        return _opening(cached.loaded, Way.CACHED, cached.index)
+    if whole and (cached := load_cached(files, False, reasons, taking_in=taking_in)):
+        opening = _opening(cached.loaded, Way.CACHED, cached.index)
+        new = len(cached.index.new) if isinstance(cached.index, FlatIndex) else 0
+        return replace(opening, new=new, new_at=cached.new_at)
     if whole and (papers := cached_papers(files)):
         opening = _opening(papers[1], Way.CACHED_PAPERS)
         told = _unusable(reasons, "index", "indexing again")
         return replace(opening, cache_problems=told, cache_writer=CacheWriter(files))
+    told = _unusable(reasons, "papers", "loading them anew")
+    writer = CacheWriter(files) if whole else None
+    if not big:
+        return replace(_loaded(paths, files, load_filter), cache_problems=told, cache_writer=writer)
     return Opening(
         PaperStore(),
         Way.STREAMED,
         stream=stream_papers(files, load_filter=load_filter),
         expected=expected_papers(files),  # at most that many, when filtered
-        cache_problems=_unusable(reasons, "papers", "loading them anew"),
-        cache_writer=CacheWriter(files) if whole else None,
+        cache_problems=told,
+        cache_writer=writer,
     )
 
 

@@ -1,5 +1,6 @@
 """Where the reader left off: the query, the paper under the cursor, the sort order, the theme.
-The query and the paper are those of the files it was reading: other files start afresh.
+The query and the paper are those of the files it was reading, and so are the papers new to
+them it told of: other files start afresh.
 
 Kept in the platform's state folder (or $TUI_READER_SESSION) and restored at the next start,
 unless the reader is started with --fresh. Losing it costs only convenience: a bad file is
@@ -35,6 +36,7 @@ class Session:
     theme: str = ""
     split: int = 4  # tenths of the width (or height) the paper list takes
     inputs: str = ""  # the files read (inputs_of): the query and the paper were theirs
+    new_told: float = 0.0  # when the papers new it last told of were taken in (core.segments.added)
 
 
 def inputs_of(opened: Iterable[Path]) -> str:
@@ -49,7 +51,7 @@ def restored(session: Session, inputs: str) -> Session:
     settings (sort, theme, split) when it was reading other files."""
     if session.inputs == inputs:
         return session
-    return replace(session, query="", paper_id="", inputs=inputs)
+    return replace(session, query="", paper_id="", inputs=inputs, new_told=0.0)
 
 
 def load_session(path: Path) -> Session:

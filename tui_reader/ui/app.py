@@ -71,6 +71,7 @@ class ReaderApp(App[None]):
             cache_index=opening.cache_writer,
             skipped=opening.skipped,
             duplicates=opening.duplicates,
+            new=opening.new,
         )
         self.workspace = Workspace(
             loader,

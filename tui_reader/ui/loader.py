@@ -66,17 +66,20 @@ class Loader:
         cache_index: CacheIndex | None = None,
         skipped: Sequence[str] = (),
         duplicates: int = 0,
+        new: int = 0,
     ) -> None:
         """`stream` yields the papers (and problems) still to load, about `expected_papers`
         of them (None: not known); `cached_index`, the store's index read from the cache;
         `cache_index`, what saves the papers and their index for the next start, once built;
         `skipped`, the records of the cached papers that could not be read; `duplicates`, how
-        many abstracts the load met again and shows once."""
+        many abstracts the load met again and shows once; `new`, how many papers the cache
+        took in since the last start (`is:new`), to be told."""
         self.store, self._timings = store, timings
         self._stream, self._expected_papers = stream, expected_papers
         self.cached_index, self._cache_index = cached_index, cache_index
         self.problems = list(skipped)  # records that could not be read: cached with the index
         self.duplicates = duplicates  # counted as the papers are added
+        self._new = new
         self._post: Callable[[Message], object] = lambda message: None
         self._all_loaded = threading.Event()  # every paper loaded is in the store
         self._stopping = threading.Event()  # the screen goes: loading and indexing end
@@ -118,9 +121,12 @@ class Loader:
         self._all_loaded.set()
 
     def told(self) -> list[tuple[str, SeverityLevel]]:
-        """What to tell of the load, once it is done: how many duplicates it met, which
-        records it skipped."""
+        """What to tell of the load, once it is done: how many papers are new, how many
+        duplicates it met, which records it skipped."""
         notices: list[tuple[str, SeverityLevel]] = []
+        if new := self._new:
+            them = "it" if new == 1 else "them"
+            notices.append((f"{count(new, 'new paper')}: is:new shows {them}", "information"))
         if self.duplicates:
             notices.append(
                 (f"{count(self.duplicates, 'duplicate abstract')} shown once", "information")

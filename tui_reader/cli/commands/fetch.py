@@ -17,12 +17,14 @@ from tui_reader.cli.shared import (
     date_text,
     first_day,
     open_library,
+    papers_or_default,
     settings,
     warn,
 )
 from tui_reader.core.file_kinds import special_file_problem
 from tui_reader.core.index_cache import refresh_kept
 from tui_reader.core.library import LibraryError
+from tui_reader.core.loading import LoadError, check_paths
 from tui_reader.core.paper import paper_id
 from tui_reader.core.sources import arxiv, openreview
 from tui_reader.core.sources.collection import (
@@ -260,6 +262,15 @@ def list_collections(stream: TextIO) -> int:
     return 0
 
 
+def _opened_by_default() -> list[Path]:
+    """The files the reader and the commands open when they are named none (the fetched
+    collections, unless the config names paths); none when they cannot be read."""
+    try:
+        return check_paths(papers_or_default([], settings()), passed_over=[])
+    except LoadError:
+        return []
+
+
 def run(arguments: argparse.Namespace) -> int:
     """`tui-reader fetch ...`; the exit status (a UsageError: 2, see the registry)."""
     if arguments.source == "list":
@@ -280,7 +291,7 @@ def run(arguments: argparse.Namespace) -> int:
         return INTERRUPTED if failure.interrupted else 1
     progress.end()
     print(_summary(label, tally), file=sys.stderr)
-    refresh_kept(path)  # the papers kept for the reader take in the new ones now
+    refresh_kept(path, _opened_by_default())  # the papers kept take in the new ones now
     if versions := _new_versions(tally):
         print(versions, file=sys.stderr)
     return follow_papers(arxiv_ids)

@@ -4,7 +4,8 @@ An entry brought up to date (a day's papers fetched into a collection, a file ad
 the papers it did not hold before, by the key of their id, with the time. The papers new are
 those taken in within NEW_FOR of the last ones: a day's fetch and a second one the same day
 are new together, and yesterday's stop being new once today's come. An entry written whole
-(the first time its files are read) has none: every paper was there.
+(the first time its files are read, small or big) has none: on first sight nothing is new,
+every paper was there.
 """
 
 import time
@@ -54,11 +55,16 @@ def taken_in(
     return recent + [(key, now) for key in keys.tolist()]
 
 
+def taken_last(added: Added) -> float:
+    """When the last papers were taken in; 0.0 when none were."""
+    return max((when for _, when in added), default=0.0)
+
+
 def new_numbers(added: Added, parts: Sequence[OpenPart]) -> Numbers:
     """The numbers of the papers taken in within NEW_FOR of the last ones, in order."""
     if not added:
         return np.zeros(0, dtype=np.int64)
-    last = max(when for _, when in added)
+    last = taken_last(added)
     keys = np.asarray([key for key, when in added if when >= last - NEW_FOR], dtype=np.int64)
     found = []
     base = 0

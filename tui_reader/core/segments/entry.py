@@ -35,7 +35,14 @@ from tui_reader.core.flat import disk
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.paper_columns import TEXTS
 from tui_reader.core.search_service import build_index
-from tui_reader.core.segments.added import Added, Numbers, added_of, new_numbers, taken_in
+from tui_reader.core.segments.added import (
+    Added,
+    Numbers,
+    added_of,
+    new_numbers,
+    taken_in,
+    taken_last,
+)
 from tui_reader.core.segments.merge import merge_runs
 from tui_reader.core.segments.papers_view import (
     LEXICONS,
@@ -89,6 +96,10 @@ class Kept:
     def new(self) -> Numbers:
         """The numbers of the papers new: taken in last."""
         return new_numbers(self.added, self.parts)
+
+    def new_at(self) -> float:
+        """When the papers new were taken in; 0.0 when none were."""
+        return taken_last(self.added)
 
     def index(self) -> FlatIndex | None:
         """The index of all the papers; None when a part's cannot be used."""
@@ -250,6 +261,13 @@ def _grouped(wanted: list[tuple[FileRange | Read, OpenPart | None]]) -> list[Ste
 def to_read(steps: Sequence[Step]) -> int:
     """Bytes of files the steps read (besides the parts read again)."""
     return sum(step.end - step.start for step in steps if isinstance(step, Read))
+
+
+def papers_in(kept: Kept, size: int) -> int:
+    """About how many papers `size` bytes of files hold, at the bytes a paper takes in the
+    kept entry's files; 0 when it holds none to tell by."""
+    held = sum(r.end - r.start for part in kept.parts for r in part.facts.ranges)
+    return round(size * len(kept.store) / held) if held else 0
 
 
 def _still_first(part: OpenPart, made: Sequence[OpenPart], kept: Kept) -> bool:
