@@ -114,14 +114,24 @@ def test_a_quit_just_after_the_index_is_built_waits_for_it_to_be_kept(
     at a million papers, done again at the next start."""
     monkeypatch.setattr(reader, "LOAD_AT_ONCE", 0)
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
-    write_entry, closed = index_cache.write_entry, threading.Event()
+    write_entry, closed, asked = index_cache.write_entry, threading.Event(), threading.Event()
 
     def kept_once_closed(*arguments: Any, **keywords: Any) -> bool:
-        if not closed.wait(30):
-            raise AssertionError("the reader never closed")
+        # Still being written when the reader, closed, asks about it: a write of two papers
+        # let go at once could end before the reader asks, and then nothing is to be said.
+        if not closed.wait(30) or not asked.wait(30):
+            raise AssertionError("the reader never closed, or never asked about the write")
         return write_entry(*arguments, **keywords)
 
+    unfinished = CacheWriter.unfinished
+
+    def asked_about(writer: CacheWriter) -> threading.Thread | None:
+        found = unfinished(writer)
+        asked.set()
+        return found
+
     monkeypatch.setattr(index_cache, "write_entry", kept_once_closed)
+    monkeypatch.setattr(CacheWriter, "unfinished", asked_about)
     run = ReaderApp.run
 
     def run_until_ready(app: ReaderApp) -> None:
