@@ -3,15 +3,17 @@ first (core.recommend, core.for_you), follows each decision, and says in the det
 a paper is recommended.
 
 The recommender is opened in a daemon thread (core.recommend.open_recommender: seconds at
-100,000 papers; a quit never waits for it) once the order is first asked for. Each change to
-the library has a thread worker have it follow the decisions changed (Recommender.decide: the
-model trained again from its last weights, every paper scored again) and post the order it
-gives (`ForYouScored`): the list is sorted again below the cursor, the papers up to it keeping
-their places, and a triage in this order sorts the papers after the one on screen. With a
-`#tag` (or `!#tag`) in the filter, the tag's papers are the ones kept ("like #tag"). Under the
-decisions a model needs the recommender is cold: the pane says how many more it needs (its
-`cold_start`), and the decided papers still go after the others. The recommender is opened
-once the papers are loaded, all of them."""
+100,000 papers; a quit never waits for it) once the order is first asked for; asked for (`s`,
+a new `#tag`), the order opens on its best paper. Each change to the library has a thread
+worker have it follow the decisions changed (Recommender.decide: the model trained again from
+its last weights, every paper scored again) and post the order it gives (`ForYouScored`): the
+list is sorted again below the cursor, the papers up to it keeping their places (a model's
+first order sorts it whole, unless the reader moved in it meanwhile), and a triage in this
+order sorts the papers after the one on screen. With a `#tag` (or `!#tag`) in the filter, the
+tag's papers are the ones kept ("like #tag"). Under the decisions a model needs the
+recommender is cold: the pane says how many more it needs (its `cold_start`), and the decided
+papers still go after the others. The recommender is opened once the papers are loaded, all
+of them."""
 
 import threading
 from collections.abc import Callable, Sequence
@@ -100,6 +102,7 @@ class ForYou:
         self._opening: set[str | None] = set()  # the tags whose recommender is being opened
         self._updating = self._again = False  # an update runs; a change came meanwhile
         self._resort_due = False  # the order changed under a triage: the list follows
+        self._reader_moved = False  # in the list, since the order was asked for
         self._pinned = NONE  # the papers that keep their places in the next sort
         self._explaining: Timer | None = None
         # The recommender changes in a thread worker as it follows a decision; the why line,
@@ -124,11 +127,20 @@ class ForYou:
             return f"{name} · learning…" if self._loaded else f"{name} · once loaded"
         return name
 
-    def ordering(self, query: str) -> ForYouOrder:
-        """The order for the results of `query` (asked as their search starts)."""
+    def ordering(self, query: str, asked: bool) -> ForYouOrder:
+        """The order for the results of `query` (asked as their search starts); `asked`: the
+        reader turned to it from another (s). Asked for, or for a new tag, it opens on its
+        best paper; not at the start, where the session's paper is the one shown."""
         tag = liked_tag(query, self._library.tag_counts() if "#" in query else ())
+        if asked or (self.order is not None and tag != self.tag):
+            self._reader_moved = self._shown = False  # its next order sorts the list whole
+            self._screen.paper_list.choose_later(None, asked_for=False)
         if self.order is None or tag != self.tag:
             self._start(tag)
+        elif asked and self._loaded:  # the decisions made in other orders, a failure retried
+            if self._recommender is None:
+                self._open()
+            self.changed()
         return replace(self.order or NOT_DECIDED, pinned=self._pinned)
 
     def _start(self, tag: str | None) -> None:
@@ -231,19 +243,20 @@ class ForYou:
         elif self._resort_due:  # back from a triage: the list follows its decisions
             self._resort()
         elif current:
-            self.moved(self._screen.paper_list.current)  # the cold start's count anew
+            self._why_line(self._screen.paper_list.current)  # the cold start's count anew
         if self._again:
             self.changed()
 
     def _follow(self, order: ForYouOrder, shown: bool) -> None:
         """Take the new order: the list sorted again, a triage too, the why line anew."""
-        # The list shows an order of this recommender already: the papers the reader has
-        # passed keep their places. Its first order is sorted whole.
-        follows, self._shown = self._shown, shown
+        # The list shows an order of this recommender already, or the reader has moved in it
+        # since the order was asked for: the papers passed keep their places. Else it is
+        # sorted whole (the first order of a model, on a session's paper say).
+        follows, self._shown = self._shown or self._reader_moved, shown
         self.order = order
         self._resort(follows)
         self.rescored.publish(None)
-        self.moved(self._screen.paper_list.current)
+        self._why_line(self._screen.paper_list.current)
 
     def _resort(self, follows: bool = True) -> None:
         """Sort the list again in the order now; under a triage, once back from it. When the
@@ -276,11 +289,17 @@ class ForYou:
 
     # Why a paper is recommended
 
-    def moved(self, paper: Paper | None) -> None:
-        """The cursor is on `paper`: the pane says why it is recommended, once it rests."""
-        pane = self._screen.detail_pane
+    def moved(self, event: PaperList.CursorMoved) -> None:
+        """The cursor is on another paper (`chosen`: the reader moved it there)."""
+        self._reader_moved = self._reader_moved or event.chosen
         if self._resort_due and self._screen.is_active:  # back from a dialog
             self._resort()
+        self._why_line(event.paper)
+
+    def _why_line(self, paper: Paper | None) -> None:
+        """The pane says why `paper` is recommended, once the cursor rests on it; or how the
+        order is doing."""
+        pane = self._screen.detail_pane
         if self._explaining is not None:
             self._explaining.stop()
         if paper is None or not self._active or self.order is None:
