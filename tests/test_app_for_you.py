@@ -317,3 +317,49 @@ async def test_the_papers_passed_while_the_model_is_made_keep_their_places(
         assert after[:6] == before[:6]  # passed, and the paper under the cursor: in place
         assert app.workspace.paper_list.cursor == 5
         assert [topic_of(i) for i in after[6:30]] == ["bandits"] * 24
+
+
+async def test_a_model_that_cannot_be_made_is_told_and_the_reader_is_not_left_learning(
+    private_library: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_: object) -> recommend.Recommender:
+        raise RuntimeError("the rows are torn")
+
+    monkeypatch.setattr(recommend, "open_recommender", broken)
+    bandits, robots = of("bandits"), of("robots")
+    app = reader(corpus(), private_library, bandits[:3], robots[:3])
+    async with app.run_test(size=(130, 40), notifications=True) as pilot:
+        await for_you(pilot, "for you · no model yet")
+        told = [(notice.message, notice.severity) for notice in app._notifications]
+        said = "For you: no model could be made: the rows are torn"
+        assert (said, "warning") in told, told
+        await wait_until(pilot, lambda: said in detail(app), "the pane to say so")
+        assert set(shown_ids(app)[-6:]) == set(bandits[:3] + robots[:3])  # decided, last
+
+
+async def test_a_training_that_fails_at_a_decision_is_told_and_the_order_goes_on(
+    private_library: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The model fails to learn a decision: the reader is told, the list keeps the decided
+    papers last, and the decisions after it are followed still."""
+    bandits, robots = of("bandits"), of("robots")
+    app = reader(corpus(), private_library, bandits[:3], robots[:3])
+    async with app.run_test(size=(130, 40), notifications=True) as pilot:
+        await for_you(pilot)
+
+        def broken(*_: object) -> None:
+            raise MemoryError("no room for the weights")
+
+        monkeypatch.setattr(recommend.Recommender, "decide", broken)
+        first = shown_ids(app)[0]
+        await pilot.press("b")
+        await wait_until(
+            pilot, lambda: (app.workspace.sub_title or "").endswith("· no model yet"), "told"
+        )
+        said = "For you: no model could be made: no room for the weights"
+        assert any(said in notice.message for notice in app._notifications)
+        await work_done(app)
+        await wait_until(pilot, lambda: first in shown_ids(app)[-7:], "the kept paper last")
+        second = shown_ids(app)[0]
+        await pilot.press("r")  # read: decided, and put last as well
+        await wait_until(pilot, lambda: second in shown_ids(app)[-8:], "the read paper last")

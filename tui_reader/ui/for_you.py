@@ -9,11 +9,12 @@ worker have it follow the decisions changed (Recommender.decide: the model train
 its last weights, every paper scored again) and post the order it gives (`ForYouScored`): the
 list is sorted again below the cursor, the papers up to it keeping their places (a model's
 first order sorts it whole, unless the reader moved in it meanwhile), and a triage in this
-order sorts the papers after the one on screen. With a `#tag` (or `!#tag`) in the filter, the
-tag's papers are the ones kept ("like #tag"). Under the decisions a model needs the
-recommender is cold: the pane says how many more it needs (its `cold_start`), and the decided
-papers still go after the others. The recommender is opened once the papers are loaded, all
-of them."""
+order sorts the papers after the one on screen. A model that cannot be made, or fails to
+learn a decision, is told, and the decided papers go last. With a `#tag` (or `!#tag`) in the
+filter, the tag's papers are the ones kept ("like #tag"). Under the decisions a model needs
+the recommender is cold: the pane says how many more it needs (its `cold_start`), and the
+decided papers still go after the others. The recommender is opened once the papers are
+loaded, all of them."""
 
 import threading
 from collections.abc import Callable, Sequence
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 from textual.app import App
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.signal import Signal
 from textual.timer import Timer
 from textual.worker import Worker
@@ -181,16 +183,25 @@ class ForYou:
         if recommender is None:  # not opened yet: the decided papers go last
             order, cold = ForYouOrder(~made.undecided), ""
         else:
-            with self._lock:
-                for number in _changes(recommender.decided, made):
-                    recommender.decide(number, self._library)
-                scores = NO_SCORES if recommender.model is None else recommender.scores
-                order = ForYouOrder(~recommender.decided.undecided, scores)
-                cold = recommender.cold_start or ""
+            try:
+                order, cold = self._followed(recommender, made)
+            except Exception as error:  # told, and the recommender dropped
+                self._screen.post_message(ForYouTrained(tag, None, _failure(error)))
+                self._screen.post_message(ForYouScored(tag, None, recommender))
+                return
         if shown is not None and _same(shown, order):
             self._screen.post_message(ForYouScored(tag, None, recommender, cold))
         else:
             self._screen.post_message(ForYouScored(tag, order, recommender, cold))
+
+    def _followed(self, recommender: "Recommender", made: "Decisions") -> tuple[ForYouOrder, str]:
+        """The order the recommender gives once it follows the decisions `made`, and its cold
+        start's message (in a thread)."""
+        with self._lock:
+            for number in _changes(recommender.decided, made):
+                recommender.decide(number, self._library)
+            scores = NO_SCORES if recommender.model is None else recommender.scores
+            return ForYouOrder(~recommender.decided.undecided, scores), recommender.cold_start or ""
 
     def _open(self) -> None:
         """Open the recommender of the tag's decisions in the background, unless it is."""
@@ -204,8 +215,8 @@ class ForYou:
 
         try:
             found = open_recommender(self._store, self._library, tag, cache_folder())
-        except (OSError, MemoryError, ValueError) as error:
-            self._screen.post_message(ForYouTrained(tag, None, f"no model: {error}"))
+        except Exception as error:  # told, not a reader left "learning" for good
+            self._screen.post_message(ForYouTrained(tag, None, _failure(error)))
         else:
             self._screen.post_message(ForYouTrained(tag, found, found.cold_start or ""))
 
@@ -222,14 +233,14 @@ class ForYou:
         if message.tag != self.tag:
             return
         self._recommender, self._shown = message.recommender, False
-        self._told(message.cold)
+        self._told(message.cold, "information" if message.recommender else "warning")
         self.changed()
 
-    def _told(self, cold: str) -> None:
+    def _told(self, cold: str, severity: SeverityLevel = "information") -> None:
         """Why there is no model now (`cold`, empty with one), told when it changes."""
         was_cold, self.cold = self.cold, cold
         if self._active and self.cold and self.cold != was_cold:
-            tell(self._screen.app, f"{self._heading} {self.cold}")
+            tell(self._screen.app, f"{self._heading} {self.cold}", severity)
         elif self._active and was_cold and not self.cold:
             tell(self._screen.app, f"{self._heading} the list is in your model's order now")
 
@@ -337,6 +348,10 @@ class ForYou:
     @property
     def _heading(self) -> str:
         return f"Like #{self.tag}:" if self.tag else "For you:"
+
+
+def _failure(error: Exception) -> str:
+    return f"no model could be made: {str(error) or type(error).__name__}"
 
 
 def _changes(known: "Decisions", now: "Decisions") -> list[int]:
