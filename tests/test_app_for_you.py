@@ -363,3 +363,34 @@ async def test_a_training_that_fails_at_a_decision_is_told_and_the_order_goes_on
         second = shown_ids(app)[0]
         await pilot.press("r")  # read: decided, and put last as well
         await wait_until(pilot, lambda: second in shown_ids(app)[-8:], "the read paper last")
+
+
+async def test_a_triage_sorts_only_the_papers_after_the_one_on_screen(
+    private_library: Path,
+) -> None:
+    """Each decision sorts the papers still to come: those walked, and the one on screen,
+    keep their places; undone, a decision's paper comes back where it was."""
+    bandits, robots, qubits = of("bandits"), of("robots"), of("qubits")
+    app = reader(corpus(), private_library, qubits[:3] + bandits[:3], robots[:3])
+    async with app.run_test(size=(130, 40)) as pilot:
+        await for_you(pilot)
+        await pilot.press("I")
+        await wait_until(pilot, lambda: isinstance(app.screen, TriageScreen), "triage")
+        triage = app.screen
+        assert isinstance(triage, TriageScreen)
+        walk, seen = triage.triage, []
+        room = app.workspace.for_you
+        for key in ("x", "enter", "x", "x"):
+            before, order = [paper.id for paper in walk.papers], room.order
+            seen.append(before[walk.position])
+            await pilot.press(key)
+            await wait_until(pilot, lambda: room.order is not order, "a new order", 30)  # noqa: B023
+            await work_done(app)
+            now = [paper.id for paper in walk.papers]
+            assert now[: walk.position] == seen  # those walked, in the order walked
+            assert now[walk.position] == before[walk.position]  # the one on screen
+        await pilot.press("u")
+        await work_done(app)
+        await pilot.pause()
+        assert [paper.id for paper in walk.papers][:4] == seen
+        assert walk.current is not None and walk.current.id == seen[-1]
