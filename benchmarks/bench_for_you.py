@@ -75,6 +75,9 @@ async def until(condition: Callable[[], object], limit: float = 60.0) -> bool:
 def summary(name: str, values: list[float], figures: dict[str, object]) -> None:
     if values:
         figures[f"{name}, median (ms)"] = statistics.median(values)
+        if len(values) > 1:
+            p95 = statistics.quantiles(values, n=20, method="inclusive")[-1]
+            figures[f"{name}, p95 (ms)"] = p95
         figures[f"{name}, max (ms)"] = max(values)
         figures[f"{name}, each (ms)"] = " ".join(f"{value:.0f}" for value in values)
 

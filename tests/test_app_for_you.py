@@ -2,15 +2,20 @@
 model of the reader's decisions gives, the order following each decision below the cursor,
 triage in that order, the line saying why, and a cold start said plainly."""
 
+import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import pytest
 from textual.pilot import Pilot
 
+from tui_reader.core import recommend
 from tui_reader.core.config import Config
 from tui_reader.core.library import Library
 from tui_reader.core.opening import Opening
 from tui_reader.core.paper import Paper
+from tui_reader.core.session import Session
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.timings import Timings
@@ -236,3 +241,156 @@ async def test_what_the_why_line_names_is_shown_as_written_never_as_markup(
         await for_you(pilot)
         await wait_until(pilot, lambda: "[b]Mallory[/b]" in detail(app), "the author named")
         assert "\x1b" not in detail(app)
+
+
+async def test_the_order_opens_on_its_best_paper_and_a_restored_place_does_not_hold_it_back(
+    private_library: Path,
+) -> None:
+    """Asked for (s) with the cursor on the last paper, the order opens on its first; asked
+    for again, once decisions were made in another order, on its best paper not yet decided.
+    Started in it, on a paper decided (the session's), the model's order still sorts the list."""
+    bandits, robots = of("bandits"), of("robots")
+    app = reader(corpus(), private_library, bandits[:3], robots[:3])
+    async with app.run_test(size=(130, 40)) as pilot:
+        await ready(pilot)
+        await pilot.press("G")
+        await for_you(pilot)
+        paper_list = app.workspace.paper_list
+        assert paper_list.cursor == 0
+        best = shown_ids(app)[0]
+        assert topic_of(best) == "bandits"
+        await pilot.press("s")  # relevance: the best one kept there
+        await work_done(app)
+        paper_list.choose(shown_ids(app).index(best))
+        await pilot.press("b")
+        await work_done(app)
+        await pilot.press("s", "s", "s", "s")
+        await wait_until(pilot, lambda: shown_ids(app)[0] != best, "the order to follow it", 30)
+        await work_done(app)
+        assert paper_list.cursor == 0
+        assert best in shown_ids(app)[-7:]  # decided now
+    session = Session("", robots[0], "for you", "textual-dark")
+    library, _ = Library.open(private_library)
+    app = ReaderApp(Opening(corpus(), session=session), library, Config(read_after=0))
+    async with app.run_test(size=(130, 40)) as pilot:
+        await wait_until(
+            pilot, lambda: (app.workspace.sub_title or "").endswith("· for you"), "a model", 30
+        )
+
+        def undecided_first() -> list[str]:
+            decided = bandits[:3] + robots[:3] + [best]
+            return [topic_of(i) for i in shown_ids(app) if i not in decided][:30]
+
+        await wait_until(pilot, lambda: undecided_first() == ["bandits"] * 30, "its order", 30)
+        await work_done(app)
+        current = app.workspace.paper_list.current
+        assert current is not None and current.id == robots[0]  # where the reader left off
+
+
+async def test_the_papers_passed_while_the_model_is_made_keep_their_places(
+    private_library: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reader moves down the list while the model is made: its first order sorts only
+    the papers below the cursor."""
+    bandits, robots = of("bandits"), of("robots")
+    go_on = threading.Event()
+    opening = recommend.open_recommender
+
+    def held(*arguments: Any) -> recommend.Recommender:
+        go_on.wait(30)
+        return opening(*arguments)
+
+    monkeypatch.setattr(recommend, "open_recommender", held)
+    app = reader(corpus(), private_library, bandits[:3], robots[:3])
+    async with app.run_test(size=(130, 40)) as pilot:
+        await ready(pilot)
+        await pilot.press("s", "s", "s", "s")
+        await wait_until(pilot, lambda: "learning" in (app.workspace.sub_title or ""), "learning")
+        await work_done(app)
+        await pilot.press(*"jjjjj")
+        await work_done(app)
+        before = shown_ids(app)
+        assert set(before[-6:]) == set(bandits[:3] + robots[:3])  # decided last
+        go_on.set()
+        await wait_until(pilot, lambda: shown_ids(app)[6:] != before[6:], "the model's order", 30)
+        after = shown_ids(app)
+        assert after[:6] == before[:6]  # passed, and the paper under the cursor: in place
+        assert app.workspace.paper_list.cursor == 5
+        assert [topic_of(i) for i in after[6:30]] == ["bandits"] * 24
+
+
+async def test_a_model_that_cannot_be_made_is_told_and_the_reader_is_not_left_learning(
+    private_library: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_: object) -> recommend.Recommender:
+        raise RuntimeError("the rows are torn")
+
+    monkeypatch.setattr(recommend, "open_recommender", broken)
+    bandits, robots = of("bandits"), of("robots")
+    app = reader(corpus(), private_library, bandits[:3], robots[:3])
+    async with app.run_test(size=(130, 40), notifications=True) as pilot:
+        await for_you(pilot, "for you · no model yet")
+        told = [(notice.message, notice.severity) for notice in app._notifications]
+        said = "For you: no model could be made: the rows are torn"
+        assert (said, "warning") in told, told
+        await wait_until(pilot, lambda: said in detail(app), "the pane to say so")
+        assert set(shown_ids(app)[-6:]) == set(bandits[:3] + robots[:3])  # decided, last
+
+
+async def test_a_training_that_fails_at_a_decision_is_told_and_the_order_goes_on(
+    private_library: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The model fails to learn a decision: the reader is told, the list keeps the decided
+    papers last, and the decisions after it are followed still."""
+    bandits, robots = of("bandits"), of("robots")
+    app = reader(corpus(), private_library, bandits[:3], robots[:3])
+    async with app.run_test(size=(130, 40), notifications=True) as pilot:
+        await for_you(pilot)
+
+        def broken(*_: object) -> None:
+            raise MemoryError("no room for the weights")
+
+        monkeypatch.setattr(recommend.Recommender, "decide", broken)
+        first = shown_ids(app)[0]
+        await pilot.press("b")
+        await wait_until(
+            pilot, lambda: (app.workspace.sub_title or "").endswith("· no model yet"), "told"
+        )
+        said = "For you: no model could be made: no room for the weights"
+        assert any(said in notice.message for notice in app._notifications)
+        await work_done(app)
+        await wait_until(pilot, lambda: first in shown_ids(app)[-7:], "the kept paper last")
+        second = shown_ids(app)[0]
+        await pilot.press("r")  # read: decided, and put last as well
+        await wait_until(pilot, lambda: second in shown_ids(app)[-8:], "the read paper last")
+
+
+async def test_a_triage_sorts_only_the_papers_after_the_one_on_screen(
+    private_library: Path,
+) -> None:
+    """Each decision sorts the papers still to come: those walked, and the one on screen,
+    keep their places; undone, a decision's paper comes back where it was."""
+    bandits, robots, qubits = of("bandits"), of("robots"), of("qubits")
+    app = reader(corpus(), private_library, qubits[:3] + bandits[:3], robots[:3])
+    async with app.run_test(size=(130, 40)) as pilot:
+        await for_you(pilot)
+        await pilot.press("I")
+        await wait_until(pilot, lambda: isinstance(app.screen, TriageScreen), "triage")
+        triage = app.screen
+        assert isinstance(triage, TriageScreen)
+        walk, seen = triage.triage, []
+        room = app.workspace.for_you
+        for key in ("x", "enter", "x", "x"):
+            before, order = [paper.id for paper in walk.papers], room.order
+            seen.append(before[walk.position])
+            await pilot.press(key)
+            await wait_until(pilot, lambda: room.order is not order, "a new order", 30)  # noqa: B023
+            await work_done(app)
+            now = [paper.id for paper in walk.papers]
+            assert now[: walk.position] == seen  # those walked, in the order walked
+            assert now[walk.position] == before[walk.position]  # the one on screen
+        await pilot.press("u")
+        await work_done(app)
+        await pilot.pause()
+        assert [paper.id for paper in walk.papers][:4] == seen
+        assert walk.current is not None and walk.current.id == seen[-1]

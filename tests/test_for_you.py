@@ -6,6 +6,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from tests.test_recommend import _corpus, _library
 from tui_reader.core import recommend
@@ -42,6 +44,42 @@ def test_without_a_model_the_decided_still_go_last_and_papers_added_since_keep_t
 ):
     assert places(ForYouOrder(DECIDED), [4, 2, 7, 0], 4) == [4, 7, 0, 2]
     assert places(ForYouOrder(DECIDED, SCORES), [6, 1, 5], 3) == [1, 6, 5]
+
+
+def _reference(order: ForYouOrder, numbers: np.ndarray, full: int) -> list[int]:
+    """The order `positions` gives, by sorting on every key in turn."""
+
+    def key(position: int) -> tuple[bool, int, bool, float, int]:
+        number = int(numbers[position])
+        pinned = order.pinned.tolist()
+        pin = pinned.index(number) if number in pinned else len(pinned)
+        decided = number < len(order.decided) and bool(order.decided[number])
+        score = float(order.scores[number]) if number < len(order.scores) else 0.0
+        return position >= full, pin, decided, -score, position
+
+    return sorted(range(len(numbers)), key=key)
+
+
+@given(
+    st.lists(st.sampled_from([0.0, -0.0, 1.5, -2.0, 3e-9, -1e30, 7.0]), max_size=30),
+    st.lists(st.booleans(), max_size=30),
+    st.lists(st.integers(0, 40), max_size=40),
+    st.lists(st.integers(0, 40), max_size=6, unique=True),
+    st.integers(0, 45),
+)
+@example([], [], [1, 0], [0, 1], 1)  # a paper pinned first, but close: after the other
+def test_the_order_is_that_of_every_key_in_turn(
+    scores: list[float], decided: list[bool], numbers: list[int], pinned: list[int], full: int
+) -> None:
+    """Ties of every kind (equal scores, zeros of both signs, papers without a score or
+    added since), the pinned among the close ones too."""
+    order = ForYouOrder(
+        np.array(decided, dtype=bool),
+        np.array(scores, dtype=np.float32),
+        np.array(pinned, np.int64),
+    )
+    found = np.array(numbers, dtype=np.int64)
+    assert order.positions(found, full).tolist() == _reference(order, found, full)
 
 
 def test_the_tag_is_that_of_the_first_tag_filter_naming_a_tag_in_use() -> None:

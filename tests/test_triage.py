@@ -84,6 +84,19 @@ def test_an_edit_made_in_triage_is_undone_before_the_decision() -> None:
     assert triage.current == shown[0]
 
 
+def test_a_new_order_sorts_only_the_papers_after_the_one_on_screen() -> None:
+    shown, library = papers(6), Library(None)
+    triage = Triage(shown, library, None)
+    triage.decide(KEEP)  # on screen now: the second
+    triage.reorder_ahead([3, 2, 1, 0])
+    assert triage.papers == [shown[i] for i in (0, 1, 5, 4, 3, 2)]
+    assert triage.current == shown[1]
+    triage.undo()  # back to the paper decided, where it was
+    assert triage.current == shown[0]
+    with pytest.raises(ValueError, match=r"^1 place for 5 papers$"):
+        triage.reorder_ahead([0])
+
+
 def test_the_place_is_kept_per_filter_and_goes_on_where_it_stopped(tmp_path: Path) -> None:
     where = tmp_path / "state" / "triage.json"
     shown, library = papers(6), Library(None)

@@ -19,7 +19,9 @@ NONE: Numbers = np.zeros(0, dtype=np.int64)
 NO_SCORES: Floats = np.zeros(0, dtype=np.float32)
 
 
-@dataclass(frozen=True)
+# Not described by its arrays: Textual describes each worker by its function's repr, and a
+# worker sorting in this order would print a hundred thousand scores at every key.
+@dataclass(frozen=True, repr=False)
 class ForYouOrder:
     """The scores and the decisions the order follows, by paper number; no scores without a
     model (cold start): the decided papers still go after the others."""
@@ -35,23 +37,42 @@ class ForYouOrder:
         papers without a score (added since), keep the order they came in; those matching
         every term (the first `full`) stay before the close ones."""
         count = len(numbers)
-        came = np.arange(count)
         scores = np.zeros(count, dtype=np.float32)
         scored = numbers < len(self.scores)
         scores[scored] = self.scores[numbers[scored]]
         decided = np.zeros(count, dtype=bool)
         known = numbers < len(self.decided)
         decided[known] = self.decided[numbers[known]]
-        pin = np.full(count, len(self.pinned), dtype=np.int64)
+        pin = np.full(count, -1, dtype=np.int64)  # a pinned paper's place among the pinned
         if len(self.pinned):
             by_number = np.argsort(self.pinned, kind="stable")
             sorted_pins = self.pinned[by_number]
             at = np.minimum(np.searchsorted(sorted_pins, numbers), len(sorted_pins) - 1)
             found = sorted_pins[at] == numbers
             pin[found] = by_number[at[found]]
-        close = came >= full
-        ranks: Numbers = np.lexsort((came, -scores, decided, pin, close))
+        close = np.arange(count) >= full
+        # Best first, then into groups (a stable sort of small numbers): the pinned, the
+        # undecided, the decided; those matching every term before the close ones.
+        groups = (3 * close + np.where(pin >= 0, 0, 1 + decided)).astype(np.int8)
+        ranks = _best_first(scores)
+        ranks = ranks[np.argsort(groups[ranks], kind="stable")]
+        if len(self.pinned):  # the pinned in their own order, in the places they took
+            places = np.flatnonzero(pin[ranks] >= 0)
+            mine = ranks[places]
+            ranks[places] = mine[np.lexsort((pin[mine], close[mine]))]
         return ranks
+
+
+def _best_first(scores: Floats) -> Numbers:
+    """The positions of `scores`, highest first, ties in the order they came: one sort of
+    64-bit keys (a score's bits as an integer that orders as the score does, then its
+    position), some ten times faster than a stable sort of the scores."""
+    bits = (-scores + np.float32(0.0)).view(np.uint32)  # -0.0 is 0.0
+    # A negative float's bits all flipped, a positive's sign bit set: ordered as unsigned.
+    ordered = np.where(bits >> 31, ~bits, bits | np.uint32(1 << 31)).astype(np.uint64)
+    keys = (ordered << np.uint64(32)) | np.arange(len(scores), dtype=np.uint64)
+    best: Numbers = (np.sort(keys) & np.uint64(0xFFFFFFFF)).astype(np.int64)
+    return best
 
 
 def liked_tag(query: str, tags: Collection[str]) -> str | None:

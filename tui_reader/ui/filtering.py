@@ -33,9 +33,10 @@ class Filtering:
         paper_list: PaperList,
         store: PaperStore,
         library: Library,
-        for_you: Callable[[str], ForYouOrder],
+        for_you: Callable[[str, bool], ForYouOrder],
     ) -> None:
-        """`for_you(query)`: the for-you order for the results of `query`."""
+        """`for_you(query, asked)`: the for-you order for the results of `query`; `asked`:
+        the list was in another order (the reader turned to it)."""
         self._screen, self._paper_list = screen, paper_list
         self._store, self._library, self._for_you = store, library, for_you
         self.query = ""  # as typed (a space after the last word: typed in full)
@@ -46,6 +47,7 @@ class Filtering:
         self.among: int | None = None  # the papers the list's search looked among
         self.showing = ""  # the words the list's search read for typos no paper holds
         self.to_read: list[str] = []  # papers used, read once the search that follows shows
+        self._sorted: Sort | None = None  # the order of the last search or sort started
 
     @property
     def asked(self) -> bool:
@@ -62,7 +64,8 @@ class Filtering:
         self.shown, self.close = len(self._store), 0
 
     def _order(self, sort: Sort) -> ForYouOrder | None:
-        return self._for_you(self.query) if sort == "for you" else None
+        asked, self._sorted = self._sorted not in (None, sort), sort  # None: at the start
+        return self._for_you(self.query, asked) if sort == "for you" else None
 
     def show(self, results: ResultsReady, ranked: bool) -> None:
         """Show the results of the query in the list. `ranked`: by relevance, so that the

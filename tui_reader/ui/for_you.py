@@ -3,15 +3,18 @@ first (core.recommend, core.for_you), follows each decision, and says in the det
 a paper is recommended.
 
 The recommender is opened in a daemon thread (core.recommend.open_recommender: seconds at
-100,000 papers; a quit never waits for it) once the order is first asked for. Each change to
-the library has a thread worker have it follow the decisions changed (Recommender.decide: the
-model trained again from its last weights, every paper scored again) and post the order it
-gives (`ForYouScored`): the list is sorted again below the cursor, the papers up to it keeping
-their places, and a triage in this order sorts the papers after the one on screen. With a
-`#tag` (or `!#tag`) in the filter, the tag's papers are the ones kept ("like #tag"). Under the
-decisions a model needs the recommender is cold: the pane says how many more it needs (its
-`cold_start`), and the decided papers still go after the others. The recommender is opened
-once the papers are loaded, all of them."""
+100,000 papers; a quit never waits for it) once the order is first asked for; asked for (`s`,
+a new `#tag`), the order opens on its best paper. Each change to the library has a thread
+worker have it follow the decisions changed (Recommender.decide: the model trained again from
+its last weights, every paper scored again) and post the order it gives (`ForYouScored`): the
+list is sorted again below the cursor, the papers up to it keeping their places (a model's
+first order sorts it whole, unless the reader moved in it meanwhile), and a triage in this
+order sorts the papers after the one on screen. A model that cannot be made, or fails to
+learn a decision, is told, and the decided papers go last. With a `#tag` (or `!#tag`) in the
+filter, the tag's papers are the ones kept ("like #tag"). Under the decisions a model needs
+the recommender is cold: the pane says how many more it needs (its `cold_start`), and the
+decided papers still go after the others. The recommender is opened once the papers are
+loaded, all of them."""
 
 import threading
 from collections.abc import Callable, Sequence
@@ -22,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 from textual.app import App
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.signal import Signal
 from textual.timer import Timer
 from textual.worker import Worker
@@ -100,6 +104,7 @@ class ForYou:
         self._opening: set[str | None] = set()  # the tags whose recommender is being opened
         self._updating = self._again = False  # an update runs; a change came meanwhile
         self._resort_due = False  # the order changed under a triage: the list follows
+        self._reader_moved = False  # in the list, since the order was asked for
         self._pinned = NONE  # the papers that keep their places in the next sort
         self._explaining: Timer | None = None
         # The recommender changes in a thread worker as it follows a decision; the why line,
@@ -124,11 +129,20 @@ class ForYou:
             return f"{name} · learning…" if self._loaded else f"{name} · once loaded"
         return name
 
-    def ordering(self, query: str) -> ForYouOrder:
-        """The order for the results of `query` (asked as their search starts)."""
+    def ordering(self, query: str, asked: bool) -> ForYouOrder:
+        """The order for the results of `query` (asked as their search starts); `asked`: the
+        reader turned to it from another (s). Asked for, or for a new tag, it opens on its
+        best paper; not at the start, where the session's paper is the one shown."""
         tag = liked_tag(query, self._library.tag_counts() if "#" in query else ())
+        if asked or (self.order is not None and tag != self.tag):
+            self._reader_moved = self._shown = False  # its next order sorts the list whole
+            self._screen.paper_list.choose_later(None, asked_for=False)
         if self.order is None or tag != self.tag:
             self._start(tag)
+        elif asked and self._loaded:  # the decisions made in other orders, a failure retried
+            if self._recommender is None:
+                self._open()
+            self.changed()
         return replace(self.order or NOT_DECIDED, pinned=self._pinned)
 
     def _start(self, tag: str | None) -> None:
@@ -169,16 +183,25 @@ class ForYou:
         if recommender is None:  # not opened yet: the decided papers go last
             order, cold = ForYouOrder(~made.undecided), ""
         else:
-            with self._lock:
-                for number in _changes(recommender.decided, made):
-                    recommender.decide(number, self._library)
-                scores = NO_SCORES if recommender.model is None else recommender.scores
-                order = ForYouOrder(~recommender.decided.undecided, scores)
-                cold = recommender.cold_start or ""
+            try:
+                order, cold = self._followed(recommender, made)
+            except Exception as error:  # told, and the recommender dropped
+                self._screen.post_message(ForYouTrained(tag, None, _failure(error)))
+                self._screen.post_message(ForYouScored(tag, None, recommender))
+                return
         if shown is not None and _same(shown, order):
             self._screen.post_message(ForYouScored(tag, None, recommender, cold))
         else:
             self._screen.post_message(ForYouScored(tag, order, recommender, cold))
+
+    def _followed(self, recommender: "Recommender", made: "Decisions") -> tuple[ForYouOrder, str]:
+        """The order the recommender gives once it follows the decisions `made`, and its cold
+        start's message (in a thread)."""
+        with self._lock:
+            for number in _changes(recommender.decided, made):
+                recommender.decide(number, self._library)
+            scores = NO_SCORES if recommender.model is None else recommender.scores
+            return ForYouOrder(~recommender.decided.undecided, scores), recommender.cold_start or ""
 
     def _open(self) -> None:
         """Open the recommender of the tag's decisions in the background, unless it is."""
@@ -192,8 +215,8 @@ class ForYou:
 
         try:
             found = open_recommender(self._store, self._library, tag, cache_folder())
-        except (OSError, MemoryError, ValueError) as error:
-            self._screen.post_message(ForYouTrained(tag, None, f"no model: {error}"))
+        except Exception as error:  # told, not a reader left "learning" for good
+            self._screen.post_message(ForYouTrained(tag, None, _failure(error)))
         else:
             self._screen.post_message(ForYouTrained(tag, found, found.cold_start or ""))
 
@@ -210,14 +233,14 @@ class ForYou:
         if message.tag != self.tag:
             return
         self._recommender, self._shown = message.recommender, False
-        self._told(message.cold)
+        self._told(message.cold, "information" if message.recommender else "warning")
         self.changed()
 
-    def _told(self, cold: str) -> None:
+    def _told(self, cold: str, severity: SeverityLevel = "information") -> None:
         """Why there is no model now (`cold`, empty with one), told when it changes."""
         was_cold, self.cold = self.cold, cold
         if self._active and self.cold and self.cold != was_cold:
-            tell(self._screen.app, f"{self._heading} {self.cold}")
+            tell(self._screen.app, f"{self._heading} {self.cold}", severity)
         elif self._active and was_cold and not self.cold:
             tell(self._screen.app, f"{self._heading} the list is in your model's order now")
 
@@ -231,19 +254,20 @@ class ForYou:
         elif self._resort_due:  # back from a triage: the list follows its decisions
             self._resort()
         elif current:
-            self.moved(self._screen.paper_list.current)  # the cold start's count anew
+            self._why_line(self._screen.paper_list.current)  # the cold start's count anew
         if self._again:
             self.changed()
 
     def _follow(self, order: ForYouOrder, shown: bool) -> None:
         """Take the new order: the list sorted again, a triage too, the why line anew."""
-        # The list shows an order of this recommender already: the papers the reader has
-        # passed keep their places. Its first order is sorted whole.
-        follows, self._shown = self._shown, shown
+        # The list shows an order of this recommender already, or the reader has moved in it
+        # since the order was asked for: the papers passed keep their places. Else it is
+        # sorted whole (the first order of a model, on a session's paper say).
+        follows, self._shown = self._shown or self._reader_moved, shown
         self.order = order
         self._resort(follows)
         self.rescored.publish(None)
-        self.moved(self._screen.paper_list.current)
+        self._why_line(self._screen.paper_list.current)
 
     def _resort(self, follows: bool = True) -> None:
         """Sort the list again in the order now; under a triage, once back from it. When the
@@ -276,11 +300,17 @@ class ForYou:
 
     # Why a paper is recommended
 
-    def moved(self, paper: Paper | None) -> None:
-        """The cursor is on `paper`: the pane says why it is recommended, once it rests."""
-        pane = self._screen.detail_pane
+    def moved(self, event: PaperList.CursorMoved) -> None:
+        """The cursor is on another paper (`chosen`: the reader moved it there)."""
+        self._reader_moved = self._reader_moved or event.chosen
         if self._resort_due and self._screen.is_active:  # back from a dialog
             self._resort()
+        self._why_line(event.paper)
+
+    def _why_line(self, paper: Paper | None) -> None:
+        """The pane says why `paper` is recommended, once the cursor rests on it; or how the
+        order is doing."""
+        pane = self._screen.detail_pane
         if self._explaining is not None:
             self._explaining.stop()
         if paper is None or not self._active or self.order is None:
@@ -318,6 +348,10 @@ class ForYou:
     @property
     def _heading(self) -> str:
         return f"Like #{self.tag}:" if self.tag else "For you:"
+
+
+def _failure(error: Exception) -> str:
+    return f"no model could be made: {str(error) or type(error).__name__}"
 
 
 def _changes(known: "Decisions", now: "Decisions") -> list[int]:

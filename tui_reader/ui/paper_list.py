@@ -384,10 +384,10 @@ class PaperList(SteadyScrollView, can_focus=True):
         self._looks = {}
         super().notify_style_update()
 
-    def choose_later(self, paper_id: str, asked_for: bool = True) -> None:
+    def choose_later(self, paper_id: str | None, asked_for: bool = True) -> None:
         """Put the cursor on this paper once it is shown (restoring a session), and keep it
         there when the papers shown change, as on a paper moved to; `asked_for` by name, also
-        in a new query's results wherever it ranks."""
+        in a new query's results wherever it ranks. None: on the first paper (a new order)."""
         self._chosen_id, self._asked_for = paper_id, asked_for
 
     def choose(self, position: int) -> None:

@@ -377,7 +377,7 @@ class Workspace(Screen[None]):
     @on(PaperList.CursorMoved)
     def _cursor_moved(self, event: PaperList.CursorMoved) -> None:
         self.following.moved(event)
-        self.for_you.moved(event.paper)
+        self.for_you.moved(event)
 
     @on(PaperList.Opened)
     def _opened(self) -> None:
