@@ -1,12 +1,14 @@
 """`recommend` and `digest --for-you` timed as a script runs them, a process each.
 
 A reader of a corpus (`make_corpus.py`'s) has kept 30 papers and skipped 300, and saved one
-search. Each command runs in its own process with its own cache folder: first cold (the
-papers' index and the recommendation rows built and kept), then RUNS times warm (read back),
-then once after one more decision (the model trained again, the rows read back). Prints each
-run's wall time and the process's peak RSS.
+search. Each command runs in its own process with its own cache folder: `recommend` first cold
+(the papers' index and the recommendation rows built and kept), then each command RUNS times
+warm (read back), then `recommend` once after one more decision (the model trained again, the
+rows read back). Prints each run's wall time and the process's peak RSS. `--work DIR` keeps the
+cache and library there for another run, which skips the cold one (a first run, not timed,
+trains the model again for these decisions).
 
-    python benchmarks/bench_recommend_commands.py /tmp/corpus-100k.jsonl.gz [--runs 5]
+    python benchmarks/bench_recommend_commands.py /tmp/corpus-100k.jsonl.gz [--runs 5] [--work DIR]
 """
 
 import argparse
@@ -41,11 +43,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", type=Path)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--work", type=Path, help="keep the cache and library here")
     arguments = parser.parse_args()
     papers = load_paths([arguments.corpus]).papers
     chosen = random.Random(1).sample(range(len(papers)), KEPT + SKIPPED + 1)
-    work = Path(tempfile.mkdtemp(prefix="bench-recommend-commands-"))
+    work = arguments.work or Path(tempfile.mkdtemp(prefix="bench-recommend-commands-"))
+    warm_already = (work / "cache").is_dir()
+    work.mkdir(parents=True, exist_ok=True)
     library_path = work / "library.json"
+    library_path.unlink(missing_ok=True)  # the same decisions each run
     library, _ = Library.open(library_path)
     ids = [papers.id_of(n) for n in chosen]
     library.change(ids[:KEPT], "kept", bookmarked=True, read=True)
@@ -66,10 +72,11 @@ def main() -> None:
         "digest --for-you": [*program, "digest", "--for-you", *options],
     }
     print(f"{len(papers):,} papers, {KEPT} kept and {SKIPPED} skipped")
+    first = run(commands["recommend"], environment)
+    if not warm_already:
+        print(f"recommend: cold {first[0]:.2f} s, {first[1]:.0f} MB")
     for name, command in commands.items():
-        cold = run(command, environment)
         warm = [run(command, environment) for _ in range(arguments.runs)]
-        print(f"{name}: cold {cold[0]:.2f} s, {cold[1]:.0f} MB")
         seconds = [took for took, _ in warm]
         print(
             f"{name}: warm median {statistics.median(seconds):.2f} s"
