@@ -12,15 +12,13 @@ import mmap
 import os
 from collections.abc import Callable
 from contextlib import suppress
-from typing import IO, TYPE_CHECKING
+from typing import IO
 
 import numpy as np
 import numpy.typing as npt
 
 from tui_reader.core.flat.words import Array
-
-if TYPE_CHECKING:
-    import zstandard
+from tui_reader.core.frames import reader
 
 STEP = 8_000_000  # bytes of text read before their pages are given back
 AROUND = 65536  # the system maps the pages of such a block around a page read
@@ -147,24 +145,3 @@ def _holds(text: bytes, needle: bytes, lead: bool, trail: bool) -> bool:
             return True
         at = text.find(needle, at + 1)
     return False
-
-
-# zstandard is imported once a kept index is read or written (5 ms), not at every start.
-
-
-def reader(dictionary: Array) -> Callable[[bytes], bytes]:
-    """What decompresses a frame made with this dictionary (core.flat.kept_text)."""
-    import zstandard as zstd
-
-    data = bytes(np.asarray(dictionary, dtype=np.uint8))
-    decompress: Callable[[bytes], bytes] = zstd.ZstdDecompressor(
-        dict_data=dictionary_of(data)
-    ).decompress
-    return decompress
-
-
-def dictionary_of(dictionary: bytes) -> "zstandard.ZstdCompressionDict | None":
-    """A dictionary's bytes as zstandard takes them (None: frames made without one)."""
-    import zstandard as zstd
-
-    return zstd.ZstdCompressionDict(dictionary) if dictionary else None

@@ -1,6 +1,6 @@
 """The folded text as an index keeps it on disk: each paper's a zstd frame of its own, made
-with a dictionary trained on the part's papers (core.flat.disk writes it, core.flat.merge
-reads it back).
+with a dictionary trained on the part's first papers (core.frames; core.flat.disk writes it,
+core.flat.merge reads it back).
 
 Kept as it is built (UTF-8, each paper ended by a NUL) the folded text was the biggest
 thing in the cache (1.18 of its 3.1 GB at a million papers); a frame a paper takes a third of
@@ -17,25 +17,12 @@ from typing import IO
 import numpy as np
 import numpy.typing as npt
 
-from tui_reader.core.flat.folded_text import STEP, dictionary_of, give_back, reader
+from tui_reader.core.flat.folded_text import STEP, give_back
 from tui_reader.core.flat.words import Array
+from tui_reader.core.frames import SAMPLES, compressor, reader, trained
 
 Ints = npt.NDArray[np.int64]
 KEPT = "text_dictionary"  # an index's array when its text is kept so: the frames' dictionary
-LEVEL = 3  # zstd's level: 2.9x on the folded text, about 100 MB/s a core
-DICTIONARY = 112_640  # bytes of the dictionary (zstd's own default size)
-SAMPLES = 10_000  # papers at most the dictionary is trained on
-
-
-def trained(texts: list[bytes | bytearray | memoryview]) -> bytes:
-    """A dictionary for texts like these; empty when they are too few or too alike to train
-    one (their frames are made without)."""
-    import zstandard as zstd
-
-    try:
-        return bytes(zstd.train_dictionary(DICTIONARY, texts).as_bytes())
-    except zstd.ZstdError:
-        return b""
 
 
 def compressed(text: Array, offsets: Array) -> tuple[IO[bytes], Ints, bytes]:
@@ -43,8 +30,6 @@ def compressed(text: Array, offsets: Array) -> tuple[IO[bytes], Ints, bytes]:
     a file of each paper's frame, where each frame starts (and the last, where they end),
     and the dictionary they were made with. A text that maps a file (an index just built) is
     read STEP bytes at a time, each given back once read."""
-    import zstandard as zstd
-
     places = np.asarray(offsets, dtype=np.int64)
     count = len(places) - 1
     view = text.base
@@ -56,9 +41,7 @@ def compressed(text: Array, offsets: Array) -> tuple[IO[bytes], Ints, bytes]:
     dictionary = trained([first_bytes[a : b - 1] for a, b in pairwise(ends)])
     if isinstance(mapped, mmap.mmap):
         give_back(mapped, 0, ends[-1])
-    compress = zstd.ZstdCompressor(
-        level=LEVEL, dict_data=dictionary_of(dictionary), write_checksum=False, write_dict_id=False
-    ).compress
+    compress = compressor(dictionary)
     frames = tempfile.TemporaryFile()  # noqa: SIM115 (the caller reads and closes it)
     lengths = np.zeros(count + 1, dtype=np.int64)
     first, block = 0, b""  # the next paper, and the bytes read from where it starts
