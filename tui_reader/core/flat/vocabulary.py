@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from tui_reader.core.flat.postings import Postings
 from tui_reader.core.flat.words import Array
 
 Floats = npt.NDArray[np.float32]
@@ -48,14 +49,7 @@ class Vocabulary:
             (
                 part.base,
                 part.ids,
-                # Plain arrays: slicing a memmap costs a Python object each.
-                {
-                    name: (
-                        np.asarray(part.arrays[f"{name}_offsets"]),
-                        np.asarray(part.arrays[f"{name}_papers"]),
-                    )
-                    for name in fields
-                },
+                {name: Postings(part.arrays, name) for name in fields},
             )
             for part in parts
         ]
@@ -69,12 +63,12 @@ class Vocabulary:
         if counts is None:
             parts = self._parts
             if len(parts) == 1 and parts[0][1] is None:
-                counts = np.diff(parts[0][2][field][0])
+                counts = np.diff(parts[0][2][field].offsets)
             else:
                 counts = np.zeros(len(self.words), dtype=np.int64)
                 for _, ids, postings in parts:
                     # A part's words are distinct: each place is added to once.
-                    counts[slice(None) if ids is None else ids] += np.diff(postings[field][0])
+                    counts[slice(None) if ids is None else ids] += np.diff(postings[field].offsets)
             counts = self._counts[field] = counts
         return counts
 
@@ -100,10 +94,8 @@ class Vocabulary:
         wanted = np.asarray(ids, dtype=np.int64)
         found: list[Array] = []
         for base, part_ids, postings in self._parts:
-            offsets, papers = postings[field]
             local = wanted if part_ids is None else _places(part_ids, wanted)
-            starts, ends = offsets[local].tolist(), offsets[local + 1].tolist()
-            held = [papers[start:end] for start, end in zip(starts, ends, strict=True)]
+            held = postings[field].of(local)
             if held:
                 joined = np.concatenate(held)
                 found.append(joined + base if base else joined)
