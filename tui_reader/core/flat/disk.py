@@ -17,7 +17,7 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -87,9 +87,9 @@ def save(root: Path, sources: list[dict[str, object]], arrays: Mapping[str, Arra
     temporary = Path(tempfile.mkdtemp(prefix=".writing-", dir=root))
     frames: IO[bytes] | None = None
     try:
-        arrays, frames = _as_kept(arrays)
+        arrays, frames = _with_kept_text(arrays)
         shapes = {}
-        for name, array in arrays.items():
+        for name, array in _kept(arrays):
             _save(temporary / f"{name}.npy", array)
             shapes[name] = {"dtype": array.dtype.str, "shape": list(array.shape)}
         manifest = {"format": FORMAT, "version": VERSION, "sources": sources, "arrays": shapes}
@@ -104,24 +104,32 @@ def save(root: Path, sources: list[dict[str, object]], arrays: Mapping[str, Arra
     return final
 
 
-def _as_kept(arrays: Mapping[str, Array]) -> tuple[Mapping[str, Array], IO[bytes] | None]:
-    """The arrays of an index as kept: the folded text as built compressed
-    (core.flat.kept_text), in a file given too, and the postings as built made smaller
-    (core.flat.postings)."""
-    frames = None
-    if KEPT not in arrays:
-        frames, offsets, dictionary = compressed(arrays["text"], arrays["text_offsets"])
-        arrays = dict(arrays) | {
-            "text": np.frombuffer(_mapped(frames), dtype=np.uint8),
-            "text_offsets": offsets,
-            KEPT: np.frombuffer(dictionary, dtype=np.uint8),
-        }
-    if int(np.asarray(arrays["papers"])[0]) <= KEPT_UP_TO:
-        for field in (*FIELDS, "cased"):
-            if not is_kept(arrays, field):
-                made = kept(arrays[f"{field}_offsets"], arrays[f"{field}_papers"], field)
-                arrays = dict(arrays) | made
-    return arrays, frames
+def _with_kept_text(
+    arrays: Mapping[str, Array],
+) -> tuple[Mapping[str, Array], IO[bytes] | None]:
+    """The arrays of an index with its folded text as kept: the text as built compressed
+    (core.flat.kept_text), in a file given too."""
+    if KEPT in arrays:
+        return arrays, None
+    frames, offsets, dictionary = compressed(arrays["text"], arrays["text_offsets"])
+    text: dict[str, Array] = {
+        "text": np.frombuffer(_mapped(frames), dtype=np.uint8),
+        "text_offsets": offsets,
+        KEPT: np.frombuffer(dictionary, dtype=np.uint8),
+    }
+    return {**arrays, **text}, frames
+
+
+def _kept(arrays: Mapping[str, Array]) -> Iterator[tuple[str, Array]]:
+    """The arrays of an index as kept, named: postings as built made smaller
+    (core.flat.postings), a field at a time (one field's in memory at once)."""
+    smaller = int(np.asarray(arrays["papers"])[0]) <= KEPT_UP_TO
+    for name, array in arrays.items():
+        field = name.removesuffix("_papers")
+        if smaller and field in (*FIELDS, "cased") and not is_kept(arrays, field):
+            yield from kept(arrays[f"{field}_offsets"], array, field).items()
+        else:
+            yield name, array
 
 
 def _mapped(file: IO[bytes]) -> mmap.mmap | bytes:

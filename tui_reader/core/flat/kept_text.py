@@ -11,6 +11,8 @@ decompressed nearly every block (1.5 s more at a million papers).
 
 import mmap
 import tempfile
+from array import array
+from collections.abc import Iterator
 from itertools import pairwise
 from typing import IO
 
@@ -19,7 +21,8 @@ import numpy.typing as npt
 
 from tui_reader.core.flat.folded_text import STEP, give_back
 from tui_reader.core.flat.words import Array
-from tui_reader.core.frames import SAMPLES, compressor, reader, trained
+from tui_reader.core.frames import SAMPLES, reader, trained
+from tui_reader.core.frames import compressed as frames_of
 
 Ints = npt.NDArray[np.int64]
 KEPT = "text_dictionary"  # an index's array when its text is kept so: the frames' dictionary
@@ -33,31 +36,36 @@ def compressed(text: Array, offsets: Array) -> tuple[IO[bytes], Ints, bytes]:
     places = np.asarray(offsets, dtype=np.int64)
     count = len(places) - 1
     view = text.base
-    mapped = view.obj if isinstance(view, memoryview) else None
+    mapped = view.obj if isinstance(view, memoryview) and isinstance(view.obj, mmap.mmap) else None
     # The papers of the first STEP bytes (at most SAMPLES): the dictionary is trained on them.
     sampled = min(max(int(np.searchsorted(places, STEP, side="right")) - 1, 1), SAMPLES, count)
     ends = places[: sampled + 1].tolist()
     first_bytes = bytes(text[: ends[-1]])
     dictionary = trained([first_bytes[a : b - 1] for a, b in pairwise(ends)])
-    if isinstance(mapped, mmap.mmap):
+    if mapped is not None:
         give_back(mapped, 0, ends[-1])
-    compress = compressor(dictionary)
     frames = tempfile.TemporaryFile()  # noqa: SIM115 (the caller reads and closes it)
-    lengths = np.zeros(count + 1, dtype=np.int64)
+    lengths = array("q", [0])
+    for made in frames_of(_papers(text, places, mapped), dictionary):
+        lengths.extend(map(len, made))
+        frames.write(b"".join(made))
+    frames.flush()
+    return frames, np.cumsum(np.frombuffer(lengths, dtype=np.int64)), dictionary
+
+
+def _papers(text: Array, places: Ints, mapped: mmap.mmap | None) -> Iterator[list[bytes]]:
+    """The papers' texts (without their NUL), those of STEP bytes at a time, the pages of a
+    mapped text given back as they are read."""
     first, block = 0, b""  # the next paper, and the bytes read from where it starts
     for begin in range(0, int(places[-1]), STEP):
         end = min(begin + STEP, int(places[-1]))
         block += bytes(text[begin:end])
-        if isinstance(mapped, mmap.mmap):
+        if mapped is not None:
             give_back(mapped, begin, end)
         stop = int(np.searchsorted(places, end, side="right")) - 1  # papers read whole
         ends = (places[first : stop + 1] - places[first]).tolist()
-        made = [compress(block[a : b - 1]) for a, b in pairwise(ends)]
-        lengths[first + 1 : stop + 1] = [len(frame) for frame in made]
-        frames.write(b"".join(made))
+        yield [block[a : b - 1] for a, b in pairwise(ends)]
         first, block = stop, block[ends[-1] :]
-    frames.flush()
-    return frames, np.cumsum(lengths), dictionary
 
 
 def built(frames: Array, offsets: Array, dictionary: Array) -> tuple[Array, Ints]:

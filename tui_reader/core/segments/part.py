@@ -27,6 +27,7 @@ import numpy as np
 from tui_reader.core import wording
 from tui_reader.core.columns import Chunk, view
 from tui_reader.core.flat import disk
+from tui_reader.core.flat.folded_text import STEP, give_back
 from tui_reader.core.flat.parts import IndexPart
 from tui_reader.core.frames import framed
 from tui_reader.core.loading import iter_file
@@ -176,7 +177,11 @@ def save_array(path: Path, value: Iterator[Chunk] | Array) -> dict[str, object]:
     with path.open("wb") as stream:
         np.lib.format.write_array_header_1_0(stream, header)
         for chunk in chunks:
-            stream.write(chunk)
+            mapped = chunk.obj if isinstance(chunk, memoryview) else None
+            for start in range(0, len(chunk), STEP):  # a map given back as it is written
+                stream.write(chunk[start : start + STEP])
+                if isinstance(mapped, mmap.mmap):
+                    give_back(mapped, start, min(start + STEP, len(chunk)))
     return {"dtype": "|u1", "shape": [size]}
 
 
