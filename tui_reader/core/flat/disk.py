@@ -17,18 +17,16 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
 
-from tui_reader.core.flat.build import FIELDS
 from tui_reader.core.flat.folded_text import STEP, give_back
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.flat.kept_text import KEPT, compressed
 from tui_reader.core.flat.parts import IndexPart
-from tui_reader.core.flat.postings import KEPT_UP_TO, is_kept, kept
 from tui_reader.core.flat.words import Array, Arrays
 
 FORMAT = "tui-reader flat index"
@@ -39,8 +37,7 @@ VERSION = 8  # 2: words numbered in alphabetical order; 3: each paper's number o
 # alzheimersdisease); a dash in the folded text is a space to phrases; 7: which papers have
 # no title (`untitled`), and PDF-extraction debris mended: piri(cid:173) form is piriform,
 # classi(cid:12)cation classification; 8: the folded text kept a zstd frame a paper, with its
-# dictionary (`text_dictionary`, core.flat.kept_text), and each posting's low 16 bits with
-# where the high bits rise (core.flat.postings)
+# dictionary (`text_dictionary`, core.flat.kept_text)
 MANIFEST = "manifest.json"
 ABANDONED = 3600  # seconds after which an unfinished write is left over from a crash
 MANIFEST_LIMIT = 1_000_000  # bytes: a manifest is small; a bigger file is not ours
@@ -87,9 +84,15 @@ def save(root: Path, sources: list[dict[str, object]], arrays: Mapping[str, Arra
     temporary = Path(tempfile.mkdtemp(prefix=".writing-", dir=root))
     frames: IO[bytes] | None = None
     try:
-        arrays, frames = _with_kept_text(arrays)
+        if KEPT not in arrays:  # the text as built: kept compressed
+            frames, offsets, dictionary = compressed(arrays["text"], arrays["text_offsets"])
+            arrays = dict(arrays) | {
+                "text": np.frombuffer(_mapped(frames), dtype=np.uint8),
+                "text_offsets": offsets,
+                KEPT: np.frombuffer(dictionary, dtype=np.uint8),
+            }
         shapes = {}
-        for name, array in _kept(arrays):
+        for name, array in arrays.items():
             _save(temporary / f"{name}.npy", array)
             shapes[name] = {"dtype": array.dtype.str, "shape": list(array.shape)}
         manifest = {"format": FORMAT, "version": VERSION, "sources": sources, "arrays": shapes}
@@ -102,34 +105,6 @@ def save(root: Path, sources: list[dict[str, object]], arrays: Mapping[str, Arra
         if frames is not None:
             frames.close()
     return final
-
-
-def _with_kept_text(
-    arrays: Mapping[str, Array],
-) -> tuple[Mapping[str, Array], IO[bytes] | None]:
-    """The arrays of an index with its folded text as kept: the text as built compressed
-    (core.flat.kept_text), in a file given too."""
-    if KEPT in arrays:
-        return arrays, None
-    frames, offsets, dictionary = compressed(arrays["text"], arrays["text_offsets"])
-    text: dict[str, Array] = {
-        "text": np.frombuffer(_mapped(frames), dtype=np.uint8),
-        "text_offsets": offsets,
-        KEPT: np.frombuffer(dictionary, dtype=np.uint8),
-    }
-    return {**arrays, **text}, frames
-
-
-def _kept(arrays: Mapping[str, Array]) -> Iterator[tuple[str, Array]]:
-    """The arrays of an index as kept, named: postings as built made smaller
-    (core.flat.postings), a field at a time (one field's in memory at once)."""
-    smaller = int(np.asarray(arrays["papers"])[0]) <= KEPT_UP_TO
-    for name, array in arrays.items():
-        field = name.removesuffix("_papers")
-        if smaller and field in (*FIELDS, "cased") and not is_kept(arrays, field):
-            yield from kept(arrays[f"{field}_offsets"], array, field).items()
-        else:
-            yield name, array
 
 
 def _mapped(file: IO[bytes]) -> mmap.mmap | bytes:
@@ -297,30 +272,9 @@ def _check(folder: Path, arrays: Arrays) -> None:
             raise Rejected(f"{folder}: {name} postings do not match the vocabulary")
     if len(arrays["cased_offsets"]) != len(arrays["cased_words_offsets"]):
         raise Rejected(f"{folder}: cased postings do not match their vocabulary")
-    for field in (*FIELDS, "cased"):
-        _check_postings(folder, arrays, field, papers)
     if (
         len(arrays["text_offsets"]) != papers + 1
         or len(arrays["paper_words"]) != papers
         or len(arrays["untitled"]) != papers
     ):
         raise Rejected(f"{folder}: the arrays do not agree on how many papers or words")
-
-
-def _check_postings(folder: Path, arrays: Arrays, field: str, papers: int) -> None:
-    """A field's postings kept as core.flat.postings keeps them (as built, in a part of too
-    many papers): a word's first high bits each, rises in order among the postings."""
-    if not is_kept(arrays, field):
-        if papers <= KEPT_UP_TO:
-            raise Rejected(f"{folder}: {field} postings are not kept as this version keeps them")
-        return
-    high, rises = np.asarray(arrays[f"{field}_high"]), np.asarray(arrays[f"{field}_rises"])
-    if len(high) != len(arrays[f"{field}_offsets"]) - 1 or (
-        len(rises)
-        and (
-            rises[0] < 0
-            or rises[-1] >= len(arrays[f"{field}_papers"])
-            or np.any(np.diff(rises) < 0)
-        )
-    ):
-        raise Rejected(f"{folder}: {field} postings do not add up")

@@ -13,7 +13,6 @@ from tui_reader.core.flat.build import FIELDS
 from tui_reader.core.flat.kept_text import KEPT, built
 from tui_reader.core.flat.lexicon import Lexicon, joined
 from tui_reader.core.flat.parts import IndexPart
-from tui_reader.core.flat.postings import Postings
 from tui_reader.core.flat.words import Array, Arrays, Words, strings
 
 _VOCABULARIES = {"": FIELDS, "cased_": ("cased",)}
@@ -62,7 +61,7 @@ def _postings(parts: Sequence[IndexPart], field: str, lexicon: Lexicon, bases: l
     for part, ids, base in zip(parts, lexicon.ids, bases, strict=True):
         offsets = np.asarray(part.arrays[f"{field}_offsets"], dtype=np.int64)
         words.append(np.repeat(ids, np.diff(offsets)))
-        papers.append(np.asarray(Postings(part.arrays, field).all(), dtype=np.int32) + base)
+        papers.append(np.asarray(part.arrays[f"{field}_papers"], dtype=np.int32) + base)
     word = np.concatenate(words)
     order = np.argsort(word, kind="stable")  # the parts' papers stay in order
     offsets = np.zeros(len(lexicon) + 1, dtype=np.int64)

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from tui_reader.core.flat.postings import Postings
 from tui_reader.core.flat.words import Array
 
 Floats = npt.NDArray[np.float32]
@@ -49,7 +48,14 @@ class Vocabulary:
             (
                 part.base,
                 part.ids,
-                {name: Postings(part.arrays, name) for name in fields},
+                # Plain arrays: slicing a memmap costs a Python object each.
+                {
+                    name: (
+                        np.asarray(part.arrays[f"{name}_offsets"]),
+                        np.asarray(part.arrays[f"{name}_papers"]),
+                    )
+                    for name in fields
+                },
             )
             for part in parts
         ]
@@ -63,12 +69,12 @@ class Vocabulary:
         if counts is None:
             parts = self._parts
             if len(parts) == 1 and parts[0][1] is None:
-                counts = np.diff(parts[0][2][field].offsets)
+                counts = np.diff(parts[0][2][field][0])
             else:
                 counts = np.zeros(len(self.words), dtype=np.int64)
                 for _, ids, postings in parts:
                     # A part's words are distinct: each place is added to once.
-                    counts[slice(None) if ids is None else ids] += np.diff(postings[field].offsets)
+                    counts[slice(None) if ids is None else ids] += np.diff(postings[field][0])
             counts = self._counts[field] = counts
         return counts
 
@@ -94,8 +100,10 @@ class Vocabulary:
         wanted = np.asarray(ids, dtype=np.int64)
         found: list[Array] = []
         for base, part_ids, postings in self._parts:
+            offsets, papers = postings[field]
             local = wanted if part_ids is None else _places(part_ids, wanted)
-            held = postings[field].of(local)
+            starts, ends = offsets[local].tolist(), offsets[local + 1].tolist()
+            held = [papers[start:end] for start, end in zip(starts, ends, strict=True)]
             if held:
                 joined = np.concatenate(held)
                 found.append(joined + base if base else joined)
