@@ -1,6 +1,7 @@
 """The folded text as a kept index holds it (core.flat.kept_text): a zstd frame a paper,
 smaller than the text, and read back to the same results."""
 
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,7 @@ from tui_reader.core.flat.build import build_arrays
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.flat.merge import merged
 from tui_reader.core.flat.parts import IndexPart
+from tui_reader.core.frames import framed, reader
 from tui_reader.core.loading import load_paths
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import parse_query
@@ -121,3 +123,17 @@ def test_a_part_too_small_for_a_dictionary_is_kept_without_one(tmp_path: Path) -
     assert not len(part.arrays[kept_text.KEPT])
     _same(kept, FlatIndex.of(PaperStore(papers)), PHRASES)
     assert isinstance(part, IndexPart)
+
+
+@pytest.mark.parametrize("texts", [[b""] * 30, [b""] * 18 + [b"x" * 49], [b"a few words"] * 3])
+def test_texts_too_few_or_all_empty_are_kept_without_a_dictionary(texts: list[bytes]) -> None:
+    """zstd's training crashed the process on a column of empty texts (papers without a
+    title): below so many bytes none is trained."""
+    offsets = np.cumsum([0, *map(len, texts)], dtype=np.int64)
+    frames, places, dictionary = framed([b"".join(texts)], offsets)
+    with frames:
+        frames.seek(0)
+        data = frames.read()
+    read = reader(dictionary)
+    assert dictionary == b""
+    assert [read(data[a:b]) for a, b in pairwise(places.tolist())] == texts

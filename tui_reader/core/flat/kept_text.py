@@ -4,9 +4,9 @@ core.flat.merge reads it back).
 
 Kept as it is built (UTF-8, each paper ended by a NUL) the folded text was the biggest
 thing in the cache (1.18 of its 3.1 GB at a million papers); a frame a paper takes a third of
-that, and a phrase reads only its candidates' frames: 11,000 of them decompressed in 30 ms
-(benchmarks/RESULTS.md, "The cache on disk"). Compressed in blocks of papers, a phrase
-decompressed nearly every block (1.5 s more at a million papers).
+that, and a phrase reads only its candidates' frames: 111,000 of them decompressed in a
+quarter of a second at a million papers (benchmarks/RESULTS.md, "The cache on disk").
+Compressed in blocks of papers, a phrase decompressed nearly every block (1.5 s more).
 """
 
 import mmap
