@@ -12,10 +12,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tui_reader.core.flat import build, disk, folded_text
+from tui_reader.core.flat import build, disk, folded_text, kept_text
 from tui_reader.core.flat import index as index_module
 from tui_reader.core.flat.build import build_arrays
 from tui_reader.core.flat.index import FlatIndex
+from tui_reader.core.flat.kept_text import KEPT
 from tui_reader.core.flat.ranking import RANKED_EXACTLY, best_first, smallest_window
 from tui_reader.core.paper import Paper, paper_id
 from tui_reader.core.query import parse_query
@@ -625,6 +626,7 @@ def _index_of_much_text(monkeypatch: pytest.MonkeyPatch) -> tuple[FlatIndex, lis
         pytest.skip("reads what is mapped from /proc")
     monkeypatch.setattr(folded_text, "STEP", STEP)
     monkeypatch.setattr(disk, "STEP", STEP)
+    monkeypatch.setattr(kept_text, "STEP", STEP)
     filler = " ".join(f"word{n}" for n in range(300))
     papers = corpus(*(f"Paper {n}: sparse attention, {filler}." for n in range(5000)))
     index = FlatIndex.of(PaperStore(papers))
@@ -665,13 +667,15 @@ def test_an_index_just_built_is_kept_without_all_its_text_in_memory(
         resident_before.append(_resident_kb(inode))
         folded_text.give_back(mapped, begin, end)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(disk, "give_back", measured)
+    monkeypatch.setattr(kept_text, "give_back", measured)
     sources: list[dict[str, object]] = [{"path": "x.jsonl", "size": 1, "mtime_ns": 1}]
     folder = disk.save(tmp_path / "cache", sources, index.arrays)
     text = index.arrays["text"]
     assert len(resident_before) > 10
     assert 0 < max(resident_before) <= len(text) / 1024 / 3
-    assert np.array_equal(np.load(folder / "text.npy", mmap_mode="r"), text)
+    names = ("text", "text_offsets", KEPT)
+    kept_arrays = [np.load(folder / f"{name}.npy", mmap_mode="r") for name in names]
+    assert np.array_equal(kept_text.built(*kept_arrays)[0], text)
     kept = disk.open_index(folder.parent, sources)
     assert found(kept, papers, '"paper 7:"') == found(index, papers, '"paper 7:"')
 

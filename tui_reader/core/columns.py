@@ -2,9 +2,11 @@
 papers load (each batch one immutable chunk, so threads reading it need no lock), or opens
 whole over memory-mapped arrays (the index cache).
 
-A column of strings is chunks of UTF-8 with one int64 offset per string; a column of a few
-names a paper (categories) is the names' codes, all papers' one after the other, with where
-each paper's start, and the list of the names the codes stand for.
+A column of strings is chunks of UTF-8 with one int64 offset per string (kept on disk, a
+long text's is chunks of zstd frames, a string each, with each chunk's dictionary:
+core.frames); a column of a few names a paper (categories) is the names' codes, all papers'
+one after the other, with where each paper's start, and the list of the names the codes
+stand for.
 """
 
 from array import array
@@ -16,6 +18,8 @@ from typing import Any, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
+from tui_reader.core.frames import reader
+
 Chunk: TypeAlias = bytes | memoryview
 Column: TypeAlias = "array[int] | memoryview"  # grown in memory, or mapped from a file
 UTF8 = ("utf-8", "surrogatepass")  # as the columns are written
@@ -25,12 +29,17 @@ class StringColumn:
     """A column of strings: chunks of UTF-8 with one int64 offset per string (and a 0)."""
 
     def __init__(
-        self, chunks: Sequence[npt.NDArray[Any]] = (), offsets: npt.NDArray[Any] | None = None
+        self,
+        chunks: Sequence[npt.NDArray[Any]] = (),
+        offsets: npt.NDArray[Any] | None = None,
+        dictionaries: Sequence[npt.NDArray[Any]] | None = None,
     ) -> None:
         # Mapped arrays are read through memoryviews: 20x faster to slice than numpy's.
         self.chunks: list[Chunk] = [view(chunk) for chunk in chunks]  # where each starts:
         self.starts: list[int] = list(accumulate(map(len, self.chunks), initial=0))[:-1]
         self.offsets: Column = array("q", [0]) if offsets is None else view(offsets)
+        # A column kept as frames (core.frames): what reads each chunk's, by its dictionary.
+        self._readers = None if dictionaries is None else [reader(d) for d in dictionaries]
 
     def append(self, joined: bytes, lengths: "array[int]") -> None:
         """Strings as `encoded` gives them: their UTF-8 one after the other, and each one's
@@ -46,6 +55,8 @@ class StringColumn:
     def get(self, number: int) -> str:
         offsets = self.offsets
         start, end = offsets[number], offsets[number + 1]
+        if self._readers is not None:
+            return decoded(self._framed(start, end))
         if start == end:
             return ""
         starts = self.starts
@@ -55,9 +66,18 @@ class StringColumn:
         base = starts[chunk]
         return decoded(self.chunks[chunk][start - base : end - base])
 
+    def _framed(self, start: int, end: int) -> bytes:
+        """The string of the frame from `start` to `end`."""
+        assert self._readers is not None
+        chunk = bisect_right(self.starts, start) - 1
+        base = self.starts[chunk]
+        return self._readers[chunk](bytes(self.chunks[chunk][start - base : end - base]))
+
     def encoded(self, start: int, stop: int) -> list[bytes]:
         """Strings `start` to `stop` as their UTF-8, sliced from the chunks at once."""
         bounds = self.offsets[start : stop + 1].tolist()
+        if self._readers is not None:
+            return [self._framed(a, b) for a, b in pairwise(bounds)]
         first, end = bounds[0], bounds[-1]
         chunk = max(bisect_right(self.starts, first) - 1, 0)
         parts = []
@@ -71,7 +91,12 @@ class StringColumn:
         return [blob[a - first : b - first] for a, b in pairwise(bounds)]
 
     def arrays(self, count: int) -> tuple[Iterator[Chunk], npt.NDArray[np.int64]]:
-        """The bytes of the first `count` strings, as chunks, and their offsets."""
+        """The bytes of the first `count` strings, as chunks, and their offsets (of a column
+        kept as frames, the strings read back)."""
+        if self._readers is not None:
+            strings = self.encoded(0, count)
+            lengths = np.fromiter(map(len, strings), dtype=np.int64, count=len(strings))
+            return iter([b"".join(strings)]), np.concatenate(([0], np.cumsum(lengths)))
         offsets = np.array(self.offsets[: count + 1], dtype=np.int64)
         end = int(offsets[-1])
         chunks = list(zip(self.starts, self.chunks, strict=True))

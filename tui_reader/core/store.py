@@ -86,15 +86,22 @@ class PaperStore(Sequence[Paper]):
         collections: Sequence[str],
         names: Mapping[str, list[str]],
         texts: Mapping[str, Sequence[Array]] | None = None,
+        dictionaries: Mapping[str, Sequence[Array]] | None = None,
     ) -> "PaperStore":
         """A store over arrays `arrays()` gave (memory-mapped, usually); `names` holds the
         collection and source names the codes stand for. With `texts`, each text's bytes are
-        these arrays one after the other (kept in parts), which its offsets index."""
+        these arrays one after the other (kept in parts), which its offsets index. A text
+        kept as frames (core.frames) has its dictionary beside it (`{name}_dictionary`), or
+        with `texts`, each array's in `dictionaries`."""
         store = cls((), collections)
         store._count = len(arrays["keys"])
         for name in TEXTS:
             chunks = [arrays[name]] if texts is None else texts[name]
-            store._texts[name] = StringColumn(chunks, arrays[f"{name}_offsets"])
+            framed = f"{name}_dictionary"
+            kept: Sequence[Array] | None = [arrays[framed]] if framed in arrays else None
+            if dictionaries is not None:
+                kept = dictionaries.get(name)
+            store._texts[name] = StringColumn(chunks, arrays[f"{name}_offsets"], kept)
         store._numbers = {name: view(arrays[name]) for name in NUMBERS}
         store._categories = NameColumn(
             arrays["category_codes"], arrays["category_starts"], names["categories"]

@@ -19,23 +19,25 @@ import stat
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
 from tui_reader.core.flat.folded_text import STEP, give_back
 from tui_reader.core.flat.index import FlatIndex
+from tui_reader.core.flat.kept_text import KEPT, compressed
 from tui_reader.core.flat.parts import IndexPart
 from tui_reader.core.flat.words import Array, Arrays
 
 FORMAT = "tui-reader flat index"
-VERSION = 7  # 2: words numbered in alphabetical order; 3: each paper's number of words;
+VERSION = 8  # 2: words numbered in alphabetical order; 3: each paper's number of words;
 # 4: a soft hyphen or zero-width character inside a word no longer splits it; 5: a LaTeX
 # command's arguments are words apart from its name (\textsc{BERT} was textscbert); 6: an
 # accent takes no space after its letter, and Alzheimer\'s is Alzheimer's (it was
 # alzheimersdisease); a dash in the folded text is a space to phrases; 7: which papers have
 # no title (`untitled`), and PDF-extraction debris mended: piri(cid:173) form is piriform,
-# classi(cid:12)cation classification
+# classi(cid:12)cation classification; 8: the folded text kept a zstd frame a paper, with its
+# dictionary (`text_dictionary`, core.flat.kept_text)
 MANIFEST = "manifest.json"
 ABANDONED = 3600  # seconds after which an unfinished write is left over from a crash
 MANIFEST_LIMIT = 1_000_000  # bytes: a manifest is small; a bigger file is not ours
@@ -80,7 +82,15 @@ def save(root: Path, sources: list[dict[str, object]], arrays: Mapping[str, Arra
     root.mkdir(parents=True, exist_ok=True)
     final = folder_for(root, sources)
     temporary = Path(tempfile.mkdtemp(prefix=".writing-", dir=root))
+    frames: IO[bytes] | None = None
     try:
+        if KEPT not in arrays:  # the text as built: kept compressed
+            frames, offsets, dictionary = compressed(arrays["text"], arrays["text_offsets"])
+            arrays = dict(arrays) | {
+                "text": np.frombuffer(_mapped(frames), dtype=np.uint8),
+                "text_offsets": offsets,
+                KEPT: np.frombuffer(dictionary, dtype=np.uint8),
+            }
         shapes = {}
         for name, array in arrays.items():
             _save(temporary / f"{name}.npy", array)
@@ -91,7 +101,17 @@ def save(root: Path, sources: list[dict[str, object]], arrays: Mapping[str, Arra
     except BaseException:
         shutil.rmtree(temporary, ignore_errors=True)
         raise
+    finally:
+        if frames is not None:
+            frames.close()
     return final
+
+
+def _mapped(file: IO[bytes]) -> mmap.mmap | bytes:
+    """A file's bytes by memory map (an empty file cannot be mapped)."""
+    if not os.fstat(file.fileno()).st_size:
+        return b""
+    return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
 
 
 def put_in_place(written: Path, final: Path) -> None:
@@ -231,7 +251,8 @@ def open_part(root: Path, sources: list[dict[str, object]]) -> IndexPart:
 
 def _check(folder: Path, arrays: Arrays) -> None:
     """Offsets start at 0, never decrease and end at their array's length; the rest agree."""
-    missing = {*_BOUNDED, *_BOUNDED.values(), "papers", "paper_words", "untitled"} - set(arrays)
+    missing = {*_BOUNDED, *_BOUNDED.values(), "papers", "paper_words", "untitled", KEPT}
+    missing -= set(arrays)
     if missing:
         raise Rejected(f"{folder}: missing {', '.join(sorted(missing))}")
     for name, bounded in _BOUNDED.items():

@@ -17,6 +17,9 @@ from typing import IO
 import numpy as np
 import numpy.typing as npt
 
+from tui_reader.core.flat.words import Array
+from tui_reader.core.frames import reader
+
 STEP = 8_000_000  # bytes of text read before their pages are given back
 AROUND = 65536  # the system maps the pages of such a block around a page read
 # Bytes of a word: ASCII letters and digits, and all of UTF-8's (the text is folded: few).
@@ -37,10 +40,12 @@ class FoldedText:
     def of(self, number: int) -> str:
         """Paper `number`'s text (read, not mapped: a few papers at a time, for a long time)."""
         start, end = self._offsets[number : number + 2].tolist()
-        start, end = self._start + start, self._start + end - 1
+        return self._read(self._start + start, self._start + end - 1).decode()
+
+    def _read(self, start: int, end: int) -> bytes:
         if not hasattr(os, "pread") and self._map is not None:  # Windows
-            return self._map[start:end].decode()
-        return os.pread(self._file.fileno(), end - start, start).decode()
+            return self._map[start:end]
+        return os.pread(self._file.fileno(), end - start, start)
 
     def holding(
         self, numbers: npt.NDArray[np.int64], needle: bytes, whole: bool = True
@@ -54,17 +59,20 @@ class FoldedText:
         starts = self._offsets[numbers] + self._start
         ends = self._offsets[numbers + 1] + self._start
         cuts = np.searchsorted(starts, np.arange(int(starts[0]) + STEP, int(ends[-1]), STEP))
-        find, stands = self._map.find, self._standing(needle, whole)
         for first, stop in zip([0, *cuts.tolist()], [*cuts.tolist(), len(numbers)], strict=True):
             if first == stop:
                 continue
             begin, end = starts[first:stop].tolist(), ends[first:stop].tolist()
-            places = [find(needle, b, e) for b, e in zip(begin, end, strict=True)]
-            found[first:stop] = [
-                at >= 0 and stands(at, b, e) for at, b, e in zip(places, begin, end, strict=True)
-            ]
+            found[first:stop] = self._found(begin, end, needle, whole)
             self._give_back(begin[0], end[-1])
         return found
+
+    def _found(self, begin: list[int], end: list[int], needle: bytes, whole: bool) -> list[bool]:
+        """Whether the texts from each `begin` to `end` hold the needle as words."""
+        assert self._map is not None
+        find, stands = self._map.find, self._standing(needle, whole)
+        places = [find(needle, b, e) for b, e in zip(begin, end, strict=True)]
+        return [at >= 0 and stands(at, b, e) for at, b, e in zip(places, begin, end, strict=True)]
 
     def _standing(self, needle: bytes, whole: bool) -> Callable[[int, int, int], bool]:
         """Whether the needle found at a place in a paper's text (from `begin` to `end`), or
@@ -100,3 +108,40 @@ def give_back(mapped: mmap.mmap, begin: int, end: int) -> None:
     end = min(end + around - end % around, len(mapped))
     with suppress(OSError):  # the pages stay: memory, not a failed search
         mapped.madvise(mmap.MADV_DONTNEED, begin, end - begin)
+
+
+class KeptText(FoldedText):
+    """The papers' texts as an index keeps them (core.flat.kept_text): each a zstd frame, made
+    with `dictionary`, in `file` from byte `start`, where `offsets` say."""
+
+    def __init__(
+        self, file: IO[bytes], start: int, offsets: npt.NDArray[np.int64], dictionary: Array
+    ) -> None:
+        super().__init__(file, start, offsets)
+        self._decompress = reader(dictionary)
+
+    def of(self, number: int) -> str:
+        start, end = self._offsets[number : number + 2].tolist()
+        return self._decompress(self._read(self._start + start, self._start + end)).decode()
+
+    def _found(self, begin: list[int], end: list[int], needle: bytes, whole: bool) -> list[bool]:
+        assert self._map is not None
+        text, decompress = self._map, self._decompress
+        lead, trail = needle[0] in _WORD, whole and needle[-1] in _WORD
+        return [
+            _holds(decompress(text[b:e]), needle, lead, trail)
+            for b, e in zip(begin, end, strict=True)
+        ]
+
+
+def _holds(text: bytes, needle: bytes, lead: bool, trail: bool) -> bool:
+    """Whether a text holds the needle as words: not inside one when `lead`, nor followed by
+    more of one when `trail`."""
+    size, at = len(needle), text.find(needle)
+    while at >= 0:
+        if (not lead or not at or text[at - 1] not in _WORD) and (
+            not trail or at + size >= len(text) or text[at + size] not in _WORD
+        ):
+            return True
+        at = text.find(needle, at + 1)
+    return False

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from tui_reader.core.flat.build import FIELDS
+from tui_reader.core.flat.kept_text import KEPT, built
 from tui_reader.core.flat.lexicon import Lexicon, joined
 from tui_reader.core.flat.parts import IndexPart
 from tui_reader.core.flat.words import Array, Arrays, Words, strings
@@ -28,10 +29,9 @@ def merged(parts: Sequence[IndexPart]) -> Arrays:
         arrays[name], arrays[f"{name}_offsets"] = lexicon.data, lexicon.offsets
         for field in fields:
             arrays |= _postings(parts, field, lexicon, bases)
-    arrays["text"] = np.concatenate(
-        [np.asarray(part.arrays["text"], dtype=np.uint8) for part in parts]
-    )
-    arrays["text_offsets"] = joined_offsets([part.arrays["text_offsets"] for part in parts])
+    texts = [_text(part) for part in parts]  # as built: kept again with one dictionary
+    arrays["text"] = np.concatenate([text for text, _ in texts])
+    arrays["text_offsets"] = joined_offsets([offsets for _, offsets in texts])
     for name in ("paper_words", "untitled"):
         arrays[name] = np.concatenate([np.asarray(part.arrays[name]) for part in parts])
     compounds: dict[str, str] = {}
@@ -44,6 +44,14 @@ def merged(parts: Sequence[IndexPart]) -> Arrays:
     arrays |= strings("compound_keys", ordered)
     arrays |= strings("compound_values", [compounds[key] for key in ordered])
     return arrays
+
+
+def _text(part: IndexPart) -> tuple[Array, Array]:
+    """A part's folded text as built, and where each paper's starts."""
+    arrays = part.arrays
+    if KEPT in arrays:
+        return built(arrays["text"], arrays["text_offsets"], arrays[KEPT])
+    return np.asarray(arrays["text"], dtype=np.uint8), arrays["text_offsets"]
 
 
 def _postings(parts: Sequence[IndexPart], field: str, lexicon: Lexicon, bases: list[int]) -> Arrays:

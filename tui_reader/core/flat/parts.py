@@ -14,7 +14,8 @@ import numpy as np
 import numpy.typing as npt
 
 from tui_reader.core.flat.build import FIELDS
-from tui_reader.core.flat.folded_text import FoldedText
+from tui_reader.core.flat.folded_text import FoldedText, KeptText
+from tui_reader.core.flat.kept_text import KEPT
 from tui_reader.core.flat.lexicon import Lexicon
 from tui_reader.core.flat.vocabulary import Vocabulary, VocabularyPart
 from tui_reader.core.flat.words import Array, Words
@@ -52,13 +53,7 @@ class Parts:
         self.bases = np.concatenate(([0], np.cumsum(counts, dtype=np.int64)))
         self.count = int(self.bases[-1])
         starts = self.bases[:-1].tolist()
-        self.text = PartedText(
-            [
-                FoldedText(part.text, part.text_start, np.asarray(part.arrays["text_offsets"]))
-                for part in parts
-            ],
-            starts,
-        )
+        self.text = PartedText([_text(part) for part in parts], starts)
         if lexicons is None:
             (only,) = parts
             self.words = Vocabulary(
@@ -89,6 +84,15 @@ class Parts:
             )
             for part in self.parts
         ]
+
+
+def _text(part: IndexPart) -> FoldedText:
+    """A part's folded text: as built, or as kept (compressed, with its dictionary)."""
+    offsets = np.asarray(part.arrays["text_offsets"], dtype=np.int64)
+    dictionary = part.arrays.get(KEPT)
+    if dictionary is None:
+        return FoldedText(part.text, part.text_start, offsets)
+    return KeptText(part.text, part.text_start, offsets, dictionary)
 
 
 def _vocabulary(

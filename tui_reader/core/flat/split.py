@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tui_reader.core.flat.build import FIELDS
+from tui_reader.core.flat.kept_text import KEPT
 from tui_reader.core.flat.lexicon import Lexicon
 from tui_reader.core.flat.parts import Lexicons
 from tui_reader.core.flat.words import Array, Arrays
@@ -51,6 +52,8 @@ def split(arrays: Mapping[str, Array], cuts: Sequence[int]) -> tuple[list[Arrays
         part["papers"] = np.asarray([stop - first], dtype=np.int64)
         part["text"] = arrays["text"][text[first] : text[stop]]
         part["text_offsets"] = text[first : stop + 1] - text[first]
+        if KEPT in arrays:  # each paper's frame, read with the one dictionary
+            part[KEPT] = arrays[KEPT]
         for name in _PER_PAPER:
             part[name] = np.asarray(arrays[name][first:stop])
         for name in _WHOLE:

@@ -13,6 +13,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from tui_reader.core.columns import view
 from tui_reader.core.flat import disk
 from tui_reader.core.segments import entry, part
 from tui_reader.core.segments.ranges import Rejected, identity, scanned
@@ -40,7 +41,8 @@ def taken_in(root: Path, file: Path) -> Path | None:
         arrays = manifest["arrays"]
     except (disk.Rejected, ValueError, KeyError, TypeError):
         return None
-    if not isinstance(arrays, dict) or set(arrays) != set(part.TYPES):
+    framed = {f"{name}_dictionary" for name in part.FRAMED}
+    if not isinstance(arrays, dict) or set(arrays) | framed != set(part.TYPES):
         return None
     kept_range = scanned(file.resolve(), 0, int(str(sources[0]["size"])))
     if identity(file) != sources[0]:  # it changed as it was read
@@ -50,8 +52,14 @@ def taken_in(root: Path, file: Path) -> Path | None:
     try:
         folder = temporary / entry.PARTS / name
         folder.mkdir(parents=True)
-        for array in arrays:
+        linked = [array for array in arrays if array.removesuffix("_offsets") not in part.FRAMED]
+        for array in linked:
             _link(earlier / f"{array}.npy", folder / f"{array}.npy")
+        shapes = {array: arrays[array] for array in linked}
+        for text in part.FRAMED:  # kept whole then, as frames now
+            offsets = part.array_of(earlier, f"{text}_offsets", arrays[f"{text}_offsets"])
+            raw = part.array_of(earlier, text, arrays[text])
+            shapes |= part.save_framed(folder, text, [view(raw)], offsets)
         ranges = part.sources_of([kept_range])
         moved = disk.folder_for(folder, ranges)
         moved.mkdir()
@@ -70,7 +78,7 @@ def taken_in(root: Path, file: Path) -> Path | None:
             "duplicates": manifest["duplicates"],
             "met_before": 0,
             "made": (earlier / disk.MANIFEST).stat().st_mtime,
-            "arrays": arrays,
+            "arrays": shapes,
         }
         (folder / part.MANIFEST).write_text(json.dumps(facts), encoding="utf-8")
         whole = {

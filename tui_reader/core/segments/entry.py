@@ -52,6 +52,7 @@ from tui_reader.core.segments.papers_view import (
     view_after,
 )
 from tui_reader.core.segments.part import (
+    FRAMED,
     MANIFEST,
     OpenPart,
     PartFacts,
@@ -191,7 +192,8 @@ def _joined(
                 raise Rejected(f"{folder}: the view does not place a part's words")
     collections = list(dict.fromkeys(c for part in parts for c in part.facts.collections))
     texts = {name: [part.arrays[name] for part in parts] for name in TEXTS}
-    return view, PaperStore.from_arrays(arrays, collections, names, texts)
+    dictionaries = {name: [part.arrays[f"{name}_dictionary"] for part in parts] for name in FRAMED}
+    return view, PaperStore.from_arrays(arrays, collections, names, texts, dictionaries)
 
 
 @dataclass(frozen=True)

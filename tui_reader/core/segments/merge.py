@@ -11,15 +11,17 @@ merged part holds their ranges, papers, index (core.flat.merge) and what they co
 
 import math
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
-from tui_reader.core.flat.merge import merged
+from tui_reader.core.columns import Chunk
+from tui_reader.core.flat.merge import joined_offsets, merged
 from tui_reader.core.paper_columns import TEXTS
 from tui_reader.core.segments.papers_view import joined_store, merged_ranks, names_of
-from tui_reader.core.segments.part import OpenPart, PartFacts, open_part, write_part
+from tui_reader.core.segments.part import FRAMED, OpenPart, PartFacts, open_part, write_part
 
 MERGE_AT = 6
 # No part of more papers is made by a merge: merging a few million papers' postings would hold
@@ -79,8 +81,15 @@ def write_merged(folder: Path, name: str, parts: Sequence[OpenPart]) -> None:
     )
     ranked.insert(biggest, ranks_of)
     columns, collections = joined_store(parts, np.concatenate(ranked))
+    read = [store.arrays()[0] for store in stores]  # frames read back: kept with one dictionary
     for text in TEXTS:
-        columns[text] = np.concatenate([np.asarray(part.arrays[text]) for part in parts])
+        if text in FRAMED:
+            offsets = [np.asarray(named[f"{text}_offsets"]) for named in read]
+            columns[f"{text}_offsets"] = joined_offsets(offsets)
+            chunks = [cast(Iterator[Chunk], named[text]) for named in read]
+            columns[text] = np.frombuffer(b"".join(b for c in chunks for b in c), dtype=np.uint8)
+        else:
+            columns[text] = np.concatenate([np.asarray(part.arrays[text]) for part in parts])
     counted = [part.facts.duplicates for part in parts]
     met = [part.facts.met_before for part in parts]
     facts = PartFacts(

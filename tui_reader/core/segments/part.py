@@ -14,30 +14,39 @@ after others is read in their light (`read_part`).
 """
 
 import json
+import mmap
+import os
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
 from tui_reader.core import wording
-from tui_reader.core.columns import Chunk
+from tui_reader.core.columns import Chunk, view
 from tui_reader.core.flat import disk
+from tui_reader.core.flat.folded_text import STEP, give_back
 from tui_reader.core.flat.parts import IndexPart
+from tui_reader.core.frames import framed
 from tui_reader.core.loading import iter_file
 from tui_reader.core.paper_columns import TEXTS, PaperColumns
 from tui_reader.core.segments.ranges import FileRange, Rejected
 from tui_reader.core.store import Array, PaperStore
 
 FORMAT = "tui-reader part"
-VERSION = 1
+VERSION = 2  # 2: long texts kept as zstd frames, each column with its dictionary
 MANIFEST = "manifest.json"
 MANIFEST_LIMIT = 64_000_000  # bytes: source names and problems; a bigger file is not ours
 BATCH = 1000  # papers read from a file before they are checked against the parts before
 # Each array's type; those of one value per paper, and the offsets (one more).
 TYPES = {name: "|u1" for name in TEXTS} | {f"{name}_offsets": "<i8" for name in TEXTS}
+# Texts kept as zstd frames, a paper's each (core.frames): all but the short ones (id, venue,
+# headline, published), which frames would make longer. A search reads none of them (the
+# index has their words, and its own folded text); a row shown reads its title's frame.
+FRAMED = ("abstract", "title", "authors", "extra")
+TYPES |= {f"{name}_dictionary": "|u1" for name in FRAMED}
 TYPES |= {"years": "<i8", "flags": "|i1", "collections": "<i4", "sources": "<i4", "dates": "<i4"}
 TYPES |= {"category_codes": "<i4", "category_starts": "<i8"}
 TYPES |= {"keys": "<i8", "sorted_keys": "<i8", "sorted_numbers": "<i8", "headline_ranks": "<i8"}
@@ -103,7 +112,15 @@ def write_part(
     them) and the index's arrays (None: papers alone, indexed when opened). OSError when it
     cannot be written."""
     folder.mkdir(parents=True)
-    shapes = {name: save_array(folder / f"{name}.npy", value) for name, value in columns.items()}
+    shapes: dict[str, dict[str, object]] = {}
+    for name, value in columns.items():
+        if name in FRAMED:
+            offsets = columns[f"{name}_offsets"]
+            assert isinstance(offsets, np.ndarray)
+            chunks = [view(value)] if isinstance(value, np.ndarray) else value
+            shapes |= save_framed(folder, name, chunks, offsets)
+        elif name.removesuffix("_offsets") not in FRAMED:
+            shapes[name] = save_array(folder / f"{name}.npy", value)
     if index is not None:
         disk.save(folder, sources_of(facts.ranges), index)
     manifest = {
@@ -123,6 +140,27 @@ def write_part(
     (folder / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
 
 
+def save_framed(
+    folder: Path, name: str, chunks: Iterable[Chunk], offsets: Array
+) -> dict[str, dict[str, object]]:
+    """Write a text column as frames (core.frames): the frames, their offsets and their
+    dictionary; what each array is."""
+    frames, places, dictionary = framed(chunks, offsets)
+    with frames:
+        shapes = {name: save_array(folder / f"{name}.npy", _mapped(frames))}
+    shapes[f"{name}_offsets"] = save_array(folder / f"{name}_offsets.npy", places)
+    shapes[f"{name}_dictionary"] = save_array(
+        folder / f"{name}_dictionary.npy", np.frombuffer(dictionary, dtype=np.uint8)
+    )
+    return shapes
+
+
+def _mapped(file: IO[bytes]) -> Iterator[Chunk]:
+    """A file's bytes, by memory map (an empty file cannot be mapped)."""
+    if os.fstat(file.fileno()).st_size:
+        yield memoryview(mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ))
+
+
 def replace_index(part: OpenPart, index: Mapping[str, Array]) -> None:
     """Keep a new index in a part, in place of one of another version (or a damaged one)."""
     disk.replace(part.folder, sources_of(part.facts.ranges), index)
@@ -139,7 +177,11 @@ def save_array(path: Path, value: Iterator[Chunk] | Array) -> dict[str, object]:
     with path.open("wb") as stream:
         np.lib.format.write_array_header_1_0(stream, header)
         for chunk in chunks:
-            stream.write(chunk)
+            mapped = chunk.obj if isinstance(chunk, memoryview) else None
+            for start in range(0, len(chunk), STEP):  # a map given back as it is written
+                stream.write(chunk[start : start + STEP])
+                if isinstance(mapped, mmap.mmap):
+                    give_back(mapped, start, min(start + STEP, len(chunk)))
     return {"dtype": "|u1", "shape": [size]}
 
 

@@ -1,0 +1,139 @@
+"""The folded text as a kept index holds it (core.flat.kept_text): a zstd frame a paper,
+smaller than the text, and read back to the same results."""
+
+from itertools import pairwise
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tui_reader.core.flat import disk, kept_text
+from tui_reader.core.flat.build import build_arrays
+from tui_reader.core.flat.index import FlatIndex
+from tui_reader.core.flat.merge import merged
+from tui_reader.core.flat.parts import IndexPart
+from tui_reader.core.frames import framed, reader
+from tui_reader.core.loading import load_paths
+from tui_reader.core.paper import Paper
+from tui_reader.core.query import parse_query
+from tui_reader.core.store import PaperStore
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "ml-abstracts-31k.jsonl.gz"
+# Accents in TeX and in Unicode, ligatures, PDF debris, a dash: phrases read them folded.
+SPECIAL = [
+    r"The Erd\H{o}s-R\'enyi graph and a Schr\"odinger bridge for sparse attention.",
+    "Erdős–Rényi graphs meet the Schrödinger equation in sparse attention.",
+    "An eﬃcient classi(cid:12)cation of piri(cid:173) form cortex with co-training.",
+    "Efficient classification of the piriform cortex, trained by co training.",
+    "Sparse attentions are not a sparse attention.",
+]
+PHRASES = [
+    '"erdos renyi"',
+    '"schrodinger bridge"',
+    '"sparse attention"',
+    '"efficient classification"',
+    '"piriform cortex"',
+    '"co training"',
+    '"sparse attention',
+    '"sparse a',
+    "O(1/T)",
+    "co-training",
+]
+
+
+HALF = 1000  # real papers before the special ones, and after them
+
+
+def _papers() -> list[Paper]:
+    if not CORPUS.exists():
+        pytest.skip("the real corpus is not beside the project")
+    loaded = list(load_paths([CORPUS]).papers)[: 2 * HALF]
+    specials = [Paper.from_abstract(text, "C", Path("x.jsonl")) for text in SPECIAL]
+    return loaded[:HALF] + specials + loaded[HALF:]
+
+
+def _kept(root: Path, papers: list[Paper], name: str) -> FlatIndex:
+    """The index of these papers written to a cache folder and opened from it."""
+    sources: list[dict[str, object]] = [{"path": name, "size": 1, "mtime_ns": 1}]
+    disk.save(root, sources, build_arrays(PaperStore(papers), processes=1)[0])
+    return disk.open_index(root, sources)
+
+
+def _same(one: FlatIndex, other: FlatIndex, queries: list[str]) -> None:
+    for query in queries:
+        a, b = one.run(parse_query(query)), other.run(parse_query(query))
+        assert np.array_equal(a.numbers, b.numbers), query
+        assert a.full == b.full, query
+
+
+@pytest.fixture(scope="module")
+def papers() -> list[Paper]:
+    return _papers()
+
+
+def test_a_kept_index_holds_its_text_in_a_third_of_its_size(
+    tmp_path: Path, papers: list[Paper]
+) -> None:
+    arrays = build_arrays(PaperStore(papers), processes=1)[0]
+    sources: list[dict[str, object]] = [{"path": "x", "size": 1, "mtime_ns": 1}]
+    folder = disk.save(tmp_path, sources, arrays)
+    kept = (folder / "text.npy").stat().st_size + (folder / f"{kept_text.KEPT}.npy").stat().st_size
+    assert kept <= len(arrays["text"]) / 2
+    frames = [np.load(folder / f"{name}.npy") for name in ("text", "text_offsets", kept_text.KEPT)]
+    text, offsets = kept_text.built(*frames)
+    assert np.array_equal(text, arrays["text"])
+    assert np.array_equal(offsets, arrays["text_offsets"])
+
+
+def test_phrases_find_in_a_kept_index_what_they_find_as_built(
+    tmp_path: Path, papers: list[Paper]
+) -> None:
+    built = FlatIndex.of(PaperStore(papers))
+    kept = _kept(tmp_path, papers, "x")
+    _same(kept, built, PHRASES)
+    first = HALF  # the special papers' first
+    assert set(kept.run(parse_query('"erdos renyi"')).numbers.tolist()) >= {first, first + 1}
+    assert {first + 2, first + 3} <= set(
+        kept.run(parse_query('"efficient classification"')).numbers.tolist()
+    )
+    for number in (0, first, first + 2, len(papers) - 1):
+        assert kept._text.of(number) == built._text.of(number)
+        assert np.array_equal(kept.related(number), built.related(number))
+
+
+def test_kept_parts_of_their_own_dictionaries_merge_into_the_same_index(
+    tmp_path: Path, papers: list[Paper]
+) -> None:
+    """Each part trains its own dictionary; merged, the text is read back and kept again."""
+    cut = HALF + 2  # between the special papers
+    first = _kept(tmp_path / "a", papers[:cut], "a")
+    second = _kept(tmp_path / "b", papers[cut:], "b")
+    parts = [*first.parts, *second.parts]
+    dictionaries = [bytes(np.asarray(part.arrays[kept_text.KEPT])) for part in parts]
+    assert dictionaries[0] != dictionaries[1]
+    sources: list[dict[str, object]] = [{"path": "m", "size": 1, "mtime_ns": 1}]
+    disk.save(tmp_path / "m", sources, merged(parts))
+    _same(disk.open_index(tmp_path / "m", sources), FlatIndex.of(PaperStore(papers)), PHRASES)
+
+
+def test_a_part_too_small_for_a_dictionary_is_kept_without_one(tmp_path: Path) -> None:
+    papers = [Paper.from_abstract(text, "C", Path("x.jsonl")) for text in SPECIAL[:2]]
+    kept = _kept(tmp_path, papers, "x")
+    (part,) = kept.parts
+    assert not len(part.arrays[kept_text.KEPT])
+    _same(kept, FlatIndex.of(PaperStore(papers)), PHRASES)
+    assert isinstance(part, IndexPart)
+
+
+@pytest.mark.parametrize("texts", [[b""] * 30, [b""] * 18 + [b"x" * 49], [b"a few words"] * 3])
+def test_texts_too_few_or_all_empty_are_kept_without_a_dictionary(texts: list[bytes]) -> None:
+    """zstd's training crashed the process on a column of empty texts (papers without a
+    title): below so many bytes none is trained."""
+    offsets = np.cumsum([0, *map(len, texts)], dtype=np.int64)
+    frames, places, dictionary = framed([b"".join(texts)], offsets)
+    with frames:
+        frames.seek(0)
+        data = frames.read()
+    read = reader(dictionary)
+    assert dictionary == b""
+    assert [read(data[a:b]) for a, b in pairwise(places.tolist())] == texts

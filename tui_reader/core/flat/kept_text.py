@@ -1,0 +1,79 @@
+"""The folded text as an index keeps it on disk: each paper's a zstd frame of its own, made
+with a dictionary trained on the part's first papers (core.frames; core.flat.disk writes it,
+core.flat.merge reads it back).
+
+Kept as it is built (UTF-8, each paper ended by a NUL) the folded text was the biggest
+thing in the cache (1.18 of its 3.1 GB at a million papers); a frame a paper takes a third of
+that, and a phrase reads only its candidates' frames: 111,000 of them decompressed in a
+quarter of a second at a million papers (benchmarks/RESULTS.md, "The cache on disk").
+Compressed in blocks of papers, a phrase decompressed nearly every block (1.5 s more).
+"""
+
+import mmap
+import tempfile
+from array import array
+from collections.abc import Iterator
+from itertools import pairwise
+from typing import IO
+
+import numpy as np
+import numpy.typing as npt
+
+from tui_reader.core.flat.folded_text import STEP, give_back
+from tui_reader.core.flat.words import Array
+from tui_reader.core.frames import SAMPLES, reader, trained
+from tui_reader.core.frames import compressed as frames_of
+
+Ints = npt.NDArray[np.int64]
+KEPT = "text_dictionary"  # an index's array when its text is kept so: the frames' dictionary
+
+
+def compressed(text: Array, offsets: Array) -> tuple[IO[bytes], Ints, bytes]:
+    """The folded text as built (each paper's ended by a NUL, where `offsets` say) as kept:
+    a file of each paper's frame, where each frame starts (and the last, where they end),
+    and the dictionary they were made with. A text that maps a file (an index just built) is
+    read STEP bytes at a time, each given back once read."""
+    places = np.asarray(offsets, dtype=np.int64)
+    count = len(places) - 1
+    view = text.base
+    mapped = view.obj if isinstance(view, memoryview) and isinstance(view.obj, mmap.mmap) else None
+    # The papers of the first STEP bytes (at most SAMPLES): the dictionary is trained on them.
+    sampled = min(max(int(np.searchsorted(places, STEP, side="right")) - 1, 1), SAMPLES, count)
+    ends = places[: sampled + 1].tolist()
+    first_bytes = bytes(text[: ends[-1]])
+    dictionary = trained([first_bytes[a : b - 1] for a, b in pairwise(ends)])
+    if mapped is not None:
+        give_back(mapped, 0, ends[-1])
+    frames = tempfile.TemporaryFile()  # noqa: SIM115 (the caller reads and closes it)
+    lengths = array("q", [0])
+    for made in frames_of(_papers(text, places, mapped), dictionary):
+        lengths.extend(map(len, made))
+        frames.write(b"".join(made))
+    frames.flush()
+    return frames, np.cumsum(np.frombuffer(lengths, dtype=np.int64)), dictionary
+
+
+def _papers(text: Array, places: Ints, mapped: mmap.mmap | None) -> Iterator[list[bytes]]:
+    """The papers' texts (without their NUL), those of STEP bytes at a time, the pages of a
+    mapped text given back as they are read."""
+    first, block = 0, b""  # the next paper, and the bytes read from where it starts
+    for begin in range(0, int(places[-1]), STEP):
+        end = min(begin + STEP, int(places[-1]))
+        block += bytes(text[begin:end])
+        if mapped is not None:
+            give_back(mapped, begin, end)
+        stop = int(np.searchsorted(places, end, side="right")) - 1  # papers read whole
+        ends = (places[first : stop + 1] - places[first]).tolist()
+        yield [block[a : b - 1] for a, b in pairwise(ends)]
+        first, block = stop, block[ends[-1] :]
+
+
+def built(frames: Array, offsets: Array, dictionary: Array) -> tuple[Array, Ints]:
+    """The folded text of kept frames as built: each paper's ended by a NUL, and where each
+    starts (and the last, where it ends)."""
+    decompress = reader(dictionary)
+    places = np.asarray(offsets, dtype=np.int64).tolist()
+    texts = [decompress(bytes(frames[a:b])) + b"\x00" for a, b in pairwise(places)]
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    joined = np.frombuffer(b"".join(texts), dtype=np.uint8)
+    return joined, np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)

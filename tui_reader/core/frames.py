@@ -1,0 +1,141 @@
+"""Texts kept on disk as zstd frames, one a text, made with a dictionary trained on the first
+of them: the abstracts of the kept store (core.segments.part) and the folded text of the kept
+index (core.flat.kept_text).
+
+A text is read back alone, in a few microseconds, where texts compressed in blocks would
+decompress their whole block: a phrase reads its candidates' texts, the reader shows one
+paper at a time. A dictionary of 110 kB trained on a part's first papers makes a frame of an
+abstract a third of its size (benchmarks/RESULTS.md, "The cache on disk"). zstandard is
+imported once a kept entry is read or written (5 ms), not at every start.
+"""
+
+import os
+import tempfile
+from array import array
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from itertools import chain, islice
+from typing import IO, TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:
+    import zstandard
+
+LEVEL = 3  # zstd's level: 75-150 MB/s a core with a dictionary
+DICTIONARY = 112_640  # bytes of a dictionary (zstd's own default size)
+SAMPLES = 10_000  # texts at most a dictionary is trained on
+SAMPLED_BYTES = 8_000_000  # and their bytes at most
+# Bytes of texts below which none is trained: it would hardly shorten them (and zstd's
+# training crashes the process on texts all empty).
+TRAINED_FROM = 100_000
+THREADS = min(os.cpu_count() or 1, 4)  # threads that make frames
+Array = npt.NDArray[Any]
+Chunk = bytes | memoryview  # as core.columns keeps them
+
+
+def trained(texts: Sequence[bytes | bytearray | memoryview]) -> bytes:
+    """A dictionary for texts like these; empty when they are too few or too alike to train
+    one (their frames are made without)."""
+    import zstandard as zstd
+
+    if sum(map(len, texts)) < TRAINED_FROM:
+        return b""
+    try:
+        # Its parameters given: searched for, they took five times as long for the same sizes.
+        made = zstd.train_dictionary(DICTIONARY, list(texts), k=200, d=8)
+        return bytes(made.as_bytes())
+    except zstd.ZstdError:
+        return b""
+
+
+def _dictionary(data: bytes) -> "zstandard.ZstdCompressionDict | None":
+    import zstandard as zstd
+
+    return zstd.ZstdCompressionDict(data) if data else None
+
+
+def compressor(dictionary: bytes) -> Callable[[bytes], bytes]:
+    """What makes a frame of a text with this dictionary (empty: none)."""
+    import zstandard as zstd
+
+    made = zstd.ZstdCompressor(
+        level=LEVEL, dict_data=_dictionary(dictionary), write_checksum=False, write_dict_id=False
+    )
+    compress: Callable[[bytes], bytes] = made.compress
+    return compress
+
+
+def reader(dictionary: bytes | memoryview | npt.NDArray[Any]) -> Callable[[bytes], bytes]:
+    """What reads a frame made with this dictionary back into its text."""
+    import zstandard as zstd
+
+    data = bytes(dictionary)
+    decompress: Callable[[bytes], bytes] = zstd.ZstdDecompressor(
+        dict_data=_dictionary(data)
+    ).decompress
+    return decompress
+
+
+def strings_of(chunks: Iterable[Chunk], offsets: Array) -> Iterator[bytes]:
+    """The strings of a column's chunks of UTF-8 laid one after the other, which `offsets`
+    index (and the last, where they end)."""
+    places = np.asarray(offsets, dtype=np.int64).tolist()
+    number, base, carry = 0, 0, b""  # the next string; where `carry`, then the chunk, starts
+    for chunk in chunks:
+        data = memoryview(carry + bytes(chunk)) if carry else memoryview(chunk)
+        end = base + len(data)
+        while number < len(places) - 1 and places[number + 1] <= end:
+            yield bytes(data[places[number] - base : places[number + 1] - base])
+            number += 1
+        start = places[number] if number < len(places) - 1 else end
+        carry, base = bytes(data[start - base :]), start
+    yield from (b"" for _ in range(number, len(places) - 1))  # empty: past the last chunk
+
+
+def framed(chunks: Iterable[Chunk], offsets: Array) -> tuple[IO[bytes], Array, bytes]:
+    """A column of strings as kept: a file of each string's frame, where each frame starts
+    (and the last, where they end), and the dictionary, trained on the first strings."""
+    strings = strings_of(chunks, offsets)
+    first: list[bytes] = []
+    size = 0
+    for string in strings:
+        first.append(string)
+        size += len(string)
+        if len(first) >= SAMPLES or size >= SAMPLED_BYTES:
+            break
+    dictionary = trained(first)
+    frames = tempfile.TemporaryFile()  # noqa: SIM115 (the caller reads and closes it)
+    lengths = array("q", [0])
+    for made in compressed(chain([first], batched(strings, SAMPLES)), dictionary):
+        lengths.extend(map(len, made))
+        frames.write(b"".join(made))
+    frames.flush()
+    return frames, np.cumsum(np.frombuffer(lengths, dtype=np.int64)), dictionary
+
+
+def compressed(batches: Iterator[list[bytes]], dictionary: bytes) -> Iterator[list[bytes]]:
+    """Each batch of texts as frames made with this dictionary, in order, made by a thread a
+    core (zstd lets the others run meanwhile: at a million papers, the seconds of writing an
+    entry halved)."""
+    waiting: deque[Future[list[bytes]]] = deque()
+    with ThreadPoolExecutor(THREADS) as threads:
+        for batch in batches:
+            waiting.append(threads.submit(_made, batch, dictionary))
+            if len(waiting) > THREADS:
+                yield waiting.popleft().result()
+        while waiting:
+            yield waiting.popleft().result()
+
+
+def _made(texts: list[bytes], dictionary: bytes) -> list[bytes]:
+    compress = compressor(dictionary)  # a compressor a thread
+    return [compress(text) for text in texts]
+
+
+def batched(items: Iterator[bytes], size: int) -> Iterator[list[bytes]]:
+    """The items, `size` at a time."""
+    while batch := list(islice(items, size)):
+        yield batch
