@@ -146,10 +146,10 @@ def _stem(path: Path) -> str:
     return displayed(path.name.split(".")[0] or path.name)
 
 
-def _paper(record: Record, path: Path) -> Paper:
+def _paper(record: Record, path: Path, stem: str) -> Paper:
     return Paper.from_abstract(
         record.abstract,
-        record.collection or _stem(path),
+        record.collection or stem,
         path,
         title=record.title,
         authors=record.authors,
@@ -308,6 +308,7 @@ def _papers(
     """The papers of the records `load_filter` admits, and the problems; `recent` holds the
     records read last with their papers, so that one repeated soon after is built once."""
     filtering = load_filter != NO_FILTER
+    stem = _stem(path)  # the collection of a paper whose record names none
     for item in items:
         if isinstance(item, Problem):
             yield item
@@ -318,7 +319,7 @@ def _papers(
         if paper is None:
             if len(recent) >= RECENT_RECORDS:  # not all: they would hold every paper
                 del recent[next(iter(recent))]
-            paper = recent[item] = _paper(item, path)
+            paper = recent[item] = _paper(item, path, stem)
         yield paper
 
 

@@ -134,4 +134,4 @@ def _ligature_utf8(found: re.Match[bytes]) -> bytes:
 
 def normalise(text: str) -> str:
     """The form of an abstract that identifies it: compatibility-normalised, clean."""
-    return clean(unicodedata.normalize("NFKC", text))
+    return clean(text if text.isascii() else unicodedata.normalize("NFKC", text))  # ASCII: its own

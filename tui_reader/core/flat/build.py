@@ -161,16 +161,21 @@ class _TokenWords:
             self.first.append(number)
         self.more_offsets.append(len(self.more))
 
-    def of(self, tokens: Ids, paper: Ids, segment: Ids) -> tuple[Ids, Ids, Ids]:
-        """The words of these raw tokens, with the paper and segment of each."""
-        first = np.frombuffer(self.first, dtype=np.int32)[tokens]
+    def of(self, distinct: Ids, places: Ids, paper: Ids, segment: Ids) -> tuple[Ids, Ids, Ids]:
+        """The words of a chunk's raw tokens (`distinct`, the ids of its distinct ones, and the
+        place of each token among them), with the paper and segment of each. Each distinct
+        token is looked up in the tables once: looked up for every token, the tables of a
+        million papers' tokens (megabytes) missed the CPU's cache at each."""
+        first = np.frombuffer(self.first, dtype=np.int32)[distinct][places]
         kept = first >= 0
         offsets = np.frombuffer(self.more_offsets, dtype=np.int64)
-        begin, end = offsets[:-1][tokens], offsets[1:][tokens]
-        has_more = np.flatnonzero(end > begin)
-        if not len(has_more):
+        begin, end = offsets[:-1][distinct], offsets[1:][distinct]
+        with_more = end > begin
+        if not with_more.any():
             return first[kept], paper[kept], segment[kept]
-        begin, lengths = begin[has_more], end[has_more] - begin[has_more]
+        has_more = np.flatnonzero(with_more[places])
+        begin, end = begin[places[has_more]], end[places[has_more]]
+        lengths = end - begin
         within = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
         more = np.frombuffer(self.more, dtype=np.int32)[np.repeat(begin, lengths) + within]
         return (
@@ -198,18 +203,20 @@ class _Reader:
         first_word, first_cased = len(self.words.listed), len(self.cased.listed)
         compounds: dict[str, str] = {}
         raw = unwrap_latex_utf8(joined).translate(None, _MARKUP)
-        ids = self._token_ids(raw, compounds)
-        ends = ids == 0
+        distinct, places = self._token_ids(raw, compounds)
+        # Raw tokens 0 and 1 are the separators: each paper has them.
+        paper_end, field_end = (int(np.flatnonzero(distinct == raw_id)[0]) for raw_id in (0, 1))
+        ends = places == paper_end
         paper = (np.cumsum(ends) - ends).astype(np.int32)
-        fields = np.cumsum(ids == 1, dtype=np.int32)
+        fields = np.cumsum(places == field_end, dtype=np.int32)
         segment = (fields - np.concatenate(([0], fields[ends]))[paper]).astype(np.int8)
-        words, word_paper, word_segment = self.words.of(ids, paper, segment)
+        words, word_paper, word_segment = self.words.of(distinct, places, paper, segment)
         pairs = {"all": _unique_pairs(words, word_paper, count)}
         field_of = _FIELD_OF_SEGMENT[word_segment]
         for number, name in enumerate(FIELDS[1:], start=1):
             inside = field_of == number
             pairs[name] = _unique_pairs(words[inside], word_paper[inside], count)
-        cased, cased_paper, _ = self.cased.of(ids, paper, segment)
+        cased, cased_paper, _ = self.cased.of(distinct, places, paper, segment)
         pairs["cased"] = _unique_pairs(cased, cased_paper, count)
         return ChunkRead(
             (os.getpid(), id(self)),
@@ -220,10 +227,11 @@ class _Reader:
             _folded_text(raw),
         )
 
-    def _token_ids(self, raw: bytes, compounds: dict[str, str]) -> Ids:
-        """The id of each raw token of the text, new tokens read into words. The chunk's
-        tokens are numbered first, so only its distinct ones are looked up in the table of
-        all (a million papers' tokens: each look-up a miss of the CPU's cache)."""
+    def _token_ids(self, raw: bytes, compounds: dict[str, str]) -> tuple[Ids, Ids]:
+        """The raw ids of the text's distinct tokens, and the place of each token among them;
+        new tokens are read into words. The chunk's tokens are numbered first, so only its
+        distinct ones are looked up in the table of all (a million papers' tokens: each
+        look-up a miss of the CPU's cache)."""
         cut = raw.replace(b"\x00", b" \x00 ").replace(b"\x01", b" \x01 ").translate(_CUT)
         distinct, places = _numbered_by_arrow(cut) if self.by_arrow else _numbered(cut)
         known = len(self.tokens)
@@ -231,7 +239,7 @@ class _Reader:
         ids = np.fromiter(map(table.__getitem__, distinct), dtype=np.int32, count=len(distinct))
         if len(table) > known:  # new tokens are numbered in the order first met
             self._learn([distinct[i] for i in np.flatnonzero(ids >= known).tolist()], compounds)
-        return ids[places]
+        return ids, places
 
     def _learn(self, tokens: list[bytes], compounds: dict[str, str]) -> None:
         """Read new raw tokens into words."""
