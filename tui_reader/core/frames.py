@@ -11,6 +11,7 @@ imported once a kept entry is read or written (5 ms), not at every start.
 
 import os
 import tempfile
+import threading
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -33,6 +34,7 @@ TRAINED_FROM = 100_000
 THREADS = min(os.cpu_count() or 1, 4)  # threads that make frames
 Array = npt.NDArray[Any]
 Chunk = bytes | memoryview  # as core.columns keeps them
+DAMAGED = "\N{REPLACEMENT CHARACTER}".encode()  # a frame that cannot be read, read back
 
 
 def trained(texts: Sequence[bytes | bytearray | memoryview]) -> bytes:
@@ -42,7 +44,7 @@ def trained(texts: Sequence[bytes | bytearray | memoryview]) -> bytes:
 
     # zstd's training ends the process (a segmentation fault) on samples mostly empty, as a
     # column of titles of untitled papers is: it is given the texts that are not.
-    samples = [bytes(text) for text in texts if len(text)]
+    samples: list[bytes | bytearray | memoryview] = [bytes(t) for t in texts if len(t)]
     if sum(map(len, samples)) < TRAINED_FROM:
         return b""
     try:
@@ -56,7 +58,20 @@ def trained(texts: Sequence[bytes | bytearray | memoryview]) -> bytes:
 def _dictionary(data: bytes) -> "zstandard.ZstdCompressionDict | None":
     import zstandard as zstd
 
-    return zstd.ZstdCompressionDict(data) if data else None
+    # A full dictionary (as trained), never raw content: damaged bytes are refused, not read
+    # as a dictionary that makes frames read back other texts.
+    return zstd.ZstdCompressionDict(data, dict_type=zstd.DICT_TYPE_FULLDICT) if data else None
+
+
+def usable(dictionary: bytes | memoryview | npt.NDArray[Any]) -> bool:
+    """Whether a kept dictionary is one zstd can read frames with (empty: none)."""
+    import zstandard as zstd
+
+    try:
+        zstd.ZstdDecompressor(dict_data=_dictionary(bytes(dictionary)))
+    except zstd.ZstdError:
+        return False
+    return True
 
 
 def compressor(dictionary: bytes) -> Callable[[bytes], bytes]:
@@ -71,14 +86,27 @@ def compressor(dictionary: bytes) -> Callable[[bytes], bytes]:
 
 
 def reader(dictionary: bytes | memoryview | npt.NDArray[Any]) -> Callable[[bytes], bytes]:
-    """What reads a frame made with this dictionary back into its text."""
+    """What reads a frame made with this dictionary back into its text, in any thread; a
+    frame that cannot be read (a damaged cache) reads as DAMAGED, as damaged UTF-8 is shown
+    (core.columns.decoded). Each thread has its own decompressor: two threads reading with
+    one (a search while rows are shown) read frames as corrupt, or ended the process."""
     import zstandard as zstd
 
     data = bytes(dictionary)
-    decompress: Callable[[bytes], bytes] = zstd.ZstdDecompressor(
-        dict_data=_dictionary(data)
-    ).decompress
-    return decompress
+    threads = threading.local()
+
+    def read(frame: bytes) -> bytes:
+        try:
+            decompress: Callable[[bytes], bytes] | None = getattr(threads, "decompress", None)
+            if decompress is None:
+                made = zstd.ZstdDecompressor(dict_data=_dictionary(data))
+                decompress = threads.decompress = made.decompress
+            return decompress(frame)
+        # MemoryError: a damaged frame's header can claim terabytes, which are asked for.
+        except (zstd.ZstdError, MemoryError):
+            return DAMAGED
+
+    return read
 
 
 def strings_of(chunks: Iterable[Chunk], offsets: Array) -> Iterator[bytes]:

@@ -28,6 +28,7 @@ from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.flat.kept_text import KEPT, compressed
 from tui_reader.core.flat.parts import IndexPart
 from tui_reader.core.flat.words import Array, Arrays
+from tui_reader.core.frames import usable
 
 FORMAT = "tui-reader flat index"
 VERSION = 8  # 2: words numbered in alphabetical order; 3: each paper's number of words;
@@ -278,3 +279,5 @@ def _check(folder: Path, arrays: Arrays) -> None:
         or len(arrays["untitled"]) != papers
     ):
         raise Rejected(f"{folder}: the arrays do not agree on how many papers or words")
+    if not usable(np.asarray(arrays[KEPT])):
+        raise Rejected(f"{folder}: {KEPT} is not a zstd dictionary")

@@ -29,7 +29,7 @@ from tui_reader.core.columns import Chunk, view
 from tui_reader.core.flat import disk
 from tui_reader.core.flat.folded_text import STEP, give_back
 from tui_reader.core.flat.parts import IndexPart
-from tui_reader.core.frames import framed
+from tui_reader.core.frames import framed, usable
 from tui_reader.core.loading import iter_file
 from tui_reader.core.paper_columns import TEXTS, PaperColumns
 from tui_reader.core.segments.ranges import FileRange, Rejected
@@ -192,6 +192,9 @@ def open_part(folder: Path, name: str) -> OpenPart:
     facts = _facts(folder, manifest)
     arrays = {array: array_of(folder, array, described) for array, described in manifest["arrays"]}
     check_store(folder, arrays, manifest["count"], facts.names)
+    for framed_name in FRAMED:
+        if not usable(arrays[f"{framed_name}_dictionary"]):
+            raise Rejected(f"{folder}: {framed_name}_dictionary is not a zstd dictionary")
     try:
         index: IndexPart | None = disk.open_part(folder, sources_of(facts.ranges))
     except disk.Rejected:
