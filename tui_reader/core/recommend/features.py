@@ -36,7 +36,7 @@ from tui_reader.core.text import without_debris
 FORMAT = "tui-reader recommend features"
 VERSION = 3  # 3: 24 bits, more stop words
 # Bits of a hashed column: at 18, each of the 20,000 columns kept mixed a common pair with some
-# ten rare ones, and the language-model readers' precision fell by a twentieth.
+# ten rare ones, and the simulated readers' precision fell by one or two hundredths.
 BITS = 24
 FEATURES = 1 << BITS
 VOCABULARY = 20_000  # columns a row keeps: arxiv-sanity-lite's max_features
