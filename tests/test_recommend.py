@@ -279,3 +279,17 @@ def test_the_why_line_cuts_a_long_headline_of_the_kept_paper(tmp_path: Path) -> 
     like = found.why_line(200).split("; like ")[1]
     assert len(like) == recommend.HEADLINE
     assert like == long[: recommend.HEADLINE - 1] + "…"
+
+
+def test_common_english_words_are_no_columns(tmp_path: Path) -> None:
+    papers = [
+        Paper(id=f"q{n}", abstract=f"zebra whereas amongst {FILLER} {n}x", collection="c",
+              source=Path("c"), headline=f"t{n}", title=f"t{n}")
+        for n in range(3)
+    ]  # fmt: skip
+    rows = features.build(PaperStore(papers))
+    names = features.names_in(papers[0].title, papers[0].abstract, papers[0].authors)
+    columns, _ = rows.row(0)
+    held = {names[int(rows.vocabulary[column])] for column in columns.tolist()}
+    assert "zebra" in held
+    assert not held & {"whereas", "amongst", "zebra whereas", "whereas amongst"}

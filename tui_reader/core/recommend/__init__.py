@@ -71,24 +71,16 @@ class Recommender:
         return model.decisions_digest(list(kept), list(skipped), self._digest)
 
     def train(self) -> None:
-        """Learn the decisions and the papers the last model found likeliest: from the last
-        model when there is one, else from nothing and again with the papers that one found
-        likeliest (or, under NEEDED decisions of either kind, have no model)."""
+        """Learn the decisions: from the last model when there is one, else from nothing
+        (or, under NEEDED decisions of either kind, have no model)."""
         if not self.decided.enough():
             self.model, self.scores = None, np.zeros(0, np.float32)
             return
         if self._training is None:
             self._training = Training(self.rows, model.weak_sample(len(self.papers), self._digest))
-        for _ in range(1 if self.model else 2):
-            self._training.learn(self.decided.positives, self.decided.negatives, self._likely())
-            width = len(self.rows.vocabulary)
-            self.use(model.train(self._training, width, self.trained_on(), self.model))
-
-    def _likely(self) -> Numbers:
-        """The LIKELY undecided papers the model scores highest (none without a model)."""
-        if self.model is None:
-            return np.zeros(0, dtype=np.int64)
-        return np.sort(self.best(limit=model.LIKELY))
+        self._training.learn(self.decided.positives, self.decided.negatives)
+        width = len(self.rows.vocabulary)
+        self.use(model.train(self._training, width, self.trained_on(), self.model))
 
     def use(self, fitted: Model, scores: Floats | None = None) -> None:
         """Score every paper by this model (these are its scores, when given)."""

@@ -10,8 +10,7 @@ stands for is found again from the paper's own text (`names_in`). As arxiv-sanit
 its 20,000 commonest terms, only the VOCABULARY columns found most often (in two papers or
 more) count: a word of a few papers lets a model learn the few papers it was shown by heart
 rather than what they are about. A value is the sublinear term frequency (1 + log tf) times
-the smoothed inverse document frequency (an author's, AUTHOR_WEIGHT times), and each row has
-length 1.
+the smoothed inverse document frequency, and each row has length 1.
 
 The rows are kept in the cache as four `.npy` arrays (CSR: `starts`, `columns` as places in
 the vocabulary, `values`; and `vocabulary`, the hashed column of each place) beside a JSON
@@ -35,15 +34,12 @@ from tui_reader.core.store import PaperStore
 from tui_reader.core.text import without_debris
 
 FORMAT = "tui-reader recommend features"
-VERSION = 3  # 3: 24 bits, more stop words, authors weigh AUTHOR_WEIGHT
+VERSION = 3  # 3: 24 bits, more stop words
 # Bits of a hashed column: at 18, each of the 20,000 columns kept mixed a common pair with some
-# ten rare ones, and the language-model readers' precision fell by a twentieth.
+# ten rare ones, and the simulated readers' precision fell by one or two hundredths.
 BITS = 24
 FEATURES = 1 << BITS
 VOCABULARY = 20_000  # columns a row keeps: arxiv-sanity-lite's max_features
-# An author's value, as many times a word's: who wrote a paper says more of its community than
-# one of its words (measured: the simulated readers' precision a fiftieth higher at 2).
-AUTHOR_WEIGHT = 2.0
 CHUNK = 10_000  # papers hashed at once: bounds the memory a build takes
 SCORED_AT_ONCE = 1 << 18  # values of the rows scored at once: a megabyte of products
 MANIFEST = "manifest.json"
@@ -216,9 +212,8 @@ def _texts(papers: PaperStore, start: int, stop: int) -> Iterator[tuple[str, str
 
 def _chunk_counts(
     papers: PaperStore, start: int, stop: int
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """The (paper, column) keys of papers start to stop, sorted, how often each occurs, and
-    the columns of the authors."""
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The (paper, column) keys of papers start to stop, sorted, and how often each occurs."""
     texts, authors, author_owners = [], [], []
     for local, (title, abstract, names) in enumerate(_texts(papers, start, stop)):
         texts.append(f"{title}\n{abstract}")
@@ -228,13 +223,16 @@ def _chunk_counts(
     distinct, places, owner = _tokens(texts)
     flat = np.array([_hash(word) for word in distinct], dtype=np.uint64)[places]
     same = owner[:-1] == owner[1:]
-    by_author = _word_columns(np.array(authors, dtype=np.uint64))
     columns = np.concatenate(
-        [_word_columns(flat), _pair_columns(flat[:-1][same], flat[1:][same]), by_author]
+        [
+            _word_columns(flat),
+            _pair_columns(flat[:-1][same], flat[1:][same]),
+            _word_columns(np.array(authors, dtype=np.uint64)),
+        ]
     )
     rows = np.concatenate([owner, owner[:-1][same], np.array(author_owners, dtype=np.int64)])
     keys, counts = np.unique(rows * FEATURES + columns, return_counts=True)
-    return keys, counts, by_author
+    return keys, counts
 
 
 # A chunk's papers' numbers of entries, and the entries' columns and counts.
@@ -248,22 +246,19 @@ def build(papers: PaperStore) -> Features:
     total = len(papers)
     documents = np.zeros(FEATURES, dtype=np.int32)  # papers holding each column
     occurrences = np.zeros(FEATURES, dtype=np.int64)
-    authored = np.zeros(FEATURES, dtype=bool)  # the columns of authors
     parts: list[Counted | None] = []
     for start in range(0, total, CHUNK):
         stop = min(start + CHUNK, total)
-        keys, counts, by_author = _chunk_counts(papers, start, stop)
+        keys, counts = _chunk_counts(papers, start, stop)
         columns = (keys % FEATURES).astype(np.int32)
         documents += np.bincount(columns, minlength=FEATURES).astype(np.int32)
         occurrences += np.bincount(columns, counts, FEATURES).astype(np.int64)
-        authored[by_author] = True
         lengths = np.bincount(keys // FEATURES, minlength=stop - start)
         parts.append((lengths, columns, np.minimum(counts, 65535).astype(np.uint16)))
     vocabulary = _vocabulary(documents, occurrences)
     place = np.full(FEATURES, -1, dtype=np.int32)
     place[vocabulary] = np.arange(len(vocabulary))
-    idf = np.log((1.0 + total) / (1.0 + documents[vocabulary])) + 1.0
-    idf[authored[vocabulary]] *= AUTHOR_WEIGHT
+    idf = (np.log((1.0 + total) / (1.0 + documents[vocabulary])) + 1.0).astype(np.float32)
     size = sum(int(np.count_nonzero(place[part[1]] >= 0)) for part in parts if part)
     rows = Features(
         np.zeros(total + 1, dtype=np.int64),
@@ -280,18 +275,14 @@ def build(papers: PaperStore) -> Features:
 
 
 def _weigh(
-    part: Counted,
-    place: npt.NDArray[np.int32],
-    idf: npt.NDArray[np.float64],
-    rows: Features,
-    first: int,
+    part: Counted, place: npt.NDArray[np.int32], idf: Floats, rows: Features, first: int
 ) -> int:
     """Write a chunk's rows into `rows`, from paper `first` on; the next chunk's first."""
     lengths, columns, counts = part
     found = place[columns]
     kept = found >= 0
     owners = np.repeat(np.arange(len(lengths)), lengths)[kept]
-    values = ((1.0 + np.log(counts[kept])) * idf[found[kept]]).astype(np.float32)
+    values = (1.0 + np.log(counts[kept])).astype(np.float32) * idf[found[kept]]
     norms = np.sqrt(np.bincount(owners, values.astype(np.float64) ** 2, len(lengths)))
     values /= np.maximum(norms, 1e-12).astype(np.float32)[owners]
     at = int(rows.starts[first])

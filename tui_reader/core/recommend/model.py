@@ -4,17 +4,13 @@ TF-IDF rows, as arxiv-sanity-lite trains one.
 Positives are the papers kept, negatives those read and not kept, and, as arxiv-sanity-lite
 takes every other paper as a negative, a sample of WEAK papers (the same for every set of
 decisions over these papers, less the decided ones) as weak negatives. Each side weighs half;
-an explicit negative weighs NEGATIVE_WEIGHT weak ones. The LIKELY papers the last model ranks
-first among the undecided are positives too, sharing LIKELY_SHARE of the positives' half: a
-reader keeps papers like those the model is surest of, and a paper learnt as a weak negative
-only for not being decided yet pulls the model away from them (pseudo-relevance feedback).
-The loss, with an L2 penalty, is minimised by Nesterov's accelerated gradient, the bias and
-the weights each with its own step: the loss curves most along the bias (every paper's score
-moves with it), by a known bound, and the weights' largest curvature, some thirty times less,
-is measured by a few power iterations (a nonnegative matrix's first eigenvector is
-nonnegative, so a uniform start finds it). A model trained again after a decision starts from
-the last one's weights and needs a few steps (UPDATE_STEPS) where a model from nothing takes
-STEPS, then UPDATE_STEPS more with the papers it found likeliest.
+an explicit negative weighs NEGATIVE_WEIGHT weak ones. The loss, with an L2 penalty, is
+minimised by Nesterov's accelerated gradient, the bias and the weights each with its own step:
+the loss curves most along the bias (every paper's score moves with it), by a known bound,
+and the weights' largest curvature, some thirty times less, is measured by a few power
+iterations (a nonnegative matrix's first eigenvector is nonnegative, so a uniform start finds
+it). A model trained again after a decision starts from the last one's weights and needs a
+few steps (UPDATE_STEPS) where a model from nothing takes STEPS.
 
 A model is kept as data: its weights as a `.npy` array of float32, one per word of the
 vocabulary, the papers' scores by it as another (a warm `recommend` reads them, not every
@@ -39,15 +35,9 @@ from tui_reader.core.recommend.features import Features, Floats, Rejected, read_
 from tui_reader.core.store import Numbers
 
 FORMAT = "tui-reader recommend model"
-VERSION = 3  # 3: the likely papers learnt as positives
+VERSION = 2
 WEAK = 5_000  # papers sampled as weak negatives
 NEGATIVE_WEIGHT = 4.0  # an explicit negative (read, not kept), in weak negatives
-# The likely papers and their share of the positives' weight. Measured on the simulated readers
-# (80 draws an interest): a share of 0.03 raised the precision of the readers of uncertainty by
-# a tenth; 0.1 by an eighth, but took a fiftieth from those of language models, whose likely
-# papers are often of other venues.
-LIKELY = 50
-LIKELY_SHARE = 0.03
 # The L2 penalty: arxiv-sanity-lite's C = 0.01 over the 31,867 papers of the benchmark's corpus
 # (1 / (C n) with the loss's weights summing to 1).
 PENALTY = 3e-3
@@ -72,7 +62,7 @@ class Model:
 def decisions_digest(positives: Sequence[str], negatives: Sequence[str], features_of: str) -> str:
     """What a model is trained on: the decisions (ids kept and not) and the papers' rows."""
     text = "\n".join([*sorted(positives), "", *sorted(negatives), "", features_of])
-    parameters = f"{VERSION} {WEAK} {NEGATIVE_WEIGHT} {LIKELY} {LIKELY_SHARE} {PENALTY} {STEPS}"
+    parameters = f"{VERSION} {WEAK} {NEGATIVE_WEIGHT} {PENALTY} {STEPS}"
     return hashlib.sha256(f"{parameters}\n{text}".encode()).hexdigest()
 
 
@@ -124,7 +114,7 @@ class Block:
 
 class Training:
     """The papers a model learns from (the weak sample's rows kept from one set of decisions
-    to the next), their labels (+1 kept or likely, -1 not) and weights."""
+    to the next), their labels (+1 kept, -1 not) and weights."""
 
     def __init__(self, rows: Features, weak: Numbers) -> None:
         self._rows, self._weak = rows, weak
@@ -133,21 +123,18 @@ class Training:
         self.labels = np.zeros(0, dtype=np.float32)  # the decided papers', then the sample's
         self.costs = np.zeros(0, dtype=np.float32)
 
-    def learn(self, positives: Numbers, negatives: Numbers, likely: Numbers) -> None:
-        """Learn from these decisions and likely papers (the sample's papers among them taken
-        out of it)."""
-        decided = np.concatenate([positives, likely, negatives])
+    def learn(self, positives: Numbers, negatives: Numbers) -> None:
+        """Learn from these decisions (the sample's papers among them taken out of it)."""
+        decided = np.concatenate([positives, negatives])
         self.decided = Block(self._rows, decided)
         weak = ~np.isin(self._weak, decided)
         negative_total = NEGATIVE_WEIGHT * len(negatives) + int(weak.sum())
-        share = LIKELY_SHARE if len(likely) else 0.0
         self.labels = np.concatenate(
-            [np.ones(len(positives) + len(likely)), -np.ones(len(negatives) + len(weak))]
+            [np.ones(len(positives)), -np.ones(len(negatives) + len(weak))]
         ).astype(np.float32)
         self.costs = np.concatenate(
             [
-                np.full(len(positives), 0.5 * (1 - share) / max(len(positives), 1)),
-                np.full(len(likely), 0.5 * share / max(len(likely), 1)),
+                np.full(len(positives), 0.5 / max(len(positives), 1)),
                 np.full(len(negatives), 0.5 * NEGATIVE_WEIGHT / max(negative_total, 1)),
                 weak * 0.5 / max(negative_total, 1),
             ]
