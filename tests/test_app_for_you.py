@@ -89,6 +89,15 @@ async def for_you(pilot: Pilot[None], label: str = "for you") -> None:
     await settled(pilot)
 
 
+async def open_triage(pilot: Pilot[None], app: ReaderApp) -> TriageScreen:
+    """Press I and wait for the triage to show."""
+    await pilot.press("I")
+    await wait_until(pilot, lambda: isinstance(app.screen, TriageScreen), "triage")
+    triage = app.screen
+    assert isinstance(triage, TriageScreen)
+    return triage
+
+
 async def test_the_for_you_order_puts_what_is_like_the_kept_papers_first_and_says_why(
     private_library: Path,
 ) -> None:
@@ -192,10 +201,7 @@ async def test_triage_walks_in_the_for_you_order_and_a_skip_sends_its_like_back(
     app = reader(corpus(), private_library, qubits[:3] + bandits[:3], robots[:3])
     async with app.run_test(size=(130, 40)) as pilot:
         await for_you(pilot)
-        await pilot.press("I")
-        await wait_until(pilot, lambda: isinstance(app.screen, TriageScreen), "triage")
-        triage = app.screen
-        assert isinstance(triage, TriageScreen)
+        triage = await open_triage(pilot, app)
         walk = triage.triage
         ahead = [paper.id for paper in walk.papers]
         assert ahead[:10] == shown_ids(app)[:10]  # the list's order: best first
@@ -374,10 +380,7 @@ async def test_a_triage_sorts_only_the_papers_after_the_one_on_screen(
     app = reader(corpus(), private_library, qubits[:3] + bandits[:3], robots[:3])
     async with app.run_test(size=(130, 40)) as pilot:
         await for_you(pilot)
-        await pilot.press("I")
-        await wait_until(pilot, lambda: isinstance(app.screen, TriageScreen), "triage")
-        triage = app.screen
-        assert isinstance(triage, TriageScreen)
+        triage = await open_triage(pilot, app)
         walk, seen = triage.triage, []
         room = app.workspace.for_you
         for key in ("x", "enter", "x", "x"):
