@@ -29,6 +29,15 @@ def opened(path: Path, only: LoadFilter = NO_FILTER, **options: Any) -> Opening:
     return open_papers([path], check_paths([path]), only, **options)
 
 
+def kept_then_damaged(tmp_path: Path, write_seed: Callable[..., Path]) -> Path:
+    """A seed file whose papers are kept in the cache, the entry's manifest then damaged."""
+    path = write_seed(*ABSTRACTS)
+    opened(path, indexed=True)
+    (entry,) = entries(tmp_path)
+    (entry / "manifest.json").write_text("{", encoding="utf-8")
+    return path
+
+
 def forbid(monkeypatch: pytest.MonkeyPatch, *names: str) -> None:
     """Each of these functions fails the test if the opening calls it."""
 
@@ -144,10 +153,7 @@ def test_a_big_input_kept_with_an_index_of_another_version_is_indexed_again_by_t
 def test_a_big_input_whose_kept_papers_are_damaged_is_streamed_and_says_why(
     tmp_path: Path, write_seed: Callable[..., Path]
 ) -> None:
-    path = write_seed(*ABSTRACTS)
-    opened(path, indexed=True)
-    (entry,) = entries(tmp_path)
-    (entry / "manifest.json").write_text("{", encoding="utf-8")
+    path = kept_then_damaged(tmp_path, write_seed)
     found = opened(path, stream_from=0)
     assert found.way is Way.STREAMED and isinstance(found.cache_writer, CacheWriter)
     (problem,) = found.cache_problems
@@ -171,10 +177,7 @@ def test_a_command_that_searches_loads_indexes_and_writes_the_cache_then_opens_i
 def test_a_command_that_searches_says_why_damaged_kept_papers_were_loaded_anew(
     tmp_path: Path, write_seed: Callable[..., Path]
 ) -> None:
-    path = write_seed(*ABSTRACTS)
-    opened(path, indexed=True)
-    (entry,) = entries(tmp_path)
-    (entry / "manifest.json").write_text("{", encoding="utf-8")
+    path = kept_then_damaged(tmp_path, write_seed)
     found = opened(path, indexed=True)
     assert found.way is Way.LOADED and found.index is not None
     (problem,) = found.cache_problems
