@@ -180,6 +180,11 @@ def main() -> None:
     arguments = parser.parse_args()
     figures = asyncio.run(measure(arguments.corpus, arguments.kept))
     print(f"# {arguments.corpus.name} on {platform.node()} ({platform.processor() or 'cpu'})")
+    print_figures(figures, 40)
+
+
+def print_figures(figures: dict[str, object], width: int) -> None:
+    """A figure a line, its name in `width` columns; numbers with thousands separated."""
     for name, value in figures.items():
         shown = (
             f"{value:,.3f}"
@@ -188,7 +193,7 @@ def main() -> None:
             if isinstance(value, int)
             else value
         )
-        print(f"{name:40} {shown}")
+        print(f"{name:{width}} {shown}")
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench_app import print_figures
 from textual import events
 
 from tui_reader import startup
@@ -223,15 +224,7 @@ def main() -> None:
         os.environ["TUI_READER_SESSION"] = str(Path(temporary) / "session.json")
         figures = asyncio.run(measure(arguments.corpus, arguments.decisions))
     print(f"# {arguments.corpus.name} on {platform.node()} ({os.cpu_count()} cores)")
-    for name, value in figures.items():
-        shown = (
-            f"{value:,.3f}"
-            if isinstance(value, float)
-            else f"{value:,}"
-            if isinstance(value, int)
-            else value
-        )
-        print(f"{name:45} {shown}")
+    print_figures(figures, 45)
 
 
 if __name__ == "__main__":
