@@ -2,7 +2,8 @@
 
 related_judged.tsv names pairs a reader would call related (or not). For each paper, the
 engine's related papers are compared with them: a "yes" pair is found when the other paper is
-among the 5 most related, a "no" pair when it is not. `--baseline` scores the same pairs with
+among the 5 most related, a "no" pair when it is not. The held-out pairs, judged after the
+methods measured in RESULTS.md were chosen, are counted on their own. `--baseline` scores the same pairs with
 the first engine's method (the paper's 30 rarest words, a cosine of binary TF-IDF vectors),
 for comparison. Also times `related` over a corpus given with `--timing CORPUS`.
 
@@ -54,22 +55,23 @@ def judge(baseline: bool) -> None:
         for line in (HERE / "related_judged.tsv").read_text(encoding="utf-8").splitlines()
         if line.strip() and not line.startswith("#")
     ]
-    for within in ("seeds", "corpus"):
-        papers = load_paths([SEEDS] if within == "seeds" else [REAL, SEEDS]).papers
+    for corpora, sections in (([SEEDS], ("seeds",)), ([REAL, SEEDS], ("corpus", "held-out"))):
+        papers = load_paths(corpora).papers
         index = build_index(papers)
         related: Callable[[int, int], Numbers] = index.related
         if baseline:
             related = partial(rarest_words_cosine, index)
         place = {paper.id: number for number, paper in enumerate(papers)}
-        right = 0
-        chosen = [pair for pair in pairs if pair[0] == within]
-        for _, paper, verdict, other, why in chosen:
-            found = [papers[int(n)].id for n in related(place[paper], TOP)]
-            ok = (other in found) == (verdict == "yes")
-            right += ok
-            rank = found.index(other) + 1 if other in found else "-"
-            print(f"  {'ok ' if ok else 'BAD'} {verdict:3} rank {rank!s:>2}  {why[:70]}")
-        print(f"{within}: {right} of {len(chosen)} judged pairs right")
+        for within in sections:
+            right = 0
+            chosen = [pair for pair in pairs if pair[0] == within]
+            for _, paper, verdict, other, why in chosen:
+                found = [papers[int(n)].id for n in related(place[paper], TOP)]
+                ok = (other in found) == (verdict == "yes")
+                right += ok
+                rank = found.index(other) + 1 if other in found else "-"
+                print(f"  {'ok ' if ok else 'BAD'} {verdict:3} rank {rank!s:>2}  {why[:70]}")
+            print(f"{within}: {right} of {len(chosen)} judged pairs right")
 
 
 def timing(corpus: Path) -> None:
