@@ -2,10 +2,9 @@
 
 related_judged.tsv names pairs a reader would call related (or not). For each paper, the
 engine's related papers are compared with them: a "yes" pair is found when the other paper is
-among the 5 most related, a "no" pair when it is not. The held-out pairs, judged after the
-methods measured in RESULTS.md were chosen, are counted on their own. `--baseline` scores the same pairs with
-the first engine's method (the paper's 30 rarest words, a cosine of binary TF-IDF vectors),
-for comparison. Also times `related` over a corpus given with `--timing CORPUS`.
+among the 5 most related, a "no" pair when it is not; the held-out pairs are counted on their
+own. `--baseline` scores the same pairs with the first engine's method (the paper's 30 rarest
+words, a cosine of binary TF-IDF vectors), for comparison. Also times `related` over a corpus given with `--timing CORPUS`.
 
     python benchmarks/related.py [--baseline] [--timing /tmp/corpus-1m.jsonl.gz]
 """
@@ -34,7 +33,7 @@ def rarest_words_cosine(index: FlatIndex, number: int, count: int) -> Numbers:
     """The first engine's related papers: the paper's 30 rarest words (headline and
     abstract), each weighing its rarity squared, over each paper's words' square root."""
     words = index._words
-    text = index._text_of(number).split("\n")
+    text = index._text.of(number).split("\n")
     found = dict.fromkeys(word for line in (text[0], text[2]) for word in line.split())
     ids = [i for i in map(words.id_of, (w.strip(".,;:()[]") for w in found)) if i is not None]
     shared = [i for i in ids if words.frequency[i] > 1]
@@ -42,8 +41,7 @@ def rarest_words_cosine(index: FlatIndex, number: int, count: int) -> Numbers:
     scores = np.zeros(len(index), dtype=np.float32)
     for word_id in shared[:30]:
         scores[words.papers("all", [word_id])] += index._weight[word_id] ** 2
-    lengths = np.bincount(words.postings["all"][1], minlength=len(index))
-    scores /= np.sqrt(np.maximum(lengths, 1))
+    scores /= index._paper_words()
     scores[number] = 0
     best = np.argsort(-scores, kind="stable")[:count]
     return best[scores[best] > 0]

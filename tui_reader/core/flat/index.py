@@ -12,7 +12,7 @@ prefix, with typos). Scores add up per paper:
 
 import math
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import IO, NamedTuple
 
@@ -25,6 +25,7 @@ from tui_reader.core.flat.fold import fold, phrase_text
 from tui_reader.core.flat.matching import EXACT, PREFIX, WordMatcher
 from tui_reader.core.flat.parts import IndexPart, Lexicons, Parts
 from tui_reader.core.flat.ranking import best_first, by_value, said, smallest_window
+from tui_reader.core.flat.related import related
 from tui_reader.core.flat.words import Array
 from tui_reader.core.query import Alternative, Query, Term
 from tui_reader.core.store import Numbers
@@ -62,7 +63,6 @@ FEW_VALUES = 12  # a word's papers are ranked a score at a time while it gives s
 # past a thousand full matches nobody scrolls to them, and ranking them (most of a million
 # papers for "diffusion m") took most of a key's search.
 CLOSE_UNDER = 1000
-RELATED_WORDS = 40  # a paper's most telling words that find the papers most like it
 _WORDS = re.compile(r"\w+")
 
 
@@ -386,44 +386,10 @@ class FlatIndex:
         order[:top], keys[:top] = order[:top][ranking], keys[:top][ranking]
 
     def related(self, number: int, count: int = 5) -> Numbers:
-        """The papers most like this one: those sharing most of its telling words, each
-        paper's share scaled by the square root of its number of words.
-
-        A word of the paper's headline, title or abstract (not its authors, venue or file)
-        tells what it is about as much as it is frequent in the paper and rare elsewhere
-        (TF-IDF, doubled in its title); words of one paper or of a tenth of all say nothing.
-        Its RELATED_WORDS most telling words count, by how telling they are, for each paper
-        that has them, twice in that paper's title."""
+        """The papers most like this one, best first (core.flat.related)."""
         if not 0 <= number < self._count or self._count < 2:
             return np.zeros(0, dtype=np.int64)
-        headline, title, abstract, *_ = [*self._text.of(number).split("\n"), "", ""]
-        titled = set(_WORDS.findall(f"{headline} {title}"))
-        written = Counter(_WORDS.findall(f"{headline} {title} {abstract}"))
-        common = self._count // 10 if self._count >= 1000 else self._count
-        telling: dict[int, float] = {}
-        for word, times in written.items():
-            word_id = self._words.id_of(word)
-            if word_id is not None and 1 < self._words.frequency[word_id] <= common:
-                boost = TITLE_WEIGHT if word in titled else 1.0
-                telling[word_id] = boost * (1 + math.log(times)) * float(self._weight[word_id])
-        chosen = sorted(telling, key=telling.__getitem__, reverse=True)[:RELATED_WORDS]
-        parts, weights = [], []
-        for word_id in chosen:
-            worth = telling[word_id]
-            for field, scale in (("all", 1.0), ("title", TITLE_WEIGHT - 1)):
-                papers = self._words.papers(field, [word_id])
-                parts.append(papers)
-                weights.append(np.full(len(papers), worth * scale))
-        if not parts:
-            return np.zeros(0, dtype=np.int64)
-        scores = (
-            np.bincount(np.concatenate(parts), np.concatenate(weights), minlength=self._count)
-            / self._paper_words()
-        )
-        scores[number] = 0
-        best = np.argpartition(-scores, min(count, self._count - 1))[:count]
-        best = best[np.argsort(-scores[best], kind="stable")]
-        return best[scores[best] > 0].astype(np.int64)
+        return related(self._parts, self._weight, self._paper_words(), number, count)
 
     def _paper_words(self) -> Floats:
         """The square root of each paper's number of distinct words."""

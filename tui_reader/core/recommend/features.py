@@ -32,6 +32,7 @@ import numpy.typing as npt
 from tui_reader.core import wording
 from tui_reader.core.store import PaperStore
 from tui_reader.core.text import without_debris
+from tui_reader.core.topic_words import STOP_WORDS
 
 FORMAT = "tui-reader recommend features"
 VERSION = 3  # 3: 24 bits, more stop words
@@ -45,28 +46,6 @@ SCORED_AT_ONCE = 1 << 18  # values of the rows scored at once: a megabyte of pro
 MANIFEST = "manifest.json"
 MANIFEST_LIMIT = 1_000_000  # bytes; a bigger manifest is not ours
 
-_STOP_WORDS = """
-    a about above across after afterwards again against all almost alone along already also
-    although always am among amongst an and another any anyhow anyone anything anyway anywhere
-    approach are around as at based be became because become becomes becoming been before
-    beforehand behind being below beside besides between beyond both but by can cannot could did
-    do does doing done down due during each eight either eleven else elsewhere enough etc even
-    ever every everyone everything everywhere except few fifteen fifty first five for former
-    formerly forty four from further had has have having he hence her here hereafter hereby herein
-    hereupon hers herself him himself his how however hundred i if in indeed into is it its itself
-    just last latter latterly least less many may me meanwhile method methods might mine more
-    moreover most mostly much must my myself namely neither never nevertheless next nine no nobody
-    none noone nor not nothing now nowhere of off often on once one only onto or other others
-    otherwise our ours ourselves out over own paper per perhaps propose proposed rather same
-    several shall she should show since six sixty so some somehow someone something sometime
-    sometimes somewhere still such ten than that the their theirs them themselves then thence
-    there thereafter thereby therefore therein thereupon these they third this those though three
-    through throughout thru thus to together too toward towards twelve twenty two under until up
-    upon us using very via was we well were what whatever when whence whenever where whereafter
-    whereas whereby wherein whereupon wherever whether which while whither who whoever whole whom
-    whose why will with within without would yet you your yours yourself yourselves
-"""
-_STOP = frozenset(_STOP_WORDS.split())
 # Multipliers spreading a word's hash, and a pair's, over the columns (Fibonacci hashing).
 _SPREAD = np.uint64(0x9E3779B97F4A7C15)
 _PAIR = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -154,7 +133,7 @@ def _tokens(texts: list[str]) -> tuple[list[str], npt.NDArray[np.int64], npt.NDA
     flat, owners = pc.list_flatten(split), pc.list_parent_indices(split)
     counting = pc.and_(
         pc.match_substring_regex(flat, pattern=r"^\pL[\pL\pN]"),
-        pc.invert(pc.is_in(flat, value_set=pa.array(sorted(_STOP)))),
+        pc.invert(pc.is_in(flat, value_set=pa.array(sorted(STOP_WORDS)))),
     )
     encoded = pc.dictionary_encode(pc.filter(flat, counting))
     places = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)

@@ -1,0 +1,143 @@
+"""The papers most like one paper: a helper of core.flat.index.
+
+A paper is its headline and title, and its abstract (not its authors, venue or file). Its
+words that tell what it is about begin with a letter, are of two papers or more but of at most
+a tenth of all, and are not common English (core.topic_words). A word weighs its rarity
+(inverse document frequency) in each paper holding it, once for its title and once for its
+abstract: a word of both counts twice. Two papers are as alike as the words they share weigh
+in both, summed (a word's rarity counted twice, as in a cosine of TF-IDF vectors: sharing
+"coalescent" outweighs sharing "clustering"), over the square root of the other paper's number
+of telling words. How often a paper repeats a word does not count: a coined name said ten
+times says no more than its title. Pairs of words that follow each other once common English
+is left out ("drug design", "kv cache") count too, PAIR_WEIGHT as much as a word as rare as
+the rarer of their two.
+
+The paper's RELATED_WORDS rarest words first find, from the index's postings, the
+RELATED_CANDIDATES papers sharing most of them (each weighing its rarity squared, twice in a
+title, over the square root of a paper's number of words); these are weighed as above, from
+their text.
+"""
+
+import re
+from itertools import pairwise
+
+import numpy as np
+import numpy.typing as npt
+
+from tui_reader.core.flat.parts import Parts
+from tui_reader.core.store import Numbers
+from tui_reader.core.topic_words import STOP_WORDS
+
+Floats = npt.NDArray[np.float32]
+Pair = tuple[str, str]
+
+RELATED_WORDS = 40
+RELATED_CANDIDATES = 200
+PAIR_WEIGHT = 0.25
+_WORDS = re.compile(r"\w+")
+
+
+class Said:
+    """The telling words and pairs of words of a paper's headline and title, and of its
+    abstract (each word begins with a letter and is not common English)."""
+
+    def __init__(self, text: str) -> None:
+        headline, title, abstract, *_ = [*text.split("\n"), "", ""]
+        titled, written = _topical(f"{headline} {title}"), _topical(abstract)
+        self.words = {*titled, *written}
+        self.titled, self.written = set(titled), set(written)
+        self.titled_pairs, self.written_pairs = set(pairwise(titled)), set(pairwise(written))
+        self.pairs = self.titled_pairs | self.written_pairs
+
+    def times(self, term: str | Pair) -> int:
+        """In how many of its two parts (title, abstract) the paper says a word or pair."""
+        if isinstance(term, str):
+            return (term in self.titled) + (term in self.written)
+        return (term in self.titled_pairs) + (term in self.written_pairs)
+
+
+def _topical(text: str) -> list[str]:
+    return [
+        word
+        for word in _WORDS.findall(text)
+        if len(word) > 1 and word[0].isalpha() and word not in STOP_WORDS
+    ]
+
+
+class _Rarity:
+    """Each word's rarity, looked up once: 0 for a word that tells nothing."""
+
+    def __init__(self, parts: Parts, weight: Floats) -> None:
+        self._words, self._weight = parts.words, weight
+        self._common = parts.count // 10 if parts.count >= 1000 else parts.count
+        self.known: dict[str, float] = {}
+        self.ids: dict[str, int] = {}
+
+    def of(self, word: str) -> float:
+        rarity = self.known.get(word)
+        if rarity is None:
+            word_id = self._words.id_of(word)
+            rarity = 0.0
+            if word_id is not None and 1 < self._words.frequency[word_id] <= self._common:
+                rarity, self.ids[word] = float(self._weight[word_id]), word_id
+            self.known[word] = rarity
+        return rarity
+
+
+def related(parts: Parts, weight: Floats, paper_words: Floats, number: int, count: int) -> Numbers:
+    """The `count` papers most like paper `number`, best first (see the module's doc):
+    `weight` is each word's rarity, `paper_words` each paper's number of words' square root."""
+    said = Said(parts.text.of(number))
+    rarity = _Rarity(parts, weight)
+    # Sorted: of words as rare, the same are chosen in every process.
+    worth = {word: rarity.of(word) * said.times(word) for word in sorted(said.words)}
+    worth = {word: value for word, value in worth.items() if value}
+    candidates = _candidates(parts, worth, rarity, paper_words, number)
+    terms: dict[str | Pair, float] = {
+        word: value * rarity.of(word) for word, value in worth.items()
+    }
+    for pair in said.pairs:
+        first, second = rarity.of(pair[0]), rarity.of(pair[1])
+        if first and second:  # as rare as its rarer word, at least
+            terms[pair] = PAIR_WEIGHT * max(first, second) ** 2 * said.times(pair)
+    keys = _alike(parts, candidates, terms, rarity)
+    best = np.argsort(-keys, kind="stable")[:count]
+    return candidates[best[keys[best] > 0]].astype(np.int64)
+
+
+def _candidates(
+    parts: Parts, worth: dict[str, float], rarity: _Rarity, paper_words: Floats, number: int
+) -> Numbers:
+    """The papers sharing most of the paper's RELATED_WORDS rarest words, by the postings, in
+    the order of their numbers."""
+    chosen = sorted(worth, key=worth.__getitem__, reverse=True)[:RELATED_WORDS]
+    found, weights = [], []
+    for word in chosen:
+        for field in ("all", "title"):
+            papers = parts.words.papers(field, [rarity.ids[word]])
+            found.append(papers)
+            weights.append(np.full(len(papers), worth[word] * rarity.of(word)))
+    if not found:
+        return np.zeros(0, dtype=np.int64)
+    scores = np.bincount(np.concatenate(found), np.concatenate(weights), minlength=parts.count)
+    scores /= paper_words
+    scores[number] = 0
+    candidates = np.flatnonzero(scores)
+    if len(candidates) > RELATED_CANDIDATES:
+        candidates = np.sort(np.argpartition(-scores, RELATED_CANDIDATES)[:RELATED_CANDIDATES])
+    return candidates
+
+
+def _alike(
+    parts: Parts, candidates: Numbers, terms: dict[str | Pair, float], rarity: _Rarity
+) -> Floats:
+    """How alike each candidate is to the paper: each word or pair it shares weighs its worth
+    in the paper times its own there, over the square root of its number of telling words."""
+    keys = np.zeros(len(candidates), dtype=np.float32)
+    for place, candidate in enumerate(candidates.tolist()):
+        other = Said(parts.text.of(candidate))
+        shared = [*(other.words & terms.keys()), *(other.pairs & terms.keys())]
+        total = sum(terms[term] * other.times(term) for term in shared)
+        telling = sum(1 for word in other.words if rarity.of(word))
+        keys[place] = total / max(telling, 1) ** 0.5
+    return keys
