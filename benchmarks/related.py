@@ -4,7 +4,7 @@ related_judged.tsv names pairs a reader would call related (or not). For each pa
 engine's related papers are compared with them: a "yes" pair is found when the other paper is
 among the 5 most related, a "no" pair when it is not; the held-out pairs are counted on their
 own. `--baseline` scores the same pairs with the first engine's method (the paper's 30 rarest
-words, a cosine of binary TF-IDF vectors), for comparison. Also times `related` over a corpus given with `--timing CORPUS`.
+words, a cosine of binary TF-IDF vectors), for comparison. Also times `related` over a corpus given with `--timing CORPUS`, the index\nwarmed first.
 
     python benchmarks/related.py [--baseline] [--timing /tmp/corpus-1m.jsonl.gz]
 """
@@ -75,6 +75,7 @@ def judge(baseline: bool) -> None:
 def timing(corpus: Path) -> None:
     papers = load_paths([corpus]).papers
     index = build_index(papers)
+    index.warm()  # as the reader does in the background once the index is built or opened
     numbers = np.random.default_rng(1).integers(0, len(papers), 50).tolist()
     seconds = []
     for number in numbers:

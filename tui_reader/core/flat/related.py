@@ -32,9 +32,9 @@ Floats = npt.NDArray[np.float32]
 Pair = tuple[str, str]
 
 RELATED_WORDS = 40
-RELATED_CANDIDATES = 200
+RELATED_CANDIDATES = 100
 PAIR_WEIGHT = 0.25
-_WORDS = re.compile(r"\w+")
+_TOPICAL = re.compile(r"\b[^\W\d_]\w+")  # a letter, then a letter, digit or _
 
 
 class Said:
@@ -57,11 +57,7 @@ class Said:
 
 
 def _topical(text: str) -> list[str]:
-    return [
-        word
-        for word in _WORDS.findall(text)
-        if len(word) > 1 and word[0].isalpha() and word not in STOP_WORDS
-    ]
+    return [word for word in _TOPICAL.findall(text) if word not in STOP_WORDS]
 
 
 class _Rarity:
@@ -70,17 +66,26 @@ class _Rarity:
     def __init__(self, parts: Parts, weight: Floats) -> None:
         self._words, self._weight = parts.words, weight
         self._common = parts.count // 10 if parts.count >= 1000 else parts.count
-        self.known: dict[str, float] = {}
+        self._known: dict[str, float] = {}
+        self.telling: set[str] = set()
         self.ids: dict[str, int] = {}
 
     def of(self, word: str) -> float:
-        rarity = self.known.get(word)
-        if rarity is None:
-            word_id = self._words.id_of(word)
-            rarity = 0.0
-            if word_id is not None and 1 < self._words.frequency[word_id] <= self._common:
-                rarity, self.ids[word] = float(self._weight[word_id]), word_id
-            self.known[word] = rarity
+        rarity = self._known.get(word)
+        return self._look_up(word) if rarity is None else rarity
+
+    def learn(self, words: set[str]) -> None:
+        """Look up those of these words not yet looked up."""
+        for word in words - self._known.keys():
+            self._look_up(word)
+
+    def _look_up(self, word: str) -> float:
+        word_id = self._words.id_of(word)
+        rarity = 0.0
+        if word_id is not None and 1 < self._words.frequency[word_id] <= self._common:
+            rarity, self.ids[word] = float(self._weight[word_id]), word_id
+            self.telling.add(word)
+        self._known[word] = rarity
         return rarity
 
 
@@ -138,6 +143,6 @@ def _alike(
         other = Said(parts.text.of(candidate))
         shared = [*(other.words & terms.keys()), *(other.pairs & terms.keys())]
         total = sum(terms[term] * other.times(term) for term in shared)
-        telling = sum(1 for word in other.words if rarity.of(word))
-        keys[place] = total / max(telling, 1) ** 0.5
+        rarity.learn(other.words)
+        keys[place] = total / max(len(other.words & rarity.telling), 1) ** 0.5
     return keys
