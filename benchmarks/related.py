@@ -4,7 +4,8 @@ related_judged.tsv names pairs a reader would call related (or not). For each pa
 engine's related papers are compared with them: a "yes" pair is found when the other paper is
 among the 5 most related, a "no" pair when it is not; the held-out pairs are counted on their
 own. `--baseline` scores the same pairs with the first engine's method (the paper's 30 rarest
-words, a cosine of binary TF-IDF vectors), for comparison. Also times `related` over a corpus given with `--timing CORPUS`, the index\nwarmed first.
+words, a cosine of binary TF-IDF vectors), for comparison. Also times `related` over a corpus
+given with `--timing CORPUS`, the index warmed first as the reader warms it.
 
     python benchmarks/related.py [--baseline] [--timing /tmp/corpus-1m.jsonl.gz]
 """
