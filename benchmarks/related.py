@@ -62,15 +62,19 @@ def judge(baseline: bool) -> None:
             related = partial(rarest_words_cosine, index)
         place = {paper.id: number for number, paper in enumerate(papers)}
         for within in sections:
-            right = 0
-            chosen = [pair for pair in pairs if pair[0] == within]
-            for _, paper, verdict, other, why in chosen:
+            right = {"yes": [0, 0], "no": [0, 0]}  # a verdict: pairs right, pairs
+            for _, paper, verdict, other, why in (pair for pair in pairs if pair[0] == within):
                 found = [papers[int(n)].id for n in related(place[paper], TOP)]
                 ok = (other in found) == (verdict == "yes")
-                right += ok
+                right[verdict][0] += ok
+                right[verdict][1] += 1
                 rank = found.index(other) + 1 if other in found else "-"
                 print(f"  {'ok ' if ok else 'BAD'} {verdict:3} rank {rank!s:>2}  {why[:70]}")
-            print(f"{within}: {right} of {len(chosen)} judged pairs right")
+            (yes, of_yes), (no, of_no) = right["yes"], right["no"]
+            print(
+                f"{within}: {yes + no} of {of_yes + of_no} judged pairs right"
+                f" ({yes} of {of_yes} yes, {no} of {of_no} no)"
+            )
 
 
 def timing(corpus: Path) -> None:

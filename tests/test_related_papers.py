@@ -1,0 +1,79 @@
+"""Related papers (core.flat.related): which papers are most like one, and why."""
+
+from pathlib import Path
+
+from tui_reader.core.flat.index import FlatIndex
+from tui_reader.core.paper import Paper
+from tui_reader.core.store import PaperStore
+
+# Papers of other topics, so that words have rarities to tell apart.
+OTHERS = [
+    ("Hierarchical clustering of documents", "Hierarchical clustering of news documents."),
+    ("Hierarchical clustering for images", "Hierarchical clustering of image collections."),
+    ("Hierarchical clustering at scale", "Hierarchical clustering of a billion points."),
+    ("Hierarchical models of text", "Hierarchical models of text and speech."),
+    ("Clustering graphs", "Clustering graphs by their cuts."),
+    ("Regret of bandits", "Regret bounds for bandits with many arms."),
+    ("Neural operators", "Neural operators on irregular geometry."),
+    ("Robot grasping", "Robots learn to grasp objects from video."),
+]
+
+
+def related_titles(*papers: tuple[str, str], count: int = 2) -> list[str]:
+    """The titles of the papers most like the first of these (and OTHERS), best first."""
+    listed = [
+        Paper.from_abstract(abstract, "C", Path("x.jsonl"), title=title)
+        for title, abstract in [*papers, *OTHERS]
+    ]
+    index = FlatIndex.of(PaperStore(listed))
+    return [listed[number].title for number in index.related(0, count).tolist()]
+
+
+def test_a_rare_word_shared_outweighs_several_common_ones() -> None:
+    # "coalescent" is in two papers; "hierarchical", "clustering" and "priors" in many. Each
+    # word shared weighs its rarity in both papers: the rare one counts the more for it.
+    assert related_titles(
+        ("Coalescent priors", "Kingman's coalescent as a prior for hierarchical clustering."),
+        ("Genealogies", "A coalescent of genealogies."),
+        ("Priors for clustering", "Hierarchical clustering with priors, hierarchical priors."),
+        ("Priors of text", "Priors for hierarchical clustering of text."),
+        ("More priors", "Priors on priors for clustering."),
+        count=1,
+    ) == ["Genealogies"]
+
+
+def test_a_word_repeated_counts_once() -> None:
+    # The coined name said five times does not outweigh two words shared.
+    assert related_titles(
+        ("Zorblax", "Zorblax: zorblax trains zorblax with sparse kernels, zorblax and zorblax."),
+        ("A name", "About a zorblax."),
+        ("Sparse kernels", "Sparse kernels for regression."),
+        ("Dense networks", "Dense networks for regression and kernels."),
+        count=1,
+    ) == ["Sparse kernels"]
+
+
+def test_common_english_relates_nothing() -> None:
+    assert related_titles(
+        ("Spectral sparsifiers", "Meanwhile, although spectral sparsifiers hold, whereas"),
+        ("Whatever", "Meanwhile, although it rains, whereas it snows."),
+        ("Sparsifiers of graphs", "Spectral sparsifiers of graphs."),
+    ) == ["Sparsifiers of graphs"]
+
+
+def test_two_words_that_follow_each_other_count_more_than_apart() -> None:
+    assert related_titles(
+        ("Diffusion", "Diffusion models for drug design in protein pockets."),
+        ("Apart", "The design of a new drug, in protein pockets."),
+        ("Together", "Drug design by sampling, in protein pockets."),
+    ) == ["Together", "Apart"]
+
+
+def test_a_word_of_both_title_and_abstract_counts_twice() -> None:
+    # The two have as many words, and share the same with the paper; one of them in both its
+    # title and abstract.
+    assert related_titles(
+        ("Homophily of labels", "Homophily of node labels."),
+        ("Overview", "An overview of homophily and node labels."),
+        ("Homophily", "A survey of homophily and node labels."),
+    ) == ["Homophily", "Overview"]
