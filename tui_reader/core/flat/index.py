@@ -25,7 +25,7 @@ from tui_reader.core.flat.fold import fold, phrase_text
 from tui_reader.core.flat.matching import EXACT, PREFIX, WordMatcher
 from tui_reader.core.flat.parts import IndexPart, Lexicons, Parts
 from tui_reader.core.flat.ranking import best_first, by_value, said, smallest_window
-from tui_reader.core.flat.related import related
+from tui_reader.core.flat.related import Rarities, related
 from tui_reader.core.flat.words import Array
 from tui_reader.core.query import Alternative, Query, Term
 from tui_reader.core.store import Numbers
@@ -63,6 +63,7 @@ FEW_VALUES = 12  # a word's papers are ranked a score at a time while it gives s
 # past a thousand full matches nobody scrolls to them, and ranking them (most of a million
 # papers for "diffusion m") took most of a key's search.
 CLOSE_UNDER = 1000
+RARITIES_KEPT = 200_000  # words whose rarity related papers keep looked up (some 20 MB)
 _WORDS = re.compile(r"\w+")
 
 
@@ -96,6 +97,7 @@ class FlatIndex:
         # Each alternative's scores, the words it matched and the typos read: for the next keys.
         self._scored: dict[tuple[object, ...], tuple[Scored, frozenset[str], Corrected]] = {}
         self._paper_lengths: Floats | None = None  # the square root of each paper's words
+        self._rarities: dict[str, float] = {}  # words' rarities, for related papers
         untitled = np.concatenate(
             [
                 np.flatnonzero(np.asarray(part.arrays["untitled"])) + base
@@ -389,7 +391,10 @@ class FlatIndex:
         """The papers most like this one, best first (core.flat.related)."""
         if not 0 <= number < self._count or self._count < 2:
             return np.zeros(0, dtype=np.int64)
-        return related(self._parts, self._weight, self._paper_words(), number, count)
+        if len(self._rarities) > RARITIES_KEPT:
+            self._rarities = {}  # a search still running keeps the one it has
+        rarities = Rarities(self._parts, self._weight, self._rarities)
+        return related(self._parts, rarities, self._paper_words(), number, count)
 
     def _paper_words(self) -> Floats:
         """The square root of each paper's number of distinct words."""

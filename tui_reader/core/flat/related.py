@@ -20,6 +20,7 @@ their text.
 
 import re
 from itertools import pairwise
+from operator import countOf
 
 import numpy as np
 import numpy.typing as npt
@@ -60,40 +61,39 @@ def _topical(text: str) -> list[str]:
     return [word for word in _TOPICAL.findall(text) if word not in STOP_WORDS]
 
 
-class _Rarity:
-    """Each word's rarity, looked up once: 0 for a word that tells nothing."""
+class Rarities:
+    """Each word's rarity, looked up once (0: a word that tells nothing), kept between papers:
+    the words of a paper's candidates are much the same from one paper to the next."""
 
-    def __init__(self, parts: Parts, weight: Floats) -> None:
-        self._words, self._weight = parts.words, weight
+    def __init__(self, parts: Parts, weight: Floats, known: dict[str, float]) -> None:
+        self._words, self._weight, self._known = parts.words, weight, known
         self._common = parts.count // 10 if parts.count >= 1000 else parts.count
-        self._known: dict[str, float] = {}
-        self.telling: set[str] = set()
-        self.ids: dict[str, int] = {}
 
     def of(self, word: str) -> float:
         rarity = self._known.get(word)
         return self._look_up(word) if rarity is None else rarity
 
-    def learn(self, words: set[str]) -> None:
-        """Look up those of these words not yet looked up."""
-        for word in words - self._known.keys():
+    def telling(self, words: set[str]) -> int:
+        """How many of these words tell something."""
+        for word in words.difference(self._known):
             self._look_up(word)
+        return len(words) - countOf(map(self._known.__getitem__, words), 0.0)
 
     def _look_up(self, word: str) -> float:
         word_id = self._words.id_of(word)
         rarity = 0.0
         if word_id is not None and 1 < self._words.frequency[word_id] <= self._common:
-            rarity, self.ids[word] = float(self._weight[word_id]), word_id
-            self.telling.add(word)
+            rarity = float(self._weight[word_id])
         self._known[word] = rarity
         return rarity
 
 
-def related(parts: Parts, weight: Floats, paper_words: Floats, number: int, count: int) -> Numbers:
+def related(
+    parts: Parts, rarity: Rarities, paper_words: Floats, number: int, count: int
+) -> Numbers:
     """The `count` papers most like paper `number`, best first (see the module's doc):
-    `weight` is each word's rarity, `paper_words` each paper's number of words' square root."""
+    `paper_words` is each paper's number of words' square root."""
     said = Said(parts.text.of(number))
-    rarity = _Rarity(parts, weight)
     # Sorted: of words as rare, the same are chosen in every process.
     worth = {word: rarity.of(word) * said.times(word) for word in sorted(said.words)}
     worth = {word: value for word, value in worth.items() if value}
@@ -111,21 +111,24 @@ def related(parts: Parts, weight: Floats, paper_words: Floats, number: int, coun
 
 
 def _candidates(
-    parts: Parts, worth: dict[str, float], rarity: _Rarity, paper_words: Floats, number: int
+    parts: Parts, worth: dict[str, float], rarity: Rarities, paper_words: Floats, number: int
 ) -> Numbers:
     """The papers sharing most of the paper's RELATED_WORDS rarest words, by the postings, in
     the order of their numbers."""
     chosen = sorted(worth, key=worth.__getitem__, reverse=True)[:RELATED_WORDS]
     found, weights = [], []
     for word in chosen:
+        word_id = parts.words.id_of(word)
         for field in ("all", "title"):
-            papers = parts.words.papers(field, [rarity.ids[word]])
+            papers = parts.words.papers(field, [] if word_id is None else [word_id])
             found.append(papers)
             weights.append(np.full(len(papers), worth[word] * rarity.of(word)))
     if not found:
         return np.zeros(0, dtype=np.int64)
-    scores = np.bincount(np.concatenate(found), np.concatenate(weights), minlength=parts.count)
-    scores /= paper_words
+    scores = (
+        np.bincount(np.concatenate(found), np.concatenate(weights), minlength=parts.count)
+        / paper_words
+    )
     scores[number] = 0
     candidates = np.flatnonzero(scores)
     if len(candidates) > RELATED_CANDIDATES:
@@ -134,15 +137,14 @@ def _candidates(
 
 
 def _alike(
-    parts: Parts, candidates: Numbers, terms: dict[str | Pair, float], rarity: _Rarity
+    parts: Parts, candidates: Numbers, terms: dict[str | Pair, float], rarity: Rarities
 ) -> Floats:
     """How alike each candidate is to the paper: each word or pair it shares weighs its worth
     in the paper times its own there, over the square root of its number of telling words."""
     keys = np.zeros(len(candidates), dtype=np.float32)
     for place, candidate in enumerate(candidates.tolist()):
         other = Said(parts.text.of(candidate))
-        shared = [*(other.words & terms.keys()), *(other.pairs & terms.keys())]
+        shared: list[str | Pair] = [*(other.words & terms.keys()), *(other.pairs & terms.keys())]
         total = sum(terms[term] * other.times(term) for term in shared)
-        rarity.learn(other.words)
-        keys[place] = total / max(len(other.words & rarity.telling), 1) ** 0.5
+        keys[place] = total / max(rarity.telling(other.words), 1) ** 0.5
     return keys
