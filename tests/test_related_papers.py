@@ -2,6 +2,9 @@
 
 from pathlib import Path
 
+import pytest
+
+from tui_reader.core.flat import index as index_module
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.paper import Paper
 from tui_reader.core.store import PaperStore
@@ -78,3 +81,20 @@ def test_a_word_of_both_title_and_abstract_counts_twice() -> None:
         ("Overview", "An overview of homophily and node labels."),
         ("Homophily", "A survey of homophily and node labels."),
     ) == ["Homophily", "Overview"]
+
+
+@pytest.mark.parametrize("kept", [5, 100_000])
+def test_the_rarities_kept_from_paper_to_paper_change_nothing(
+    monkeypatch: pytest.MonkeyPatch, kept: int
+) -> None:
+    monkeypatch.setattr(index_module, "RARITIES_KEPT", kept)
+    papers = PaperStore(
+        [
+            Paper.from_abstract(abstract, "C", Path("x.jsonl"), title=title)
+            for title, abstract in OTHERS
+        ]
+    )
+    index = FlatIndex.of(papers)
+    for number in range(len(papers)):
+        alone = FlatIndex.of(papers).related(number, 3).tolist()
+        assert index.related(number, 3).tolist() == alone

@@ -63,7 +63,7 @@ FEW_VALUES = 12  # a word's papers are ranked a score at a time while it gives s
 # past a thousand full matches nobody scrolls to them, and ranking them (most of a million
 # papers for "diffusion m") took most of a key's search.
 CLOSE_UNDER = 1000
-RARITIES_KEPT = 200_000  # words whose rarity related papers keep looked up (some 20 MB)
+RARITIES_KEPT = 100_000  # words whose rarity related papers keep looked up (some 12 MB)
 _WORDS = re.compile(r"\w+")
 
 
