@@ -38,7 +38,7 @@ PAIR_WEIGHT = 0.25
 _TOPICAL = re.compile(r"\b[^\W\d_]\w+")  # a letter, then a letter, digit or _
 
 
-class Said:
+class _Said:
     """The telling words and pairs of words of a paper's headline and title, and of its
     abstract (each word begins with a letter and is not common English)."""
 
@@ -93,7 +93,7 @@ def related(
 ) -> Numbers:
     """The `count` papers most like paper `number`, best first (see the module's doc):
     `paper_words` is each paper's number of words' square root."""
-    said = Said(parts.text.of(number))
+    said = _Said(parts.text.of(number))
     # Sorted: of words as rare, the same are chosen in every process.
     worth = {word: rarity.of(word) * said.times(word) for word in sorted(said.words)}
     worth = {word: value for word, value in worth.items() if value}
@@ -143,7 +143,7 @@ def _alike(
     in the paper times its own there, over the square root of its number of telling words."""
     keys = np.zeros(len(candidates), dtype=np.float32)
     for place, candidate in enumerate(candidates.tolist()):
-        other = Said(parts.text.of(candidate))
+        other = _Said(parts.text.of(candidate))
         shared: list[str | Pair] = [*(other.words & terms.keys()), *(other.pairs & terms.keys())]
         total = sum(terms[term] * other.times(term) for term in shared)
         keys[place] = total / max(rarity.telling(other.words), 1) ** 0.5
