@@ -28,9 +28,10 @@ from pathlib import Path
 from tui_reader.core.config import Config, ConfigError, load_config
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.flat.index import FlatIndex
+from tui_reader.core.frames import damage_seen
 from tui_reader.core.loading import LoadError, LoadResult
 from tui_reader.core.locations import cache_folder, config_path
-from tui_reader.core.segments import entry
+from tui_reader.core.segments import entry, sound
 from tui_reader.core.segments.earlier import taken_in
 from tui_reader.core.segments.entry import Kept, TooMuch
 from tui_reader.core.segments.kept import holding, nearest, prune, rebuild_indexes
@@ -38,6 +39,7 @@ from tui_reader.core.segments.part import MANIFEST
 from tui_reader.core.segments.ranges import Rejected, identity
 from tui_reader.core.segments.whole import write_whole
 from tui_reader.core.store import PaperStore
+from tui_reader.core.wording import count
 
 __all__ = [
     "VERSION",
@@ -45,6 +47,8 @@ __all__ = [
     "Rejected",
     "cache_limit",
     "cached_papers",
+    "check_kept",
+    "damage_noted",
     "load_cached",
     "prune",
     "refresh_kept",
@@ -65,6 +69,7 @@ class IndexedPapers:
     store: PaperStore
     unusable: str = ""  # what of the entry kept for these files could not be used, and why
     new_at: float = 0.0  # when the papers new (the index's `new`) were taken in; 0.0: never
+    folder: Path | None = None  # the entry they were read from, to check (`check_kept`)
 
 
 def cache_limit() -> int:
@@ -108,12 +113,13 @@ def load_cached(
             told = "the index kept in the cache could not be used: built again"
         assert index is not None
     except (Rejected, OSError, LoadError) as error:
+        sound.mark_seen(damage_seen())  # a frame read back damaged as the entry was made
         if unusable is not None and os.path.lexists(folder):
             unusable.append(str(error))
         return None
     (kept.folder / MANIFEST).touch()  # recently used: kept longest
     index.new = frozenset(kept.store.id_of(number) for number in kept.new().tolist())
-    return IndexedPapers(_loaded(kept), index, kept.store, told, kept.new_at())
+    return IndexedPapers(_loaded(kept), index, kept.store, told, kept.new_at(), kept.folder)
 
 
 def _kept(
@@ -127,7 +133,8 @@ def _kept(
     folder = entry.folder_for(root, files)
     if os.path.lexists(folder):
         manifest = entry.read_manifest(folder)
-        if manifest["sources"] == [identity(file) for file in files]:
+        again = sound.marked(folder)  # parts found damaged
+        if not again and manifest["sources"] == [identity(file) for file in files]:
             return entry.open_kept(folder)
         before = entry.open_kept(folder)
     else:
@@ -136,10 +143,10 @@ def _kept(
             earlier = taken_in(root, files[0]) if len(files) == 1 else None
             return None if earlier is None else entry.open_kept(earlier)
         try:
-            before = entry.open_kept(found)
+            before, again = entry.open_kept(found), sound.marked(found)
         except Rejected:
             return None  # another list's: not told
-    steps = entry.plan(before, files)
+    steps = entry.plan(before, files, again)
     reading = entry.to_read(steps)
     if most is not None and reading > most:
         return None
@@ -175,10 +182,37 @@ def cached_papers(files: Sequence[Path]) -> tuple[PaperStore, LoadResult] | None
         folder = entry.folder_for(cache_folder(), files)
         if entry.read_manifest(folder)["sources"] != [identity(file) for file in files]:
             return None
+        if sound.marked(folder):  # damaged: never read, nor kept again as text
+            return None
         kept = entry.open_kept(folder)
     except (Rejected, OSError):
         return None
     return kept.store, _loaded(kept)
+
+
+def check_kept(folder: Path) -> str:
+    """Check the files of the entry in this folder against their digests (seconds at a
+    million papers: the reader does it in the background once it has opened them); what to
+    tell of the parts found damaged, marked to be read again at the next start, or ""."""
+    try:
+        names = entry.read_manifest(folder)["parts"]
+        damaged = sound.check(folder, names)
+    except (Rejected, OSError):
+        return ""  # replaced meanwhile by a newer entry, or not ours to mark: checked again
+    if not damaged:
+        return ""
+    of = f"{len(damaged)} of its {count(len(names), 'part')}"
+    return f"the papers kept in the cache are damaged ({of}): read again at the next start"
+
+
+def damage_noted() -> str:
+    """What to tell of the kept texts found damaged as they were read in this process (their
+    parts marked to be read again), or ""."""
+    entries = sound.mark_seen(damage_seen())
+    if not entries:
+        return ""
+    shown = "shown as \N{REPLACEMENT CHARACTER}"
+    return f"some papers kept in the cache are damaged ({shown}): read again at the next start"
 
 
 def write_entry(

@@ -101,6 +101,7 @@ class Opening:
     session: Session | None = None  # where the reader left off
     new: int = 0  # papers new to the collection kept (`is:new`), to be told at start
     new_at: float = 0.0  # when they were taken in (0.0: never)
+    kept: Path | None = None  # the cache's entry they were read from, checked as the reader runs
 
 
 def open_papers(
@@ -180,7 +181,7 @@ def _for_the_reader(
     if whole and (cached := load_cached(files, False, reasons, taking_in=taking_in)):
         opening = _opening(cached.loaded, Way.CACHED, cached.index)
         new = len(cached.index.new) if isinstance(cached.index, FlatIndex) else 0
-        return replace(opening, new=new, new_at=cached.new_at)
+        return replace(opening, new=new, new_at=cached.new_at, kept=cached.folder)
     if whole and (papers := cached_papers(files)):
         opening = _opening(papers[1], Way.CACHED_PAPERS)
         told = _unusable(reasons, "index", "indexing again")

@@ -72,6 +72,7 @@ class ReaderApp(App[None]):
             skipped=opening.skipped,
             duplicates=opening.duplicates,
             new=opening.new,
+            kept=opening.kept,
         )
         self.workspace = Workspace(
             loader,

@@ -44,6 +44,7 @@ from tui_reader.ui.library_sync import LibrarySync
 from tui_reader.ui.loader import Loader
 from tui_reader.ui.look_up import LookUp
 from tui_reader.ui.messages import (
+    CacheDamaged,
     EntryReopened,
     ForYouNews,
     IndexFailed,
@@ -268,6 +269,10 @@ class Workspace(Screen[None]):
         self._unindexed = True
         self.tell(f"The papers could not be indexed: {message.reason}", "error")
         self._update_header()
+
+    @on(CacheDamaged)
+    def _cache_damaged(self, message: CacheDamaged) -> None:
+        self.tell(message.told, "warning")
 
     @on(EntryReopened)
     def _entry_reopened(self, message: EntryReopened) -> None:

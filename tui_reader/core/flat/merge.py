@@ -50,7 +50,7 @@ def _text(part: IndexPart) -> tuple[Array, Array]:
     """A part's folded text as built, and where each paper's starts."""
     arrays = part.arrays
     if KEPT in arrays:
-        return built(arrays["text"], arrays["text_offsets"], arrays[KEPT])
+        return built(arrays["text"], arrays["text_offsets"], arrays[KEPT], part.largest)
     return np.asarray(arrays["text"], dtype=np.uint8), arrays["text_offsets"]
 
 

@@ -24,7 +24,7 @@ import os
 import secrets
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -192,8 +192,8 @@ def _joined(
                 raise Rejected(f"{folder}: the view does not place a part's words")
     collections = list(dict.fromkeys(c for part in parts for c in part.facts.collections))
     texts = {name: [part.arrays[name] for part in parts] for name in TEXTS}
-    dictionaries = {name: [part.arrays[f"{name}_dictionary"] for part in parts] for name in FRAMED}
-    return view, PaperStore.from_arrays(arrays, collections, names, texts, dictionaries)
+    readers = {name: [part.reader(name) for part in parts] for name in FRAMED}
+    return view, PaperStore.from_arrays(arrays, collections, names, texts, readers)
 
 
 @dataclass(frozen=True)
@@ -213,10 +213,10 @@ class TooMuch(Exception):
     """An entry that would read more of its files than it may to be brought up to date."""
 
 
-def plan(kept: Kept, files: Sequence[Path]) -> list[Step]:
+def plan(kept: Kept, files: Sequence[Path], again: Collection[str] = ()) -> list[Step]:
     """The parts of an entry of these files made from a kept entry: its parts whose ranges
-    the files still hold one after the other, in order, and the ranges to read into new
-    parts between them."""
+    the files still hold one after the other, in order (but those named `again`: found
+    damaged, core.segments.sound), and the ranges to read into new parts between them."""
     held: dict[str, list[tuple[FileRange, OpenPart]]] = {}
     for part in kept.parts:
         for kept_range in part.facts.ranges:
@@ -237,7 +237,14 @@ def plan(kept: Kept, files: Sequence[Path]) -> list[Step]:
         if became is Change.GREW:
             last = ranges[-1][0]
             wanted.append((Read(Path(path), last.end, size, last.line + last.lines), None))
-    return _grouped(wanted)
+    steps = _grouped(wanted)
+    return [
+        read
+        for step in steps
+        for read in (
+            _read_again(step) if isinstance(step, OpenPart) and step.facts.name in again else [step]
+        )
+    ]
 
 
 def _grouped(wanted: list[tuple[FileRange | Read, OpenPart | None]]) -> list[Step]:
