@@ -235,3 +235,18 @@ def test_the_reader_tells_in_a_notice_that_the_papers_it_opened_are_damaged(
         "The papers kept in the cache are damaged (1 of its 1 part): read again at the next start"
     ]
     assert sound.marked(entry)
+
+
+def test_a_part_cut_short_is_told_and_the_papers_loaded_anew_stay_new(tmp_path: Path) -> None:
+    path = papers_file(tmp_path)
+    entry, new = kept_with_new_papers(path)
+    frames = first_part(entry) / "abstract.npy"
+    with frames.open("r+b") as file:
+        file.truncate(frames.stat().st_size // 2)
+    again = opened(path)  # rejected as it is opened: loaded anew and written again
+    assert again.way is Way.LOADED
+    (told,) = again.cache_problems
+    assert "abstract is cut short" in told and told.endswith(": loading them anew")
+    after = opened(path)
+    assert after.way is Way.CACHED and list(after.store) == loaded_anew(path)
+    assert isinstance(after.index, FlatIndex) and set(after.index.new) == new

@@ -11,11 +11,13 @@ import pytest
 from tui_reader.core import opening as opening_module
 from tui_reader.core.flat import disk
 from tui_reader.core.flat.index import FlatIndex
+from tui_reader.core.index_cache import IndexedPapers, write_entry
 from tui_reader.core.library import Library
-from tui_reader.core.loading import NO_FILTER, LoadFilter, NothingAdmitted, check_paths
+from tui_reader.core.loading import NO_FILTER, LoadFilter, NothingAdmitted, check_paths, load_paths
 from tui_reader.core.opening import CacheWriter, Opening, Way, open_papers, resolved
 from tui_reader.core.paper import Paper, paper_id
 from tui_reader.core.search_service import build_index
+from tui_reader.core.segments import entry, kept, part, whole
 from tui_reader.core.store import PaperStore, papers_of
 
 ABSTRACTS = ("Diffusion models for tabular data.", "Bandits with regret bounds.")
@@ -327,3 +329,54 @@ def test_a_small_input_takes_in_without_telling_before(tmp_path: Path) -> None:
     told: list[int] = []
     found = opened(path, stream_from=10**9, taking_in=told.append)
     assert found.way is Way.CACHED and found.new == 1 and told == []
+
+
+def newer_format(monkeypatch: pytest.MonkeyPatch, changed: str) -> None:
+    """The version of a kept format raised, as an upgrade raises it."""
+    if changed == "index":
+        monkeypatch.setattr(disk, "VERSION", disk.VERSION + 1)
+    elif changed == "part":
+        monkeypatch.setattr(part, "VERSION", part.VERSION + 1)
+    else:
+        newer = entry.VERSION + 1
+        for module in (entry, kept, whole):
+            monkeypatch.setattr(module, "VERSION", newer)
+
+
+@pytest.mark.parametrize("changed", ["index", "part", "entry"])
+@pytest.mark.parametrize("stream_from", [10**9, 0], ids=["small", "big"])
+def test_the_papers_new_stay_new_when_the_cache_is_built_again_for_a_new_format(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, changed: str, stream_from: int
+) -> None:
+    path = tmp_path / "papers.jsonl"
+    path.write_text("".join(line + "\n" for line in numbered(0, 300)), encoding="utf-8")
+    kept_by_the_reader(path, stream_from)
+    with path.open("a", encoding="utf-8") as appended:
+        appended.write("".join(line + "\n" for line in numbered(300, 350)))
+    grown = kept_by_the_reader(path, stream_from)
+    assert grown.way is Way.CACHED and new_ids(grown) == ids_of(numbered(300, 350))
+    newer_format(monkeypatch, changed)
+    again = kept_by_the_reader(path, stream_from)  # the kept entry not used: written anew
+    assert again.way is not Way.CACHED
+    after = kept_by_the_reader(path, stream_from)
+    assert after.way is Way.CACHED and len(after.store) == 350
+    assert new_ids(after) == ids_of(numbered(300, 350)) and after.new == 50
+    assert after.new_at == grown.new_at
+
+
+def test_the_papers_an_entry_written_whole_holds_that_the_one_it_replaces_did_not_are_new(
+    tmp_path: Path,
+) -> None:
+    """An entry written whole in place of one (the reader loaded files that grew by more
+    than it takes in before it starts) notes the papers the other did not hold."""
+    path = tmp_path / "papers.jsonl"
+    path.write_text("".join(line + "\n" for line in numbered(0, 300)), encoding="utf-8")
+    first = kept_by_the_reader(path, 10**9)
+    with path.open("a", encoding="utf-8") as appended:
+        appended.write("".join(line + "\n" for line in numbered(300, 320)))
+    loaded = load_paths([path])
+    index = build_index(loaded.papers)
+    assert write_entry([path], IndexedPapers(loaded, index, loaded.papers))
+    after = kept_by_the_reader(path, 10**9)
+    assert first.new == 0 and after.way is Way.CACHED
+    assert new_ids(after) == ids_of(numbered(300, 320)) and after.new_at > 0.0

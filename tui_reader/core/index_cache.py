@@ -34,7 +34,7 @@ from tui_reader.core.locations import cache_folder, config_path
 from tui_reader.core.segments import entry, sound
 from tui_reader.core.segments.earlier import taken_in
 from tui_reader.core.segments.entry import Kept, TooMuch
-from tui_reader.core.segments.kept import holding, nearest, prune, rebuild_indexes
+from tui_reader.core.segments.kept import carried, holding, nearest, prune, rebuild_indexes
 from tui_reader.core.segments.part import MANIFEST
 from tui_reader.core.segments.ranges import Rejected, identity
 from tui_reader.core.segments.whole import write_whole
@@ -232,7 +232,10 @@ def write_entry(
         root = cache_folder() if root is None else root
         files = _distinct(files)
         flat = index if isinstance(index, FlatIndex) else None
-        final = write_whole(root, files, store, flat, loaded.problems, loaded.duplicates)
+        # The papers new to the entries written before (another version's, a damaged one's)
+        # stay new; those the entry replaced did not hold are new.
+        added = carried(root, files, store.number_column("keys", len(store)))
+        final = write_whole(root, files, store, flat, loaded.problems, loaded.duplicates, added)
         if final is None:
             return False
         prune(root, cache_limit() if limit is None else limit, keep=final)

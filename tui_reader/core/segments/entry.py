@@ -39,6 +39,7 @@ from tui_reader.core.segments.added import (
     Added,
     Numbers,
     added_of,
+    keys_of,
     new_numbers,
     taken_in,
     taken_last,
@@ -318,7 +319,8 @@ def write(
     try:
         parts = _parts(temporary / PARTS, steps, kept, most)
         known = {part.facts.name for part in kept.parts}
-        added = taken_in(kept.added, kept.parts, [p for p in parts if p.facts.name not in known])
+        made = keys_of([p for p in parts if p.facts.name not in known])
+        added = taken_in(kept.added, kept.parts, made)
         merged = merge_runs(temporary / PARTS, parts)
         left = {part.facts.name for part in merged}
         for gone in parts:

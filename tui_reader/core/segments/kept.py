@@ -14,8 +14,10 @@ from pathlib import Path
 from tui_reader.core.flat.disk import ABANDONED
 from tui_reader.core.search_service import build_index
 from tui_reader.core.segments import entry
+from tui_reader.core.segments.added import Added, Numbers, added_of, taken_in
 from tui_reader.core.segments.entry import PREFIX, VERSION, Kept
 from tui_reader.core.segments.part import MANIFEST, replace_index
+from tui_reader.core.segments.ranges import Rejected
 
 
 def _lists(root: Path) -> Iterator[tuple[Path, list[str], float]]:
@@ -52,6 +54,40 @@ def holding(root: Path, path: str) -> list[list[Path]]:
         if path in kept and all(file.is_file() for file in files):
             found.append(files)
     return found
+
+
+def added_before(root: Path, files: Sequence[Path]) -> Added:
+    """What the entries holding any of these files noted as taken in (core.segments.added),
+    of any version of the format, each paper at the earliest."""
+    paths = {str(file.resolve()) for file in files}
+    first: dict[int, float] = {}
+    for manifest in root.glob(f"{PREFIX}*-*/{MANIFEST}"):
+        try:
+            if manifest.is_symlink():
+                continue
+            with manifest.open("rb") as stream:
+                kept = json.loads(stream.read(entry.MANIFEST_LIMIT))
+            held = kept.get("files")
+            if not isinstance(held, list) or not paths.intersection(map(str, held)):
+                continue
+            added = added_of(kept.get("added", []))
+        except (OSError, ValueError, AttributeError, RecursionError, Rejected):
+            continue
+        for key, when in added:
+            first[key] = min(when, first.get(key, when))
+    return list(first.items())
+
+
+def carried(root: Path, files: Sequence[Path], keys: Numbers) -> Added:
+    """What an entry of these files written whole (of papers of these keys) notes as taken
+    in: what the entries holding any of them noted, and the papers the entry it replaces
+    did not hold, when that one can be read."""
+    before = added_before(root, files)
+    try:
+        replaced = entry.open_kept(entry.folder_for(root, files))
+    except (Rejected, OSError):
+        return before
+    return taken_in(before, replaced.parts, keys)
 
 
 def rebuild_indexes(root: Path, files: Sequence[Path], kept: Kept) -> Kept:

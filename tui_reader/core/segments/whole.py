@@ -41,10 +41,12 @@ def write_whole(
     index: FlatIndex | None,
     problems: Sequence[str],
     duplicates: int,
+    added: Sequence[tuple[int, float]] = (),
 ) -> Path | None:
     """Write the entry of these files from their papers, loaded file after file, and their
-    index (None: the papers of one file alone); its folder, or None when the papers are not
-    runs of the files'. OSError when it cannot be written."""
+    index (None: the papers of one file alone), noting the papers `added` as taken in
+    (core.segments.added); its folder, or None when the papers are not runs of the files'.
+    OSError when it cannot be written."""
     named, names = store.arrays()
     cuts = _cuts(np.asarray(named["sources"]), names["sources"], files)
     if cuts is None or (index is None and len(files) > 1):
@@ -75,7 +77,7 @@ def write_whole(
             "count": len(store),
             "problems": list(problems),
             "duplicates": duplicates,
-            "added": [],
+            "added": list(added),
             "arrays": arrays,
         }
         (temporary / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
