@@ -18,7 +18,6 @@ came before it went and it had dropped papers met there, or it holds a paper of 
 before it.
 """
 
-import hashlib
 import json
 import os
 import secrets
@@ -33,6 +32,7 @@ import numpy as np
 
 from tui_reader.core.flat import disk
 from tui_reader.core.flat.index import FlatIndex
+from tui_reader.core.loading import NO_FILTER, LoadFilter
 from tui_reader.core.paper_columns import TEXTS
 from tui_reader.core.search_service import build_index
 from tui_reader.core.segments.added import (
@@ -44,6 +44,7 @@ from tui_reader.core.segments.added import (
     taken_in,
     taken_last,
 )
+from tui_reader.core.segments.filtered import as_json, filter_of, key_of
 from tui_reader.core.segments.merge import merge_runs
 from tui_reader.core.segments.papers_view import (
     LEXICONS,
@@ -73,11 +74,9 @@ PARTS = "parts"
 MANIFEST_LIMIT = 64_000_000  # bytes: files and problems; a bigger file is not ours
 
 
-def folder_for(root: Path, files: Sequence[Path]) -> Path:
-    """Where the entry of these files is kept."""
-    paths = [str(file.resolve()) for file in files]
-    key = hashlib.sha256(json.dumps(paths).encode()).hexdigest()[:24]
-    return root / f"{PREFIX}{VERSION}-{key}"
+def folder_for(root: Path, files: Sequence[Path], load_filter: LoadFilter = NO_FILTER) -> Path:
+    """Where the entry of these files (read with this filter) is kept."""
+    return root / f"{PREFIX}{VERSION}-{key_of(files, load_filter)}"
 
 
 @dataclass
@@ -94,6 +93,7 @@ class Kept:
     duplicates: int
     added: Added  # the papers taken in last (core.segments.added)
     sources: list[dict[str, object]]  # its files' identity when it was written
+    load_filter: LoadFilter = NO_FILTER  # what its papers were read with (core.segments.filtered)
 
     def new(self) -> Numbers:
         """The numbers of the papers new: taken in last."""
@@ -139,6 +139,10 @@ def read_manifest(folder: Path) -> dict[str, Any]:
             raise Rejected(f"{folder}: the manifest's {name} are not all text")
     if not manifest["parts"] or any(not name.isalnum() for name in manifest["parts"]):
         raise Rejected(f"{folder}: the manifest names no parts of its own")
+    try:
+        manifest["filter"] = filter_of(manifest.get("filter"))
+    except Rejected as error:
+        raise Rejected(f"{folder}: {error}") from None
     return manifest
 
 
@@ -164,6 +168,7 @@ def open_kept(folder: Path) -> Kept:
         manifest["duplicates"],
         added_of(manifest["added"]),
         manifest["sources"],
+        manifest["filter"],
     )
 
 
@@ -332,6 +337,7 @@ def write(
             "format": FORMAT,
             "version": VERSION,
             "files": [str(file.resolve()) for file in files],
+            "filter": as_json(kept.load_filter),
             "sources": sources,
             "parts": names,
             "count": sum(part.facts.count for part in parts),
@@ -341,7 +347,7 @@ def write(
             "arrays": _view_arrays(temporary, parts, _before(parts if fresh else kept)),
         }
         (temporary / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
-        final = folder_for(root, files)
+        final = folder_for(root, files, kept.load_filter)
         disk.put_in_place(temporary, final)
     except BaseException:
         shutil.rmtree(temporary, ignore_errors=True)
@@ -392,7 +398,8 @@ def _parts(folder: Path, steps: Sequence[Step], kept: Kept, most: int | None) ->
             if most is not None and read > most:
                 raise TooMuch(f"more than {most} bytes to read")
             name = secrets.token_hex(8)
-            _make(folder / name, name, again, [part.store() for part in parts])
+            before = [part.store() for part in parts]
+            _make(folder / name, name, again, before, kept.load_filter)
             parts.append(open_part(folder / name, name))
     return parts
 
@@ -401,9 +408,11 @@ def _read_again(part: OpenPart) -> list[Read]:
     return [Read(Path(r.path), r.start, r.end, r.line) for r in part.facts.ranges]
 
 
-def _make(folder: Path, name: str, step: Read, before: Sequence[PaperStore]) -> None:
+def _make(
+    folder: Path, name: str, step: Read, before: Sequence[PaperStore], load_filter: LoadFilter
+) -> None:
     kept = scanned(step.path, step.start, step.end, step.line)
-    read = read_part([(step.path, step.start, step.line)], before)
+    read = read_part([(step.path, step.start, step.line)], before, load_filter)
     store = read.store
     index = build_index(store)
     facts = PartFacts(

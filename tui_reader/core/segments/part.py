@@ -32,7 +32,7 @@ from tui_reader.core.flat import disk
 from tui_reader.core.flat.folded_text import STEP, give_back
 from tui_reader.core.flat.parts import IndexPart
 from tui_reader.core.frames import LARGEST, FrameReader, framed, longest, reader, usable
-from tui_reader.core.loading import iter_file
+from tui_reader.core.loading import NO_FILTER, LoadFilter, iter_file
 from tui_reader.core.paper_columns import TEXTS, PaperColumns
 from tui_reader.core.segments.ranges import FileRange, Rejected
 from tui_reader.core.store import Array, PaperStore
@@ -329,12 +329,17 @@ class ReadPapers:
     met_before: int = 0  # of those, papers the parts before hold
 
 
-def read_part(ranges: Sequence[tuple[Path, int, int]], before: Sequence[PaperStore]) -> ReadPapers:
-    """The papers of these ranges of files (file, start, first line), in order, but those
-    the stores of the parts before hold. LoadError when a file cannot be read so."""
+def read_part(
+    ranges: Sequence[tuple[Path, int, int]],
+    before: Sequence[PaperStore],
+    load_filter: LoadFilter = NO_FILTER,
+) -> ReadPapers:
+    """The papers of these ranges of files (file, start, first line), in order, that the
+    filter admits, but those the stores of the parts before hold. LoadError when a file
+    cannot be read so."""
     read = ReadPapers()
     for path, start, line in ranges:
-        for item in iter_file(path, start=start, line=line):
+        for item in iter_file(path, load_filter, start=start, line=line):
             if isinstance(item, str):
                 read.problems.append(item)
             else:

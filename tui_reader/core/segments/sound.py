@@ -13,6 +13,7 @@ opened (core.segments.entry.plan), the rest kept: the papers taken in last (`is:
 import json
 import os
 import secrets
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -58,7 +59,7 @@ def marked(entry: Path) -> set[str]:
     be read: it is the cache's own file, never a link)."""
     path = entry / MARK
     try:
-        if path.is_symlink():
+        if not stat.S_ISREG(path.lstat().st_mode):  # a FIFO would wait forever
             return set()
         with path.open("rb") as stream:
             names = json.loads(stream.read(MARK_LIMIT + 1)[:MARK_LIMIT])
