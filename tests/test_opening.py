@@ -11,7 +11,7 @@ import pytest
 from tui_reader.core import opening as opening_module
 from tui_reader.core.flat import disk
 from tui_reader.core.flat.index import FlatIndex
-from tui_reader.core.index_cache import IndexedPapers, write_entry
+from tui_reader.core.index_cache import IndexedPapers, refresh_kept, write_entry
 from tui_reader.core.library import Library
 from tui_reader.core.loading import NO_FILTER, LoadFilter, NothingAdmitted, check_paths, load_paths
 from tui_reader.core.opening import CacheWriter, Opening, Way, open_papers, resolved
@@ -468,3 +468,20 @@ def test_a_filter_never_kept_finds_nothing_new_beside_the_whole_files_kept(
     kept_by_the_reader(path, 10**9, LoadFilter(("cs.LG",)))
     again = kept_by_the_reader(path, 10**9, LoadFilter(("cs.LG",)))
     assert again.way is Way.CACHED and again.new == 0 and not new_ids(again)
+
+
+def test_a_fetch_into_a_file_brings_its_filtered_entries_up_to_date(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "papers.jsonl"
+    path.write_text("".join(line + "\n" for line in categorised(0, 300)), encoding="utf-8")
+    learning = LoadFilter(("cs.LG",))
+    kept_by_the_reader(path, 10**9, learning)
+    with path.open("a", encoding="utf-8") as appended:
+        appended.write("".join(line + "\n" for line in categorised(300, 340)))
+    assert refresh_kept(path) == 1
+    forbid(monkeypatch, "load_paths", "stream_papers")
+    monkeypatch.setattr(entry, "read_part", lambda *_: pytest.fail("read again"))
+    found = opened(path, learning, stream_from=0)
+    assert found.way is Way.CACHED and len(found.store) == 170
+    assert new_ids(found) == ids_of(categorised(300, 340)[::2])

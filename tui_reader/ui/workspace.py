@@ -213,6 +213,7 @@ class Workspace(Screen[None]):
             self.app.push_screen(ProblemsScreen(self._messages))
         startup.searching_turns()
         self.loader.start(self)
+        self.call_after_refresh(self.loader.check)
         if not self.loader.streaming:
             self._tell(self.loader.told())
         self.sync.synced.subscribe(self, self._library_synced)
