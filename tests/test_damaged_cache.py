@@ -250,3 +250,20 @@ def test_a_part_cut_short_is_told_and_the_papers_loaded_anew_stay_new(tmp_path: 
     after = opened(path)
     assert after.way is Way.CACHED and list(after.store) == loaded_anew(path)
     assert isinstance(after.index, FlatIndex) and set(after.index.new) == new
+
+
+def test_a_damaged_frame_is_never_written_again_as_text(tmp_path: Path) -> None:
+    """Kept texts written again (a merge of parts, an entry rewritten) are read strictly: a
+    frame that cannot be read stops the write and marks its part, never kept as U+FFFD."""
+    path = papers_file(tmp_path, 300)
+    opened(path)
+    (entry,) = (tmp_path / "cache").glob("papers-v*")
+    part = first_part(entry)
+    flip(part / "abstract.npy", frame_start(part, "abstract", 3))
+    damage_seen()
+    store = open_kept(entry).parts[0].store()
+    assert store[3].abstract == DAMAGED.decode() and store[2].abstract
+    assert damage_seen() == [str(part / "abstract.npy")]
+    with pytest.raises(DamagedFrame):
+        store.arrays()[0]["abstract"]
+    assert damage_seen() == [str(part / "abstract.npy")]

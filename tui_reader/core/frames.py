@@ -118,7 +118,15 @@ class FrameReader:
         self._threads = threading.local()
 
     def strict(self, frame: bytes) -> bytes:
-        """A frame's text; DamagedFrame when it cannot be read."""
+        """A frame's text; DamagedFrame when it cannot be read (its file noted:
+        `damage_seen`)."""
+        try:
+            return self._read(frame)
+        except DamagedFrame:
+            _seen.add(self.where)
+            raise
+
+    def _read(self, frame: bytes) -> bytes:
         import zstandard as zstd
 
         try:
@@ -141,7 +149,6 @@ class FrameReader:
         try:
             return self.strict(frame)
         except DamagedFrame:
-            _seen.add(self.where)
             return DAMAGED
 
 

@@ -69,12 +69,12 @@ def _papers(text: Array, places: Ints, mapped: mmap.mmap | None) -> Iterator[lis
 
 
 def built(
-    frames: Array, offsets: Array, dictionary: Array, largest: int = LARGEST
+    frames: Array, offsets: Array, dictionary: Array, largest: int = LARGEST, where: str = ""
 ) -> tuple[Array, Ints]:
     """The folded text of kept frames (none claiming more than `largest` bytes) as built:
     each paper's ended by a NUL, and where each starts (and the last, where it ends).
     DamagedFrame for a frame that cannot be read: a damaged text is never kept again."""
-    decompress = reader(dictionary, largest).strict
+    decompress = reader(dictionary, largest, where).strict
     places = np.asarray(offsets, dtype=np.int64).tolist()
     texts = [decompress(bytes(frames[a:b])) + b"\x00" for a, b in pairwise(places)]
     lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
