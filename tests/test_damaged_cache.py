@@ -267,3 +267,26 @@ def test_a_damaged_frame_is_never_written_again_as_text(tmp_path: Path) -> None:
     with pytest.raises(DamagedFrame):
         store.arrays()[0]["abstract"]
     assert damage_seen() == [str(part / "abstract.npy")]
+
+
+def test_the_arrays_that_join_the_parts_damaged_are_made_again_at_the_next_opening(
+    tmp_path: Path,
+) -> None:
+    path = papers_file(tmp_path)
+    entry, new = kept_with_new_papers(path)
+    joining = sorted(entry.glob("*.npy"), key=lambda array: -array.stat().st_size)
+    assert joining  # two parts: joined by arrays of the entry's own
+    flip(joining[0], joining[0].stat().st_size - 5)
+    assert check_kept(entry) == (
+        "the papers kept in the cache are damaged (what joins its parts):"
+        " read again at the next start"
+    )
+    mended = opened(path)
+    assert mended.way is Way.CACHED and mended.kept is not None
+    assert not sound.marked(mended.kept) and check_kept(mended.kept) == ""
+    assert list(mended.store) == loaded_anew(path)
+    assert isinstance(mended.index, FlatIndex) and set(mended.index.new) == new
+    fresh = PaperStore(loaded_anew(path))
+    built = Opening(fresh, index=build_index(fresh))
+    for query in ("neural network", '"neural network"', "learning", "lerning"):
+        assert searched(mended, query) == searched(built, query)

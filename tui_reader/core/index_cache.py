@@ -157,7 +157,7 @@ def _kept(
     if reading and taking_in is not None:
         taking_in(entry.papers_in(before, reading))
     try:
-        written = entry.write(root, files, steps, before, most)
+        written = entry.write(root, files, steps, before, most, fresh=sound.VIEW in again)
     except TooMuch:
         return None
     prune(root, cache_limit(), keep=written)
@@ -201,13 +201,15 @@ def check_kept(folder: Path) -> str:
     million papers: the reader does it in the background once it has opened them); what to
     tell of the parts found damaged, marked to be read again at the next start, or ""."""
     try:
-        names = entry.read_manifest(folder)["parts"]
-        damaged = sound.check(folder, names)
+        manifest = entry.read_manifest(folder)
+        names = manifest["parts"]
+        damaged = sound.check(folder, names, manifest.get("digests"))
     except (Rejected, OSError):
         return ""  # replaced meanwhile by a newer entry, or not ours to mark: checked again
     if not damaged:
         return ""
-    of = f"{len(damaged)} of its {count(len(names), 'part')}"
+    parts = [name for name in damaged if name != sound.VIEW]
+    of = f"{len(parts)} of its {count(len(names), 'part')}" if parts else "what joins its parts"
     return f"the papers kept in the cache are damaged ({of}): read again at the next start"
 
 

@@ -346,6 +346,7 @@ def write(
             "added": added,
             "arrays": _view_arrays(temporary, parts, _before(parts if fresh else kept)),
         }
+        manifest["digests"] = disk.digests(temporary, manifest["arrays"])
         (temporary / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
         final = folder_for(root, files, kept.load_filter)
         disk.put_in_place(temporary, final)

@@ -6,8 +6,10 @@ entry is gigabytes, and bit rot, a write cut short or a disk's error inside a fr
 digest is kept in its manifest when it is written (core.flat.disk.digests); `check` reads the
 files again after the entry is opened (the reader, in the background) and marks the parts
 found altered in the entry (`MARK`), as a frame found damaged while it is read marks its part
-(`mark_seen`). An entry so marked has those parts read again from their files when it is next
-opened (core.segments.entry.plan), the rest kept: the papers taken in last (`is:new`) too.
+(`mark_seen`); the entry's own arrays, which join its parts, are checked too (VIEW). An entry
+so marked has those parts read again from their files when it is next opened (core.segments
+.entry.plan), its arrays made again from its parts, the rest kept: the papers taken in last
+(`is:new`) too.
 """
 
 import json
@@ -24,6 +26,7 @@ from tui_reader.core.segments.ranges import Rejected
 
 MARK = "damaged.json"  # an entry's parts found altered: their names
 MARK_LIMIT = 1_000_000  # bytes: a few names; a bigger file is not ours
+VIEW = "view"  # marked: the entry's own arrays, which join its parts (no part's name: hex)
 
 
 def altered(folder: Path) -> bool:
@@ -45,10 +48,12 @@ def altered(folder: Path) -> bool:
     return False
 
 
-def check(entry: Path, names: Iterable[str]) -> list[str]:
-    """The parts of an entry (of these names) whose files are not as written, marked in the
-    entry to be read again; their names. OSError when the mark cannot be written."""
+def check(entry: Path, names: Iterable[str], digests: object) -> list[str]:
+    """The parts of an entry (of these names) whose files are not as written, and VIEW when
+    its own arrays (of these digests) are not, marked in the entry to be read again (made
+    again); what was marked. OSError when the mark cannot be written."""
     damaged = [name for name in names if altered(entry / PARTS / name)]
+    damaged += [VIEW] if disk.altered(entry, digests) else []
     if damaged:
         mark(entry, damaged)
     return damaged

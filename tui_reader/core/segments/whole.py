@@ -83,6 +83,7 @@ def write_whole(
             "duplicates": duplicates,
             "added": list(added),
             "arrays": arrays,
+            "digests": disk.digests(temporary, arrays),
         }
         (temporary / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
         final = folder_for(root, files, load_filter)
