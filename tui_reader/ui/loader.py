@@ -105,15 +105,13 @@ class Loader:
             self._indexing = in_background("index", lambda: self._index_built(self._index_loading))
         elif self.cached_index is None:
             in_background("index", lambda: self._index_built(self._index_growing))
-
-    def check(self) -> None:
-        """Check the files of the cache's entry the papers were read from, in the background
-        (once the screen is drawn: they are read whole); post what to tell when they are
-        damaged (marked to be read again at the next start)."""
-        if (kept := self._kept) is not None:
-            in_background("check", lambda: self._checked(kept))
+        if (kept := self._kept) is not None:  # read whole: once the screen is drawn
+            screen.call_after_refresh(in_background, "check", lambda: self._checked(kept))
 
     def _checked(self, kept: Path) -> None:
+        """Check the files of the cache's entry the papers were read from; post what to tell
+        when they are damaged (marked to be read again at the next start), which the app
+        tells whatever screen is shown."""
         if told := check_kept(kept):
             self._post(CacheDamaged(told[0].upper() + told[1:]))
 

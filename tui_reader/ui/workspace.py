@@ -44,7 +44,6 @@ from tui_reader.ui.library_sync import LibrarySync
 from tui_reader.ui.loader import Loader
 from tui_reader.ui.look_up import LookUp
 from tui_reader.ui.messages import (
-    CacheDamaged,
     EntryReopened,
     ForYouNews,
     IndexFailed,
@@ -213,7 +212,6 @@ class Workspace(Screen[None]):
             self.app.push_screen(ProblemsScreen(self._messages))
         startup.searching_turns()
         self.loader.start(self)
-        self.call_after_refresh(self.loader.check)
         if not self.loader.streaming:
             self._tell(self.loader.told())
         self.sync.synced.subscribe(self, self._library_synced)
@@ -270,10 +268,6 @@ class Workspace(Screen[None]):
         self._unindexed = True
         self.tell(f"The papers could not be indexed: {message.reason}", "error")
         self._update_header()
-
-    @on(CacheDamaged)
-    def _cache_damaged(self, message: CacheDamaged) -> None:
-        self.tell(message.told, "warning")
 
     @on(EntryReopened)
     def _entry_reopened(self, message: EntryReopened) -> None:
