@@ -290,3 +290,14 @@ def test_the_arrays_that_join_the_parts_damaged_are_made_again_at_the_next_openi
     built = Opening(fresh, index=build_index(fresh))
     for query in ("neural network", '"neural network"', "learning", "lerning"):
         assert searched(mended, query) == searched(built, query)
+
+
+def test_a_damaged_part_read_again_is_not_told_as_papers_taken_in(tmp_path: Path) -> None:
+    path = papers_file(tmp_path)
+    entry, new = kept_with_new_papers(path)
+    damage(entry, "abstract's frames")
+    check_kept(entry)
+    told: list[int] = []
+    mended = open_papers([path], check_paths([path]), stream_from=0, taking_in=told.append)
+    assert mended.way is Way.CACHED and told == []
+    assert isinstance(mended.index, FlatIndex) and set(mended.index.new) == new

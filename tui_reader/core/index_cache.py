@@ -154,8 +154,9 @@ def _kept(
     reading = entry.to_read(steps)
     if most is not None and reading > most:
         return None
-    if reading and taking_in is not None:
-        taking_in(entry.papers_in(before, reading))
+    new = entry.to_read(entry.plan(before, files)) if again else reading  # not parts mended
+    if new and taking_in is not None:
+        taking_in(entry.papers_in(before, new))
     try:
         written = entry.write(root, files, steps, before, most, fresh=sound.VIEW in again)
     except TooMuch:
