@@ -61,3 +61,23 @@ def test_prune_keeps_under_the_limit_and_removes_what_is_unused_or_all(
     assert listed(capsys) == []
     assert program.main(["cache", "prune", "--unused-for", "soon"]) == 2
     assert "not a number of days" in capsys.readouterr().err
+
+
+def test_an_entry_of_a_filtered_input_is_listed_with_its_filter(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "papers.jsonl"
+    path.write_text(
+        '{"abstract": "Regret in learning.", "categories": "cs.LG"}\n'
+        '{"abstract": "Regret in theory.", "categories": "math.CO"}\n',
+        encoding="utf-8",
+    )
+    keep(path)
+    assert program.main(["search", "regret", str(path), "--category", "cs.LG"]) == 0
+    entries = listed(capsys)
+    assert sorted((entry["papers"], json.dumps(entry["filter"])) for entry in entries) == [
+        (1, json.dumps({"categories": ["cs.LG"], "since": ""})),
+        (2, "null"),
+    ]
+    assert program.main(["cache"]) == 0
+    assert "  only --category cs.LG\n" in capsys.readouterr().out

@@ -93,11 +93,11 @@ def no_whole_file_read(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     starts: list[int] = []
     read_part = part_module.read_part
 
-    def from_where(ranges, before):  # type: ignore[no-untyped-def]
+    def from_where(ranges, before, load_filter):  # type: ignore[no-untyped-def]
         starts.extend(start for _, start, _ in ranges)
         if any(start == 0 for _, start, _ in ranges):
             raise AssertionError("a file was read from its start")
-        return read_part(ranges, before)
+        return read_part(ranges, before, load_filter)
 
     monkeypatch.setattr("tui_reader.core.segments.entry.read_part", from_where)
     return starts

@@ -11,11 +11,13 @@ import pytest
 from tui_reader.core import opening as opening_module
 from tui_reader.core.flat import disk
 from tui_reader.core.flat.index import FlatIndex
+from tui_reader.core.index_cache import IndexedPapers, refresh_kept, write_entry
 from tui_reader.core.library import Library
-from tui_reader.core.loading import NO_FILTER, LoadFilter, NothingAdmitted, check_paths
+from tui_reader.core.loading import NO_FILTER, LoadFilter, NothingAdmitted, check_paths, load_paths
 from tui_reader.core.opening import CacheWriter, Opening, Way, open_papers, resolved
 from tui_reader.core.paper import Paper, paper_id
 from tui_reader.core.search_service import build_index
+from tui_reader.core.segments import entry, kept, part, whole
 from tui_reader.core.store import PaperStore, papers_of
 
 ABSTRACTS = ("Diffusion models for tabular data.", "Bandits with regret bounds.")
@@ -107,7 +109,7 @@ def test_a_big_input_never_opened_is_streamed_and_written_to_the_cache_once_inde
     assert found.cache_writer.files == check_paths([path])
 
 
-def test_a_filtered_big_input_is_streamed_filtered_and_never_written_to_the_cache(
+def test_a_filtered_big_input_is_streamed_filtered_and_kept_as_an_entry_of_its_own(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "papers.jsonl"
@@ -118,8 +120,15 @@ def test_a_filtered_big_input_is_streamed_filtered_and_never_written_to_the_cach
     )
     opened(path, indexed=True)  # a whole entry in the cache: not read for a filter
     found = opened(path, LoadFilter(since="2024"), stream_from=0)
-    assert found.way is Way.STREAMED and found.cache_writer is None
+    assert found.way is Way.STREAMED and found.cache_writer is not None
+    assert found.cache_writer.load_filter == LoadFilter(since="2024")
     assert [paper.abstract for paper in streamed_papers(found)] == ["New."]
+    kept = kept_by_the_reader(path, 0, LoadFilter(since="2024"))
+    assert kept.way is Way.STREAMED and len(entries(tmp_path)) == 2
+    again = opened(path, LoadFilter(since="2024"), stream_from=0)
+    assert again.way is Way.CACHED and [paper.abstract for paper in again.store] == ["New."]
+    whole = opened(path, stream_from=0)
+    assert whole.way is Way.CACHED and len(whole.store) == 2
 
 
 def test_a_big_input_kept_with_its_index_is_opened_from_the_cache(
@@ -196,7 +205,7 @@ def test_a_command_without_search_reads_kept_papers_without_their_index(
     assert found.way is Way.CACHED_PAPERS and found.index is None and len(found.store) == 2
 
 
-def test_a_filtered_command_loads_the_papers_it_keeps_and_never_the_cache(
+def test_a_filtered_command_keeps_the_papers_it_admits_as_an_entry_of_its_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "papers.jsonl"
@@ -206,10 +215,17 @@ def test_a_filtered_command_loads_the_papers_it_keeps_and_never_the_cache(
         encoding="utf-8",
     )
     opened(path, indexed=True)
-    forbid(monkeypatch, "load_cached", "cached_papers", "write_entry")
+    first = opened(path, LoadFilter(("cs.LG",)), indexed=True)
+    assert first.way is Way.LOADED and first.index is not None
+    assert [paper.abstract for paper in first.store] == ["About learning."]
+    forbid(monkeypatch, "load_paths")
     found = opened(path, LoadFilter(("cs.LG",)), indexed=True)
-    assert found.way is Way.LOADED and found.index is not None
+    assert found.way is Way.CACHED and found.index is not None
     assert [paper.abstract for paper in found.store] == ["About learning."]
+    listed = opened(path, LoadFilter(("cs.LG",)))
+    assert listed.way is Way.CACHED_PAPERS and len(listed.store) == 1
+    assert len(opened(path, indexed=True).store) == 2
+    monkeypatch.undo()
     with pytest.raises(NothingAdmitted):
         opened(path, LoadFilter(("q-bio",)))
 
@@ -254,10 +270,10 @@ def ids_of(lines: list[str]) -> set[str]:
     return {paper_id(json.loads(line)["abstract"]) for line in lines}
 
 
-def kept_by_the_reader(path: Path, stream_from: int) -> Opening:
+def kept_by_the_reader(path: Path, stream_from: int, only: LoadFilter = NO_FILTER) -> Opening:
     """Opened as the reader opens it, then written to the cache as it writes it once its
     index is built."""
-    found = opened(path, stream_from=stream_from)
+    found = opened(path, only, stream_from=stream_from)
     if found.cache_writer is not None:
         store = PaperStore(streamed_papers(found)) if found.stream else found.store
         found.cache_writer(store, build_index(store), (), 0, lambda _: None)
@@ -327,3 +343,145 @@ def test_a_small_input_takes_in_without_telling_before(tmp_path: Path) -> None:
     told: list[int] = []
     found = opened(path, stream_from=10**9, taking_in=told.append)
     assert found.way is Way.CACHED and found.new == 1 and told == []
+
+
+def newer_format(monkeypatch: pytest.MonkeyPatch, changed: str) -> None:
+    """The version of a kept format raised, as an upgrade raises it."""
+    if changed == "index":
+        monkeypatch.setattr(disk, "VERSION", disk.VERSION + 1)
+    elif changed == "part":
+        monkeypatch.setattr(part, "VERSION", part.VERSION + 1)
+    else:
+        newer = entry.VERSION + 1
+        for module in (entry, kept, whole):
+            monkeypatch.setattr(module, "VERSION", newer)
+
+
+@pytest.mark.parametrize("changed", ["index", "part", "entry"])
+@pytest.mark.parametrize("stream_from", [10**9, 0], ids=["small", "big"])
+def test_the_papers_new_stay_new_when_the_cache_is_built_again_for_a_new_format(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, changed: str, stream_from: int
+) -> None:
+    path = tmp_path / "papers.jsonl"
+    path.write_text("".join(line + "\n" for line in numbered(0, 300)), encoding="utf-8")
+    kept_by_the_reader(path, stream_from)
+    with path.open("a", encoding="utf-8") as appended:
+        appended.write("".join(line + "\n" for line in numbered(300, 350)))
+    grown = kept_by_the_reader(path, stream_from)
+    assert grown.way is Way.CACHED and new_ids(grown) == ids_of(numbered(300, 350))
+    newer_format(monkeypatch, changed)
+    again = kept_by_the_reader(path, stream_from)  # the kept entry not used: written anew
+    assert again.way is not Way.CACHED
+    after = kept_by_the_reader(path, stream_from)
+    assert after.way is Way.CACHED and len(after.store) == 350
+    assert new_ids(after) == ids_of(numbered(300, 350)) and after.new == 50
+    assert after.new_at == grown.new_at
+
+
+def test_the_papers_an_entry_written_whole_holds_that_the_one_it_replaces_did_not_are_new(
+    tmp_path: Path,
+) -> None:
+    """An entry written whole in place of one (the reader loaded files that grew by more
+    than it takes in before it starts) notes the papers the other did not hold."""
+    path = tmp_path / "papers.jsonl"
+    path.write_text("".join(line + "\n" for line in numbered(0, 300)), encoding="utf-8")
+    first = kept_by_the_reader(path, 10**9)
+    with path.open("a", encoding="utf-8") as appended:
+        appended.write("".join(line + "\n" for line in numbered(300, 320)))
+    loaded = load_paths([path])
+    index = build_index(loaded.papers)
+    assert write_entry([path], IndexedPapers(loaded, index, loaded.papers))
+    after = kept_by_the_reader(path, 10**9)
+    assert first.new == 0 and after.way is Way.CACHED
+    assert new_ids(after) == ids_of(numbered(300, 320)) and after.new_at > 0.0
+
+
+def categorised(first: int, last: int) -> list[str]:
+    """Papers of cs.LG (the even ones) and of math.CO, each with its day of publication."""
+    return [
+        json.dumps(
+            {
+                "abstract": f"Paper {n} on bandits and diffusion.",
+                "categories": "cs.LG" if n % 2 == 0 else "math.CO",
+                "published": f"2026-11-{1 + n // 100:02d}",
+            }
+        )
+        for n in range(first, last)
+    ]
+
+
+@pytest.mark.parametrize("stream_from", [10**9, 0], ids=["small", "big"])
+def test_a_filtered_input_marks_new_the_papers_it_admits_appended_or_in_a_new_file(
+    tmp_path: Path, stream_from: int
+) -> None:
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    day = folder / "day-1.jsonl"
+    day.write_text("".join(line + "\n" for line in categorised(0, 300)), encoding="utf-8")
+    learning = LoadFilter(("cs.LG",))
+    first = kept_by_the_reader(folder, stream_from, learning)
+    assert first.way is not Way.CACHED and first.new == 0
+    unchanged = kept_by_the_reader(folder, stream_from, learning)
+    assert unchanged.way is Way.CACHED and len(unchanged.store) == 150 and unchanged.new == 0
+    with day.open("a", encoding="utf-8") as appended:
+        appended.write("".join(line + "\n" for line in categorised(300, 340)))
+    grown = kept_by_the_reader(folder, stream_from, learning)
+    assert grown.way is Way.CACHED and len(grown.store) == 170
+    assert new_ids(grown) == ids_of(categorised(300, 340)[::2]) and grown.new == 20
+    (folder / "day-2.jsonl").write_text(
+        "".join(line + "\n" for line in categorised(340, 344)), encoding="utf-8"
+    )
+    beside = kept_by_the_reader(folder, stream_from, learning)
+    assert beside.way is Way.CACHED and len(beside.store) == 172
+    assert new_ids(beside) == ids_of(categorised(300, 344)[::2])
+
+
+def test_a_filter_from_a_later_day_finds_new_the_papers_no_earlier_day_s_entry_held(
+    tmp_path: Path,
+) -> None:
+    """`--since yesterday`, day after day: each day's filter is another, kept as an entry of
+    its own; the papers new are those yesterday's entry (which admitted more) did not hold."""
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    (folder / "day-1.jsonl").write_text(
+        "".join(line + "\n" for line in categorised(0, 300)), encoding="utf-8"
+    )
+    yesterday = kept_by_the_reader(folder, 10**9, LoadFilter(since="2026-11-02"))
+    assert len(yesterday.store) == 200 and yesterday.new == 0
+    (folder / "day-2.jsonl").write_text(
+        "".join(line + "\n" for line in categorised(300, 330)), encoding="utf-8"
+    )
+    today = LoadFilter(since="2026-11-03")
+    first = kept_by_the_reader(folder, 10**9, today)  # a filter never kept: loaded
+    assert first.way is Way.LOADED and len(first.store) == 130
+    again = kept_by_the_reader(folder, 10**9, today)
+    assert again.way is Way.CACHED and new_ids(again) == ids_of(categorised(300, 330))
+    assert again.new == 30 and again.new_at > 0.0
+
+
+def test_a_filter_never_kept_finds_nothing_new_beside_the_whole_files_kept(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "papers.jsonl"
+    path.write_text("".join(line + "\n" for line in categorised(0, 300)), encoding="utf-8")
+    kept_by_the_reader(path, 10**9)
+    kept_by_the_reader(path, 10**9, LoadFilter(("cs.LG",)))
+    again = kept_by_the_reader(path, 10**9, LoadFilter(("cs.LG",)))
+    assert again.way is Way.CACHED and again.new == 0 and not new_ids(again)
+
+
+def test_a_fetch_into_a_file_brings_its_filtered_entries_up_to_date(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "papers.jsonl"
+    path.write_text("".join(line + "\n" for line in categorised(0, 300)), encoding="utf-8")
+    learning = LoadFilter(("cs.LG",))
+    kept_by_the_reader(path, 10**9, learning)
+    with path.open("a", encoding="utf-8") as appended:
+        appended.write("".join(line + "\n" for line in categorised(300, 340)))
+    assert refresh_kept(path) == 1
+    forbid(monkeypatch, "load_paths", "stream_papers")
+    monkeypatch.setattr(entry, "read_part", lambda *_: pytest.fail("read again"))
+    found = opened(path, learning, stream_from=0)
+    assert found.way is Way.CACHED and len(found.store) == 170
+    assert new_ids(found) == ids_of(categorised(300, 340)[::2])

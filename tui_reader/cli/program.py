@@ -11,6 +11,7 @@ from tui_reader.cli.registry import Command, closest, command_named
 from tui_reader.cli.shared import NoMatch, UsageError, warn
 from tui_reader.core.config import ConfigError
 from tui_reader.core.export import ExportError
+from tui_reader.core.index_cache import damage_noted
 from tui_reader.core.library import LibraryError, LibraryPathError
 from tui_reader.core.loading import LoadError
 from tui_reader.core.session import SessionError
@@ -24,7 +25,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = command_named(argv[0]) if argv else None
     # The reader draws on the terminal itself: only its lines before and after are filtered.
     with output_without_controls(standard_output=command is not None):
-        return _main(argv, command)
+        status = _main(argv, command)
+        if told := damage_noted():  # texts of the cache read back as U+FFFD
+            warn(told)
+        return status
 
 
 def _main(argv: list[str], command: Command | None) -> int:

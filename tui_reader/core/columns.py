@@ -18,7 +18,7 @@ from typing import Any, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from tui_reader.core.frames import reader
+from tui_reader.core.frames import FrameReader
 
 Chunk: TypeAlias = bytes | memoryview
 Column: TypeAlias = "array[int] | memoryview"  # grown in memory, or mapped from a file
@@ -32,14 +32,14 @@ class StringColumn:
         self,
         chunks: Sequence[npt.NDArray[Any]] = (),
         offsets: npt.NDArray[Any] | None = None,
-        dictionaries: Sequence[npt.NDArray[Any]] | None = None,
+        readers: Sequence[FrameReader] | None = None,
     ) -> None:
         # Mapped arrays are read through memoryviews: 20x faster to slice than numpy's.
         self.chunks: list[Chunk] = [view(chunk) for chunk in chunks]  # where each starts:
         self.starts: list[int] = list(accumulate(map(len, self.chunks), initial=0))[:-1]
         self.offsets: Column = array("q", [0]) if offsets is None else view(offsets)
         # A column kept as frames (core.frames): what reads each chunk's, by its dictionary.
-        self._readers = None if dictionaries is None else [reader(d) for d in dictionaries]
+        self._readers = None if readers is None else list(readers)
 
     def append(self, joined: bytes, lengths: "array[int]") -> None:
         """Strings as `encoded` gives them: their UTF-8 one after the other, and each one's
@@ -66,18 +66,22 @@ class StringColumn:
         base = starts[chunk]
         return decoded(self.chunks[chunk][start - base : end - base])
 
-    def _framed(self, start: int, end: int) -> bytes:
-        """The string of the frame from `start` to `end`."""
+    def _framed(self, start: int, end: int, strict: bool = False) -> bytes:
+        """The string of the frame from `start` to `end` (`strict`: DamagedFrame when it
+        cannot be read, core.frames)."""
         assert self._readers is not None
         chunk = bisect_right(self.starts, start) - 1
         base = self.starts[chunk]
-        return self._readers[chunk](bytes(self.chunks[chunk][start - base : end - base]))
+        read = self._readers[chunk]
+        frame = bytes(self.chunks[chunk][start - base : end - base])
+        return read.strict(frame) if strict else read(frame)
 
-    def encoded(self, start: int, stop: int) -> list[bytes]:
-        """Strings `start` to `stop` as their UTF-8, sliced from the chunks at once."""
+    def encoded(self, start: int, stop: int, strict: bool = False) -> list[bytes]:
+        """Strings `start` to `stop` as their UTF-8, sliced from the chunks at once (of a
+        column kept as frames, with `strict`: DamagedFrame for a frame that cannot be read)."""
         bounds = self.offsets[start : stop + 1].tolist()
         if self._readers is not None:
-            return [self._framed(a, b) for a, b in pairwise(bounds)]
+            return [self._framed(a, b, strict) for a, b in pairwise(bounds)]
         first, end = bounds[0], bounds[-1]
         chunk = max(bisect_right(self.starts, first) - 1, 0)
         parts = []
@@ -92,9 +96,10 @@ class StringColumn:
 
     def arrays(self, count: int) -> tuple[Iterator[Chunk], npt.NDArray[np.int64]]:
         """The bytes of the first `count` strings, as chunks, and their offsets (of a column
-        kept as frames, the strings read back)."""
+        kept as frames, the strings read back: DamagedFrame for a frame that cannot be, so
+        that a text damaged is never written as text)."""
         if self._readers is not None:
-            strings = self.encoded(0, count)
+            strings = self.encoded(0, count, strict=True)
             lengths = np.fromiter(map(len, strings), dtype=np.int64, count=len(strings))
             return iter([b"".join(strings)]), np.concatenate(([0], np.cumsum(lengths)))
         offsets = np.array(self.offsets[: count + 1], dtype=np.int64)

@@ -7,6 +7,13 @@ decompress their whole block: a phrase reads its candidates' texts, the reader s
 paper at a time. A dictionary of 110 kB trained on a part's first papers makes a frame of an
 abstract a third of its size (benchmarks/RESULTS.md, "The cache on disk"). zstandard is
 imported once a kept entry is read or written (5 ms), not at every start.
+
+A frame that cannot be read (a damaged cache) is never read as another text: its header may
+claim no more than the longest text its column held when it was written, nor may it fail to
+decompress. Where a text is shown it reads as U+FFFD and the file is noted (`damage_seen`, for
+the reader and the commands to tell and have the part read again); where kept texts are
+written again (a merge, an entry rewritten) it raises DamagedFrame, so that damage is never
+kept as text.
 """
 
 import os
@@ -35,6 +42,10 @@ THREADS = min(os.cpu_count() or 1, 4)  # threads that make frames
 Array = npt.NDArray[Any]
 Chunk = bytes | memoryview  # as core.columns keeps them
 DAMAGED = "\N{REPLACEMENT CHARACTER}".encode()  # a frame that cannot be read, read back
+# The longest text a frame may claim where its column's longest was not recorded (a part kept
+# by an earlier version): the most text a file read whole holds (core.loading.MAX_TEXT_BYTES).
+LARGEST = 250_000_000
+_seen: set[str] = set()  # the files of the frames found damaged in this process
 
 
 def trained(texts: Sequence[bytes | bytearray | memoryview]) -> bytes:
@@ -85,28 +96,82 @@ def compressor(dictionary: bytes) -> Callable[[bytes], bytes]:
     return compress
 
 
-def reader(dictionary: bytes | memoryview | npt.NDArray[Any]) -> Callable[[bytes], bytes]:
-    """What reads a frame made with this dictionary back into its text, in any thread; a
-    frame that cannot be read (a damaged cache) reads as DAMAGED, as damaged UTF-8 is shown
-    (core.columns.decoded). Each thread has its own decompressor: two threads reading with
-    one (a search while rows are shown) read frames as corrupt, or ended the process."""
-    import zstandard as zstd
+class DamagedFrame(OSError):
+    """A frame of a kept text that cannot be read: damaged bytes, a header claiming more than
+    its column's longest text, a frame made with another dictionary."""
 
-    data = bytes(dictionary)
-    threads = threading.local()
 
-    def read(frame: bytes) -> bytes:
+class FrameReader:
+    """What reads a frame made with a dictionary back into its text, in any thread. Each
+    thread has its own decompressor: two threads reading with one (a search while rows are
+    shown) read frames as corrupt, or ended the process."""
+
+    def __init__(
+        self,
+        dictionary: bytes | memoryview | npt.NDArray[Any],
+        largest: int = LARGEST,
+        where: str = "",
+    ) -> None:
+        self._dictionary = bytes(dictionary)
+        self.largest = largest  # the longest text a frame may claim
+        self.where = where  # the file of the frames, told when one cannot be read
+        self._threads = threading.local()
+
+    def strict(self, frame: bytes) -> bytes:
+        """A frame's text; DamagedFrame when it cannot be read (its file noted:
+        `damage_seen`)."""
         try:
-            decompress: Callable[[bytes], bytes] | None = getattr(threads, "decompress", None)
+            return self._read(frame)
+        except DamagedFrame:
+            _seen.add(self.where)
+            raise
+
+    def _read(self, frame: bytes) -> bytes:
+        import zstandard as zstd
+
+        try:
+            # Checked before zstd allocates what the header claims: a damaged one claimed
+            # gigabytes, which were asked for.
+            claimed = zstd.frame_content_size(frame)
+            if not 0 <= claimed <= self.largest:
+                raise DamagedFrame(f"{self.where}: a frame claims {claimed} bytes")
+            decompress: Callable[[bytes], bytes] | None = getattr(self._threads, "decompress", None)
             if decompress is None:
-                made = zstd.ZstdDecompressor(dict_data=_dictionary(data))
-                decompress = threads.decompress = made.decompress
+                made = zstd.ZstdDecompressor(dict_data=_dictionary(self._dictionary))
+                decompress = self._threads.decompress = made.decompress
             return decompress(frame)
-        # MemoryError: a damaged frame's header can claim terabytes, which are asked for.
-        except (zstd.ZstdError, MemoryError):
+        except (zstd.ZstdError, MemoryError) as error:
+            raise DamagedFrame(f"{self.where}: a frame cannot be read ({error})") from None
+
+    def __call__(self, frame: bytes) -> bytes:
+        """A frame's text, or DAMAGED when it cannot be read (as damaged UTF-8 is shown,
+        core.columns.decoded), its file noted (`damage_seen`)."""
+        try:
+            return self.strict(frame)
+        except DamagedFrame:
             return DAMAGED
 
-    return read
+
+def reader(
+    dictionary: bytes | memoryview | npt.NDArray[Any], largest: int = LARGEST, where: str = ""
+) -> FrameReader:
+    """What reads frames made with this dictionary (empty: none), of texts of at most
+    `largest` bytes, kept in the file `where`."""
+    return FrameReader(dictionary, largest, where)
+
+
+def damage_seen() -> list[str]:
+    """The files whose frames could not be read, in this process (each told once: those
+    given are forgotten)."""
+    found = sorted(_seen)
+    _seen.difference_update(found)
+    return found
+
+
+def longest(offsets: Array) -> int:
+    """The length of the longest of the strings the offsets index (0 for none)."""
+    places = np.asarray(offsets, dtype=np.int64)
+    return int(np.diff(places).max()) if len(places) > 1 else 0
 
 
 def strings_of(chunks: Iterable[Chunk], offsets: Array) -> Iterator[bytes]:

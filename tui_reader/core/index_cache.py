@@ -28,16 +28,18 @@ from pathlib import Path
 from tui_reader.core.config import Config, ConfigError, load_config
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.flat.index import FlatIndex
-from tui_reader.core.loading import LoadError, LoadResult
+from tui_reader.core.frames import damage_seen
+from tui_reader.core.loading import NO_FILTER, LoadError, LoadFilter, LoadResult
 from tui_reader.core.locations import cache_folder, config_path
-from tui_reader.core.segments import entry
+from tui_reader.core.segments import entry, sound
 from tui_reader.core.segments.earlier import taken_in
 from tui_reader.core.segments.entry import Kept, TooMuch
-from tui_reader.core.segments.kept import holding, nearest, prune, rebuild_indexes
+from tui_reader.core.segments.kept import carried, holding, nearest, prune, rebuild_indexes
 from tui_reader.core.segments.part import MANIFEST
 from tui_reader.core.segments.ranges import Rejected, identity
 from tui_reader.core.segments.whole import write_whole
 from tui_reader.core.store import PaperStore
+from tui_reader.core.wording import count
 
 __all__ = [
     "VERSION",
@@ -45,6 +47,8 @@ __all__ = [
     "Rejected",
     "cache_limit",
     "cached_papers",
+    "check_kept",
+    "damage_noted",
     "load_cached",
     "prune",
     "refresh_kept",
@@ -65,6 +69,7 @@ class IndexedPapers:
     store: PaperStore
     unusable: str = ""  # what of the entry kept for these files could not be used, and why
     new_at: float = 0.0  # when the papers new (the index's `new`) were taken in; 0.0: never
+    folder: Path | None = None  # the entry they were read from, to check (`check_kept`)
 
 
 def cache_limit() -> int:
@@ -81,8 +86,10 @@ def load_cached(
     unusable: list[str] | None = None,
     update_at_most: int | None = UPDATE_AT_MOST,
     taking_in: Callable[[int], object] | None = None,
+    load_filter: LoadFilter = NO_FILTER,
 ) -> IndexedPapers | None:
-    """The papers and index kept for these files, memory-mapped, brought up to date when
+    """The papers and index kept for these files (those `load_filter` admits: an entry of
+    their own, core.segments.filtered), memory-mapped, brought up to date when
     the files grew, changed or were added to (reading at most `update_at_most` bytes of
     them; None: all it needs; `taking_in` is told about how many papers that reads, before
     it reads them, `entry.papers_in`); None when there are none, or what is there is
@@ -92,11 +99,11 @@ def load_cached(
     try:
         root = cache_folder()
         files = _distinct(files)
-        folder = entry.folder_for(root, files)
+        folder = entry.folder_for(root, files, load_filter)
     except OSError:
         return None
     try:
-        kept = _kept(root, files, update_at_most, taking_in)
+        kept = _kept(root, files, load_filter, update_at_most, taking_in)
         if kept is None:
             return None
         index, told = kept.index(), ""
@@ -108,45 +115,50 @@ def load_cached(
             told = "the index kept in the cache could not be used: built again"
         assert index is not None
     except (Rejected, OSError, LoadError) as error:
+        sound.mark_seen(damage_seen())  # a frame read back damaged as the entry was made
         if unusable is not None and os.path.lexists(folder):
             unusable.append(str(error))
         return None
     (kept.folder / MANIFEST).touch()  # recently used: kept longest
     index.new = frozenset(kept.store.id_of(number) for number in kept.new().tolist())
-    return IndexedPapers(_loaded(kept), index, kept.store, told, kept.new_at())
+    return IndexedPapers(_loaded(kept), index, kept.store, told, kept.new_at(), kept.folder)
 
 
 def _kept(
     root: Path,
     files: Sequence[Path],
+    load_filter: LoadFilter,
     most: int | None,
     taking_in: Callable[[int], object] | None = None,
 ) -> Kept | None:
-    """The entry of these files, brought up to date (`taking_in` told of it first); None
-    when there is none, or it would read more than `most` bytes of them."""
-    folder = entry.folder_for(root, files)
+    """The entry of these files read with this filter, brought up to date (`taking_in` told
+    of it first); None when there is none, or it would read more than `most` bytes of them."""
+    folder = entry.folder_for(root, files, load_filter)
     if os.path.lexists(folder):
         manifest = entry.read_manifest(folder)
-        if manifest["sources"] == [identity(file) for file in files]:
+        again = sound.marked(folder)  # parts found damaged
+        if not again and manifest["sources"] == [identity(file) for file in files]:
             return entry.open_kept(folder)
         before = entry.open_kept(folder)
     else:
-        found = nearest(root, files)
+        found = nearest(root, files, load_filter)
         if found is None:  # an entry of the version before parts, of one file?
-            earlier = taken_in(root, files[0]) if len(files) == 1 else None
+            whole = len(files) == 1 and load_filter == NO_FILTER
+            earlier = taken_in(root, files[0]) if whole else None
             return None if earlier is None else entry.open_kept(earlier)
         try:
-            before = entry.open_kept(found)
+            before, again = entry.open_kept(found), sound.marked(found)
         except Rejected:
             return None  # another list's: not told
-    steps = entry.plan(before, files)
+    steps = entry.plan(before, files, again)
     reading = entry.to_read(steps)
     if most is not None and reading > most:
         return None
-    if reading and taking_in is not None:
-        taking_in(entry.papers_in(before, reading))
+    new = entry.to_read(entry.plan(before, files)) if again else reading  # not parts mended
+    if new and taking_in is not None:
+        taking_in(entry.papers_in(before, new))
     try:
-        written = entry.write(root, files, steps, before, most)
+        written = entry.write(root, files, steps, before, most, fresh=sound.VIEW in again)
     except TooMuch:
         return None
     prune(root, cache_limit(), keep=written)
@@ -166,14 +178,18 @@ def _loaded(kept: Kept) -> LoadResult:
     return LoadResult(kept.store, collections, list(kept.problems), kept.duplicates)
 
 
-def cached_papers(files: Sequence[Path]) -> tuple[PaperStore, LoadResult] | None:
-    """The papers kept for exactly these files, memory-mapped, without their index (the
-    reader builds one of another version again while it runs: minutes at a million papers);
-    None when there are none or they are rejected."""
+def cached_papers(
+    files: Sequence[Path], load_filter: LoadFilter = NO_FILTER
+) -> tuple[PaperStore, LoadResult] | None:
+    """The papers kept for exactly these files (those the filter admits), memory-mapped,
+    without their index (the reader builds one of another version again while it runs:
+    minutes at a million papers); None when there are none or they are rejected."""
     try:
         files = _distinct(files)
-        folder = entry.folder_for(cache_folder(), files)
+        folder = entry.folder_for(cache_folder(), files, load_filter)
         if entry.read_manifest(folder)["sources"] != [identity(file) for file in files]:
+            return None
+        if sound.marked(folder):  # damaged: never read, nor kept again as text
             return None
         kept = entry.open_kept(folder)
     except (Rejected, OSError):
@@ -181,24 +197,57 @@ def cached_papers(files: Sequence[Path]) -> tuple[PaperStore, LoadResult] | None
     return kept.store, _loaded(kept)
 
 
+def check_kept(folder: Path) -> str:
+    """Check the files of the entry in this folder against their digests (seconds at a
+    million papers: the reader does it in the background once it has opened them); what to
+    tell of the parts found damaged, marked to be read again at the next start, or ""."""
+    try:
+        manifest = entry.read_manifest(folder)
+        names = manifest["parts"]
+        damaged = sound.check(folder, names, manifest.get("digests"))
+    except (Rejected, OSError):
+        return ""  # replaced meanwhile by a newer entry, or not ours to mark: checked again
+    if not damaged:
+        return ""
+    parts = [name for name in damaged if name != sound.VIEW]
+    of = f"{len(parts)} of its {count(len(names), 'part')}" if parts else "what joins its parts"
+    return f"the papers kept in the cache are damaged ({of}): read again at the next start"
+
+
+def damage_noted() -> str:
+    """What to tell of the kept texts found damaged as they were read in this process (their
+    parts marked to be read again), or ""."""
+    entries = sound.mark_seen(damage_seen())
+    if not entries:
+        return ""
+    shown = "shown as \N{REPLACEMENT CHARACTER}"
+    return f"some papers kept in the cache are damaged ({shown}): read again at the next start"
+
+
 def write_entry(
     files: Sequence[Path],
     indexed: IndexedPapers,
     root: Path | None = None,
     limit: int | None = None,
+    load_filter: LoadFilter = NO_FILTER,
 ) -> bool:
-    """Keep these papers and their index for the next run over the same files (the index
-    only when it is one the flat format holds; else the papers of one file alone); whether
-    they were written. The cache folder is then pruned to `limit` bytes (the setting's by
-    default)."""
+    """Keep these papers (those `load_filter` admits) and their index for the next run over
+    the same files (the index only when it is one the flat format holds; else the papers of
+    one file alone); whether they were written. The cache folder is then pruned to `limit`
+    bytes (the setting's by default)."""
     store, loaded, index = indexed.store, indexed.loaded, indexed.index
-    if len(index) != len(store):
-        return False  # papers still loading: not yet the files' papers
+    if len(index) != len(store) or not len(store):
+        return False  # papers still loading: not yet the files' papers; or none admitted
     try:
         root = cache_folder() if root is None else root
         files = _distinct(files)
         flat = index if isinstance(index, FlatIndex) else None
-        final = write_whole(root, files, store, flat, loaded.problems, loaded.duplicates)
+        # The papers new to the entries written before (another version's, a damaged one's)
+        # stay new; those the entry replaced did not hold are new.
+        added = carried(root, files, store.number_column("keys", len(store)), load_filter)
+        final = write_whole(
+            root, files, store, flat, loaded.problems, loaded.duplicates, added, load_filter
+        )
         if final is None:
             return False
         prune(root, cache_limit() if limit is None else limit, keep=final)
@@ -214,6 +263,7 @@ def write_entry_in_background(
     problems: Sequence[str] = (),
     duplicates: int = 0,
     reopened: Callable[[IndexedPapers | None], object] | None = None,
+    load_filter: LoadFilter = NO_FILTER,
 ) -> threading.Thread:
     """Keep the papers of these files and their index (as `write_entry`: not while papers are still
     loading) in a daemon thread, started now; then give `reopened` the entry opened again by
@@ -226,8 +276,8 @@ def write_entry_in_background(
     def keep_and_reopen() -> None:
         kept: IndexedPapers | None = None
         try:
-            if write_entry(files, indexed) and reopened is not None:
-                kept = load_cached(files, rebuild=False)
+            if write_entry(files, indexed, load_filter=load_filter) and reopened is not None:
+                kept = load_cached(files, rebuild=False, load_filter=load_filter)
         finally:  # told even when it failed: the reader says it is keeping them until then
             if reopened is not None:
                 reopened(kept)
@@ -247,17 +297,18 @@ def refresh_kept(file: Path, opened: Sequence[Path] = ()) -> int:
     path = str(file.resolve())
     brought = 0
     try:
-        kept: list[tuple[list[Path], int | None]] = [
-            (files, None) for files in holding(cache_folder(), path)
+        kept: list[tuple[list[Path], LoadFilter, int | None]] = [
+            (files, read_with, None) for files, read_with in holding(cache_folder(), path)
         ]
         by_default = [Path(str(one.resolve())) for one in opened]
     except OSError:
         return 0
-    if Path(path) in by_default and by_default not in [files for files, _ in kept]:
-        kept.append((by_default, UPDATE_AT_MOST))
-    for files, most in kept:
+    whole = [files for files, read_with, _ in kept if read_with == NO_FILTER]
+    if Path(path) in by_default and by_default not in whole:
+        kept.append((by_default, NO_FILTER, UPDATE_AT_MOST))
+    for files, read_with, most in kept:
         try:
-            if load_cached(files, rebuild=False, update_at_most=most) is not None:
+            if load_cached(files, False, None, most, load_filter=read_with) is not None:
                 brought += 1
         except (OSError, LoadError):
             continue

@@ -7,9 +7,10 @@ commands for scripts:
   search needs none; the reader builds one of another version again);
 - streamed: read in the background while the reader shows the first ones.
 
-A filtered load (`--category`, `--since`) is never read from the cache nor written to it: an
-entry stands for whole files. The reader opens an input from the cache, small or big, so
-that `is:new` finds the papers it took in since it was last opened; an input not kept yet it
+A filtered load (`--category`, `--since`) is kept as an entry of its own, the papers the filter
+admits (core.segments.filtered), opened and brought up to date as any is. The reader opens an
+input from the cache, small or big, filtered or not, so that `is:new` finds the papers it took
+in since it was last opened; an input not kept yet it
 loads now when it is small and streams when it is big, builds the index itself, and the
 papers and index are written to the cache once it is built (`CacheWriter`). A command opens
 every input at once, from the cache when it can; one that searches needs the index, which
@@ -57,12 +58,14 @@ class Way(Enum):
 
 
 class CacheWriter:
-    """Writes the papers of these files and their index to the cache, each time it is called
-    (by the reader, once it has built the index), in a thread of its own
-    (`index_cache.write_entry_in_background`), then gives the entry read back to `reopened`."""
+    """Writes the papers of these files (those `load_filter` admits) and their index to the
+    cache, each time it is called (by the reader, once it has built the index), in a thread
+    of its own (`index_cache.write_entry_in_background`), then gives the entry read back to
+    `reopened`."""
 
-    def __init__(self, files: Sequence[Path]) -> None:
+    def __init__(self, files: Sequence[Path], load_filter: LoadFilter = NO_FILTER) -> None:
         self.files = list(files)
+        self.load_filter = load_filter
         self._writes: list[threading.Thread] = []
 
     def __call__(
@@ -73,7 +76,9 @@ class CacheWriter:
         duplicates: int,
         reopened: Callable[[IndexedPapers | None], object],
     ) -> None:
-        write = write_entry_in_background(self.files, store, index, problems, duplicates, reopened)
+        write = write_entry_in_background(
+            self.files, store, index, problems, duplicates, reopened, self.load_filter
+        )
         self._writes.append(write)
 
     def unfinished(self) -> threading.Thread | None:
@@ -101,6 +106,7 @@ class Opening:
     session: Session | None = None  # where the reader left off
     new: int = 0  # papers new to the collection kept (`is:new`), to be told at start
     new_at: float = 0.0  # when they were taken in (0.0: never)
+    kept: Path | None = None  # the cache's entry they were read from, checked as the reader runs
 
 
 def open_papers(
@@ -118,17 +124,14 @@ def open_papers(
     cache, else loaded now, or streamed when it has more bytes; `taking_in` is told about how
     many papers the entry of such a big input takes in, before it reads them.
     LoadError for a path that cannot be read, NothingAdmitted when `load_filter` admits no paper."""
-    whole = load_filter == NO_FILTER
     if stream_from is not None:
         big = sum(file.stat().st_size for file in files) > stream_from
         return _for_the_reader(paths, files, load_filter, big, taking_in if big else None)
-    if not whole:
-        return _loaded(paths, files, load_filter, indexed)
     if indexed:
-        return _cached_or_indexed(paths, files)
-    if cached := cached_papers(files):  # read back at once: a million took minutes
+        return _cached_or_indexed(paths, files, load_filter)
+    if cached := cached_papers(files, load_filter):  # read back at once: a million took minutes
         return _opening(cached[1], Way.CACHED_PAPERS)
-    return _loaded(paths, files)
+    return _loaded(paths, files, load_filter)
 
 
 def _loaded(
@@ -150,17 +153,20 @@ def _unusable(reasons: list[str], what: str, instead: str) -> list[str]:
     return [f"the {what} kept in the cache could not be used ({why}): {instead}" for why in reasons]
 
 
-def _cached_or_indexed(paths: Sequence[Path], files: Sequence[Path]) -> Opening:
-    """The papers and their index from the cache (an index of another version built again
-    and written to the entry), else loaded, indexed and written to the cache."""
+def _cached_or_indexed(
+    paths: Sequence[Path], files: Sequence[Path], load_filter: LoadFilter
+) -> Opening:
+    """The papers (those the filter admits) and their index from the cache (an index of
+    another version built again and written to the entry), else loaded, indexed and written
+    to the cache."""
     reasons: list[str] = []
-    cached = load_cached(files, unusable=reasons, update_at_most=None)
+    cached = load_cached(files, unusable=reasons, update_at_most=None, load_filter=load_filter)
     if cached is not None:
         opening = _opening(cached.loaded, Way.CACHED, cached.index)
         return replace(opening, cache_problems=[cached.unusable] if cached.unusable else [])
-    loaded = load_paths(paths, only=set(files))
+    loaded = load_paths(paths, load_filter, only=set(files))
     indexed = IndexedPapers(loaded, build_index(loaded.papers), loaded.papers)
-    write_entry(files, indexed)
+    write_entry(files, indexed, load_filter=load_filter)
     opening = _opening(loaded, Way.LOADED, indexed.index)
     return replace(opening, cache_problems=_unusable(reasons, "papers", "loaded anew"))
 
@@ -172,21 +178,21 @@ def _for_the_reader(
     big: bool,
     taking_in: Callable[[int], object] | None,
 ) -> Opening:
-    """An input for the reader: from the cache, with its index or without it (built again
-    while the reader runs), else loaded now, or streamed when it is big; written to the
-    cache once indexed. A filtered input is not looked for in the cache."""
-    whole = load_filter == NO_FILTER
+    """An input for the reader (the papers the filter admits): from the cache, with its index
+    or without it (built again while the reader runs), else loaded now, or streamed when it
+    is big; written to the cache once indexed."""
     reasons: list[str] = []  # why the cache's entry for these files could not be used
-    if whole and (cached := load_cached(files, False, reasons, taking_in=taking_in)):
+    writer = CacheWriter(files, load_filter)
+    cached = load_cached(files, False, reasons, taking_in=taking_in, load_filter=load_filter)
+    if cached is not None:
         opening = _opening(cached.loaded, Way.CACHED, cached.index)
         new = len(cached.index.new) if isinstance(cached.index, FlatIndex) else 0
-        return replace(opening, new=new, new_at=cached.new_at)
-    if whole and (papers := cached_papers(files)):
+        return replace(opening, new=new, new_at=cached.new_at, kept=cached.folder)
+    if papers := cached_papers(files, load_filter):
         opening = _opening(papers[1], Way.CACHED_PAPERS)
         told = _unusable(reasons, "index", "indexing again")
-        return replace(opening, cache_problems=told, cache_writer=CacheWriter(files))
+        return replace(opening, cache_problems=told, cache_writer=writer)
     told = _unusable(reasons, "papers", "loading them anew")
-    writer = CacheWriter(files) if whole else None
     if not big:
         return replace(_loaded(paths, files, load_filter), cache_problems=told, cache_writer=writer)
     return Opening(

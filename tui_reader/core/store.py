@@ -33,6 +33,7 @@ from tui_reader.core.columns import (
     growable,
     view,
 )
+from tui_reader.core.frames import FrameReader
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_columns import (
     AUTHORS_AS_JSON,
@@ -86,22 +87,19 @@ class PaperStore(Sequence[Paper]):
         collections: Sequence[str],
         names: Mapping[str, list[str]],
         texts: Mapping[str, Sequence[Array]] | None = None,
-        dictionaries: Mapping[str, Sequence[Array]] | None = None,
+        readers: Mapping[str, Sequence[FrameReader]] | None = None,
     ) -> "PaperStore":
         """A store over arrays `arrays()` gave (memory-mapped, usually); `names` holds the
         collection and source names the codes stand for. With `texts`, each text's bytes are
         these arrays one after the other (kept in parts), which its offsets index. A text
-        kept as frames (core.frames) has its dictionary beside it (`{name}_dictionary`), or
-        with `texts`, each array's in `dictionaries`."""
+        kept as frames (core.frames) is read by `readers`, one an array of its bytes."""
         store = cls((), collections)
         store._count = len(arrays["keys"])
+        framed = {} if readers is None else readers
         for name in TEXTS:
             chunks = [arrays[name]] if texts is None else texts[name]
-            framed = f"{name}_dictionary"
-            kept: Sequence[Array] | None = [arrays[framed]] if framed in arrays else None
-            if dictionaries is not None:
-                kept = dictionaries.get(name)
-            store._texts[name] = StringColumn(chunks, arrays[f"{name}_offsets"], kept)
+            offsets = arrays[f"{name}_offsets"]
+            store._texts[name] = StringColumn(chunks, offsets, framed.get(name))
         store._numbers = {name: view(arrays[name]) for name in NUMBERS}
         store._categories = NameColumn(
             arrays["category_codes"], arrays["category_starts"], names["categories"]

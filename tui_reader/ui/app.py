@@ -5,7 +5,7 @@ from collections.abc import Iterable
 from functools import partial
 from typing import Any
 
-from textual import events
+from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
@@ -22,6 +22,8 @@ from tui_reader.ui.clipboard import CopyLog
 from tui_reader.ui.key_labels import key_display
 from tui_reader.ui.library_sync import LibrarySync
 from tui_reader.ui.loader import Loader
+from tui_reader.ui.messages import CacheDamaged
+from tui_reader.ui.notices import tell
 from tui_reader.ui.ordered_keys import keys_sent, route_key
 from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.timings import Timings
@@ -72,6 +74,7 @@ class ReaderApp(App[None]):
             skipped=opening.skipped,
             duplicates=opening.duplicates,
             new=opening.new,
+            kept=opening.kept,
         )
         self.workspace = Workspace(
             loader,
@@ -113,6 +116,10 @@ class ReaderApp(App[None]):
     async def action_quit(self) -> None:
         """Ctrl+Q quits as q does: asking first when changes could not be saved."""
         await self.workspace.action_quit()
+
+    @on(CacheDamaged)
+    def _cache_damaged(self, message: CacheDamaged) -> None:
+        tell(self, message.told, "warning")
 
     def session(self) -> Session:
         """Where the reader is (or was, once it has quit), to be restored next time."""

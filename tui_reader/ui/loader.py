@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import TypeAlias
 
 from textual.message import Message
@@ -17,13 +18,14 @@ from textual.widget import Widget
 
 from tui_reader import startup
 from tui_reader.core.engine import SearchEngine
-from tui_reader.core.index_cache import IndexedPapers
+from tui_reader.core.index_cache import IndexedPapers, check_kept
 from tui_reader.core.paper_columns import PaperColumns
 from tui_reader.core.pools import stop_pools
 from tui_reader.core.search_service import build_index, growing_index, index_so_far
 from tui_reader.core.store import PaperStore
 from tui_reader.core.wording import count
 from tui_reader.ui.messages import (
+    CacheDamaged,
     EntryReopened,
     IndexFailed,
     IndexReady,
@@ -67,19 +69,22 @@ class Loader:
         skipped: Sequence[str] = (),
         duplicates: int = 0,
         new: int = 0,
+        kept: Path | None = None,
     ) -> None:
         """`stream` yields the papers (and problems) still to load, about `expected_papers`
         of them (None: not known); `cached_index`, the store's index read from the cache;
         `cache_index`, what saves the papers and their index for the next start, once built;
         `skipped`, the records of the cached papers that could not be read; `duplicates`, how
         many abstracts the load met again and shows once; `new`, how many papers the cache
-        took in since the last start (`is:new`), to be told."""
+        took in since the last start (`is:new`), to be told; `kept`, the cache's entry the
+        papers were read from, whose files are checked against their digests."""
         self.store, self._timings = store, timings
         self._stream, self._expected_papers = stream, expected_papers
         self.cached_index, self._cache_index = cached_index, cache_index
         self.problems = list(skipped)  # records that could not be read: cached with the index
         self.duplicates = duplicates  # counted as the papers are added
         self._new = new
+        self._kept = kept
         self._post: Callable[[Message], object] = lambda message: None
         self._all_loaded = threading.Event()  # every paper loaded is in the store
         self._stopping = threading.Event()  # the screen goes: loading and indexing end
@@ -100,6 +105,15 @@ class Loader:
             self._indexing = in_background("index", lambda: self._index_built(self._index_loading))
         elif self.cached_index is None:
             in_background("index", lambda: self._index_built(self._index_growing))
+        if (kept := self._kept) is not None:  # read whole: once the screen is drawn
+            screen.call_after_refresh(in_background, "check", lambda: self._checked(kept))
+
+    def _checked(self, kept: Path) -> None:
+        """Check the files of the cache's entry the papers were read from; post what to tell
+        when they are damaged (marked to be read again at the next start), which the app
+        tells whatever screen is shown."""
+        if told := check_kept(kept):
+            self._post(CacheDamaged(told[0].upper() + told[1:]))
 
     def stop(self) -> None:
         """Stop loading and indexing, as the screen goes; wait a little for the indexing to

@@ -58,6 +58,14 @@ class EntryReopened(Message):
         self.indexed = indexed
 
 
+class CacheDamaged(Message):
+    """The papers kept in the cache the reader opened were found damaged: what to tell."""
+
+    def __init__(self, told: str) -> None:
+        super().__init__()
+        self.told = told
+
+
 class ResultsReady(Message):
     """The papers a query found, in the order to show them. `full` of them match every term;
     `query` is "" for every paper in the chosen order; `among`, how many papers the search

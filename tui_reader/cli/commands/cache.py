@@ -16,7 +16,9 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from tui_reader.core.index_cache import cache_limit
+from tui_reader.core.loading import LoadFilter
 from tui_reader.core.locations import cache_folder
+from tui_reader.core.segments.filtered import as_json
 from tui_reader.core.segments.kept import prune
 from tui_reader.core.segments.listing import EntrySummary, ago, cache_size, kept_entries
 from tui_reader.core.wording import count
@@ -58,12 +60,19 @@ def size(number: int) -> str:
     return f"{number} bytes"
 
 
+def _options(load_filter: LoadFilter) -> str:
+    """A filter as the options that give it: `--category cs.LG --since 2026-11-02`."""
+    options = [f"--category {name}" for name in load_filter.categories]
+    return " ".join(options + ([f"--since {load_filter.since}"] if load_filter.since else []))
+
+
 def list_entries(entries: Sequence[EntrySummary], kind: str, stream: TextIO) -> None:
     for kept in entries:
         if kind == "jsonl":
             record = {
                 "entry": kept.folder.name,
                 "files": kept.files,
+                "filter": as_json(kept.load_filter),
                 "papers": kept.papers,
                 "bytes": kept.size,
                 "own_bytes": kept.own,
@@ -95,6 +104,8 @@ def list_entries(entries: Sequence[EntrySummary], kind: str, stream: TextIO) -> 
         )
         for file in kept.files:
             print(f"  {file}", file=stream)
+        if only := _options(kept.load_filter):
+            print(f"  only {only}", file=stream)
         for part in kept.parts:
             ranges = ", ".join(f"{r.start:,}-{r.end:,}" for r in part.ranges)
             print(

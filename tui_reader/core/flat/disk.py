@@ -7,6 +7,11 @@ and modification time, or the ranges of files of a kept part) and for one format
 papers are indexed again: another version, other sources, a missing or truncated array, an
 array of another type or shape than the manifest says, offsets that do not add up. Folders are
 written whole into a temporary folder and renamed into place.
+
+The manifest also holds each array's digest (the CRC-32 of its file: `digests`), which is not
+read as a folder is opened (a million papers' index is a gigabyte) but checked after, in the
+background (`altered`, core.segments.sound), and the length of the longest folded text, which
+no frame of the text may claim to exceed (core.frames).
 """
 
 import hashlib
@@ -17,7 +22,8 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Mapping, Sequence
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -28,7 +34,7 @@ from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.flat.kept_text import KEPT, compressed
 from tui_reader.core.flat.parts import IndexPart
 from tui_reader.core.flat.words import Array, Arrays
-from tui_reader.core.frames import usable
+from tui_reader.core.frames import LARGEST, longest, usable
 
 FORMAT = "tui-reader flat index"
 VERSION = 8  # 2: words numbered in alphabetical order; 3: each paper's number of words;
@@ -84,8 +90,10 @@ def save(root: Path, sources: list[dict[str, object]], arrays: Mapping[str, Arra
     final = folder_for(root, sources)
     temporary = Path(tempfile.mkdtemp(prefix=".writing-", dir=root))
     frames: IO[bytes] | None = None
+    facts: dict[str, object] = {}
     try:
         if KEPT not in arrays:  # the text as built: kept compressed
+            facts["largest"] = longest(arrays["text_offsets"])  # a NUL more than a frame's
             frames, offsets, dictionary = compressed(arrays["text"], arrays["text_offsets"])
             arrays = dict(arrays) | {
                 "text": np.frombuffer(_mapped(frames), dtype=np.uint8),
@@ -96,7 +104,9 @@ def save(root: Path, sources: list[dict[str, object]], arrays: Mapping[str, Arra
         for name, array in arrays.items():
             _save(temporary / f"{name}.npy", array)
             shapes[name] = {"dtype": array.dtype.str, "shape": list(array.shape)}
+        facts["digests"] = digests(temporary, shapes)
         manifest = {"format": FORMAT, "version": VERSION, "sources": sources, "arrays": shapes}
+        manifest |= facts
         (temporary / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
         put_in_place(temporary, final)
     except BaseException:
@@ -113,6 +123,37 @@ def _mapped(file: IO[bytes]) -> mmap.mmap | bytes:
     if not os.fstat(file.fileno()).st_size:
         return b""
     return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+
+
+def digest_of(path: Path) -> str:
+    """The CRC-32 of a file, as hex digits: bit rot, a write cut short or a disk's error
+    change it (another file made to match it is not what it guards against)."""
+    crc = 0
+    with path.open("rb") as stream:
+        while block := stream.read(STEP):
+            crc = zlib.crc32(block, crc)
+    return f"{crc:08x}"
+
+
+def digests(folder: Path, names: Iterable[str]) -> dict[str, str]:
+    """Each array's digest (of its `.npy` file), as a manifest keeps them."""
+    return {name: digest_of(folder / f"{name}.npy") for name in names}
+
+
+def altered(folder: Path, kept: object) -> list[str]:
+    """The arrays of a folder whose file is not as its digest kept (`digests`) says, or
+    cannot be read; none when no digests were kept (an earlier version's)."""
+    if not isinstance(kept, dict):
+        return []
+    found = []
+    for name, digest in kept.items():
+        try:
+            _own_file(folder, folder / f"{name}.npy", name)
+            if digest_of(folder / f"{name}.npy") != digest:
+                found.append(str(name))
+        except (Rejected, OSError):
+            found.append(str(name))
+    return found
 
 
 def put_in_place(written: Path, final: Path) -> None:
@@ -246,8 +287,12 @@ def open_part(root: Path, sources: list[dict[str, object]]) -> IndexPart:
         raise Rejected(f"{folder}: the manifest lists no arrays")
     arrays = {name: mapped(folder, name, described) for name, described in expected.items()}
     _check(folder, arrays)
+    largest = manifest.get("largest", LARGEST)
+    if type(largest) is not int:
+        raise Rejected(f"{folder}: the manifest's largest is not a length")
     text = (folder / "text.npy").open("rb")  # read as long as the index lives
-    return IndexPart(arrays, text, int(arrays["text"].offset))  # type: ignore[attr-defined]
+    start = int(arrays["text"].offset)  # type: ignore[attr-defined]
+    return IndexPart(arrays, text, start, largest)
 
 
 def _check(folder: Path, arrays: Arrays) -> None:

@@ -17,8 +17,7 @@ from typing import IO
 import numpy as np
 import numpy.typing as npt
 
-from tui_reader.core.flat.words import Array
-from tui_reader.core.frames import reader
+from tui_reader.core.frames import FrameReader
 
 STEP = 8_000_000  # bytes of text read before their pages are given back
 AROUND = 65536  # the system maps the pages of such a block around a page read
@@ -111,14 +110,14 @@ def give_back(mapped: mmap.mmap, begin: int, end: int) -> None:
 
 
 class KeptText(FoldedText):
-    """The papers' texts as an index keeps them (core.flat.kept_text): each a zstd frame, made
-    with `dictionary`, in `file` from byte `start`, where `offsets` say."""
+    """The papers' texts as an index keeps them (core.flat.kept_text): each a zstd frame, read
+    by `read`, in `file` from byte `start`, where `offsets` say."""
 
     def __init__(
-        self, file: IO[bytes], start: int, offsets: npt.NDArray[np.int64], dictionary: Array
+        self, file: IO[bytes], start: int, offsets: npt.NDArray[np.int64], read: FrameReader
     ) -> None:
         super().__init__(file, start, offsets)
-        self._decompress = reader(dictionary)
+        self._decompress = read
 
     def of(self, number: int) -> str:
         start, end = self._offsets[number : number + 2].tolist()

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from tui_reader.core.flat.folded_text import STEP, give_back
 from tui_reader.core.flat.words import Array
-from tui_reader.core.frames import SAMPLES, reader, trained
+from tui_reader.core.frames import LARGEST, SAMPLES, reader, trained
 from tui_reader.core.frames import compressed as frames_of
 
 Ints = npt.NDArray[np.int64]
@@ -68,10 +68,13 @@ def _papers(text: Array, places: Ints, mapped: mmap.mmap | None) -> Iterator[lis
         first, block = stop, block[ends[-1] :]
 
 
-def built(frames: Array, offsets: Array, dictionary: Array) -> tuple[Array, Ints]:
-    """The folded text of kept frames as built: each paper's ended by a NUL, and where each
-    starts (and the last, where it ends)."""
-    decompress = reader(dictionary)
+def built(
+    frames: Array, offsets: Array, dictionary: Array, largest: int = LARGEST, where: str = ""
+) -> tuple[Array, Ints]:
+    """The folded text of kept frames (none claiming more than `largest` bytes) as built:
+    each paper's ended by a NUL, and where each starts (and the last, where it ends).
+    DamagedFrame for a frame that cannot be read: a damaged text is never kept again."""
+    decompress = reader(dictionary, largest, where).strict
     places = np.asarray(offsets, dtype=np.int64).tolist()
     texts = [decompress(bytes(frames[a:b])) + b"\x00" for a, b in pairwise(places)]
     lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))

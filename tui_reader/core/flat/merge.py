@@ -50,7 +50,8 @@ def _text(part: IndexPart) -> tuple[Array, Array]:
     """A part's folded text as built, and where each paper's starts."""
     arrays = part.arrays
     if KEPT in arrays:
-        return built(arrays["text"], arrays["text_offsets"], arrays[KEPT])
+        frames, offsets = arrays["text"], arrays["text_offsets"]
+        return built(frames, offsets, arrays[KEPT], part.largest, str(part.text.name))
     return np.asarray(arrays["text"], dtype=np.uint8), arrays["text_offsets"]
 
 

@@ -19,6 +19,7 @@ from tui_reader.core.flat.kept_text import KEPT
 from tui_reader.core.flat.lexicon import Lexicon
 from tui_reader.core.flat.vocabulary import Vocabulary, VocabularyPart
 from tui_reader.core.flat.words import Array, Words
+from tui_reader.core.frames import LARGEST, reader
 
 Ints = npt.NDArray[np.int64]
 
@@ -26,11 +27,13 @@ Ints = npt.NDArray[np.int64]
 @dataclass(frozen=True)
 class IndexPart:
     """The arrays of an index of some papers (`papers`: how many), and the file of their
-    folded text, whose bytes start at `text_start`."""
+    folded text, whose bytes start at `text_start`; kept as frames, no frame may claim more
+    than `largest` bytes (core.frames)."""
 
     arrays: Mapping[str, Array]
     text: IO[bytes]
     text_start: int = 0
+    largest: int = LARGEST
 
     def __len__(self) -> int:
         return int(np.asarray(self.arrays["papers"])[0])
@@ -92,7 +95,8 @@ def _text(part: IndexPart) -> FoldedText:
     dictionary = part.arrays.get(KEPT)
     if dictionary is None:
         return FoldedText(part.text, part.text_start, offsets)
-    return KeptText(part.text, part.text_start, offsets, dictionary)
+    read = reader(dictionary, part.largest, str(part.text.name))
+    return KeptText(part.text, part.text_start, offsets, read)
 
 
 def _vocabulary(

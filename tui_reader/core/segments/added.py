@@ -5,7 +5,9 @@ the papers it did not hold before, by the key of their id, with the time. The pa
 those taken in within NEW_FOR of the last ones: a day's fetch and a second one the same day
 are new together, and yesterday's stop being new once today's come. An entry written whole
 (the first time its files are read, small or big) has none: on first sight nothing is new,
-every paper was there.
+every paper was there. An entry written whole in place of others (kept by another version of
+the format, or damaged, or of a filter, core.segments.kept.added_before) carries what they
+noted, and notes the papers the entry it replaces did not hold.
 """
 
 import time
@@ -39,13 +41,17 @@ def added_of(value: object) -> Added:
     return added
 
 
+def keys_of(parts: Sequence[OpenPart]) -> Numbers:
+    """The keys of the ids of the papers of these parts."""
+    return np.concatenate([np.asarray(p.arrays["keys"]) for p in parts] or [np.zeros(0, np.int64)])
+
+
 def taken_in(
-    before: Added, kept: Sequence[OpenPart], made: Sequence[OpenPart], now: float | None = None
+    before: Added, kept: Sequence[OpenPart], keys: Numbers, now: float | None = None
 ) -> Added:
     """The papers taken in so far: those noted before that may still be new, and the papers
-    of the parts just made that no part kept from before held."""
+    of these keys (of parts just made) that no part kept from before held."""
     now = time.time() if now is None else now
-    keys = np.concatenate([np.asarray(p.arrays["keys"]) for p in made] or [np.zeros(0, np.int64)])
     for part in kept:
         held = np.asarray(part.arrays["sorted_keys"])
         if len(held) and len(keys):

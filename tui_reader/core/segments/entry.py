@@ -18,13 +18,12 @@ came before it went and it had dropped papers met there, or it holds a paper of 
 before it.
 """
 
-import hashlib
 import json
 import os
 import secrets
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,16 +32,19 @@ import numpy as np
 
 from tui_reader.core.flat import disk
 from tui_reader.core.flat.index import FlatIndex
+from tui_reader.core.loading import NO_FILTER, LoadFilter
 from tui_reader.core.paper_columns import TEXTS
 from tui_reader.core.search_service import build_index
 from tui_reader.core.segments.added import (
     Added,
     Numbers,
     added_of,
+    keys_of,
     new_numbers,
     taken_in,
     taken_last,
 )
+from tui_reader.core.segments.filtered import as_json, filter_of, key_of
 from tui_reader.core.segments.merge import merge_runs
 from tui_reader.core.segments.papers_view import (
     LEXICONS,
@@ -72,11 +74,9 @@ PARTS = "parts"
 MANIFEST_LIMIT = 64_000_000  # bytes: files and problems; a bigger file is not ours
 
 
-def folder_for(root: Path, files: Sequence[Path]) -> Path:
-    """Where the entry of these files is kept."""
-    paths = [str(file.resolve()) for file in files]
-    key = hashlib.sha256(json.dumps(paths).encode()).hexdigest()[:24]
-    return root / f"{PREFIX}{VERSION}-{key}"
+def folder_for(root: Path, files: Sequence[Path], load_filter: LoadFilter = NO_FILTER) -> Path:
+    """Where the entry of these files (read with this filter) is kept."""
+    return root / f"{PREFIX}{VERSION}-{key_of(files, load_filter)}"
 
 
 @dataclass
@@ -93,6 +93,7 @@ class Kept:
     duplicates: int
     added: Added  # the papers taken in last (core.segments.added)
     sources: list[dict[str, object]]  # its files' identity when it was written
+    load_filter: LoadFilter = NO_FILTER  # what its papers were read with (core.segments.filtered)
 
     def new(self) -> Numbers:
         """The numbers of the papers new: taken in last."""
@@ -138,6 +139,10 @@ def read_manifest(folder: Path) -> dict[str, Any]:
             raise Rejected(f"{folder}: the manifest's {name} are not all text")
     if not manifest["parts"] or any(not name.isalnum() for name in manifest["parts"]):
         raise Rejected(f"{folder}: the manifest names no parts of its own")
+    try:
+        manifest["filter"] = filter_of(manifest.get("filter"))
+    except Rejected as error:
+        raise Rejected(f"{folder}: {error}") from None
     return manifest
 
 
@@ -163,6 +168,7 @@ def open_kept(folder: Path) -> Kept:
         manifest["duplicates"],
         added_of(manifest["added"]),
         manifest["sources"],
+        manifest["filter"],
     )
 
 
@@ -192,8 +198,8 @@ def _joined(
                 raise Rejected(f"{folder}: the view does not place a part's words")
     collections = list(dict.fromkeys(c for part in parts for c in part.facts.collections))
     texts = {name: [part.arrays[name] for part in parts] for name in TEXTS}
-    dictionaries = {name: [part.arrays[f"{name}_dictionary"] for part in parts] for name in FRAMED}
-    return view, PaperStore.from_arrays(arrays, collections, names, texts, dictionaries)
+    readers = {name: [part.reader(name) for part in parts] for name in FRAMED}
+    return view, PaperStore.from_arrays(arrays, collections, names, texts, readers)
 
 
 @dataclass(frozen=True)
@@ -213,10 +219,10 @@ class TooMuch(Exception):
     """An entry that would read more of its files than it may to be brought up to date."""
 
 
-def plan(kept: Kept, files: Sequence[Path]) -> list[Step]:
+def plan(kept: Kept, files: Sequence[Path], again: Collection[str] = ()) -> list[Step]:
     """The parts of an entry of these files made from a kept entry: its parts whose ranges
-    the files still hold one after the other, in order, and the ranges to read into new
-    parts between them."""
+    the files still hold one after the other, in order (but those named `again`: found
+    damaged, core.segments.sound), and the ranges to read into new parts between them."""
     held: dict[str, list[tuple[FileRange, OpenPart]]] = {}
     for part in kept.parts:
         for kept_range in part.facts.ranges:
@@ -237,7 +243,14 @@ def plan(kept: Kept, files: Sequence[Path]) -> list[Step]:
         if became is Change.GREW:
             last = ranges[-1][0]
             wanted.append((Read(Path(path), last.end, size, last.line + last.lines), None))
-    return _grouped(wanted)
+    steps = _grouped(wanted)
+    return [
+        read
+        for step in steps
+        for read in (
+            _read_again(step) if isinstance(step, OpenPart) and step.facts.name in again else [step]
+        )
+    ]
 
 
 def _grouped(wanted: list[tuple[FileRange | Read, OpenPart | None]]) -> list[Step]:
@@ -311,7 +324,8 @@ def write(
     try:
         parts = _parts(temporary / PARTS, steps, kept, most)
         known = {part.facts.name for part in kept.parts}
-        added = taken_in(kept.added, kept.parts, [p for p in parts if p.facts.name not in known])
+        made = keys_of([p for p in parts if p.facts.name not in known])
+        added = taken_in(kept.added, kept.parts, made)
         merged = merge_runs(temporary / PARTS, parts)
         left = {part.facts.name for part in merged}
         for gone in parts:
@@ -323,6 +337,7 @@ def write(
             "format": FORMAT,
             "version": VERSION,
             "files": [str(file.resolve()) for file in files],
+            "filter": as_json(kept.load_filter),
             "sources": sources,
             "parts": names,
             "count": sum(part.facts.count for part in parts),
@@ -331,8 +346,9 @@ def write(
             "added": added,
             "arrays": _view_arrays(temporary, parts, _before(parts if fresh else kept)),
         }
+        manifest["digests"] = disk.digests(temporary, manifest["arrays"])
         (temporary / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
-        final = folder_for(root, files)
+        final = folder_for(root, files, kept.load_filter)
         disk.put_in_place(temporary, final)
     except BaseException:
         shutil.rmtree(temporary, ignore_errors=True)
@@ -383,7 +399,8 @@ def _parts(folder: Path, steps: Sequence[Step], kept: Kept, most: int | None) ->
             if most is not None and read > most:
                 raise TooMuch(f"more than {most} bytes to read")
             name = secrets.token_hex(8)
-            _make(folder / name, name, again, [part.store() for part in parts])
+            before = [part.store() for part in parts]
+            _make(folder / name, name, again, before, kept.load_filter)
             parts.append(open_part(folder / name, name))
     return parts
 
@@ -392,9 +409,11 @@ def _read_again(part: OpenPart) -> list[Read]:
     return [Read(Path(r.path), r.start, r.end, r.line) for r in part.facts.ranges]
 
 
-def _make(folder: Path, name: str, step: Read, before: Sequence[PaperStore]) -> None:
+def _make(
+    folder: Path, name: str, step: Read, before: Sequence[PaperStore], load_filter: LoadFilter
+) -> None:
     kept = scanned(step.path, step.start, step.end, step.line)
-    read = read_part([(step.path, step.start, step.line)], before)
+    read = read_part([(step.path, step.start, step.line)], before, load_filter)
     store = read.store
     index = build_index(store)
     facts = PartFacts(

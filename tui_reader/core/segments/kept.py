@@ -6,52 +6,114 @@ what removing it would free, and the folder's, each file once.
 """
 
 import json
+import os
 import shutil
+import stat
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from tui_reader.core.flat.disk import ABANDONED
+from tui_reader.core.loading import NO_FILTER, LoadFilter
 from tui_reader.core.search_service import build_index
 from tui_reader.core.segments import entry
+from tui_reader.core.segments.added import Added, Numbers, added_of, taken_in
 from tui_reader.core.segments.entry import PREFIX, VERSION, Kept
+from tui_reader.core.segments.filtered import filter_of, wider
 from tui_reader.core.segments.part import MANIFEST, replace_index
+from tui_reader.core.segments.ranges import Rejected
 
 
-def _lists(root: Path) -> Iterator[tuple[Path, list[str], float]]:
-    """Each entry of the cache folder: its folder, its files and when it was last used."""
+def _lists(root: Path) -> Iterator[tuple[Path, list[str], LoadFilter, float]]:
+    """Each entry of the cache folder: its folder, its files, the filter its papers were
+    read with and when it was last used."""
     for manifest in root.glob(f"{PREFIX}{VERSION}-*/{MANIFEST}"):
         try:
-            with manifest.open("rb") as stream:
-                files = json.loads(stream.read(entry.MANIFEST_LIMIT)).get("files")
+            kept = _manifest(manifest)
+            files, load_filter = kept.get("files"), filter_of(kept.get("filter"))
             used = manifest.stat().st_mtime
-        except (OSError, ValueError, AttributeError):
+        except (OSError, ValueError, AttributeError, RecursionError, Rejected):
             continue
         if isinstance(files, list) and all(isinstance(file, str) for file in files):
-            yield manifest.parent, files, used
+            yield manifest.parent, files, load_filter, used
 
 
-def nearest(root: Path, files: Sequence[Path]) -> Path | None:
-    """The entry holding most of these files (the most recently used of those): its parts
-    are where theirs start from. None when none holds any."""
+def _manifest(path: Path) -> Any:
+    """An entry's manifest as read (a few lines of JSON); OSError when it is not a regular
+    file (a FIFO would wait for a writer forever, a link leads out of the cache)."""
+    if not stat.S_ISREG(path.lstat().st_mode):
+        raise OSError(f"{path}: not a file of the cache")
+    with path.open("rb") as stream:
+        return json.loads(stream.read(entry.MANIFEST_LIMIT))
+
+
+def nearest(
+    root: Path,
+    files: Sequence[Path],
+    load_filter: LoadFilter = NO_FILTER,
+    read_with: Callable[[LoadFilter], bool] | None = None,
+) -> Path | None:
+    """The entry read with this filter (or one `read_with` accepts) holding most of these
+    files (the most recently used of those): its parts are where theirs start from. None
+    when none holds any."""
     paths = {str(file.resolve()) for file in files}
+    fits = read_with or load_filter.__eq__
     best: tuple[int, float, Path] | None = None
-    for folder, kept, used in _lists(root):
-        shared = len(paths.intersection(kept))
+    for folder, kept, filtered_by, used in _lists(root):
+        shared = len(paths.intersection(kept)) if fits(filtered_by) else 0
         if shared and (best is None or (shared, used) > best[:2]):
             best = (shared, used, folder)
     return None if best is None else best[2]
 
 
-def holding(root: Path, path: str) -> list[list[Path]]:
+def holding(root: Path, path: str) -> list[tuple[list[Path], LoadFilter]]:
     """The files of each entry among whose files is this one (resolved), each of which
-    exists."""
+    exists, and the filter its papers were read with."""
     found = []
-    for _, kept, _ in _lists(root):
+    for _, kept, load_filter, _ in _lists(root):
         files = [Path(name) for name in kept]
         if path in kept and all(file.is_file() for file in files):
-            found.append(files)
+            found.append((files, load_filter))
     return found
+
+
+def added_before(root: Path, files: Sequence[Path]) -> Added:
+    """What the entries holding any of these files noted as taken in (core.segments.added),
+    of any version of the format, each paper at the earliest."""
+    paths = {str(file.resolve()) for file in files}
+    first: dict[int, float] = {}
+    for manifest in root.glob(f"{PREFIX}*-*/{MANIFEST}"):
+        try:
+            kept = _manifest(manifest)
+            held = kept.get("files")
+            if not isinstance(held, list) or not paths.intersection(map(str, held)):
+                continue
+            added = added_of(kept.get("added", []))
+        except (OSError, ValueError, AttributeError, RecursionError, Rejected):
+            continue
+        for key, when in added:
+            first[key] = min(when, first.get(key, when))
+    return list(first.items())
+
+
+def carried(
+    root: Path, files: Sequence[Path], keys: Numbers, load_filter: LoadFilter = NO_FILTER
+) -> Added:
+    """What an entry of these files (read with this filter) written whole, of papers of these
+    keys, notes as taken in: what the entries holding any of them noted (whatever their
+    filter), and the papers that the entry it replaces did not hold, or else the entry read
+    with a filter admitting all its papers that holds most of its files (yesterday's
+    `--since`'s, the whole files'): on first sight, nothing is new."""
+    before = added_before(root, files)
+    replaced: Path | None = entry.folder_for(root, files, load_filter)
+    if not os.path.lexists(str(replaced)):
+        replaced = nearest(root, files, read_with=lambda other: wider(other, load_filter))
+    try:
+        parts = [] if replaced is None else entry.open_kept(replaced).parts
+    except (Rejected, OSError):
+        return before
+    return taken_in(before, parts, keys) if parts else before
 
 
 def rebuild_indexes(root: Path, files: Sequence[Path], kept: Kept) -> Kept:

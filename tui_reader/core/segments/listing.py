@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from tui_reader.core.loading import NO_FILTER, LoadFilter
 from tui_reader.core.segments import entry, part
 from tui_reader.core.segments.kept import files_of
 from tui_reader.core.segments.ranges import FileRange, Rejected
@@ -29,6 +30,7 @@ class EntrySummary:
     own: int  # bytes of the files no other entry shares: what removing it frees
     used: float  # when it was last opened
     problem: str = ""  # why it cannot be read ("": it can)
+    load_filter: LoadFilter = NO_FILTER  # the papers it holds: those this filter admits
 
 
 def kept_entries(root: Path) -> list[EntrySummary]:
@@ -64,7 +66,9 @@ def _summary(folder: Path, size: int, own: int) -> EntrySummary:
             parts.append(PartSummary(name, ranges, kept["count"], kept["made"]))
     except (Rejected, OSError) as error:
         return EntrySummary(folder, [], [], 0, size, own, used, str(error))
-    return EntrySummary(folder, manifest["files"], parts, manifest["count"], size, own, used)
+    return EntrySummary(
+        folder, manifest["files"], parts, manifest["count"], size, own, used, "", manifest["filter"]
+    )
 
 
 def cache_size(root: Path) -> int:

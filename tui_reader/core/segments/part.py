@@ -3,7 +3,9 @@
 A part is a folder: the store's columns as `.npy` (core.store), the flat index's own folder
 (core.flat.disk) and a JSON manifest naming the format and version, the ranges of files its
 papers were read from (core.segments.ranges), how many papers it holds, the names its codes
-stand for, the records its files skipped and how many papers were met again. Arrays are
+stand for, the records its files skipped and how many papers were met again, the length of
+each framed column's longest text (no frame may claim more: core.frames) and each array's
+digest (checked after it is opened: core.segments.sound). Arrays are
 read by memory map with `allow_pickle=False`: nothing is unpickled, no code runs. A part is
 never changed once written: a file grown is read from where its last part ended, into a new
 part; a file changed is read again whole, into a new part.
@@ -29,8 +31,8 @@ from tui_reader.core.columns import Chunk, view
 from tui_reader.core.flat import disk
 from tui_reader.core.flat.folded_text import STEP, give_back
 from tui_reader.core.flat.parts import IndexPart
-from tui_reader.core.frames import framed, usable
-from tui_reader.core.loading import iter_file
+from tui_reader.core.frames import LARGEST, FrameReader, framed, longest, reader, usable
+from tui_reader.core.loading import NO_FILTER, LoadFilter, iter_file
 from tui_reader.core.paper_columns import TEXTS, PaperColumns
 from tui_reader.core.segments.ranges import FileRange, Rejected
 from tui_reader.core.store import Array, PaperStore
@@ -82,6 +84,7 @@ class PartFacts:
     duplicates: int = 0  # papers met again; -1: not known
     met_before: int = 0  # of those, papers a part before it holds; -1: not known
     made: float = field(default_factory=time.time)
+    largest: dict[str, int] = field(default_factory=dict)  # of FRAMED: its longest text
 
 
 @dataclass(frozen=True)
@@ -94,7 +97,16 @@ class OpenPart:
     index: IndexPart | None  # None: its index is of another version, or damaged
 
     def store(self) -> PaperStore:
-        return PaperStore.from_arrays(self.arrays, self.facts.collections, self.facts.names)
+        readers = {name: [self.reader(name)] for name in FRAMED}
+        return PaperStore.from_arrays(
+            self.arrays, self.facts.collections, self.facts.names, readers=readers
+        )
+
+    def reader(self, name: str) -> FrameReader:
+        """What reads the frames of a FRAMED column."""
+        largest = self.facts.largest.get(name, LARGEST)
+        where = str(self.folder / f"{name}.npy")
+        return reader(self.arrays[f"{name}_dictionary"], largest, where)
 
 
 def sources_of(ranges: Sequence[FileRange]) -> list[dict[str, object]]:
@@ -113,12 +125,14 @@ def write_part(
     cannot be written."""
     folder.mkdir(parents=True)
     shapes: dict[str, dict[str, object]] = {}
+    largest: dict[str, int] = {}
     for name, value in columns.items():
         if name in FRAMED:
             offsets = columns[f"{name}_offsets"]
             assert isinstance(offsets, np.ndarray)
             chunks = [view(value)] if isinstance(value, np.ndarray) else value
             shapes |= save_framed(folder, name, chunks, offsets)
+            largest[name] = longest(offsets)
         elif name.removesuffix("_offsets") not in FRAMED:
             shapes[name] = save_array(folder / f"{name}.npy", value)
     if index is not None:
@@ -136,6 +150,8 @@ def write_part(
         "met_before": facts.met_before,
         "made": facts.made,
         "arrays": shapes,
+        "largest": largest,
+        "digests": disk.digests(folder, shapes),
     }
     (folder / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
 
@@ -228,6 +244,9 @@ def read_manifest(folder: Path, name: str) -> dict[str, Any]:
             raise Rejected(f"{folder}: the manifest has no {key}")
     if manifest["name"] != name:
         raise Rejected(f"{folder}: not the part {name}")
+    largest = manifest.get("largest", {})  # none kept by an earlier version
+    if not isinstance(largest, dict) or any(type(v) is not int for v in largest.values()):
+        raise Rejected(f"{folder}: the manifest's largest are not lengths")
     for key in ("collections", "collection_names", "source_names", "category_names", "problems"):
         if not all(isinstance(item, str) for item in manifest[key]):
             raise Rejected(f"{folder}: the manifest's {key} are not all text")
@@ -252,6 +271,7 @@ def _facts(folder: Path, manifest: Mapping[str, Any]) -> PartFacts:
         manifest["duplicates"],
         manifest["met_before"],
         manifest["made"],
+        manifest.get("largest", {}),
     )
 
 
@@ -309,12 +329,17 @@ class ReadPapers:
     met_before: int = 0  # of those, papers the parts before hold
 
 
-def read_part(ranges: Sequence[tuple[Path, int, int]], before: Sequence[PaperStore]) -> ReadPapers:
-    """The papers of these ranges of files (file, start, first line), in order, but those
-    the stores of the parts before hold. LoadError when a file cannot be read so."""
+def read_part(
+    ranges: Sequence[tuple[Path, int, int]],
+    before: Sequence[PaperStore],
+    load_filter: LoadFilter = NO_FILTER,
+) -> ReadPapers:
+    """The papers of these ranges of files (file, start, first line), in order, that the
+    filter admits, but those the stores of the parts before hold. LoadError when a file
+    cannot be read so."""
     read = ReadPapers()
     for path, start, line in ranges:
-        for item in iter_file(path, start=start, line=line):
+        for item in iter_file(path, load_filter, start=start, line=line):
             if isinstance(item, str):
                 read.problems.append(item)
             else:

@@ -22,8 +22,10 @@ from tui_reader.core.columns import Chunk
 from tui_reader.core.flat import disk
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.flat.split import split
+from tui_reader.core.loading import NO_FILTER, LoadFilter
 from tui_reader.core.paper_columns import TEXTS
 from tui_reader.core.segments.entry import FORMAT, PARTS, VERSION, folder_for, save_arrays
+from tui_reader.core.segments.filtered import as_json
 from tui_reader.core.segments.papers_view import View, joined_store
 from tui_reader.core.segments.part import MANIFEST, PartFacts, open_part, write_part
 from tui_reader.core.segments.ranges import FileRange, identity, scanned
@@ -41,10 +43,13 @@ def write_whole(
     index: FlatIndex | None,
     problems: Sequence[str],
     duplicates: int,
+    added: Sequence[tuple[int, float]] = (),
+    load_filter: LoadFilter = NO_FILTER,
 ) -> Path | None:
-    """Write the entry of these files from their papers, loaded file after file, and their
-    index (None: the papers of one file alone); its folder, or None when the papers are not
-    runs of the files'. OSError when it cannot be written."""
+    """Write the entry of these files from their papers (those the filter admits), loaded
+    file after file, and their index (None: the papers of one file alone), noting the
+    papers `added` as taken in (core.segments.added); its folder, or None when the papers
+    are not runs of the files'. OSError when it cannot be written."""
     named, names = store.arrays()
     cuts = _cuts(np.asarray(named["sources"]), names["sources"], files)
     if cuts is None or (index is None and len(files) > 1):
@@ -70,16 +75,18 @@ def write_whole(
             "format": FORMAT,
             "version": VERSION,
             "files": [str(file.resolve()) for file in files],
+            "filter": as_json(load_filter),
             "sources": sources,
             "parts": parts,
             "count": len(store),
             "problems": list(problems),
             "duplicates": duplicates,
-            "added": [],
+            "added": list(added),
             "arrays": arrays,
+            "digests": disk.digests(temporary, arrays),
         }
         (temporary / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
-        final = folder_for(root, files)
+        final = folder_for(root, files, load_filter)
         disk.put_in_place(temporary, final)
     except BaseException:
         shutil.rmtree(temporary, ignore_errors=True)
