@@ -6,19 +6,23 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
+from tui_reader.core import loading
 from tui_reader.core import opening as opening_module
-from tui_reader.core.flat import disk
+from tui_reader.core.flat import build, disk
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.library import Library
-from tui_reader.core.loading import NO_FILTER, LoadFilter, NothingAdmitted, check_paths
+from tui_reader.core.loading import NO_FILTER, LoadFilter, NothingAdmitted, check_paths, load_paths
 from tui_reader.core.opening import CacheWriter, Opening, Way, open_papers, resolved
 from tui_reader.core.paper import Paper, paper_id
 from tui_reader.core.search_service import build_index
 from tui_reader.core.store import PaperStore, papers_of
 
 ABSTRACTS = ("Diffusion models for tabular data.", "Bandits with regret bounds.")
+# Words an index makes much of: a compound, math, an accent, capitals.
+MIXED = (r"Co-training with $\alpha$-divergence.", r"A Schr\"odinger bridge, naïve SAM.")
 
 
 def entries(tmp_path: Path) -> list[Path]:
@@ -172,6 +176,31 @@ def test_a_command_that_searches_loads_indexes_and_writes_the_cache_then_opens_i
     again = opened(path, indexed=True)
     assert again.way is Way.CACHED and again.index is not None
     assert [paper.id for paper in again.store] == [paper.id for paper in first.store]
+
+
+def test_a_command_indexes_papers_as_they_load_into_the_index_built_after_loading(
+    write_seed: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    words = ["Diffusion", "Bandit", "Co-training", "naïve"] * 9
+    abstracts = [f"{word} {n} of {MIXED[n % len(MIXED)]}" for n, word in enumerate(words)]
+    path = write_seed(*abstracts, abstracts[0])  # the last met before
+    monkeypatch.setattr(build, "CHUNK", 5)
+    built = build_index(load_paths([path]).papers)
+    for name in ("FIRST_BATCH", "BATCH"):  # batches of papers ending within chunks
+        monkeypatch.setattr(loading, name, 3)
+    read, indexed = build.GrowingIndex.read, []
+
+    def reading(growing: build.GrowingIndex, *given: Any, **more: Any) -> bool:
+        indexed.append(growing.count)
+        return read(growing, *given, **more)
+
+    monkeypatch.setattr(build.GrowingIndex, "read", reading)
+    found = opened(path, indexed=True)
+    assert isinstance(found.index, FlatIndex) and len(found.store) == len(abstracts)
+    assert indexed == sorted(indexed) and len(set(indexed)) > 2  # chunks read as they came
+    assert found.index.arrays.keys() == built.arrays.keys()
+    for name, array in built.arrays.items():
+        assert np.array_equal(np.asarray(found.index.arrays[name]), np.asarray(array)), name
 
 
 def test_a_command_that_searches_says_why_damaged_kept_papers_were_loaded_anew(

@@ -42,7 +42,7 @@ from tui_reader.core.loading import (
 )
 from tui_reader.core.paper_columns import PaperColumns
 from tui_reader.core.resolve import resolving, show_resolutions
-from tui_reader.core.search_service import build_index
+from tui_reader.core.search_service import build_index, growing_index, index_so_far
 from tui_reader.core.session import Session
 from tui_reader.core.store import PaperStore
 
@@ -158,11 +158,25 @@ def _cached_or_indexed(paths: Sequence[Path], files: Sequence[Path]) -> Opening:
     if cached is not None:
         opening = _opening(cached.loaded, Way.CACHED, cached.index)
         return replace(opening, cache_problems=[cached.unusable] if cached.unusable else [])
-    loaded = load_paths(paths, only=set(files))
-    indexed = IndexedPapers(loaded, build_index(loaded.papers), loaded.papers)
+    loaded, index = _loaded_and_indexed(paths, files)
+    indexed = IndexedPapers(loaded, index, loaded.papers)
     write_entry(files, indexed)
     opening = _opening(loaded, Way.LOADED, indexed.index)
     return replace(opening, cache_problems=_unusable(reasons, "papers", "loaded anew"))
+
+
+def _loaded_and_indexed(
+    paths: Sequence[Path], files: Sequence[Path]
+) -> tuple[LoadResult, FlatIndex]:
+    """The papers of these files and their index, each chunk of papers indexed as soon as it
+    is loaded (as the reader does): loaded first and indexed after, a cold build kept one
+    core idle for much of its time (benchmarks/RESULTS.md)."""
+    with growing_index(expected_papers(files)) as growing:
+        loaded = load_paths(
+            paths, only=set(files), grown=lambda store: growing.read(store, len(store), True)
+        )
+        growing.read(loaded.papers, len(loaded.papers))
+        return loaded, index_so_far(growing)
 
 
 def _for_the_reader(
