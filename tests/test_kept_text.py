@@ -1,6 +1,7 @@
 """The folded text as a kept index holds it (core.flat.kept_text): a zstd frame a paper,
 smaller than the text, and read back to the same results."""
 
+import io
 import subprocess
 import sys
 from itertools import pairwise
@@ -132,10 +133,9 @@ def test_texts_too_few_or_all_empty_are_kept_without_a_dictionary(texts: list[by
     """zstd's training crashed the process on a column of empty texts (papers without a
     title): below so many bytes none is trained."""
     offsets = np.cumsum([0, *map(len, texts)], dtype=np.int64)
-    frames, places, dictionary = framed([b"".join(texts)], offsets)
-    with frames:
-        frames.seek(0)
-        data = frames.read()
+    frames = io.BytesIO()
+    places, dictionary = framed([b"".join(texts)], offsets, frames)
+    data = frames.getvalue()
     read = reader(dictionary)
     assert dictionary == b""
     assert [read(data[a:b]) for a, b in pairwise(places.tolist())] == texts
@@ -145,12 +145,13 @@ def test_a_column_mostly_empty_is_framed_without_ending_the_process() -> None:
     """zstd's training ended the process (a segmentation fault) on 9,999 empty titles and one
     long one, enough bytes to train on: the empty ones are left out of its samples."""
     program = (
-        "import random, numpy as np\n"
+        "import io, random, numpy as np\n"
         "from tui_reader.core.frames import framed, reader\n"
         "texts = [b''] * 9999 + [random.Random(1).randbytes(100_001)]\n"
         "offsets = np.cumsum([0, *map(len, texts)], dtype=np.int64)\n"
-        "frames, places, dictionary = framed([b''.join(texts)], offsets)\n"
-        "data = (frames.seek(0), frames.read())[1]\n"
+        "frames = io.BytesIO()\n"
+        "places, dictionary = framed([b''.join(texts)], offsets, frames)\n"
+        "data = frames.getvalue()\n"
         "read = reader(dictionary)\n"
         "bounds = places.tolist()\n"
         "assert [read(data[a:b]) for a, b in zip(bounds, bounds[1:])] == texts\n"

@@ -19,7 +19,7 @@ import stat
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 
@@ -28,7 +28,7 @@ from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.flat.kept_text import KEPT, compressed
 from tui_reader.core.flat.parts import IndexPart
 from tui_reader.core.flat.words import Array, Arrays
-from tui_reader.core.frames import usable
+from tui_reader.core.frames import bytes_file, usable
 
 FORMAT = "tui-reader flat index"
 VERSION = 8  # 2: words numbered in alphabetical order; 3: each paper's number of words;
@@ -83,36 +83,28 @@ def save(root: Path, sources: list[dict[str, object]], arrays: Mapping[str, Arra
     root.mkdir(parents=True, exist_ok=True)
     final = folder_for(root, sources)
     temporary = Path(tempfile.mkdtemp(prefix=".writing-", dir=root))
-    frames: IO[bytes] | None = None
     try:
-        if KEPT not in arrays:  # the text as built: kept compressed
-            frames, offsets, dictionary = compressed(arrays["text"], arrays["text_offsets"])
+        written: dict[str, dict[str, object]] = {}  # what each array written already is
+        if KEPT not in arrays:  # the text as built: kept compressed, written as it is made
+            with bytes_file(temporary / "text.npy") as into:
+                offsets, dictionary = compressed(arrays["text"], arrays["text_offsets"], into)
+            written["text"] = {"dtype": "|u1", "shape": [int(offsets[-1])]}
             arrays = dict(arrays) | {
-                "text": np.frombuffer(_mapped(frames), dtype=np.uint8),
                 "text_offsets": offsets,
                 KEPT: np.frombuffer(dictionary, dtype=np.uint8),
             }
         shapes = {}
         for name, array in arrays.items():
-            _save(temporary / f"{name}.npy", array)
-            shapes[name] = {"dtype": array.dtype.str, "shape": list(array.shape)}
+            if name not in written:
+                _save(temporary / f"{name}.npy", array)
+            shapes[name] = written.get(name, {"dtype": array.dtype.str, "shape": list(array.shape)})
         manifest = {"format": FORMAT, "version": VERSION, "sources": sources, "arrays": shapes}
         (temporary / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
         put_in_place(temporary, final)
     except BaseException:
         shutil.rmtree(temporary, ignore_errors=True)
         raise
-    finally:
-        if frames is not None:
-            frames.close()
     return final
-
-
-def _mapped(file: IO[bytes]) -> mmap.mmap | bytes:
-    """A file's bytes by memory map (an empty file cannot be mapped)."""
-    if not os.fstat(file.fileno()).st_size:
-        return b""
-    return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
 
 
 def put_in_place(written: Path, final: Path) -> None:

@@ -15,12 +15,11 @@ after others is read in their light (`read_part`).
 
 import json
 import mmap
-import os
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 
@@ -29,7 +28,7 @@ from tui_reader.core.columns import Chunk, view
 from tui_reader.core.flat import disk
 from tui_reader.core.flat.folded_text import STEP, give_back
 from tui_reader.core.flat.parts import IndexPart
-from tui_reader.core.frames import framed, usable
+from tui_reader.core.frames import bytes_file, framed, usable
 from tui_reader.core.loading import iter_file
 from tui_reader.core.paper_columns import TEXTS, PaperColumns
 from tui_reader.core.segments.ranges import FileRange, Rejected
@@ -145,20 +144,14 @@ def save_framed(
 ) -> dict[str, dict[str, object]]:
     """Write a text column as frames (core.frames): the frames, their offsets and their
     dictionary; what each array is."""
-    frames, places, dictionary = framed(chunks, offsets)
-    with frames:
-        shapes = {name: save_array(folder / f"{name}.npy", _mapped(frames))}
+    with bytes_file(folder / f"{name}.npy") as into:
+        places, dictionary = framed(chunks, offsets, into)
+    shapes: dict[str, dict[str, object]] = {name: {"dtype": "|u1", "shape": [int(places[-1])]}}
     shapes[f"{name}_offsets"] = save_array(folder / f"{name}_offsets.npy", places)
     shapes[f"{name}_dictionary"] = save_array(
         folder / f"{name}_dictionary.npy", np.frombuffer(dictionary, dtype=np.uint8)
     )
     return shapes
-
-
-def _mapped(file: IO[bytes]) -> Iterator[Chunk]:
-    """A file's bytes, by memory map (an empty file cannot be mapped)."""
-    if os.fstat(file.fileno()).st_size:
-        yield memoryview(mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ))
 
 
 def replace_index(part: OpenPart, index: Mapping[str, Array]) -> None:
