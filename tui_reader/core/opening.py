@@ -16,6 +16,7 @@ every input at once, from the cache when it can; one that searches needs the ind
 is built and written to the cache with the papers when the cache has none.
 """
 
+import queue
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -168,13 +169,30 @@ def _cached_or_indexed(paths: Sequence[Path], files: Sequence[Path]) -> Opening:
 def _loaded_and_indexed(
     paths: Sequence[Path], files: Sequence[Path]
 ) -> tuple[LoadResult, FlatIndex]:
-    """The papers of these files and their index, each chunk of papers indexed as soon as it
-    is loaded (as the reader does): loaded first and indexed after, a cold build kept one
-    core idle for much of its time (benchmarks/RESULTS.md)."""
+    """The papers of these files and their index, each chunk of papers indexed in a thread
+    as soon as it is loaded, as the reader does: loaded first and indexed after, a cold
+    build kept a core idle for much of its time; indexed by the loading thread, each wait
+    for a chunk's index held the loading pool up (benchmarks/RESULTS.md)."""
     with growing_index(expected_papers(files)) as growing:
-        loaded = load_paths(
-            paths, only=set(files), grown=lambda store: growing.read(store, len(store), True)
-        )
+        grown: queue.SimpleQueue[PaperStore | None] = queue.SimpleQueue()
+        failed: list[BaseException] = []
+
+        def index() -> None:
+            try:
+                while (store := grown.get()) is not None:
+                    growing.read(store, len(store), True)
+            except BaseException as error:  # raised by the loading thread, once loaded
+                failed.append(error)
+
+        indexing = threading.Thread(target=index, daemon=True)
+        indexing.start()
+        try:
+            loaded = load_paths(paths, only=set(files), grown=grown.put)
+        finally:
+            grown.put(None)
+            indexing.join()
+        if failed:
+            raise failed[0]
         growing.read(loaded.papers, len(loaded.papers))
         return loaded, index_so_far(growing)
 
