@@ -9,7 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import zstandard
 
+from tui_reader.core import frames
 from tui_reader.core.flat import disk, kept_text
 from tui_reader.core.flat.build import build_arrays
 from tui_reader.core.flat.index import FlatIndex
@@ -158,3 +160,33 @@ def test_a_column_mostly_empty_is_framed_without_ending_the_process() -> None:
     )
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, timeout=120)
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-500:]
+
+
+def test_frames_made_by_blocks_of_texts_are_each_the_frame_of_its_text_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """zstd's threads make a block's frames at once: each is the frame `compress` makes of
+    its text alone, with the dictionary trained on the first SAMPLES texts, whatever chunks
+    the texts are laid in (a text cut between two, empty ones, none after the last)."""
+    rng = np.random.default_rng(7)
+    words = [f"word{number}".encode() for number in range(300)]
+    texts = [b" ".join(words[i] for i in rng.integers(0, 300, 40)) for _ in range(900)]
+    texts[5:8] = [b"", b"", b""]
+    texts += [b""] * 4
+    joined = b"".join(texts)
+    offsets = np.cumsum([0, *map(len, texts)], dtype=np.int64)
+    cuts = [0, 1000, 1003, int(offsets[5]), int(offsets[6]), 250_000, int(offsets[-1])]
+    chunks = [joined[a:b] for a, b in pairwise(cuts)]
+    monkeypatch.setattr(frames, "SAMPLES", 600)
+    monkeypatch.setattr(frames, "GATHERED", 30_000)  # blocks given zstd a few at a time
+    into = io.BytesIO()
+    places, dictionary = framed(chunks, offsets, into)
+    assert dictionary and dictionary == frames.trained(texts[:600])
+    compress = zstandard.ZstdCompressor(
+        level=frames.LEVEL,
+        dict_data=zstandard.ZstdCompressionDict(dictionary, dict_type=zstandard.DICT_TYPE_FULLDICT),
+        write_checksum=False,
+        write_dict_id=False,
+    ).compress
+    data = into.getvalue()
+    assert [data[a:b] for a, b in pairwise(places.tolist())] == [compress(t) for t in texts]
