@@ -12,7 +12,6 @@ written whole into a temporary folder and renamed into place.
 import hashlib
 import json
 import math
-import mmap
 import os
 import shutil
 import stat
@@ -23,7 +22,6 @@ from typing import Any
 
 import numpy as np
 
-from tui_reader.core.flat.folded_text import STEP, give_back
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.flat.kept_text import KEPT, compressed
 from tui_reader.core.flat.parts import IndexPart
@@ -167,20 +165,7 @@ def mapped(folder: Path, name: str, described: object) -> Array:
 
 
 def _save(path: Path, array: Array) -> None:
-    """Write an array as .npy. Bytes that map a whole file (the text of an index just built)
-    are written STEP at a time, each given back once written: written at once, all of their
-    pages (1.2 GB at a million papers) were in the reader's memory together."""
-    view = array.base
-    mapped = view.obj if isinstance(view, memoryview) else None
-    if not isinstance(mapped, mmap.mmap) or array.dtype != np.uint8 or len(array) != len(mapped):
-        np.save(path, np.ascontiguousarray(array), allow_pickle=False)
-        return
-    with path.open("wb") as stream:
-        header = np.lib.format.header_data_from_array_1_0(array)
-        np.lib.format.write_array_header_1_0(stream, header)
-        for start in range(0, len(array), STEP):
-            stream.write(array[start : start + STEP].data)
-            give_back(mapped, start, min(start + STEP, len(array)))
+    np.save(path, np.ascontiguousarray(array), allow_pickle=False)
 
 
 def read_manifest(

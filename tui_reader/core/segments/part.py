@@ -14,7 +14,6 @@ after others is read in their light (`read_part`).
 """
 
 import json
-import mmap
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +25,6 @@ import numpy as np
 from tui_reader.core import wording
 from tui_reader.core.columns import Chunk, view
 from tui_reader.core.flat import disk
-from tui_reader.core.flat.folded_text import STEP, give_back
 from tui_reader.core.flat.parts import IndexPart
 from tui_reader.core.frames import bytes_file, framed, usable
 from tui_reader.core.loading import iter_file
@@ -164,17 +162,10 @@ def save_array(path: Path, value: Iterator[Chunk] | Array) -> dict[str, object]:
     if isinstance(value, np.ndarray):
         np.save(path, value, allow_pickle=False)
         return {"dtype": value.dtype.str, "shape": list(value.shape)}
-    chunks = list(value)
-    size = sum(len(chunk) for chunk in chunks)
-    header = {"descr": "|u1", "fortran_order": False, "shape": (size,)}
-    with path.open("wb") as stream:
-        np.lib.format.write_array_header_1_0(stream, header)
-        for chunk in chunks:
-            mapped = chunk.obj if isinstance(chunk, memoryview) else None
-            for start in range(0, len(chunk), STEP):  # a map given back as it is written
-                stream.write(chunk[start : start + STEP])
-                if isinstance(mapped, mmap.mmap):
-                    give_back(mapped, start, min(start + STEP, len(chunk)))
+    size = 0
+    with bytes_file(path) as stream:
+        for chunk in value:
+            size += stream.write(chunk)
     return {"dtype": "|u1", "shape": [size]}
 
 
