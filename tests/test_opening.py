@@ -205,6 +205,26 @@ def test_a_command_indexes_papers_as_they_load_into_the_index_built_after_loadin
         assert np.array_equal(np.asarray(found.index.arrays[name]), np.asarray(array)), name
 
 
+def test_an_index_that_fails_as_papers_load_fails_the_command_and_keeps_nothing(
+    write_seed: Callable[..., Path], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = write_seed(*[f"Paper {n} on diffusion." for n in range(12)])
+    monkeypatch.setattr(build, "CHUNK", 5)
+    for name in ("FIRST_BATCH", "BATCH"):
+        monkeypatch.setattr(loading, name, 3)
+    read = build.GrowingIndex.read
+
+    def failing(growing: build.GrowingIndex, *given: Any, **more: Any) -> bool:
+        if threading.current_thread() is not threading.main_thread():
+            raise OSError("no room for the index")
+        return read(growing, *given, **more)
+
+    monkeypatch.setattr(build.GrowingIndex, "read", failing)
+    with pytest.raises(OSError, match="no room for the index"):
+        opened(path, indexed=True)
+    assert not entries(tmp_path)
+
+
 def test_a_command_that_searches_says_why_damaged_kept_papers_were_loaded_anew(
     tmp_path: Path, write_seed: Callable[..., Path]
 ) -> None:
