@@ -192,11 +192,23 @@ def test_frames_made_by_blocks_of_texts_are_each_the_frame_of_its_text_alone(
     assert [data[a:b] for a, b in pairwise(places.tolist())] == [compress(t) for t in texts]
 
 
-def test_a_column_of_empty_texts_given_in_no_chunk_is_framed_a_text_at_a_time() -> None:
+@pytest.mark.parametrize(
+    ("chunks", "texts"),
+    [
+        ([], [b"", b"", b""]),  # a column of empty texts given in no chunk
+        ([b"ab"], [b"", b"a", b"b", b"", b""]),
+        ([b"ab"], [b"ab", b""]),  # a thread of zstd's given the empty one alone gave nothing
+    ],
+)
+def test_empty_texts_are_each_framed_where_they_stand(
+    chunks: list[bytes], texts: list[bytes]
+) -> None:
     into = io.BytesIO()
-    places, dictionary = framed([], np.zeros(4, dtype=np.int64), into)
-    empty = zstandard.ZstdCompressor(
+    offsets = np.cumsum([0, *map(len, texts)], dtype=np.int64)
+    places, dictionary = framed(chunks, offsets, into)
+    compress = zstandard.ZstdCompressor(
         level=frames.LEVEL, write_checksum=False, write_dict_id=False
-    ).compress(b"")
-    assert dictionary == b"" and into.getvalue() == 3 * empty
-    assert places.tolist() == [0, len(empty), 2 * len(empty), 3 * len(empty)]
+    ).compress
+    data = into.getvalue()
+    assert dictionary == b""
+    assert [data[a:b] for a, b in pairwise(places.tolist())] == [compress(t) for t in texts]

@@ -216,14 +216,20 @@ def write_frames(blocks: Iterable[Block], dictionary: bytes, into: IO[bytes]) ->
         level=LEVEL, dict_data=_dictionary(dictionary), write_checksum=False, write_dict_id=False
     )
     lengths = array("q", [0])
+    empty = made.compress(b"")
     for block in _gathered(blocks):
-        if not block.lengths.any():  # zstd takes no texts all empty at once
-            listed = [made.compress(b"")] * len(block.lengths)
-        else:
-            segments = np.stack((block.starts, block.lengths), axis=1).astype(np.uint64)
-            texts = zstd.BufferWithSegments(block.data, segments.tobytes())
-            frames = made.multi_compress_to_buffer(texts, threads=THREADS)
-            listed = [frames[number].tobytes() for number in range(len(frames))]
+        listed = [empty] * len(block.lengths)
+        # Empty texts are not given: a thread given none but empty ones gives back nothing,
+        # and the frames after them would stand in their place.
+        full = np.flatnonzero(block.lengths).tolist()
+        if full:
+            segments = np.stack((block.starts[full], block.lengths[full]), axis=1)
+            texts = zstd.BufferWithSegments(block.data, segments.astype(np.uint64).tobytes())
+            frames = made.multi_compress_to_buffer(texts, threads=min(THREADS, len(full)))
+            if len(frames) != len(full):
+                raise ValueError(f"zstd made {len(frames)} frames of {len(full)} texts")
+            for number, place in enumerate(full):
+                listed[place] = frames[number].tobytes()
         lengths.extend(map(len, listed))
         into.write(b"".join(listed))
     return np.cumsum(np.frombuffer(lengths, dtype=np.int64))
