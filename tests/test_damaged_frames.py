@@ -3,6 +3,7 @@ makes its entry rejected and the papers loaded anew; a frame that cannot be read
 U+FFFD, never an exception; and threads read frames with one reader side by side."""
 
 import gzip
+import io
 import json
 import subprocess
 import sys
@@ -20,10 +21,9 @@ CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "ml-abstra
 
 def _frames(texts: list[bytes]) -> tuple[list[bytes], bytes]:
     offsets = np.cumsum([0, *map(len, texts)], dtype=np.int64)
-    frames, places, dictionary = framed([b"".join(texts)], offsets)
-    with frames:
-        frames.seek(0)
-        data = frames.read()
+    frames = io.BytesIO()
+    places, dictionary = framed([b"".join(texts)], offsets, frames)
+    data = frames.getvalue()
     return [data[a:b] for a, b in pairwise(places.tolist())], dictionary
 
 

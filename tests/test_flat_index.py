@@ -625,7 +625,6 @@ def _index_of_much_text(monkeypatch: pytest.MonkeyPatch) -> tuple[FlatIndex, lis
     if not Path("/proc/self/smaps").exists():
         pytest.skip("reads what is mapped from /proc")
     monkeypatch.setattr(folded_text, "STEP", STEP)
-    monkeypatch.setattr(disk, "STEP", STEP)
     monkeypatch.setattr(kept_text, "STEP", STEP)
     filler = " ".join(f"word{n}" for n in range(300))
     papers = corpus(*(f"Paper {n}: sparse attention, {filler}." for n in range(5000)))

@@ -1,6 +1,7 @@
 """The folded text as a kept index holds it (core.flat.kept_text): a zstd frame a paper,
 smaller than the text, and read back to the same results."""
 
+import io
 import subprocess
 import sys
 from itertools import pairwise
@@ -8,7 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import zstandard
 
+from tui_reader.core import frames
 from tui_reader.core.flat import disk, kept_text
 from tui_reader.core.flat.build import build_arrays
 from tui_reader.core.flat.index import FlatIndex
@@ -132,10 +135,9 @@ def test_texts_too_few_or_all_empty_are_kept_without_a_dictionary(texts: list[by
     """zstd's training crashed the process on a column of empty texts (papers without a
     title): below so many bytes none is trained."""
     offsets = np.cumsum([0, *map(len, texts)], dtype=np.int64)
-    frames, places, dictionary = framed([b"".join(texts)], offsets)
-    with frames:
-        frames.seek(0)
-        data = frames.read()
+    frames = io.BytesIO()
+    places, dictionary = framed([b"".join(texts)], offsets, frames)
+    data = frames.getvalue()
     read = reader(dictionary)
     assert dictionary == b""
     assert [read(data[a:b]) for a, b in pairwise(places.tolist())] == texts
@@ -145,15 +147,68 @@ def test_a_column_mostly_empty_is_framed_without_ending_the_process() -> None:
     """zstd's training ended the process (a segmentation fault) on 9,999 empty titles and one
     long one, enough bytes to train on: the empty ones are left out of its samples."""
     program = (
-        "import random, numpy as np\n"
+        "import io, random, numpy as np\n"
         "from tui_reader.core.frames import framed, reader\n"
         "texts = [b''] * 9999 + [random.Random(1).randbytes(100_001)]\n"
         "offsets = np.cumsum([0, *map(len, texts)], dtype=np.int64)\n"
-        "frames, places, dictionary = framed([b''.join(texts)], offsets)\n"
-        "data = (frames.seek(0), frames.read())[1]\n"
+        "frames = io.BytesIO()\n"
+        "places, dictionary = framed([b''.join(texts)], offsets, frames)\n"
+        "data = frames.getvalue()\n"
         "read = reader(dictionary)\n"
         "bounds = places.tolist()\n"
         "assert [read(data[a:b]) for a, b in zip(bounds, bounds[1:])] == texts\n"
     )
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, timeout=120)
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-500:]
+
+
+def test_frames_made_by_blocks_of_texts_are_each_the_frame_of_its_text_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """zstd's threads make a block's frames at once: each is the frame `compress` makes of
+    its text alone, with the dictionary trained on the first SAMPLES texts, whatever chunks
+    the texts are laid in (a text cut between two, empty ones, none after the last)."""
+    rng = np.random.default_rng(7)
+    words = [f"word{number}".encode() for number in range(300)]
+    texts = [b" ".join(words[i] for i in rng.integers(0, 300, 40)) for _ in range(900)]
+    texts[5:8] = [b"", b"", b""]
+    texts += [b""] * 4
+    joined = b"".join(texts)
+    offsets = np.cumsum([0, *map(len, texts)], dtype=np.int64)
+    cuts = [0, 1000, 1003, int(offsets[5]), int(offsets[6]), 250_000, int(offsets[-1])]
+    chunks = [joined[a:b] for a, b in pairwise(cuts)]
+    monkeypatch.setattr(frames, "SAMPLES", 600)
+    monkeypatch.setattr(frames, "GATHERED", 30_000)  # blocks given zstd a few at a time
+    into = io.BytesIO()
+    places, dictionary = framed(chunks, offsets, into)
+    assert dictionary and dictionary == frames.trained(texts[:600])
+    compress = zstandard.ZstdCompressor(
+        level=frames.LEVEL,
+        dict_data=zstandard.ZstdCompressionDict(dictionary, dict_type=zstandard.DICT_TYPE_FULLDICT),
+        write_checksum=False,
+        write_dict_id=False,
+    ).compress
+    data = into.getvalue()
+    assert [data[a:b] for a, b in pairwise(places.tolist())] == [compress(t) for t in texts]
+
+
+@pytest.mark.parametrize(
+    ("chunks", "texts"),
+    [
+        ([], [b"", b"", b""]),  # a column of empty texts given in no chunk
+        ([b"ab"], [b"", b"a", b"b", b"", b""]),
+        ([b"ab"], [b"ab", b""]),  # a thread of zstd's given the empty one alone gave nothing
+    ],
+)
+def test_empty_texts_are_each_framed_where_they_stand(
+    chunks: list[bytes], texts: list[bytes]
+) -> None:
+    into = io.BytesIO()
+    offsets = np.cumsum([0, *map(len, texts)], dtype=np.int64)
+    places, dictionary = framed(chunks, offsets, into)
+    compress = zstandard.ZstdCompressor(
+        level=frames.LEVEL, write_checksum=False, write_dict_id=False
+    ).compress
+    data = into.getvalue()
+    assert dictionary == b""
+    assert [data[a:b] for a, b in pairwise(places.tolist())] == [compress(t) for t in texts]

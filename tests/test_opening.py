@@ -2,14 +2,17 @@
 their index, or streamed; for the reader (`stream_from`) and for the commands."""
 
 import json
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
+from tui_reader.core import loading
 from tui_reader.core import opening as opening_module
-from tui_reader.core.flat import disk
+from tui_reader.core.flat import build, disk
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.index_cache import IndexedPapers, refresh_kept, write_entry
 from tui_reader.core.library import Library
@@ -21,6 +24,8 @@ from tui_reader.core.segments import entry, kept, part, whole
 from tui_reader.core.store import PaperStore, papers_of
 
 ABSTRACTS = ("Diffusion models for tabular data.", "Bandits with regret bounds.")
+# Words an index makes much of: a compound, math, an accent, capitals.
+MIXED = (r"Co-training with $\alpha$-divergence.", r"A Schr\"odinger bridge, naïve SAM.")
 
 
 def entries(tmp_path: Path) -> list[Path]:
@@ -181,6 +186,52 @@ def test_a_command_that_searches_loads_indexes_and_writes_the_cache_then_opens_i
     again = opened(path, indexed=True)
     assert again.way is Way.CACHED and again.index is not None
     assert [paper.id for paper in again.store] == [paper.id for paper in first.store]
+
+
+def test_a_command_indexes_papers_as_they_load_into_the_index_built_after_loading(
+    write_seed: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    words = ["Diffusion", "Bandit", "Co-training", "naïve"] * 9
+    abstracts = [f"{word} {n} of {MIXED[n % len(MIXED)]}" for n, word in enumerate(words)]
+    path = write_seed(*abstracts, abstracts[0])  # the last met before
+    monkeypatch.setattr(build, "CHUNK", 5)
+    built = build_index(load_paths([path]).papers)
+    for name in ("FIRST_BATCH", "BATCH"):  # batches of papers ending within chunks
+        monkeypatch.setattr(loading, name, 3)
+    read, reads = build.GrowingIndex.read, []
+
+    def reading(growing: build.GrowingIndex, *given: Any, **more: Any) -> bool:
+        more_coming = len(given) > 2 and given[2]
+        reads.append((more_coming, threading.current_thread() is threading.main_thread()))
+        return read(growing, *given, **more)
+
+    monkeypatch.setattr(build.GrowingIndex, "read", reading)
+    found = opened(path, indexed=True)
+    assert isinstance(found.index, FlatIndex) and len(found.store) == len(abstracts)
+    assert (True, False) in reads  # papers read by a thread of their own while more came
+    assert found.index.arrays.keys() == built.arrays.keys()
+    for name, array in built.arrays.items():
+        assert np.array_equal(np.asarray(found.index.arrays[name]), np.asarray(array)), name
+
+
+def test_an_index_that_fails_as_papers_load_fails_the_command_and_keeps_nothing(
+    write_seed: Callable[..., Path], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = write_seed(*[f"Paper {n} on diffusion." for n in range(12)])
+    monkeypatch.setattr(build, "CHUNK", 5)
+    for name in ("FIRST_BATCH", "BATCH"):
+        monkeypatch.setattr(loading, name, 3)
+    read = build.GrowingIndex.read
+
+    def failing(growing: build.GrowingIndex, *given: Any, **more: Any) -> bool:
+        if threading.current_thread() is not threading.main_thread():
+            raise OSError("no room for the index")
+        return read(growing, *given, **more)
+
+    monkeypatch.setattr(build.GrowingIndex, "read", failing)
+    with pytest.raises(OSError, match="no room for the index"):
+        opened(path, indexed=True)
+    assert not entries(tmp_path)
 
 
 def test_a_command_that_searches_says_why_damaged_kept_papers_were_loaded_anew(

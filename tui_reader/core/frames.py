@@ -16,14 +16,15 @@ written again (a merge, an entry rewritten) it raises DamagedFrame, so that dama
 kept as text.
 """
 
+import io
 import os
-import tempfile
 import threading
 from array import array
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
 from itertools import chain, islice
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
@@ -39,6 +40,7 @@ SAMPLED_BYTES = 8_000_000  # and their bytes at most
 # Bytes of texts below which none is trained: it would hardly shorten them.
 TRAINED_FROM = 100_000
 THREADS = min(os.cpu_count() or 1, 4)  # threads that make frames
+GATHERED = 8_000_000  # bytes of texts given zstd's threads at once, at least
 Array = npt.NDArray[Any]
 Chunk = bytes | memoryview  # as core.columns keeps them
 DAMAGED = "\N{REPLACEMENT CHARACTER}".encode()  # a frame that cannot be read, read back
@@ -83,17 +85,6 @@ def usable(dictionary: bytes | memoryview | npt.NDArray[Any]) -> bool:
     except zstd.ZstdError:
         return False
     return True
-
-
-def compressor(dictionary: bytes) -> Callable[[bytes], bytes]:
-    """What makes a frame of a text with this dictionary (empty: none)."""
-    import zstandard as zstd
-
-    made = zstd.ZstdCompressor(
-        level=LEVEL, dict_data=_dictionary(dictionary), write_checksum=False, write_dict_id=False
-    )
-    compress: Callable[[bytes], bytes] = made.compress
-    return compress
 
 
 class DamagedFrame(OSError):
@@ -174,63 +165,136 @@ def longest(offsets: Array) -> int:
     return int(np.diff(places).max()) if len(places) > 1 else 0
 
 
-def strings_of(chunks: Iterable[Chunk], offsets: Array) -> Iterator[bytes]:
-    """The strings of a column's chunks of UTF-8 laid one after the other, which `offsets`
-    index (and the last, where they end)."""
-    places = np.asarray(offsets, dtype=np.int64).tolist()
-    number, base, carry = 0, 0, b""  # the next string; where `carry`, then the chunk, starts
-    for chunk in chunks:
-        data = memoryview(carry + bytes(chunk)) if carry else memoryview(chunk)
-        end = base + len(data)
-        while number < len(places) - 1 and places[number + 1] <= end:
-            yield bytes(data[places[number] - base : places[number + 1] - base])
-            number += 1
-        start = places[number] if number < len(places) - 1 else end
-        carry, base = bytes(data[start - base :]), start
-    yield from (b"" for _ in range(number, len(places) - 1))  # empty: past the last chunk
-
-
-def framed(chunks: Iterable[Chunk], offsets: Array) -> tuple[IO[bytes], Array, bytes]:
-    """A column of strings as kept: a file of each string's frame, where each frame starts
-    (and the last, where they end), and the dictionary, trained on the first strings."""
-    strings = strings_of(chunks, offsets)
-    first: list[bytes] = []
-    size = 0
-    for string in strings:
-        first.append(string)
-        size += len(string)
-        if len(first) >= SAMPLES or size >= SAMPLED_BYTES:
+def framed(chunks: Iterable[Chunk], offsets: Array, into: IO[bytes]) -> tuple[Array, bytes]:
+    """A column of strings (its chunks of UTF-8 laid one after the other, which `offsets`
+    index, and the last, where they end) as kept: each string's frame written to `into`,
+    where each frame starts (and the last, where they end), and the dictionary, trained on
+    the first strings (SAMPLES of them, or those that reach SAMPLED_BYTES)."""
+    places = np.asarray(offsets, dtype=np.int64)
+    reached = np.flatnonzero(places[1:] - places[0] >= SAMPLED_BYTES)
+    sampled = min(len(places) - 1, SAMPLES, int(reached[0]) + 1 if len(reached) else SAMPLES)
+    blocks = texts_in(chunks, places)
+    first: list[Block] = []  # the blocks that hold the sampled strings, kept until trained
+    for block in blocks:
+        first.append(block)
+        if block.stop >= sampled:
             break
-    dictionary = trained(first)
-    frames = tempfile.TemporaryFile()  # noqa: SIM115 (the caller reads and closes it)
+    texts = (
+        block.data[start : start + length]
+        for block in first
+        for start, length in zip(block.starts.tolist(), block.lengths.tolist(), strict=True)
+    )
+    dictionary = trained(list(islice(texts, sampled)))
+    return write_frames(chain(first, blocks), dictionary, into), dictionary
+
+
+@dataclass(frozen=True)
+class Block:
+    """Texts laid in one buffer: where each starts in it, and its length; `stop`, the
+    number of the text after its last."""
+
+    data: Chunk
+    starts: Array
+    lengths: Array
+    stop: int
+
+
+def texts_in(chunks: Iterable[Chunk], places: Array, ended: int = 0) -> Iterator[Block]:
+    """The texts of chunks laid one after the other, which `places` index (and the last,
+    where they end), in blocks of whole texts, a chunk's at a time; each text without its
+    last `ended` bytes (a NUL that ends it)."""
+    number, base, carry = 0, 0, b""  # the next text; where `carry`, then the chunk, starts
+    count = len(places) - 1
+    for chunk in chunks:
+        data: Chunk = carry + bytes(chunk) if carry else chunk
+        end = base + len(data)
+        stop = int(np.searchsorted(places, end, side="right")) - 1  # texts read whole
+        if stop > number:
+            starts = places[number:stop] - base
+            yield Block(data, starts, places[number + 1 : stop + 1] - base - starts - ended, stop)
+        begin = int(places[stop]) if stop < count else end
+        carry, base, number = bytes(data[begin - base :]), begin, max(stop, number)
+    if number < count:  # empty texts past the last chunk
+        none = np.zeros(count - number, dtype=np.int64)
+        yield Block(b"", none, none, count)
+
+
+def _gathered(blocks: Iterable[Block]) -> Iterator[Block]:
+    """The blocks, those in a row joined into one of GATHERED bytes or more: each call of
+    zstd's threads starts them and loads the dictionary in each (a store's chunks of 1,000
+    papers so took longer than threads of Python)."""
+    waiting: list[Block] = []
+    size = 0
+    for block in blocks:
+        waiting.append(block)
+        size += len(block.data)
+        if size >= GATHERED:
+            yield _joined(waiting)
+            waiting, size = [], 0
+    if waiting:
+        yield _joined(waiting)
+
+
+def _joined(blocks: list[Block]) -> Block:
+    """Blocks in a row as one."""
+    if len(blocks) == 1:
+        return blocks[0]
+    bases = np.cumsum([0, *(len(block.data) for block in blocks[:-1])])
+    placed = zip(blocks, bases.tolist(), strict=True)
+    starts = np.concatenate([block.starts + base for block, base in placed])
+    lengths = np.concatenate([block.lengths for block in blocks])
+    return Block(b"".join(block.data for block in blocks), starts, lengths, blocks[-1].stop)
+
+
+@contextmanager
+def bytes_file(path: Path) -> Iterator[IO[bytes]]:
+    """A .npy file of bytes written as they come, their count not known before (frames,
+    written where they are kept: not into a temporary file copied after, a gigabyte more
+    written and read at a million papers); its header, of the one length numpy gives an
+    array of bytes of any count, written once they are."""
+    with path.open("wb") as stream:
+        stream.write(_header(0))
+        yield stream
+        header = _header(stream.tell() - len(_header(0)))
+        if len(header) != len(_header(0)):
+            raise ValueError(f"{path}: too many bytes for a header of {len(_header(0))}")
+        stream.seek(0)
+        stream.write(header)
+
+
+def _header(count: int) -> bytes:
+    """The header numpy writes for `count` bytes (`|u1`)."""
+    header = io.BytesIO()
+    described = {"descr": "|u1", "fortran_order": False, "shape": (count,)}
+    np.lib.format.write_array_header_1_0(header, described)
+    return header.getvalue()
+
+
+def write_frames(blocks: Iterable[Block], dictionary: bytes, into: IO[bytes]) -> Array:
+    """Each block's texts as frames made with this dictionary, written one after the other
+    into `into` (made by zstd's own threads, a core each, out of Python's lock: a thread a
+    core in Python made a million papers' frames no faster than one); where each frame
+    starts (and the last, where they end)."""
+    import zstandard as zstd
+
+    made = zstd.ZstdCompressor(
+        level=LEVEL, dict_data=_dictionary(dictionary), write_checksum=False, write_dict_id=False
+    )
     lengths = array("q", [0])
-    for made in compressed(chain([first], batched(strings, SAMPLES)), dictionary):
-        lengths.extend(map(len, made))
-        frames.write(b"".join(made))
-    frames.flush()
-    return frames, np.cumsum(np.frombuffer(lengths, dtype=np.int64)), dictionary
-
-
-def compressed(batches: Iterator[list[bytes]], dictionary: bytes) -> Iterator[list[bytes]]:
-    """Each batch of texts as frames made with this dictionary, in order, made by a thread a
-    core (zstd lets the others run meanwhile: at a million papers, the seconds of writing an
-    entry halved)."""
-    waiting: deque[Future[list[bytes]]] = deque()
-    with ThreadPoolExecutor(THREADS) as threads:
-        for batch in batches:
-            waiting.append(threads.submit(_made, batch, dictionary))
-            if len(waiting) > THREADS:
-                yield waiting.popleft().result()
-        while waiting:
-            yield waiting.popleft().result()
-
-
-def _made(texts: list[bytes], dictionary: bytes) -> list[bytes]:
-    compress = compressor(dictionary)  # a compressor a thread
-    return [compress(text) for text in texts]
-
-
-def batched(items: Iterator[bytes], size: int) -> Iterator[list[bytes]]:
-    """The items, `size` at a time."""
-    while batch := list(islice(items, size)):
-        yield batch
+    empty = made.compress(b"")
+    for block in _gathered(blocks):
+        listed = [empty] * len(block.lengths)
+        # Empty texts are not given: a thread given none but empty ones gives back nothing,
+        # and the frames after them would stand in their place.
+        full = np.flatnonzero(block.lengths).tolist()
+        if full:
+            segments = np.stack((block.starts[full], block.lengths[full]), axis=1)
+            texts = zstd.BufferWithSegments(block.data, segments.astype(np.uint64).tobytes())
+            frames = made.multi_compress_to_buffer(texts, threads=min(THREADS, len(full)))
+            if len(frames) != len(full):
+                raise ValueError(f"zstd made {len(frames)} frames of {len(full)} texts")
+            for number, place in enumerate(full):
+                listed[place] = frames[number].tobytes()
+        lengths.extend(map(len, listed))
+        into.write(b"".join(listed))
+    return np.cumsum(np.frombuffer(lengths, dtype=np.int64))

@@ -26,7 +26,7 @@ import io
 import os
 import pickle
 from collections import deque
-from collections.abc import Collection, Generator, Iterable, Iterator
+from collections.abc import Callable, Collection, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -491,16 +491,16 @@ def load_paths(
     paths: Iterable[Path],
     load_filter: LoadFilter = NO_FILTER,
     only: Collection[Path] | None = None,
+    grown: Callable[[PaperStore], object] = lambda _: None,
 ) -> LoadResult:
     """Load every paper the paths name into a store, each paper once (the first place it
     appears wins): what stream_papers gives, collected; of a folder's files, those in `only`
-    when given (`check_paths` passed over the others). The collections met, the problems,
-    and how many papers were met again come with it.
-
-    Raises LoadError for a path that does not exist, cannot be decoded, or holds no papers;
-    filtered, NothingAdmitted only when none of the paths holds one the filter admits (a
-    collection of other categories is one of several).
-    """
+    when given (`check_paths` passed over the others); `grown` is given the store each time
+    papers are added (to index them as the rest load). The collections met, the problems,
+    and how many papers were met again come with it. Raises LoadError for a path that does
+    not exist, cannot be decoded, or holds no papers; filtered, NothingAdmitted only when
+    none of the paths holds one the filter admits (a collection of other categories is one
+    of several)."""
     store = PaperStore()
     collections: list[str] = []  # of every paper met, those met again too
     problems: list[str] = []
@@ -520,6 +520,7 @@ def load_paths(
                 if collection not in collections:
                     collections.append(collection)
             duplicates += len(item) - store.extend(item)
+            grown(store)
         admitted = admitted or bool(found)
         if not found and load_filter == NO_FILTER:
             none = "holds no papers" if path.is_dir() else "holds no abstracts"
@@ -528,9 +529,8 @@ def load_paths(
             raise LoadError(path, none)
     if named and not admitted and load_filter != NO_FILTER:
         others = " (nor do the other paths)" if len(named) > 1 else ""
-        raise NothingAdmitted(
-            named[0], f"holds no papers of the categories or dates asked for{others}"
-        )
+        asked = f"holds no papers of the categories or dates asked for{others}"
+        raise NothingAdmitted(named[0], asked)
     store.collections = collections
     return LoadResult(store, collections, problems, duplicates)
 

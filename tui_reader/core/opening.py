@@ -17,6 +17,7 @@ every input at once, from the cache when it can; one that searches needs the ind
 is built and written to the cache with the papers when the cache has none.
 """
 
+import queue
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -43,7 +44,7 @@ from tui_reader.core.loading import (
 )
 from tui_reader.core.paper_columns import PaperColumns
 from tui_reader.core.resolve import resolving, show_resolutions
-from tui_reader.core.search_service import build_index
+from tui_reader.core.search_service import build_index, growing_index, index_so_far
 from tui_reader.core.session import Session
 from tui_reader.core.store import PaperStore
 
@@ -164,11 +165,42 @@ def _cached_or_indexed(
     if cached is not None:
         opening = _opening(cached.loaded, Way.CACHED, cached.index)
         return replace(opening, cache_problems=[cached.unusable] if cached.unusable else [])
-    loaded = load_paths(paths, load_filter, only=set(files))
-    indexed = IndexedPapers(loaded, build_index(loaded.papers), loaded.papers)
+    loaded, index = _loaded_and_indexed(paths, files, load_filter)
+    indexed = IndexedPapers(loaded, index, loaded.papers)
     write_entry(files, indexed, load_filter=load_filter)
     opening = _opening(loaded, Way.LOADED, indexed.index)
     return replace(opening, cache_problems=_unusable(reasons, "papers", "loaded anew"))
+
+
+def _loaded_and_indexed(
+    paths: Sequence[Path], files: Sequence[Path], load_filter: LoadFilter
+) -> tuple[LoadResult, FlatIndex]:
+    """The papers of these files (those the filter admits) and their index, each chunk of
+    papers indexed in a thread as soon as it is loaded, as the reader does: loaded first and
+    indexed after, a cold build kept a core idle for much of its time; indexed by the loading
+    thread, each wait for a chunk's index held the loading pool up (benchmarks/RESULTS.md)."""
+    with growing_index(expected_papers(files)) as growing:
+        grown: queue.SimpleQueue[PaperStore | None] = queue.SimpleQueue()
+        failed: list[BaseException] = []
+
+        def index() -> None:
+            try:
+                while (store := grown.get()) is not None:
+                    growing.read(store, len(store), True)
+            except BaseException as error:  # raised by the loading thread, once loaded
+                failed.append(error)
+
+        indexing = threading.Thread(target=index, daemon=True)
+        indexing.start()
+        try:
+            loaded = load_paths(paths, load_filter, only=set(files), grown=grown.put)
+        finally:
+            grown.put(None)
+            indexing.join()
+        if failed:
+            raise failed[0]
+        growing.read(loaded.papers, len(loaded.papers))
+        return loaded, index_so_far(growing)
 
 
 def _for_the_reader(

@@ -17,7 +17,6 @@ no frame of the text may claim to exceed (core.frames).
 import hashlib
 import json
 import math
-import mmap
 import os
 import shutil
 import stat
@@ -25,16 +24,16 @@ import tempfile
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 
-from tui_reader.core.flat.folded_text import STEP, give_back
+from tui_reader.core.flat.folded_text import STEP
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.flat.kept_text import KEPT, compressed
 from tui_reader.core.flat.parts import IndexPart
 from tui_reader.core.flat.words import Array, Arrays
-from tui_reader.core.frames import LARGEST, longest, usable
+from tui_reader.core.frames import LARGEST, bytes_file, longest, usable
 
 FORMAT = "tui-reader flat index"
 VERSION = 8  # 2: words numbered in alphabetical order; 3: each paper's number of words;
@@ -89,21 +88,23 @@ def save(root: Path, sources: list[dict[str, object]], arrays: Mapping[str, Arra
     root.mkdir(parents=True, exist_ok=True)
     final = folder_for(root, sources)
     temporary = Path(tempfile.mkdtemp(prefix=".writing-", dir=root))
-    frames: IO[bytes] | None = None
     facts: dict[str, object] = {}
     try:
-        if KEPT not in arrays:  # the text as built: kept compressed
+        written: dict[str, dict[str, object]] = {}  # what each array written already is
+        if KEPT not in arrays:  # the text as built: kept compressed, written as it is made
             facts["largest"] = longest(arrays["text_offsets"])  # a NUL more than a frame's
-            frames, offsets, dictionary = compressed(arrays["text"], arrays["text_offsets"])
+            with bytes_file(temporary / "text.npy") as into:
+                offsets, dictionary = compressed(arrays["text"], arrays["text_offsets"], into)
+            written["text"] = {"dtype": "|u1", "shape": [int(offsets[-1])]}
             arrays = dict(arrays) | {
-                "text": np.frombuffer(_mapped(frames), dtype=np.uint8),
                 "text_offsets": offsets,
                 KEPT: np.frombuffer(dictionary, dtype=np.uint8),
             }
         shapes = {}
         for name, array in arrays.items():
-            _save(temporary / f"{name}.npy", array)
-            shapes[name] = {"dtype": array.dtype.str, "shape": list(array.shape)}
+            if name not in written:
+                _save(temporary / f"{name}.npy", array)
+            shapes[name] = written.get(name, {"dtype": array.dtype.str, "shape": list(array.shape)})
         facts["digests"] = digests(temporary, shapes)
         manifest = {"format": FORMAT, "version": VERSION, "sources": sources, "arrays": shapes}
         manifest |= facts
@@ -112,17 +113,7 @@ def save(root: Path, sources: list[dict[str, object]], arrays: Mapping[str, Arra
     except BaseException:
         shutil.rmtree(temporary, ignore_errors=True)
         raise
-    finally:
-        if frames is not None:
-            frames.close()
     return final
-
-
-def _mapped(file: IO[bytes]) -> mmap.mmap | bytes:
-    """A file's bytes by memory map (an empty file cannot be mapped)."""
-    if not os.fstat(file.fileno()).st_size:
-        return b""
-    return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
 
 
 def digest_of(path: Path) -> str:
@@ -216,20 +207,7 @@ def mapped(folder: Path, name: str, described: object) -> Array:
 
 
 def _save(path: Path, array: Array) -> None:
-    """Write an array as .npy. Bytes that map a whole file (the text of an index just built)
-    are written STEP at a time, each given back once written: written at once, all of their
-    pages (1.2 GB at a million papers) were in the reader's memory together."""
-    view = array.base
-    mapped = view.obj if isinstance(view, memoryview) else None
-    if not isinstance(mapped, mmap.mmap) or array.dtype != np.uint8 or len(array) != len(mapped):
-        np.save(path, np.ascontiguousarray(array), allow_pickle=False)
-        return
-    with path.open("wb") as stream:
-        header = np.lib.format.header_data_from_array_1_0(array)
-        np.lib.format.write_array_header_1_0(stream, header)
-        for start in range(0, len(array), STEP):
-            stream.write(array[start : start + STEP].data)
-            give_back(mapped, start, min(start + STEP, len(array)))
+    np.save(path, np.ascontiguousarray(array), allow_pickle=False)
 
 
 def read_manifest(

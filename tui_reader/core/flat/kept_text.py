@@ -10,8 +10,6 @@ Compressed in blocks of papers, a phrase decompressed nearly every block (1.5 s 
 """
 
 import mmap
-import tempfile
-from array import array
 from collections.abc import Iterator
 from itertools import pairwise
 from typing import IO
@@ -21,18 +19,17 @@ import numpy.typing as npt
 
 from tui_reader.core.flat.folded_text import STEP, give_back
 from tui_reader.core.flat.words import Array
-from tui_reader.core.frames import LARGEST, SAMPLES, reader, trained
-from tui_reader.core.frames import compressed as frames_of
+from tui_reader.core.frames import LARGEST, SAMPLES, reader, texts_in, trained, write_frames
 
 Ints = npt.NDArray[np.int64]
 KEPT = "text_dictionary"  # an index's array when its text is kept so: the frames' dictionary
 
 
-def compressed(text: Array, offsets: Array) -> tuple[IO[bytes], Ints, bytes]:
+def compressed(text: Array, offsets: Array, into: IO[bytes]) -> tuple[Ints, bytes]:
     """The folded text as built (each paper's ended by a NUL, where `offsets` say) as kept:
-    a file of each paper's frame, where each frame starts (and the last, where they end),
-    and the dictionary they were made with. A text that maps a file (an index just built) is
-    read STEP bytes at a time, each given back once read."""
+    each paper's frame written to `into`, where each frame starts (and the last, where they
+    end), and the dictionary they were made with. A text that maps a file (an index just
+    built) is read STEP bytes at a time, each given back once read."""
     places = np.asarray(offsets, dtype=np.int64)
     count = len(places) - 1
     view = text.base
@@ -44,28 +41,17 @@ def compressed(text: Array, offsets: Array) -> tuple[IO[bytes], Ints, bytes]:
     dictionary = trained([first_bytes[a : b - 1] for a, b in pairwise(ends)])
     if mapped is not None:
         give_back(mapped, 0, ends[-1])
-    frames = tempfile.TemporaryFile()  # noqa: SIM115 (the caller reads and closes it)
-    lengths = array("q", [0])
-    for made in frames_of(_papers(text, places, mapped), dictionary):
-        lengths.extend(map(len, made))
-        frames.write(b"".join(made))
-    frames.flush()
-    return frames, np.cumsum(np.frombuffer(lengths, dtype=np.int64)), dictionary
+    blocks = texts_in(_steps(text, int(places[-1]), mapped), places, ended=1)
+    return write_frames(blocks, dictionary, into), dictionary
 
 
-def _papers(text: Array, places: Ints, mapped: mmap.mmap | None) -> Iterator[list[bytes]]:
-    """The papers' texts (without their NUL), those of STEP bytes at a time, the pages of a
-    mapped text given back as they are read."""
-    first, block = 0, b""  # the next paper, and the bytes read from where it starts
-    for begin in range(0, int(places[-1]), STEP):
-        end = min(begin + STEP, int(places[-1]))
-        block += bytes(text[begin:end])
+def _steps(text: Array, size: int, mapped: mmap.mmap | None) -> Iterator[bytes]:
+    """The text STEP bytes at a time, the pages of a mapped text given back as they are read."""
+    for begin in range(0, size, STEP):
+        end = min(begin + STEP, size)
+        yield bytes(text[begin:end])
         if mapped is not None:
             give_back(mapped, begin, end)
-        stop = int(np.searchsorted(places, end, side="right")) - 1  # papers read whole
-        ends = (places[first : stop + 1] - places[first]).tolist()
-        yield [block[a : b - 1] for a, b in pairwise(ends)]
-        first, block = stop, block[ends[-1] :]
 
 
 def built(

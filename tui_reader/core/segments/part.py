@@ -16,22 +16,19 @@ after others is read in their light (`read_part`).
 """
 
 import json
-import mmap
-import os
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 
 from tui_reader.core import wording
 from tui_reader.core.columns import Chunk, view
 from tui_reader.core.flat import disk
-from tui_reader.core.flat.folded_text import STEP, give_back
 from tui_reader.core.flat.parts import IndexPart
-from tui_reader.core.frames import LARGEST, FrameReader, framed, longest, reader, usable
+from tui_reader.core.frames import LARGEST, FrameReader, bytes_file, framed, longest, reader, usable
 from tui_reader.core.loading import NO_FILTER, LoadFilter, iter_file
 from tui_reader.core.paper_columns import TEXTS, PaperColumns
 from tui_reader.core.segments.ranges import FileRange, Rejected
@@ -161,20 +158,14 @@ def save_framed(
 ) -> dict[str, dict[str, object]]:
     """Write a text column as frames (core.frames): the frames, their offsets and their
     dictionary; what each array is."""
-    frames, places, dictionary = framed(chunks, offsets)
-    with frames:
-        shapes = {name: save_array(folder / f"{name}.npy", _mapped(frames))}
+    with bytes_file(folder / f"{name}.npy") as into:
+        places, dictionary = framed(chunks, offsets, into)
+    shapes: dict[str, dict[str, object]] = {name: {"dtype": "|u1", "shape": [int(places[-1])]}}
     shapes[f"{name}_offsets"] = save_array(folder / f"{name}_offsets.npy", places)
     shapes[f"{name}_dictionary"] = save_array(
         folder / f"{name}_dictionary.npy", np.frombuffer(dictionary, dtype=np.uint8)
     )
     return shapes
-
-
-def _mapped(file: IO[bytes]) -> Iterator[Chunk]:
-    """A file's bytes, by memory map (an empty file cannot be mapped)."""
-    if os.fstat(file.fileno()).st_size:
-        yield memoryview(mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ))
 
 
 def replace_index(part: OpenPart, index: Mapping[str, Array]) -> None:
@@ -187,17 +178,10 @@ def save_array(path: Path, value: Iterator[Chunk] | Array) -> dict[str, object]:
     if isinstance(value, np.ndarray):
         np.save(path, value, allow_pickle=False)
         return {"dtype": value.dtype.str, "shape": list(value.shape)}
-    chunks = list(value)
-    size = sum(len(chunk) for chunk in chunks)
-    header = {"descr": "|u1", "fortran_order": False, "shape": (size,)}
-    with path.open("wb") as stream:
-        np.lib.format.write_array_header_1_0(stream, header)
-        for chunk in chunks:
-            mapped = chunk.obj if isinstance(chunk, memoryview) else None
-            for start in range(0, len(chunk), STEP):  # a map given back as it is written
-                stream.write(chunk[start : start + STEP])
-                if isinstance(mapped, mmap.mmap):
-                    give_back(mapped, start, min(start + STEP, len(chunk)))
+    size = 0
+    with bytes_file(path) as stream:
+        for chunk in value:
+            size += stream.write(chunk)
     return {"dtype": "|u1", "shape": [size]}
 
 
