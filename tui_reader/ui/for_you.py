@@ -17,7 +17,7 @@ decided papers still go after the others. The recommender is opened once the pap
 loaded, all of them."""
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
@@ -286,10 +286,6 @@ class ForYou:
             self._pinned = NONE
 
     # Triage in this order
-
-    def numbers(self, papers: Sequence[Paper]) -> Numbers:
-        """The numbers of a triage's papers in the store."""
-        return self._store.positions_of([paper.id for paper in papers])
 
     def ahead(self, numbers: Numbers) -> Numbers | None:
         """The papers of a triage still to come, in the order now: their places among
