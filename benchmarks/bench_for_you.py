@@ -2,7 +2,11 @@
 soon the list follows a decision (a bookmark, from the key to the list drawn in the new
 order), how soon a triage follows one (from the key to the papers ahead sorted again), what
 the recommender's `decide` costs (a training from the last weights, every paper scored), and
-the cursor keys with nothing else running.
+the cursor and page keys with nothing else running, before the for-you order and after the
+decisions. Python's garbage collector is timed meanwhile (`gc.callbacks`: its full passes,
+which go over every object it tracks, stall the screen), and the objects it tracks are
+counted, by type, after the first model and in the triage: unlike the times, these do not
+depend on what else the machine runs.
 
     python benchmarks/make_corpus.py 100000 /tmp/corpus-100k.jsonl.gz
     python benchmarks/bench_for_you.py /tmp/corpus-100k.jsonl.gz [--cache DIR] [--decisions 10]
@@ -15,6 +19,7 @@ includes building the rows.
 
 import argparse
 import asyncio
+import gc
 import os
 import platform
 import random
@@ -22,6 +27,7 @@ import resource
 import statistics
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -61,6 +67,53 @@ async def cursor_keys(app: ReaderApp, drawn: list[Any], keys: int) -> list[float
             latencies.append(1000 * (drawn[0][0] - sent))
         await asyncio.sleep(0.1)
     return latencies
+
+
+async def page_keys(app: ReaderApp, drawn: list[Any], keys: int) -> list[float]:
+    """The time from a page key to the list drawn with it, `keys` times down, then up."""
+    paper_list, latencies = app.workspace.paper_list, []
+    for key in ("pagedown",) * keys + ("pageup",) * keys:
+        cursor, sent = paper_list.cursor, time.perf_counter()
+        drawn.clear()
+        app.post_message(events.Key(key, None))
+        if await until(lambda: paper_list.cursor != cursor and bool(drawn), 5):  # noqa: B023
+            latencies.append(1000 * (drawn[0][0] - sent))
+        await asyncio.sleep(0.1)
+    return latencies
+
+
+class Collections:
+    """The garbage collector's passes, timed (gc.callbacks): (generation, ms) each."""
+
+    def __init__(self) -> None:
+        self.passes: list[tuple[int, float]] = []
+        self._started = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.passes.append((info["generation"], 1000 * (time.perf_counter() - self._started)))
+
+    def figures(self, during: str, figures: dict[str, object]) -> None:
+        full = [ms for generation, ms in self.passes if generation == 2]
+        young = [ms for generation, ms in self.passes if generation < 2]
+        figures[f"gc passes {during}: full, younger"] = f"{len(full)}, {len(young)}"
+        summary(f"gc full passes {during}", full, figures)
+        if young:
+            figures[f"gc younger passes {during}, max (ms)"] = max(young)
+        self.passes.clear()
+
+
+def tracked(figures: dict[str, object], when: str) -> None:
+    """How many objects the collector tracks (and has frozen), the most common types."""
+    objects = gc.get_objects()
+    figures[f"objects tracked {when}"] = len(objects)
+    figures[f"objects frozen {when}"] = gc.get_freeze_count()
+    kinds = Counter(type(item).__qualname__ for item in objects).most_common(8)
+    figures[f"most tracked {when}"] = ", ".join(f"{name} {n:,}" for name, n in kinds)
+    del objects
 
 
 async def until(condition: Callable[[], object], limit: float = 60.0) -> bool:
@@ -158,6 +211,7 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
         await until(lambda: workspace.status == "ready", 600)
         await app.workers.wait_for_complete()
         summary("cursor key, nothing else running", await cursor_keys(app, drawn, 20), figures)
+        summary("page key, nothing else running", await page_keys(app, drawn, 10), figures)
         app.post_message(events.Key("g", "g"))
         await asyncio.sleep(1.0)
         switched = time.perf_counter()
@@ -172,6 +226,9 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
         if trainings:
             figures["of which opening the recommender (s)"] = trainings[-1][1] - trainings[-1][0]
 
+        await app.workers.wait_for_complete()
+        tracked(figures, "after the first model")
+        collections = Collections()
         follows: list[float] = []
         work: list[float] = []
         scorings.clear()
@@ -190,6 +247,7 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
         summary("of which scoring the papers (CPU)", [c for _, c in scorings], figures)
         summary("of which the recommender's decide (wall)", [w for w, _ in deciding], figures)
         summary("of which the recommender's decide (CPU)", [c for _, c in deciding], figures)
+        collections.figures("while the list follows", figures)
         scorings.clear()
 
         await app.workers.wait_for_complete()
@@ -206,8 +264,13 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
                 triaged.append(1000 * (reordered[0] - sent))
             await asyncio.sleep(0.5)
         summary("triage follows a decision", triaged, figures)
+        collections.figures("while a triage follows", figures)
+        tracked(figures, "in the triage")
         app.post_message(events.Key("escape", None))
         await asyncio.sleep(0.5)
+        await app.workers.wait_for_complete()
+        summary("cursor key, for you, after", await cursor_keys(app, drawn, 20), figures)
+        summary("page key, for you, after", await page_keys(app, drawn, 10), figures)
     figures["peak RSS (MB)"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return figures
 
