@@ -34,6 +34,7 @@ from typing import Any
 
 from bench_app import print_figures
 from textual import events
+from textual.screen import Screen
 
 from tui_reader import startup
 from tui_reader.core import recommend
@@ -48,6 +49,7 @@ from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.triage_screen import TriageScreen
 
 KEPT, SKIPPED = 30, 300
+PAGES = ["pagedown"] * 10 + ["pageup"] * 10
 
 
 def cpu() -> float:
@@ -56,30 +58,24 @@ def cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
-async def cursor_keys(app: ReaderApp, drawn: list[Any], keys: int) -> list[float]:
-    """The time from a cursor key to the list drawn with it, `keys` times."""
-    paper_list, latencies = app.workspace.paper_list, []
-    for _ in range(keys):
+async def keys_moving(
+    app: ReaderApp, drawn: list[Any], keys: list[str], name: str, figures: dict[str, object]
+) -> None:
+    """The time from each key that moves the cursor to the list drawn with it, and the CPU
+    time of the frame that drew it (the rows built or unpacked from the cache, and the
+    screen put together from them)."""
+    paper_list, latencies, drawing = app.workspace.paper_list, [], []
+    for key in keys:
         cursor, sent = paper_list.cursor, time.perf_counter()
         drawn.clear()
-        app.post_message(events.Key("j", "j"))
+        app.post_message(events.Key(key, key if len(key) == 1 else None))
         if await until(lambda: paper_list.cursor != cursor and bool(drawn), 5):  # noqa: B023
             latencies.append(1000 * (drawn[0][0] - sent))
+            await until(lambda: bool(drawn[0][2]), 1)
+            drawing.extend(drawn[0][2])
         await asyncio.sleep(0.1)
-    return latencies
-
-
-async def page_keys(app: ReaderApp, drawn: list[Any], keys: int) -> list[float]:
-    """The time from a page key to the list drawn with it, `keys` times down, then up."""
-    paper_list, latencies = app.workspace.paper_list, []
-    for key in ("pagedown",) * keys + ("pageup",) * keys:
-        cursor, sent = paper_list.cursor, time.perf_counter()
-        drawn.clear()
-        app.post_message(events.Key(key, None))
-        if await until(lambda: paper_list.cursor != cursor and bool(drawn), 5):  # noqa: B023
-            latencies.append(1000 * (drawn[0][0] - sent))
-        await asyncio.sleep(0.1)
-    return latencies
+    summary(name, latencies, figures)
+    summary(f"{name}, its frame (CPU)", drawing, figures)
 
 
 class Collections:
@@ -193,15 +189,25 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
     Features.scores = scoring  # type: ignore[method-assign]
     # When the list was last drawn, and with which papers: a decision's latency ends at the
     # first drawing of a new order.
-    drawn: list[tuple[float, object]] = []
+    # and the CPU time of the frame that drew it, in ms (in a list, given once it is drawn).
+    drawn: list[tuple[float, object, list[float]]] = []
     render = PaperList.render_lines
 
     def recording(paper_list: PaperList, crop: Any) -> Any:
         strips = render(paper_list, crop)
-        drawn.append((time.perf_counter(), paper_list.papers))
+        drawn.append((time.perf_counter(), paper_list.papers, []))
         return strips
 
     PaperList.render_lines = recording  # type: ignore[method-assign]
+    refresh = Screen._compositor_refresh
+
+    def framing(screen: Screen[Any]) -> None:
+        count, used = len(drawn), time.thread_time()
+        refresh(screen)
+        if len(drawn) > count:
+            drawn[-1][2].append(1000 * (time.thread_time() - used))
+
+    Screen._compositor_refresh = framing  # type: ignore[method-assign]
     reordered: list[float] = []  # when a triage sorted the papers ahead again
     reorder = Triage.reorder_ahead
 
@@ -216,8 +222,8 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
         workspace, paper_list = app.workspace, app.workspace.paper_list
         await until(lambda: workspace.status == "ready", 600)
         await app.workers.wait_for_complete()
-        summary("cursor key, nothing else running", await cursor_keys(app, drawn, 20), figures)
-        summary("page key, nothing else running", await page_keys(app, drawn, 10), figures)
+        await keys_moving(app, drawn, ["j"] * 20, "cursor key, nothing else running", figures)
+        await keys_moving(app, drawn, PAGES, "page key, nothing else running", figures)
         app.post_message(events.Key("g", "g"))
         await asyncio.sleep(1.0)
         switched = time.perf_counter()
@@ -243,8 +249,8 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
             before, sent, used = paper_list.papers, time.perf_counter(), cpu()
             drawn.clear()
             app.post_message(events.Key("b", "b"))
-            if await until(lambda: any(p is not before for _, p in drawn), 10):  # noqa: B023
-                follows.append(1000 * (next(t for t, p in drawn if p is not before) - sent))
+            if await until(lambda: any(p is not before for _, p, _ in drawn), 10):  # noqa: B023
+                follows.append(1000 * next(t - sent for t, p, _ in drawn if p is not before))
                 work.append(1000 * (cpu() - used))
             app.post_message(events.Key("j", "j"))
         summary("list follows a bookmark", follows, figures)
@@ -275,8 +281,8 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
         app.post_message(events.Key("escape", None))
         await asyncio.sleep(0.5)
         await app.workers.wait_for_complete()
-        summary("cursor key, for you, after", await cursor_keys(app, drawn, 20), figures)
-        summary("page key, for you, after", await page_keys(app, drawn, 10), figures)
+        await keys_moving(app, drawn, ["j"] * 20, "cursor key, for you, after", figures)
+        await keys_moving(app, drawn, PAGES, "page key, for you, after", figures)
     figures["peak RSS (MB)"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return figures
 
