@@ -3,6 +3,7 @@ anew after the library changes."""
 
 from pathlib import Path
 
+import pytest
 from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
@@ -11,6 +12,7 @@ from tests.pilot_helpers import lines, work_shown
 from tui_reader.core.library import Library
 from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
+from tui_reader.ui import packed_rows
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.packed_rows import PackedRows
 from tui_reader.ui.paper_list import PaperList
@@ -20,7 +22,8 @@ def drawn(strip: Strip) -> list[tuple[str, Style | None]]:
     return [(segment.text, segment.style) for segment in strip]
 
 
-def test_a_row_comes_back_as_it_was_kept() -> None:
+def test_a_row_comes_back_as_it_was_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(packed_rows, "STRIPS_KEPT", 1)  # "a" is unpacked once "b" is drawn
     bold, cursor = Style(bold=True), Style(bgcolor="blue", color="white")
     segments = [
         Segment(" ", None),
@@ -33,6 +36,7 @@ def test_a_row_comes_back_as_it_was_kept() -> None:
     strip = Strip(segments)
     rows = PackedRows(2)
     rows.keep("a", strip)
+    assert rows.get("a") is strip  # drawn last: kept as it is
     rows.keep("b", Strip([Segment("other", bold)]))
     back = rows.get("a")
     assert back is not None and back is not strip

@@ -5,7 +5,9 @@ cropped from it as the screen is drawn are kept in those caches: 2,000 rows kept
 some 40,000 objects, which each of the collector's full passes went over. A row is kept packed
 instead: its text, where each run of one style ends, and each run's style as its place in a short
 list of the styles met. A tuple of strings and numbers leaves the collector's sight at its first
-pass over it. The row is unpacked into a new `Strip` each time it is drawn: a few microseconds.
+pass over it. Only the rows drawn last are kept as strips as well (`STRIPS_KEPT`, a few screens):
+a row unpacked anew at each frame, and the strips cropped from it made anew, took a third more
+of the CPU time a cursor key's frame takes.
 """
 
 from collections.abc import Hashable
@@ -17,6 +19,7 @@ from textual.strip import Strip
 
 # Text, where each run ends in it, each run's style (a place in the styles met), cells.
 Packed = tuple[str, tuple[int, ...], tuple[int, ...], int]
+STRIPS_KEPT = 150
 
 
 class PackedRows:
@@ -24,10 +27,14 @@ class PackedRows:
 
     def __init__(self, size: int) -> None:
         self._rows: LRUCache[Hashable, Packed] = LRUCache(size)
+        self._strips: LRUCache[Hashable, Strip] = LRUCache(STRIPS_KEPT)  # those drawn last
         self._styles: list[Style | None] = []
         self._places: dict[Style | None, int] = {}  # a style: its place in `_styles`
 
     def get(self, key: Hashable) -> Strip | None:
+        strip = self._strips.get(key)
+        if strip is not None:
+            return strip
         packed = self._rows.get(key)
         if packed is None:
             return None
@@ -36,10 +43,12 @@ class PackedRows:
         for end, place in zip(ends, places, strict=True):
             segments.append(Segment(text[start:end], styles[place]))
             start = end
-        return Strip(segments, cells)
+        strip = self._strips[key] = Strip(segments, cells)
+        return strip
 
     def keep(self, key: Hashable, strip: Strip) -> None:
         """Keep a row drawn (of segments without control codes, as the list draws them)."""
+        self._strips[key] = strip
         texts: list[str] = []
         ends: list[int] = []
         places: list[int] = []
@@ -57,5 +66,6 @@ class PackedRows:
 
     def clear(self) -> None:
         self._rows.clear()
+        self._strips.clear()
         self._styles.clear()
         self._places.clear()
