@@ -115,10 +115,9 @@ class Triage:
 
     def __init__(self, papers: PaperView, library: Library, place: Place | None) -> None:
         store, shown = papers.store, papers.numbers()
-        kept = np.zeros(0, dtype=np.int64)
-        if place is not None:
-            kept = store.positions_of(place.order)
-            kept = kept[np.isin(kept, shown)]
+        # The place's order in numbers (-1: a paper not loaded now), and those of it shown.
+        ordered = store.positions_of(place.order) if place else np.zeros(0, dtype=np.int64)
+        kept = ordered[np.isin(ordered, shown)]
         new = shown[~np.isin(shown, kept)]
         read = store.positions_of([i for i in library.paper_ids() if library.is_read(i)])
         new = new[np.argsort(np.isin(new, read), kind="stable")]  # unread first
@@ -132,10 +131,8 @@ class Triage:
             decided = place.decisions.items()
             found = np.isin(store.positions_of([i for i, _ in decided]), shown).tolist()
             self.decisions = {i: kind for (i, kind), ok in zip(decided, found, strict=True) if ok}
-            remaining = set(store.positions_of(place.order[place.position :]).tolist())
-            self.position = next(
-                (n for n, number in enumerate(kept.tolist()) if number in remaining), len(kept)
-            )
+            remaining = np.flatnonzero(np.isin(kept, ordered[place.position :]))
+            self.position = int(remaining[0]) if len(remaining) else len(kept)
 
     def _paper(self, position: int) -> Paper | None:
         return self.papers[position] if position < len(self.numbers) else None
