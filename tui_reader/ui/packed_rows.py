@@ -1,13 +1,13 @@
 """The paper list's rows as drawn, kept as data that Python's garbage collector need not follow.
 
 A Textual `Strip` is an object with seven small caches and a list of segments, and the strips
-cropped from it as the screen is drawn are kept in those caches: 2,000 rows kept as strips were
-some 40,000 objects, which each of the collector's full passes went over. A row is kept packed
-instead: its text, where each run of one style ends, and each run's style as its place in a short
-list of the styles met. A tuple of strings and numbers leaves the collector's sight at its first
-pass over it. Only the rows drawn last are kept as strips as well (`STRIPS_KEPT`, a few screens):
-a row unpacked anew at each frame, and the strips cropped from it made anew, took a third more
-of the CPU time a cursor key's frame takes.
+cropped from it as the screen is drawn are kept in those caches: the rows kept as strips were
+some 20,000 objects at 100,000 papers, which each of the collector's full passes went over. A
+row is kept packed instead: its text, where each run of one style ends, and each run's style as
+its place in a short list of the styles met. A tuple of strings and numbers leaves the
+collector's sight at its first pass over it. Only the rows drawn last are kept as strips as well
+(`STRIPS_KEPT`, a few screens): a row unpacked anew at each frame, and the strips cropped from
+it made anew, took a third more of the CPU time a cursor key's frame takes.
 """
 
 from collections.abc import Hashable
