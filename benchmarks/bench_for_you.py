@@ -2,7 +2,11 @@
 soon the list follows a decision (a bookmark, from the key to the list drawn in the new
 order), how soon a triage follows one (from the key to the papers ahead sorted again), what
 the recommender's `decide` costs (a training from the last weights, every paper scored), and
-the cursor keys with nothing else running.
+the cursor and page keys with nothing else running, before the for-you order and after the
+decisions. Python's garbage collector is timed meanwhile (`gc.callbacks`: its full passes,
+which go over every object it tracks, stall the screen), and the objects it tracks are
+counted, by type, after the first model and in the triage: unlike the times, these do not
+depend on what else the machine runs.
 
     python benchmarks/make_corpus.py 100000 /tmp/corpus-100k.jsonl.gz
     python benchmarks/bench_for_you.py /tmp/corpus-100k.jsonl.gz [--cache DIR] [--decisions 10]
@@ -15,6 +19,7 @@ includes building the rows.
 
 import argparse
 import asyncio
+import gc
 import os
 import platform
 import random
@@ -22,12 +27,14 @@ import resource
 import statistics
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from bench_app import print_figures
 from textual import events
+from textual.screen import Screen
 
 from tui_reader import startup
 from tui_reader.core import recommend
@@ -42,6 +49,7 @@ from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.triage_screen import TriageScreen
 
 KEPT, SKIPPED = 30, 300
+PAGES = ["pagedown"] * 10 + ["pageup"] * 10
 
 
 def cpu() -> float:
@@ -50,17 +58,64 @@ def cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
-async def cursor_keys(app: ReaderApp, drawn: list[Any], keys: int) -> list[float]:
-    """The time from a cursor key to the list drawn with it, `keys` times."""
-    paper_list, latencies = app.workspace.paper_list, []
-    for _ in range(keys):
+async def keys_moving(
+    app: ReaderApp, drawn: list[Any], keys: list[str], name: str, figures: dict[str, object]
+) -> None:
+    """The time from each key that moves the cursor to the list drawn with it, and the CPU
+    time of the frame that drew it (the rows built or unpacked from the cache, and the
+    screen put together from them)."""
+    paper_list, latencies, drawing = app.workspace.paper_list, [], []
+    for key in keys:
         cursor, sent = paper_list.cursor, time.perf_counter()
         drawn.clear()
-        app.post_message(events.Key("j", "j"))
+        app.post_message(events.Key(key, key if len(key) == 1 else None))
         if await until(lambda: paper_list.cursor != cursor and bool(drawn), 5):  # noqa: B023
             latencies.append(1000 * (drawn[0][0] - sent))
+            await until(lambda: bool(drawn[0][2]), 1)
+            drawing.extend(drawn[0][2])
         await asyncio.sleep(0.1)
-    return latencies
+    summary(name, latencies, figures)
+    summary(f"{name}, its frame (CPU)", drawing, figures)
+
+
+class Collections:
+    """The garbage collector's passes, timed (gc.callbacks): (generation, wall ms, CPU ms)
+    each; the CPU time is that of the thread collecting, which other work on the machine
+    does not stretch as it does the wall time."""
+
+    def __init__(self) -> None:
+        self.passes: list[tuple[int, float, float]] = []
+        self._started = (0.0, 0.0)
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        now = time.perf_counter(), time.thread_time()
+        if phase == "start":
+            self._started = now
+        else:
+            (wall, used), (began, began_used) = now, self._started
+            wall, used = 1000 * (wall - began), 1000 * (used - began_used)
+            self.passes.append((info["generation"], wall, used))
+
+    def figures(self, during: str, figures: dict[str, object]) -> None:
+        full = [(wall, used) for generation, wall, used in self.passes if generation == 2]
+        young = [wall for generation, wall, _ in self.passes if generation < 2]
+        figures[f"gc passes {during}: full, younger"] = f"{len(full)}, {len(young)}"
+        summary(f"gc full passes {during} (wall)", [wall for wall, _ in full], figures)
+        summary(f"gc full passes {during} (CPU)", [used for _, used in full], figures)
+        if young:
+            figures[f"gc younger passes {during}, max (ms)"] = max(young)
+        self.passes.clear()
+
+
+def tracked(figures: dict[str, object], when: str) -> None:
+    """How many objects the collector tracks (and has frozen), the most common types."""
+    objects = gc.get_objects()
+    figures[f"objects tracked {when}"] = len(objects)
+    figures[f"objects frozen {when}"] = gc.get_freeze_count()
+    kinds = Counter(type(item).__qualname__ for item in objects).most_common(8)
+    figures[f"most tracked {when}"] = ", ".join(f"{name} {n:,}" for name, n in kinds)
+    del objects
 
 
 async def until(condition: Callable[[], object], limit: float = 60.0) -> bool:
@@ -134,15 +189,25 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
     Features.scores = scoring  # type: ignore[method-assign]
     # When the list was last drawn, and with which papers: a decision's latency ends at the
     # first drawing of a new order.
-    drawn: list[tuple[float, object]] = []
+    # and the CPU time of the frame that drew it, in ms (in a list, given once it is drawn).
+    drawn: list[tuple[float, object, list[float]]] = []
     render = PaperList.render_lines
 
     def recording(paper_list: PaperList, crop: Any) -> Any:
         strips = render(paper_list, crop)
-        drawn.append((time.perf_counter(), paper_list.papers))
+        drawn.append((time.perf_counter(), paper_list.papers, []))
         return strips
 
     PaperList.render_lines = recording  # type: ignore[method-assign]
+    refresh = Screen._compositor_refresh
+
+    def framing(screen: Screen[Any]) -> None:
+        count, used = len(drawn), time.thread_time()
+        refresh(screen)
+        if len(drawn) > count:
+            drawn[-1][2].append(1000 * (time.thread_time() - used))
+
+    Screen._compositor_refresh = framing  # type: ignore[method-assign]
     reordered: list[float] = []  # when a triage sorted the papers ahead again
     reorder = Triage.reorder_ahead
 
@@ -157,7 +222,8 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
         workspace, paper_list = app.workspace, app.workspace.paper_list
         await until(lambda: workspace.status == "ready", 600)
         await app.workers.wait_for_complete()
-        summary("cursor key, nothing else running", await cursor_keys(app, drawn, 20), figures)
+        await keys_moving(app, drawn, ["j"] * 20, "cursor key, nothing else running", figures)
+        await keys_moving(app, drawn, PAGES, "page key, nothing else running", figures)
         app.post_message(events.Key("g", "g"))
         await asyncio.sleep(1.0)
         switched = time.perf_counter()
@@ -172,6 +238,9 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
         if trainings:
             figures["of which opening the recommender (s)"] = trainings[-1][1] - trainings[-1][0]
 
+        await app.workers.wait_for_complete()
+        tracked(figures, "after the first model")
+        collections = Collections()
         follows: list[float] = []
         work: list[float] = []
         scorings.clear()
@@ -180,8 +249,8 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
             before, sent, used = paper_list.papers, time.perf_counter(), cpu()
             drawn.clear()
             app.post_message(events.Key("b", "b"))
-            if await until(lambda: any(p is not before for _, p in drawn), 10):  # noqa: B023
-                follows.append(1000 * (next(t for t, p in drawn if p is not before) - sent))
+            if await until(lambda: any(p is not before for _, p, _ in drawn), 10):  # noqa: B023
+                follows.append(1000 * next(t - sent for t, p, _ in drawn if p is not before))
                 work.append(1000 * (cpu() - used))
             app.post_message(events.Key("j", "j"))
         summary("list follows a bookmark", follows, figures)
@@ -190,6 +259,7 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
         summary("of which scoring the papers (CPU)", [c for _, c in scorings], figures)
         summary("of which the recommender's decide (wall)", [w for w, _ in deciding], figures)
         summary("of which the recommender's decide (CPU)", [c for _, c in deciding], figures)
+        collections.figures("while the list follows", figures)
         scorings.clear()
 
         await app.workers.wait_for_complete()
@@ -206,8 +276,13 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
                 triaged.append(1000 * (reordered[0] - sent))
             await asyncio.sleep(0.5)
         summary("triage follows a decision", triaged, figures)
+        collections.figures("while a triage follows", figures)
+        tracked(figures, "in the triage")
         app.post_message(events.Key("escape", None))
         await asyncio.sleep(0.5)
+        await app.workers.wait_for_complete()
+        await keys_moving(app, drawn, ["j"] * 20, "cursor key, for you, after", figures)
+        await keys_moving(app, drawn, PAGES, "page key, for you, after", figures)
     figures["peak RSS (MB)"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return figures
 

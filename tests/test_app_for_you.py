@@ -2,6 +2,7 @@
 model of the reader's decisions gives, the order following each decision below the cursor,
 triage in that order, the line saying why, and a cold start said plainly."""
 
+import gc
 import threading
 from pathlib import Path
 from typing import Any
@@ -323,6 +324,30 @@ async def test_the_papers_passed_while_the_model_is_made_keep_their_places(
         assert after[:6] == before[:6]  # passed, and the paper under the cursor: in place
         assert app.workspace.paper_list.cursor == 5
         assert [topic_of(i) for i in after[6:30]] == ["bandits"] * 24
+
+
+async def test_the_recommender_opened_is_out_of_the_garbage_collectors_sight(
+    private_library: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What lives as long as the reader is frozen (gc.freeze) once the recommender is opened:
+    the collector's full passes no longer go over it."""
+    bandits, robots = of("bandits"), of("robots")
+    opened: list[recommend.Recommender] = []
+    opening = recommend.open_recommender
+
+    def kept(*arguments: Any) -> recommend.Recommender:
+        opened.append(opening(*arguments))
+        return opened[-1]
+
+    monkeypatch.setattr(recommend, "open_recommender", kept)
+    app = reader(corpus(), private_library, bandits[:3], robots[:3])
+    try:
+        async with app.run_test(size=(130, 40)) as pilot:
+            await for_you(pilot)
+            assert len(opened) == 1
+            assert not any(item is opened[0] for item in gc.get_objects())
+    finally:
+        gc.unfreeze()  # the other tests' objects as they were: collected
 
 
 async def test_a_model_that_cannot_be_made_is_told_and_the_reader_is_not_left_learning(

@@ -1,15 +1,19 @@
 """Triage in the core: the order, one undoable step per decision, the place kept per filter;
 and the config's quick tags and commands."""
 
+import gc
 import json
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tui_reader.core.config import load_config
 from tui_reader.core.library import Library
+from tui_reader.core.loading import load_paths
 from tui_reader.core.paper import Paper
+from tui_reader.core.store import PaperStore, PaperView
 from tui_reader.core.triage import (
     KEEP,
     KEPT_FILTERS,
@@ -30,10 +34,15 @@ def papers(count: int) -> list[Paper]:
     ]
 
 
+def view(papers: list[Paper]) -> PaperView:
+    """The papers as a list shows them: a view of a store holding them."""
+    return PaperStore(papers).view()
+
+
 def test_unread_papers_come_first_in_the_order_shown() -> None:
     shown, library = papers(5), Library(None)
     library.set_read([shown[0].id, shown[2].id], True)
-    triage = Triage(shown, library, None)
+    triage = Triage(view(shown), library, None)
     assert [p.id for p in triage.papers] == [shown[i].id for i in (1, 3, 4, 0, 2)]
     assert triage.current == shown[1]
     assert triage.progress() == "1 of 5 · 0 kept · 0 skipped · 0 later"
@@ -41,7 +50,7 @@ def test_unread_papers_come_first_in_the_order_shown() -> None:
 
 def test_each_decision_changes_the_library_as_one_undoable_step() -> None:
     shown, library = papers(5), Library(None)
-    triage = Triage(shown, library, None)
+    triage = Triage(view(shown), library, None)
     a, b, c, d = (paper.id for paper in shown[:4])
     triage.decide(KEEP)
     triage.decide(SKIP)
@@ -67,7 +76,7 @@ def test_each_decision_changes_the_library_as_one_undoable_step() -> None:
 def test_a_decision_that_changes_nothing_is_still_taken_back() -> None:
     shown, library = papers(2), Library(None)
     library.set_read([shown[0].id, shown[1].id], True)
-    triage = Triage(shown, library, None)
+    triage = Triage(view(shown), library, None)
     assert not triage.decide(SKIP)
     assert triage.undo() == "skipped in triage"
     assert triage.current == shown[0] and library.is_read(shown[0].id)
@@ -75,7 +84,7 @@ def test_a_decision_that_changes_nothing_is_still_taken_back() -> None:
 
 def test_an_edit_made_in_triage_is_undone_before_the_decision() -> None:
     shown, library = papers(3), Library(None)
-    triage = Triage(shown, library, None)
+    triage = Triage(view(shown), library, None)
     triage.decide(SKIP)
     triage.edited(library.change_tags([shown[1].id], add=["idea"]))
     assert triage.undo() == "tags of 1 paper"
@@ -86,10 +95,10 @@ def test_an_edit_made_in_triage_is_undone_before_the_decision() -> None:
 
 def test_a_new_order_sorts_only_the_papers_after_the_one_on_screen() -> None:
     shown, library = papers(6), Library(None)
-    triage = Triage(shown, library, None)
+    triage = Triage(view(shown), library, None)
     triage.decide(KEEP)  # on screen now: the second
     triage.reorder_ahead([3, 2, 1, 0])
-    assert triage.papers == [shown[i] for i in (0, 1, 5, 4, 3, 2)]
+    assert list(triage.papers) == [shown[i] for i in (0, 1, 5, 4, 3, 2)]
     assert triage.current == shown[1]
     triage.undo()  # back to the paper decided, where it was
     assert triage.current == shown[0]
@@ -101,7 +110,7 @@ def test_the_place_is_kept_per_filter_and_goes_on_where_it_stopped(tmp_path: Pat
     where = tmp_path / "state" / "triage.json"
     shown, library = papers(6), Library(None)
     library.set_read([shown[0].id], True)
-    first = Triage(shown[:5], library, None)
+    first = Triage(view(shown[:5]), library, None)
     first.decide(KEEP)
     first.decide(LATER)
     save_place(where, filter_key("  graph   neural ", "relevance"), first.place())
@@ -109,7 +118,7 @@ def test_the_place_is_kept_per_filter_and_goes_on_where_it_stopped(tmp_path: Pat
     kept = load_places(where)[filter_key("graph neural", "relevance")]
     assert load_places(where).keys() == {"graph neural\nrelevance", "other\nrelevance"}
     # Shown again: one paper gone, one new, and the decided papers now read.
-    again = Triage([shown[5], *shown[2:5], shown[0]], library, kept)
+    again = Triage(view([shown[5], *shown[2:5], shown[0]]), library, kept)
     assert [p.id for p in again.papers] == [shown[i].id for i in (2, 3, 4, 0, 5)]
     assert again.current == shown[3]
     assert again.progress() == "2 of 5 · 0 kept · 0 skipped · 1 later"  # the kept one is gone
@@ -199,3 +208,30 @@ def test_bad_quick_tags_and_commands_are_named_with_their_line(tmp_path: Path) -
         f'{wrong}, line 1: commands must be a table, such as [commands] then count = "wc -l"; '
         "using the default"
     ]
+
+
+def test_a_triage_of_many_papers_builds_only_the_ones_shown(tmp_path: Path) -> None:
+    path = tmp_path / "papers.txt"
+    texts = [f"Paper {n} proposes a method for problem {n}." for n in range(3000)]
+    path.write_text("Test\n\n" + "\n\n".join(texts) + "\n", encoding="utf-8")
+    store = load_paths([path]).papers
+    library = Library(None)
+    library.set_read([store.id_of(2999), store.id_of(1500)], True)
+    shown = store.view(np.arange(2999, -1, -1, dtype=np.int64))  # newest first, say
+
+    def built() -> int:
+        gc.collect()
+        return sum(isinstance(item, Paper) for item in gc.get_objects())
+
+    before = built()
+    triage = Triage(shown, library, None)
+    assert built() - before <= 2, "no Paper held for each paper to come"
+    order = triage.numbers.tolist()
+    assert order[:3] == [2998, 2997, 2996] and order[-2:] == [2999, 1500]  # unread first
+    assert triage.current == store[2998] and triage.ahead() == store[2997]
+    triage.decide(KEEP)
+    triage.reorder_ahead(np.arange(len(order) - 3, -1, -1))  # those after 2997 backwards
+    assert triage.current == store[2997] and triage.ahead() == store[1500]
+    assert library.is_bookmarked(store.id_of(2998))
+    assert triage.place().order[:4] == [store.id_of(n) for n in (2998, 2997, 1500, 2999)]
+    assert built() - before <= 4

@@ -16,6 +16,7 @@ from tui_reader.core.library import Library
 from tui_reader.core.loading import load_paths
 from tui_reader.core.paper import Paper
 from tui_reader.core.references import links_of
+from tui_reader.core.store import PaperStore
 from tui_reader.core.triage import filter_key, load_places
 from tui_reader.ui.dialogs import PromptScreen
 from tui_reader.ui.library_sync import LibrarySync
@@ -52,7 +53,7 @@ def open_triage(
 ) -> tuple[Host, TriageScreen]:
     def triage(sync: LibrarySync) -> TriageScreen:
         return TriageScreen(
-            papers,
+            PaperStore(papers).view(),
             sync,
             query=options.pop("query", "proposes"),
             sort="relevance",

@@ -486,6 +486,22 @@ class PaperView(Sequence[Paper]):
             return [self._store[number] for number in self._numbers_at(index)]
         return self._store[self.number_at(index)]
 
+    @property
+    def store(self) -> PaperStore:
+        return self._store
+
+    def numbers(self, stop: int | None = None) -> Numbers:
+        """The numbers in the store of the papers in this view (the first `stop`), in its
+        order: a copy."""
+        count = len(self) if stop is None else min(stop, len(self))
+        if self._numbers is None:
+            return np.arange(count, dtype=np.int64)
+        return np.array(self._numbers[:count], dtype=np.int64)
+
+    def first(self, count: int) -> "PaperView":
+        """The first `count` papers of this view."""
+        return PaperView(self._store, self.numbers(count))
+
     def number_at(self, index: int) -> int:
         """The number in the store of the paper at `index` in this view."""
         return index if self._numbers is None else int(self._numbers[index])

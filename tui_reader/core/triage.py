@@ -14,11 +14,14 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+import numpy as np
+
 from tui_reader.core.atomic_file import write_atomically
 from tui_reader.core.file_kinds import special_file_problem
 from tui_reader.core.library import Library
 from tui_reader.core.locations import session_path
 from tui_reader.core.paper import Paper
+from tui_reader.core.store import Numbers, PaperView
 from tui_reader.core.wording import count
 
 KEPT_FILTERS = 10  # the filters whose place is remembered, the most recently triaged
@@ -104,43 +107,56 @@ class Step:
 
 
 class Triage:
-    """The papers to triage in order, the one reached, and the decisions made."""
+    """The papers to triage in order, the one reached, and the decisions made.
 
-    def __init__(self, papers: Sequence[Paper], library: Library, place: Place | None) -> None:
-        shown = {paper.id: paper for paper in papers}
-        kept = [i for i in place.order if i in shown] if place is not None else []
-        new = [paper for paper in papers if paper.id not in set(kept)]
-        new.sort(key=lambda paper: library.is_read(paper.id))  # stable: unread first
-        self.papers = [shown[i] for i in kept] + new
+    The order is held as the papers' numbers in the store (`numbers`), a `Paper` built only
+    for the one shown and the next: a triage of a hundred thousand papers held as many
+    objects, and each of Python's full garbage collections went over them all."""
+
+    def __init__(self, papers: PaperView, library: Library, place: Place | None) -> None:
+        store, shown = papers.store, papers.numbers()
+        # The place's order in numbers (-1: a paper not loaded now), and those of it shown.
+        ordered = store.positions_of(place.order) if place else np.zeros(0, dtype=np.int64)
+        kept = ordered[np.isin(ordered, shown)]
+        new = shown[~np.isin(shown, kept)]
+        read = store.positions_of([i for i in library.paper_ids() if library.is_read(i)])
+        new = new[np.argsort(np.isin(new, read), kind="stable")]  # unread first
+        self.numbers: Numbers = np.concatenate([kept, new])
+        self.papers = store.view(self.numbers)
         self.library = library
         self.position = 0
         self.decisions: dict[str, str] = {}
         self.steps: list[Step] = []
         if place is not None:
-            self.decisions = {i: kind for i, kind in place.decisions.items() if i in shown}
-            remaining = {i for i in place.order[place.position :] if i in shown}
-            self.position = next((n for n, i in enumerate(kept) if i in remaining), len(kept))
+            decided = place.decisions.items()
+            found = np.isin(store.positions_of([i for i, _ in decided]), shown).tolist()
+            self.decisions = {i: kind for (i, kind), ok in zip(decided, found, strict=True) if ok}
+            remaining = np.flatnonzero(np.isin(kept, ordered[place.position :]))
+            self.position = int(remaining[0]) if len(remaining) else len(kept)
+
+    def _paper(self, position: int) -> Paper | None:
+        return self.papers[position] if position < len(self.numbers) else None
 
     @property
     def current(self) -> Paper | None:
-        return self.papers[self.position] if self.position < len(self.papers) else None
+        return self._paper(self.position)
 
     def ahead(self) -> Paper | None:
         """The paper after the current one: the next on screen."""
-        following = self.position + 1
-        return self.papers[following] if following < len(self.papers) else None
+        return self._paper(self.position + 1)
 
-    def reorder_ahead(self, places: Sequence[int]) -> None:
+    def reorder_ahead(self, places: Numbers | Sequence[int]) -> None:
         """Put the papers after the current one in a new order: `places`, theirs among them
         in the order wanted (a new for-you order). The current paper stays on screen."""
         start = self.position + 1
-        ahead = self.papers[start:]
+        ahead = self.numbers[start:]
         if len(places) != len(ahead):
             raise ValueError(f"{count(len(places), 'place')} for {count(len(ahead), 'paper')}")
-        self.papers[start:] = [ahead[place] for place in places]
+        self.numbers[start:] = ahead[np.asarray(places, dtype=np.int64)]
 
     def place(self) -> Place:
-        return Place([paper.id for paper in self.papers], self.position, dict(self.decisions))
+        order = [self.papers.id_of(n) for n in range(len(self.numbers))]
+        return Place(order, self.position, dict(self.decisions))
 
     def decide(self, kind: str) -> bool:
         """Decide on the current paper (KEEP, SKIP, LATER or "#tag"), as one undoable step of
@@ -179,13 +195,12 @@ class Triage:
         if step.position is None:
             return undone or "the last edit"
         self.position = step.position
-        paper = self.papers[step.position]
-        kind = self.decisions.pop(paper.id, "")
+        kind = self.decisions.pop(self.papers.id_of(step.position), "")
         return undone or f"{kind} in triage"
 
     def progress(self) -> str:
         """'12 of 340 · 5 kept · 6 skipped · 1 later' (and how many got a quick tag)."""
-        total = len(self.papers)
+        total = len(self.numbers)
         kinds = list(self.decisions.values())
         where = f"{min(self.position + 1, total):,} of {total:,}"
         if self.current is None:

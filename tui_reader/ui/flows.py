@@ -175,7 +175,7 @@ async def triage(screen: WorkspaceParts) -> None:
     screen.following.stop_reading()
     paper_list = screen.paper_list
     triage = TriageScreen(
-        paper_list.papers[: paper_list.full],
+        paper_list.papers.first(paper_list.full),
         screen.sync,
         query=screen.shown_query,  # the filter whose papers the list shows
         sort=screen.sort,

@@ -17,7 +17,7 @@ decided papers still go after the others. The recommender is opened once the pap
 loaded, all of them."""
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
@@ -30,6 +30,7 @@ from textual.signal import Signal
 from textual.timer import Timer
 from textual.worker import Worker
 
+from tui_reader import startup
 from tui_reader.core.for_you import NO_SCORES, NONE, ForYouOrder, liked_tag
 from tui_reader.core.library import Library
 from tui_reader.core.locations import cache_folder
@@ -230,6 +231,10 @@ class ForYou:
 
     def _trained_arrived(self, message: ForYouTrained) -> None:
         self._opening.discard(message.tag)
+        if message.recommender is not None:
+            # Its modules, imported once the order was first asked for, live as long as the
+            # reader: out of the garbage collector's sight, as the papers and their index.
+            startup.keep_for_good()
         if message.tag != self.tag:
             return
         self._recommender, self._shown = message.recommender, False
@@ -286,10 +291,6 @@ class ForYou:
             self._pinned = NONE
 
     # Triage in this order
-
-    def numbers(self, papers: Sequence[Paper]) -> Numbers:
-        """The numbers of a triage's papers in the store."""
-        return self._store.positions_of([paper.id for paper in papers])
 
     def ahead(self, numbers: Numbers) -> Numbers | None:
         """The papers of a triage still to come, in the order now: their places among

@@ -19,6 +19,7 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.store import PaperStore, PaperView
 from tui_reader.core.text import for_terminal
 from tui_reader.core.typeset import Span, typeset
+from tui_reader.ui.packed_rows import PackedRows
 from tui_reader.ui.textual_keys import SteadyScrollView
 
 # A typeset span's style, by (bold, italic).
@@ -184,12 +185,11 @@ class PaperList(SteadyScrollView, can_focus=True):
         self._base_style = Style()
         self.full = 0
         # Rendered rows, by paper, width and look: scrolling and typing redraw from here.
-        self._rows: LRUCache[tuple[object, ...], Strip] = LRUCache(2000)
+        self._rows = PackedRows(2000)
         # Typeset headlines, by paper and rawness: the same papers come back key after key.
         self._headlines: LRUCache[tuple[str, bool], list[tuple[str, Style | None]]] = LRUCache(2000)
         self._looks: dict[str, Style] = {}  # by component class; {}: to work out again
         self._width = 0  # of the rows, as this frame draws them
-        self._library_version = 0
         self._papers = PaperStore().view()
         self.empty_message = "No papers"
         # The paper the reader last chose: the cursor returns to it whenever it is shown again,
@@ -317,7 +317,7 @@ class PaperList(SteadyScrollView, can_focus=True):
         # of a query leave the same words highlighted in it.
         runs = self._typeset(paper_id, index)
         found = _found(self.highlight, runs)
-        key = (paper_id, width, state, found, self._library_version, self.raw)
+        key = (paper_id, width, state, found, self.raw)
         strip = self._rows.get(key)
         if strip is None:
             style = base
@@ -333,7 +333,7 @@ class PaperList(SteadyScrollView, can_focus=True):
             strip = Strip(Segment.apply_style(row, style), max(width, cells))
             if cells > width:
                 strip = strip.crop(0, width)
-            self._rows[key] = strip
+            self._rows.keep(key, strip)
         return strip
 
     def _row(self, paper_id: str, width: int, headline: list[Segment]) -> tuple[list[Segment], int]:
@@ -376,7 +376,7 @@ class PaperList(SteadyScrollView, can_focus=True):
 
     def refresh_rows(self) -> None:
         """Redraw after the library or the marks changed."""
-        self._library_version += 1
+        self._rows.clear()
         self.refresh()
 
     def notify_style_update(self) -> None:

@@ -22,10 +22,9 @@ from textual.signal import Signal
 from textual.widgets import Static
 
 from tui_reader.core.browser import open_in_browser
-from tui_reader.core.for_you import NONE
 from tui_reader.core.paper import Paper
 from tui_reader.core.references import headline_text, links_of
-from tui_reader.core.store import Numbers
+from tui_reader.core.store import Numbers, PaperView
 from tui_reader.core.triage import (
     KEEP,
     LATER,
@@ -54,9 +53,6 @@ class Ranking(Protocol):
 
     def changed(self) -> None:
         """The library changed: a new order will follow."""
-
-    def numbers(self, papers: Sequence[Paper]) -> Numbers:
-        """The papers' numbers in the store."""
 
     def ahead(self, numbers: Numbers) -> Numbers | None:
         """These papers' places among them in the order now, best first (None: no order)."""
@@ -109,7 +105,7 @@ class TriageScreen(ModalScreen[str | None]):
 
     def __init__(
         self,
-        papers: Sequence[Paper],
+        papers: PaperView,
         sync: LibrarySync,
         *,
         query: str,
@@ -142,7 +138,6 @@ class TriageScreen(ModalScreen[str | None]):
         self.ahead: tuple[str, str, Content] | None = None
         self._place_saved = False
         self._ranking = ranking
-        self._numbers = NONE  # of the papers triaged, in the store: those ranked
 
     def compose(self) -> ComposeResult:
         yield self._progress
@@ -157,7 +152,6 @@ class TriageScreen(ModalScreen[str | None]):
     def on_mount(self) -> None:
         self.query_one("#triage-reading").focus()
         if self._ranking is not None:
-            self._numbers = self._ranking.numbers(self.triage.papers)
             self._ranking.rescored.subscribe(self, self._rescored)
             self._rescored(None)  # a triage taken up again: in the order now
         self._show()
@@ -166,11 +160,9 @@ class TriageScreen(ModalScreen[str | None]):
         """Sort the papers after the one on screen in the order now."""
         triage, start = self.triage, self.triage.position + 1
         assert self._ranking is not None
-        ahead = self._numbers[start:]
-        places = self._ranking.ahead(ahead)
+        places = self._ranking.ahead(triage.numbers[start:])
         if places is not None:
-            triage.reorder_ahead(places.tolist())
-            self._numbers[start:] = ahead[places]
+            triage.reorder_ahead(places)
             self.call_after_refresh(self._typeset_ahead)
 
     def on_resize(self) -> None:
@@ -308,7 +300,8 @@ class TriageScreen(ModalScreen[str | None]):
     def action_leave(self) -> None:
         triage = self.triage
         self._save_place()
-        reached = triage.current or (triage.papers[-1] if triage.papers else None)
+        papers = triage.papers
+        reached = triage.current or (papers[-1] if papers else None)
         self.dismiss(reached.id if reached is not None else None)
 
     def on_unmount(self) -> None:
