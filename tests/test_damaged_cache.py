@@ -125,6 +125,12 @@ def test_a_part_damaged_on_disk_is_found_after_opening_and_read_again_at_the_nex
         "the papers kept in the cache are damaged (1 of its 2 parts): read again at the next start"
     )
     assert sound.marked(entry) == {first_part(entry).name}
+    assert_mended(path, new)
+
+
+def assert_mended(path: Path, new: set[str]) -> None:
+    """Opened again, the entry is sound, holds the papers as loaded anew, keeps the papers new,
+    and searches as an index built anew does."""
     mended = opened(path)
     assert mended.way is Way.CACHED and mended.kept is not None
     assert not sound.marked(mended.kept) and check_kept(mended.kept) == ""
@@ -132,7 +138,7 @@ def test_a_part_damaged_on_disk_is_found_after_opening_and_read_again_at_the_nex
     assert isinstance(mended.index, FlatIndex) and set(mended.index.new) == new
     fresh = PaperStore(loaded_anew(path))
     built = Opening(fresh, index=build_index(fresh))
-    for query in ("neural network", '"neural network"', "learning"):
+    for query in ("neural network", '"neural network"', "learning", "lerning"):
         assert searched(mended, query) == searched(built, query)
 
 
@@ -281,15 +287,7 @@ def test_the_arrays_that_join_the_parts_damaged_are_made_again_at_the_next_openi
         "the papers kept in the cache are damaged (what joins its parts):"
         " read again at the next start"
     )
-    mended = opened(path)
-    assert mended.way is Way.CACHED and mended.kept is not None
-    assert not sound.marked(mended.kept) and check_kept(mended.kept) == ""
-    assert list(mended.store) == loaded_anew(path)
-    assert isinstance(mended.index, FlatIndex) and set(mended.index.new) == new
-    fresh = PaperStore(loaded_anew(path))
-    built = Opening(fresh, index=build_index(fresh))
-    for query in ("neural network", '"neural network"', "learning", "lerning"):
-        assert searched(mended, query) == searched(built, query)
+    assert_mended(path, new)
 
 
 def test_a_damaged_part_read_again_is_not_told_as_papers_taken_in(tmp_path: Path) -> None:
