@@ -238,7 +238,7 @@ def test_the_reader_tells_in_a_notice_that_the_papers_it_opened_are_damaged(
     monkeypatch.setattr(ReaderApp, "run", run_and_look)
     assert main([str(path)]) == 0
     assert [n for n in notices if "damaged" in n] == [
-        "The papers kept in the cache are damaged (1 of its 1 part): read again at the next start"
+        "The papers kept in the cache are damaged (its one part): read again at the next start"
     ]
     assert sound.marked(entry)
 
@@ -299,3 +299,14 @@ def test_a_damaged_part_read_again_is_not_told_as_papers_taken_in(tmp_path: Path
     mended = open_papers([path], check_paths([path]), stream_from=0, taking_in=told.append)
     assert mended.way is Way.CACHED and told == []
     assert isinstance(mended.index, FlatIndex) and set(mended.index.new) == new
+
+
+def test_an_entry_of_one_part_damaged_is_told_as_its_one_part(tmp_path: Path) -> None:
+    path = papers_file(tmp_path)
+    opened(path)  # kept once indexed
+    entry = opened(path).kept
+    assert entry is not None and len(open_kept(entry).parts) == 1
+    damage(entry, "abstract's frames")
+    assert check_kept(entry) == (
+        "the papers kept in the cache are damaged (its one part): read again at the next start"
+    )

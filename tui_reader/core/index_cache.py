@@ -210,7 +210,10 @@ def check_kept(folder: Path) -> str:
     if not damaged:
         return ""
     parts = [name for name in damaged if name != sound.VIEW]
-    of = f"{len(parts)} of its {count(len(names), 'part')}" if parts else "what joins its parts"
+    if len(names) == 1 and parts:
+        of = "its one part"
+    else:
+        of = f"{len(parts)} of its {count(len(names), 'part')}" if parts else "what joins its parts"
     return f"the papers kept in the cache are damaged ({of}): read again at the next start"
 
 
