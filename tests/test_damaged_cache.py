@@ -102,6 +102,15 @@ def damage(entry: Path, how: str) -> None:
         shutil.move(part / "swapping", part / f"{other}.npy")
 
 
+def a_day_passes(entry: Path) -> None:
+    """As if the entry's parts had been found sound a day ago."""
+    record = entry / sound.CHECKED
+    times = json.loads(record.read_text(encoding="utf-8"))
+    assert times  # the check kept when it found them sound
+    earlier = {name: at - sound.RECHECK for name, at in times.items()}
+    record.write_text(json.dumps(earlier), encoding="utf-8")
+
+
 def searched(found: Opening, text: str) -> list[str]:
     assert found.index is not None
     ranking = found.index.run(parse_query(text))
@@ -118,6 +127,7 @@ def test_a_part_damaged_on_disk_is_found_after_opening_and_read_again_at_the_nex
     entry, new = kept_with_new_papers(path)
     assert check_kept(entry) == ""  # as written
     damage(entry, how)
+    a_day_passes(entry)
     damaged = opened(path)  # opened as it was: its bytes are not read to open it
     assert damaged.way is Way.CACHED and damaged.kept == entry
     told = check_kept(entry)
@@ -310,3 +320,17 @@ def test_an_entry_of_one_part_damaged_is_told_as_its_one_part(tmp_path: Path) ->
     assert check_kept(entry) == (
         "the papers kept in the cache are damaged (its one part): read again at the next start"
     )
+
+
+def test_a_part_found_sound_is_read_again_only_a_day_later(tmp_path: Path) -> None:
+    path = papers_file(tmp_path)
+    entry, _ = kept_with_new_papers(path)
+    assert check_kept(entry) == ""  # as written
+    damage(entry, "abstract's frames")
+    assert check_kept(entry) == ""  # found sound less than a day ago: not read again
+    assert not sound.marked(entry)
+    a_day_passes(entry)
+    assert check_kept(entry) == (
+        "the papers kept in the cache are damaged (1 of its 2 parts): read again at the next start"
+    )
+    assert sound.marked(entry) == {first_part(entry).name}

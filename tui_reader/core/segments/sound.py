@@ -6,7 +6,8 @@ entry is gigabytes, and bit rot, a write cut short or a disk's error inside a fr
 digest is kept in its manifest when it is written (core.flat.disk.digests); `check` reads the
 files again after the entry is opened (the reader, in the background) and marks the parts
 found altered in the entry (`MARK`), as a frame found damaged while it is read marks its part
-(`mark_seen`); the entry's own arrays, which join its parts, are checked too (VIEW). An entry
+(`mark_seen`); the entry's own arrays, which join its parts, are checked too (VIEW). What
+was found sound is read again a day later at the soonest (CHECKED keeps when). An entry
 so marked has those parts read again from their files when it is next opened (core.segments
 .entry.plan), its arrays made again from its parts, the rest kept: the papers taken in last
 (`is:new`) too.
@@ -16,6 +17,7 @@ import json
 import os
 import secrets
 import stat
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -26,6 +28,8 @@ from tui_reader.core.segments.ranges import Rejected
 
 MARK = "damaged.json"  # an entry's parts found altered: their names
 MARK_LIMIT = 1_000_000  # bytes: a few names; a bigger file is not ours
+CHECKED = "checked.json"  # when each part (and VIEW) was last found sound
+RECHECK = 24 * 3600  # seconds after which a part found sound is read again
 VIEW = "view"  # marked: the entry's own arrays, which join its parts (no part's name: hex)
 
 
@@ -48,41 +52,77 @@ def altered(folder: Path) -> bool:
     return False
 
 
-def check(entry: Path, names: Iterable[str], digests: object) -> list[str]:
+def check(
+    entry: Path, names: Iterable[str], digests: object, now: float | None = None
+) -> list[str]:
     """The parts of an entry (of these names) whose files are not as written, and VIEW when
     its own arrays (of these digests) are not, marked in the entry to be read again (made
-    again); what was marked. OSError when the mark cannot be written."""
-    damaged = [name for name in names if altered(entry / PARTS / name)]
-    damaged += [VIEW] if disk.altered(entry, digests) else []
+    again); what was marked. What was found sound less than RECHECK ago is not read again
+    (a million papers' entry is 1.8 GB read at each start): the times each was found sound
+    are kept in the entry (CHECKED). OSError when the mark cannot be written."""
+    now = time.time() if now is None else now
+    sound_at = _checked(entry)
+    due = [name for name in [*names, VIEW] if not 0 <= now - sound_at.get(name, -1) < RECHECK]
+    damaged = [
+        name
+        for name in due
+        if (disk.altered(entry, digests) if name == VIEW else altered(entry / PARTS / name))
+    ]
     if damaged:
         mark(entry, damaged)
+    found_sound = {name: now for name in due if name not in damaged}
+    if found_sound:
+        kept = {name: at for name, at in sound_at.items() if name not in damaged}
+        _write(entry / CHECKED, kept | found_sound)
     return damaged
+
+
+def _checked(entry: Path) -> dict[str, float]:
+    """When each part of an entry (and VIEW) was last found sound (none when the record
+    cannot be read)."""
+    found = _read(entry / CHECKED)
+    if not isinstance(found, dict):
+        return {}
+    return {
+        name: float(at)
+        for name, at in found.items()
+        if isinstance(name, str) and name.isalnum() and isinstance(at, int | float)
+    }
 
 
 def marked(entry: Path) -> set[str]:
     """The names of the parts of an entry marked to be read again (none when the mark cannot
-    be read: it is the cache's own file, never a link)."""
-    path = entry / MARK
-    try:
-        if not stat.S_ISREG(path.lstat().st_mode):  # a FIFO would wait forever
-            return set()
-        with path.open("rb") as stream:
-            names = json.loads(stream.read(MARK_LIMIT + 1)[:MARK_LIMIT])
-    except (OSError, ValueError, RecursionError):
-        return set()
+    be read)."""
+    names = _read(entry / MARK)
     if not isinstance(names, list):
         return set()
     return {name for name in names if isinstance(name, str) and name.isalnum()}
 
 
 def mark(entry: Path, names: Iterable[str]) -> None:
-    """Mark these parts of an entry to be read again (with those marked before): a new file
-    renamed into place. OSError when it cannot be written."""
-    found = sorted(marked(entry) | set(names))
-    temporary = entry / f".{MARK}.{secrets.token_hex(4)}"
+    """Mark these parts of an entry to be read again (with those marked before). OSError
+    when it cannot be written."""
+    _write(entry / MARK, sorted(marked(entry) | set(names)))
+
+
+def _read(path: Path) -> object:
+    """The JSON of one of the entry's small files (None when it cannot be read: it is the
+    cache's own file, never a link)."""
     try:
-        temporary.write_text(json.dumps(found), encoding="utf-8")
-        os.replace(temporary, entry / MARK)
+        if not stat.S_ISREG(path.lstat().st_mode):  # a FIFO would wait forever
+            return None
+        with path.open("rb") as stream:
+            return json.loads(stream.read(MARK_LIMIT + 1)[:MARK_LIMIT])
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def _write(path: Path, value: object) -> None:
+    """Write one of the entry's small files: a new file renamed into place."""
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
+    try:
+        temporary.write_text(json.dumps(value), encoding="utf-8")
+        os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
 
