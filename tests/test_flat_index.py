@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tui_reader.core.flat import build, disk, folded_text, kept_text
+from tui_reader.core.flat import build, disk, folded_text, kept_text, vocabulary
 from tui_reader.core.flat import index as index_module
 from tui_reader.core.flat.build import build_arrays
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.flat.kept_text import KEPT
-from tui_reader.core.flat.ranking import RANKED_EXACTLY, best_first, smallest_window
+from tui_reader.core.flat.ranking import RANKED_EXACTLY, best_first, by_value, smallest_window
 from tui_reader.core.paper import Paper, paper_id
 from tui_reader.core.query import parse_query
 from tui_reader.core.store import PaperStore
@@ -711,3 +711,55 @@ def test_a_chunks_pairs_are_made_unique_and_ordered(largest: int) -> None:
     found, numbers = build._unique_pairs(words, papers, 5000)
     pairs = list(zip(found.tolist(), numbers.tolist(), strict=True))
     assert pairs == [(0, 1), (3, 0), (3, 2), (largest, 4999)]
+
+
+UNION_QUERIES = ["c", "co", "con", "p", "re", "graph n", "title:ba", "S", '"sparse a', "d !m"]
+
+
+def test_rarer_words_read_as_one_bitmap_rank_as_their_postings_do(
+    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rarer words a value is given to, read together as one bitmap (made as asked, or
+    ahead by `warm` for short prefixes), find and rank what their postings written one by
+    one do."""
+    papers = list(seed_store)
+
+    def rankings(dense_from: int, warmed: bool) -> list[tuple[list[int], int, list[float]]]:
+        monkeypatch.setattr(vocabulary, "DENSE_FROM", dense_from)
+        monkeypatch.setattr(vocabulary, "UNION_SHARE", 10**9)  # every rarer word: a union
+        index = FlatIndex.of(PaperStore(papers))
+        if warmed:
+            index.warm()
+        found = [index.run(parse_query(query)) for query in UNION_QUERIES]
+        return [(r.numbers.tolist(), r.full, r.scores.tolist()) for r in found]
+
+    written = rankings(10**9, warmed=False)  # no bitmap at all
+    assert all(numbers for numbers, _, _ in written)
+    assert rankings(1, warmed=False) == written
+    assert rankings(1, warmed=True) == written
+
+
+def test_warm_makes_the_bitmaps_a_short_prefix_reads(
+    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(vocabulary, "DENSE_FROM", 1)
+    monkeypatch.setattr(vocabulary, "UNION_SHARE", 10**9)
+    index = FlatIndex.of(seed_store)
+    index.warm()
+    words = index._words
+    assert words._unions_warmed
+    for query in ["c", "co", "con", "n"]:
+        index.run(parse_query(query))
+    assert not words._unions  # none made as asked: each was made ahead
+    index.run(parse_query("conv"))  # four letters: made as asked (anywhere, in titles), kept
+    assert {field for field, _ in words._unions} == {"all", "title"}
+
+
+def test_scores_of_few_values_rank_as_a_stable_sort_does() -> None:
+    generator = np.random.default_rng(7)
+    values = np.array([0.0, 0.75, 1.5, 2.25, 1.8], dtype=np.float32)
+    scores = values[generator.integers(0, len(values), 5000)]
+    order, keys = by_value(scores, frozenset(float(value) for value in values[1:]))
+    expected = np.argsort(-scores, kind="stable")[: np.count_nonzero(scores)]
+    assert order.tolist() == expected.tolist()
+    assert keys.tolist() == scores[expected].astype(np.float64).tolist()

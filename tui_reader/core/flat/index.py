@@ -63,6 +63,7 @@ FEW_VALUES = 12  # a word's papers are ranked a score at a time while it gives s
 # past a thousand full matches nobody scrolls to them, and ranking them (most of a million
 # papers for "diffusion m") took most of a key's search.
 CLOSE_UNDER = 1000
+WARMED_PREFIX = 3  # letters: `warm` readies the words so short typed
 RARITIES_KEPT = 100_000  # words whose rarity related papers keep looked up (some 12 MB)
 _WORDS = re.compile(r"\w+")
 
@@ -141,6 +142,19 @@ class FlatIndex:
         self._words.warm(self._count)
         self._cased.warm(self._count)
         self._matcher.warm()
+        self._warm_prefixes()
+
+    def _warm_prefixes(self) -> None:
+        """Make the bitmaps of the rarer words that words of up to WARMED_PREFIX letters
+        typed give a value to, where they are read as one (core.flat.vocabulary.UNION_SHARE):
+        the first keys of a query ("co": 20 ms at a million papers, most of it writing the
+        postings of its rarer words)."""
+        for length in range(1, WARMED_PREFIX + 1):
+            for stem in self._words.union_beginnings(self._count, length):
+                typed = Alternative(stem, (stem,), prefix=True)
+                matches, _ = self._matcher.matching(typed, stem, True, False, False)
+                for (_, field), ids in _valued(matches, self._weight, "all").items():
+                    self._words.warm_union(field, ids, self._count)
 
     # Scoring
 
@@ -151,24 +165,7 @@ class FlatIndex:
         vocabulary = self._cased if cased else self._words
         field = "cased" if cased else alternative.field or "all"
         weights = self._cased_weight if cased else self._weight
-        # A prefix or a typo stands for all its completions at once: it weighs as much as the
-        # commonest of them, so that "mo" does not rank the rare "mollification" first. The
-        # word as typed weighs by its own rarity, unless it is more than four times rarer than
-        # the commonest word it begins: then it is read as a beginning too (typed "conv", a
-        # stray word "Conv" does not outrank convolutional; typos do not count here).
-        ids = np.fromiter(matches, dtype=np.int64, count=len(matches))
-        weakest = float(weights[ids].min()) if len(ids) else 0.0
-        begun = [word_id for word_id, quality in matches.items() if quality == PREFIX]
-        commonest_begun = float(weights[begun].min()) if begun else math.inf
-        by_value: dict[tuple[float, str], list[int]] = defaultdict(list)
-        for word_id, quality in matches.items():
-            own = float(weights[word_id])
-            if quality == EXACT and own > commonest_begun + EXACT_RARER_AT_MOST:
-                quality = PREFIX  # far rarer than the words it begins: read as a beginning
-            value = quality * (own if quality == EXACT else weakest)
-            by_value[value, field].append(word_id)
-            if field == "all":
-                by_value[value * TITLE_WEIGHT, "title"].append(word_id)
+        by_value = _valued(matches, weights, field)
         # Lowest first: a paper keeps its best value (see mark) without reading it back.
         for (value, source), word_ids in sorted(by_value.items()):
             vocabulary.mark(scores, source, word_ids, value)
@@ -268,7 +265,7 @@ class FlatIndex:
             # One space between words, a dash one too, as in the text.
             needle = phrase_text(fold(" ".join(alternative.text.split()))).encode()
             whole = not alternative.prefix  # its last word typed whole: "networks" lacks it
-            candidates = np.flatnonzero(total)
+            candidates = np.flatnonzero(total != 0)
             known = self._lacking  # of "sparse a" as "sparse at" is typed
             if known is not None and (
                 (needle.startswith(known[0]) and not known[1]) or known[:2] == (needle, whole)
@@ -313,10 +310,9 @@ class FlatIndex:
             scores, values = self._score_term(positive[0], matched, corrected)
             if 0 < len(values) <= FEW_VALUES:
                 order, keys = by_value(scores, values)
-                return Ranking(
-                    order, len(order), keys + TERM_SCALE, frozenset(matched), said(corrected)
-                )
-            candidates = np.flatnonzero(scores)
+                keys += TERM_SCALE
+                return Ranking(order, len(order), keys, frozenset(matched), said(corrected))
+            candidates = np.flatnonzero(scores != 0)  # a float's `nonzero` costs 3x a bool's
             keys = scores[candidates].astype(np.float64) + TERM_SCALE
             ranking = best_first(keys)
             order, keys = candidates[ranking].astype(np.int64), keys[ranking]
@@ -402,3 +398,29 @@ class FlatIndex:
             lengths = self._parts.joined("paper_words")
             self._paper_lengths = np.sqrt(np.maximum(lengths, 1)).astype(np.float32)
         return self._paper_lengths
+
+
+def _valued(
+    matches: dict[int, float], weights: Floats, field: str
+) -> dict[tuple[float, str], list[int]]:
+    """The words matched by the value each gives and the field it gives it for.
+
+    A prefix or a typo stands for all its completions at once: it weighs as much as the
+    commonest of them, so that "mo" does not rank the rare "mollification" first. The word as
+    typed weighs by its own rarity, unless it is more than four times rarer than the commonest
+    word it begins: then it is read as a beginning too (typed "conv", a stray word "Conv" does
+    not outrank convolutional; typos do not count here)."""
+    ids = np.fromiter(matches, dtype=np.int64, count=len(matches))
+    weakest = float(weights[ids].min()) if len(ids) else 0.0
+    begun = [word_id for word_id, quality in matches.items() if quality == PREFIX]
+    commonest_begun = float(weights[begun].min()) if begun else math.inf
+    by_value: dict[tuple[float, str], list[int]] = defaultdict(list)
+    for word_id, quality in matches.items():
+        own = float(weights[word_id])
+        if quality == EXACT and own > commonest_begun + EXACT_RARER_AT_MOST:
+            quality = PREFIX  # far rarer than the words it begins: read as a beginning
+        value = quality * (own if quality == EXACT else weakest)
+        by_value[value, field].append(word_id)
+        if field == "all":
+            by_value[value * TITLE_WEIGHT, "title"].append(word_id)
+    return by_value

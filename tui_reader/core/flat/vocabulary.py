@@ -9,7 +9,7 @@ vocabulary of one part is that part's own, read as it is.
 """
 
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +24,11 @@ Ids = npt.NDArray[np.int32]
 PREFIX_WORDS_MAX = 400  # a short prefix ("co") matches the most common words only
 SHORT_PREFIX_WORDS = {1: 25, 2: 100}
 DENSE_FROM, DENSE_SHARE = 65536, 16  # from so many papers, a word of 1/16 of them is a bitmap
+# The rarer words one value is given to ("co": 85 of its 100 words), when their postings number
+# more than 1/4 of the papers, are read as one bitmap of them all, kept: writing millions of
+# postings one by one took most of such a key's search. So many are kept beyond those `warm`
+# makes, the last used.
+UNION_SHARE, UNIONS_KEPT = 4, 16
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,10 @@ class Vocabulary:
         self._counts: dict[str, Ints] = {}
         self.frequency = self.counts(fields[0])
         self._bitmaps: dict[tuple[str, int], npt.NDArray[np.uint8]] = {}
+        # Bitmaps of rarer words together, by field and the words' ids: made by `warm`, and
+        # the last made as asked.
+        self._unions_warmed: dict[tuple[str, bytes], npt.NDArray[np.uint8]] = {}
+        self._unions: dict[tuple[str, bytes], npt.NDArray[np.uint8]] = {}
 
     def counts(self, field: str) -> Ints:
         """How many papers hold each word in the field."""
@@ -117,16 +126,64 @@ class Vocabulary:
         all papers (made once), eight times smaller than its postings: the words of a
         one-letter prefix are a few bitmaps or'ed, not millions of numbers; and a pass of
         `maximum` over all the scores costs the same at any share of papers, where writing
-        through a mask of most of them cost 5x more."""
-        many = len(scores) // DENSE_SHARE if len(scores) >= DENSE_FROM else len(scores)
-        words = np.asarray(ids, dtype=np.int64)
-        dense = self.counts(field)[words] > many
-        if dense.any():
-            bitmaps = [self._bitmap(field, i, len(scores)) for i in words[dense].tolist()]
-            having = np.unpackbits(np.bitwise_or.reduce(bitmaps), count=len(scores))
+        through a mask of most of them cost 5x more. The rarer words, when their postings are
+        many, are one bitmap too (UNION_SHARE)."""
+        count = len(scores)
+        dense, rarer, postings = self._sorted_out(field, ids, count)
+        bitmaps = [self._bitmap(field, i, count) for i in dense.tolist()]
+        if _as_union(count, postings):
+            bitmaps.append(self._union(field, rarer, count))
+            rarer = rarer[:0]
+        if bitmaps:
+            having = np.unpackbits(np.bitwise_or.reduce(bitmaps), count=count)
             np.maximum(scores, np.multiply(having, value, dtype=np.float32), out=scores)
-        if not dense.all():
-            scores[self.papers(field, words[~dense])] = value  # the values come lowest first
+        if len(rarer):
+            scores[self.papers(field, rarer)] = value  # the values come lowest first
+
+    def union_beginnings(self, count: int, length: int) -> Iterator[str]:
+        """The beginnings of `length` characters of the words whose rarer words, among so
+        many papers, may be read as one bitmap (`mark`): those holding postings enough."""
+        held = self.frequency
+        rarer = np.concatenate([[0], np.cumsum(np.where(held <= count // DENSE_SHARE, held, 0))])
+        for beginning, start, end in beginnings(self.words, length):
+            if _as_union(count, int(rarer[end] - rarer[start])):
+                yield beginning
+
+    def warm_union(self, field: str, ids: list[int], count: int) -> None:
+        """Make and keep the bitmap `mark` reads for the rarer of these words, when it reads one."""
+        _, rarer, postings = self._sorted_out(field, ids, count)
+        key = (field, np.sort(rarer).tobytes())
+        if _as_union(count, postings) and key not in self._unions_warmed:
+            self._unions_warmed[key] = self._union_of(field, rarer, count)
+
+    def _sorted_out(self, field: str, ids: list[int], count: int) -> tuple[Ints, Ints, int]:
+        """Of these words, among so many papers: those read as a bitmap each, the rarer, and
+        how many postings the rarer have."""
+        words = np.asarray(ids, dtype=np.int64)
+        held = self.counts(field)[words]
+        dense = held > (count // DENSE_SHARE if count >= DENSE_FROM else count)
+        return words[dense], words[~dense], int(held[~dense].sum())
+
+    def _union(self, field: str, words: Ints, count: int) -> npt.NDArray[np.uint8]:
+        key = (field, np.sort(words).tobytes())
+        bitmap = self._unions_warmed.get(key)
+        if bitmap is not None:
+            return bitmap
+        bitmap = self._unions.pop(key, None)
+        if bitmap is None:
+            bitmap = self._union_of(field, words, count)
+            while len(self._unions) >= UNIONS_KEPT:
+                try:  # the oldest; a search still running may take one at once
+                    self._unions.pop(next(iter(self._unions)), None)
+                except (StopIteration, RuntimeError):
+                    break
+        self._unions[key] = bitmap  # the last used last
+        return bitmap
+
+    def _union_of(self, field: str, words: Ints, count: int) -> npt.NDArray[np.uint8]:
+        having = np.zeros(count, dtype=bool)
+        having[self.papers(field, words)] = True
+        return np.packbits(having)
 
     def _bitmap(self, field: str, word: int, count: int) -> npt.NDArray[np.uint8]:
         bitmap = self._bitmaps.get((field, word))
@@ -144,6 +201,25 @@ class Vocabulary:
         for field in self._parts[0][2]:
             for word in np.flatnonzero(self.counts(field) > count // DENSE_SHARE).tolist():
                 self._bitmap(field, word, count)
+
+
+def beginnings(words: Sequence[str], length: int) -> Iterator[tuple[str, int, int]]:
+    """The distinct beginnings of `length` characters of these sorted words, each with where
+    the words having it start and end."""
+    place = 0
+    while place < len(words):
+        if len(words[place]) < length:
+            place += 1
+            continue
+        beginning = words[place][:length]
+        end = bisect_left(words, beginning + "\U0010ffff", place + 1)
+        yield beginning, place, end
+        place = end
+
+
+def _as_union(count: int, postings: int) -> bool:
+    """Whether rarer words with so many postings among so many papers are read as a bitmap."""
+    return count >= DENSE_FROM and postings > count // UNION_SHARE
 
 
 def _places(ids: Ids, wanted: Ints) -> Ints:
