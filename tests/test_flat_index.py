@@ -763,3 +763,29 @@ def test_scores_of_few_values_rank_as_a_stable_sort_does() -> None:
     expected = np.argsort(-scores, kind="stable")[: np.count_nonzero(scores)]
     assert order.tolist() == expected.tolist()
     assert keys.tolist() == scores[expected].astype(np.float64).tolist()
+
+
+def test_a_phrase_typed_on_over_a_kept_index_reads_its_kept_texts(tmp_path: Path) -> None:
+    """A phrase typed key by key over an index kept on disk (its text a frame a paper) finds
+    what it finds typed at once: the texts kept from one key for the next are the papers'."""
+    papers = corpus(
+        "We study sparse attention in transformers.",
+        "Sparse attention at scale, not sparse at all.",
+        "Sparse atlases of the brain, sparse attentive maps.",
+        "A sparse and dense attention.",
+    )
+    sources: list[dict[str, object]] = [{"path": "x.jsonl", "size": 1, "mtime_ns": 1}]
+    folder = disk.save(tmp_path / "cache", sources, FlatIndex.of(PaperStore(papers)).arrays)
+    kept = disk.open_index(folder.parent, sources)
+    for query in [
+        '"sparse a',
+        '"sparse at',
+        '"sparse att',
+        '"sparse at"',
+        '"sparse atl',
+        '"sparse a',
+    ]:
+        assert found(kept, papers, query) == found(
+            FlatIndex.of(PaperStore(papers)), papers, query
+        ), query
+    assert len(found(kept, papers, '"sparse at"')) == 1

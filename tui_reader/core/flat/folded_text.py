@@ -38,8 +38,12 @@ class FoldedText:
 
     def of(self, number: int) -> str:
         """Paper `number`'s text (read, not mapped: a few papers at a time, for a long time)."""
+        return self.folded(number).decode()
+
+    def folded(self, number: int) -> bytes:
+        """Paper `number`'s text as UTF-8."""
         start, end = self._offsets[number : number + 2].tolist()
-        return self._read(self._start + start, self._start + end - 1).decode()
+        return self._read(self._start + start, self._start + end - 1)
 
     def _read(self, start: int, end: int) -> bytes:
         if not hasattr(os, "pread") and self._map is not None:  # Windows
@@ -119,9 +123,9 @@ class KeptText(FoldedText):
         super().__init__(file, start, offsets)
         self._decompress = read
 
-    def of(self, number: int) -> str:
+    def folded(self, number: int) -> bytes:
         start, end = self._offsets[number : number + 2].tolist()
-        return self._decompress(self._read(self._start + start, self._start + end)).decode()
+        return self._decompress(self._read(self._start + start, self._start + end))
 
     def _found(self, begin: list[int], end: list[int], needle: bytes, whole: bool) -> list[bool]:
         assert self._map is not None
@@ -131,6 +135,11 @@ class KeptText(FoldedText):
             _holds(decompress(text[b:e]), needle, lead, trail)
             for b, e in zip(begin, end, strict=True)
         ]
+
+
+def holds(text: bytes, needle: bytes, whole: bool = True) -> bool:
+    """Whether a paper's text holds the needle as words, as `FoldedText.holding` reads it."""
+    return bool(needle) and _holds(text, needle, needle[0] in _WORD, whole and needle[-1] in _WORD)
 
 
 def _holds(text: bytes, needle: bytes, lead: bool, trail: bool) -> bool:

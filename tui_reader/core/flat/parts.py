@@ -124,6 +124,11 @@ class PartedText:
         place = int(np.searchsorted(self._starts, number, side="right")) - 1
         return self._texts[place].of(number - int(self._starts[place]))
 
+    def folded(self, number: int) -> bytes:
+        """Paper `number`'s text as UTF-8."""
+        place = int(np.searchsorted(self._starts, number, side="right")) - 1
+        return self._texts[place].folded(number - int(self._starts[place]))
+
     def holding(self, numbers: Ints, needle: bytes, whole: bool = True) -> npt.NDArray[np.bool_]:
         """Whether each of these papers (in increasing order) holds the needle as words (as
         core.flat.folded_text reads it)."""
