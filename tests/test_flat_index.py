@@ -789,3 +789,20 @@ def test_a_phrase_typed_on_over_a_kept_index_reads_its_kept_texts(tmp_path: Path
             FlatIndex.of(PaperStore(papers)), papers, query
         ), query
     assert len(found(kept, papers, '"sparse at"')) == 1
+
+
+def test_terms_standing_close_rank_first_as_a_query_is_typed_on() -> None:
+    """The best papers are ranked again by how close their terms stand, from their words,
+    kept from one key for the next: typed on, the order is the one typed at once."""
+    papers = corpus(
+        "Study one. We use a graph, then many other words, and a neural model.",
+        "Study two. A graph with some words and a neural model.",
+        "Study three. A neural model of a graph.",
+        "Study four. A graph neural model.",
+    )
+    typed = FlatIndex.of(PaperStore(papers))
+    for query in ["graph", "graph n", "graph neural", "graph neural m", "neural graph", "graph ne"]:
+        at_once = found(FlatIndex.of(PaperStore(papers)), papers, query)
+        assert found(typed, papers, query) == at_once, query
+    closest_first = [papers[number].headline for number in (3, 2, 1, 0)]
+    assert found(typed, papers, "graph neural") == closest_first

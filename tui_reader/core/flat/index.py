@@ -58,6 +58,7 @@ PHRASE_TEXTS_KEPT = 2000  # the texts of a phrase's papers kept for the next key
 TERM_SCALE = 1000.0  # a paper matching one more term always ranks higher
 CLOSENESS_TOP = 30  # the best papers that are ranked again by how close their terms stand
 CLOSENESS_WEIGHT = 2.0
+TOKENS_KEPT = 300  # papers whose words are kept for ranking by closeness again
 # Scores of recent alternatives kept for the next keys (and for Backspace): so many at most.
 SCORES_KEPT, SCORES_KEPT_BYTES = 16, 48_000_000
 FEW_VALUES = 12  # a word's papers are ranked a score at a time while it gives so few
@@ -114,6 +115,7 @@ class FlatIndex:
         # longer phrase beginning with it, unless that word was whole ("sparse a" is not in
         # "sparse attention").
         self._lacking: tuple[bytes, bool, npt.NDArray[np.bool_]] | None = None
+        self._tokens: dict[int, list[str]] = {}  # the words of papers ranked by closeness
         # The folded texts of the papers holding the last phrase looked for, by number.
         self._phrase_texts: tuple[Ints, list[bytes]] = (np.zeros(0, dtype=np.int64), [])
 
@@ -186,7 +188,7 @@ class FlatIndex:
                 scores[~inside] = 0
             else:
                 untitled = {np.float32(value): value for value in values}
-                scores[inside] *= TITLE_WEIGHT
+                np.multiply(scores, TITLE_WEIGHT, out=scores, where=inside)  # no copy out
                 values |= {value * TITLE_WEIGHT for value in values}
         if len(self._untitled) and not alternative.field:
             untitled = {
@@ -408,12 +410,26 @@ class FlatIndex:
             for word in {fold(word) for word in found}:
                 terms_of[word].append(term)
         for rank in range(top):
-            tokens = _WORDS.findall(self._text.of(int(order[rank])))
+            tokens = self._tokens_of(int(order[rank]))
             window = smallest_window(tokens, terms_of, len(term_words))
             if window:
                 keys[rank] += CLOSENESS_WEIGHT * len(term_words) / window
         ranking = np.argsort(-keys[:top], kind="stable")
         order[:top], keys[:top] = order[:top][ranking], keys[:top][ranking]
+
+    def _tokens_of(self, number: int) -> list[str]:
+        """The words of a paper's text, kept for the next keys (TOKENS_KEPT papers' at most):
+        the best papers of one key are most of the next one's."""
+        tokens = self._tokens.pop(number, None)
+        if tokens is None:
+            tokens = _WORDS.findall(self._text.of(number))
+            while len(self._tokens) >= TOKENS_KEPT:
+                try:  # the oldest; a search still running may take one at once
+                    self._tokens.pop(next(iter(self._tokens)), None)
+                except (StopIteration, RuntimeError):
+                    break
+        self._tokens[number] = tokens  # the last used last
+        return tokens
 
     def related(self, number: int, count: int = 5) -> Numbers:
         """The papers most like this one, best first (core.flat.related)."""
