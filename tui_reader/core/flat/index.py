@@ -264,7 +264,7 @@ class FlatIndex:
         if len(each) > 1 or alternative.is_phrase:  # scores added or raised: values not known
             values = set()
         if len(each) > 1:  # a phrase: every word in the paper
-            every, total = each[0] > 0, each[0]  # added in place: stacking them cost 3x more
+            every, total = each[0] > 0, each[0]  # added in place, not stacked first
             for scores in each[1:]:
                 every &= scores > 0
                 total += scores
