@@ -5,6 +5,7 @@ from tui_reader.core.headline import (
     headline_for,
     headline_source,
     long_form,
+    plain,
     sentences,
     shorten,
 )
@@ -200,6 +201,47 @@ def test_headline_source_is_the_whole_sentence(abstract: str, source: str) -> No
 def test_sentences_do_not_split_at_abbreviations_or_decimals() -> None:
     text = "Rates rose 34.8% (e.g. in Smith et al. 2020). Next one. Last"
     assert sentences(text) == ["Rates rose 34.8% (e.g. in Smith et al. 2020).", "Next one.", "Last"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Without "?" or "!", full stops alone are looked for: the same sentences.
+        (
+            "See Fig. 2. Then (i.e. here) ok. A. Smith et al. 2020. Done",
+            ["See Fig. 2.", "Then (i.e. here) ok.", "A. Smith et al. 2020.", "Done"],
+        ),
+        ("Why? E.g. this. Or vs. that! Yes", ["Why?", "E.g. this.", "Or vs. that!", "Yes"]),
+        ("Ends here.\tNext one.  Last.", ["Ends here.", "Next one.", "Last."]),
+    ],
+)
+def test_sentences_end_at_full_stops_questions_and_exclamations(
+    text: str, expected: list[str]
+) -> None:
+    assert sentences(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("_Sparse_ models and **bold** claims", "Sparse models and bold claims"),
+        (
+            "a*b* and x_i_ and $_0$ and \\_k_ and *lead * x",
+            "ab and x_i_ and $_0$ and \\_k_ and lead * x",
+        ),
+        ("** loose ** and ***three***", " loose  and three"),
+    ],
+)
+def test_plain_drops_emphasis_markup(text: str, expected: str) -> None:
+    assert plain(text) == expected
+
+
+def test_a_claim_ends_where_another_verb_of_the_authors_begins() -> None:
+    for joined in (", and we show", " and we show", ", thereby showing"):
+        abstract = (
+            f"We propose a sparse attention method for long documents{joined} that it is fast."
+        )
+        assert headline_for(abstract) == "A sparse attention method for long documents"
 
 
 def test_long_form_of_an_abbreviation() -> None:

@@ -19,12 +19,15 @@ from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.index_cache import (
     IndexedPapers,
     load_cached,
+    preparing_entry,
     write_entry,
     write_entry_in_background,
 )
 from tui_reader.core.loading import check_paths, load_paths
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_columns import columns_of
+from tui_reader.core.segments.part import MANIFEST
+from tui_reader.core.segments.whole import FilesRead, files_read
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.paper_list import PaperList
 
@@ -499,3 +502,31 @@ def test_a_cache_that_cannot_be_written_costs_time_only(tmp_path: Path, write_se
     assert not write_entry(files, indexed)
     assert load_cached(files) is None
     assert "sparse regression" in search(capsys, "sparse", str(files[0]))
+
+
+def _part_ranges(root: Path) -> list[list[dict[str, object]]]:
+    manifests = sorted(root.glob(f"*/parts/*/{MANIFEST}"))
+    return [json.loads(manifest.read_text())["ranges"] for manifest in manifests]
+
+
+def test_an_entry_keeps_its_files_as_they_were_read_before_it_was_written(
+    tmp_path: Path, write_seed
+) -> None:
+    files, indexed = _kept_entry(write_seed, "a", 20)
+    read = preparing_entry(files, indexed.store)()
+    assert read is not None and [kept.end for kept in read.ranges] == [files[0].stat().st_size]
+    assert write_entry(files, indexed, root=tmp_path / "scanned", limit=10**9)
+    assert _part_ranges(tmp_path / "scanned") == [[read.ranges[0].as_json()]]
+    # What was read is what is kept: the files are not read again.
+    told = FilesRead(read.sources, [replace(read.ranges[0], crc=12345)])
+    assert write_entry(files, indexed, root=tmp_path / "told", limit=10**9, read=told)
+    assert _part_ranges(tmp_path / "told")[0][0]["crc"] == 12345
+
+
+def test_files_read_of_other_files_are_read_again(tmp_path: Path, write_seed) -> None:
+    files, indexed = _kept_entry(write_seed, "a", 20)
+    others, _ = _kept_entry(write_seed, "b", 5)
+    assert write_entry(files, indexed, read=files_read(others))
+    assert _part_ranges(tmp_path / "cache") == [[files_read(files).ranges[0].as_json()]]
+    kept = load_cached(files)
+    assert kept is not None and list(kept.store) == list(indexed.store)

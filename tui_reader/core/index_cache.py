@@ -19,6 +19,7 @@ limit` setting, least recently used entries removed first. A cache is a convenie
 that cannot be read or written costs time.
 """
 
+import contextlib
 import os
 import threading
 from collections.abc import Callable, Sequence
@@ -37,7 +38,7 @@ from tui_reader.core.segments.entry import Kept, TooMuch
 from tui_reader.core.segments.kept import carried, holding, nearest, prune, rebuild_indexes
 from tui_reader.core.segments.part import MANIFEST
 from tui_reader.core.segments.ranges import Rejected, identity
-from tui_reader.core.segments.whole import write_whole
+from tui_reader.core.segments.whole import FilesRead, files_read, write_whole
 from tui_reader.core.store import PaperStore
 from tui_reader.core.wording import count
 
@@ -227,17 +228,41 @@ def damage_noted() -> str:
     return f"some papers kept in the cache are damaged ({shown}): read again at the next start"
 
 
+def preparing_entry(files: Sequence[Path], store: PaperStore) -> Callable[[], FilesRead | None]:
+    """Start what writing the entry of these files and papers reads first, in a thread (a
+    core is free while the index's arrays are made once the papers have loaded): the files
+    read whole, and the headlines' ranks the store keeps; what `write_entry` takes as
+    `read`, given when waited for (None when a file could not be read: it is read again
+    there, and says why)."""
+    prepared: list[FilesRead] = []
+
+    def prepare() -> None:
+        with contextlib.suppress(OSError, ValueError):
+            prepared.append(files_read(_distinct(files)))
+        store.headline_ranks()
+
+    thread = threading.Thread(target=prepare, daemon=True)
+    thread.start()
+
+    def wait() -> FilesRead | None:
+        thread.join()
+        return prepared[0] if prepared else None
+
+    return wait
+
+
 def write_entry(
     files: Sequence[Path],
     indexed: IndexedPapers,
     root: Path | None = None,
     limit: int | None = None,
     load_filter: LoadFilter = NO_FILTER,
+    read: FilesRead | None = None,
 ) -> bool:
     """Keep these papers (those `load_filter` admits) and their index for the next run over
     the same files (the index only when it is one the flat format holds; else the papers of
     one file alone); whether they were written. The cache folder is then pruned to `limit`
-    bytes (the setting's by default)."""
+    bytes (the setting's by default). `read`: the files as `preparing_entry` read them."""
     store, loaded, index = indexed.store, indexed.loaded, indexed.index
     if len(index) != len(store) or not len(store):
         return False  # papers still loading: not yet the files' papers; or none admitted
@@ -249,7 +274,7 @@ def write_entry(
         # stay new; those the entry replaced did not hold are new.
         added = carried(root, files, store.number_column("keys", len(store)), load_filter)
         final = write_whole(
-            root, files, store, flat, loaded.problems, loaded.duplicates, added, load_filter
+            root, files, store, flat, loaded.problems, loaded.duplicates, added, load_filter, read
         )
         if final is None:
             return False

@@ -31,6 +31,7 @@ from tui_reader.core.index_cache import (
     IndexedPapers,
     cached_papers,
     load_cached,
+    preparing_entry,
     write_entry,
     write_entry_in_background,
 )
@@ -45,6 +46,7 @@ from tui_reader.core.loading import (
 from tui_reader.core.paper_columns import PaperColumns
 from tui_reader.core.resolve import resolving, show_resolutions
 from tui_reader.core.search_service import build_index, growing_index, index_so_far
+from tui_reader.core.segments.whole import FilesRead
 from tui_reader.core.session import Session
 from tui_reader.core.store import PaperStore
 
@@ -165,20 +167,21 @@ def _cached_or_indexed(
     if cached is not None:
         opening = _opening(cached.loaded, Way.CACHED, cached.index)
         return replace(opening, cache_problems=[cached.unusable] if cached.unusable else [])
-    loaded, index = _loaded_and_indexed(paths, files, load_filter)
+    loaded, index, read = _loaded_and_indexed(paths, files, load_filter)
     indexed = IndexedPapers(loaded, index, loaded.papers)
-    write_entry(files, indexed, load_filter=load_filter)
+    write_entry(files, indexed, load_filter=load_filter, read=read)
     opening = _opening(loaded, Way.LOADED, indexed.index)
     return replace(opening, cache_problems=_unusable(reasons, "papers", "loaded anew"))
 
 
 def _loaded_and_indexed(
     paths: Sequence[Path], files: Sequence[Path], load_filter: LoadFilter
-) -> tuple[LoadResult, FlatIndex]:
+) -> tuple[LoadResult, FlatIndex, FilesRead | None]:
     """The papers of these files (those the filter admits) and their index, each chunk of
     papers indexed in a thread as soon as it is loaded, as the reader does: loaded first and
     indexed after, a cold build kept a core idle for much of its time; indexed by the loading
-    thread, each wait for a chunk's index held the loading pool up (benchmarks/RESULTS.md)."""
+    thread, each wait for a chunk's index held the loading pool up (benchmarks/RESULTS.md).
+    With them, the files as the entry keeps them, read while the index's arrays are made."""
     with growing_index(expected_papers(files)) as growing:
         grown: queue.SimpleQueue[PaperStore | None] = queue.SimpleQueue()
         failed: list[BaseException] = []
@@ -200,7 +203,8 @@ def _loaded_and_indexed(
         if failed:
             raise failed[0]
         growing.read(loaded.papers, len(loaded.papers))
-        return loaded, index_so_far(growing)
+        read = preparing_entry(files, loaded.papers)
+        return loaded, index_so_far(growing), read()
 
 
 def _for_the_reader(

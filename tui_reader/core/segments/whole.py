@@ -11,7 +11,7 @@ import secrets
 import shutil
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,28 @@ from tui_reader.core.store import Array, PaperStore
 from tui_reader.core.text import displayed
 
 Columns = dict[str, Iterator[Chunk] | Array]
+
+
+@dataclass(frozen=True)
+class FilesRead:
+    """The files of an entry as they are when it is written: each one's identity, and its
+    range read whole (every byte inflated and summed: seconds at a million papers)."""
+
+    sources: list[dict[str, object]]
+    ranges: list[FileRange]
+
+
+def files_read(files: Sequence[Path]) -> FilesRead:
+    """The files as an entry of them keeps them; OSError when one cannot be read, ValueError
+    when a gzip file's bytes are not whole members."""
+    sources = [identity(file) for file in files]
+    ranges = [
+        scanned(file.resolve(), 0, int(str(source["size"])))
+        for file, source in zip(files, sources, strict=True)
+    ]
+    return FilesRead(sources, ranges)
+
+
 _SLICED = ("years", "flags", "collections", "sources", "keys", "dates", "headline_ranks")
 
 
@@ -45,20 +67,22 @@ def write_whole(
     duplicates: int,
     added: Sequence[tuple[int, float]] = (),
     load_filter: LoadFilter = NO_FILTER,
+    read: FilesRead | None = None,
 ) -> Path | None:
     """Write the entry of these files from their papers (those the filter admits), loaded
     file after file, and their index (None: the papers of one file alone), noting the
     papers `added` as taken in (core.segments.added); its folder, or None when the papers
-    are not runs of the files'. OSError when it cannot be written."""
+    are not runs of the files'. The files are read whole unless `read` says what they are
+    (read while the index was finished), and is of these files. OSError when it cannot be
+    written."""
     named, names = store.arrays()
     cuts = _cuts(np.asarray(named["sources"]), names["sources"], files)
     if cuts is None or (index is None and len(files) > 1):
         return None
-    sources = [identity(file) for file in files]
-    ranges = [
-        scanned(file.resolve(), 0, int(str(source["size"])))
-        for file, source in zip(files, sources, strict=True)
-    ]
+    paths = [str(file.resolve()) for file in files]
+    if read is None or [source["path"] for source in read.sources] != paths:
+        read = files_read(files)
+    sources, ranges = read.sources, read.ranges
     root.mkdir(parents=True, exist_ok=True)
     temporary = Path(tempfile.mkdtemp(prefix=".writing-", dir=root))
     try:
