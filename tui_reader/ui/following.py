@@ -63,6 +63,8 @@ class CursorFollower:
             self._screen.call_after_refresh(self.show_detail)
         elif event.chosen:  # moves as fast as a held key repeats
             self._debounce.ask(self.show_detail, settled_after)
+        elif self._detail_pane.shows(event.paper):  # a new list, the same paper under the cursor
+            self._debounce.drop(self.show_detail)
         else:  # a search's new list
             self._debounce.ask(self.show_detail, self._timings.pane_settled_after)
         arrived = event.paper is not None and event.paper.id == self.arriving

@@ -51,8 +51,8 @@ class Ranking(Protocol):
 
     rescored: Signal[None]  # a new order
 
-    def changed(self) -> None:
-        """The library changed: a new order will follow."""
+    def changed(self) -> bool:
+        """The library changed: a new order will follow (whether one will)."""
 
     def ahead(self, numbers: Numbers) -> Numbers | None:
         """These papers' places among them in the order now, best first (None: no order)."""
