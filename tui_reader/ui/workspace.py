@@ -134,6 +134,7 @@ class Workspace(Screen[None]):
             read_after=config.read_after,
             index=lambda: self._index,
             read=lambda: self.library_changed(refilter=False),
+            reads=lambda: self.sort != "for you",
         )
         self.jumps = Jumps(
             lambda: self.filtering.query, self.filter_input, self.paper_list, self.following
