@@ -110,6 +110,7 @@ class ForYou:
         self._explaining: Timer | None = None
         self._fresh: str | None = None  # the paper whose why line the pane has for the order now
         self._library_due = False  # a change to the library waits to be drawn with the order
+        self._drawing: Timer | None = None  # draws it, should the order be late
         # The recommender changes in a thread worker as it follows a decision; the why line,
         # read in another, waits for it.
         self._lock = threading.Lock()
@@ -172,7 +173,8 @@ class ForYou:
             self._draw_library()
         elif not self._library_due:
             self._library_due = True
-            self._screen.set_timer(self._screen.timings.order_wait, self.library_drawn)
+            wait = self._screen.timings.order_wait
+            self._drawing = self._screen.set_timer(wait, self.library_drawn)
 
     def library_drawn(self) -> None:
         """Draw the library's change that waits for the order, if one does."""
@@ -181,6 +183,9 @@ class ForYou:
 
     def _draw_library(self) -> None:
         self._library_due = False
+        if self._drawing is not None:  # not to draw a later change before its order
+            self._drawing.stop()
+            self._drawing = None
         paper_list = self._screen.paper_list
         paper_list.refresh_rows()
         self._screen.detail_pane.show(paper_list.current, paper_list.empty_message)
