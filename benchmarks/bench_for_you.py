@@ -12,9 +12,11 @@ depend on what else the machine runs.
     python benchmarks/bench_for_you.py /tmp/corpus-100k.jsonl.gz [--cache DIR] [--decisions 10]
 
 The reader keeps 30 papers drawn at random and skips 300 (`random.Random(7)`); each decision
-measured bookmarks the paper under the cursor, then moves down. The cache folder (the papers'
-rows, the models) is a new temporary one unless `--cache` names one: the first model then
-includes building the rows.
+measured bookmarks the paper under the cursor, then moves down, and the next comes once that
+move's work is done. The frames drawn for each decision are counted (the screen put together
+and written), those before the one showing the new order and all of them. The cache folder
+(the papers' rows, the models) is a new temporary one unless `--cache` names one: the first
+model then includes building the rows.
 """
 
 import argparse
@@ -138,6 +140,12 @@ def summary(name: str, values: list[float], figures: dict[str, object]) -> None:
         figures[f"{name}, each (ms)"] = " ".join(f"{value:.0f}" for value in values)
 
 
+def counts(name: str, values: list[int], figures: dict[str, object]) -> None:
+    if values:
+        figures[f"{name}, median (max)"] = f"{statistics.median(values):g} ({max(values)})"
+        figures[f"{name}, each"] = " ".join(str(value) for value in values)
+
+
 async def measure(corpus: Path, decisions: int) -> dict[str, object]:
     figures: dict[str, object] = {}
     started = time.perf_counter()
@@ -200,10 +208,12 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
 
     PaperList.render_lines = recording  # type: ignore[method-assign]
     refresh = Screen._compositor_refresh
+    frames: list[float] = []  # when each frame was drawn (the screen put together)
 
     def framing(screen: Screen[Any]) -> None:
         count, used = len(drawn), time.thread_time()
         refresh(screen)
+        frames.append(time.perf_counter())
         if len(drawn) > count:
             drawn[-1][2].append(1000 * (time.thread_time() - used))
 
@@ -211,8 +221,8 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
     reordered: list[float] = []  # when a triage sorted the papers ahead again
     reorder = Triage.reorder_ahead
 
-    def reordering(triage: Triage, places: Any) -> None:
-        reorder(triage, places)
+    def reordering(triage: Triage, places: Any, with_current: bool = False) -> None:
+        reorder(triage, places, with_current)
         reordered.append(time.perf_counter())
 
     Triage.reorder_ahead = reordering  # type: ignore[method-assign]
@@ -243,18 +253,30 @@ async def measure(corpus: Path, decisions: int) -> dict[str, object]:
         collections = Collections()
         follows: list[float] = []
         work: list[float] = []
+        framed: list[int] = []  # frames from `b` before the one drawing the new order
+        all_framed: list[int] = []  # frames from `b` until 0.5 s after the new order
         scorings.clear()
         for _ in range(decisions):
-            await asyncio.sleep(0.5)
+            # The cursor key's work done: its paper's related papers (looked for 0.6 s after
+            # it) and why line drawn, not counted with the decision's frames.
+            await asyncio.sleep(1.0)
+            await app.workers.wait_for_complete()
             before, sent, used = paper_list.papers, time.perf_counter(), cpu()
             drawn.clear()
+            frames.clear()
             app.post_message(events.Key("b", "b"))
             if await until(lambda: any(p is not before for _, p, _ in drawn), 10):  # noqa: B023
-                follows.append(1000 * next(t - sent for t, p, _ in drawn if p is not before))
+                came = next(t for t, p, _ in drawn if p is not before)
+                follows.append(1000 * (came - sent))
                 work.append(1000 * (cpu() - used))
+                framed.append(sum(sent < t <= came for t in frames))
+            await asyncio.sleep(0.5)
+            all_framed.append(len(frames))
             app.post_message(events.Key("j", "j"))
         summary("list follows a bookmark", follows, figures)
         summary("CPU the process used meanwhile", work, figures)
+        counts("frames drawn before the new order's", framed, figures)
+        counts("frames drawn for a decision (to 0.5 s after)", all_framed, figures)
         summary("of which scoring the papers (wall)", [w for w, _ in scorings], figures)
         summary("of which scoring the papers (CPU)", [c for _, c in scorings], figures)
         summary("of which the recommender's decide (wall)", [w for w, _ in deciding], figures)

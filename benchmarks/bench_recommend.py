@@ -15,12 +15,19 @@ the share of them from the interest's venues. Three ways on the same draws:
 Every way is checked to recommend no paper already decided. Needs scikit-learn (for the
 baseline only; tui-reader does not use it). `--seed` draws other readers.
 
+`--follow` has instead each draw's reader (keep/skip) decide 40 more papers of the real
+corpus, one at a time, each the best one not decided, kept when of the interest, each
+followed by `Recommender.decide` (the model trained from the last one): the share kept of the
+40, the precision of the first 100 after them, and that of a model trained from nothing on
+the same decisions; no scikit-learn needed.
+
 `--update CORPUS` times instead what the reader waits for after each decision over a bigger
 corpus (`make_corpus.py`): a reader of 30 kept and 300 skipped papers decides 40 more, one at a
 time, alternately keeping and skipping; each decision is followed (`Recommender.decide`: the
 model trained from the last one, every paper scored again) and the best 100 taken.
 
     python benchmarks/bench_recommend.py [--draws 5] [--seed 0] [--corpus PATH]
+    python benchmarks/bench_recommend.py --follow [--draws 8] [--seed 5]
     python benchmarks/bench_recommend.py --update /tmp/corpus-100k.jsonl.gz
 """
 
@@ -36,6 +43,7 @@ import numpy as np
 from tui_reader.core import recommend
 from tui_reader.core.library import Library
 from tui_reader.core.loading import load_paths
+from tui_reader.core.recommend.features import papers_digest
 from tui_reader.core.store import Numbers, PaperStore
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "ml-abstracts-31k.jsonl.gz"
@@ -46,6 +54,7 @@ INTERESTS = {
     "uncertainty (UAI)": ("UAI",),
 }
 KEPT, SKIPPED, OTHER_KEPT, TOP = 30, 300, 30, 100
+FOLLOWED = 40  # decisions followed one at a time (--follow)
 TAG = "interest"
 
 
@@ -90,6 +99,45 @@ def ours(papers: PaperStore, library: Library, tag: str | None, root: Path) -> N
     return recommend.recommender(papers, library, tag, root).best(limit=TOP)
 
 
+def follow(papers: PaperStore, draws: int, seed: int) -> None:
+    venues = [venue.split(" ")[0] for venue in papers.texts("venue")]
+    root = Path(tempfile.mkdtemp(prefix="bench-recommend-"))
+    digest = papers_digest(papers)  # the weak negatives' sample, as the recommender draws it
+    seconds: list[float] = []
+    print(f"| interest | kept of {FOLLOWED} | first {TOP} | first {TOP}, a model from nothing |")
+    print("|---|---|---|---|")
+    for name, interest in INTERESTS.items():
+        inside = [n for n, venue in enumerate(venues) if venue in interest]
+        outside = [n for n, venue in enumerate(venues) if venue not in interest]
+        figures = []
+        for draw in range(draws):
+            rng = random.Random(f"{name} {seed} {draw}")
+            kept, skipped = rng.sample(inside, KEPT), rng.sample(outside, SKIPPED)
+            library, _ = Library.open(None)
+            library.change([papers.id_of(n) for n in kept], "kept", bookmarked=True, read=True)
+            library.change([papers.id_of(n) for n in skipped], "skipped", read=True)
+            found = recommend.recommender(papers, library, None, root)
+            hits = 0
+            for _ in range(FOLLOWED):
+                number = int(found.best(limit=1)[0])
+                good = venues[number] in interest
+                hits += good
+                library.change([papers.id_of(number)], "decided", bookmarked=good, read=True)
+                started = time.process_time()
+                found.decide(number, library)
+                seconds.append(time.process_time() - started)
+            anew = recommend.Recommender(papers, found.rows, found.decided, None, digest)
+            anew.train()
+            precisions = [
+                sum(venues[n] in interest for n in ranking.tolist()) / TOP
+                for ranking in (found.best(limit=TOP), anew.best(limit=TOP))
+            ]
+            figures.append((hits / FOLLOWED, *precisions))
+        means = [statistics.mean(column) for column in zip(*figures, strict=True)]
+        print(f"| {name} | {' | '.join(f'{mean:.3f}' for mean in means)} |")
+    print(f"\ndecide, CPU: median {1000 * statistics.median(seconds):.0f} ms")
+
+
 def update(corpus: Path) -> None:
     papers = load_paths([corpus]).papers
     chosen = random.Random(1).sample(range(len(papers)), 370)
@@ -122,12 +170,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="draws other readers")
     parser.add_argument("--corpus", type=Path, default=REAL)
     parser.add_argument("--update", type=Path, metavar="CORPUS", help="time decisions over it")
+    parser.add_argument("--follow", action="store_true", help="decisions followed one by one")
     arguments = parser.parse_args()
     if arguments.update:
         update(arguments.update)
         return
     loaded = load_paths([arguments.corpus])
     papers = loaded.papers
+    if arguments.follow:
+        follow(papers, arguments.draws, arguments.seed)
+        return
     venues = [venue.split(" ")[0] for venue in papers.texts("venue")]
     ids = papers.texts("id")
     started = time.perf_counter()

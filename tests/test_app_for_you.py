@@ -422,3 +422,49 @@ async def test_a_triage_sorts_only_the_papers_after_the_one_on_screen(
         await pilot.pause()
         assert [paper.id for paper in walk.papers][:4] == seen
         assert walk.current is not None and walk.current.id == seen[-1]
+
+
+async def test_a_paper_only_shown_is_not_skipped_and_a_triage_opens_on_the_best_one(
+    private_library: Path,
+) -> None:
+    """In the for-you order a paper rested on is not read: read and not kept would be a skip,
+    which the model learns and the order and a triage put last. A triage opens on the best
+    paper not decided, and, taken up again, on the best one left, not on a paper decided
+    since in the list."""
+    bandits, robots = of("bandits"), of("robots")
+    library, _ = Library.open(private_library)
+    library.change(bandits[:3], "kept", bookmarked=True, read=True)
+    library.change(robots[:3], "skipped", read=True)
+    library.save()
+    app = ReaderApp(Opening(corpus()), library, Config(read_after=0.2))
+    async with app.run_test(size=(130, 40)) as pilot:
+        await for_you(pilot)
+        best = shown_ids(app)[0]
+        await pilot.press("j", "k")  # moved to by the reader, and rested on
+        await pilot.pause(0.6)
+        await work_done(app)
+        assert not library.is_read(best)
+        assert shown_ids(app)[0] == best
+        triage = await open_triage(pilot, app)
+        assert triage.triage.current is not None and triage.triage.current.id == best
+        await pilot.press("l")  # later: passed, not decided
+        await work_done(app)
+        second = triage.triage.current
+        assert second is not None
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.workspace, "the list")
+        await work_done(app)
+        paper_list = app.workspace.paper_list
+        await wait_until(pilot, lambda: paper_list.current is not None, "the cursor")
+        paper_list.choose(shown_ids(app).index(second.id))
+        await pilot.press("r")  # skipped in the list
+        await wait_until(pilot, lambda: library.is_read(second.id), "the skip")
+        await work_done(app)
+        triage = await open_triage(pilot, app)
+        order, store = app.workspace.for_you.order, app.workspace.store
+        assert order is not None and len(order.scores)
+        undecided = np.flatnonzero(~order.decided)
+        ranked = undecided[np.argsort(-order.scores[undecided], kind="stable")]
+        expected = next(i for i in map(store.id_of, ranked.tolist()) if i != best)
+        current = triage.triage.current
+        assert current is not None and current.id == expected

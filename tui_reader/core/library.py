@@ -66,6 +66,12 @@ class Library:
         return self._disk.saving
 
     @property
+    def taken_in(self) -> int:
+        """How many times others' changes were taken in (by a save or a reload): the
+        library shown changed only when this did."""
+        return self._disk.taken_in
+
+    @property
     def has_unsaved_changes(self) -> bool:
         return self.path is not None and self._state.has_unsaved_changes
 

@@ -193,6 +193,7 @@ class LibraryDisk:
         self._seen = _Seen()
         self._blocked: str | None = None  # why nothing may be written, when so
         self.saving = False
+        self.taken_in = 0  # the looks at the files that took in others' changes
 
     def open(self) -> list[str]:
         """Read the library's files; what the user must be told about them (see Library.open)."""
@@ -328,6 +329,7 @@ class LibraryDisk:
             return None
         inode, end, line = read
         changes.changed = self._state.take_in(contents.entries, contents.searches)
+        self.taken_in += changes.changed
         self._seen = _Seen(_signature(self._file), (inode, end) if inode else None, line)
         if contents.newer is not None:
             self._blocked = (

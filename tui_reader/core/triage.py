@@ -145,10 +145,11 @@ class Triage:
         """The paper after the current one: the next on screen."""
         return self._paper(self.position + 1)
 
-    def reorder_ahead(self, places: Numbers | Sequence[int]) -> None:
+    def reorder_ahead(self, places: Numbers | Sequence[int], with_current: bool = False) -> None:
         """Put the papers after the current one in a new order: `places`, theirs among them
-        in the order wanted (a new for-you order). The current paper stays on screen."""
-        start = self.position + 1
+        in the order wanted (a new for-you order). The current paper stays on screen, or,
+        `with_current` (none is on screen yet: a triage opening), is sorted with them."""
+        start = self.position + (0 if with_current else 1)
         ahead = self.numbers[start:]
         if len(places) != len(ahead):
             raise ValueError(f"{count(len(places), 'place')} for {count(len(ahead), 'paper')}")

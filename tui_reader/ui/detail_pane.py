@@ -175,6 +175,7 @@ class DetailPane(VerticalScroll):
         self.library = library
         self.search_template = search_template
         self.paper: Paper | None = None
+        self._drawn_highlight: Highlight | None = None  # the highlight the paper was drawn with
         # Kept, not looked up: a paper shown as the reader quits finds it taken down already.
         self._body = Static(id="detail-body")
 
@@ -219,4 +220,11 @@ class DetailPane(VerticalScroll):
             body.update(content)
         if paper is not self.paper:
             self._scroll_to_line(0)
-        self.paper = paper
+        self.paper, self._drawn_highlight = paper, self.highlight
+
+    def shows(self, paper: Paper | None) -> bool:
+        """Whether the pane shows this paper as it is to be shown: with the search's words
+        highlighted now."""
+        shown = self.paper
+        same = paper is not None and shown is not None and shown.id == paper.id
+        return same and self._drawn_highlight is self.highlight

@@ -1,5 +1,9 @@
 """Following the list's cursor: the detail pane shows the paper under it, then its related papers
-once the cursor rests there; a paper the reader moved to is read once they have rested on it."""
+once the cursor rests there; a paper the reader moved to is read once they have rested on it.
+
+Not in the for-you order: there a paper read and not kept is one the reader skipped, which
+the model learns from and the order and a triage put last. A paper shown there, rested on,
+opened or used, is not decided: it is read by a decision (r, or a triage's skip) alone."""
 
 import time
 from collections.abc import Callable, Sequence
@@ -34,13 +38,15 @@ class CursorFollower:
         read_after: float,
         index: Callable[[], SearchEngine | None],
         read: Callable[[], None],
+        reads: Callable[[], bool] = lambda: True,
     ) -> None:
         """`read_after`: seconds resting on a paper reads it (0: never); `index()`, the
-        store's index once there is one; `read()`, told once a paper rested on is read."""
+        store's index once there is one; `read()`, told once a paper rested on is read;
+        `reads()`: whether a paper rested on or used is read in the list's order now."""
         self._screen, self._paper_list, self._detail_pane = screen, paper_list, detail_pane
         self._debounce, self._timings = debounce, timings
         self._store, self._library, self._read_after = store, library, read_after
-        self._index, self._read = index, read
+        self._index, self._read, self._reads = index, read, reads
         self.last_paper_id = ""  # the last paper under the cursor
         self.arriving: str | None = None  # a paper jumped to: read once the cursor rests there
         self._moved_at = 0.0  # when the reader last moved the cursor (time.monotonic)
@@ -63,6 +69,8 @@ class CursorFollower:
             self._screen.call_after_refresh(self.show_detail)
         elif event.chosen:  # moves as fast as a held key repeats
             self._debounce.ask(self.show_detail, settled_after)
+        elif self._detail_pane.shows(event.paper):  # a new list, the same paper under the cursor
+            self._debounce.drop(self.show_detail)
         else:  # a search's new list
             self._debounce.ask(self.show_detail, self._timings.pane_settled_after)
         arrived = event.paper is not None and event.paper.id == self.arriving
@@ -91,7 +99,7 @@ class CursorFollower:
         under the cursor because the reader started there or a new list put it there."""
         self.stop_reading()
         paper, delay = self._paper_list.current, self._read_after
-        if delay and paper is not None and not self._library.is_read(paper.id):
+        if delay and paper is not None and self._reads() and not self._library.is_read(paper.id):
             self._reading = paper.id
             self._read_timer = self._screen.set_timer(delay, self._read_current)
 
@@ -104,14 +112,15 @@ class CursorFollower:
     def _read_current(self) -> None:
         self._read_timer = self._reading = None
         paper = self._paper_list.current
-        if paper is not None and self._library.set_read([paper.id], True):
+        if paper is not None and self._reads() and self._library.set_read([paper.id], True):
             self._read()
 
     def used(self, paper_ids: Sequence[str]) -> list[str]:
         """The paper to read, of those the reader bookmarked, tagged, annotated, copied from
         or opened: one alone, not several at once (marked papers, perhaps unread); none when
-        read_after is 0."""
-        return list(paper_ids) if len(paper_ids) == 1 and self._read_after else []
+        read_after is 0, or in the for-you order."""
+        reads = len(paper_ids) == 1 and self._read_after and self._reads()
+        return list(paper_ids) if reads else []
 
     def show_detail(self) -> None:
         """Show the paper under the cursor, and its related papers once the cursor rests."""

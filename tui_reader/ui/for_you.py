@@ -108,6 +108,9 @@ class ForYou:
         self._reader_moved = False  # in the list, since the order was asked for
         self._pinned = NONE  # the papers that keep their places in the next sort
         self._explaining: Timer | None = None
+        self._fresh: str | None = None  # the paper whose why line the pane has for the order now
+        self._library_due = False  # a change to the library waits to be drawn with the order
+        self._drawing: Timer | None = None  # draws it, should the order be late
         # The recommender changes in a thread worker as it follows a decision; the why line,
         # read in another, waits for it.
         self._lock = threading.Lock()
@@ -150,6 +153,7 @@ class ForYou:
         """Order for `tag`'s papers: its recommender opened, and the decided papers put last."""
         if tag != self.tag:
             self.tag, self._recommender, self._shown, self.cold = tag, None, False, ""
+            self._fresh = None
         self.order = NOT_DECIDED
         if self._loaded:
             self._open()
@@ -160,24 +164,59 @@ class ForYou:
         if self._active and self.order is not None:
             self._start(self.tag)
 
-    def changed(self) -> None:
+    def library_changed(self) -> None:
+        """Draw the library's change: in the for-you order, with the order that follows it,
+        when that is shown (`library_drawn`), in one frame (or after `order_wait`, should it
+        be late). Drawing the list, the pane and the order each as it came took four frames a
+        decision, which held the order back."""
+        if not self.changed():
+            self._draw_library()
+        elif not self._library_due:
+            self._library_due = True
+            wait = self._screen.timings.order_wait
+            self._drawing = self._screen.set_timer(wait, self.library_drawn)
+
+    def library_drawn(self) -> None:
+        """Draw the library's change that waits for the order, if one does."""
+        if self._library_due:
+            self._draw_library()
+
+    def _draw_library(self) -> None:
+        self._library_due = False
+        if self._drawing is not None:  # not to draw a later change before its order
+            self._drawing.stop()
+            self._drawing = None
+        paper_list = self._screen.paper_list
+        paper_list.refresh_rows()
+        self._screen.detail_pane.show(paper_list.current, paper_list.empty_message)
+
+    def changed(self) -> bool:
         """The library changed: the order follows the decisions as they are now (one update
-        at a time: a change made while one runs is taken up once it ends)."""
+        at a time: a change made while one runs is taken up once it ends). Whether an order
+        will come (`ForYouScored`)."""
         if not self._active or self.order is None or not self._loaded:
-            return
+            return False
         if self._updating:
             self._again = True
-            return
+            return True
         self._updating, self._again = True, False
         shown = self.order if self._shown else None
-        update = partial(self._update, self.tag, self._recommender, shown)
+        current = self._screen.paper_list.current  # a triage over the list shows its own
+        explained = current.id if current is not None and self._screen.is_active else None
+        update = partial(self._update, self.tag, self._recommender, shown, explained)
         self._screen.run_worker(update, name="for-you", group="for-you", thread=True)
+        return True
 
     def _update(
-        self, tag: str | None, recommender: "Recommender | None", shown: ForYouOrder | None
+        self,
+        tag: str | None,
+        recommender: "Recommender | None",
+        shown: ForYouOrder | None,
+        explained: str | None,
     ) -> None:
-        """The recommender made to follow the decisions changed since, and its order posted;
-        no order when it is the one `shown` (in a thread)."""
+        """The recommender made to follow the decisions changed since, and its order posted
+        with why it recommends the paper `explained` (the one under the cursor), to be drawn
+        with it; no order when it is the one `shown` (in a thread)."""
         from tui_reader.core.recommend.decisions import decisions
 
         made = decisions(self._store, self._library, tag)
@@ -190,10 +229,12 @@ class ForYou:
                 self._screen.post_message(ForYouTrained(tag, None, _failure(error)))
                 self._screen.post_message(ForYouScored(tag, None, recommender))
                 return
+        heading = _heading(tag)
+        why = None if recommender is None or cold else self._why(explained, recommender, heading)
         if shown is not None and _same(shown, order):
-            self._screen.post_message(ForYouScored(tag, None, recommender, cold))
+            self._screen.post_message(ForYouScored(tag, None, recommender, cold, why))
         else:
-            self._screen.post_message(ForYouScored(tag, order, recommender, cold))
+            self._screen.post_message(ForYouScored(tag, order, recommender, cold, why))
 
     def _followed(self, recommender: "Recommender", made: "Decisions") -> tuple[ForYouOrder, str]:
         """The order the recommender gives once it follows the decisions `made`, and its cold
@@ -237,7 +278,7 @@ class ForYou:
             startup.keep_for_good()
         if message.tag != self.tag:
             return
-        self._recommender, self._shown = message.recommender, False
+        self._recommender, self._shown, self._fresh = message.recommender, False, None
         self._told(message.cold, "information" if message.recommender else "warning")
         self.changed()
 
@@ -252,36 +293,43 @@ class ForYou:
     def _scored(self, message: ForYouScored) -> None:
         self._updating = False
         current = message.tag == self.tag and message.recommender is self._recommender
+        resorted = False
         if current and message.recommender is not None:
             self._told(message.cold)
+        if current and message.why is not None:
+            self._explained(message.why)
         if current and message.order is not None:
-            self._follow(message.order, shown=message.recommender is not None)
+            resorted = self._follow(message.order, shown=message.recommender is not None)
         elif self._resort_due:  # back from a triage: the list follows its decisions
-            self._resort()
+            resorted = self._resort()
         elif current:
             self._why_line(self._screen.paper_list.current)  # the cold start's count anew
         if self._again:
             self.changed()
+        elif not resorted:  # no new list to draw the change with: drawn now
+            self.library_drawn()
 
-    def _follow(self, order: ForYouOrder, shown: bool) -> None:
-        """Take the new order: the list sorted again, a triage too, the why line anew."""
+    def _follow(self, order: ForYouOrder, shown: bool) -> bool:
+        """Take the new order: the list sorted again, a triage too, the why line anew;
+        whether the list is sorted again."""
         # The list shows an order of this recommender already, or the reader has moved in it
         # since the order was asked for: the papers passed keep their places. Else it is
         # sorted whole (the first order of a model, on a session's paper say).
         follows, self._shown = self._shown or self._reader_moved, shown
         self.order = order
-        self._resort(follows)
+        resorted = self._resort(follows)
         self.rescored.publish(None)
         self._why_line(self._screen.paper_list.current)
+        return resorted
 
-    def _resort(self, follows: bool = True) -> None:
+    def _resort(self, follows: bool = True) -> bool:
         """Sort the list again in the order now; under a triage, once back from it. When the
         list `follows` a change to the order it shows, the papers up to the cursor keep
-        their places, and the cursor stays on its paper."""
+        their places, and the cursor stays on its paper. Whether it is sorted now."""
         paper_list = self._screen.paper_list
         self._resort_due = self._active and not self._screen.is_active
         if not self._active or self._resort_due:
-            return
+            return False
         if follows and (current := paper_list.current) is not None:
             paper_list.choose_later(current.id, asked_for=False)
             self._pinned = _passed(paper_list.papers, paper_list.cursor)
@@ -289,6 +337,7 @@ class ForYou:
             self._screen.refilter()
         finally:
             self._pinned = NONE
+        return True
 
     # Triage in this order
 
@@ -308,12 +357,25 @@ class ForYou:
             self._resort()
         self._why_line(event.paper)
 
+    def _explained(self, why: tuple[str, str]) -> None:
+        """Why the paper under the cursor is recommended, found with the order: the pane
+        says it when it is drawn with the order, or now."""
+        pane = self._screen.detail_pane
+        self._fresh = why[0]
+        if self._library_due:  # drawn with the list, in one frame
+            pane.set_reactive(DetailPane.why, why)
+        else:
+            pane.why = why
+
     def _why_line(self, paper: Paper | None) -> None:
         """The pane says why `paper` is recommended, once the cursor rests on it; or how the
         order is doing."""
         pane = self._screen.detail_pane
         if self._explaining is not None:
             self._explaining.stop()
+        if paper is not None and paper.id == self._fresh and pane.why[0] == paper.id:
+            return  # said already, for the order now
+        self._fresh = None
         if paper is None or not self._active or self.order is None:
             if pane.why[1]:
                 pane.why = ("", "")
@@ -329,26 +391,38 @@ class ForYou:
 
     def _explain(self, paper_id: str, recommender: "Recommender") -> None:
         self._screen.run_worker(
-            partial(self._why, paper_id, recommender, self._heading),
+            partial(self._post_why, paper_id, recommender, self._heading),
             name="why",
             group="why",
             thread=True,
             exclusive=True,
         )
 
-    def _why(self, paper_id: str, recommender: "Recommender", heading: str) -> None:
+    def _post_why(self, paper_id: str, recommender: "Recommender", heading: str) -> None:
         """Why the recommender ranks the paper where it does, posted to the pane (in a
         thread)."""
-        number = self._store.position_of(paper_id)
-        if number is None or number >= len(recommender.rows):
-            return
+        if (why := self._why(paper_id, recommender, heading)) is not None:
+            self._screen.detail_pane.post_message(WhyFound(*why))
+
+    def _why(
+        self, paper_id: str | None, recommender: "Recommender", heading: str
+    ) -> tuple[str, str] | None:
+        """The paper's id, and the pane's line saying why the recommender ranks it where it
+        does (in a thread); None for no paper, or one it does not score."""
+        number = None if paper_id is None else self._store.position_of(paper_id)
+        if paper_id is None or number is None or number >= len(recommender.rows):
+            return None
         with self._lock:
             line = recommender.why_line(number)
-        self._screen.detail_pane.post_message(WhyFound(paper_id, f"{heading} {line}"))
+        return paper_id, f"{heading} {line}"
 
     @property
     def _heading(self) -> str:
-        return f"Like #{self.tag}:" if self.tag else "For you:"
+        return _heading(self.tag)
+
+
+def _heading(tag: str | None) -> str:
+    return f"Like #{tag}:" if tag else "For you:"
 
 
 def _failure(error: Exception) -> str:

@@ -17,13 +17,15 @@ from tui_reader.ui.notices import tell
 class LibrarySync:
     """Writes the library's changes and reads those of other programs, in threads, and tells
     how that went; `synced` is published after each save, and each reload that found a
-    change, for the screens that show the library to draw it again."""
+    change, for the screens that show the library to draw it again: with True when the
+    library may hold what they do not show yet (others' changes taken in, citation keys
+    given), False after a save that only wrote this program's changes."""
 
     def __init__(self, library: Library, app: App[Any]) -> None:
         self.library = library
         self._app = app
         self.failing = False  # the last save failed: said once, until one succeeds
-        self.synced: Signal[None] = Signal(app, "library-synced")
+        self.synced: Signal[bool] = Signal(app, "library-synced")
         self._reloading: Worker[None] | None = None
 
     @property
@@ -38,11 +40,14 @@ class LibrarySync:
 
     def save(self) -> None:
         """Write the changes in the background."""
-        self._app.run_worker(self.written(self.library.save), name="save", group="save")
+        self._app.run_worker(
+            self.written(self.library.save, changes=False), name="save", group="save"
+        )
 
-    async def written(self, write: Callable[[], list[str]]) -> None:
-        """Run `write` in a thread: a save, or a change that saves at once (citation keys);
-        tell what it found on disk, or that it failed."""
+    async def written(self, write: Callable[[], list[str]], changes: bool = True) -> None:
+        """Run `write` in a thread: a save, or a change that saves at once (citation keys:
+        `changes`); tell what it found on disk, or that it failed."""
+        taken_in = self.library.taken_in
         try:
             messages = await asyncio.to_thread(write)
         except LibraryError as error:
@@ -56,7 +61,7 @@ class LibrarySync:
             if self.failing:
                 self.failing = False
                 tell(self._app, f"Saved again to {self.library.path}")
-        self.synced.publish(None)
+        self.synced.publish(changes or self.library.taken_in != taken_in)
 
     def reload(self) -> None:
         """Read in what other programs saved, unless the last look is still at it (a file
@@ -69,4 +74,4 @@ class LibrarySync:
         for message in changes.messages:  # a damaged file mended, entries kept aside
             tell(self._app, message, "error")
         if changes.changed or changes.messages:
-            self.synced.publish(None)
+            self.synced.publish(True)

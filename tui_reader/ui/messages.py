@@ -121,8 +121,9 @@ class ForYouTrained(ForYouNews):
 
 class ForYouScored(ForYouNews):
     """The for-you order after the decisions as they are now (None: the order shown), that
-    `recommender` gives once it followed them (None: not opened yet), and its cold start's
-    message, `cold` (empty with a model)."""
+    `recommender` gives once it followed them (None: not opened yet), its cold start's
+    message, `cold` (empty with a model), and the paper under the cursor with the line
+    saying why it is recommended (`why`, None without one)."""
 
     def __init__(
         self,
@@ -130,9 +131,11 @@ class ForYouScored(ForYouNews):
         order: ForYouOrder | None,
         recommender: "Recommender | None",
         cold: str = "",
+        why: tuple[str, str] | None = None,
     ) -> None:
         super().__init__()
         self.tag, self.order, self.recommender, self.cold = tag, order, recommender, cold
+        self.why = why
 
 
 class WhyFound(Message):

@@ -19,6 +19,9 @@ class Timings:
     pane_settled_after: float = 0.25
     reload_every: float = 2.0  # between looks for changes another program saved
     saving_shown_after: float = 0.3  # a save may take this long before the header says so
+    # In the for-you order a change to the library is drawn with the order that follows it,
+    # in one frame, unless that order takes longer than this.
+    order_wait: float = 0.3
     # Most a key waits for a dialog flow to act on the answer the keys before it gave, and,
     # in the list, for the results of the query typed before it.
     flow_wait: float = 0.5

@@ -51,8 +51,8 @@ class Ranking(Protocol):
 
     rescored: Signal[None]  # a new order
 
-    def changed(self) -> None:
-        """The library changed: a new order will follow."""
+    def changed(self) -> bool:
+        """The library changed: a new order will follow (whether one will)."""
 
     def ahead(self, numbers: Numbers) -> Numbers | None:
         """These papers' places among them in the order now, best first (None: no order)."""
@@ -153,16 +153,21 @@ class TriageScreen(ModalScreen[str | None]):
         self.query_one("#triage-reading").focus()
         if self._ranking is not None:
             self._ranking.rescored.subscribe(self, self._rescored)
-            self._rescored(None)  # a triage taken up again: in the order now
+            # Opened (or taken up again) on the best paper not decided in the order now.
+            self._reorder(with_current=True)
         self._show()
 
     def _rescored(self, _: None) -> None:
         """Sort the papers after the one on screen in the order now."""
-        triage, start = self.triage, self.triage.position + 1
+        self._reorder()
+
+    def _reorder(self, with_current: bool = False) -> None:
+        triage = self.triage
+        start = triage.position + (0 if with_current else 1)
         assert self._ranking is not None
         places = self._ranking.ahead(triage.numbers[start:])
         if places is not None:
-            triage.reorder_ahead(places)
+            triage.reorder_ahead(places, with_current)
             self.call_after_refresh(self._typeset_ahead)
 
     def on_resize(self) -> None:

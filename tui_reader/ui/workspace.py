@@ -134,6 +134,7 @@ class Workspace(Screen[None]):
             read_after=config.read_after,
             index=lambda: self._index,
             read=lambda: self.library_changed(refilter=False),
+            reads=lambda: self.sort != "for you",
         )
         self.jumps = Jumps(
             lambda: self.filtering.query, self.filter_input, self.paper_list, self.following
@@ -318,6 +319,7 @@ class Workspace(Screen[None]):
             self.following.arriving = results.papers[0].id
         had_papers = bool(self.paper_list.papers)
         self.filtering.show(results, ranked=self.sort == "relevance")
+        self.for_you.library_drawn()
         if bool(results.papers) != had_papers:  # the paper keys come (or go): the footer
             self.refresh_bindings()
         self._update_header()
@@ -411,14 +413,12 @@ class Workspace(Screen[None]):
             self.library_changed(refilter=False)
 
     def _redraw_library_state(self) -> None:
-        paper_list = self.paper_list
-        paper_list.refresh_rows()
-        self.detail_pane.show(paper_list.current, paper_list.empty_message)
-        self.for_you.changed()
+        self.for_you.library_changed()  # drawn now, or with the for-you order that follows
 
-    def _library_synced(self, _: None) -> None:
-        """A save ended, or another program's changes were read in."""
-        self._redraw_library_state()
+    def _library_synced(self, changed: bool) -> None:
+        """A save ended, or others' changes were read in (`changed`: not drawn yet)."""
+        if changed:
+            self._redraw_library_state()
         self._update_header()
 
     @on(PapersResolved)

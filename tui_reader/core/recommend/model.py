@@ -10,7 +10,8 @@ the loss curves most along the bias (every paper's score moves with it), by a kn
 and the weights' largest curvature, some thirty times less, is measured by a few power
 iterations (a nonnegative matrix's first eigenvector is nonnegative, so a uniform start finds
 it). A model trained again after a decision starts from the last one's weights and needs a
-few steps (UPDATE_STEPS) where a model from nothing takes STEPS.
+few steps (UPDATE_STEPS) where a model from nothing takes STEPS, and measures the curvature
+by one iteration from the direction the last measure found.
 
 A model is kept as data: its weights as a `.npy` array of float32, one per word of the
 vocabulary, the papers' scores by it as another (a warm `recommend` reads them, not every
@@ -42,8 +43,11 @@ NEGATIVE_WEIGHT = 4.0  # an explicit negative (read, not kept), in weak negative
 # (1 / (C n) with the loss's weights summing to 1).
 PENALTY = 3e-3
 STEPS = 60  # from nothing
-UPDATE_STEPS = 10  # from the last model, after one more decision
+# From the last model, after one more decision: simulated readers deciding 40 papers each on
+# the real corpus keep their precision with 6 as with 10 (benchmarks/RESULTS.md, "For you").
+UPDATE_STEPS = 6
 CURVATURE_STEPS = 4  # power iterations measuring the loss's curvature over the weights
+UPDATE_CURVATURE_STEPS = 1  # from the direction measured last, after one more decision
 CURVATURE_MARGIN = 1.25  # what a few power iterations may miss of it
 # The bias's curvature: 2 (the squared hinge's) times the weights of the loss, which sum to 1.
 _BIAS_CURVATURE = 2.0
@@ -122,6 +126,7 @@ class Training:
         self.decided = Block(rows, np.zeros(0, dtype=np.int64))
         self.labels = np.zeros(0, dtype=np.float32)  # the decided papers', then the sample's
         self.costs = np.zeros(0, dtype=np.float32)
+        self._direction: Floats | None = None  # along which the loss curved most, last measured
 
     def learn(self, positives: Numbers, negatives: Numbers) -> None:
         """Learn from these decisions (the sample's papers among them taken out of it)."""
@@ -149,18 +154,24 @@ class Training:
         split = self.decided.count
         return self.decided.sums(slopes[:split]) + self.sample.sums(slopes[split:])
 
-    def curvature(self) -> float:
+    def curvature(self, warm: bool = False) -> float:
         """The largest eigenvalue of the loss's second derivative over the weights, every
-        paper inside the margin (the most it can curve), by power iteration."""
+        paper inside the margin (the most it can curve), by power iteration: from a uniform
+        start, or (`warm`, a decision after the last measure) from the direction found last,
+        which one more decision hardly turns."""
         width = self.sample.width
-        direction = np.full(width, 1 / math.sqrt(max(width, 1)), dtype=np.float32)
+        direction, steps = self._direction, UPDATE_CURVATURE_STEPS
+        if not warm or direction is None:
+            direction = np.full(width, 1 / math.sqrt(max(width, 1)), dtype=np.float32)
+            steps = CURVATURE_STEPS
         largest = 0.0
-        for _ in range(CURVATURE_STEPS):
+        for _ in range(steps):
             image = self.gradient(np.float32(2.0) * self.costs * self.scores(direction))
             largest = math.sqrt(float(image @ image))
             if largest == 0.0:
                 break
             direction = image / np.float32(largest)
+        self._direction = direction if largest else None
         return largest
 
 
@@ -171,15 +182,18 @@ def train(training: Training, width: int, digest: str, start: Model | None = Non
         weights, bias = np.zeros(width, dtype=np.float32), 0.0
     else:
         weights, bias = start.weights, start.bias
-    weights, bias = _minimise(training, weights, bias, STEPS if start is None else UPDATE_STEPS)
+    warm = start is not None
+    weights, bias = _minimise(training, weights, bias, UPDATE_STEPS if warm else STEPS, warm)
     return Model(weights, bias, digest)
 
 
-def _minimise(training: Training, w: Floats, b: float, steps: int) -> tuple[Floats, float]:
+def _minimise(
+    training: Training, w: Floats, b: float, steps: int, warm: bool = False
+) -> tuple[Floats, float]:
     """Weights and bias minimising the weighted squared hinge loss plus PENALTY/2 |w|^2."""
     labels, costs = training.labels, training.costs
     # Each block's step: 1 over twice its curvature, as the two blocks' bounds add up.
-    weights_step = 2 * CURVATURE_MARGIN * training.curvature() + PENALTY
+    weights_step = 2 * CURVATURE_MARGIN * training.curvature(warm) + PENALTY
     bias_step = 2 * _BIAS_CURVATURE
     ratio = math.sqrt(PENALTY / weights_step)
     momentum = np.float32((1 - ratio) / (1 + ratio))
