@@ -95,20 +95,30 @@ def test_a_short_form_both_define_otherwise_relates_nothing() -> None:
     ) == ["Sketches"]
 
 
-def test_a_short_form_both_define_alike_relates() -> None:
-    # "Sketched gradients (SEGA)": the same words begin alike, the plural aside.
+@pytest.mark.parametrize(
+    "defined", ["Sketched gradients (SEGA)", "Sketched gradient explained (SEGA)"]
+)
+def test_a_short_form_both_define_alike_relates(defined: str) -> None:
+    # The same words begin alike, the plural aside; or half of the longer's.
     assert related_titles(
-        SEGA, ("SEGA for images", "Sketched gradients (SEGA) for images."), SKETCHES, count=1
+        SEGA, ("SEGA for images", f"{defined} for images."), SKETCHES, count=1
     ) == ["SEGA for images"]
+
+
+GD = {"grad", "desc"}
 
 
 @pytest.mark.parametrize(
     ("text", "defined"),
     [
-        ("deep belief networks (dbns) can", {"dbn": {"deep", "belie", "netwo"}}),
-        ("a method---sega (sketched gradient method)---which", {"sega": {"sketc", "gradi"}}),
-        ("structure-based drug design (sbdd) aims", {"sbdd": {"struc", "drug", "desig"}}),
+        ("deep belief networks (dbns) can", {"dbn": {"deep", "beli", "netw"}}),
+        ("a method---sega (sketched gradient method)---which", {"sega": {"sket", "grad"}}),
+        ("structure-based drug design (sbdd) aims", {"sbdd": {"stru", "drug", "desi"}}),
         ("methods (e.g. sgd) and models (see below)", {}),
+        ("gradient descent (gd), stochastic gd (sgd)", {"gd": GD, "sgd": {"stoc", *GD}}),
+        ("conformal prediction (cp). cp (cannot handle noise)", {"cp": {"conf", "pred"}}),
+        ("a title\nwe develop name (stm)", {}),
+        ("brackets (--) of no words, () nor ( )", {}),
         ("h2o (heavy hitter oracle) keeps", {}),
     ],
 )

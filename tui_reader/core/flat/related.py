@@ -14,10 +14,14 @@ the rarer of their two.
 
 A short form both papers define, each as something else ("SEGA (sketched gradient method)",
 "semantic guidance (SEGA)"), relates nothing: the word, and the pairs holding it, are not
-counted between them. A short form is defined as "long form (LF)" or "LF (long form)", its
-letters found in the long form from right to left, its first at the start of a word (Schwartz
-and Hearst's rule); two long forms say the same when their words that are not common English
-begin alike (their first SAME_BEGINNING letters: "network" and "networks").
+counted between them. A short form is defined where it is first written as "long form (LF)"
+or "LF (long form)", its letters found in the long form from right to left, its first at the
+start of a word (Schwartz and Hearst's rule); another short form in a long form reads as its
+own long form ("stochastic GD (SGD)"). Two long forms say the same when their words that are
+not common English begin alike (their first SAME_BEGINNING letters: "network" and "nets") for
+half the words of the longer at least ("generative adversarial nets" and "generative
+adversarial networks" say the same, "deep belief networks" and "dynamic Bayesian networks"
+do not).
 
 The paper's RELATED_WORDS rarest words first find, from the index's postings, the
 RELATED_CANDIDATES papers sharing most of them (each weighing its rarity squared, twice in a
@@ -43,7 +47,7 @@ Pair = tuple[str, str]
 RELATED_WORDS = 40
 RELATED_CANDIDATES = 100
 PAIR_WEIGHT = 0.25
-SAME_BEGINNING = 5
+SAME_BEGINNING = 4
 _TOPICAL = re.compile(r"\b[^\W\d_]\w+")  # a letter, then a letter, digit or _
 _BRACKETED = re.compile(r"\(([^()]{1,80})\)")
 _ALPHANUMERIC = re.compile(r"[^\W_]+")
@@ -87,33 +91,54 @@ class _Said:
         return {
             word
             for word in written
-            if theirs.get(_singular(word), self.defined[_singular(word)])
-            != self.defined[_singular(word)]
+            if _singular(word) in theirs
+            and _otherwise(self.defined[_singular(word)], theirs[_singular(word)])
         }
 
 
 def _short_forms(text: str) -> dict[str, frozenset[str]]:
-    defined = {}
+    """The short forms the text defines, each at its first definition, with the beginnings of
+    its long form's telling words; a short form in a long form ("stochastic GD (SGD)") read as
+    its own."""
+    longs: dict[str, list[str]] = {}
     for bracketed in _BRACKETED.finditer(text):
         inside = _ALPHANUMERIC.findall(bracketed.group(1))
+        line = text.rfind("\n", 0, bracketed.start()) + 1
         before = _ALPHANUMERIC.findall(
-            text[max(0, bracketed.start() - _BEFORE) : bracketed.start()]
+            text[max(line, bracketed.start() - _BEFORE) : bracketed.start()]
         )
         if len(inside) == 1:  # long form (LF): the fewest words before that it can stand for
             short = inside[0]
-            longs = [before[-words:] for words in range(1, min(len(before), 2 * len(short)) + 1)]
-        elif before:  # LF (long form)
-            short, longs = before[-1], [inside]
+            tried = [before[-words:] for words in range(1, min(len(before), 2 * len(short)) + 1)]
+        elif len(inside) > 1 and before and inside[0] not in STOP_WORDS:  # LF (long form)
+            short, tried = before[-1], [inside]
         else:
             continue
-        if len(short) not in _SHORT_FORM or short.isdigit():
+        if len(short) not in _SHORT_FORM or short.isdigit() or _singular(short) in longs:
             continue
-        for long in longs:
-            if _stands_for(_singular(short), long):
-                telling = (word[:SAME_BEGINNING] for word in long if word not in STOP_WORDS)
-                defined[_singular(short)] = frozenset(telling)
-                break
-    return defined
+        long = next((words for words in tried if _stands_for(_singular(short), words)), None)
+        if long is not None:
+            longs[_singular(short)] = long
+    return {short: _beginnings(short, long, longs) for short, long in longs.items()}
+
+
+def _beginnings(short: str, long: list[str], longs: dict[str, list[str]]) -> frozenset[str]:
+    """The first SAME_BEGINNING letters of the long form's telling words, another short form
+    in it read as its long form."""
+    words = [
+        nested
+        for word in long
+        for nested in (
+            longs[_singular(word)] if _singular(word) in longs.keys() - {short} else [word]
+        )
+    ]
+    return frozenset(word[:SAME_BEGINNING] for word in words if word not in STOP_WORDS)
+
+
+def _otherwise(long: frozenset[str], other: frozenset[str]) -> bool:
+    """Whether two long forms say different things: fewer than half the words of the longer
+    begin alike."""
+    return 2 * len(long & other) < max(len(long), len(other))
 
 
 def _stands_for(short: str, long: list[str]) -> bool:
