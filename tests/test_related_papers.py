@@ -119,6 +119,7 @@ GD = {"grad", "desc"}
         ("conformal prediction (cp). cp (cannot handle noise)", {"cp": {"conf", "pred"}}),
         ("a title\nwe develop name (stm)", {}),
         ("brackets (--) of no words, () nor ( )", {}),
+        ("all of it (oi) is common english", {}),
         ("h2o (heavy hitter oracle) keeps", {}),
     ],
 )

@@ -119,7 +119,8 @@ def _short_forms(text: str) -> dict[str, frozenset[str]]:
         long = next((words for words in tried if _stands_for(_singular(short), words)), None)
         if long is not None:
             longs[_singular(short)] = long
-    return {short: _beginnings(short, long, longs) for short, long in longs.items()}
+    beginnings = {short: _beginnings(short, long, longs) for short, long in longs.items()}
+    return {short: said for short, said in beginnings.items() if said}  # not all common English
 
 
 def _beginnings(short: str, long: list[str], longs: dict[str, list[str]]) -> frozenset[str]:
