@@ -5,7 +5,8 @@ engine's related papers are compared with them: a "yes" pair is found when the o
 among the 5 most related, a "no" pair when it is not; the held-out pairs are counted on their
 own. `--baseline` scores the same pairs with the first engine's method (the paper's 30 rarest
 words, a cosine of binary TF-IDF vectors), for comparison. Also times `related` over a corpus
-given with `--timing CORPUS`, the index warmed first as the reader warms it.
+given with `--timing CORPUS`, the index warmed first as the reader warms it: wall-clock and CPU
+time (on a shared machine the CPU time is the steadier).
 
     python benchmarks/related.py [--baseline] [--timing /tmp/corpus-1m.jsonl.gz]
 """
@@ -82,14 +83,16 @@ def timing(corpus: Path) -> None:
     index = build_index(papers)
     index.warm()  # as the reader does in the background once the index is built or opened
     numbers = np.random.default_rng(1).integers(0, len(papers), 50).tolist()
-    seconds = []
+    seconds, cpu = [], []
     for number in numbers:
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         index.related(number)
         seconds.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - started_cpu)
     print(
         f"related over {len(papers):,} papers: median {1000 * statistics.median(seconds):.0f} ms,"
-        f" max {1000 * max(seconds):.0f} ms ({len(seconds)} papers)"
+        f" max {1000 * max(seconds):.0f} ms; CPU median {1000 * statistics.median(cpu):.0f} ms,"
+        f" max {1000 * max(cpu):.0f} ms ({len(seconds)} papers)"
     )
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from tui_reader.core.flat import index as index_module
 from tui_reader.core.flat.index import FlatIndex
+from tui_reader.core.flat.related import _short_forms
 from tui_reader.core.paper import Paper
 from tui_reader.core.store import PaperStore
 
@@ -81,6 +82,51 @@ def test_a_word_of_both_title_and_abstract_counts_twice() -> None:
         ("Overview", "An overview of homophily and node labels."),
         ("Homophily", "A survey of homophily and node labels."),
     ) == ["Homophily", "Overview"]
+
+
+SEGA = ("SEGA for gradients", "SEGA (sketched gradient method) lowers the variance of sketches.")
+SKETCHES = ("Sketches", "The variance of sketches, lowered.")
+
+
+def test_a_short_form_both_define_otherwise_relates_nothing() -> None:
+    # Both write "SEGA", each for something else: what else they share decides.
+    assert related_titles(
+        SEGA, ("SEGA for images", "Semantic guidance (SEGA) steers images."), SKETCHES, count=1
+    ) == ["Sketches"]
+
+
+@pytest.mark.parametrize(
+    "defined", ["Sketched gradients (SEGA)", "Sketched gradient explained (SEGA)"]
+)
+def test_a_short_form_both_define_alike_relates(defined: str) -> None:
+    # The same words begin alike, the plural aside; or half of the longer's.
+    assert related_titles(
+        SEGA, ("SEGA for images", f"{defined} for images."), SKETCHES, count=1
+    ) == ["SEGA for images"]
+
+
+GD = {"grad", "desc"}
+
+
+@pytest.mark.parametrize(
+    ("text", "defined"),
+    [
+        ("deep belief networks (dbns) can", {"dbn": {"deep", "beli", "netw"}}),
+        ("a method---sega (sketched gradient method)---which", {"sega": {"sket", "grad"}}),
+        ("structure-based drug design (sbdd) aims", {"sbdd": {"stru", "drug", "desi"}}),
+        ("methods (e.g. sgd) and models (see below)", {}),
+        ("gradient descent (gd), stochastic gd (sgd)", {"gd": GD, "sgd": {"stoc", *GD}}),
+        ("conformal prediction (cp). cp (cannot handle noise)", {"cp": {"conf", "pred"}}),
+        ("a title\nwe develop name (stm)", {}),
+        ("brackets (--) of no words, () nor ( )", {}),
+        ("all of it (oi) is common english", {}),
+        ("h2o (heavy hitter oracle) keeps", {}),
+    ],
+)
+def test_short_forms_are_found_with_their_long_forms(
+    text: str, defined: dict[str, set[str]]
+) -> None:
+    assert _short_forms(text) == defined
 
 
 @pytest.mark.parametrize("kept", [5, 100_000])

@@ -12,6 +12,17 @@ times says no more than its title. Pairs of words that follow each other once co
 is left out ("drug design", "kv cache") count too, PAIR_WEIGHT as much as a word as rare as
 the rarer of their two.
 
+A short form both papers define, each as something else ("SEGA (sketched gradient method)",
+"semantic guidance (SEGA)"), relates nothing: the word, and the pairs holding it, are not
+counted between them. A short form is defined where it is first written as "long form (LF)"
+or "LF (long form)", its letters found in the long form from right to left, its first at the
+start of a word (Schwartz and Hearst's rule); another short form in a long form reads as its
+own long form ("stochastic GD (SGD)"). Two long forms say the same when their words that are
+not common English begin alike (their first SAME_BEGINNING letters: "network" and "nets") for
+half the words of the longer at least ("generative adversarial nets" and "generative
+adversarial networks" say the same, "deep belief networks" and "dynamic Bayesian networks"
+do not).
+
 The paper's RELATED_WORDS rarest words first find, from the index's postings, the
 RELATED_CANDIDATES papers sharing most of them (each weighing its rarity squared, twice in a
 title, over the square root of a paper's number of words); these are weighed as above, from
@@ -19,6 +30,7 @@ their text.
 """
 
 import re
+from functools import cached_property
 from itertools import pairwise
 from operator import countOf
 
@@ -35,7 +47,12 @@ Pair = tuple[str, str]
 RELATED_WORDS = 40
 RELATED_CANDIDATES = 100
 PAIR_WEIGHT = 0.25
+SAME_BEGINNING = 4
 _TOPICAL = re.compile(r"\b[^\W\d_]\w+")  # a letter, then a letter, digit or _
+_BRACKETED = re.compile(r"\(([^()]{1,80})\)")
+_ALPHANUMERIC = re.compile(r"[^\W_]+")
+_SHORT_FORM = range(2, 11)  # its letters and digits
+_BEFORE = 200  # characters before a bracket where a long form is looked for
 
 
 class _Said:
@@ -44,6 +61,7 @@ class _Said:
 
     def __init__(self, text: str) -> None:
         headline, title, abstract, *_ = [*text.split("\n"), "", ""]
+        self._text = f"{headline}\n{title}\n{abstract}"
         titled, written = _topical(f"{headline} {title}"), _topical(abstract)
         self.words = {*titled, *written}
         self.titled, self.written = set(titled), set(written)
@@ -55,6 +73,90 @@ class _Said:
         if isinstance(term, str):
             return (term in self.titled) + (term in self.written)
         return (term in self.titled_pairs) + (term in self.written_pairs)
+
+    @cached_property
+    def defined(self) -> dict[str, frozenset[str]]:
+        """The short forms the paper defines (singular), each with its long form's telling
+        beginnings."""
+        return _short_forms(self._text)
+
+    def clashing(self, other: "_Said") -> set[str]:
+        """The words of both papers that are short forms each defines otherwise."""
+        if not self.defined:
+            return set()
+        written = {word for word in self.words & other.words if _singular(word) in self.defined}
+        if not written:
+            return set()
+        theirs = other.defined
+        return {
+            word
+            for word in written
+            if _singular(word) in theirs
+            and _otherwise(self.defined[_singular(word)], theirs[_singular(word)])
+        }
+
+
+def _short_forms(text: str) -> dict[str, frozenset[str]]:
+    """The short forms the text defines, each at its first definition, with the beginnings of
+    its long form's telling words; a short form in a long form ("stochastic GD (SGD)") read as
+    its own."""
+    longs: dict[str, list[str]] = {}
+    for bracketed in _BRACKETED.finditer(text):
+        inside = _ALPHANUMERIC.findall(bracketed.group(1))
+        line = text.rfind("\n", 0, bracketed.start()) + 1
+        before = _ALPHANUMERIC.findall(
+            text[max(line, bracketed.start() - _BEFORE) : bracketed.start()]
+        )
+        if len(inside) == 1:  # long form (LF): the fewest words before that it can stand for
+            short = inside[0]
+            tried = [before[-words:] for words in range(1, min(len(before), 2 * len(short)) + 1)]
+        elif len(inside) > 1 and before and inside[0] not in STOP_WORDS:  # LF (long form)
+            short, tried = before[-1], [inside]
+        else:
+            continue
+        if len(short) not in _SHORT_FORM or short.isdigit() or _singular(short) in longs:
+            continue
+        long = next((words for words in tried if _stands_for(_singular(short), words)), None)
+        if long is not None:
+            longs[_singular(short)] = long
+    beginnings = {short: _beginnings(short, long, longs) for short, long in longs.items()}
+    return {short: said for short, said in beginnings.items() if said}  # not all common English
+
+
+def _beginnings(short: str, long: list[str], longs: dict[str, list[str]]) -> frozenset[str]:
+    """The first SAME_BEGINNING letters of the long form's telling words, another short form
+    in it read as its long form."""
+    words = [
+        nested
+        for word in long
+        for nested in (
+            longs[_singular(word)] if _singular(word) in longs.keys() - {short} else [word]
+        )
+    ]
+    return frozenset(word[:SAME_BEGINNING] for word in words if word not in STOP_WORDS)
+
+
+def _otherwise(long: frozenset[str], other: frozenset[str]) -> bool:
+    """Whether two long forms say different things: fewer than half the words of the longer
+    begin alike."""
+    return 2 * len(long & other) < max(len(long), len(other))
+
+
+def _stands_for(short: str, long: list[str]) -> bool:
+    """Whether the short form's letters are found in the long form from right to left, its
+    first at the start of the long form's first word."""
+    if not long or long[0][0] != short[0]:
+        return False
+    written, place = " ".join(long), len(" ".join(long))
+    for letter in reversed(short[1:]):
+        place = written.rfind(letter, 0, place)
+        if place <= 0:
+            return False
+    return True
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 2 and word.endswith("s") else word
 
 
 def _topical(text: str) -> list[str]:
@@ -105,7 +207,7 @@ def related(
         first, second = rarity.of(pair[0]), rarity.of(pair[1])
         if first and second:  # as rare as its rarer word, at least
             terms[pair] = PAIR_WEIGHT * max(first, second) ** 2 * said.times(pair)
-    keys = _alike(parts, candidates, terms, rarity)
+    keys = _alike(parts, candidates, said, terms, rarity)
     best = np.argsort(-keys, kind="stable")[:count]
     return candidates[best[keys[best] > 0]].astype(np.int64)
 
@@ -137,14 +239,26 @@ def _candidates(
 
 
 def _alike(
-    parts: Parts, candidates: Numbers, terms: dict[str | Pair, float], rarity: Rarities
+    parts: Parts,
+    candidates: Numbers,
+    said: _Said,
+    terms: dict[str | Pair, float],
+    rarity: Rarities,
 ) -> Floats:
-    """How alike each candidate is to the paper: each word or pair it shares weighs its worth
-    in the paper times its own there, over the square root of its number of telling words."""
+    """How alike each candidate is to the paper: each word or pair it shares (but short forms
+    defined otherwise) weighs its worth in the paper times its own there, over the square root
+    of its number of telling words."""
     keys = np.zeros(len(candidates), dtype=np.float32)
     for place, candidate in enumerate(candidates.tolist()):
         other = _Said(parts.text.of(candidate))
         shared: list[str | Pair] = [*(other.words & terms.keys()), *(other.pairs & terms.keys())]
+        clashing = said.clashing(other)
+        if clashing:
+            shared = [term for term in shared if clashing.isdisjoint(_words_of(term))]
         total = sum(terms[term] * other.times(term) for term in shared)
         keys[place] = total / max(rarity.telling(other.words), 1) ** 0.5
     return keys
+
+
+def _words_of(term: str | Pair) -> tuple[str, ...]:
+    return (term,) if isinstance(term, str) else term
