@@ -1,4 +1,3 @@
-import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,11 +9,10 @@ from tui_reader.core.store import PaperStore
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 
-# CI shares its machine and a deadline there fails an example for the machine's load, not the
-# code's; a failure prints the blob that replays it (@reproduce_failure).
-settings.register_profile("ci", deadline=None, print_blob=True)
-settings.register_profile("dev")
-settings.load_profile("ci" if os.environ.get("CI") else "dev")
+# The suite runs on shared machines, where a deadline fails an example for the machine's load,
+# not the code's; a failure prints the blob that replays it (@reproduce_failure).
+settings.register_profile("suite", deadline=None, print_blob=True)
+settings.load_profile("suite")
 
 
 @pytest.fixture(autouse=True)
