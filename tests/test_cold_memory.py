@@ -115,3 +115,15 @@ def test_an_entry_made_out_of_memory_is_the_one_made_in_it(
     assert isinstance(found.store._texts["abstract"].chunks[-1], columns.Spilled)
     in_memory, out_of_memory = (_entry_arrays(tmp_path / k) for k in ("in-memory", "out-of-memory"))
     assert len(in_memory) > 40 and in_memory == out_of_memory
+
+
+def test_headlines_ranked_a_batch_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui_reader.core import store as store_module
+
+    made = _papers(40) + [Paper.from_abstract("Same words.", "Made", Path("x"), title="ÉTÉ")] * 2
+    made.append(Paper.from_abstract("Other words.", "Made", Path("x"), title="été"))
+    monkeypatch.setattr(store_module, "_RANKED_AT_ONCE", 3)
+    ranks = PaperStore(made).headline_ranks()
+    keys = [paper.headline.casefold() for paper in PaperStore(made)]
+    distinct = sorted(set(keys))
+    assert ranks.tolist() == [distinct.index(key) for key in keys]
