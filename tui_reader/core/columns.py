@@ -4,16 +4,21 @@ whole over memory-mapped arrays (the index cache).
 
 A column of strings is chunks of UTF-8 with one int64 offset per string (kept on disk, a
 long text's is chunks of zstd frames, a string each, with each chunk's dictionary:
-core.frames); a column of a few names a paper (categories) is the names' codes, all papers'
+core.frames). A growing column's batches past its first SPILL_FROM bytes are written to a
+temporary file of its own and read back by `pread` (`Spilled`): a million papers' texts are
+1.2 GB, which the system's cache holds and may drop, where the process's memory would
+hold them for good; a column of a few names a paper (categories) is the names' codes, all papers'
 one after the other, with where each paper's start, and the list of the names the codes
 stand for.
 """
 
+import os
+import tempfile
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from itertools import accumulate, pairwise
-from typing import Any, TypeAlias
+from typing import IO, Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -23,6 +28,43 @@ from tui_reader.core.frames import FrameReader
 Chunk: TypeAlias = bytes | memoryview
 Column: TypeAlias = "array[int] | memoryview"  # grown in memory, or mapped from a file
 UTF8 = ("utf-8", "surrogatepass")  # as the columns are written
+SPILL_FROM = 16 << 20  # bytes of a growing column held in memory; the rest in its file
+
+
+class Spilled:
+    """A batch of a column's strings written to the column's temporary file: `length` bytes
+    from `start`, read back (sliced) by `pread`, which any thread may do as batches are
+    written after it."""
+
+    def __init__(self, file: IO[bytes], start: int, length: int) -> None:
+        self.file, self.start, self.length = file, start, length
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, cut: slice) -> bytes:
+        begin, end, _ = cut.indices(self.length)
+        return read_at(self.file, self.start + begin, max(end - begin, 0))
+
+
+def read_at(file: IO[bytes], start: int, size: int) -> bytes:
+    """`size` bytes of a file from `start` (a read may give fewer than asked)."""
+    parts = []
+    while size > 0:
+        part = os.pread(file.fileno(), size, start)
+        if not part:
+            raise OSError(f"{file.name}: cut short at {start}")
+        parts.append(part)
+        start, size = start + len(part), size - len(part)
+    return b"".join(parts)
+
+
+def write_at(file: IO[bytes], start: int, data: bytes | memoryview) -> None:
+    """Write these bytes (an array's `data`, contiguous) into a file at `start`."""
+    view = memoryview(data).cast("B")
+    while view:
+        written = os.pwrite(file.fileno(), view, start)
+        view, start = view[written:], start + written
 
 
 class StringColumn:
@@ -35,11 +77,13 @@ class StringColumn:
         readers: Sequence[FrameReader] | None = None,
     ) -> None:
         # Mapped arrays are read through memoryviews: 20x faster to slice than numpy's.
-        self.chunks: list[Chunk] = [view(chunk) for chunk in chunks]  # where each starts:
+        self.chunks: list[Chunk | Spilled] = [view(chunk) for chunk in chunks]  # each starts:
         self.starts: list[int] = list(accumulate(map(len, self.chunks), initial=0))[:-1]
         self.offsets: Column = array("q", [0]) if offsets is None else view(offsets)
         # A column kept as frames (core.frames): what reads each chunk's, by its dictionary.
         self._readers = None if readers is None else list(readers)
+        self._file: IO[bytes] | None = None  # the batches past SPILL_FROM bytes
+        self._spilled = 0  # bytes written to it
 
     def append(self, joined: bytes, lengths: "array[int]") -> None:
         """Strings as `encoded` gives them: their UTF-8 one after the other, and each one's
@@ -47,10 +91,20 @@ class StringColumn:
         end = int(self.offsets[-1])
         self.offsets = growable(self.offsets, "q")
         if joined:
-            self.chunks.append(joined)
+            self.chunks.append(self._spill(joined) if end >= SPILL_FROM else joined)
             self.starts.append(end)
         ends = np.cumsum(np.frombuffer(lengths, dtype=np.int64)) + end
         self.offsets.frombytes(ends.tobytes())
+
+    def _spill(self, joined: bytes) -> Chunk | Spilled:
+        """The batch as written to the column's file (where files can be so read: as it is)."""
+        if not hasattr(os, "pwrite"):  # Windows
+            return joined
+        if self._file is None:
+            self._file = tempfile.TemporaryFile()  # noqa: SIM115 (closed with the column)
+        write_at(self._file, self._spilled, joined)
+        self._spilled += len(joined)
+        return Spilled(self._file, self._spilled - len(joined), len(joined))
 
     def get(self, number: int) -> str:
         offsets = self.offsets

@@ -55,6 +55,7 @@ Array: TypeAlias = npt.NDArray[Any]
 _SEPARATOR_UTF8 = SEPARATOR.encode()
 BUILT_PAPERS = 4096  # papers held built, for the rows on screen
 _MERGE_AT = 50_000  # ids looked up through a dict until this many, then merged into arrays
+_RANKED_AT_ONCE = 100_000  # headlines read at once to be ranked
 
 
 class PaperStore(Sequence[Paper]):
@@ -352,7 +353,11 @@ class PaperStore(Sequence[Paper]):
         headlines share one), to sort by headline without reading them."""
         ranks = self._headline_ranks
         if ranks is None or len(ranks) != self._count:
-            ranks = self._headline_ranks = _ranks(self.texts("headline"))
+            count, keys = self._count, []
+            for start in range(0, count, _RANKED_AT_ONCE):  # not every headline twice at once
+                stop = min(start + _RANKED_AT_ONCE, count)
+                keys += [headline.casefold() for headline in self.texts("headline", start, stop)]
+            ranks = self._headline_ranks = _ranks(keys)
         return ranks
 
     def texts(self, name: str, start: int = 0, stop: int | None = None) -> list[str]:
@@ -453,8 +458,8 @@ def papers_of(columns: PaperColumns) -> list[Paper]:
     return list(store)
 
 
-def _ranks(headlines: list[str]) -> Array:
-    keys = [headline.casefold() for headline in headlines]
+def _ranks(keys: list[str]) -> Array:
+    """Each key's place among them, in order (equal keys share one)."""
     order = sorted(range(len(keys)), key=keys.__getitem__)
     ranks = np.empty(len(keys), dtype=np.int64)
     rank, previous = -1, None

@@ -9,7 +9,8 @@ is read once per process into the words search knows (casefolded, accents droppe
 hyphenated compound also joined: co, training, cotraining) and its capitalised words as written
 (Co, Training); a chunk's distinct tokens cost one dict look-up each. Postings then come from
 numpy: each chunk's (word, paper) pairs made unique by `np.unique`, merged at the end into one
-int32 array per field with int64 offsets, in paper order. Chunks are read by a pool of
+int32 array per field with int64 offsets, in paper order (core.flat.postings: a big index's
+in a temporary file, mapped). Chunks are read by a pool of
 processes when there are several, each keeping its own table of tokens; only arrays, the new
 words and the folded text come back.
 
@@ -41,14 +42,14 @@ import numpy as np
 import numpy.typing as npt
 
 from tui_reader.core.flat.fold import fold_rest, phrase_text, unwrap_latex_utf8
-from tui_reader.core.flat.words import Array, Arrays, strings
+from tui_reader.core.flat.postings import Chunk, paper_words, postings
+from tui_reader.core.flat.words import Arrays, strings
 from tui_reader.core.pools import process_pool
 
 if TYPE_CHECKING:
     pass
 
 Ids = npt.NDArray[np.int32]
-Chunk = tuple[int, Ids, npt.NDArray[np.uint16]]  # first paper, word ids, papers within
 
 CHUNK = 5000  # papers read at once
 POOLED_FROM = 4 * CHUNK  # fewer papers are read in this process (a pool costs a second)
@@ -375,7 +376,7 @@ class _Merged:
                         ids = np.frombuffer(read, np.int32, length)
                         yield first, rank[ids], np.frombuffer(read, np.uint16, length, 4 * length)
 
-                arrays |= _postings(name, chunks, len(rank))
+                arrays |= postings(name, chunks, len(rank))
         arrays["paper_words"] = paper_words(arrays["all_papers"], count)
         self.pairs.seek(0, os.SEEK_END)  # where the next chunk's pairs go
         arrays["text"] = np.frombuffer(_mapped(self.text), dtype=np.uint8)
@@ -386,41 +387,11 @@ class _Merged:
         return arrays
 
 
-def paper_words(papers: Array, count: int) -> npt.NDArray[np.int32]:
-    """How many distinct words each of `count` papers has, from the `all` postings."""
-    lengths = np.zeros(count, dtype=np.int64)
-    for start in range(0, len(papers), 1 << 24):  # bincount copies to 64 bits: a slice at once
-        lengths += np.bincount(papers[start : start + (1 << 24)], minlength=count)
-    return lengths.astype(np.int32)
-
-
 def _mapped(file: IO[bytes]) -> mmap.mmap | bytes:
     file.flush()
     if not file.tell():
         return b""  # an empty file cannot be mapped
     return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-
-
-def _postings(name: str, chunks: Callable[[], Iterator[Chunk]], words: int) -> Arrays:
-    """Each word's papers, in paper order, from chunks in paper order whose pairs are grouped
-    by word (each group in paper order); `chunks` is read twice."""
-    counts = np.zeros(words, dtype=np.int64)
-    for _, ids, _ in chunks():
-        counts += np.bincount(ids, minlength=words)
-    offsets = np.zeros(words + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    papers = np.empty(int(offsets[-1]), dtype=np.int32)
-    cursor = offsets[:-1].copy()
-    for first, ids, numbers in chunks():
-        if not len(ids):
-            continue
-        starts = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1])))
-        lengths = np.diff(np.append(starts, len(ids)))
-        runs = ids[starts]
-        within = np.arange(len(ids), dtype=np.int64) - np.repeat(starts, lengths)
-        papers[np.repeat(cursor[runs], lengths) + within] = numbers.astype(np.int32) + first
-        cursor[runs] += lengths
-    return {f"{name}_offsets": offsets, f"{name}_papers": papers}
 
 
 def _chunks(papers: Columns, start: int, stop: int) -> Iterator[tuple[int, bytes, int]]:

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from tui_reader.core.flat.folded_text import STEP
+from tui_reader.core.flat.folded_text import STEP, give_back, mapping_of
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.flat.kept_text import KEPT, compressed
 from tui_reader.core.flat.parts import IndexPart
@@ -207,7 +207,21 @@ def mapped(folder: Path, name: str, described: object) -> Array:
 
 
 def _save(path: Path, array: Array) -> None:
-    np.save(path, np.ascontiguousarray(array), allow_pickle=False)
+    """`np.save`, a mapped array (big postings, core.flat.postings) STEP bytes at a time, the
+    pages given back once written."""
+    mapped = mapping_of(array)
+    if mapped is None:
+        np.save(path, np.ascontiguousarray(array), allow_pickle=False)
+        return
+    data = array.data.cast("B")
+    start = array.ctypes.data - np.frombuffer(mapped, dtype=np.uint8).ctypes.data
+    with path.open("wb") as stream:
+        np.lib.format.write_array_header_1_0(
+            stream, np.lib.format.header_data_from_array_1_0(array)
+        )
+        for begin in range(0, len(data), STEP):
+            stream.write(data[begin : begin + STEP])
+            give_back(mapped, start + begin, start + min(begin + STEP, len(data)))
 
 
 def read_manifest(

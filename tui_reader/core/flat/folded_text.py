@@ -100,6 +100,12 @@ class FoldedText:
             give_back(self._map, begin, end)
 
 
+def mapping_of(array: npt.NDArray[np.generic]) -> mmap.mmap | None:
+    """The map an array was made over whole (`np.frombuffer` of a map), else None."""
+    view = array.base
+    return view.obj if isinstance(view, memoryview) and isinstance(view.obj, mmap.mmap) else None
+
+
 def give_back(mapped: mmap.mmap, begin: int, end: int) -> None:
     """Unmap the pages of these bytes of a read-only map from the reader's memory, and those
     the system mapped around them (it keeps them in its cache: reading them again reads no

@@ -17,7 +17,7 @@ from typing import IO
 import numpy as np
 import numpy.typing as npt
 
-from tui_reader.core.flat.folded_text import STEP, give_back
+from tui_reader.core.flat.folded_text import STEP, give_back, mapping_of
 from tui_reader.core.flat.words import Array
 from tui_reader.core.frames import LARGEST, SAMPLES, reader, texts_in, trained, write_frames
 
@@ -32,8 +32,7 @@ def compressed(text: Array, offsets: Array, into: IO[bytes]) -> tuple[Ints, byte
     built) is read STEP bytes at a time, each given back once read."""
     places = np.asarray(offsets, dtype=np.int64)
     count = len(places) - 1
-    view = text.base
-    mapped = view.obj if isinstance(view, memoryview) and isinstance(view.obj, mmap.mmap) else None
+    mapped = mapping_of(text)
     # The papers of the first STEP bytes (at most SAMPLES): the dictionary is trained on them.
     sampled = min(max(int(np.searchsorted(places, STEP, side="right")) - 1, 1), SAMPLES, count)
     ends = places[: sampled + 1].tolist()

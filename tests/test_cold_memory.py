@@ -1,0 +1,129 @@
+"""A cold build's big pieces kept out of the process's memory: a growing column's texts past
+its first bytes in a temporary file (core.columns), a big index's postings made in one
+(core.flat.postings). Made either way, the store, the index and the entry are the same."""
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tui_reader.core import columns
+from tui_reader.core.flat import disk, postings
+from tui_reader.core.flat.build import build_arrays
+from tui_reader.core.flat.folded_text import mapping_of
+from tui_reader.core.loading import check_paths
+from tui_reader.core.opening import open_papers
+from tui_reader.core.paper import Paper
+from tui_reader.core.paper_columns import TEXTS, columns_of
+from tui_reader.core.store import PaperStore
+
+WORDS = [f"w{n}" for n in range(300)] + ["Diffusion", "naïve", "co-training", "SAM", "α"]
+
+
+def _papers(count: int) -> list[Paper]:
+    draw = random.Random(7)
+    return [
+        Paper.from_abstract(
+            " ".join(draw.choices(WORDS, k=draw.randint(5, 40))) + f" paper{n}.",
+            "Made",
+            Path("made.jsonl"),
+            title=" ".join(draw.choices(WORDS, k=4)),
+            authors=(f"Author {draw.randint(0, 50)}",),
+        )
+        for n in range(count)
+    ]
+
+
+def _same_arrays(a: dict[str, object], b: dict[str, object]) -> None:
+    assert set(a) == set(b)
+    for name in a:
+        assert np.array_equal(np.asarray(a[name]), np.asarray(b[name])), name
+
+
+def test_postings_made_in_a_file_are_those_made_in_memory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    papers = PaperStore(_papers(2500))
+    in_memory, _ = build_arrays(papers, processes=1)
+    assert mapping_of(in_memory["all_papers"]) is None
+    monkeypatch.setattr(postings, "WINDOW", 1000)  # several windows, the last one short
+    in_file, _ = build_arrays(papers, processes=1)
+    assert len(in_file["all_papers"]) > 5 * postings.WINDOW
+    assert mapping_of(in_file["all_papers"]) is not None
+    _same_arrays(in_memory, in_file)
+    # Written from the map, the files are np.save's.
+    disk.save(tmp_path / "memory", [], in_memory)
+    disk.save(tmp_path / "file", [], in_file)
+    (memory,), (file,) = (list((tmp_path / kind).glob("flat-*")) for kind in ("memory", "file"))
+    for array in sorted(memory.glob("*.npy")):
+        assert array.read_bytes() == (file / array.name).read_bytes(), array.name
+
+
+def test_a_column_past_its_first_bytes_reads_from_its_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made = _papers(700)
+    held = PaperStore(made)
+    monkeypatch.setattr(columns, "SPILL_FROM", 500)
+    spilled = PaperStore()
+    for start in range(0, len(made), 100):  # batches, as papers load
+        spilled.extend(columns_of(made[start : start + 100]))
+    abstracts = spilled._texts["abstract"]
+    assert any(isinstance(chunk, columns.Spilled) for chunk in abstracts.chunks)
+    assert not isinstance(abstracts.chunks[0], columns.Spilled)
+    assert list(spilled) == list(held) == made
+    for name in (*TEXTS, "authors", "categories", "collection"):
+        assert spilled.utf8(name, 95, 305) == held.utf8(name, 95, 305)
+    named, names = spilled.arrays()
+    expected, expected_names = held.arrays()
+    assert names == expected_names
+    for name, value in named.items():
+        if isinstance(value, np.ndarray):
+            assert np.array_equal(value, np.asarray(expected[name])), name
+        else:
+            other = expected[name]
+            assert not isinstance(other, np.ndarray)
+            assert b"".join(map(bytes, value)) == b"".join(map(bytes, other)), name
+
+
+def _entry_arrays(root: Path) -> dict[str, bytes]:
+    """Every array of the one entry kept under root, by its path within its part."""
+    (entry,) = root.glob("papers-v*")
+    return {
+        "/".join(path.relative_to(entry).parts[2:]): path.read_bytes()
+        for path in entry.glob("parts/*/**/*.npy")
+    }
+
+
+def test_an_entry_made_out_of_memory_is_the_one_made_in_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    corpus = tmp_path / "made.jsonl"
+    with corpus.open("w", encoding="utf-8") as out:
+        for paper in _papers(3000):
+            record = {"title": paper.title, "abstract": paper.abstract, "authors": paper.authors}
+            out.write(json.dumps(record) + "\n")
+    files = check_paths([corpus])
+    monkeypatch.setenv("TUI_READER_CACHE", str(tmp_path / "in-memory"))
+    open_papers([corpus], files, indexed=True)
+    monkeypatch.setenv("TUI_READER_CACHE", str(tmp_path / "out-of-memory"))
+    monkeypatch.setattr(columns, "SPILL_FROM", 4096)
+    monkeypatch.setattr(postings, "WINDOW", 5000)
+    found = open_papers([corpus], files, indexed=True)
+    assert isinstance(found.store._texts["abstract"].chunks[-1], columns.Spilled)
+    in_memory, out_of_memory = (_entry_arrays(tmp_path / k) for k in ("in-memory", "out-of-memory"))
+    assert len(in_memory) > 40 and in_memory == out_of_memory
+
+
+def test_headlines_ranked_a_batch_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui_reader.core import store as store_module
+
+    made = _papers(40) + [Paper.from_abstract("Same words.", "Made", Path("x"), title="ÉTÉ")] * 2
+    made.append(Paper.from_abstract("Other words.", "Made", Path("x"), title="été"))
+    monkeypatch.setattr(store_module, "_RANKED_AT_ONCE", 3)
+    ranks = PaperStore(made).headline_ranks()
+    keys = [paper.headline.casefold() for paper in PaperStore(made)]
+    distinct = sorted(set(keys))
+    assert ranks.tolist() == [distinct.index(key) for key in keys]
