@@ -26,6 +26,7 @@ from tui_reader.core.flat.folded_text import holds
 from tui_reader.core.flat.matching import EXACT, PREFIX, WordMatcher
 from tui_reader.core.flat.parts import IndexPart, Lexicons, Parts
 from tui_reader.core.flat.ranking import best_first, by_value, said, smallest_window
+from tui_reader.core.flat.recent import recently_used
 from tui_reader.core.flat.related import Rarities, related
 from tui_reader.core.flat.words import Array
 from tui_reader.core.query import Alternative, Query, Term
@@ -420,16 +421,9 @@ class FlatIndex:
     def _tokens_of(self, number: int) -> list[str]:
         """The words of a paper's text, kept for the next keys (TOKENS_KEPT papers' at most):
         the best papers of one key are most of the next one's."""
-        tokens = self._tokens.pop(number, None)
-        if tokens is None:
-            tokens = _WORDS.findall(self._text.of(number))
-            while len(self._tokens) >= TOKENS_KEPT:
-                try:  # the oldest; a search still running may take one at once
-                    self._tokens.pop(next(iter(self._tokens)), None)
-                except (StopIteration, RuntimeError):
-                    break
-        self._tokens[number] = tokens  # the last used last
-        return tokens
+        return recently_used(
+            self._tokens, number, lambda: _WORDS.findall(self._text.of(number)), TOKENS_KEPT
+        )
 
     def related(self, number: int, count: int = 5) -> Numbers:
         """The papers most like this one, best first (core.flat.related)."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from tui_reader.core.flat.recent import recently_used
 from tui_reader.core.flat.words import Array
 
 Floats = npt.NDArray[np.float32]
@@ -169,16 +170,9 @@ class Vocabulary:
         bitmap = self._unions_warmed.get(key)
         if bitmap is not None:
             return bitmap
-        bitmap = self._unions.pop(key, None)
-        if bitmap is None:
-            bitmap = self._union_of(field, words, count)
-            while len(self._unions) >= UNIONS_KEPT:
-                try:  # the oldest; a search still running may take one at once
-                    self._unions.pop(next(iter(self._unions)), None)
-                except (StopIteration, RuntimeError):
-                    break
-        self._unions[key] = bitmap  # the last used last
-        return bitmap
+        return recently_used(
+            self._unions, key, lambda: self._union_of(field, words, count), UNIONS_KEPT
+        )
 
     def _union_of(self, field: str, words: Ints, count: int) -> npt.NDArray[np.uint8]:
         having = np.zeros(count, dtype=bool)
