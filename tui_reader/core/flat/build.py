@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tui_reader.core.flat.fold import fold_rest, phrase_text, unwrap_latex_utf8
-from tui_reader.core.flat.postings import Chunk, paper_words, postings
+from tui_reader.core.flat.postings import Chunk, postings
 from tui_reader.core.flat.words import Arrays, strings
 from tui_reader.core.pools import process_pool
 
@@ -123,6 +123,8 @@ class ChunkRead:
     new_cased: list[str]
     compounds: dict[str, str]  # "cotraining": "co-training", to highlight what was typed
     pairs: dict[str, tuple[Ids, Ids]]  # field (and "cased") -> (word ids, papers)
+    counts: dict[str, tuple[Ids, Ids]]  # field -> (its distinct word ids, the papers of each)
+    paper_words: Ids  # each paper's distinct words (its `all` pairs)
     text: bytes  # the chunk's folded text, each paper ended by PAPER_END
 
 
@@ -225,6 +227,8 @@ class _Reader:
             self.cased.listed[first_cased:],
             compounds,
             pairs,
+            {name: _runs(ids) for name, (ids, _) in pairs.items()},
+            np.bincount(pairs["all"][1], minlength=count).astype(np.int32),
             _folded_text(raw),
         )
 
@@ -298,6 +302,12 @@ def _unique_pairs(words: Ids, papers: Ids, count: int) -> tuple[Ids, Ids]:
     return found.astype(np.int32), numbers.astype(np.int32)
 
 
+def _runs(words: Ids) -> tuple[Ids, Ids]:
+    """The distinct words of sorted word ids, and how many times each stands there."""
+    starts = np.flatnonzero(np.concatenate(([True], words[1:] != words[:-1]))[: len(words)])
+    return words[starts], np.diff(np.append(starts, len(words))).astype(np.int32)
+
+
 def _folded_text(raw: bytes) -> bytes:
     """The text as phrases are matched: lower case, accents dropped, dashes as spaces;
     fields on their own lines, each paper ended by a NUL."""
@@ -336,6 +346,10 @@ class _Merged:
         self.text = tempfile.TemporaryFile()  # noqa: SIM115 (the index reads it)
         # For each field, each chunk's first paper, pair count and place in self.pairs.
         self.chunks: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
+        # For each field, each word's papers (by our ids), counted as the chunks come: the
+        # postings are made without reading the pairs once more for them.
+        self.counts: dict[str, npt.NDArray[np.int64]] = {}
+        self.paper_words: list[tuple[int, Ids]] = []  # each chunk's first paper, its counts
         self.text_ends: list[npt.NDArray[np.int64]] = []  # where each paper's text ends
 
     def add(self, read: ChunkRead, first: int) -> None:
@@ -349,13 +363,27 @@ class _Merged:
         for joined, compound in read.compounds.items():
             self.compounds.setdefault(joined, compound)
         for name, (ids, papers) in read.pairs.items():
-            mapping = self.mapping["cased" if name == "cased" else "words", read.reader]
+            kind = "cased" if name == "cased" else "words"
+            mapping = self.mapping[kind, read.reader]
+            words, counts = read.counts[name]
+            self._count(name, mapping[words], counts, len(self.vocabularies[kind]))
             self.chunks[name].append((first, len(ids), self.pairs.tell()))
             self.pairs.write(mapping[ids].tobytes())
             self.pairs.write(papers.astype(np.uint16).tobytes())  # within the chunk
+        self.paper_words.append((first, read.paper_words))
         ends = np.flatnonzero(np.frombuffer(read.text, dtype=np.uint8) == 0)
         self.text_ends.append(ends + 1 + self.text.tell())
         self.text.write(read.text)
+
+    def _count(self, name: str, words: Ids, counts: Ids, known: int) -> None:
+        """Add a chunk's counts of the papers of distinct words (our ids, of `known` words or
+        fewer) to a field's."""
+        total = self.counts.get(name, np.zeros(0, dtype=np.int64))
+        if len(total) < known:  # grown by half at least: new words come all the way
+            grown = np.zeros(max(known, len(total) * 3 // 2), dtype=np.int64)
+            grown[: len(total)] = total
+            total = self.counts[name] = grown
+        total[words] += counts
 
     def arrays(self, count: int) -> Arrays:
         """The index of the chunks added so far, `count` papers; more can be added after."""
@@ -368,6 +396,9 @@ class _Merged:
             rank = np.empty(len(listed), dtype=np.int32)  # our ids are alphabetical ranks
             rank[alphabetical] = np.arange(len(listed), dtype=np.int32)
             for name in names:
+                counts = np.zeros(len(listed), dtype=np.int64)
+                counted = self.counts.get(name, counts)[: len(listed)]
+                counts[rank[: len(counted)]] = counted
 
                 def chunks(name: str = name, rank: Ids = rank) -> Iterator[Chunk]:
                     for first, length, place in self.chunks[name]:
@@ -376,8 +407,10 @@ class _Merged:
                         ids = np.frombuffer(read, np.int32, length)
                         yield first, rank[ids], np.frombuffer(read, np.uint16, length, 4 * length)
 
-                arrays |= postings(name, chunks, len(rank))
-        arrays["paper_words"] = paper_words(arrays["all_papers"], count)
+                arrays |= postings(name, chunks, counts)
+        arrays["paper_words"] = np.zeros(count, dtype=np.int32)
+        for first, words in self.paper_words:
+            arrays["paper_words"][first : first + len(words)] = words[: max(count - first, 0)]
         self.pairs.seek(0, os.SEEK_END)  # where the next chunk's pairs go
         arrays["text"] = np.frombuffer(_mapped(self.text), dtype=np.uint8)
         arrays["text_offsets"] = np.concatenate([[0], *self.text_ends]).astype(np.int64)

@@ -17,21 +17,20 @@ import numpy as np
 import numpy.typing as npt
 
 from tui_reader.core.columns import read_at, write_at
-from tui_reader.core.flat.folded_text import give_back, mapping_of
-from tui_reader.core.flat.words import Array, Arrays
+from tui_reader.core.flat.words import Arrays
 
 Ids = npt.NDArray[np.int32]
 Chunk = tuple[int, Ids, npt.NDArray[np.uint16]]  # first paper, word ids, papers within
 WINDOW = 1 << 24  # postings made in memory at once (64 MB)
 
 
-def postings(name: str, chunks: Callable[[], Iterator[Chunk]], words: int) -> Arrays:
+def postings(
+    name: str, chunks: Callable[[], Iterator[Chunk]], counts: npt.NDArray[np.int64]
+) -> Arrays:
     """Each word's papers, in paper order, from chunks in paper order whose pairs are grouped
-    by word (each group in paper order); `chunks` is read twice."""
-    counts = np.zeros(words, dtype=np.int64)
-    for _, ids, _ in chunks():
-        counts += np.bincount(ids, minlength=words)
-    offsets = np.zeros(words + 1, dtype=np.int64)
+    by word (each group in paper order), given how many papers each word has (counted as
+    the chunks were read: `chunks` is read once)."""
+    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
     total = int(offsets[-1])
     if total <= WINDOW:
@@ -91,16 +90,3 @@ def _made_in_file(
             write_at(made, 4 * w * WINDOW, window_papers.data)
         mapped = mmap.mmap(made.fileno(), 0, access=mmap.ACCESS_READ)  # holds the file open
     return np.frombuffer(mapped, dtype=np.int32)
-
-
-def paper_words(papers: Array, count: int) -> npt.NDArray[np.int32]:
-    """How many distinct words each of `count` papers has, from the `all` postings (mapped
-    ones given back as they are read)."""
-    lengths = np.zeros(count, dtype=np.int64)
-    mapped = mapping_of(papers)
-    step = 1 << 24  # bincount copies to 64 bits: a slice at once
-    for start in range(0, len(papers), step):
-        lengths += np.bincount(papers[start : start + step], minlength=count)
-        if mapped is not None:
-            give_back(mapped, 4 * start, min(4 * (start + step), len(mapped)))
-    return lengths.astype(np.int32)
