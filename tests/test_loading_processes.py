@@ -13,6 +13,7 @@ from tui_reader.core import expected_papers as estimate
 from tui_reader.core import loading
 from tui_reader.core.loading import LoadFilter, load_paths, stream_papers
 from tui_reader.core.paper import Paper
+from tui_reader.core.segments import ranges
 from tui_reader.core.store import PaperStore, papers_of
 
 
@@ -241,3 +242,33 @@ def test_a_big_file_is_read_here_when_no_pool_can_read_it(
     read_here = load_paths([path])
     assert list(read_here.papers) == list(at_once.papers) and len(at_once.papers) == 395
     assert read_here.problems == at_once.problems and read_here.duplicates == 2
+
+
+@pytest.mark.parametrize("name", ["papers.jsonl", "papers.jsonl.gz"])
+def test_a_file_read_in_pieces_keeps_its_range_as_read_whole_would(
+    tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its entry's range (CRC-32 of its bytes, lines, last bytes of text) is taken as the load
+    reads it, not read again; a file changed since is read again."""
+    path = tmp_path / name
+    halves = ["\n".join(_lines()[:200]) + "\n", "\n".join(_lines()[200:])]  # no last line end
+    data = b"".join(gzip.compress(half.encode()) for half in halves)  # two members
+    path.write_bytes(data if name.endswith(".gz") else "".join(halves).encode())
+    status = path.stat()
+    whole = ranges.scanned(path.resolve(), 0, status.st_size)
+    assert (whole.lines, whole.tail) == (402, b'"}'.hex())  # the test sees them
+    _pieces(monkeypatch)
+    load_paths([path])
+
+    def read_again(*_: object) -> None:
+        raise AssertionError("read again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(ranges, "scanned", read_again)
+        assert ranges.read_whole(path, status.st_size, status.st_mtime_ns) == whole
+    with path.open("ab") as grown:
+        grown.write(gzip.compress(b"\n") if name.endswith(".gz") else b"\n")
+    status = path.stat()
+    found = ranges.read_whole(path, status.st_size, status.st_mtime_ns)
+    assert found == ranges.scanned(path.resolve(), 0, status.st_size) != whole
+    assert (found.lines, found.tail) == (403, b"}\n".hex())

@@ -9,16 +9,13 @@ records of which at most MAX_SKIPPED_RECORDS cannot be read (the first MAX_PROBL
 are named, the rest counted), and a record met again in the same file soon after (among the
 last RECENT_RECORDS) is not built into a paper again. A FIFO, device or socket is never opened.
 
-A big file of a record a line or a paragraph (JSON Lines, the arXiv snapshot, seed text:
-PROCESSES_FROM bytes or more) is read on every core: cut here into pieces of whole records (as
-its format's `Pieces` says), read by a pool of spawned
-processes a few pieces at a time, and given back in order: the same papers as read here, then
-each piece's problems, with the same line numbers. A program that loads one must guard its
-main module (`if __name__ == "__main__":`), as spawned processes import it.
+A big file of a record a line or a paragraph (JSON Lines, arXiv's snapshot, seed text:
+PROCESSES_FROM bytes or more) is cut here into pieces of whole records (its format's `Pieces`)
+read by a pool of spawned processes (a program loading one guards its main module), given back
+in order with their problems; the file's range for its entry is taken as it is read (`Scanning`).
 
-Papers come as the store holds them, in batches (`PaperColumns`): those read here are put in
-columns a batch at a time, those read by the pool in its processes. Loading gives a
-`PaperStore`, or a stream of batches to add to one.
+Papers come as the store holds them, in batches (`PaperColumns`), made here or in the pool's
+processes. Loading gives a `PaperStore`, or a stream of batches to add to one.
 """
 
 import contextlib
@@ -49,6 +46,7 @@ from tui_reader.core.metadata_filter import date_of, in_category, on_or_after
 from tui_reader.core.paper import Paper, paper_year
 from tui_reader.core.paper_columns import PaperColumns, columns_of
 from tui_reader.core.pools import process_pool
+from tui_reader.core.segments.ranges import Scanning
 from tui_reader.core.store import PaperStore
 from tui_reader.core.text import displayed
 from tui_reader.core.wording import count
@@ -451,8 +449,10 @@ def _given_back(
 
 def _pieces(path: Path, cutting: Pieces) -> Generator[tuple[bytes, int] | Problem, None, None]:
     try:
-        with _open(path) as file:
-            yield from cutting.cut(file, _PIECE_BYTES)
+        with path.open("rb") as raw:  # read whole, its range is kept for its entry
+            scanning = Scanning(path, raw, is_gzip(path))
+            yield from cutting.cut(scanning.text(), _PIECE_BYTES)
+            scanning.done()
     except (OSError, EOFError, GzipError) as error:
         raise LoadError(path, str(error) or "cannot be read") from None
 

@@ -28,7 +28,7 @@ from tui_reader.core.segments.entry import FORMAT, PARTS, VERSION, folder_for, s
 from tui_reader.core.segments.filtered import as_json
 from tui_reader.core.segments.papers_view import View, joined_store
 from tui_reader.core.segments.part import MANIFEST, PartFacts, open_part, write_part
-from tui_reader.core.segments.ranges import FileRange, identity, scanned
+from tui_reader.core.segments.ranges import FileRange, identity, read_whole
 from tui_reader.core.store import Array, PaperStore
 from tui_reader.core.text import displayed
 
@@ -49,7 +49,7 @@ def files_read(files: Sequence[Path]) -> FilesRead:
     when a gzip file's bytes are not whole members."""
     sources = [identity(file) for file in files]
     ranges = [
-        scanned(file.resolve(), 0, int(str(source["size"])))
+        read_whole(file, int(str(source["size"])), int(str(source["mtime_ns"])))
         for file, source in zip(files, sources, strict=True)
     ]
     return FilesRead(sources, ranges)
