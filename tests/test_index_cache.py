@@ -26,6 +26,7 @@ from tui_reader.core.index_cache import (
 from tui_reader.core.loading import check_paths, load_paths
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_columns import columns_of
+from tui_reader.core.segments import part
 from tui_reader.core.segments.part import MANIFEST
 from tui_reader.core.segments.whole import FilesRead, files_read
 from tui_reader.core.store import PaperStore
@@ -521,6 +522,29 @@ def test_an_entry_keeps_its_files_as_they_were_read_before_it_was_written(
     told = FilesRead(read.sources, [replace(read.ranges[0], crc=12345)])
     assert write_entry(files, indexed, root=tmp_path / "told", limit=10**9, read=told)
     assert _part_ranges(tmp_path / "told")[0][0]["crc"] == 12345
+
+
+def test_long_texts_framed_while_the_index_is_finished_are_moved_into_the_entry(
+    tmp_path: Path, write_seed, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files, indexed = _kept_entry(write_seed, "a", 20)
+    assert write_entry(files, indexed, root=tmp_path / "whole", limit=10**9)
+    read = preparing_entry(files, indexed.store)()
+    assert read is not None and read.framed is not None and read.framed.folder.is_dir()
+    with monkeypatch.context() as patched:  # written already: not again
+        patched.setattr(part, "save_framed", lambda *_: pytest.fail("framed again"))
+        assert write_entry(files, indexed, read=read)
+
+    def arrays(root: Path) -> dict[str, bytes]:
+        return {path.name: path.read_bytes() for path in root.glob("*/parts/*/*.npy")}
+
+    assert len(arrays(tmp_path / "cache")) > 20
+    assert arrays(tmp_path / "cache") == arrays(tmp_path / "whole")
+    assert not list((tmp_path / "cache").glob(".writing-*"))  # moved, none left behind
+    read = preparing_entry(files, indexed.store)()
+    assert read is not None and read.framed is not None
+    assert write_entry(files, indexed, root=tmp_path / "elsewhere", limit=10**9, read=read)
+    assert not read.framed.folder.exists()  # of another folder: written again, removed
 
 
 def test_files_read_of_other_files_are_read_again(tmp_path: Path, write_seed) -> None:

@@ -21,9 +21,10 @@ that cannot be read or written costs time.
 
 import contextlib
 import os
+import shutil
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tui_reader.core.config import Config, ConfigError, load_config
@@ -38,7 +39,7 @@ from tui_reader.core.segments.entry import Kept, TooMuch
 from tui_reader.core.segments.kept import carried, holding, nearest, prune, rebuild_indexes
 from tui_reader.core.segments.part import MANIFEST
 from tui_reader.core.segments.ranges import Rejected, identity
-from tui_reader.core.segments.whole import FilesRead, files_read, write_whole
+from tui_reader.core.segments.whole import FilesRead, files_read, framed_ahead, write_whole
 from tui_reader.core.store import PaperStore
 from tui_reader.core.wording import count
 
@@ -231,14 +232,17 @@ def damage_noted() -> str:
 def preparing_entry(files: Sequence[Path], store: PaperStore) -> Callable[[], FilesRead | None]:
     """Start what writing the entry of these files and papers reads first, in a thread (a
     core is free while the index's arrays are made once the papers have loaded): the files
-    read whole, and the headlines' ranks the store keeps; what `write_entry` takes as
-    `read`, given when waited for (None when a file could not be read: it is read again
-    there, and says why)."""
+    read whole, the store's long texts of an entry of one file written as frames, and the
+    headlines' ranks the store keeps; what `write_entry` takes as `read`, given when waited
+    for (None when a file could not be read: it is read again there, and says why)."""
     prepared: list[FilesRead] = []
 
     def prepare() -> None:
         with contextlib.suppress(OSError, ValueError):
-            prepared.append(files_read(_distinct(files)))
+            read = files_read(_distinct(files))
+            if len(read.sources) == 1:  # its store's long texts, as its part keeps them
+                read = replace(read, framed=framed_ahead(cache_folder(), store))
+            prepared.append(read)
         store.headline_ranks()
 
     thread = threading.Thread(target=prepare, daemon=True)
@@ -281,6 +285,9 @@ def write_entry(
         prune(root, cache_limit() if limit is None else limit, keep=final)
     except (OSError, ValueError):
         return False  # a cache that cannot be written costs time, nothing else
+    finally:
+        if read is not None and read.framed is not None:  # not moved into the entry
+            shutil.rmtree(read.framed.folder, ignore_errors=True)
     return True
 
 

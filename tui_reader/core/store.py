@@ -423,8 +423,8 @@ class PaperStore(Sequence[Paper]):
         other), and the names the codes stand for; `from_arrays` opens them again."""
         count = self._count
         named: dict[str, Iterator[Chunk] | Array] = {}
-        for name, strings in self._texts.items():
-            named[name], named[f"{name}_offsets"] = strings.arrays(count)
+        for name in self._texts:
+            named[name], named[f"{name}_offsets"] = self.text_arrays(name)
         for name, (_, dtype) in NUMBERS.items():
             named[name] = np.array(self._numbers[name][:count], dtype=dtype)
         named["category_codes"], named["category_starts"] = self._categories.arrays(count)
@@ -436,6 +436,10 @@ class PaperStore(Sequence[Paper]):
             "categories": list(self._categories.names),
         }
         return named, names
+
+    def text_arrays(self, name: str) -> tuple[Iterator[Chunk], Array]:
+        """A text column as `arrays` gives it: its bytes as chunks, and its offsets."""
+        return self._texts[name].arrays(self._count)
 
     def view(self, numbers: Numbers | None = None) -> "PaperView":
         """The papers these numbers name, in their order; without numbers, every paper in

@@ -16,9 +16,10 @@ after others is read in their light (`read_part`).
 """
 
 import json
+import os
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -111,25 +112,62 @@ def sources_of(ranges: Sequence[FileRange]) -> list[dict[str, object]]:
     return [kept.as_json() for kept in ranges]
 
 
+@dataclass(frozen=True)
+class FramedTexts:
+    """A part's FRAMED columns written as frames (`framed_texts`), in its folder or in one
+    of their own (written before the rest of the part: `write_part` moves them in)."""
+
+    folder: Path
+    count: int  # papers
+    shapes: dict[str, dict[str, dict[str, object]]]  # each column's arrays, as `save_framed`
+    largest: dict[str, int]  # each column's longest text
+
+    def moved(self, folder: Path) -> "FramedTexts":
+        """The same, moved into another folder (of the same file system)."""
+        for shapes in self.shapes.values():
+            for array in shapes:
+                os.replace(self.folder / f"{array}.npy", folder / f"{array}.npy")
+        self.folder.rmdir()
+        return replace(self, folder=folder)
+
+
+def framed_texts(
+    folder: Path, count: int, texts: Callable[[str], tuple[Iterable[Chunk], Array]]
+) -> FramedTexts:
+    """Write the FRAMED columns of `count` papers (each one's chunks and offsets, as
+    `texts` gives them) as frames into a folder."""
+    shapes, largest = {}, {}
+    for name in FRAMED:
+        chunks, offsets = texts(name)
+        shapes[name] = save_framed(folder, name, chunks, offsets)
+        largest[name] = longest(offsets)
+    return FramedTexts(folder, count, shapes, largest)
+
+
 def write_part(
     folder: Path,
     facts: PartFacts,
     columns: Mapping[str, Iterator[Chunk] | Array],
     index: Mapping[str, Array] | None,
+    framed: FramedTexts | None = None,
 ) -> None:
     """Write a part into a new folder: the store's columns (as `PaperStore.arrays` gives
-    them) and the index's arrays (None: papers alone, indexed when opened). OSError when it
-    cannot be written."""
+    them; its FRAMED ones moved in when `framed` has them written) and the index's arrays
+    (None: papers alone, indexed when opened). OSError when it cannot be written."""
     folder.mkdir(parents=True)
+
+    def texts(name: str) -> tuple[Iterable[Chunk], Array]:
+        value, offsets = columns[name], columns[f"{name}_offsets"]
+        assert isinstance(offsets, np.ndarray)
+        return ([view(value)] if isinstance(value, np.ndarray) else value), offsets
+
+    framed = framed_texts(folder, facts.count, texts) if framed is None else framed.moved(folder)
     shapes: dict[str, dict[str, object]] = {}
     largest: dict[str, int] = {}
     for name, value in columns.items():
         if name in FRAMED:
-            offsets = columns[f"{name}_offsets"]
-            assert isinstance(offsets, np.ndarray)
-            chunks = [view(value)] if isinstance(value, np.ndarray) else value
-            shapes |= save_framed(folder, name, chunks, offsets)
-            largest[name] = longest(offsets)
+            shapes |= framed.shapes[name]
+            largest[name] = framed.largest[name]
         elif name.removesuffix("_offsets") not in FRAMED:
             shapes[name] = save_array(folder / f"{name}.npy", value)
     if index is not None:

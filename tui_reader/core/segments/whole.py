@@ -27,7 +27,14 @@ from tui_reader.core.paper_columns import TEXTS
 from tui_reader.core.segments.entry import FORMAT, PARTS, VERSION, folder_for, save_arrays
 from tui_reader.core.segments.filtered import as_json
 from tui_reader.core.segments.papers_view import View, joined_store
-from tui_reader.core.segments.part import MANIFEST, PartFacts, open_part, write_part
+from tui_reader.core.segments.part import (
+    MANIFEST,
+    FramedTexts,
+    PartFacts,
+    framed_texts,
+    open_part,
+    write_part,
+)
 from tui_reader.core.segments.ranges import FileRange, identity, read_whole
 from tui_reader.core.store import Array, PaperStore
 from tui_reader.core.text import displayed
@@ -42,6 +49,20 @@ class FilesRead:
 
     sources: list[dict[str, object]]
     ranges: list[FileRange]
+    framed: FramedTexts | None = None  # the store's long texts written, of one file's entry
+
+
+def framed_ahead(root: Path, store: PaperStore) -> FramedTexts:
+    """The store's long texts written as its entry of one file will keep them (in a
+    temporary folder of the cache, which `write_whole` moves into its part, or a later prune
+    removes): while the index's arrays are made after the last papers, a core is free."""
+    root.mkdir(parents=True, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix=".writing-", dir=root))
+    try:
+        return framed_texts(folder, len(store), store.text_arrays)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
 
 
 def files_read(files: Sequence[Path]) -> FilesRead:
@@ -73,8 +94,8 @@ def write_whole(
     file after file, and their index (None: the papers of one file alone), noting the
     papers `added` as taken in (core.segments.added); its folder, or None when the papers
     are not runs of the files'. The files are read whole unless `read` says what they are
-    (read while the index was finished), and is of these files. OSError when it cannot be
-    written."""
+    (read while the index was finished), and is of these files; the long texts it wrote
+    of their papers are moved into the part. OSError when it cannot be written."""
     named, names = store.arrays()
     cuts = _cuts(np.asarray(named["sources"]), names["sources"], files)
     if cuts is None or (index is None and len(files) > 1):
@@ -82,6 +103,9 @@ def write_whole(
     paths = [str(file.resolve()) for file in files]
     if read is None or [source["path"] for source in read.sources] != paths:
         read = files_read(files)
+    framed = read.framed  # moved into its part: of a folder of the root, of these papers
+    if framed is not None and (framed.folder.parent != root or framed.count != len(store)):
+        framed = None
     sources, ranges = read.sources, read.ranges
     root.mkdir(parents=True, exist_ok=True)
     temporary = Path(tempfile.mkdtemp(prefix=".writing-", dir=root))
@@ -90,7 +114,8 @@ def write_whole(
         if len(files) == 1:
             facts = _facts(ranges[0], len(store), store.collections, names, problems)
             facts = replace(facts, duplicates=duplicates, met_before=0)
-            write_part(folder / facts.name, facts, named, None if index is None else index.arrays)
+            indexed = None if index is None else index.arrays
+            write_part(folder / facts.name, facts, named, indexed, framed)
             parts, arrays = [facts.name], dict[str, object]()
         else:
             assert index is not None
