@@ -13,7 +13,7 @@ prefix, with typos). Scores add up per paper:
 import math
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import IO, NamedTuple
 
 import numpy as np
@@ -132,6 +132,9 @@ class FlatIndex:
         self._tokens: dict[int, list[str]] = {}  # the words of papers ranked by closeness
         # The folded texts of the papers holding the last phrase looked for, by number.
         self._phrase_texts: tuple[Ints, list[bytes]] = (np.zeros(0, dtype=np.int64), [])
+        # A phrase's words' scores `_first_holding` found, the words matched and the typos
+        # read, for the ranking found whole next (not scored twice).
+        self._begun: tuple[Alternative, Floats, frozenset[str], Corrected] | None = None
 
     @classmethod
     def of(cls, papers: Columns) -> "FlatIndex":
@@ -254,7 +257,13 @@ class FlatIndex:
         corrected: set[tuple[str, str]],
         stop: Stop | None,
     ) -> Scored:
-        total, values = self._words_scored(alternative, negated, matched, corrected)
+        begun, self._begun = self._begun, None
+        if begun is not None and (begun[0], False) == (alternative, negated):
+            total, values = begun[1], set[float]()
+            matched.update(begun[2])
+            corrected.update(begun[3])
+        else:
+            total, values = self._words_scored(alternative, negated, matched, corrected)
         if alternative.exact and alternative.is_phrase:  # a quoted phrase stands in the text
             needle, whole = _needle(alternative)
             candidates, lacking = self._unread(total, needle, whole)
@@ -335,30 +344,24 @@ class FlatIndex:
         matched: set[str] = set()
         corrected: set[tuple[str, str]] = set()
         total, _ = self._words_scored(alternative, False, matched, corrected)
+        self._begun = (alternative, total, frozenset(matched), frozenset(corrected))
         needle, whole = _needle(alternative)
         candidates, lacking = self._unread(total, needle, whole)
         if len(candidates) <= PHRASE_READ_AT_ONCE:
             return None
         # The keys the papers holding it get in `run`: these rank them, ties in paper order.
         keys = (total[candidates] * PHRASE_BONUS).astype(np.float64) + TERM_SCALE
-        held, unread = np.zeros(len(keys), dtype=bool), np.ones(len(keys), dtype=bool)
-        size, rounds = FIRST_READ_TIMES * first, 0
-        while (rounds < FIRST_ROUNDS or not held.any()) and size < len(keys):
-            if np.count_nonzero(held) >= first:
-                break
-            # The best `size` papers are read (of those tied last, the first in paper order):
-            # a paper not read ranks below all those read.
-            least = np.partition(keys, len(keys) - size)[len(keys) - size]
-            best = keys > least
-            best[np.flatnonzero(keys == least)[: size - np.count_nonzero(best)]] = True
-            batch = np.flatnonzero(best & unread)
-            held[batch] = self._phrase_held(candidates[batch], needle, whole)
-            unread[batch] = False
-            lacking[candidates[batch[~held[batch]]]] = True
-            size, rounds = size * 4, rounds + 1
+
+        def holding(places: Ints) -> Bools:
+            has = self._phrase_held(candidates[places], needle, whole)
+            lacking[candidates[places[~has]]] = True
+            return has
+
+        held, unread = _best_read(keys, first, holding)
         self._lacking = (needle, whole, lacking)
         if not unread.any() or not held.any():  # the whole ranking, in `run`
             return None
+        self._begun = None
         found = np.flatnonzero(held)
         # The whole ranking begins with them (best_first ranks its best exactly).
         found = found[np.argsort(-keys[found], kind="stable")][:RANKED_EXACTLY]
@@ -530,6 +533,28 @@ class FlatIndex:
             lengths = self._parts.joined("paper_words")
             self._paper_lengths = np.sqrt(np.maximum(lengths, 1)).astype(np.float32)
         return self._paper_lengths
+
+
+def _best_read(
+    keys: npt.NDArray[np.float64], first: int, holding: Callable[[Ints], Bools]
+) -> tuple[Bools, Bools]:
+    """Which papers (by their places among these keys) hold a phrase as `holding` reads
+    them (places in increasing order), the best read first until `first` do (or some do, read
+    FIRST_ROUNDS times more); and which were not read: they rank below all those read."""
+    held, unread = np.zeros(len(keys), dtype=bool), np.ones(len(keys), dtype=bool)
+    size, rounds = FIRST_READ_TIMES * first, 0
+    while (rounds < FIRST_ROUNDS or not held.any()) and size < len(keys):
+        if np.count_nonzero(held) >= first:
+            break
+        # The best `size` papers are read, of those tied last the first in paper order.
+        least = np.partition(keys, len(keys) - size)[len(keys) - size]
+        best = keys > least
+        best[np.flatnonzero(keys == least)[: size - np.count_nonzero(best)]] = True
+        batch = np.flatnonzero(best & unread)
+        held[batch] = holding(batch)
+        unread[batch] = False
+        size, rounds = size * 4, rounds + 1
+    return held, unread
 
 
 def _kept_as(alternative: Alternative, negated: bool) -> tuple[object, ...]:
