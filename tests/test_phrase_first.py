@@ -4,6 +4,7 @@ the ranking found at once. The reader shows the first said as counting, then all
 true count."""
 
 import random
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -171,3 +172,40 @@ async def test_the_reader_shows_the_first_papers_counting_then_all_with_their_co
         assert "counting" not in app.workspace.sub_title
         assert rows(app)[0].startswith(papers[int(whole.numbers[0])].headline[:20])
     assert np.all(np.diff(whole.scores) <= 0)
+
+
+async def test_the_next_key_gives_up_counting_the_papers_of_the_last(
+    read_first: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    papers = papers_of(600)
+    monkeypatch.setattr(filtering_module, "FIRST_SHOWN", 3)
+    next_key, outcomes = threading.Event(), []
+    search = filtering_module.search_papers
+
+    def searching(*arguments, **named):  # type: ignore[no-untyped-def]
+        if named.get("stop") is None:
+            return search(*arguments, **named)
+        next_key.wait(10)  # the count of `"sparse a` waits for the next key
+        try:
+            found = search(*arguments, **named)
+        except Stopped:
+            outcomes.append("given up")
+            raise
+        outcomes.append(f"counted {arguments[1]}")
+        return found
+
+    monkeypatch.setattr(filtering_module, "search_papers", searching)
+    app = ReaderApp(Opening(PaperStore(papers)))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settled(pilot)
+        await pilot.press("slash", *'"sparse a')
+        await wait_until(pilot, lambda: app.workspace.filtering.counting, "the first papers")
+        await pilot.press("t")
+        next_key.set()
+        await work_done(app)
+        await wait_until(pilot, lambda: not app.workspace.filtering.counting, "all the papers")
+        await settled(pilot)
+        store = PaperStore(papers)
+        whole = search(FlatIndex.of(store), '"sparse at', Library(None), "relevance", store)
+        assert sorted(outcomes) == ['counted "sparse at', "given up"]  # in either order
+        assert app.workspace.sub_title.startswith(f"{len(whole.numbers):,} of 600 papers")
