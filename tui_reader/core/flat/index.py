@@ -68,8 +68,8 @@ PHRASE_TEXTS_KEPT = 2000  # the texts of a phrase's papers kept for the next key
 # 2,700,000 papers `"sparse a` read 300,000 texts (1.5 s), one in twelve holding it.
 PHRASE_READ_AT_ONCE = 10_000
 FIRST_READ_TIMES = 8  # the first papers asked for, times so many read first (then 4x more)
-# Read on for the first papers asked for after so many rounds only while fewer than a part of
-# them were found (`"sparse at` holds 926 of 300,000: a round more read 12,800 texts, 80 ms).
+# After so many rounds, read on only while fewer than 1/FIRST_ENOUGH of the first papers asked
+# for were found (`"sparse at` holds 926 of 300,000: a round more read 12,800 texts, 80 ms).
 FIRST_ROUNDS, FIRST_ENOUGH = 1, 4
 TERM_SCALE = 1000.0  # a paper matching one more term always ranks higher
 CLOSENESS_TOP = 30  # the best papers that are ranked again by how close their terms stand
