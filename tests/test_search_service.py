@@ -238,7 +238,7 @@ class Reversed:
     def __len__(self) -> int:
         return self.size
 
-    def run(self, query: Query) -> Ranking:
+    def run(self, query: Query, first: int | None = None, stop: object = None) -> Ranking:
         order = np.arange(self.size, dtype=np.int64)[::-1]
         return Ranking(order, self.size, np.ones(self.size), frozenset({"neural"}))
 

@@ -177,7 +177,7 @@ class CountingEngine:
     def __len__(self) -> int:
         return len(self.engine)
 
-    def run(self, query: Query) -> Ranking:
+    def run(self, query: Query, first: int | None = None, stop: object = None) -> Ranking:
         self.runs += 1
         return self.engine.run(query)
 

@@ -6,6 +6,7 @@ would replace it by meeting `SearchEngine` and being returned by
 `core.search_service.build_index`; nothing else changes.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, TypeAlias
 
@@ -16,6 +17,11 @@ from tui_reader.core.query import Query
 from tui_reader.core.store import Numbers
 
 Scores: TypeAlias = npt.NDArray[np.float64]
+Stop: TypeAlias = Callable[[], bool]  # whether a search is given up (a newer one replaced it)
+
+
+class Stopped(Exception):
+    """A search given up as its `Stop` asked."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +40,9 @@ class Ranking:
     # Each word the terms found in no paper (or almost none), and the word a typo away it
     # was read as: ("satisficng", "satisficing").
     corrected: tuple[tuple[str, str], ...] = ()
+    # Only the first papers of the ranking, exactly as the whole one begins: the rest, and
+    # how many there are, still to be found (`SearchEngine.run`'s `first`).
+    counting: bool = False
 
 
 class SearchEngine(Protocol):
@@ -42,8 +51,11 @@ class SearchEngine(Protocol):
 
     def __len__(self) -> int: ...
 
-    def run(self, query: Query) -> Ranking:
-        """The papers matching the query's terms (all but one term, for the close ones)."""
+    def run(self, query: Query, first: int | None = None, stop: Stop | None = None) -> Ranking:
+        """The papers matching the query's terms (all but one term, for the close ones).
+        With `first`, the engine may give only the first papers of the ranking (up to about
+        so many), `counting`, where finding them all takes long; `stop` is asked now and then
+        while it reads, and gives the search up (`Stopped`) when it says so."""
         ...
 
     def related(self, number: int, count: int = 5) -> Numbers:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from tui_reader.core.engine import Ranking, Scores, SearchEngine
+from tui_reader.core.engine import Ranking, Scores, SearchEngine, Stop
 from tui_reader.core.filtering import passing
 from tui_reader.core.flat.build import GrowingIndex
 from tui_reader.core.flat.index import FlatIndex
@@ -46,6 +46,8 @@ class Results:
         return "; ".join(f"showing {read} for {typed}" for typed, read in self.corrected)
 
     named: bool = False  # the query named the paper found by its id or link
+    # The first papers only, as the whole results begin: the rest and the count to come.
+    counting: bool = False
 
     @property
     def close(self) -> int:
@@ -104,10 +106,14 @@ def search_papers(
     order: Sort,
     papers: PaperStore,
     required: Sequence[StateFilter] = (),
+    first: int | None = None,
+    stop: Stop | None = None,
 ) -> Results:
     """The papers (of `papers`) a query finds, in the order asked for; with
     `required`, only those passing these state filters too (a command's `--tag`), which no
-    `|` of the query joins.
+    `|` of the query joins. With `first`, a query ranked by relevance alone (no filter) may
+    find only its first papers where finding them all takes long (`Results.counting`: the
+    engine's `first`); `stop` gives a search up (core.engine.Stopped).
 
     `index` may be None when the query has no search terms (see `needs_index`): every paper
     is then a candidate for the state filters. Runs in any thread; at 1,000,000 papers a
@@ -120,8 +126,10 @@ def search_papers(
     query = replace(query, states=query.states + tuple(required))
     if index is None and _has_words(query):
         raise ValueError(f"the query {text!r} has search terms: it needs an index")
+    if query.states or query.metadata or query.either or order != "relevance":
+        first = None  # these read every paper found
     if query.terms and index is not None:
-        ranking = index.run(query)
+        ranking = index.run(query, first, stop)
     else:
         every = len(papers)
         ranking = Ranking(np.arange(every, dtype=np.int64), every, np.zeros(every))
@@ -139,7 +147,10 @@ def search_papers(
         positions = sort_order(numbers, full, order, papers, state)
         numbers, scores = numbers[positions], scores[positions]
     words = frozenset(matched)
-    return Results(numbers, full, scores, words, Highlight.of(words), ranking.corrected)
+    highlight = Highlight.of(words)
+    return Results(
+        numbers, full, scores, words, highlight, ranking.corrected, counting=ranking.counting
+    )
 
 
 def _passing_either(

@@ -2,9 +2,11 @@
 
 Each query is searched (with none, every paper sorted) in a thread worker of the screen, which
 posts `ResultsReady`; a newer query's search cancels it, and results come to the list only if
-the query has not changed since. In the for-you order, the papers found are put in the order
-the for-you room gives as the search starts (ui/for_you). What the header says of the list
-comes from here too."""
+the query has not changed since. A query whose results take long to find all (a quoted
+phrase's first letters among many papers) posts its first papers at once, said as counting,
+then all of them, unless a newer query's search cancelled it first. In the for-you order, the
+papers found are put in the order the for-you room gives as the search starts (ui/for_you).
+What the header says of the list comes from here too."""
 
 from collections.abc import Callable
 from functools import partial
@@ -12,16 +14,18 @@ from functools import partial
 from textual.widget import Widget
 from textual.worker import get_current_worker
 
-from tui_reader.core.engine import SearchEngine
+from tui_reader.core.engine import SearchEngine, Stopped
 from tui_reader.core.for_you import ForYouOrder
 from tui_reader.core.library import Library
 from tui_reader.core.nothing_found import why_nothing
 from tui_reader.core.query import parse_query
-from tui_reader.core.search_service import search_papers
+from tui_reader.core.search_service import Results, search_papers
 from tui_reader.core.sorting import Sort
 from tui_reader.core.store import Numbers, PaperStore
 from tui_reader.ui.messages import ResultsReady
 from tui_reader.ui.paper_list import PaperList
+
+FIRST_SHOWN = 200  # papers found first, when finding them all takes long
 
 
 class Filtering:
@@ -44,6 +48,7 @@ class Filtering:
         self.typed = False  # the query was typed in the filter (not restored or jumped to)
         self.waited_for = ""  # a query whose results keys waited for in vain
         self.shown, self.close = len(store), 0  # papers matching every term; all but one
+        self.counting = False  # the list shows the first papers found: the rest to come
         self.among: int | None = None  # the papers the list's search looked among
         self.showing = ""  # the words the list's search read for typos no paper holds
         self.to_read: list[str] = []  # papers used, read once the search that follows shows
@@ -77,7 +82,7 @@ class Filtering:
         full = len(papers) if results.full is None else results.full
         self._paper_list.show(papers, message, full, new_query=new_query)
         self.shown, self.close = full, len(papers) - full
-        self.among, self.showing = results.among, results.showing
+        self.among, self.showing, self.counting = results.among, results.showing, results.counting
 
     def read_once_shown(self) -> bool:
         """Read the papers used before the search just shown (they stay in its list: a
@@ -107,12 +112,31 @@ class Filtering:
     def _search(
         self, index: SearchEngine, query: str, sort: Sort, order: ForYouOrder | None
     ) -> None:
-        found = search_papers(index, query, self._library, sort, self._store)
+        worker = get_current_worker()
+        try:
+            found = search_papers(index, query, self._library, sort, self._store, first=FIRST_SHOWN)
+            if found.counting:
+                self._post(self._ready(found, index, query, order))
+                found = search_papers(
+                    index, query, self._library, sort, self._store, stop=lambda: worker.is_cancelled
+                )
+        except Stopped:
+            return
+        self._post(self._ready(found, index, query, order))
+
+    def _ready(
+        self, found: Results, index: SearchEngine, query: str, order: ForYouOrder | None
+    ) -> ResultsReady:
         papers = self._store.view(_ordered(found.numbers, found.full, order))
-        self._post(
-            ResultsReady(
-                papers, query, found.full, found.highlight, len(index), found.showing, found.named
-            )
+        return ResultsReady(
+            papers,
+            query,
+            found.full,
+            found.highlight,
+            len(index),
+            found.showing,
+            found.named,
+            found.counting,
         )
 
     def _post(self, results: ResultsReady) -> None:

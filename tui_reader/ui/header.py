@@ -22,6 +22,7 @@ class HeaderState:
     status: str  # "loading", "indexing" or "ready"
     unindexed: bool  # the list shows what an index of the first papers finds, or all
     showing: str = ""  # the words read for typos no paper holds
+    counting: bool = False  # the list's results are the first found: the rest to come
     sort: str = "relevance"
     marked: int = 0
     save_failing: bool = False
@@ -39,10 +40,12 @@ def header_text(state: HeaderState) -> str:
 def _counted(state: HeaderState) -> str:
     """How many papers the list shows, and of how many; or what keeps it from knowing."""
     papers, query = count(state.papers, "paper"), state.query.strip()
+    current = state.shown_query == state.query
     shown = f"{state.shown:,} of {papers}" if query else papers
+    if state.counting and current and query:
+        shown = f"{state.shown:,}+ of {papers}, counting…"
     if state.close:
         shown += f" (+{state.close:,} close)"
-    current = state.shown_query == state.query
     # The papers searched among: the list's, or the index's while its search runs.
     among = state.among if current else None
     if among is None:

@@ -71,7 +71,8 @@ class ResultsReady(Message):
     `query` is "" for every paper in the chosen order; `among`, how many papers the search
     looked among (the first ones, while the rest load; None: all); `showing`, the words read
     for typos no paper holds (core.search_service.Results.showing); `named`, the query named
-    the one paper found by its id or link."""
+    the one paper found by its id or link; `counting`, only the first papers found, the rest
+    and the count to come (core.search_service.Results.counting)."""
 
     def __init__(
         self,
@@ -82,10 +83,11 @@ class ResultsReady(Message):
         among: int | None = None,
         showing: str = "",
         named: bool = False,
+        counting: bool = False,
     ) -> None:
         super().__init__()
         self.papers, self.query, self.full, self.highlight = papers, query, full, highlight
-        self.among, self.showing, self.named = among, showing, named
+        self.among, self.showing, self.named, self.counting = among, showing, named, counting
 
 
 class RelatedFound(Message):

@@ -352,27 +352,7 @@ class Workspace(Screen[None]):
         return not self._debounce.pending
 
     def _update_header(self) -> None:
-        filtering = self.filtering
-        state = HeaderState(
-            papers=len(self.store),
-            query=filtering.query,
-            shown_query=filtering.shown_query,
-            shown=filtering.shown,
-            close=filtering.close,
-            among=filtering.among,
-            indexed=None if self._index is None else len(self._index),
-            status=self.status,
-            unindexed=self._unindexed,
-            showing=filtering.showing,
-            sort=self.sort,
-            marked=len(self.paper_list.marked),
-            save_failing=self.sync.failing,
-            saving=self.sync.saving,
-            caching_index=self._caching_index,
-            raw=self.raw,
-            for_you=self.for_you.label,
-        )
-        self.sub_title = header_text(state)
+        self.sub_title = header_text(_header_state(self, self._unindexed, self._caching_index))
 
     # The cursor, and jumps
 
@@ -516,3 +496,28 @@ class Workspace(Screen[None]):
         """Where the reader is (or was, once it has quit), to be restored next time."""
         query, split = self.filtering.query, self.panes.list_share
         return Session(query, self.following.last_paper_id, self.sort, theme, split)
+
+
+def _header_state(workspace: Workspace, unindexed: bool, caching_index: bool) -> HeaderState:
+    """What the header tells, as the workspace holds it."""
+    filtering, index = workspace.filtering, workspace.index
+    return HeaderState(
+        papers=len(workspace.store),
+        query=filtering.query,
+        shown_query=filtering.shown_query,
+        shown=filtering.shown,
+        close=filtering.close,
+        among=filtering.among,
+        indexed=None if index is None else len(index),
+        status=workspace.status,
+        unindexed=unindexed,
+        showing=filtering.showing,
+        counting=filtering.counting,
+        sort=workspace.sort,
+        marked=len(workspace.paper_list.marked),
+        save_failing=workspace.sync.failing,
+        saving=workspace.sync.saving,
+        caching_index=caching_index,
+        raw=workspace.raw,
+        for_you=workspace.for_you.label,
+    )

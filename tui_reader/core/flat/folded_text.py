@@ -17,6 +17,7 @@ from typing import IO
 import numpy as np
 import numpy.typing as npt
 
+from tui_reader.core.engine import Stop, Stopped
 from tui_reader.core.frames import FrameReader
 
 STEP = 8_000_000  # bytes of text read before their pages are given back
@@ -51,22 +52,29 @@ class FoldedText:
         return os.pread(self._file.fileno(), end - start, start)
 
     def holding(
-        self, numbers: npt.NDArray[np.int64], needle: bytes, whole: bool = True
+        self,
+        numbers: npt.NDArray[np.int64],
+        needle: bytes,
+        whole: bool = True,
+        stop: Stop | None = None,
     ) -> npt.NDArray[np.bool_]:
         """Whether each of these papers (in increasing order) holds the needle as words: not
         inside a word ("hypergraph" does not hold "graph"), nor, when `whole`, followed by
-        more of one ("networks" does not hold "network"; it does while the word is typed)."""
+        more of one ("networks" does not hold "network"; it does while the word is typed).
+        `stop` is asked every STEP bytes: Stopped when it says so."""
         found = np.zeros(len(numbers), dtype=bool)
         if self._map is None or not len(numbers) or not needle:
             return found
         starts = self._offsets[numbers] + self._start
         ends = self._offsets[numbers + 1] + self._start
         cuts = np.searchsorted(starts, np.arange(int(starts[0]) + STEP, int(ends[-1]), STEP))
-        for first, stop in zip([0, *cuts.tolist()], [*cuts.tolist(), len(numbers)], strict=True):
-            if first == stop:
+        for first, last in zip([0, *cuts.tolist()], [*cuts.tolist(), len(numbers)], strict=True):
+            if first == last:
                 continue
-            begin, end = starts[first:stop].tolist(), ends[first:stop].tolist()
-            found[first:stop] = self._found(begin, end, needle, whole)
+            if stop is not None and stop():
+                raise Stopped
+            begin, end = starts[first:last].tolist(), ends[first:last].tolist()
+            found[first:last] = self._found(begin, end, needle, whole)
             self._give_back(begin[0], end[-1])
         return found
 

@@ -13,19 +13,25 @@ prefix, with typos). Scores add up per paper:
 import math
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import IO, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from tui_reader.core.engine import Ranking
+from tui_reader.core.engine import Ranking, Stop
 from tui_reader.core.flat.build import Columns, build_arrays
 from tui_reader.core.flat.fold import fold, phrase_text
 from tui_reader.core.flat.folded_text import holds
 from tui_reader.core.flat.matching import EXACT, PREFIX, WordMatcher
 from tui_reader.core.flat.parts import IndexPart, Lexicons, Parts
-from tui_reader.core.flat.ranking import best_first, by_value, said, smallest_window
+from tui_reader.core.flat.ranking import (
+    RANKED_EXACTLY,
+    best_first,
+    by_value,
+    said,
+    smallest_window,
+)
 from tui_reader.core.flat.recent import recently_used
 from tui_reader.core.flat.related import Rarities, related
 from tui_reader.core.flat.words import Array
@@ -34,6 +40,7 @@ from tui_reader.core.store import Numbers
 
 Floats = npt.NDArray[np.float32]
 Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
 Corrected = frozenset[tuple[str, str]]  # (word typed, the word a typo of it was read as)
 
 
@@ -56,6 +63,14 @@ PHRASE_BONUS = 1.5
 # that hold its words took 80 ms a key at a million).
 JOINED_RANKED = 1000
 PHRASE_TEXTS_KEPT = 2000  # the texts of a phrase's papers kept for the next key, when so few
+# A quoted phrase alone in a query whose words' papers are more than so many, their texts not
+# read yet, gives its first papers when asked (`run`'s `first`), the best read first: at
+# 2,700,000 papers `"sparse a` read 300,000 texts (1.5 s), one in twelve holding it.
+PHRASE_READ_AT_ONCE = 10_000
+FIRST_READ_TIMES = 8  # the first papers asked for, times so many read first (then 4x more)
+# After so many rounds, read on only while fewer than 1/FIRST_ENOUGH of the first papers asked
+# for were found (`"sparse at` holds 926 of 300,000: a round more read 12,800 texts, 80 ms).
+FIRST_ROUNDS, FIRST_ENOUGH = 1, 4
 TERM_SCALE = 1000.0  # a paper matching one more term always ranks higher
 CLOSENESS_TOP = 30  # the best papers that are ranked again by how close their terms stand
 CLOSENESS_WEIGHT = 2.0
@@ -119,6 +134,9 @@ class FlatIndex:
         self._tokens: dict[int, list[str]] = {}  # the words of papers ranked by closeness
         # The folded texts of the papers holding the last phrase looked for, by number.
         self._phrase_texts: tuple[Ints, list[bytes]] = (np.zeros(0, dtype=np.int64), [])
+        # A phrase's words' scores `_first_holding` found, the words matched and the typos
+        # read, for the ranking found whole next (not scored twice).
+        self._begun: tuple[Alternative, Floats, frozenset[str], Corrected] | None = None
 
     @classmethod
     def of(cls, papers: Columns) -> "FlatIndex":
@@ -210,13 +228,12 @@ class FlatIndex:
         negated: bool,
         matched: set[str],
         corrected: set[tuple[str, str]],
+        stop: Stop | None = None,
     ) -> Scored:
         """The alternative's score for every paper (0: no match), kept for the next keys:
         typing "difusion m", "difusion mo"... scores "difusion" once. The words it matched
         are added to `matched`, and (typed, read as) for each typo read, to `corrected`."""
-        # Every word not quoted matches as a prefix: whether it is being typed changes nothing.
-        typing = alternative.prefix and (alternative.exact or alternative.case_sensitive)
-        key = (alternative.text, alternative.exact, typing, alternative.field, negated)
+        key = _kept_as(alternative, negated)
         cached = self._scored.get(key)
         if cached is None:
             while len(self._scored) >= SCORES_KEPT or (
@@ -228,7 +245,7 @@ class FlatIndex:
                     break
             words_matched: set[str] = set()
             read_as: set[tuple[str, str]] = set()
-            scored = self._compute_alternative(alternative, negated, words_matched, read_as)
+            scored = self._compute_alternative(alternative, negated, words_matched, read_as, stop)
             cached = self._scored[key] = (scored, frozenset(words_matched), frozenset(read_as))
         matched.update(cached[1])
         corrected.update(cached[2])
@@ -240,7 +257,36 @@ class FlatIndex:
         negated: bool,
         matched: set[str],
         corrected: set[tuple[str, str]],
+        stop: Stop | None,
     ) -> Scored:
+        begun, self._begun = self._begun, None
+        if begun is not None and (begun[0], False) == (alternative, negated):
+            total, values = begun[1], set[float]()
+            matched.update(begun[2])
+            corrected.update(begun[3])
+        else:
+            total, values = self._words_scored(alternative, negated, matched, corrected)
+        if alternative.exact and alternative.is_phrase:  # a quoted phrase stands in the text
+            needle, whole = _needle(alternative)
+            candidates, lacking = self._unread(total, needle, whole)
+            has = self._phrase_held(candidates, needle, whole, stop)
+            holding = candidates[has]
+            lacking[candidates[~has]] = True
+            bonus = total[holding] * PHRASE_BONUS
+            total[:] = 0
+            total[holding] = bonus
+            self._lacking = (needle, whole, lacking)
+        return Scored(total, frozenset(values))
+
+    def _words_scored(
+        self,
+        alternative: Alternative,
+        negated: bool,
+        matched: set[str],
+        corrected: set[tuple[str, str]],
+    ) -> tuple[Floats, set[float]]:
+        """Each paper's score for the alternative's words (every one in the paper), and the
+        values those scores take when known (else empty); a phrase not yet looked for."""
         cased = self._matcher.is_cased(alternative)
         # The words of one typed with punctuation ("O(1/T)"): each ended by it is whole.
         joined = len(alternative.words) > 1 and not alternative.exact
@@ -270,29 +316,63 @@ class FlatIndex:
                 every &= scores > 0
                 total += scores
             total[~every] = 0
-        if alternative.exact and alternative.is_phrase:  # a quoted phrase stands in the text
-            # One space between words, a dash one too, as in the text.
-            needle = phrase_text(fold(" ".join(alternative.text.split()))).encode()
-            whole = not alternative.prefix  # its last word typed whole: "networks" lacks it
-            candidates = np.flatnonzero(total != 0)
-            known = self._lacking  # of "sparse a" as "sparse at" is typed
-            if known is not None and (
-                (needle.startswith(known[0]) and not known[1]) or known[:2] == (needle, whole)
-            ):
-                lacking = known[2].copy()  # a search still running may read the old one
-                candidates = candidates[~lacking[candidates]]
-            else:
-                lacking = np.zeros(self._count, dtype=bool)
-            has = self._phrase_held(candidates, needle, whole)
-            holding = candidates[has]
-            lacking[candidates[~has]] = True
-            bonus = total[holding] * PHRASE_BONUS
-            total[:] = 0
-            total[holding] = bonus
-            self._lacking = (needle, whole, lacking)
-        return Scored(total, frozenset(values))
+        return total, values
 
-    def _phrase_held(self, candidates: Ints, needle: bytes, whole: bool) -> npt.NDArray[np.bool_]:
+    def _unread(self, total: Floats, needle: bytes, whole: bool) -> tuple[Ints, Bools]:
+        """The papers with every word of a phrase (`total`'s) that are not known to lack it,
+        and the papers known to lack it, to add those found to."""
+        candidates = np.flatnonzero(total != 0)
+        known = self._lacking  # of "sparse a" as "sparse at" is typed
+        if known is not None and (
+            (needle.startswith(known[0]) and not known[1]) or known[:2] == (needle, whole)
+        ):
+            lacking = known[2].copy()  # a search still running may read the old one
+            return candidates[~lacking[candidates]], lacking
+        return candidates, np.zeros(self._count, dtype=bool)
+
+    def _first_holding(self, query: Query, first: int) -> Ranking | None:
+        """The first papers of the ranking of a query that is one quoted phrase, where more
+        than PHRASE_READ_AT_ONCE texts would be read for it all: read best first until
+        `first` hold it (or a part of them: `_best_read`). None where the whole ranking comes
+        at once."""
+        (term, *others) = query.terms
+        if others or term.negated or len(term.alternatives) != 1:
+            return None
+        alternative = term.alternatives[0]
+        if not (alternative.exact and alternative.is_phrase) or (
+            _kept_as(alternative, False) in self._scored
+        ):
+            return None
+        matched: set[str] = set()
+        corrected: set[tuple[str, str]] = set()
+        total, _ = self._words_scored(alternative, False, matched, corrected)
+        self._begun = (alternative, total, frozenset(matched), frozenset(corrected))
+        needle, whole = _needle(alternative)
+        candidates, lacking = self._unread(total, needle, whole)
+        if len(candidates) <= PHRASE_READ_AT_ONCE:
+            return None
+        # The keys the papers holding it get in `run`: these rank them, ties in paper order.
+        keys = (total[candidates] * PHRASE_BONUS).astype(np.float64) + TERM_SCALE
+
+        def holding(places: Ints) -> Bools:
+            has = self._phrase_held(candidates[places], needle, whole)
+            lacking[candidates[places[~has]]] = True
+            return has
+
+        held, unread = _best_read(keys, first, holding)
+        self._lacking = (needle, whole, lacking)
+        if not unread.any() or not held.any():  # the whole ranking, in `run`
+            return None
+        self._begun = None
+        found = np.flatnonzero(held)
+        # The whole ranking begins with them (best_first ranks its best exactly).
+        found = found[np.argsort(-keys[found], kind="stable")][:RANKED_EXACTLY]
+        words, typos = frozenset(matched), said(corrected)
+        return Ranking(candidates[found], len(found), keys[found], words, typos, counting=True)
+
+    def _phrase_held(
+        self, candidates: Ints, needle: bytes, whole: bool, stop: Stop | None = None
+    ) -> npt.NDArray[np.bool_]:
         """Whether each of these papers holds the needle (core.flat.folded_text), read from
         the texts kept, else from the index's; the texts of those that do kept when they are
         few, for the next key ("sparse atte" after "sparse att": reading 353 texts again took
@@ -301,7 +381,7 @@ class FlatIndex:
         places = np.searchsorted(numbers, candidates).clip(max=max(len(numbers) - 1, 0))
         known = numbers[places] == candidates if len(numbers) else np.zeros(len(candidates), bool)
         has = np.zeros(len(candidates), dtype=bool)
-        has[~known] = self._text.holding(candidates[~known], needle, whole)
+        has[~known] = self._text.holding(candidates[~known], needle, whole, stop)
         has[known] = [holds(texts[place], needle, whole) for place in places[known].tolist()]
         if np.count_nonzero(has) <= PHRASE_TEXTS_KEPT:
             self._phrase_texts = (
@@ -318,31 +398,40 @@ class FlatIndex:
             )
         return has
 
-    def _score_term(self, term: Term, matched: set[str], corrected: set[tuple[str, str]]) -> Scored:
+    def _score_term(
+        self,
+        term: Term,
+        matched: set[str],
+        corrected: set[tuple[str, str]],
+        stop: Stop | None = None,
+    ) -> Scored:
         first = term.alternatives[0]
-        scores, values = self._score_alternative(first, term.negated, matched, corrected)
+        scores, values = self._score_alternative(first, term.negated, matched, corrected, stop)
         if len(term.alternatives) > 1:
             scores = scores.copy()  # the kept scores stay as they are
         for alternative in term.alternatives[1:]:
             more, more_values = self._score_alternative(
-                alternative, term.negated, matched, corrected
+                alternative, term.negated, matched, corrected, stop
             )
             np.maximum(scores, more, out=scores)
             values = values | more_values if values and more_values else frozenset()
         return Scored(scores, values)
 
-    def run(self, query: Query) -> Ranking:
-        """The papers matching the query's terms (state filters are not applied here)."""
+    def run(self, query: Query, first: int | None = None, stop: Stop | None = None) -> Ranking:
+        """The papers matching the query's terms (state filters are not applied here); with
+        `first`, only the first ones of a phrase's many (core.engine.SearchEngine.run)."""
         positive = [term for term in query.terms if not term.negated]
         if not query.terms:
             return Ranking(
                 np.arange(self._count, dtype=np.int64), self._count, np.zeros(self._count)
             )
+        if first is not None and (begun := self._first_holding(query, first)) is not None:
+            return begun
         matched: set[str] = set()
         corrected: set[tuple[str, str]] = set()
         term_words: list[set[str]] = []
         if len(query.terms) == 1 and positive:  # one word, as a query starts: no counting
-            scores, values = self._score_term(positive[0], matched, corrected)
+            scores, values = self._score_term(positive[0], matched, corrected, stop)
             if 0 < len(values) <= FEW_VALUES:
                 order, keys = by_value(scores, values)
                 keys += TERM_SCALE
@@ -357,7 +446,7 @@ class FlatIndex:
         total = np.zeros(self._count, dtype=np.float32)
         for term in positive:
             term_words.append(set())
-            scores = self._score_term(term, term_words[-1], corrected).scores
+            scores = self._score_term(term, term_words[-1], corrected, stop).scores
             matched |= term_words[-1]
             count += scores > 0
             total += scores
@@ -366,7 +455,7 @@ class FlatIndex:
             keep = count >= len(positive) - 1  # and the close ones: all terms but one
         for term in query.terms:
             if term.negated:
-                keep &= self._score_term(term, set(), set()).scores == 0
+                keep &= self._score_term(term, set(), set(), stop).scores == 0
         candidates = np.flatnonzero(keep)
         keys = count[candidates].astype(np.float64) * TERM_SCALE + total[candidates]
         ranking = best_first(keys)
@@ -440,6 +529,43 @@ class FlatIndex:
             lengths = self._parts.joined("paper_words")
             self._paper_lengths = np.sqrt(np.maximum(lengths, 1)).astype(np.float32)
         return self._paper_lengths
+
+
+def _best_read(
+    keys: npt.NDArray[np.float64], first: int, holding: Callable[[Ints], Bools]
+) -> tuple[Bools, Bools]:
+    """Which papers (by their places among these keys) hold a phrase as `holding` reads
+    them (places in increasing order), the best read first until `first` do (a part of them,
+    after FIRST_ROUNDS rounds); and which were not read: they rank below all those read."""
+    held, unread = np.zeros(len(keys), dtype=bool), np.ones(len(keys), dtype=bool)
+    size, rounds = FIRST_READ_TIMES * first, 0
+    while size < len(keys):
+        found = np.count_nonzero(held)
+        if found >= first or (rounds >= FIRST_ROUNDS and found >= max(first // FIRST_ENOUGH, 1)):
+            break
+        # The best `size` papers are read, of those tied last the first in paper order.
+        least = np.partition(keys, len(keys) - size)[len(keys) - size]
+        best = keys > least
+        best[np.flatnonzero(keys == least)[: size - np.count_nonzero(best)]] = True
+        batch = np.flatnonzero(best & unread)
+        held[batch] = holding(batch)
+        unread[batch] = False
+        size, rounds = size * 4, rounds + 1
+    return held, unread
+
+
+def _kept_as(alternative: Alternative, negated: bool) -> tuple[object, ...]:
+    """What an alternative's scores are kept for the next keys by."""
+    # Every word not quoted matches as a prefix: whether it is being typed changes nothing.
+    typing = alternative.prefix and (alternative.exact or alternative.case_sensitive)
+    return (alternative.text, alternative.exact, typing, alternative.field, negated)
+
+
+def _needle(alternative: Alternative) -> tuple[bytes, bool]:
+    """A quoted phrase as its papers' folded text holds it, and whether its last word is
+    typed whole ("networks" lacks "network" then)."""
+    # One space between words, a dash one too, as in the text.
+    return phrase_text(fold(" ".join(alternative.text.split()))).encode(), not alternative.prefix
 
 
 def _valued(

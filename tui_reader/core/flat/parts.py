@@ -13,6 +13,7 @@ from typing import IO
 import numpy as np
 import numpy.typing as npt
 
+from tui_reader.core.engine import Stop
 from tui_reader.core.flat.build import FIELDS
 from tui_reader.core.flat.folded_text import FoldedText, KeptText
 from tui_reader.core.flat.kept_text import KEPT
@@ -129,15 +130,17 @@ class PartedText:
         place = int(np.searchsorted(self._starts, number, side="right")) - 1
         return self._texts[place].folded(number - int(self._starts[place]))
 
-    def holding(self, numbers: Ints, needle: bytes, whole: bool = True) -> npt.NDArray[np.bool_]:
+    def holding(
+        self, numbers: Ints, needle: bytes, whole: bool = True, stop: Stop | None = None
+    ) -> npt.NDArray[np.bool_]:
         """Whether each of these papers (in increasing order) holds the needle as words (as
-        core.flat.folded_text reads it)."""
+        core.flat.folded_text reads it); `stop` given up as it reads (Stopped)."""
         if len(self._texts) == 1:
-            return self._texts[0].holding(numbers, needle, whole)
+            return self._texts[0].holding(numbers, needle, whole, stop)
         cuts = np.searchsorted(numbers, self._starts[1:]).tolist()
         found = [
-            text.holding(numbers[first:stop] - base, needle, whole)
-            for text, base, first, stop in zip(
+            text.holding(numbers[first:last] - base, needle, whole, stop)
+            for text, base, first, last in zip(
                 self._texts,
                 self._starts.tolist(),
                 [0, *cuts],
