@@ -13,7 +13,6 @@ stand for.
 """
 
 import os
-import tempfile
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
@@ -24,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tui_reader.core.frames import FrameReader
+from tui_reader.core.scratch import scratch_file, write_at
 
 Chunk: TypeAlias = bytes | memoryview
 Column: TypeAlias = "array[int] | memoryview"  # grown in memory, or mapped from a file
@@ -57,14 +57,6 @@ def read_at(file: IO[bytes], start: int, size: int) -> bytes:
         parts.append(part)
         start, size = start + len(part), size - len(part)
     return b"".join(parts)
-
-
-def write_at(file: IO[bytes], start: int, data: bytes | memoryview) -> None:
-    """Write these bytes (an array's `data`, contiguous) into a file at `start`."""
-    view = memoryview(data).cast("B")
-    while view:
-        written = os.pwrite(file.fileno(), view, start)
-        view, start = view[written:], start + written
 
 
 class StringColumn:
@@ -101,7 +93,7 @@ class StringColumn:
         if not hasattr(os, "pwrite"):  # Windows
             return joined
         if self._file is None:
-            self._file = tempfile.TemporaryFile()  # noqa: SIM115 (closed with the column)
+            self._file = scratch_file()
         write_at(self._file, self._spilled, joined)
         self._spilled += len(joined)
         return Spilled(self._file, self._spilled - len(joined), len(joined))
