@@ -13,6 +13,7 @@ stand for.
 """
 
 import os
+import weakref
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
@@ -74,7 +75,9 @@ class StringColumn:
         self.offsets: Column = array("q", [0]) if offsets is None else view(offsets)
         # A column kept as frames (core.frames): what reads each chunk's, by its dictionary.
         self._readers = None if readers is None else list(readers)
-        self._file: IO[bytes] | None = None  # the batches past SPILL_FROM bytes
+        # The batches past SPILL_FROM bytes: the column's own file, closed by `close`, or
+        # once the column is dropped (a store that adopts another's columns drops its own).
+        self._file: IO[bytes] | None = None
         self._spilled = 0  # bytes written to it
 
     def append(self, joined: bytes, lengths: "array[int]") -> None:
@@ -94,9 +97,15 @@ class StringColumn:
             return joined
         if self._file is None:
             self._file = scratch_file()
+            weakref.finalize(self, self._file.close)
         write_at(self._file, self._spilled, joined)
         self._spilled += len(joined)
         return Spilled(self._file, self._spilled - len(joined), len(joined))
+
+    def close(self) -> None:
+        """Close the column's temporary file: the strings written there cannot be read after."""
+        if self._file is not None:
+            self._file.close()
 
     def get(self, number: int) -> str:
         offsets = self.offsets
