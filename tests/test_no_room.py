@@ -79,26 +79,26 @@ def test_a_search_with_no_room_for_its_temporary_files_says_so_and_keeps_nothing
     assert status == 0 and out and not err
     cache = tmp_path / "cache"
     kept_before = kept(cache)
-    for name in ("FIRST_BATCH", "BATCH"):
-        monkeypatch.setattr(loading, name, 50)
-    if where == "store":  # the texts past the first batch's go to a temporary file
-        monkeypatch.setattr(columns, "SPILL_FROM", 1)
-    elif where == "postings":  # the postings are made in temporary files
-        monkeypatch.setattr(postings, "WINDOW", 100)
-    if where == "folder":
-        monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "not-there"))
-        why = f"temporary files cannot be written in {tmp_path / 'not-there'} (No such file"
-    else:
-        monkeypatch.setattr(os, "pwrite", no_space)
-        why = f"temporary files cannot be written in {scratch} (no space left on the device)"
-    status, out, err = run(capsys, "search", "diffusion", str(before), str(day))
-    assert status == 1 and not out
-    (line,) = err.splitlines()
-    assert line.startswith(f"tui-reader: the papers could not be read and indexed: {why}")
-    assert line.endswith(": TMPDIR names another folder")
-    assert kept(cache) == kept_before  # nothing half-written, the entry kept before intact
-    assert not list(scratch.iterdir())
-    monkeypatch.undo()
+    with monkeypatch.context() as patched:
+        for name in ("FIRST_BATCH", "BATCH"):
+            patched.setattr(loading, name, 50)
+        if where == "store":  # the texts past the first batch's go to a temporary file
+            patched.setattr(columns, "SPILL_FROM", 1)
+        elif where == "postings":  # the postings are made in temporary files
+            patched.setattr(postings, "WINDOW", 100)
+        if where == "folder":
+            patched.setattr(tempfile, "tempdir", str(tmp_path / "not-there"))
+            why = f"temporary files cannot be written in {tmp_path / 'not-there'} (No such file"
+        else:
+            patched.setattr(os, "pwrite", no_space)
+            why = f"temporary files cannot be written in {scratch} (no space left on the device)"
+        status, out, err = run(capsys, "search", "diffusion", str(before), str(day))
+        assert status == 1 and not out
+        (line,) = err.splitlines()
+        assert line.startswith(f"tui-reader: the papers could not be read and indexed: {why}")
+        assert line.endswith(": TMPDIR names another folder")
+        assert kept(cache) == kept_before  # nothing half-written, the entry kept before intact
+        assert not list(scratch.iterdir())
     status, out, err = run(capsys, "search", "diffusion", str(before))
     assert status == 0 and out and not err
 
