@@ -22,7 +22,16 @@ from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.timings import Timings
 from tui_reader.ui.triage_screen import TriageScreen
 
-from .pilot_helpers import detail, ready, settled, type_filter, wait_until, work_done
+from .pilot_helpers import (
+    detail,
+    lines,
+    ready,
+    settled,
+    type_filter,
+    wait_until,
+    work_done,
+    work_shown,
+)
 
 TOPICS = {
     "bandits": "bandit regret arms exploration exploitation reward horizon optimism confidence",
@@ -468,3 +477,46 @@ async def test_a_paper_only_shown_is_not_skipped_and_a_triage_opens_on_the_best_
         expected = next(i for i in map(store.id_of, ranked.tolist()) if i != best)
         current = triage.triage.current
         assert current is not None and current.id == expected
+
+
+async def test_a_paper_bookmarked_in_the_order_is_read_and_no_model_takes_it_for_a_skip(
+    private_library: Path,
+) -> None:
+    """A kept paper does not look unread (the list's dot), as elsewhere bookmarking reads it;
+    it stays a positive of the for-you model and is set aside, not skipped, by a like-#tag
+    one; papers only rested on stay unread."""
+    bandits, robots, qubits = of("bandits"), of("robots"), of("qubits")
+    library, _ = Library.open(private_library)
+    library.change(bandits[:3], "kept", bookmarked=True, read=True)
+    library.change(robots[:3], "tagged", add_tags=["robotics"], read=True)
+    library.change(robots[3:6], "skipped", read=True)
+    library.save()
+    app = ReaderApp(Opening(corpus()), library, Config(read_after=0.01))
+    async with app.run_test(size=(130, 40)) as pilot:
+        await for_you(pilot)
+        paper_list = app.workspace.paper_list
+        before = shown_ids(app)
+        place = min(before.index(i) for i in qubits)
+        paper_list.choose(place)
+        await pilot.pause(0.1)  # rested on: not read in this order
+        chosen = before[place]
+        headline = f" {corpus()[int(chosen[1:])].headline}"
+
+        def row() -> str:
+            return next(line for line in lines(app) if headline in line)
+
+        assert not app.library.is_read(chosen)
+        assert row()[1:3] == " •"
+        await pilot.press("b")
+        await wait_until(pilot, lambda: app.library.is_read(chosen), "the paper read", 30)
+        await work_shown(pilot)
+        assert app.library.is_bookmarked(chosen)
+        assert row()[1:3] == "★ "
+        assert not app.library.is_read(before[place + 1])  # passed on to: not read
+    library, _ = Library.open(private_library)
+    store = corpus()
+    number = store.position_of(chosen)
+    for tag, made in ((None, "kept"), ("robotics", "set aside")):
+        decided = recommend.decisions(store, library, tag)
+        assert number not in decided.skipped and not decided.undecided[number], made
+        assert (number in decided.kept) is (tag is None)

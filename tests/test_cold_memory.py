@@ -2,8 +2,12 @@
 its first bytes in a temporary file (core.columns), a big index's postings made in one
 (core.flat.postings). Made either way, the store, the index and the entry are the same."""
 
+import contextlib
+import gc
 import json
+import os
 import random
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -127,3 +131,45 @@ def test_headlines_ranked_a_batch_at_a_time(monkeypatch: pytest.MonkeyPatch) -> 
     keys = [paper.headline.casefold() for paper in PaperStore(made)]
     distinct = sorted(set(keys))
     assert ranks.tolist() == [distinct.index(key) for key in keys]
+
+
+def _spilled_store(made: list[Paper]) -> PaperStore:
+    store = PaperStore()
+    for start in range(0, len(made), 100):  # batches, as papers load
+        store.extend(columns_of(made[start : start + 100]))
+    return store
+
+
+def _open_files() -> set[str]:
+    """What this process's descriptors point at."""
+    fds = Path("/proc/self/fd")
+    found = set()
+    for fd in fds.iterdir():
+        with contextlib.suppress(OSError):
+            found.add(os.readlink(fd))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="no /proc")
+def test_a_spilled_column_closes_its_file_once_the_store_is_done_with_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A store that lives long (the reader's, its papers read back from the cache once kept)
+    keeps no descriptor of the files it no longer reads; closed, never left to the collector
+    (ResourceWarning)."""
+    made = _papers(700)
+    before = _open_files()
+    monkeypatch.setattr(columns, "SPILL_FROM", 500)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ResourceWarning)
+        store = _spilled_store(made)
+        spilled = _open_files() - before
+        assert len(spilled) >= 3  # a file each column past its first bytes, unnamed
+        store.adopt(PaperStore(made))  # as the reader adopts the entry it kept
+        assert list(store) == made
+        assert not _open_files() & spilled
+        other = _spilled_store(made)
+        assert len(_open_files() - before) == len(spilled)
+        other.close()
+        assert not _open_files() - before
+        gc.collect()

@@ -334,3 +334,46 @@ def test_a_part_found_sound_is_read_again_only_a_day_later(tmp_path: Path) -> No
         "the papers kept in the cache are damaged (1 of its 2 parts): read again at the next start"
     )
     assert sound.marked(entry) == {first_part(entry).name}
+
+
+@pytest.mark.parametrize("command", ["search", "list"])
+def test_a_byte_flipped_inside_a_frame_is_found_by_a_command_and_never_printed(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+) -> None:
+    """A command checks the entry against its digests before it reads it, as the reader does
+    as it runs (a part found sound read again a day later at the soonest): a search reads the
+    part found damaged again at once, a command without the index loads the papers anew."""
+    path = papers_file(tmp_path)
+    if command == "search":
+        arguments = ["search", "learning", str(path), "--format", "jsonl", "--limit", "1500"]
+    else:
+        arguments = ["list", "--papers", str(path), "--format", "jsonl"]
+    assert main(["search", "learning", str(path)]) == 0  # kept (cold)
+    capsys.readouterr()
+    assert main(arguments) == 0  # checked: found sound
+    expected, err = capsys.readouterr()
+    assert not err
+    (entry,) = (tmp_path / "cache").glob("papers-v*")
+    part = first_part(entry)
+    read: list[Path] = []
+    with monkeypatch.context() as patched:
+        patched.setattr(sound, "altered", lambda folder: read.append(folder) or False)
+        assert main(arguments) == 0  # within the day: not read again
+    assert not read and capsys.readouterr()[0] == expected
+    flip(part / "abstract.npy", frame_start(part, "abstract", 7) + 40)  # inside the frame
+    a_day_passes(entry)
+    assert main(arguments) == 0
+    out, err = capsys.readouterr()
+    assert err == (
+        "tui-reader: the papers kept in the cache are damaged (its one part): read again now\n"
+    )
+    assert out == expected
+    if command == "search":  # read again at once
+        assert not sound.marked(entry) and check_kept(entry) == ""
+    else:  # never read from the damaged part, made again by the next command that indexes
+        assert sound.marked(entry) == {part.name}
+    assert main(arguments) == 0
+    assert capsys.readouterr() == (expected, "")

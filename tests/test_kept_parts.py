@@ -426,7 +426,7 @@ def _kept_as_before_parts(root: Path, path: Path) -> Path:
     folder = root / f"papers-v3-{key}"
     folder.mkdir(parents=True)
     named, names = loaded.papers.arrays()
-    shapes = {name: save_array(folder / f"{name}.npy", value) for name, value in named.items()}
+    shapes = {name: save_array(folder / f"{name}.npy", value)[0] for name, value in named.items()}
     disk.save(folder, sources, FlatIndex.of(loaded.papers).arrays)
     manifest = {
         "format": "tui-reader papers",

@@ -14,6 +14,7 @@ from tui_reader.core.export import ExportError
 from tui_reader.core.index_cache import damage_noted
 from tui_reader.core.library import LibraryError, LibraryPathError
 from tui_reader.core.loading import LoadError
+from tui_reader.core.scratch import ScratchError
 from tui_reader.core.session import SessionError
 from tui_reader.core.text import for_terminal
 from tui_reader.terminal_output import output_without_controls
@@ -52,6 +53,9 @@ def _main(argv: list[str], command: Command | None) -> int:
         return 2
     except LibraryError as error:
         warn(f"changes could not be saved: {for_terminal(str(error))}")
+        return 1
+    except ScratchError as error:  # a full disk, say: nothing was kept of the build
+        warn(f"the papers could not be read and indexed: {for_terminal(str(error))}")
         return 1
     except BrokenPipeError:
         return 0

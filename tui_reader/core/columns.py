@@ -13,7 +13,7 @@ stand for.
 """
 
 import os
-import tempfile
+import weakref
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tui_reader.core.frames import FrameReader
+from tui_reader.core.scratch import scratch_file, write_at
 
 Chunk: TypeAlias = bytes | memoryview
 Column: TypeAlias = "array[int] | memoryview"  # grown in memory, or mapped from a file
@@ -59,14 +60,6 @@ def read_at(file: IO[bytes], start: int, size: int) -> bytes:
     return b"".join(parts)
 
 
-def write_at(file: IO[bytes], start: int, data: bytes | memoryview) -> None:
-    """Write these bytes (an array's `data`, contiguous) into a file at `start`."""
-    view = memoryview(data).cast("B")
-    while view:
-        written = os.pwrite(file.fileno(), view, start)
-        view, start = view[written:], start + written
-
-
 class StringColumn:
     """A column of strings: chunks of UTF-8 with one int64 offset per string (and a 0)."""
 
@@ -82,7 +75,9 @@ class StringColumn:
         self.offsets: Column = array("q", [0]) if offsets is None else view(offsets)
         # A column kept as frames (core.frames): what reads each chunk's, by its dictionary.
         self._readers = None if readers is None else list(readers)
-        self._file: IO[bytes] | None = None  # the batches past SPILL_FROM bytes
+        # The batches past SPILL_FROM bytes: the column's own file, closed by `close`, or
+        # once the column is dropped (a store that adopts another's columns drops its own).
+        self._file: IO[bytes] | None = None
         self._spilled = 0  # bytes written to it
 
     def append(self, joined: bytes, lengths: "array[int]") -> None:
@@ -101,10 +96,16 @@ class StringColumn:
         if not hasattr(os, "pwrite"):  # Windows
             return joined
         if self._file is None:
-            self._file = tempfile.TemporaryFile()  # noqa: SIM115 (closed with the column)
+            self._file = scratch_file()
+            weakref.finalize(self, self._file.close)
         write_at(self._file, self._spilled, joined)
         self._spilled += len(joined)
         return Spilled(self._file, self._spilled - len(joined), len(joined))
+
+    def close(self) -> None:
+        """Close the column's temporary file: the strings written there cannot be read after."""
+        if self._file is not None:
+            self._file.close()
 
     def get(self, number: int) -> str:
         offsets = self.offsets

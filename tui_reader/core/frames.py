@@ -19,16 +19,19 @@ kept as text.
 import io
 import os
 import threading
+import zlib
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import chain, islice
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
+
+from tui_reader.core.digest import Digesting, hex_digest, joined
 
 if TYPE_CHECKING:
     import zstandard
@@ -85,6 +88,12 @@ def usable(dictionary: bytes | memoryview | npt.NDArray[Any]) -> bool:
     except zstd.ZstdError:
         return False
     return True
+
+
+class Sink(Protocol):
+    """Where frames are written: a file, or one taking its digest (`Digesting`)."""
+
+    def write(self, data: bytes, /) -> int: ...
 
 
 class DamagedFrame(OSError):
@@ -165,7 +174,7 @@ def longest(offsets: Array) -> int:
     return int(np.diff(places).max()) if len(places) > 1 else 0
 
 
-def framed(chunks: Iterable[Chunk], offsets: Array, into: IO[bytes]) -> tuple[Array, bytes]:
+def framed(chunks: Iterable[Chunk], offsets: Array, into: Sink) -> tuple[Array, bytes]:
     """A column of strings (its chunks of UTF-8 laid one after the other, which `offsets`
     index, and the last, where they end) as kept: each string's frame written to `into`,
     where each frame starts (and the last, where they end), and the dictionary, trained on
@@ -247,19 +256,22 @@ def _joined(blocks: list[Block]) -> Block:
 
 
 @contextmanager
-def bytes_file(path: Path) -> Iterator[IO[bytes]]:
+def bytes_file(path: Path) -> Iterator[Digesting]:
     """A .npy file of bytes written as they come, their count not known before (frames,
     written where they are kept: not into a temporary file copied after, a gigabyte more
     written and read at a million papers); its header, of the one length numpy gives an
-    array of bytes of any count, written once they are."""
+    array of bytes of any count, written once they are. Its digest is taken as they are
+    written, the header's joined to it at the end (`Digesting.digest`)."""
     with path.open("wb") as stream:
         stream.write(_header(0))
-        yield stream
-        header = _header(stream.tell() - len(_header(0)))
+        into = Digesting(stream)
+        yield into
+        header = _header(into.size)
         if len(header) != len(_header(0)):
             raise ValueError(f"{path}: too many bytes for a header of {len(_header(0))}")
         stream.seek(0)
         stream.write(header)
+        into.digest = hex_digest(joined(zlib.crc32(header), into.crc, into.size))
 
 
 def _header(count: int) -> bytes:
@@ -270,7 +282,7 @@ def _header(count: int) -> bytes:
     return header.getvalue()
 
 
-def write_frames(blocks: Iterable[Block], dictionary: bytes, into: IO[bytes]) -> Array:
+def write_frames(blocks: Iterable[Block], dictionary: bytes, into: Sink) -> Array:
     """Each block's texts as frames made with this dictionary, written one after the other
     into `into` (made by zstd's own threads, a core each, out of Python's lock: a thread a
     core in Python made a million papers' frames no faster than one); where each frame

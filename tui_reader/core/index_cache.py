@@ -89,6 +89,7 @@ def load_cached(
     update_at_most: int | None = UPDATE_AT_MOST,
     taking_in: Callable[[int], object] | None = None,
     load_filter: LoadFilter = NO_FILTER,
+    checked: list[str] | None = None,
 ) -> IndexedPapers | None:
     """The papers and index kept for these files (those `load_filter` admits: an entry of
     their own, core.segments.filtered), memory-mapped, brought up to date when
@@ -97,7 +98,9 @@ def load_cached(
     it reads them, `entry.papers_in`); None when there are none, or what is there is
     rejected, and then why, in `unusable`. An entry whose papers are sound but whose index
     is not (another version of the index's format, or damaged) gets its index built and
-    kept again (rejected, unless `rebuild`)."""
+    kept again (rejected, unless `rebuild`). With `checked` (a command, which reads them
+    once), the entry is checked against its digests first, as the reader checks it as it
+    runs (`check_kept`), and its parts found damaged are read again at once, said there."""
     try:
         root = cache_folder()
         files = _distinct(files)
@@ -106,6 +109,9 @@ def load_cached(
         return None
     try:
         kept = _kept(root, files, load_filter, update_at_most, taking_in)
+        if kept is not None and checked is not None and (damaged := check_kept(kept.folder, True)):
+            checked.append(damaged)
+            kept = _kept(root, files, load_filter, update_at_most, taking_in)  # read again
         if kept is None:
             return None
         index, told = kept.index(), ""
@@ -181,11 +187,12 @@ def _loaded(kept: Kept) -> LoadResult:
 
 
 def cached_papers(
-    files: Sequence[Path], load_filter: LoadFilter = NO_FILTER
+    files: Sequence[Path], load_filter: LoadFilter = NO_FILTER, checked: list[str] | None = None
 ) -> tuple[PaperStore, LoadResult] | None:
     """The papers kept for exactly these files (those the filter admits), memory-mapped,
     without their index (the reader builds one of another version again while it runs:
-    minutes at a million papers); None when there are none or they are rejected."""
+    minutes at a million papers); None when there are none or they are rejected. With
+    `checked`, as `load_cached`'s: None when found damaged now, said there."""
     try:
         files = _distinct(files)
         folder = entry.folder_for(cache_folder(), files, load_filter)
@@ -193,16 +200,21 @@ def cached_papers(
             return None
         if sound.marked(folder):  # damaged: never read, nor kept again as text
             return None
+        if checked is not None and (damaged := check_kept(folder, True)):
+            checked.append(damaged)
+            return None
         kept = entry.open_kept(folder)
     except (Rejected, OSError):
         return None
     return kept.store, _loaded(kept)
 
 
-def check_kept(folder: Path) -> str:
+def check_kept(folder: Path, at_once: bool = False) -> str:
     """Check the files of the entry in this folder against their digests (seconds at a
-    million papers: the reader does it in the background once it has opened them); what to
-    tell of the parts found damaged, marked to be read again at the next start, or ""."""
+    million papers: the reader does it in the background once it has opened them; a command
+    before it reads them), each part at most once a day (core.segments.sound); what to tell
+    of the parts found damaged, marked to be read again (at the next start, or `at_once`),
+    or ""."""
     try:
         manifest = entry.read_manifest(folder)
         names = manifest["parts"]
@@ -216,7 +228,8 @@ def check_kept(folder: Path) -> str:
         of = "its one part"
     else:
         of = f"{len(parts)} of its {count(len(names), 'part')}" if parts else "what joins its parts"
-    return f"the papers kept in the cache are damaged ({of}): read again at the next start"
+    again = "read again now" if at_once else "read again at the next start"
+    return f"the papers kept in the cache are damaged ({of}): {again}"
 
 
 def damage_noted() -> str:

@@ -499,40 +499,40 @@ def load_paths(
     papers are added (to index them as the rest load). The collections met, the problems,
     and how many papers were met again come with it. Raises LoadError for a path that does
     not exist, cannot be decoded, or holds no papers; filtered, NothingAdmitted only when
-    none of the paths holds one the filter admits (a collection of other categories is one
-    of several)."""
+    none of the paths holds one the filter admits (one of several may hold none)."""
     store = PaperStore()
-    collections: list[str] = []  # of every paper met, those met again too
-    problems: list[str] = []
-    duplicates = 0
-    admitted = False  # papers the filter admits, from any path
-    named = list(paths)
-    for path in named:
-        found = 0
-        files = [file for file in paper_files(path) if only is None or file in only]
-        first_problem = len(problems)
-        for item in stream_papers(files, raising=True, load_filter=load_filter):
-            if isinstance(item, str):
-                problems.append(item)
-                continue
-            found += len(item)
-            for collection in dict.fromkeys(item.collections):
-                if collection not in collections:
-                    collections.append(collection)
-            duplicates += len(item) - store.extend(item)
-            grown(store)
-        admitted = admitted or bool(found)
-        if not found and load_filter == NO_FILTER:
-            none = "holds no papers" if path.is_dir() else "holds no abstracts"
-            if first_problem < len(problems):
-                none += f" that can be read ({problems[first_problem]})"
-            raise LoadError(path, none)
-    if named and not admitted and load_filter != NO_FILTER:
-        others = " (nor do the other paths)" if len(named) > 1 else ""
-        asked = f"holds no papers of the categories or dates asked for{others}"
-        raise NothingAdmitted(named[0], asked)
-    store.collections = collections
-    return LoadResult(store, collections, problems, duplicates)
+    with store.closed_if_failing():  # its temporary files closed at once
+        collections: list[str] = []  # of every paper met, those met again too
+        problems: list[str] = []
+        duplicates = 0
+        admitted = False  # papers the filter admits, from any path
+        named = list(paths)
+        for path in named:
+            found = 0
+            files = [file for file in paper_files(path) if only is None or file in only]
+            first_problem = len(problems)
+            for item in stream_papers(files, raising=True, load_filter=load_filter):
+                if isinstance(item, str):
+                    problems.append(item)
+                    continue
+                found += len(item)
+                for collection in dict.fromkeys(item.collections):
+                    if collection not in collections:
+                        collections.append(collection)
+                duplicates += len(item) - store.extend(item)
+                grown(store)
+            admitted = admitted or bool(found)
+            if not found and load_filter == NO_FILTER:
+                none = "holds no papers" if path.is_dir() else "holds no abstracts"
+                if first_problem < len(problems):
+                    none += f" that can be read ({problems[first_problem]})"
+                raise LoadError(path, none)
+        if named and not admitted and load_filter != NO_FILTER:
+            others = " (nor do the other paths)" if len(named) > 1 else ""
+            asked = f"holds no papers of the categories or dates asked for{others}"
+            raise NothingAdmitted(named[0], asked)
+        store.collections = collections
+        return LoadResult(store, collections, problems, duplicates)
 
 
 def check_paths(

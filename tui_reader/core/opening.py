@@ -132,9 +132,10 @@ def open_papers(
         return _for_the_reader(paths, files, load_filter, big, taking_in if big else None)
     if indexed:
         return _cached_or_indexed(paths, files, load_filter)
-    if cached := cached_papers(files, load_filter):  # read back at once: a million took minutes
-        return _opening(cached[1], Way.CACHED_PAPERS)
-    return _loaded(paths, files, load_filter)
+    checked: list[str] = []  # the entry's damage found by its digests, said
+    if cached := cached_papers(files, load_filter, checked):  # a million loaded took minutes
+        return replace(_opening(cached[1], Way.CACHED_PAPERS), cache_problems=checked)
+    return replace(_loaded(paths, files, load_filter), cache_problems=checked)
 
 
 def _loaded(
@@ -163,15 +164,20 @@ def _cached_or_indexed(
     another version built again and written to the entry), else loaded, indexed and written
     to the cache."""
     reasons: list[str] = []
-    cached = load_cached(files, unusable=reasons, update_at_most=None, load_filter=load_filter)
+    checked: list[str] = []  # the entry's damage found by its digests, said
+    cached = load_cached(
+        files, unusable=reasons, update_at_most=None, load_filter=load_filter, checked=checked
+    )
     if cached is not None:
         opening = _opening(cached.loaded, Way.CACHED, cached.index)
-        return replace(opening, cache_problems=[cached.unusable] if cached.unusable else [])
+        told = [cached.unusable] if cached.unusable else []
+        return replace(opening, cache_problems=checked + told)
     loaded, index, read = _loaded_and_indexed(paths, files, load_filter)
     indexed = IndexedPapers(loaded, index, loaded.papers)
     write_entry(files, indexed, load_filter=load_filter, read=read)
     opening = _opening(loaded, Way.LOADED, indexed.index)
-    return replace(opening, cache_problems=_unusable(reasons, "papers", "loaded anew"))
+    told = checked + _unusable(reasons, "papers", "loaded anew")
+    return replace(opening, cache_problems=told)
 
 
 def _loaded_and_indexed(

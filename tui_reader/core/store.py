@@ -15,6 +15,7 @@ of the id, sorted, so a million ids cost no dict of a million strings.
 
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeAlias, overload
 
@@ -126,6 +127,22 @@ class PaperStore(Sequence[Paper]):
         self._codes, self._source_paths = other._codes, other._source_paths
         self._lookup, self._headline_ranks = other._lookup, other._headline_ranks
         self._built = {}
+
+    def close(self) -> None:
+        """Close the temporary files of its columns: the texts written there cannot be read
+        after. A store that adopts another's columns drops its own, whose files are closed
+        once no thread reads them."""
+        for column in self._texts.values():
+            column.close()
+
+    @contextmanager
+    def closed_if_failing(self) -> Iterator[None]:
+        """Close the store when what is done within raises (a load that failed)."""
+        try:
+            yield
+        except BaseException:
+            self.close()
+            raise
 
     def revise(self, papers: Iterable[Paper]) -> None:
         """Give the papers of these ids (those here) as these from now on: a paper that

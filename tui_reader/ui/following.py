@@ -3,7 +3,8 @@ once the cursor rests there; a paper the reader moved to is read once they have 
 
 Not in the for-you order: there a paper read and not kept is one the reader skipped, which
 the model learns from and the order and a triage put last. A paper shown there, rested on,
-opened or used, is not decided: it is read by a decision (r, or a triage's skip) alone."""
+opened or used, is not decided: it is read by a decision (r, or a triage's skip) alone, or
+once it is bookmarked, which no model takes for a skip (core.recommend.decisions)."""
 
 import time
 from collections.abc import Callable, Sequence
@@ -118,9 +119,10 @@ class CursorFollower:
     def used(self, paper_ids: Sequence[str]) -> list[str]:
         """The paper to read, of those the reader bookmarked, tagged, annotated, copied from
         or opened: one alone, not several at once (marked papers, perhaps unread); none when
-        read_after is 0, or in the for-you order."""
-        reads = len(paper_ids) == 1 and self._read_after and self._reads()
-        return list(paper_ids) if reads else []
+        read_after is 0, or in the for-you order unless it is bookmarked (kept: no skip)."""
+        alone = len(paper_ids) == 1 and self._read_after
+        kept = alone and self._library.is_bookmarked(paper_ids[0])
+        return list(paper_ids) if alone and (kept or self._reads()) else []
 
     def show_detail(self) -> None:
         """Show the paper under the cursor, and its related papers once the cursor rests."""

@@ -21,6 +21,7 @@ from tui_reader.core.engine import SearchEngine
 from tui_reader.core.index_cache import IndexedPapers, check_kept
 from tui_reader.core.paper_columns import PaperColumns
 from tui_reader.core.pools import stop_pools
+from tui_reader.core.scratch import ScratchError
 from tui_reader.core.search_service import build_index, growing_index, index_so_far
 from tui_reader.core.store import PaperStore
 from tui_reader.core.wording import count
@@ -124,10 +125,24 @@ class Loader:
             self._indexing.join(self._timings.stopping_wait)
 
     def add(self, batches: Sequence[PaperColumns]) -> int:
-        """Add papers loaded to the store (on the screen's thread); how many were new."""
+        """Add papers loaded to the store (on the screen's thread); how many were new. When
+        the store cannot hold them (no room for its temporary file), loading and indexing
+        stop, nothing is kept in the cache, and the reader goes on with the papers it has."""
+        if self._stopping.is_set():
+            return 0
         startup.keep_for_good()  # papers live as long as the app
-        added = sum(self.store.extend(batch) for batch in batches)
-        self.duplicates += sum(map(len, batches)) - added
+        added = 0
+        for batch in batches:
+            try:
+                new = self.store.extend(batch)
+            except ScratchError as error:
+                self._stopping.set()
+                stopped = f"{error}; loading stopped at {count(len(self.store), 'paper')}"
+                self._post(IndexFailed(stopped))
+                self._post(LoadFinished())
+                return added
+            added += new
+            self.duplicates += len(batch) - new
         return added
 
     def loaded(self) -> None:
@@ -235,7 +250,8 @@ class Loader:
         try:
             index = build()
         except Exception as error:  # told, not a reader left "indexing" for good
-            self._post(IndexFailed(str(error) or type(error).__name__))
+            if not self._stopping.is_set():  # a quit, or a load that failed and was told
+                self._post(IndexFailed(str(error) or type(error).__name__))
             return
         if index is None:
             return

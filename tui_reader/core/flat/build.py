@@ -29,7 +29,6 @@ phrases, for ranking by how close the terms stand, and for related papers.
 import mmap
 import os
 import re
-import tempfile
 from array import array
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator
@@ -45,6 +44,7 @@ from tui_reader.core.flat.fold import fold_rest, phrase_text, unwrap_latex_utf8
 from tui_reader.core.flat.postings import Chunk, postings
 from tui_reader.core.flat.words import Arrays, strings
 from tui_reader.core.pools import process_pool
+from tui_reader.core.scratch import scratch, scratch_file
 
 if TYPE_CHECKING:
     pass
@@ -342,8 +342,8 @@ class _Merged:
         self.compounds: dict[str, str] = {}
         # Each reading process's word ids to ours.
         self.mapping: dict[tuple[str, tuple[int, int]], Ids] = {}
-        self.pairs = tempfile.TemporaryFile()  # noqa: SIM115 (closed by GrowingIndex.close)
-        self.text = tempfile.TemporaryFile()  # noqa: SIM115 (the index reads it)
+        self.pairs = scratch_file()  # closed by GrowingIndex.close
+        self.text = scratch_file()  # the index reads it
         # For each field, each chunk's first paper, pair count and place in self.pairs.
         self.chunks: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
         # For each field, each word's papers (by our ids), counted as the chunks come: the
@@ -362,18 +362,19 @@ class _Merged:
             self.mapping[kind, read.reader] = np.concatenate((before, ours))
         for joined, compound in read.compounds.items():
             self.compounds.setdefault(joined, compound)
-        for name, (ids, papers) in read.pairs.items():
-            kind = "cased" if name == "cased" else "words"
-            mapping = self.mapping[kind, read.reader]
-            words, counts = read.counts[name]
-            self._count(name, mapping[words], counts, len(self.vocabularies[kind]))
-            self.chunks[name].append((first, len(ids), self.pairs.tell()))
-            self.pairs.write(mapping[ids].tobytes())
-            self.pairs.write(papers.astype(np.uint16).tobytes())  # within the chunk
-        self.paper_words.append((first, read.paper_words))
-        ends = np.flatnonzero(np.frombuffer(read.text, dtype=np.uint8) == 0)
-        self.text_ends.append(ends + 1 + self.text.tell())
-        self.text.write(read.text)
+        with scratch():
+            for name, (ids, papers) in read.pairs.items():
+                kind = "cased" if name == "cased" else "words"
+                mapping = self.mapping[kind, read.reader]
+                words, counts = read.counts[name]
+                self._count(name, mapping[words], counts, len(self.vocabularies[kind]))
+                self.chunks[name].append((first, len(ids), self.pairs.tell()))
+                self.pairs.write(mapping[ids].tobytes())
+                self.pairs.write(papers.astype(np.uint16).tobytes())  # within the chunk
+            self.paper_words.append((first, read.paper_words))
+            ends = np.flatnonzero(np.frombuffer(read.text, dtype=np.uint8) == 0)
+            self.text_ends.append(ends + 1 + self.text.tell())
+            self.text.write(read.text)
 
     def _count(self, name: str, words: Ids, counts: Ids, known: int) -> None:
         """Add a chunk's counts of the papers of distinct words (our ids, of `known` words or
@@ -388,7 +389,8 @@ class _Merged:
     def arrays(self, count: int) -> Arrays:
         """The index of the chunks added so far, `count` papers; more can be added after."""
         arrays: Arrays = {"papers": np.asarray([count], dtype=np.int64)}
-        self.pairs.flush()
+        with scratch():
+            self.pairs.flush()
         for prefix, kind, names in (("", "words", FIELDS), ("cased_", "cased", ("cased",))):
             listed = list(self.vocabularies[kind])
             alphabetical = sorted(range(len(listed)), key=listed.__getitem__)
@@ -421,7 +423,8 @@ class _Merged:
 
 
 def _mapped(file: IO[bytes]) -> mmap.mmap | bytes:
-    file.flush()
+    with scratch():
+        file.flush()
     if not file.tell():
         return b""  # an empty file cannot be mapped
     return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)

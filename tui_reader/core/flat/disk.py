@@ -21,13 +21,14 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from isal import isal_zlib
 
+from tui_reader.core.digest import Digesting, hex_digest
 from tui_reader.core.flat.folded_text import STEP, give_back, mapping_of
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.flat.kept_text import KEPT, compressed
@@ -91,11 +92,13 @@ def save(root: Path, sources: list[dict[str, object]], arrays: Mapping[str, Arra
     facts: dict[str, object] = {}
     try:
         written: dict[str, dict[str, object]] = {}  # what each array written already is
+        taken: dict[str, str] = {}  # each array's digest, taken as it was written
         if KEPT not in arrays:  # the text as built: kept compressed, written as it is made
             facts["largest"] = longest(arrays["text_offsets"])  # a NUL more than a frame's
             with bytes_file(temporary / "text.npy") as into:
                 offsets, dictionary = compressed(arrays["text"], arrays["text_offsets"], into)
             written["text"] = {"dtype": "|u1", "shape": [int(offsets[-1])]}
+            taken["text"] = into.digest
             arrays = dict(arrays) | {
                 "text_offsets": offsets,
                 KEPT: np.frombuffer(dictionary, dtype=np.uint8),
@@ -103,9 +106,9 @@ def save(root: Path, sources: list[dict[str, object]], arrays: Mapping[str, Arra
         shapes = {}
         for name, array in arrays.items():
             if name not in written:
-                _save(temporary / f"{name}.npy", array)
+                taken[name] = save_array(temporary / f"{name}.npy", array)
             shapes[name] = written.get(name, {"dtype": array.dtype.str, "shape": list(array.shape)})
-        facts["digests"] = digests(temporary, shapes)
+        facts["digests"] = {name: taken[name] for name in shapes}
         manifest = {"format": FORMAT, "version": VERSION, "sources": sources, "arrays": shapes}
         manifest |= facts
         (temporary / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
@@ -125,11 +128,6 @@ def digest_of(path: Path) -> str:
         while size := stream.readinto(block):
             crc = isal_zlib.crc32(read[:size], crc)
     return f"{crc:08x}"
-
-
-def digests(folder: Path, names: Iterable[str]) -> dict[str, str]:
-    """Each array's digest (of its `.npy` file), as a manifest keeps them."""
-    return {name: digest_of(folder / f"{name}.npy") for name in names}
 
 
 def altered(folder: Path, kept: object) -> list[str]:
@@ -207,22 +205,23 @@ def mapped(folder: Path, name: str, described: object) -> Array:
     return array
 
 
-def _save(path: Path, array: Array) -> None:
-    """`np.save`, a mapped array (big postings, core.flat.postings) STEP bytes at a time, the
-    pages given back once written."""
+def save_array(path: Path, array: Array) -> str:
+    """`np.save` (the same bytes), STEP bytes at a time, its digest taken as they are
+    written; a mapped array's (big postings, core.flat.postings) pages given back once
+    written. The digest."""
     mapped = mapping_of(array)
-    if mapped is None:
-        np.save(path, np.ascontiguousarray(array), allow_pickle=False)
-        return
+    array = np.ascontiguousarray(array)
     data = array.data.cast("B")
-    start = array.ctypes.data - np.frombuffer(mapped, dtype=np.uint8).ctypes.data
+    start = 0 if mapped is None else array.ctypes.data - np.frombuffer(mapped, np.uint8).ctypes.data
     with path.open("wb") as stream:
-        np.lib.format.write_array_header_1_0(
-            stream, np.lib.format.header_data_from_array_1_0(array)
-        )
+        into = Digesting(stream)
+        header = np.lib.format.header_data_from_array_1_0(array)
+        np.lib.format.write_array_header_1_0(into, header)
         for begin in range(0, len(data), STEP):
-            stream.write(data[begin : begin + STEP])
-            give_back(mapped, start + begin, start + min(begin + STEP, len(data)))
+            into.write(data[begin : begin + STEP])
+            if mapped is not None:
+                give_back(mapped, start + begin, start + min(begin + STEP, len(data)))
+    return hex_digest(into.crc)
 
 
 def read_manifest(

@@ -12,20 +12,27 @@ Compressed in blocks of papers, a phrase decompressed nearly every block (1.5 s 
 import mmap
 from collections.abc import Iterator
 from itertools import pairwise
-from typing import IO
 
 import numpy as np
 import numpy.typing as npt
 
 from tui_reader.core.flat.folded_text import STEP, give_back, mapping_of
 from tui_reader.core.flat.words import Array
-from tui_reader.core.frames import LARGEST, SAMPLES, reader, texts_in, trained, write_frames
+from tui_reader.core.frames import (
+    LARGEST,
+    SAMPLES,
+    Sink,
+    reader,
+    texts_in,
+    trained,
+    write_frames,
+)
 
 Ints = npt.NDArray[np.int64]
 KEPT = "text_dictionary"  # an index's array when its text is kept so: the frames' dictionary
 
 
-def compressed(text: Array, offsets: Array, into: IO[bytes]) -> tuple[Ints, bytes]:
+def compressed(text: Array, offsets: Array, into: Sink) -> tuple[Ints, bytes]:
     """The folded text as built (each paper's ended by a NUL, where `offsets` say) as kept:
     each paper's frame written to `into`, where each frame starts (and the last, where they
     end), and the dictionary they were made with. A text that maps a file (an index just

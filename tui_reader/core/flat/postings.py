@@ -10,14 +10,14 @@ process's own memory would hold them all until the index is written.
 """
 
 import mmap
-import tempfile
 from collections.abc import Callable, Iterator
 
 import numpy as np
 import numpy.typing as npt
 
-from tui_reader.core.columns import read_at, write_at
+from tui_reader.core.columns import read_at
 from tui_reader.core.flat.words import Arrays
+from tui_reader.core.scratch import scratch_file, write_at
 
 Ids = npt.NDArray[np.int32]
 Chunk = tuple[int, Ids, npt.NDArray[np.uint16]]  # first paper, word ids, papers within
@@ -68,7 +68,7 @@ def _made_in_file(
     sizes[-1] = total - (windows - 1) * WINDOW
     # Window w's pairs are staged at 8 * w * WINDOW: their places within it, then their papers.
     staged = np.zeros(windows, dtype=np.int64)
-    with tempfile.TemporaryFile() as staging, tempfile.TemporaryFile() as made:
+    with scratch_file() as staging, scratch_file() as made:
         for places, numbers in _placed(chunks, offsets):
             window = (places // WINDOW).astype(np.uint16)  # 16 bits: sorted by radix
             order = np.argsort(window, kind="stable")

@@ -1,8 +1,10 @@
 """What the reader made of each paper, as the recommendations learn from it.
 
 A paper kept (bookmarked, or carrying a tag other than `later`; with a tag asked for, carrying
-that tag) is a positive, a paper read and not kept a negative, the rest undecided. A paper
-decided in any way (kept, bookmarked or read) is never recommended. Under NEEDED of either
+that tag) is a positive, a paper read and not kept a negative, the rest undecided; a paper
+bookmarked is never a negative, read or not (with a tag asked for that it does not carry, it
+is set aside), so that bookmarking reads a paper in every order. A paper decided in any way
+(kept, bookmarked or read) is never recommended. Under NEEDED of either
 there is no model, and `cold_start` says how many more decisions it needs.
 """
 
@@ -22,7 +24,7 @@ LATER = "later"  # triage's "later" tag: no decision
 class Verdict(Enum):
     KEPT = 1  # a positive
     SKIPPED = -1  # read and not kept: a negative
-    ASIDE = 0  # bookmarked without the tag asked for: neither, but not recommended
+    ASIDE = 0  # bookmarked without the tag asked for, read or not: neither, not recommended
     UNDECIDED = 2
 
 
@@ -33,9 +35,9 @@ def verdict(state: PaperState, paper_id: str, tag: str | None) -> Verdict:
     kept = tag in tags if tag else bookmarked or any(t != LATER for t in tags)
     if kept:
         return Verdict.KEPT
-    if state.is_read(paper_id):
-        return Verdict.SKIPPED
-    return Verdict.ASIDE if bookmarked else Verdict.UNDECIDED
+    if bookmarked:
+        return Verdict.ASIDE
+    return Verdict.SKIPPED if state.is_read(paper_id) else Verdict.UNDECIDED
 
 
 @dataclass

@@ -59,7 +59,7 @@ def taken_in(root: Path, file: Path) -> Path | None:
         for text in part.FRAMED:  # kept whole then, as frames now
             offsets = part.array_of(earlier, f"{text}_offsets", arrays[f"{text}_offsets"])
             raw = part.array_of(earlier, text, arrays[text])
-            shapes |= part.save_framed(folder, text, [view(raw)], offsets)
+            shapes |= part.save_framed(folder, text, [view(raw)], offsets)[0]
         ranges = part.sources_of([kept_range])
         moved = disk.folder_for(folder, ranges)
         moved.mkdir()

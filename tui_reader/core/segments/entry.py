@@ -26,7 +26,7 @@ import tempfile
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -69,6 +69,7 @@ from tui_reader.core.store import Array, PaperStore
 
 FORMAT = "tui-reader papers"
 VERSION = 4  # 4: kept in parts
+Digests: TypeAlias = dict[str, str]  # each array's, as a manifest keeps them
 PREFIX = "papers-v"
 PARTS = "parts"
 MANIFEST_LIMIT = 64_000_000  # bytes: files and problems; a bigger file is not ours
@@ -344,9 +345,10 @@ def write(
             "problems": [problem for part in parts for problem in part.facts.problems],
             "duplicates": _duplicates(kept, parts),
             "added": added,
-            "arrays": _view_arrays(temporary, parts, _before(parts if fresh else kept)),
         }
-        manifest["digests"] = disk.digests(temporary, manifest["arrays"])
+        manifest["arrays"], manifest["digests"] = _view_arrays(
+            temporary, parts, _before(parts if fresh else kept)
+        )
         (temporary / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
         final = folder_for(root, files, kept.load_filter)
         disk.put_in_place(temporary, final)
@@ -443,10 +445,13 @@ def _link(source: Path, target: Path) -> None:
             shutil.copyfile(path, there)
 
 
-def _view_arrays(folder: Path, parts: Sequence[OpenPart], before: View) -> dict[str, object]:
-    """Write the view of the parts (of several) into the entry's folder; what it wrote."""
+def _view_arrays(
+    folder: Path, parts: Sequence[OpenPart], before: View
+) -> tuple[dict[str, object], Digests]:
+    """Write the view of the parts (of several) into the entry's folder; what it wrote, and
+    the digests."""
     if len(parts) == 1:
-        return {}
+        return {}, {}
     indexes = [part.index for part in parts]
     if any(index is None for index in indexes):
         raise OSError("a part without its index cannot be joined to others")
@@ -455,10 +460,12 @@ def _view_arrays(folder: Path, parts: Sequence[OpenPart], before: View) -> dict[
     return save_arrays(folder, arrays | view.arrays())
 
 
-def save_arrays(folder: Path, arrays: dict[str, Array]) -> dict[str, object]:
-    """Write arrays as `.npy` files of a folder; how the manifest describes them."""
+def save_arrays(folder: Path, arrays: dict[str, Array]) -> tuple[dict[str, object], Digests]:
+    """Write arrays as `.npy` files of a folder; how the manifest describes them, and their
+    digests, taken as they were written."""
     shapes: dict[str, object] = {}
+    digests: Digests = {}
     for name, array in arrays.items():
-        np.save(folder / f"{name}.npy", np.ascontiguousarray(array), allow_pickle=False)
+        digests[name] = disk.save_array(folder / f"{name}.npy", array)
         shapes[name] = {"dtype": array.dtype.str, "shape": list(array.shape)}
-    return shapes
+    return shapes, digests

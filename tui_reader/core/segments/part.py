@@ -120,6 +120,7 @@ class FramedTexts:
     folder: Path
     count: int  # papers
     shapes: dict[str, dict[str, dict[str, object]]]  # each column's arrays, as `save_framed`
+    digests: dict[str, str]  # each array's, taken as it was written
     largest: dict[str, int]  # each column's longest text
 
     def moved(self, folder: Path) -> "FramedTexts":
@@ -136,12 +137,13 @@ def framed_texts(
 ) -> FramedTexts:
     """Write the FRAMED columns of `count` papers (each one's chunks and offsets, as
     `texts` gives them) as frames into a folder."""
-    shapes, largest = {}, {}
+    shapes, digests, largest = {}, {}, {}
     for name in FRAMED:
         chunks, offsets = texts(name)
-        shapes[name] = save_framed(folder, name, chunks, offsets)
+        shapes[name], framed_digests = save_framed(folder, name, chunks, offsets)
+        digests |= framed_digests
         largest[name] = longest(offsets)
-    return FramedTexts(folder, count, shapes, largest)
+    return FramedTexts(folder, count, shapes, digests, largest)
 
 
 def write_part(
@@ -163,13 +165,15 @@ def write_part(
 
     framed = framed_texts(folder, facts.count, texts) if framed is None else framed.moved(folder)
     shapes: dict[str, dict[str, object]] = {}
+    digests: dict[str, str] = {}  # taken as each array is written
     largest: dict[str, int] = {}
     for name, value in columns.items():
         if name in FRAMED:
             shapes |= framed.shapes[name]
             largest[name] = framed.largest[name]
+            digests |= {array: framed.digests[array] for array in framed.shapes[name]}
         elif name.removesuffix("_offsets") not in FRAMED:
-            shapes[name] = save_array(folder / f"{name}.npy", value)
+            shapes[name], digests[name] = save_array(folder / f"{name}.npy", value)
     if index is not None:
         disk.save(folder, sources_of(facts.ranges), index)
     manifest = {
@@ -186,24 +190,26 @@ def write_part(
         "made": facts.made,
         "arrays": shapes,
         "largest": largest,
-        "digests": disk.digests(folder, shapes),
+        "digests": digests,
     }
     (folder / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
 
 
 def save_framed(
     folder: Path, name: str, chunks: Iterable[Chunk], offsets: Array
-) -> dict[str, dict[str, object]]:
+) -> tuple[dict[str, dict[str, object]], dict[str, str]]:
     """Write a text column as frames (core.frames): the frames, their offsets and their
-    dictionary; what each array is."""
+    dictionary; what each array is, and its digest."""
     with bytes_file(folder / f"{name}.npy") as into:
         places, dictionary = framed(chunks, offsets, into)
     shapes: dict[str, dict[str, object]] = {name: {"dtype": "|u1", "shape": [int(places[-1])]}}
-    shapes[f"{name}_offsets"] = save_array(folder / f"{name}_offsets.npy", places)
-    shapes[f"{name}_dictionary"] = save_array(
-        folder / f"{name}_dictionary.npy", np.frombuffer(dictionary, dtype=np.uint8)
-    )
-    return shapes
+    digests = {name: into.digest}
+    for array, value in (
+        (f"{name}_offsets", places),
+        (f"{name}_dictionary", np.frombuffer(dictionary, dtype=np.uint8)),
+    ):
+        shapes[array], digests[array] = save_array(folder / f"{array}.npy", value)
+    return shapes, digests
 
 
 def replace_index(part: OpenPart, index: Mapping[str, Array]) -> None:
@@ -211,16 +217,17 @@ def replace_index(part: OpenPart, index: Mapping[str, Array]) -> None:
     disk.replace(part.folder, sources_of(part.facts.ranges), index)
 
 
-def save_array(path: Path, value: Iterator[Chunk] | Array) -> dict[str, object]:
-    """Write an array, or bytes given as chunks (written one after the other, not joined)."""
+def save_array(path: Path, value: Iterator[Chunk] | Array) -> tuple[dict[str, object], str]:
+    """Write an array, or bytes given as chunks (written one after the other, not joined);
+    what it is, and its digest, taken as it was written."""
     if isinstance(value, np.ndarray):
-        np.save(path, value, allow_pickle=False)
-        return {"dtype": value.dtype.str, "shape": list(value.shape)}
+        digest = disk.save_array(path, value)
+        return {"dtype": value.dtype.str, "shape": list(value.shape)}, digest
     size = 0
     with bytes_file(path) as stream:
         for chunk in value:
             size += stream.write(chunk)
-    return {"dtype": "|u1", "shape": [size]}
+    return {"dtype": "|u1", "shape": [size]}, stream.digest
 
 
 def open_part(folder: Path, name: str) -> OpenPart:

@@ -3,7 +3,7 @@
 Opening an entry checks its manifests and arrays' shapes, not its bytes: a million papers'
 entry is gigabytes, and bit rot, a write cut short or a disk's error inside a frame of text
 (core.frames) or a posting list would be read as another text, or as U+FFFD. Each array's
-digest is kept in its manifest when it is written (core.flat.disk.digests); `check` reads the
+digest is kept in its manifest, taken as it is written (core.digest); `check` reads the
 files again after the entry is opened (the reader, in the background) and marks the parts
 found altered in the entry (`MARK`), as a frame found damaged while it is read marks its part
 (`mark_seen`); the entry's own arrays, which join its parts, are checked too (VIEW). What

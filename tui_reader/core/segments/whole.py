@@ -116,10 +116,12 @@ def write_whole(
             facts = replace(facts, duplicates=duplicates, met_before=0)
             indexed = None if index is None else index.arrays
             write_part(folder / facts.name, facts, named, indexed, framed)
-            parts, arrays = [facts.name], dict[str, object]()
+            parts, (arrays, digests) = [facts.name], (dict[str, object](), dict[str, str]())
         else:
             assert index is not None
-            parts, arrays = _write_parts(temporary, named, names, index, cuts, ranges, problems)
+            parts, (arrays, digests) = _write_parts(
+                temporary, named, names, index, cuts, ranges, problems
+            )
         manifest: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
@@ -132,7 +134,7 @@ def write_whole(
             "duplicates": duplicates,
             "added": list(added),
             "arrays": arrays,
-            "digests": disk.digests(temporary, arrays),
+            "digests": digests,
         }
         (temporary / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
         final = folder_for(root, files, load_filter)
@@ -164,9 +166,9 @@ def _write_parts(
     cuts: list[int],
     ranges: list[FileRange],
     problems: Sequence[str],
-) -> tuple[list[str], dict[str, object]]:
+) -> tuple[list[str], tuple[dict[str, object], dict[str, str]]]:
     """Write a part for each run of papers, and the view that joins them; their names, and
-    what the view's manifest says."""
+    what the view's manifest says of its arrays (what each is, its digest)."""
     texts = {name: list(named[name]) for name in TEXTS}
     index_parts, lexicons = split(index.arrays, cuts)
     written = []

@@ -1,0 +1,155 @@
+"""A build with no room for its temporary files (a full disk, a temporary folder that cannot be
+written) says so in one line, keeps nothing half-written in the cache, leaves no temporary
+file, and leaves what was kept before as it was; the reader goes on with the papers it has."""
+
+import errno
+import json
+import os
+import random
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.cli_helpers import run
+from tests.pilot_helpers import wait_until
+from tui_reader.core import columns, loading
+from tui_reader.core.flat import postings
+from tui_reader.core.library import Library
+from tui_reader.core.opening import Opening
+from tui_reader.core.paper_columns import columns_of
+from tui_reader.core.store import PaperStore
+from tui_reader.ui.app import ReaderApp
+
+WORDS = [
+    "diffusion",
+    "graph",
+    "neural",
+    "sparse",
+    "attention",
+    "kernel",
+    "bandit",
+    "gradient",
+    "prior",
+    "policy",
+]
+
+
+def papers_file(path: Path, count: int, seed: int = 1) -> Path:
+    draw = random.Random(seed)
+    with path.open("w", encoding="utf-8") as out:
+        for n in range(count):
+            abstract = " ".join(draw.choices(WORDS, k=40)) + f" number {seed}-{n}."
+            record = {"title": " ".join(draw.choices(WORDS, k=5)), "abstract": abstract}
+            out.write(json.dumps(record) + "\n")
+    return path
+
+
+def no_space(*arguments: object) -> int:
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+@pytest.fixture
+def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The folder temporary files go to."""
+    folder = tmp_path / "scratch"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+def kept(root: Path) -> dict[str, bytes]:
+    """Every file under the cache folder, by its path there."""
+    return {
+        str(path.relative_to(root)): path.read_bytes() for path in root.rglob("*") if path.is_file()
+    }
+
+
+@pytest.mark.parametrize("where", ["store", "postings", "folder"])
+def test_a_search_with_no_room_for_its_temporary_files_says_so_and_keeps_nothing(
+    tmp_path: Path,
+    scratch: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    where: str,
+) -> None:
+    before = papers_file(tmp_path / "before.jsonl", 60, seed=1)
+    day = papers_file(tmp_path / "day.jsonl", 300, seed=2)
+    status, out, err = run(capsys, "search", "diffusion", str(before))
+    assert status == 0 and out and not err
+    cache = tmp_path / "cache"
+    kept_before = kept(cache)
+    with monkeypatch.context() as patched:
+        for name in ("FIRST_BATCH", "BATCH"):
+            patched.setattr(loading, name, 50)
+        if where == "store":  # the texts past the first batch's go to a temporary file
+            patched.setattr(columns, "SPILL_FROM", 1)
+        elif where == "postings":  # the postings are made in temporary files
+            patched.setattr(postings, "WINDOW", 100)
+        if where == "folder":
+            patched.setattr(tempfile, "tempdir", str(tmp_path / "not-there"))
+            why = f"temporary files cannot be written in {tmp_path / 'not-there'} (No such file"
+        else:
+            patched.setattr(os, "pwrite", no_space)
+            why = f"temporary files cannot be written in {scratch} (no space left on the device)"
+        status, out, err = run(capsys, "search", "diffusion", str(before), str(day))
+        assert status == 1 and not out
+        (line,) = err.splitlines()
+        assert line.startswith(f"tui-reader: the papers could not be read and indexed: {why}")
+        assert line.endswith(": TMPDIR names another folder")
+        assert kept(cache) == kept_before  # nothing half-written, the entry kept before intact
+        assert not list(scratch.iterdir())
+    status, out, err = run(capsys, "search", "diffusion", str(before))
+    assert status == 0 and out and not err
+
+
+def test_the_reader_with_no_room_for_a_small_input_says_so_and_exits(
+    tmp_path: Path,
+    scratch: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = papers_file(tmp_path / "papers.jsonl", 200)
+    for name in ("FIRST_BATCH", "BATCH"):
+        monkeypatch.setattr(loading, name, 50)
+    monkeypatch.setattr(columns, "SPILL_FROM", 1)
+    monkeypatch.setattr(os, "pwrite", no_space)
+
+    def never(*arguments: object, **named: object) -> None:
+        raise AssertionError("the reader started")
+
+    monkeypatch.setattr(ReaderApp, "run", never)
+    status, out, err = run(capsys, str(path))
+    assert status == 1 and not out
+    (line,) = err.splitlines()
+    assert "(no space left on the device): TMPDIR names another folder" in line
+    assert not list(scratch.iterdir()) and not (tmp_path / "cache").exists()
+
+
+async def test_the_reader_with_no_room_while_papers_stream_goes_on_with_those_it_has(
+    tmp_path: Path, scratch: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    papers = list(loading.load_paths([papers_file(tmp_path / "papers.jsonl", 120)]).papers)
+    monkeypatch.setattr(columns, "SPILL_FROM", 1)  # the second batch goes to a temporary file
+    monkeypatch.setattr(os, "pwrite", no_space)
+    written: list[object] = []
+    stream = iter([columns_of(papers[:40]), columns_of(papers[40:])])
+    opening = Opening(PaperStore(), stream=stream, cache_writer=written.append)  # type: ignore[arg-type]
+    app = ReaderApp(opening, Library(None))
+    async with app.run_test(size=(120, 30), notifications=True) as pilot:
+        shown = app.workspace
+        told = (
+            f"The papers could not be indexed: temporary files cannot be written in {scratch} "
+            "(no space left on the device): TMPDIR names another folder; "
+            "loading stopped at 40 papers"
+        )
+        await wait_until(
+            pilot, lambda: told in [notice.message for notice in app._notifications], "the notice"
+        )
+        await wait_until(pilot, lambda: "not indexed" in str(shown.sub_title), "the header")
+        assert shown.sub_title == "40 papers · not indexed"
+        await pilot.press("j", "j")
+        assert shown.paper_list.cursor == 2
+        await pilot.press("slash", *"diffusion")  # the list is all the papers, and says so
+        assert shown.sub_title == "40 papers · not indexed"
+    assert not written
