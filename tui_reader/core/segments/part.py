@@ -137,7 +137,8 @@ def framed_texts(
 ) -> FramedTexts:
     """Write the FRAMED columns of `count` papers (each one's chunks and offsets, as
     `texts` gives them) as frames into a folder."""
-    shapes, digests, largest = {}, {}, {}
+    shapes, largest = {}, {}
+    digests: dict[str, str] = {}
     for name in FRAMED:
         chunks, offsets = texts(name)
         shapes[name], framed_digests = save_framed(folder, name, chunks, offsets)
