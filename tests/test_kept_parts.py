@@ -26,7 +26,7 @@ from tui_reader.core.opening import open_papers
 from tui_reader.core.query import parse_query
 from tui_reader.core.segments import added, merge
 from tui_reader.core.segments import part as part_module
-from tui_reader.core.segments.part import OpenPart, save_array
+from tui_reader.core.segments.part import MANIFEST, OpenPart, save_array
 from tui_reader.core.segments.ranges import identity
 from tui_reader.core.store import PaperStore
 
@@ -94,8 +94,8 @@ def no_whole_file_read(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     read_part = part_module.read_part
 
     def from_where(ranges, before, load_filter):  # type: ignore[no-untyped-def]
-        starts.extend(start for _, start, _ in ranges)
-        if any(start == 0 for _, start, _ in ranges):
+        starts.extend(start for _, start, _, _ in ranges)
+        if any(start == 0 for _, start, _, _ in ranges):
             raise AssertionError("a file was read from its start")
         return read_part(ranges, before, load_filter)
 
@@ -470,3 +470,108 @@ def test_parts_merge_six_of_a_size_side_by_side_never_into_a_part_too_big() -> N
     assert merge.runs(of(*[1000] * 3, 50, *[1000] * 3)) == []  # not side by side
     assert merge.runs(of(*[30_000] * 6)) == []  # 180,000 papers together: too many
     assert merge.runs(of(*[10_000] * 7)) == [(0, 7)]
+
+
+def parts_read(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, int]]:
+    """Each range read into a part: its file's name, where it starts, how many papers."""
+    read: list[tuple[str, int, int]] = []
+    read_part = part_module.read_part
+
+    def noting(ranges, before, load_filter):  # type: ignore[no-untyped-def]
+        found = read_part(ranges, before, load_filter)
+        read.extend((Path(path).name, start, len(found.store)) for path, start, *_ in ranges)
+        return found
+
+    monkeypatch.setattr("tui_reader.core.segments.entry.read_part", noting)
+    return read
+
+
+def counts(entry: IndexedPapers) -> list[int]:
+    return [len(part_module.open_part(p, p.name).store()) for p in sorted_parts(entry)]
+
+
+def sorted_parts(entry: IndexedPapers) -> list[Path]:
+    assert entry.folder is not None
+    return [entry.folder / "parts" / name for name in parts(entry)]
+
+
+def edit_in_the_middle(path: Path) -> None:
+    text = path.read_bytes()
+    place = text.index(b"the", len(text) // 2)
+    path.write_bytes(text[:place] + b"THE" + text[place + 3 :])
+
+
+def files_of_parts(entry: IndexedPapers) -> list[list[str]]:
+    assert entry.folder is not None
+    manifests = [entry.folder / "parts" / name / MANIFEST for name in parts(entry)]
+    ranges = [json.loads(path.read_text())["ranges"] for path in manifests]
+    return [sorted({Path(r["path"]).name for r in held}) for held in ranges]
+
+
+@pytest.mark.parametrize("name", ["kept.jsonl", "kept.jsonl.gz"])
+def test_a_part_merged_of_two_files_is_cut_not_read_when_one_of_them_changes(
+    tmp_path: Path, lines: list[str], monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """Days appended to a kept file merge with the part of the file beside it: an edit to
+    that file reads it alone, the days' papers cut out of the merged part; a day appended
+    after them reads that day alone too."""
+    big, beside = write(tmp_path / name, lines[:1500]), tmp_path / "beside.jsonl"
+    kept_first(big)
+    write(beside, lines[1500:1700])
+    for day in range(5):
+        write(big, lines[1700 + 40 * day : 1740 + 40 * day], "a")
+        grown = opened(big, beside)
+    assert files_of_parts(grown)[1] == ["beside.jsonl", name]  # merged
+    read = parts_read(monkeypatch)
+    edit_in_the_middle(beside)
+    edited = opened(big, beside)
+    assert [file for file, _, _ in read] == ["beside.jsonl"]
+    assert parts(edited)[0] == parts(grown)[0] and counts(edited)[1:] == [200, 197]
+    assert_as_fresh(edited, big, beside)
+    write(big, lines[1900:1940], "a")
+    assert_as_fresh(opened(big, beside), big, beside)
+    write(beside, lines[1950:1960], "a")
+    for day in range(6):  # merged again, then the day before the file beside grows
+        write(big, lines[2000 + 40 * day : 2040 + 40 * day], "a")
+        assert_as_fresh(opened(big, beside), big, beside, counted=False)
+    days = [(file, start > 0) for file, start, _ in read[1:]]  # each read alone: no more
+    assert sorted(days) == [("beside.jsonl", True), *[(name, True)] * 7]
+
+
+def test_a_part_read_again_holds_its_own_range_and_not_what_was_appended_after_it(
+    tmp_path: Path, lines: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kept file's first part read again (the file before it changed, and had papers it
+    has too) reads its own range: the days appended after it keep their papers."""
+    beside, big = tmp_path / "beside.jsonl", tmp_path / "kept.jsonl"
+    write(beside, [*lines[1500:1700], *lines[10:12]])
+    write(big, lines[:1500])
+    kept_first(beside, big)
+    for day in range(2):
+        write(big, lines[1700 + 40 * day : 1740 + 40 * day], "a")
+        grown = opened(beside, big)
+    before, held = parts(grown), counts(grown)
+    read = parts_read(monkeypatch)
+    edit_in_the_middle(beside)
+    edited = opened(beside, big)
+    assert [file for file, _, _ in read] == ["beside.jsonl", "kept.jsonl"]
+    assert counts(edited)[1:] == held[1:] and held[2:] == [40, 40]
+    assert parts(edited)[2:] == before[2:]
+    assert_as_fresh(edited, beside, big, counted=False)
+
+
+def test_a_file_edited_before_a_kept_one_that_held_none_of_its_papers_is_read_alone(
+    tmp_path: Path, lines: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Loaded together, the files' papers met in another file are counted by file: the kept
+    file met none of the first one's, so the first one's edit reads it alone."""
+    beside, big = tmp_path / "beside.jsonl", tmp_path / "kept.jsonl"
+    write(beside, [*lines[1500:1700], lines[1500]])  # a paper met again in its own file
+    write(big, lines[:1500])
+    before = parts(kept_first(beside, big))
+    read = parts_read(monkeypatch)
+    edit_in_the_middle(beside)
+    edited = opened(beside, big)
+    assert [file for file, _, _ in read] == ["beside.jsonl"]
+    assert parts(edited)[1] == before[1]
+    assert_as_fresh(edited, beside, big, counted=False)

@@ -293,3 +293,59 @@ def test_common_english_words_are_no_columns(tmp_path: Path) -> None:
     held = {names[int(rows.vocabulary[column])] for column in columns.tolist()}
     assert "zebra" in held
     assert not held & {"whereas", "amongst", "zebra whereas", "whereas amongst"}
+
+
+def _same_rows(
+    one: features.Features, other: features.Features, pairs: list[tuple[int, int]]
+) -> None:
+    for mine, theirs in pairs:
+        columns, values = one.row(mine)
+        expected_columns, expected_values = other.row(theirs)
+        assert columns.tolist() == expected_columns.tolist()
+        assert np.allclose(values, expected_values)
+
+
+def test_the_rows_of_papers_added_are_made_alone_the_kept_rows_taken_as_they_are() -> None:
+    kept = _corpus()
+    rows = features.build(kept)
+    day = [*(_paper(n, "bandits", BANDITS) for n in range(200, 212)), kept[3]]  # one met again
+    both = PaperStore([*day, *kept])  # the day's file first: every paper numbered anew
+    made = features.extended(both, rows)
+    assert made is not None and made.added == 12 and len(made) == 212
+    pairs = [(both.position_of(kept.id_of(n)), n) for n in range(200)]
+    _same_rows(made, rows, pairs)  # the kept papers' rows as kept, where they are now
+    assert made.vocabulary is rows.vocabulary
+    for number in range(12):
+        columns, values = made.row(number)
+        assert len(columns) and np.isclose(float(np.sum(values.astype(np.float64) ** 2)), 1.0)
+    twin = Paper(
+        id="2401.00001",
+        abstract=kept[5].abstract,
+        collection="c",
+        source=Path("c"),
+        headline=kept[5].headline,
+        title=kept[5].title,
+        authors=kept[5].authors,
+    )
+    again = features.extended(PaperStore([*kept, twin]), rows)
+    assert again is not None
+    _same_rows(again, rows, [(200, 5)])  # the rows of the same text, kept or made
+    many = PaperStore([*kept, *(_paper(n, "robots", ROBOTS) for n in range(200, 224))])
+    assert features.extended(many, rows) is None  # over a tenth of the papers: built whole
+
+
+def test_a_days_papers_make_rows_for_themselves_and_the_model_follows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    library = _library([1, 3, 5, 7, 9], [0, 2, 4, 6, 8])
+    first = recommend.recommender(_corpus(), library, None, tmp_path)
+    monkeypatch.setattr(features, "build", lambda _: pytest.fail("built whole"))
+    bigger = PaperStore([*_corpus(), *(_paper(n, "bandits", BANDITS) for n in range(200, 210))])
+    found = recommend.recommender(bigger, library, None, tmp_path)
+    assert found.rows.added == 10 and len(tmp_path.glob("recommend-v*").__next__().name) > 0
+    best = found.best(limit=20).tolist()
+    assert all(number % 2 or number >= 200 for number in best)  # bandits, the day's too
+    assert set(range(200, 210)) & set(best)
+    again = recommend.recommender(bigger, library, None, tmp_path)  # kept: read back
+    assert np.array_equal(again.scores, found.scores)
+    assert first.rows.added == 0

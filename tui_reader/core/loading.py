@@ -19,7 +19,6 @@ processes. Loading gives a `PaperStore`, or a stream of batches to add to one.
 """
 
 import contextlib
-import io
 import os
 import pickle
 from collections import deque
@@ -31,6 +30,7 @@ from pathlib import Path
 
 from isal import igzip, igzip_lib
 
+from tui_reader.core.file_bytes import is_gzip, opened
 from tui_reader.core.file_kinds import special_file_problem
 from tui_reader.core.formats import (
     FormatError,
@@ -102,7 +102,7 @@ def read_text(path: Path) -> str:
         if not is_gzip(path) and path.stat().st_size > MAX_TEXT_BYTES:
             raise too_big
         data = bytearray()  # grown a chunk at a time: read(MAX_TEXT_BYTES) allocates it all
-        with _open(path) as file:
+        with opened(path) as file:
             while len(data) <= MAX_TEXT_BYTES and (chunk := file.read(_CHUNK_BYTES)):
                 data += chunk
     except IsADirectoryError:
@@ -157,28 +157,10 @@ def _paper(record: Record, path: Path, stem: str) -> Paper:
     )
 
 
-def is_gzip(path: Path) -> bool:
-    return path.name.lower().endswith(".gz")
-
-
-def _open(path: Path, start: int = 0) -> io.BufferedIOBase:
-    """The file's bytes from byte `start` on (for a gzip file, where a member starts), read
-    through gzip when its name ends in .gz (by ISA-L: five times zlib's speed)."""
-    if is_gzip(path) and not start:
-        return igzip.IGzipFile(path, "rb")  # type: ignore[no-untyped-call]
-    raw = path.open("rb")
-    raw.seek(start)
-    if not is_gzip(path):
-        return raw
-    file = igzip.IGzipFile(fileobj=raw, mode="rb")  # type: ignore[no-untyped-call]
-    file.myfileobj = raw  # type: ignore[assignment]  # closed with it, as one opened by name
-    return file
-
-
 def file_start(path: Path) -> str:
     """The first few kilobytes of a file's text, to tell its format."""
     try:
-        with _open(path) as file:
+        with opened(path) as file:
             return file.read(4096).decode("utf-8", errors="ignore")
     except (OSError, EOFError, GzipError):
         return ""
@@ -193,7 +175,7 @@ def _records(path: Path, kind: InputFormat) -> Iterator[Record | Problem]:
     """A file's records and problems, as its format's reader gives them."""
     if kind.read_stream is not None:
         try:
-            with _open(path) as file:
+            with opened(path) as file:
                 yield from kind.read_stream(file)
         except (OSError, EOFError, GzipError) as error:
             raise LoadError(path, str(error) or "cannot be read") from None
@@ -231,15 +213,19 @@ NO_FILTER = LoadFilter()
 
 
 def iter_file(
-    path: Path, load_filter: LoadFilter = NO_FILTER, start: int = 0, line: int = 1
+    path: Path,
+    load_filter: LoadFilter = NO_FILTER,
+    start: int = 0,
+    line: int = 1,
+    end: int | None = None,
 ) -> Iterator[PaperColumns | str]:
     """A file's papers (those `load_filter` admits) in batches, and a "FILE:LINE: problem"
     for each record skipped (MAX_PROBLEMS_LISTED, then one line counting the rest); a
     LoadError after the papers read before it. From byte `start` (line `line`, where records
-    were appended: `Pieces.from_any_line`) on, read in this process."""
+    were appended: `Pieces.from_any_line`) to byte `end` (None: the end), read in this process."""
     skipped = number = 0
     try:
-        for item in _built(path, load_filter, start, line):
+        for item in _built(path, load_filter, start, line, end):
             if isinstance(item, Problem):
                 skipped += 1
                 if skipped > MAX_SKIPPED_RECORDS:
@@ -262,7 +248,7 @@ def iter_file(
 
 
 def _built(
-    path: Path, load_filter: LoadFilter, start: int = 0, line: int = 1
+    path: Path, load_filter: LoadFilter, start: int = 0, line: int = 1, end: int | None = None
 ) -> Iterator[PaperColumns | Problem]:
     """A file's papers (those `load_filter` admits) in batches, and its problems, in order: a
     big file of a record a line or a paragraph read on every core; from byte `start` on, here."""
@@ -270,10 +256,12 @@ def _built(
     if "\x00" in text:
         raise LoadError(path, "is a binary file, not UTF-8 text")
     kind = input_format(path.name, text)
-    if start:
+    if end is not None and end >= path.stat().st_size:
+        end = None
+    if start or end is not None:
         if kind.pieces is None or not kind.pieces.from_any_line:
-            raise LoadError(path, f"cannot be read from byte {start} on")
-        records = _records_after(path, kind.pieces, text, start, line)
+            raise LoadError(path, f"cannot be read from byte {start} to {end}")
+        records = _records_after(path, kind.pieces, text, start, line, end)
         yield from _batched(_papers(records, path, load_filter, {}))
     elif kind.pieces is not None and _worth_processes(path):
         yield from _built_apart(path, kind.pieces, text, load_filter)
@@ -282,12 +270,12 @@ def _built(
 
 
 def _records_after(
-    path: Path, cutting: Pieces, text: str, start: int, line: int
+    path: Path, cutting: Pieces, text: str, start: int, line: int, end: int | None
 ) -> Iterator[Record | Problem]:
-    """The records and problems of a file from byte `start` on, which is line `line`."""
+    """The records and problems of a file from byte `start` (line `line`) to byte `end`."""
     read = cutting.reader(text)
     try:
-        with _open(path, start) as file:
+        with opened(path, start, end) as file:
             for piece in cutting.cut(file, _PIECE_BYTES):
                 if isinstance(piece, Problem):
                     yield Problem(piece.line + line - 1, piece.message)

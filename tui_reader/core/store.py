@@ -80,6 +80,9 @@ class PaperStore(Sequence[Paper]):
         self._headline_ranks: Array | None = None
         self._built: dict[int, Paper] = {}
         self._revised: dict[int, Paper] = {}  # papers shown otherwise than loaded (revise)
+        # Of each source, the papers not added for a paper of another source that holds their
+        # id; None when not known (a store over arrays).
+        self.met_elsewhere: dict[str, int] | None = {}
         self.extend(columns_of(list(papers)))
 
     @classmethod
@@ -111,6 +114,7 @@ class PaperStore(Sequence[Paper]):
         plain = {name: np.asarray(arrays[name]) for name in ("sorted_keys", "sorted_numbers")}
         store._lookup = (plain["sorted_keys"], plain["sorted_numbers"], {})
         store._headline_ranks = np.asarray(arrays["headline_ranks"])
+        store.met_elsewhere = None
         return store
 
     def adopt(self, other: "PaperStore") -> None:
@@ -154,7 +158,7 @@ class PaperStore(Sequence[Paper]):
 
     def extend(self, columns: PaperColumns) -> int:
         """Add papers not already here (by id), in order; how many were new."""
-        new = self._new_indices(columns.ids, columns.keys)
+        new = self._new_indices(columns.ids, columns.keys, columns.sources)
         if len(new) < len(columns):
             columns = columns.taking(new)
         for collection in dict.fromkeys(columns.collections):
@@ -164,8 +168,8 @@ class PaperStore(Sequence[Paper]):
             self._append(columns)
         return len(new)
 
-    def _new_indices(self, ids: list[str], keys: "array[int]") -> list[int]:
-        """The indices of the ids not here, nor met before them in `ids`."""
+    def _new_indices(self, ids: list[str], keys: "array[int]", sources: list[str]) -> list[int]:
+        """The indices of the ids not here, nor met before them in `ids` (of these sources)."""
         sorted_keys = self._lookup[0]
         # One search for the batch; only the keys found there are looked at one by one.
         in_sorted = [False] * len(ids)
@@ -176,11 +180,20 @@ class PaperStore(Sequence[Paper]):
         new: list[int] = []
         batch: set[str] = set()
         for index, (paper_id, key, maybe) in enumerate(zip(ids, keys, in_sorted, strict=True)):
-            if paper_id in batch or self._find(paper_id, key, maybe) is not None:
+            if paper_id in batch:
+                continue
+            if (number := self._find(paper_id, key, maybe)) is not None:
+                self._met(number, sources[index])
                 continue
             batch.add(paper_id)
             new.append(index)
         return new
+
+    def _met(self, number: int, source: str) -> None:
+        """Count a paper of `source` not added for paper `number`, when of another source."""
+        met = self.met_elsewhere
+        if met is not None and self._source_names[self._numbers["sources"][number]] != source:
+            met[source] = met.get(source, 0) + 1
 
     def _append(self, columns: PaperColumns) -> None:
         names, codes = self._collection_names, self._codes[0]

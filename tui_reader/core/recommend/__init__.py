@@ -1,8 +1,9 @@
 """For you: the papers not yet decided, in the order a model of the reader's decisions gives.
 
 The decisions are the library's (`decisions`). The papers' rows (`features`) are kept in the
-cache for these papers, and the model (`model`) beside them for these decisions: both are
-data, read back only when sound, else built again. A `Recommender` follows each new decision
+cache for these papers (made from the rows kept of nearly all of them, a day's papers added:
+only theirs made), and the model (`model`) beside them for these decisions: both are data,
+read back only when sound, else built again. A `Recommender` follows each new decision
 (`decide`): the model trained again from the last one's weights on the same rows, every paper
 scored again as one sparse product. Under NEEDED decisions of either kind there is no model:
 `cold_start` says how many more it needs, and `recommender` raises ColdStart.
@@ -194,14 +195,16 @@ def recommender(papers: PaperStore, state: PaperState, tag: str | None, root: Pa
 
 
 def _rows(folder: Path, papers: PaperStore, digest: str) -> Features:
-    """The papers' rows kept in `folder`, else built and kept there (whole or not at all)."""
+    """The papers' rows kept in `folder`, else made from the rows kept last (their papers'
+    taken as they are, features.extended) or built, and kept there (whole or not at all)."""
     try:
         rows = features.open_kept(folder, digest, len(papers))
         os.utime(folder / features.MANIFEST)  # recently used: kept longest
         return rows
     except Rejected:
         pass
-    rows = features.build(papers)
+    made = _extended(folder.parent, papers)
+    rows = features.build(papers) if made is None else made
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
         writing = Path(tempfile.mkdtemp(prefix=".writing-", dir=folder.parent))
@@ -215,6 +218,20 @@ def _rows(folder: Path, papers: PaperStore, digest: str) -> Features:
     except OSError:
         shutil.rmtree(writing, ignore_errors=True)
     return rows
+
+
+def _extended(root: Path, papers: PaperStore) -> Features | None:
+    """The papers' rows made from rows kept (the most recently used first) of nearly all of
+    them (features.extended); None when none are."""
+    kept = []
+    for path in root.glob(f"{PREFIX}{features.VERSION}-*"):
+        with contextlib.suppress(OSError):
+            kept.append(((path / features.MANIFEST).stat().st_mtime, path))
+    for _, path in sorted(kept, reverse=True):
+        last = features.open_last(path)
+        if last is not None and (rows := features.extended(papers, last)) is not None:
+            return rows
+    return None
 
 
 def _prune(root: Path, keep: Path) -> None:

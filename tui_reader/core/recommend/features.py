@@ -12,10 +12,16 @@ more) count: a word of a few papers lets a model learn the few papers it was sho
 rather than what they are about. A value is the sublinear term frequency (1 + log tf) times
 the smoothed inverse document frequency, and each row has length 1.
 
-The rows are kept in the cache as four `.npy` arrays (CSR: `starts`, `columns` as places in
-the vocabulary, `values`; and `vocabulary`, the hashed column of each place) beside a JSON
-manifest naming the format, its VERSION and a digest of the papers' ids in order, opened by
-memory map, never unpickled; anything else is rejected and built again.
+The rows are kept in the cache as `.npy` arrays (CSR: `starts`, `columns` as places in the
+vocabulary, `values`; `vocabulary`, the hashed column of each place, `idf`, its weight, and
+`keys`, the key of each paper's id) beside a JSON manifest naming the format, its VERSION, a
+digest of the papers' ids in order and how many rows were made since the last whole build,
+opened by memory map, never unpickled; anything else is rejected and built again.
+
+Papers added to those of kept rows (a day's papers) get rows of their own, weighed by the
+kept vocabulary and IDF (`extended`); the kept papers' rows are taken as they are. Once the
+rows made so since the last whole build are more than AGAIN of the papers, they are all
+built again: the vocabulary and IDF follow the collection.
 """
 
 import hashlib
@@ -35,12 +41,13 @@ from tui_reader.core.text import without_debris
 from tui_reader.core.topic_words import STOP_WORDS
 
 FORMAT = "tui-reader recommend features"
-VERSION = 3  # 3: 24 bits, more stop words
+VERSION = 4  # 4: the IDF and the papers' keys kept, rows made for papers added
 # Bits of a hashed column: at 18, each of the 20,000 columns kept mixed a common pair with some
 # ten rare ones, and the simulated readers' precision fell by one or two hundredths.
 BITS = 24
 FEATURES = 1 << BITS
 VOCABULARY = 20_000  # columns a row keeps: arxiv-sanity-lite's max_features
+AGAIN = 0.1  # rows made for papers added since the last whole build, of all, built whole past it
 CHUNK = 10_000  # papers hashed at once: bounds the memory a build takes
 SCORED_AT_ONCE = 1 << 18  # values of the rows scored at once: a megabyte of products
 MANIFEST = "manifest.json"
@@ -67,6 +74,9 @@ class Features:
     columns: npt.NDArray[np.uint16]
     values: Floats
     vocabulary: npt.NDArray[np.int32]
+    idf: Floats | None = None  # each place's weight; None: not known (rows not kept)
+    keys: npt.NDArray[np.int64] | None = None  # the key of each paper's id
+    added: int = 0  # rows made for papers added since the last whole build
 
     def __len__(self) -> int:
         return len(self.starts) - 1
@@ -244,12 +254,100 @@ def build(papers: PaperStore) -> Features:
         np.empty(size, dtype=np.uint16),
         np.empty(size, dtype=np.float32),
         vocabulary,
+        idf,
+        np.array(papers.number_column("keys", total), dtype=np.int64),
     )
     first = 0
     for number, part in enumerate(parts):
         if part is not None:
             first = _weigh(part, place, idf, rows, first)
             parts[number] = None
+    return rows
+
+
+def extended(papers: PaperStore, kept: Features) -> Features | None:
+    """The rows of these papers: those of the papers of the kept rows as kept, the others
+    made by the kept vocabulary and IDF. None when the rows so made since the last whole
+    build would be more than AGAIN of the papers, or the kept rows say no IDF or keys."""
+    if kept.idf is None or kept.keys is None:
+        return None
+    total = len(papers)
+    keys = np.array(papers.number_column("keys", total), dtype=np.int64)
+    order = np.argsort(kept.keys, kind="stable")
+    at = np.searchsorted(kept.keys, keys, sorter=order).clip(max=max(len(order) - 1, 0))
+    source = order[at] if len(order) else np.zeros(total, dtype=np.int64)
+    found = kept.keys[source] == keys if len(order) else np.zeros(total, dtype=bool)
+    new = np.flatnonzero(~found)
+    added = kept.added + len(new)
+    if added > AGAIN * total:
+        return None
+    made = _rows_of(papers, new, kept.vocabulary, kept.idf)
+    lengths = np.zeros(total, dtype=np.int64)
+    lengths[found] = np.diff(kept.starts)[source[found]]
+    lengths[new] = np.diff(made.starts)
+    starts = np.zeros(total + 1, dtype=np.int64)
+    np.cumsum(lengths, out=starts[1:])
+    rows = Features(
+        starts,
+        np.empty(int(starts[-1]), dtype=np.uint16),
+        np.empty(int(starts[-1]), dtype=np.float32),
+        kept.vocabulary,
+        kept.idf,
+        keys,
+        added,
+    )
+    for first in range(0, total, CHUNK * 10):
+        numbers = np.arange(first, min(first + CHUNK * 10, total))
+        _copy(kept, source[numbers], numbers[found[numbers]], found[numbers], rows)
+    _copy(made, np.arange(len(new)), new, np.ones(len(new), dtype=bool), rows)
+    return rows
+
+
+def _copy(
+    rows: Features,
+    sources: npt.NDArray[np.int64],
+    targets: npt.NDArray[np.int64],
+    taken: npt.NDArray[np.bool_],
+    into: Features,
+) -> None:
+    """Copy the rows `sources[taken]` of `rows` into rows `targets` of `into`."""
+    sources = sources[taken]
+    lengths = rows.starts[sources + 1] - rows.starts[sources]
+    within = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    read = np.repeat(rows.starts[sources], lengths) + within
+    write = np.repeat(into.starts[targets], lengths) + within
+    into.columns[write] = rows.columns[read]
+    into.values[write] = rows.values[read]
+
+
+def _rows_of(
+    papers: PaperStore,
+    numbers: npt.NDArray[np.int64],
+    vocabulary: npt.NDArray[np.int32],
+    idf: Floats,
+) -> Features:
+    """The rows of these papers (in their order) by a vocabulary and its IDF."""
+    place = np.full(FEATURES, -1, dtype=np.int32)
+    place[vocabulary] = np.arange(len(vocabulary))
+    runs = np.split(numbers, np.flatnonzero(np.diff(numbers) != 1) + 1) if len(numbers) else []
+    parts: list[Counted] = []
+    for run in runs:
+        for start in range(int(run[0]), int(run[-1]) + 1, CHUNK):
+            stop = min(start + CHUNK, int(run[-1]) + 1)
+            keys, counts = _chunk_counts(papers, start, stop)
+            columns = (keys % FEATURES).astype(np.int32)
+            lengths = np.bincount(keys // FEATURES, minlength=stop - start)
+            parts.append((lengths, columns, np.minimum(counts, 65535).astype(np.uint16)))
+    size = sum(int(np.count_nonzero(place[part[1]] >= 0)) for part in parts)
+    rows = Features(
+        np.zeros(len(numbers) + 1, dtype=np.int64),
+        np.empty(size, dtype=np.uint16),
+        np.empty(size, dtype=np.float32),
+        vocabulary,
+    )
+    first = 0
+    for part in parts:
+        first = _weigh(part, place, idf, rows, first)
     return rows
 
 
@@ -294,17 +392,21 @@ def papers_digest(papers: PaperStore) -> str:
 def save(folder: Path, features: Features, digest: str) -> None:
     """Write the rows and their manifest into `folder` (a new folder, renamed into place by
     the caller)."""
+    assert features.idf is not None and features.keys is not None
     arrays: dict[str, npt.NDArray[Any]] = {
         "starts": features.starts,
         "columns": features.columns,
         "values": features.values,
         "vocabulary": features.vocabulary,
+        "idf": features.idf,
+        "keys": features.keys,
     }
     shapes = {}
     for name, array in arrays.items():
         np.save(folder / f"{name}.npy", array, allow_pickle=False)
         shapes[name] = {"dtype": array.dtype.str, "shape": list(array.shape)}
     manifest = {"format": FORMAT, "version": VERSION, "features": FEATURES, "papers": digest}
+    manifest |= {"count": len(features), "added": features.added}
     (folder / MANIFEST).write_text(json.dumps(manifest | {"arrays": shapes}))
 
 
@@ -316,6 +418,7 @@ def open_kept(folder: Path, digest: str, count: int) -> Features:
     if any(manifest.get(key) != value for key, value in expected.items()):
         raise Rejected(f"{folder}: kept for other papers or by another version")
     types = {"starts": "<i8", "columns": "<u2", "values": "<f4", "vocabulary": "<i4"}
+    types |= {"idf": "<f4", "keys": "<i8"}
     arrays = {}
     for name, kind in types.items():
         try:
@@ -336,7 +439,22 @@ def open_kept(folder: Path, digest: str, count: int) -> Features:
         raise Rejected(f"{folder}: a word of the vocabulary out of range")
     if nonzero and int(columns.max()) >= len(vocabulary):
         raise Rejected(f"{folder}: a column out of the vocabulary")
-    return Features(starts, columns, values, vocabulary)
+    idf, keys, added = arrays["idf"], arrays["keys"], manifest.get("added")
+    if len(idf) != len(vocabulary) or len(keys) != count or type(added) is not int:
+        raise Rejected(f"{folder}: the IDF or the papers' keys are not those of the rows")
+    return Features(starts, columns, values, vocabulary, idf, keys, added)
+
+
+def open_last(folder: Path) -> Features | None:
+    """The rows kept in `folder`, whatever papers they are of; None when they are not sound."""
+    try:
+        manifest = read_manifest(folder / MANIFEST)
+        count, digest = manifest.get("count"), manifest.get("papers")
+        if type(count) is not int or not isinstance(digest, str):
+            return None
+        return open_kept(folder, digest, count)
+    except Rejected:
+        return None
 
 
 def read_manifest(path: Path) -> dict[str, object]:

@@ -12,9 +12,11 @@ that entry's files (copied where links cannot be made), never written again.
 Made again for files that changed since (`plan`, `write`), an entry is brought up to date part
 by part: a file grown gets a part of what was appended, a file new to the list a part of its
 own, a file shrunk or changed within what was read a new part of its whole; small parts are
-merged (core.segments.merge). A part kept after new ones is read again only when its papers may
-no longer be those no part before it holds (the first place a paper appears wins): a part that
-came before it went and it had dropped papers met there, or it holds a paper of a part now
+merged (core.segments.merge), and a merged part one of whose files changed has the runs of its
+ranges still wanted cut out of it (core.segments.piece), not read again. A part kept after new
+ones is read again only when its papers may no longer be those no part before it holds (the
+first place a paper appears wins): a paper of a part that came before it went is held by no
+part before it now and it had dropped papers met before, or it holds a paper of a part now
 before it.
 """
 
@@ -64,6 +66,7 @@ from tui_reader.core.segments.part import (
     read_part,
     write_part,
 )
+from tui_reader.core.segments.piece import Piece, write_piece
 from tui_reader.core.segments.ranges import Change, FileRange, Rejected, change, identity, scanned
 from tui_reader.core.store import Array, PaperStore
 
@@ -213,7 +216,7 @@ class Read:
     line: int
 
 
-Step = OpenPart | Read
+Step = OpenPart | Piece | Read
 
 
 class TooMuch(Exception):
@@ -244,19 +247,26 @@ def plan(kept: Kept, files: Sequence[Path], again: Collection[str] = ()) -> list
         if became is Change.GREW:
             last = ranges[-1][0]
             wanted.append((Read(Path(path), last.end, size, last.line + last.lines), None))
-    steps = _grouped(wanted)
     return [
         read
-        for step in steps
+        for step in _grouped(wanted)
         for read in (
-            _read_again(step) if isinstance(step, OpenPart) and step.facts.name in again else [step]
+            _read_again(step)
+            if not isinstance(step, Read) and _part_of(step).facts.name in again
+            else [step]
         )
     ]
 
 
+def _part_of(step: OpenPart | Piece) -> OpenPart:
+    """The kept part a step keeps, or cuts a piece of."""
+    return step.part if isinstance(step, Piece) else step
+
+
 def _grouped(wanted: list[tuple[FileRange | Read, OpenPart | None]]) -> list[Step]:
     """The ranges wanted as steps: a kept part where all its ranges come one after the other
-    as it holds them, each other range a part to read."""
+    as it holds them; else the runs of its ranges that do, pieces to cut out of it when it
+    knows how many papers each range holds; each other range a part to read."""
     steps: list[Step] = []
     place = 0
     while place < len(wanted):
@@ -266,6 +276,16 @@ def _grouped(wanted: list[tuple[FileRange | Read, OpenPart | None]]) -> list[Ste
         ):
             steps.append(part)
             place += len(part.facts.ranges)
+            continue
+        if part is not None and part.facts.counts is not None and isinstance(found, FileRange):
+            first = stop = part.facts.ranges.index(found)
+            while (
+                place < len(wanted)
+                and stop < len(part.facts.ranges)
+                and wanted[place] == (part.facts.ranges[stop], part)
+            ):
+                place, stop = place + 1, stop + 1
+            steps.append(Piece(part, first, stop))
             continue
         if isinstance(found, FileRange):
             found = Read(Path(found.path), found.start, found.end, found.line)
@@ -286,18 +306,26 @@ def papers_in(kept: Kept, size: int) -> int:
     return round(size * len(kept.store) / held) if held else 0
 
 
-def _still_first(part: OpenPart, made: Sequence[OpenPart], kept: Kept) -> bool:
-    """Whether a kept part's papers are still those its ranges hold that no part before it
-    holds (the first place a paper appears wins), after these parts (kept or new). A part
-    gains no paper while every part before it stays before it, or when it dropped none a
-    part before it held (-1: not known); it loses those of the parts now before it that
-    were not, if it holds any (by the keys of their ids: keys two ids share read as one)."""
+def _still_first(step: OpenPart | Piece, made: Sequence[OpenPart], kept: Kept) -> bool:
+    """Whether a kept part's papers (or a piece's of one) are still those its ranges hold
+    that no part before it holds (the first place a paper appears wins), after these parts
+    (kept or new). It gains no paper when every paper of what was before it and is gone is
+    held by one of these, or when it dropped none a part before it held (-1: not known); it
+    loses those of the parts now before it that were not, if it holds any (by the keys of
+    their ids: keys two ids share read as one)."""
+    part = _part_of(step)
     names = [old.facts.name for old in kept.parts]
     place = names.index(part.facts.name)
     now = {other.facts.name for other in made}
-    if not set(names[:place]) <= now and part.facts.met_before != 0:
+    gone = keys_of([old for old in kept.parts[:place] if old.facts.name not in now])
+    met_before, mine = part.facts.met_before, np.asarray(part.arrays["sorted_keys"])
+    if isinstance(step, Piece):
+        first, stop = step.papers()
+        keys = np.asarray(part.arrays["keys"])
+        gone = np.concatenate([gone, keys[:first]])  # the part's own papers before it
+        met_before, mine = -1 if first else met_before, np.sort(keys[first:stop])
+    if met_before != 0 and not _held(gone, made):
         return False
-    mine = np.asarray(part.arrays["sorted_keys"])
     for other in made:
         if len(mine) and other.facts.name not in names[:place]:
             theirs = np.asarray(other.arrays["keys"])
@@ -305,6 +333,15 @@ def _still_first(part: OpenPart, made: Sequence[OpenPart], kept: Kept) -> bool:
             if np.any(mine[found] == theirs):
                 return False
     return True
+
+
+def _held(keys: Numbers, parts: Sequence[OpenPart]) -> bool:
+    """Whether each of these keys is held by one of the parts."""
+    for part in parts:
+        held = np.asarray(part.arrays["sorted_keys"])
+        if len(held) and len(keys):
+            keys = keys[held[np.searchsorted(held, keys).clip(max=len(held) - 1)] != keys]
+    return not len(keys)
 
 
 def write(
@@ -395,6 +432,10 @@ def _parts(folder: Path, steps: Sequence[Step], kept: Kept, most: int | None) ->
             _link(step.folder, folder / step.facts.name)
             parts.append(open_part(folder / step.facts.name, step.facts.name))
             continue
+        if isinstance(step, Piece) and _still_first(step, parts, kept):
+            name = write_piece(folder, step)
+            parts.append(open_part(folder / name, name))
+            continue
         reads = [step] if isinstance(step, Read) else _read_again(step)
         for again in reads:
             read += again.end - again.start
@@ -407,15 +448,16 @@ def _parts(folder: Path, steps: Sequence[Step], kept: Kept, most: int | None) ->
     return parts
 
 
-def _read_again(part: OpenPart) -> list[Read]:
-    return [Read(Path(r.path), r.start, r.end, r.line) for r in part.facts.ranges]
+def _read_again(step: OpenPart | Piece) -> list[Read]:
+    ranges = step.ranges if isinstance(step, Piece) else step.facts.ranges
+    return [Read(Path(r.path), r.start, r.end, r.line) for r in ranges]
 
 
 def _make(
     folder: Path, name: str, step: Read, before: Sequence[PaperStore], load_filter: LoadFilter
 ) -> None:
     kept = scanned(step.path, step.start, step.end, step.line)
-    read = read_part([(step.path, step.start, step.line)], before, load_filter)
+    read = read_part([(step.path, step.start, step.line, step.end)], before, load_filter)
     store = read.store
     index = build_index(store)
     facts = PartFacts(
@@ -427,6 +469,7 @@ def _make(
         read.problems,
         read.duplicates,
         read.met_before,
+        counts=[len(store)],
     )
     write_part(folder, facts, store.arrays()[0], index.arrays)
 

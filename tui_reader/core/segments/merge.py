@@ -92,6 +92,7 @@ def write_merged(folder: Path, name: str, parts: Sequence[OpenPart]) -> None:
             columns[text] = np.concatenate([np.asarray(part.arrays[text]) for part in parts])
     counted = [part.facts.duplicates for part in parts]
     met = [part.facts.met_before for part in parts]
+    counts = [part.facts.counts for part in parts]
     facts = PartFacts(
         name,
         [kept for part in parts for kept in part.facts.ranges],
@@ -101,5 +102,6 @@ def write_merged(folder: Path, name: str, parts: Sequence[OpenPart]) -> None:
         [problem for part in parts for problem in part.facts.problems],
         -1 if min(counted) < 0 else sum(counted),
         -1 if min(met) < 0 else sum(met),
+        counts=None if None in counts else [n for known in counts for n in known or []],
     )
     write_part(folder, facts, columns, merged([index for index in indexes if index is not None]))

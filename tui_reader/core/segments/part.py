@@ -83,6 +83,7 @@ class PartFacts:
     met_before: int = 0  # of those, papers a part before it holds; -1: not known
     made: float = field(default_factory=time.time)
     largest: dict[str, int] = field(default_factory=dict)  # of FRAMED: its longest text
+    counts: list[int] | None = None  # the papers of each range, in order; None: not known
 
 
 @dataclass(frozen=True)
@@ -193,6 +194,8 @@ def write_part(
         "largest": largest,
         "digests": digests,
     }
+    if facts.counts is not None:
+        manifest["counts"] = facts.counts
     (folder / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
 
 
@@ -291,6 +294,14 @@ def _facts(folder: Path, manifest: Mapping[str, Any]) -> PartFacts:
     ranges = [FileRange.from_json(kept) for kept in manifest["ranges"]]
     if not ranges:
         raise Rejected(f"{folder}: a part of no file")
+    counts = manifest.get("counts")  # none kept by an earlier version
+    if counts is not None and (
+        not isinstance(counts, list)
+        or any(type(count) is not int or count < 0 for count in counts)
+        or len(counts) != len(ranges)
+        or sum(counts) != manifest["count"]
+    ):
+        raise Rejected(f"{folder}: the manifest's counts are not its ranges' papers")
     return PartFacts(
         manifest["name"],
         ranges,
@@ -302,6 +313,7 @@ def _facts(folder: Path, manifest: Mapping[str, Any]) -> PartFacts:
         manifest["met_before"],
         manifest["made"],
         manifest.get("largest", {}),
+        counts,
     )
 
 
@@ -360,16 +372,16 @@ class ReadPapers:
 
 
 def read_part(
-    ranges: Sequence[tuple[Path, int, int]],
+    ranges: Sequence[tuple[Path, int, int, int]],
     before: Sequence[PaperStore],
     load_filter: LoadFilter = NO_FILTER,
 ) -> ReadPapers:
-    """The papers of these ranges of files (file, start, first line), in order, that the
-    filter admits, but those the stores of the parts before hold. LoadError when a file
+    """The papers of these ranges of files (file, start, first line, end), in order, that
+    the filter admits, but those the stores of the parts before hold. LoadError when a file
     cannot be read so."""
     read = ReadPapers()
-    for path, start, line in ranges:
-        for item in iter_file(path, load_filter, start=start, line=line):
+    for path, start, line, end in ranges:
+        for item in iter_file(path, load_filter, start=start, line=line, end=end):
             if isinstance(item, str):
                 read.problems.append(item)
             else:

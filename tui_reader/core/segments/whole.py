@@ -2,15 +2,17 @@
 
 The papers of a load are numbered file after file, so each file's are a run of them; the
 store's columns and the index (core.flat.split) are cut at the runs' ends. Each part's range
-is the whole file as it is when the entry is written. Whether a file's papers met in an
-earlier file were dropped, or how many of its own it met again, is not known then (-1).
+is the whole file as it is when the entry is written. How many of a file's papers met in an
+earlier file were dropped is what the store counted as it was loaded (`met_elsewhere`), not
+known (-1) for a store over arrays (but when no paper was met twice); how many of its own a
+file met again is not known then (-1).
 """
 
 import json
 import secrets
 import shutil
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 from pathlib import Path
@@ -18,7 +20,6 @@ from typing import Any
 
 import numpy as np
 
-from tui_reader.core.columns import Chunk
 from tui_reader.core.flat import disk
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.flat.split import split
@@ -35,11 +36,10 @@ from tui_reader.core.segments.part import (
     open_part,
     write_part,
 )
+from tui_reader.core.segments.piece import Columns, run_columns
 from tui_reader.core.segments.ranges import FileRange, identity, read_whole
 from tui_reader.core.store import Array, PaperStore
 from tui_reader.core.text import displayed
-
-Columns = dict[str, Iterator[Chunk] | Array]
 
 
 @dataclass(frozen=True)
@@ -74,9 +74,6 @@ def files_read(files: Sequence[Path]) -> FilesRead:
         for file, source in zip(files, sources, strict=True)
     ]
     return FilesRead(sources, ranges)
-
-
-_SLICED = ("years", "flags", "collections", "sources", "keys", "dates", "headline_ranks")
 
 
 def write_whole(
@@ -119,8 +116,9 @@ def write_whole(
             parts, (arrays, digests) = [facts.name], (dict[str, object](), dict[str, str]())
         else:
             assert index is not None
+            met = _met_before(store, files, duplicates)
             parts, (arrays, digests) = _write_parts(
-                temporary, named, names, index, cuts, ranges, problems
+                temporary, named, names, index, cuts, ranges, problems, met
             )
         manifest: dict[str, Any] = {
             "format": FORMAT,
@@ -154,7 +152,15 @@ def _facts(
 ) -> PartFacts:
     """A part's facts, of papers met again not known."""
     return PartFacts(
-        secrets.token_hex(8), [kept], count, list(collections), names, list(problems), -1, -1
+        secrets.token_hex(8),
+        [kept],
+        count,
+        list(collections),
+        names,
+        list(problems),
+        -1,
+        -1,
+        counts=[count],
     )
 
 
@@ -166,22 +172,24 @@ def _write_parts(
     cuts: list[int],
     ranges: list[FileRange],
     problems: Sequence[str],
+    met_before: Sequence[int],
 ) -> tuple[list[str], tuple[dict[str, object], dict[str, str]]]:
-    """Write a part for each run of papers, and the view that joins them; their names, and
-    what the view's manifest says of its arrays (what each is, its digest)."""
+    """Write a part for each run of papers (of a file whose papers a file before held
+    `met_before`), and the view that joins them; their names, and what the view's manifest
+    says of its arrays (what each is, its digest)."""
     texts = {name: list(named[name]) for name in TEXTS}
     index_parts, lexicons = split(index.arrays, cuts)
     written = []
-    for (first, stop), kept, arrays in zip(pairwise(cuts), ranges, index_parts, strict=True):
-        columns = _columns(named, texts, first, stop)
+    for (first, stop), kept, arrays, met in zip(
+        pairwise(cuts), ranges, index_parts, met_before, strict=True
+    ):
+        columns = run_columns(named, texts, first, stop)
         codes = np.asarray(named["collections"])[first:stop]
         seen = np.unique(codes, return_index=True)
         collections = [names["collections"][code] for code in seen[0][np.argsort(seen[1])]]
         told = f"{displayed(kept.path)}:"
         own = [problem for problem in problems if problem.startswith(told)]
-        facts = _facts(kept, stop - first, collections, names, own)
-        if not first:  # no part before it
-            facts = replace(facts, met_before=0)
+        facts = replace(_facts(kept, stop - first, collections, names, own), met_before=met)
         write_part(entry / PARTS / facts.name, facts, columns, arrays)
         written.append(open_part(entry / PARTS / facts.name, facts.name))
     ranks = np.asarray(named["headline_ranks"], dtype=np.int64)
@@ -191,33 +199,13 @@ def _write_parts(
     return part_names, save_arrays(entry, arrays | view.arrays())
 
 
-def _columns(named: Columns, texts: Mapping[str, list[Chunk]], first: int, stop: int) -> Columns:
-    """The store's columns of papers `first` to `stop`, as `PaperStore.arrays` gives them."""
-    columns: Columns = {}
-    for name in TEXTS:
-        offsets = np.asarray(named[f"{name}_offsets"])
-        begin, end = int(offsets[first]), int(offsets[stop])
-        columns[name] = _bytes(texts[name], begin, end)
-        columns[f"{name}_offsets"] = offsets[first : stop + 1] - begin
-    starts = np.asarray(named["category_starts"])
-    columns["category_starts"] = starts[first : stop + 1] - starts[first]
-    columns["category_codes"] = np.asarray(named["category_codes"])[starts[first] : starts[stop]]
-    for name in _SLICED:
-        columns[name] = np.asarray(named[name])[first:stop]
-    keys = np.asarray(named["keys"])[first:stop]
-    numbers = np.argsort(keys, kind="stable").astype(np.int64)
-    columns["sorted_keys"], columns["sorted_numbers"] = keys[numbers], numbers
-    return columns
-
-
-def _bytes(chunks: list[Chunk], begin: int, end: int) -> Iterator[Chunk]:
-    """Bytes `begin` to `end` of chunks laid one after the other."""
-    start = 0
-    for chunk in chunks:
-        stop = start + len(chunk)
-        if stop > begin and start < end:
-            yield chunk[max(begin - start, 0) : min(end, stop) - start]
-        start = stop
+def _met_before(store: PaperStore, files: Sequence[Path], duplicates: int) -> list[int]:
+    """How many papers of each file a file before it held, as the store counted them; -1
+    when not known."""
+    counted = store.met_elsewhere
+    if counted is None:
+        return [0, *[0 if not duplicates else -1 for _ in files[1:]]]
+    return [0, *[counted.get(str(file), 0) for file in files[1:]]]
 
 
 def _cuts(sources: Array, source_names: list[str], files: Sequence[Path]) -> list[int] | None:
