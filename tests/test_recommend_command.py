@@ -110,6 +110,22 @@ def test_a_query_keeps_its_papers_only(tmp_path: Path, capsys: Capsys) -> None:
     assert out and all("Robots paper" in line for line in out.splitlines())
 
 
+@pytest.mark.parametrize("query", ["(((", " ", "is:bookmarkd", "is:bookm", "year:abc", "zzyzx"])
+def test_a_query_is_checked_as_search_checks_it(tmp_path: Path, capsys: Capsys, query: str) -> None:
+    """`(((` recommended every paper, `is:bookmarkd` ran silently, `is:bookm` found nothing
+    with status 1, `year:abc` was searched as words unsaid."""
+    _decide([1, 3, 5], [0, 2, 4])
+    corpus = str(_corpus(tmp_path))
+    searched = run(capsys, "search", query, "--papers", corpus)
+    status, out, err = run(capsys, "recommend", "--papers", corpus, "--query", query)
+    if searched[0] == 2:  # a mistake in the query: the same line, nothing recommended
+        assert (status, out, err) == searched
+        return
+    told = [line for line in searched[2].splitlines() if "searched as words" in line]
+    assert told == [line for line in err.splitlines() if "searched as words" in line]
+    assert status == searched[0] and bool(out) == bool(searched[1])
+
+
 def test_the_library_is_only_read(tmp_path: Path, capsys: Capsys) -> None:
     _decide([1, 3, 5], [0, 2, 4])
     before = {p.name: p.read_bytes() for p in default_path().parent.iterdir()}
