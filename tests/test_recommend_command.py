@@ -162,6 +162,31 @@ def test_digest_for_you_puts_each_searchs_papers_in_the_models_order(
     assert [r["id"] for r in records] == [line.split()[1] for line in recommended.splitlines()]
 
 
+@pytest.mark.parametrize("model", [True, False])
+def test_digest_for_you_puts_the_papers_kept_and_unread_last(
+    tmp_path: Path, capsys: Capsys, model: bool
+) -> None:
+    """As the reader's for-you order does: two bandit papers bookmarked and not read opened
+    the digest, the model ranking them best."""
+    if model:
+        _decide([1, 3, 5], [0, 2, 4])
+    library, _ = Library.open(default_path())
+    library.change([paper_id(_abstract(n)) for n in (7, 9)], "kept", bookmarked=True)
+    library.save_search("papers", "paper")
+    library.save()
+    corpus = str(_corpus(tmp_path))
+    status, out, err = run(capsys, "digest", "--papers", corpus, "--format", "jsonl", "--for-you")
+    assert status == 0, err
+    records = [json.loads(line) for line in out.splitlines()]
+    assert len(records) == (120 - 6 if model else 120)
+    assert [r["bookmarked"] for r in records[-2:]] == [True, True]
+    assert not any(r["bookmarked"] for r in records[:-2])
+    if model:
+        assert all("Bandits" in record["title"] for record in records[:20])
+    else:
+        assert "no model of your interests yet" in err
+
+
 def test_digest_for_you_without_a_model_says_so_and_keeps_the_searchs_order(
     tmp_path: Path, capsys: Capsys
 ) -> None:

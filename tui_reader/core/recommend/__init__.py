@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tui_reader.core.for_you import ForYouOrder
 from tui_reader.core.paper_state import PaperState
 from tui_reader.core.recommend import features, model
 from tui_reader.core.recommend.decisions import (
@@ -111,12 +112,10 @@ class Recommender:
         return best
 
     def order(self, numbers: Numbers) -> Numbers:
-        """Where each paper of `numbers` goes, best first, as positions in `numbers`; ties,
-        and every paper without a model, keep their order."""
-        if self.model is None:
-            return np.arange(len(numbers), dtype=np.int64)
-        ranks: Numbers = np.lexsort((np.arange(len(numbers)), -self.scores[numbers]))
-        return ranks
+        """Where each paper of `numbers` goes, as positions in `numbers`, as the reader's
+        for-you order puts them: the undecided best first, then the decided (kept, or read and
+        not kept) best first; ties, and every paper without a model, keep their order."""
+        return ForYouOrder(~self.decided.undecided, self.scores).positions(numbers, len(numbers))
 
     def why(self, number: int, words: int = WHY_WORDS) -> list[str]:
         """The words, pairs of words or authors of the paper that raise its score most."""
