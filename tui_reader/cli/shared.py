@@ -29,6 +29,7 @@ from tui_reader.core.sources.folder import fetched_collections
 from tui_reader.resources import bundled
 
 DEFAULT_PAPERS = "default: the config's paths, else the fetched collections, else the seeds"
+INTERRUPTED = 128 + 2  # SIGINT's number: the status a shell gives a program Ctrl-C ended
 
 
 class UsageError(Exception):

@@ -211,8 +211,10 @@ def _rows(folder: Path, papers: PaperStore, digest: str) -> Features:
         shutil.rmtree(folder, ignore_errors=True)  # not sound: replaced with its models
         os.replace(writing, folder)
         _prune(folder.parent, folder)
-    except OSError:
+    except BaseException as error:  # nothing half-written is left (Ctrl-C too)
         shutil.rmtree(writing, ignore_errors=True)
+        if not isinstance(error, OSError):
+            raise
     return rows
 
 
