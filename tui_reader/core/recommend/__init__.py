@@ -30,6 +30,7 @@ from tui_reader.core.recommend.decisions import (
 from tui_reader.core.recommend.features import Features, Floats, Rejected
 from tui_reader.core.recommend.model import Model, Training
 from tui_reader.core.store import Numbers, PaperStore
+from tui_reader.core.writing import writing_prefix
 
 __all__ = ["NEEDED", "ColdStart", "Recommender", "open_recommender", "recommender"]
 
@@ -203,7 +204,7 @@ def _rows(folder: Path, papers: PaperStore, digest: str) -> Features:
     rows = features.build(papers)
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
-        writing = Path(tempfile.mkdtemp(prefix=".writing-", dir=folder.parent))
+        writing = Path(tempfile.mkdtemp(prefix=writing_prefix(), dir=folder.parent))
     except OSError:  # a cache is a convenience: the next run builds them again
         return rows
     try:

@@ -31,6 +31,7 @@ from tui_reader.core.segments.part import MANIFEST, PartFacts, open_part, write_
 from tui_reader.core.segments.ranges import FileRange, identity, scanned
 from tui_reader.core.store import Array, PaperStore
 from tui_reader.core.text import displayed
+from tui_reader.core.writing import writing_prefix
 
 Columns = dict[str, Iterator[Chunk] | Array]
 
@@ -84,7 +85,7 @@ def write_whole(
         read = files_read(files)
     sources, ranges = read.sources, read.ranges
     root.mkdir(parents=True, exist_ok=True)
-    temporary = Path(tempfile.mkdtemp(prefix=".writing-", dir=root))
+    temporary = Path(tempfile.mkdtemp(prefix=writing_prefix(), dir=root))
     try:
         folder = temporary / PARTS
         if len(files) == 1:
