@@ -267,7 +267,7 @@ async def test_hostile_text_is_shown_literally(write_seed: Callable[..., Path]) 
         shown = rows(app)
         assert shown[0].startswith("Masked tokens [CLS] and [MASK] with closing [/b]")
         assert shown[1].startswith("A theme variable [$accent] and [bold red]markup[/]")
-        assert shown[2].startswith("An escape ]52;c;aGk= tries")
+        assert shown[2].startswith("An escape tries")
         assert HOSTILE[0] in detail(app)
         await pilot.press("j")
         assert HOSTILE[1] in detail(app)
@@ -278,7 +278,7 @@ async def test_hostile_text_is_shown_literally(write_seed: Callable[..., Path]) 
         await settled(pilot)
         text = detail(app)
         assert "\x1b" not in text and "\x07" not in text
-        assert "]52;c;aGk= tries to set the clipboard, [2J clears" in text
+        assert "An escape tries to set the clipboard, clears" in text
         await type_filter(pilot, "[/b] [$accent]")  # markup typed as a query is only words
         assert app.workspace.shown_query == "[/b] [$accent]"
         assert rows(app)  # results or "No papers match", drawn without error

@@ -81,3 +81,35 @@ def test_an_entry_of_a_filtered_input_is_listed_with_its_filter(
     ]
     assert program.main(["cache"]) == 0
     assert "  only --category cs.LG\n" in capsys.readouterr().out
+
+
+def test_prune_removes_what_a_write_no_process_finishes_left_and_the_list_counts_it_apart(
+    tmp_path: Path, write_seed, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A write killed left `.writing-…` (2 MB): `prune --all` kept it, as younger than an
+    hour, and the list said "0 entries, 2 MB"."""
+    keep(write_seed("Bandits with regret bounds."))
+    root = tmp_path / "cache"
+    dead = int(Path("/proc/sys/kernel/pid_max").read_text()) + 1  # no process has this number
+    left = root / f".writing-{dead}-abcd1234"
+    (left / "parts").mkdir(parents=True)
+    (left / "parts" / "text.npy").write_bytes(b"x" * 2_000_000)
+    being = root / f".writing-{os.getpid()}-efgh5678"  # this process's: being written
+    being.mkdir()
+    (being / "manifest.json").write_bytes(b"y" * 3000)
+    capsys.readouterr()
+    assert program.main(["cache", "list"]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert text[0].startswith(f"{root}: 1 entry, ")
+    assert text[1:3] == [
+        "  1 entry being written now, 3 kB",
+        "  1 unfinished write left over, 2 MB: `tui-reader cache prune` removes it",
+    ]
+    assert all(entry["entry"].startswith("papers-") for entry in listed(capsys))
+    assert program.main(["cache", "prune"]) == 0
+    assert f"removed {left.name}" in capsys.readouterr().err
+    assert not left.exists() and being.exists()
+    assert program.main(["cache", "prune", "--all"]) == 0
+    assert being.exists()  # still being written
+    assert program.main(["cache", "list"]) == 0
+    assert "left over" not in capsys.readouterr().out

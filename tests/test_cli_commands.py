@@ -95,11 +95,9 @@ def test_search_finding_nothing_exits_with_status_one_as_grep_does(capsys) -> No
 @pytest.mark.parametrize("query", ["(((", "|", " ", "!"])
 def test_a_query_with_nothing_to_search_for_is_an_error(capsys, query: str) -> None:
     """It listed every paper, each scored 0, with exit status 0."""
-    assert run(capsys, "search", query) == (
-        2,
-        "",
-        f"tui-reader: the query {query!r} has no word or filter to search for\n",
-    )
+    said = f"tui-reader: the query {query!r} has no word or filter to search for\n"
+    assert run(capsys, "search", query) == (2, "", said)
+    assert run(capsys, "list", "--query", query) == (2, "", said)
 
 
 def test_a_command_names_the_first_records_it_skips_and_counts_the_rest(

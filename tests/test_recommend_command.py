@@ -110,6 +110,22 @@ def test_a_query_keeps_its_papers_only(tmp_path: Path, capsys: Capsys) -> None:
     assert out and all("Robots paper" in line for line in out.splitlines())
 
 
+@pytest.mark.parametrize("query", ["(((", " ", "is:bookmarkd", "is:bookm", "year:abc", "zzyzx"])
+def test_a_query_is_checked_as_search_checks_it(tmp_path: Path, capsys: Capsys, query: str) -> None:
+    """`(((` recommended every paper, `is:bookmarkd` ran silently, `is:bookm` found nothing
+    with status 1, `year:abc` was searched as words unsaid."""
+    _decide([1, 3, 5], [0, 2, 4])
+    corpus = str(_corpus(tmp_path))
+    searched = run(capsys, "search", query, "--papers", corpus)
+    status, out, err = run(capsys, "recommend", "--papers", corpus, "--query", query)
+    if searched[0] == 2:  # a mistake in the query: the same line, nothing recommended
+        assert (status, out, err) == searched
+        return
+    told = [line for line in searched[2].splitlines() if "searched as words" in line]
+    assert told == [line for line in err.splitlines() if "searched as words" in line]
+    assert status == searched[0] and bool(out) == bool(searched[1])
+
+
 def test_the_library_is_only_read(tmp_path: Path, capsys: Capsys) -> None:
     _decide([1, 3, 5], [0, 2, 4])
     before = {p.name: p.read_bytes() for p in default_path().parent.iterdir()}
@@ -144,6 +160,31 @@ def test_digest_for_you_puts_each_searchs_papers_in_the_models_order(
     assert all("Bandits" in record["title"] for record in records[:20])
     recommended = run(capsys, "recommend", "--papers", corpus, "--limit", "200")[1]
     assert [r["id"] for r in records] == [line.split()[1] for line in recommended.splitlines()]
+
+
+@pytest.mark.parametrize("model", [True, False])
+def test_digest_for_you_puts_the_papers_kept_and_unread_last(
+    tmp_path: Path, capsys: Capsys, model: bool
+) -> None:
+    """As the reader's for-you order does: two bandit papers bookmarked and not read opened
+    the digest, the model ranking them best."""
+    if model:
+        _decide([1, 3, 5], [0, 2, 4])
+    library, _ = Library.open(default_path())
+    library.change([paper_id(_abstract(n)) for n in (7, 9)], "kept", bookmarked=True)
+    library.save_search("papers", "paper")
+    library.save()
+    corpus = str(_corpus(tmp_path))
+    status, out, err = run(capsys, "digest", "--papers", corpus, "--format", "jsonl", "--for-you")
+    assert status == 0, err
+    records = [json.loads(line) for line in out.splitlines()]
+    assert len(records) == (120 - 6 if model else 120)
+    assert [r["bookmarked"] for r in records[-2:]] == [True, True]
+    assert not any(r["bookmarked"] for r in records[:-2])
+    if model:
+        assert all("Bandits" in record["title"] for record in records[:20])
+    else:
+        assert "no model of your interests yet" in err
 
 
 def test_digest_for_you_without_a_model_says_so_and_keeps_the_searchs_order(

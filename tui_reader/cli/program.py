@@ -8,12 +8,13 @@ from collections.abc import Sequence
 from tui_reader import startup
 from tui_reader.cli.reader import reader_parser, run_reader
 from tui_reader.cli.registry import Command, closest, command_named
-from tui_reader.cli.shared import NoMatch, UsageError, warn
+from tui_reader.cli.shared import INTERRUPTED, NoMatch, UsageError, warn
 from tui_reader.core.config import ConfigError
 from tui_reader.core.export import ExportError
 from tui_reader.core.index_cache import damage_noted
 from tui_reader.core.library import LibraryError, LibraryPathError
 from tui_reader.core.loading import LoadError
+from tui_reader.core.pools import stop_pools
 from tui_reader.core.scratch import ScratchError
 from tui_reader.core.session import SessionError
 from tui_reader.core.text import for_terminal
@@ -59,6 +60,10 @@ def _main(argv: list[str], command: Command | None) -> int:
         return 1
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: what was being written is removed as it unwound
+        stop_pools()
+        warn("interrupted")
+        return INTERRUPTED
 
 
 def _not_a_mistyped_command(argv: Sequence[str]) -> None:

@@ -43,7 +43,7 @@ def add_selection_options(parser: argparse.ArgumentParser) -> None:
 def selected_papers(arguments: argparse.Namespace) -> tuple[list[Paper], Library]:
     """The papers selected, and the library (opened to be read). NoMatch when none is."""
     arguments.tag = tags_given(arguments.tag, "--tag")  # first: bad input opens nothing
-    query = checked_query(arguments.query)
+    query = checked_query(arguments.query) if arguments.query else None
     paths = papers_or_default(arguments.papers)
     # A query's search terms need the index, read from the cache as search reads it.
     opened = read_papers(
@@ -51,7 +51,8 @@ def selected_papers(arguments: argparse.Namespace) -> tuple[list[Paper], Library
     )
     library, _ = open_library(arguments.library, read_only=True)
     papers = resolved(opened, library).store
-    tell_misread(query)
+    if query is not None:
+        tell_misread(query)
     selected = _select(arguments, papers, opened.index, library)
     left_out = _left_out(arguments, papers, library, paths)
     if not selected:  # the papers left out, when there are some, are why

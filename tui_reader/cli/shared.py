@@ -29,6 +29,7 @@ from tui_reader.core.sources.folder import fetched_collections
 from tui_reader.resources import bundled
 
 DEFAULT_PAPERS = "default: the config's paths, else the fetched collections, else the seeds"
+INTERRUPTED = 128 + 2  # SIGINT's number: the status a shell gives a program Ctrl-C ended
 
 
 class UsageError(Exception):
@@ -148,12 +149,16 @@ def tags_given(texts: Sequence[str], option: str = "", to_remove: bool = False) 
 
 
 def checked_query(text: str) -> Query:
-    """The query of a command, its last word typed in full; UsageError for a filter typed
-    close to one ("is:bookm is not a filter: did you mean is:bookmarked?"): searched as
-    words, it would give a script the papers of two words nobody asked for."""
+    """The query of a command (`search`, `--query` of `list`, `export` and `recommend`), its
+    last word typed in full. UsageError for a filter typed close to one ("is:bookm is not a
+    filter: did you mean is:bookmarked?"): searched as words, it would give a script the
+    papers of two words nobody asked for; and for a query with nothing to search for ("((("),
+    which matched every paper."""
     asked = parse_query(text + " ")
     if asked.mistyped:
         raise UsageError(asked.mistyped[0])
+    if not (asked.terms or asked.states or asked.metadata or asked.either):
+        raise UsageError(f"the query {text!r} has no word or filter to search for")
     return asked
 
 

@@ -191,11 +191,12 @@ def _loaded_and_indexed(
     with growing_index(expected_papers(files)) as growing:
         grown: queue.SimpleQueue[PaperStore | None] = queue.SimpleQueue()
         failed: list[BaseException] = []
+        unwanted = threading.Event()  # the load failed or was interrupted: index no more
 
         def index() -> None:
             try:
                 while (store := grown.get()) is not None:
-                    growing.read(store, len(store), True)
+                    growing.read(store, len(store), True, stopping=unwanted.is_set)
             except BaseException as error:  # raised by the loading thread, once loaded
                 failed.append(error)
 
@@ -203,6 +204,9 @@ def _loaded_and_indexed(
         indexing.start()
         try:
             loaded = load_paths(paths, load_filter, only=set(files), grown=grown.put)
+        except BaseException:
+            unwanted.set()
+            raise
         finally:
             grown.put(None)
             indexing.join()

@@ -20,7 +20,14 @@ from tui_reader.core.loading import LoadFilter
 from tui_reader.core.locations import cache_folder
 from tui_reader.core.segments.filtered import as_json
 from tui_reader.core.segments.kept import prune
-from tui_reader.core.segments.listing import EntrySummary, ago, cache_size, kept_entries
+from tui_reader.core.segments.listing import (
+    EntrySummary,
+    Unfinished,
+    ago,
+    cache_size,
+    kept_entries,
+    unfinished,
+)
 from tui_reader.core.wording import count
 
 
@@ -115,6 +122,17 @@ def list_entries(entries: Sequence[EntrySummary], kind: str, stream: TextIO) -> 
             )
 
 
+def _tell_unfinished(found: Unfinished) -> None:
+    """The writes not finished, apart from the entries (their size is in the folder's)."""
+    if found.writing:
+        print(f"  {count(found.writing, 'entry')} being written now, {size(found.writing_size)}")
+    if found.left:
+        print(
+            f"  {count(found.left, 'unfinished write')} left over, {size(found.left_size)}: "
+            "`tui-reader cache prune` removes " + ("it" if found.left == 1 else "them")
+        )
+
+
 def run(arguments: argparse.Namespace) -> int:
     """`tui-reader cache ...`; the exit status."""
     root, limit = cache_folder(), cache_limit()
@@ -132,5 +150,6 @@ def run(arguments: argparse.Namespace) -> int:
             f"{root}: {count(len(entries), 'entry', 'entries')}, {size(cache_size(root))} "
             f"of {size(limit)} at most"
         )
+        _tell_unfinished(unfinished(root))
     list_entries(entries, getattr(arguments, "format", "text"), sys.stdout)
     return 0

@@ -24,7 +24,7 @@ from tui_reader.core.feeds import feed_numbers, unread_papers
 from tui_reader.core.library import Library
 from tui_reader.core.locations import cache_folder
 from tui_reader.core.paper import Paper
-from tui_reader.core.recommend import ColdStart, Recommender, recommender
+from tui_reader.core.recommend import Recommender, open_recommender
 from tui_reader.core.references import markdown_link, paper_record, primary_link
 from tui_reader.core.store import PaperStore
 from tui_reader.core.text import clean, without_debris
@@ -93,13 +93,14 @@ def run(arguments: argparse.Namespace) -> int:
     return 0
 
 
-def _for_you(papers: PaperStore, library: Library) -> Recommender | None:
-    """The model of the reader's keeps and skips; None, said on stderr, when there is none."""
-    try:
-        return recommender(papers, library, None, cache_folder())
-    except ColdStart as error:
-        warn(f"{error}; the papers are in the searches' order")
-        return None
+def _for_you(papers: PaperStore, library: Library) -> Recommender:
+    """The model of the reader's keeps and skips; without one (said on stderr) the papers
+    keep the searches' order, the decided after the others, as the reader's for-you order
+    puts them."""
+    found = open_recommender(papers, library, None, cache_folder())
+    if found.cold_start is not None:
+        warn(f"{found.cold_start}; the papers are in the searches' order, the kept last")
+    return found
 
 
 def _published_since(paper: Paper, since: date) -> bool:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Protocol, TextIO
 
 from tui_reader.cli.shared import (
+    INTERRUPTED,
     UsageError,
     date_text,
     first_day,
@@ -38,8 +39,6 @@ from tui_reader.core.sources.pages import Cursor, Page, Pages
 from tui_reader.core.sources.polite import PoliteClient, Service
 from tui_reader.core.text import strip_controls
 from tui_reader.core.wording import count
-
-INTERRUPTED = 130
 
 
 class Request(Protocol):

@@ -15,9 +15,11 @@ from tui_reader.cli.shared import (
     UsageError,
     add_library_option,
     add_papers_option,
+    checked_query,
     open_library,
     papers_or_default,
     tags_given,
+    tell_misread,
 )
 from tui_reader.core.feeds import feed_numbers
 from tui_reader.core.locations import cache_folder
@@ -45,9 +47,12 @@ def run(arguments: argparse.Namespace) -> int:
     if arguments.limit < 1:
         raise UsageError(f"--limit must be 1 or more, not {arguments.limit}")
     tag = tags_given([arguments.tag], "--tag")[0] if arguments.tag is not None else None
+    asked = checked_query(arguments.query) if arguments.query else None  # as `search` checks it
     paths = papers_or_default(arguments.papers)
     opened = read_papers(paths, indexed=True)  # from the cache once written: read at once
     papers, index = opened.store, opened.index
+    if asked is not None:
+        tell_misread(asked)
     library, _ = open_library(arguments.library, read_only=True)
     try:
         found = recommender(papers, library, tag, cache_folder())
@@ -56,8 +61,8 @@ def run(arguments: argparse.Namespace) -> int:
     among = feed_numbers(index, arguments.query, library, papers) if arguments.query else None
     best = found.best(among, arguments.limit)
     if not len(best):
-        asked = f" matching {arguments.query!r}" if arguments.query else ""
-        raise NoMatch(f"no paper{asked} is left undecided to recommend")
+        matching = f" matching {arguments.query!r}" if arguments.query else ""
+        raise NoMatch(f"no paper{matching} is left undecided to recommend")
     for rank, number in enumerate(best.tolist(), 1):
         why = found.why(number) if arguments.format == "jsonl" else None
         print_ranked(rank, papers[number], float(found.scores[number]), arguments.format, why)

@@ -12,6 +12,7 @@ from typing import TextIO
 
 from tui_reader.cli.papers import read_papers
 from tui_reader.cli.shared import (
+    INTERRUPTED,
     UsageError,
     add_library_option,
     add_papers_option,
@@ -26,8 +27,6 @@ from tui_reader.core.sources.lookup import search_service
 from tui_reader.core.sources.polite import FetchError
 from tui_reader.core.text import strip_controls
 from tui_reader.core.wording import count
-
-INTERRUPTED = 130
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

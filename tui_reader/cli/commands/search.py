@@ -44,8 +44,6 @@ def run(arguments: argparse.Namespace) -> int:
     if arguments.limit < 1:
         raise UsageError(f"--limit must be 1 or more, not {arguments.limit}")
     asked = checked_query(arguments.query)
-    if not (asked.terms or asked.states or asked.metadata or asked.either):  # "((("
-        raise UsageError(f"the query {arguments.query!r} has no word or filter to search for")
     paths = papers_or_default([*arguments.paths, *arguments.papers])
     options = asked_for(arguments, query_option=False)
     opened = read_papers(paths, load_filter(arguments), indexed=True, asked=options)

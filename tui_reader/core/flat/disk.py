@@ -35,6 +35,7 @@ from tui_reader.core.flat.kept_text import KEPT, compressed
 from tui_reader.core.flat.parts import IndexPart
 from tui_reader.core.flat.words import Array, Arrays
 from tui_reader.core.frames import LARGEST, bytes_file, longest, usable
+from tui_reader.core.writing import writing_prefix
 
 FORMAT = "tui-reader flat index"
 VERSION = 8  # 2: words numbered in alphabetical order; 3: each paper's number of words;
@@ -46,7 +47,6 @@ VERSION = 8  # 2: words numbered in alphabetical order; 3: each paper's number o
 # classi(cid:12)cation classification; 8: the folded text kept a zstd frame a paper, with its
 # dictionary (`text_dictionary`, core.flat.kept_text)
 MANIFEST = "manifest.json"
-ABANDONED = 3600  # seconds after which an unfinished write is left over from a crash
 MANIFEST_LIMIT = 1_000_000  # bytes: a manifest is small; a bigger file is not ours
 # Offsets arrays and the array whose length their last value must be.
 _BOUNDED = {
@@ -88,7 +88,7 @@ def save(root: Path, sources: list[dict[str, object]], arrays: Mapping[str, Arra
     into place); returns the folder. OSError when it cannot be written."""
     root.mkdir(parents=True, exist_ok=True)
     final = folder_for(root, sources)
-    temporary = Path(tempfile.mkdtemp(prefix=".writing-", dir=root))
+    temporary = Path(tempfile.mkdtemp(prefix=writing_prefix(), dir=root))
     facts: dict[str, object] = {}
     try:
         written: dict[str, dict[str, object]] = {}  # what each array written already is

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tui_reader.core.for_you import ForYouOrder
 from tui_reader.core.paper_state import PaperState
 from tui_reader.core.recommend import features, model
 from tui_reader.core.recommend.decisions import (
@@ -30,6 +31,7 @@ from tui_reader.core.recommend.decisions import (
 from tui_reader.core.recommend.features import Features, Floats, Rejected
 from tui_reader.core.recommend.model import Model, Training
 from tui_reader.core.store import Numbers, PaperStore
+from tui_reader.core.writing import writing_prefix
 
 __all__ = ["NEEDED", "ColdStart", "Recommender", "open_recommender", "recommender"]
 
@@ -112,12 +114,10 @@ class Recommender:
         return best
 
     def order(self, numbers: Numbers) -> Numbers:
-        """Where each paper of `numbers` goes, best first, as positions in `numbers`; ties,
-        and every paper without a model, keep their order."""
-        if self.model is None:
-            return np.arange(len(numbers), dtype=np.int64)
-        ranks: Numbers = np.lexsort((np.arange(len(numbers)), -self.scores[numbers]))
-        return ranks
+        """Where each paper of `numbers` goes, as positions in `numbers`, as the reader's
+        for-you order puts them: the undecided best first, then the decided (kept, or read and
+        not kept) best first; ties, and every paper without a model, keep their order."""
+        return ForYouOrder(~self.decided.undecided, self.scores).positions(numbers, len(numbers))
 
     def why(self, number: int, words: int = WHY_WORDS) -> list[str]:
         """The words, pairs of words or authors of the paper that raise its score most."""
@@ -207,7 +207,7 @@ def _rows(folder: Path, papers: PaperStore, digest: str) -> Features:
     rows = features.build(papers) if made is None else made
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
-        writing = Path(tempfile.mkdtemp(prefix=".writing-", dir=folder.parent))
+        writing = Path(tempfile.mkdtemp(prefix=writing_prefix(), dir=folder.parent))
     except OSError:  # a cache is a convenience: the next run builds them again
         return rows
     try:
@@ -215,8 +215,10 @@ def _rows(folder: Path, papers: PaperStore, digest: str) -> Features:
         shutil.rmtree(folder, ignore_errors=True)  # not sound: replaced with its models
         os.replace(writing, folder)
         _prune(folder.parent, folder)
-    except OSError:
+    except BaseException as error:  # nothing half-written is left (Ctrl-C too)
         shutil.rmtree(writing, ignore_errors=True)
+        if not isinstance(error, OSError):
+            raise
     return rows
 
 

@@ -257,9 +257,13 @@ def _digest(array: Floats) -> str:
 def _write(folder: Path, path: Path, write: Callable[[IO[bytes]], object]) -> None:
     """Write a file whole: a temporary file renamed."""
     handle, temporary = tempfile.mkstemp(prefix=".writing-", dir=folder)
-    with os.fdopen(handle, "wb") as file:
-        write(file)
-    os.replace(temporary, path)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            write(file)
+        os.replace(temporary, path)
+    except BaseException:  # nothing half-written is left (Ctrl-C too)
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def save(folder: Path, name: str, model: Model, scores: Floats) -> None:

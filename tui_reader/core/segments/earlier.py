@@ -17,6 +17,7 @@ from tui_reader.core.columns import view
 from tui_reader.core.flat import disk
 from tui_reader.core.segments import entry, part
 from tui_reader.core.segments.ranges import Rejected, identity, scanned
+from tui_reader.core.writing import writing_prefix
 
 VERSION = 3
 
@@ -48,7 +49,7 @@ def taken_in(root: Path, file: Path) -> Path | None:
     if identity(file) != sources[0]:  # it changed as it was read
         return None
     name = secrets.token_hex(8)
-    temporary = Path(tempfile.mkdtemp(prefix=".writing-", dir=root))
+    temporary = Path(tempfile.mkdtemp(prefix=writing_prefix(), dir=root))
     try:
         folder = temporary / entry.PARTS / name
         folder.mkdir(parents=True)

@@ -69,6 +69,7 @@ from tui_reader.core.segments.part import (
 from tui_reader.core.segments.piece import Piece, write_piece
 from tui_reader.core.segments.ranges import Change, FileRange, Rejected, change, identity, scanned
 from tui_reader.core.store import Array, PaperStore
+from tui_reader.core.writing import writing_prefix
 
 FORMAT = "tui-reader papers"
 VERSION = 4  # 4: kept in parts
@@ -358,7 +359,7 @@ def write(
     when it cannot be written, LoadError when a file cannot be read."""
     sources = [identity(file) for file in files]
     root.mkdir(parents=True, exist_ok=True)
-    temporary = Path(tempfile.mkdtemp(prefix=".writing-", dir=root))
+    temporary = Path(tempfile.mkdtemp(prefix=writing_prefix(), dir=root))
     try:
         parts = _parts(temporary / PARTS, steps, kept, most)
         known = {part.facts.name for part in kept.parts}

@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from tui_reader.core.flat.disk import ABANDONED
 from tui_reader.core.loading import NO_FILTER, LoadFilter
 from tui_reader.core.search_service import build_index
 from tui_reader.core.segments import entry
@@ -23,6 +22,7 @@ from tui_reader.core.segments.entry import PREFIX, VERSION, Kept
 from tui_reader.core.segments.filtered import filter_of, wider
 from tui_reader.core.segments.part import MANIFEST, replace_index
 from tui_reader.core.segments.ranges import Rejected
+from tui_reader.core.writing import WRITING, left_over
 
 
 def _lists(root: Path) -> Iterator[tuple[Path, list[str], LoadFilter, float]]:
@@ -144,15 +144,19 @@ def prune(
     root: Path, limit: int, keep: Path | None = None, unused_for: float | None = None
 ) -> list[Path]:
     """Remove the least recently used entries until the rest fit in `limit` bytes (never
-    `keep`), those not used for `unused_for` seconds, what unfinished writes left behind,
-    and the entries and pickles of an earlier version (never read again); the entries
-    removed."""
+    `keep`), those not used for `unused_for` seconds, what writes no process is finishing
+    left behind, and the entries and pickles of an earlier version (never read again); the
+    entries and unfinished writes removed."""
     entries = []
     removed = []
     for path in root.iterdir():
-        if path.name.startswith(".writing-"):
-            if time.time() - path.stat().st_mtime > ABANDONED:  # not being written now
-                shutil.rmtree(path, ignore_errors=True)
+        if path.name.startswith(WRITING):
+            if left_over(path):  # not being written now
+                if path.is_dir():
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    path.unlink(missing_ok=True)
+                removed.append(path)
         elif path.name.startswith("index-") and path.name.endswith(".pickle"):
             path.unlink(missing_ok=True)  # never read again: a planted one would run code
         elif path.name.startswith(PREFIX) and not path.name.startswith(f"{PREFIX}{VERSION}-"):

@@ -10,6 +10,7 @@ from tui_reader.core.loading import NO_FILTER, LoadFilter
 from tui_reader.core.segments import entry, part
 from tui_reader.core.segments.kept import files_of
 from tui_reader.core.segments.ranges import FileRange, Rejected
+from tui_reader.core.writing import WRITING, left_over
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,34 @@ def _summary(folder: Path, size: int, own: int) -> EntrySummary:
     return EntrySummary(
         folder, manifest["files"], parts, manifest["count"], size, own, used, "", manifest["filter"]
     )
+
+
+@dataclass(frozen=True)
+class Unfinished:
+    """What writes not finished take in the cache folder: those being written now, and
+    those left over (their process gone), which pruning removes."""
+
+    writing: int = 0
+    writing_size: int = 0
+    left: int = 0
+    left_size: int = 0
+
+
+def unfinished(root: Path) -> Unfinished:
+    """The cache folder's writes not finished, counted apart from its entries."""
+    counts = {True: [0, 0], False: [0, 0]}  # left over: how many, bytes
+    for path in root.glob(f"{WRITING}*") if root.is_dir() else ():
+        counted = counts[left_over(path)]
+        counted[0] += 1
+        counted[1] += sum(dict(files_of(path)).values()) if path.is_dir() else _size(path)
+    return Unfinished(*counts[False], *counts[True])
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:  # gone meanwhile
+        return 0
 
 
 def cache_size(root: Path) -> int:

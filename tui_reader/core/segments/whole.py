@@ -40,6 +40,7 @@ from tui_reader.core.segments.piece import Columns, run_columns
 from tui_reader.core.segments.ranges import FileRange, identity, read_whole
 from tui_reader.core.store import Array, PaperStore
 from tui_reader.core.text import displayed
+from tui_reader.core.writing import writing_prefix
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,7 @@ def write_whole(
         framed = None
     sources, ranges = read.sources, read.ranges
     root.mkdir(parents=True, exist_ok=True)
-    temporary = Path(tempfile.mkdtemp(prefix=".writing-", dir=root))
+    temporary = Path(tempfile.mkdtemp(prefix=writing_prefix(), dir=root))
     try:
         folder = temporary / PARTS
         if len(files) == 1:
