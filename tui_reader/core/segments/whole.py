@@ -58,7 +58,7 @@ def framed_ahead(root: Path, store: PaperStore) -> FramedTexts:
     temporary folder of the cache, which `write_whole` moves into its part, or a later prune
     removes): while the index's arrays are made after the last papers, a core is free."""
     root.mkdir(parents=True, exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix=".writing-", dir=root))
+    folder = Path(tempfile.mkdtemp(prefix=writing_prefix(), dir=root))
     try:
         return framed_texts(folder, len(store), store.text_arrays)
     except BaseException:
