@@ -179,6 +179,7 @@ async def triage(screen: WorkspaceParts) -> None:
         screen.sync,
         query=screen.shown_query,  # the filter whose papers the list shows
         sort=screen.sort,
+        collection=screen.collection,
         quick_tags=screen.config.quick_tags,
         search_template=screen.search_template,
         copy_log=screen.copy_log,

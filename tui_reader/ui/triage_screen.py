@@ -32,6 +32,7 @@ from tui_reader.core.triage import (
     Triage,
     filter_key,
     load_places,
+    place_of,
     places_path,
     save_place,
 )
@@ -110,6 +111,7 @@ class TriageScreen(ModalScreen[str | None]):
         *,
         query: str,
         sort: str,
+        collection: str = "",
         quick_tags: Sequence[str] = (),
         search_template: str,
         copy_log: CopyLog | None = None,
@@ -117,18 +119,20 @@ class TriageScreen(ModalScreen[str | None]):
         key_wait: KeyWait | None = None,
         ranking: Ranking | None = None,
     ) -> None:
-        """`papers`: those the filter `query` shows, sorted by `sort`, in that order; `sync`:
-        the library's, which saves each decision; `places`: where triages are remembered
+        """`papers`: those the filter `query` shows, sorted by `sort`, in that order, of the
+        `collection` read (core.session.inputs_of); `sync`: the library's, which saves each
+        decision; `places`: where triages are remembered
         (default: beside the session file); `key_wait`: the main screen's, which the keys
         wait on while a flow of this screen (tags, a note) acts on an answer; `ranking`,
         the order the papers ahead follow as decisions come (the for-you order)."""
         super().__init__()
         self._places = places or places_path()
-        self._key = filter_key(query, sort)
         self._sync = sync
         self.key_wait = key_wait or KeyWait()
         self.library = library = sync.library
-        self.triage = Triage(papers, library, load_places(self._places).get(self._key))
+        self._key = filter_key(query, sort, library.path, collection)
+        place, self._kept_as = place_of(load_places(self._places), self._key, library)
+        self.triage = Triage(papers, library, place)
         self._quick_tags = list(quick_tags)[:9]
         self._template = search_template
         self._copy_log = copy_log
@@ -317,7 +321,8 @@ class TriageScreen(ModalScreen[str | None]):
             return
         self._place_saved = True
         try:
-            save_place(self._places, self._key, self.triage.place())
+            replacing = self._kept_as if self._kept_as != self._key else None
+            save_place(self._places, self._key, self.triage.place(), replacing)
         except OSError as error:
             self.app.notify(
                 f"Where this triage stopped cannot be kept in {self._places}: "
