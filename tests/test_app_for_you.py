@@ -468,3 +468,41 @@ async def test_a_paper_only_shown_is_not_skipped_and_a_triage_opens_on_the_best_
         expected = next(i for i in map(store.id_of, ranked.tolist()) if i != best)
         current = triage.triage.current
         assert current is not None and current.id == expected
+
+
+async def test_a_triage_left_shows_its_papers_above_the_one_reached_and_the_best_below(
+    private_library: Path,
+) -> None:
+    """A triage opened with no model yet, which comes as it goes: back in the list, the
+    papers walked are above the one reached, in the order walked, the cursor on it, and the
+    papers not decided below it best first; none left above it in the order of the list
+    before the triage (the file's)."""
+    bandits = of("bandits")
+    app = reader(corpus(), private_library, bandits[:3], [])
+    async with app.run_test(size=(130, 40)) as pilot:
+        await for_you(pilot, "for you · no model yet")
+        before = shown_ids(app)
+        triage = await open_triage(pilot, app)
+        walk = triage.triage
+        for _ in range(14):
+            current = walk.current
+            assert current is not None
+            await pilot.press("enter" if topic_of(current.id) == "bandits" else "x")
+            await work_done(app)
+        await wait_until(pilot, lambda: not app.workspace.for_you.cold, "a model", 30)
+        await work_done(app)
+        walked = [paper.id for paper in walk.papers]
+        reached = walk.position
+        assert walked[reached : reached + 10] != before[reached : reached + 10]
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.workspace, "the list")
+        paper_list = app.workspace.paper_list
+
+        def as_walked() -> bool:
+            return shown_ids(app)[: len(walked)] == walked and paper_list.cursor == reached
+
+        await wait_until(pilot, as_walked, "the list in the triage's order", 30)
+        await work_done(app)
+        await settled(pilot)
+        assert as_walked()
+        assert [topic_of(i) for i in shown_ids(app)[reached : reached + 10]] == ["bandits"] * 10

@@ -107,6 +107,9 @@ class ForYou:
         self._resort_due = False  # the order changed under a triage: the list follows
         self._reader_moved = False  # in the list, since the order was asked for
         self._pinned = NONE  # the papers that keep their places in the next sort
+        # A triage left in this order: its query, the papers it walked up to the one reached
+        # (its last), which the list shows first until the reader moves or filters again.
+        self._left: tuple[str, Numbers] | None = None
         self._explaining: Timer | None = None
         self._fresh: str | None = None  # the paper whose why line the pane has for the order now
         self._library_due = False  # a change to the library waits to be drawn with the order
@@ -138,6 +141,8 @@ class ForYou:
         reader turned to it from another (s). Asked for, or for a new tag, it opens on its
         best paper; not at the start, where the session's paper is the one shown."""
         tag = liked_tag(query, self._library.tag_counts() if "#" in query else ())
+        if self._left is not None and (asked or query.split() != self._left[0].split()):
+            self._left = None
         if asked or (self.order is not None and tag != self.tag):
             self._reader_moved = self._shown = False  # its next order sorts the list whole
             self._screen.paper_list.choose_later(None, asked_for=False)
@@ -330,7 +335,10 @@ class ForYou:
         self._resort_due = self._active and not self._screen.is_active
         if not self._active or self._resort_due:
             return False
-        if follows and (current := paper_list.current) is not None:
+        if self._left is not None:
+            walked = self._pinned = self._left[1]
+            paper_list.choose_later(self._store.id_of(int(walked[-1])), asked_for=False)
+        elif follows and (current := paper_list.current) is not None:
             paper_list.choose_later(current.id, asked_for=False)
             self._pinned = _passed(paper_list.papers, paper_list.cursor)
         try:
@@ -340,6 +348,17 @@ class ForYou:
         return True
 
     # Triage in this order
+
+    def triage_left(self, query: str, walked: Numbers) -> bool:
+        """A triage of `query`'s papers in this order is left: the list shows the papers it
+        `walked`, in that order, up to the one reached (the last), the cursor on it, and the
+        others in the order now below; whether it will (the list is in this order)."""
+        if not self._active or not len(walked):
+            return False
+        self._left, self._resort_due = (query, walked), True
+        if not self._updating:  # else once the order following the triage's decisions comes
+            self._resort()
+        return True
 
     def ahead(self, numbers: Numbers) -> Numbers | None:
         """The papers of a triage still to come, in the order now: their places among
@@ -353,6 +372,8 @@ class ForYou:
     def moved(self, event: PaperList.CursorMoved) -> None:
         """The cursor is on another paper (`chosen`: the reader moved it there)."""
         self._reader_moved = self._reader_moved or event.chosen
+        if event.chosen:
+            self._left = None
         if self._resort_due and self._screen.is_active:  # back from a dialog
             self._resort()
         self._why_line(event.paper)
