@@ -506,3 +506,36 @@ async def test_a_triage_left_shows_its_papers_above_the_one_reached_and_the_best
         await settled(pilot)
         assert as_walked()
         assert [topic_of(i) for i in shown_ids(app)[reached : reached + 10]] == ["bandits"] * 10
+
+
+@pytest.mark.parametrize("decided", [3, 1], ids=["a model", "no model yet"])
+async def test_with_the_feeds_panel_open_at_start_the_order_comes_without_a_key(
+    private_library: Path, decided: int
+) -> None:
+    """Started in the for-you order with the feeds panel open over the list: the header
+    says when the model is made (or that there is none) as the panel stays, and the list
+    is in its order once the panel closes, with no key pressed in the list."""
+    bandits, robots = of("bandits"), of("robots")
+    library, _ = Library.open(private_library)
+    library.change(bandits[:decided], "kept", bookmarked=True, read=True)
+    library.change(robots[:3], "skipped", read=True)
+    library.save_search("bandits", "bandit")
+    library.save()
+    session = Session(sort="for you")
+    app = ReaderApp(Opening(corpus(), session=session), library, Config(read_after=0))
+    label = "· for you" if decided == 3 else "· for you · no model yet"
+    async with app.run_test(size=(130, 40)) as pilot:
+        await wait_until(pilot, lambda: app.screen is not app.workspace, "the feeds panel")
+        await wait_until(
+            pilot, lambda: (app.workspace.sub_title or "").endswith(label), "the header", 30
+        )
+        await work_done(app)
+        assert app.screen is not app.workspace
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.workspace, "the list")
+        if decided == 3:
+
+            def in_its_order() -> bool:
+                return [topic_of(i) for i in shown_ids(app)[:20]] == ["bandits"] * 20
+
+            await wait_until(pilot, in_its_order, "the model's order", 30)

@@ -105,6 +105,7 @@ class ForYou:
         self._opening: set[str | None] = set()  # the tags whose recommender is being opened
         self._updating = self._again = False  # an update runs; a change came meanwhile
         self._resort_due = False  # the order changed under a triage: the list follows
+        self._whole_due = False  # and is sorted whole (a model's first order)
         self._reader_moved = False  # in the list, since the order was asked for
         self._pinned = NONE  # the papers that keep their places in the next sort
         # A triage left in this order: its query, the papers it walked up to the one reached
@@ -330,11 +331,14 @@ class ForYou:
     def _resort(self, follows: bool = True) -> bool:
         """Sort the list again in the order now; under a triage, once back from it. When the
         list `follows` a change to the order it shows, the papers up to the cursor keep
-        their places, and the cursor stays on its paper. Whether it is sorted now."""
+        their places, and the cursor stays on its paper (unless a sort put off under a
+        dialog was to sort it whole). Whether it is sorted now."""
         paper_list = self._screen.paper_list
+        self._whole_due = self._active and (self._whole_due or not follows)
         self._resort_due = self._active and not self._screen.is_active
         if not self._active or self._resort_due:
             return False
+        follows, self._whole_due = follows and not self._whole_due, False
         if self._left is not None:
             walked = self._pinned = self._left[1]
             paper_list.choose_later(self._store.id_of(int(walked[-1])), asked_for=False)
@@ -368,6 +372,12 @@ class ForYou:
         return self.order.positions(numbers, len(numbers))
 
     # Why a paper is recommended
+
+    def resumed(self) -> None:
+        """The screen is shown again (a dialog closed): the list takes the order that came
+        while it was under the dialog."""
+        if self._resort_due and self._screen.is_active:
+            self._resort()
 
     def moved(self, event: PaperList.CursorMoved) -> None:
         """The cursor is on another paper (`chosen`: the reader moved it there)."""

@@ -282,6 +282,7 @@ class Workspace(Screen[None]):
     @on(ForYouNews)
     def _for_you_news(self, message: ForYouNews) -> None:
         self.for_you.news(message)
+        self._update_header()  # "learning…" no more, under a dialog too
 
     # The filter and the list
 
@@ -459,6 +460,7 @@ class Workspace(Screen[None]):
 
     def on_screen_resume(self) -> None:
         self.refresh_bindings()  # the footer was last drawn under a dialog
+        self.for_you.resumed()  # an order that came under it
         self.key_wait.look_again()
 
     def on_screen_suspend(self) -> None:
