@@ -539,3 +539,30 @@ async def test_with_the_feeds_panel_open_at_start_the_order_comes_without_a_key(
                 return [topic_of(i) for i in shown_ids(app)[:20]] == ["bandits"] * 20
 
             await wait_until(pilot, in_its_order, "the model's order", 30)
+
+
+async def test_under_the_decisions_a_model_needs_no_row_is_built_until_they_come(
+    private_library: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "no model yet" is said without the papers' rows built first (tens of seconds at
+    100,000 papers); they are built once the decisions are enough, and then the model."""
+    built: list[int] = []
+    build = recommend.features.build
+
+    def counted(papers: PaperStore) -> recommend.features.Features:
+        built.append(len(papers))
+        return build(papers)
+
+    monkeypatch.setattr(recommend.features, "build", counted)
+    bandits, robots = of("bandits"), of("robots")
+    app = reader(corpus(), private_library, bandits[:1], robots[:3])
+    async with app.run_test(size=(130, 40)) as pilot:
+        await for_you(pilot, "for you · no model yet")
+        assert built == []
+        await wait_until(pilot, lambda: "it needs 2 more kept" in detail(app), "the pane")
+        await pilot.press("b", "j", "b")
+        await wait_until(
+            pilot, lambda: (app.workspace.sub_title or "").endswith("· for you"), "a model", 30
+        )
+        assert built == [len(LAYOUT)]
+        await wait_until(pilot, lambda: "For you: for its words" in detail(app), "why", 30)

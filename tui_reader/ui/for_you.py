@@ -441,9 +441,11 @@ class ForYou:
         """The paper's id, and the pane's line saying why the recommender ranks it where it
         does (in a thread); None for no paper, or one it does not score."""
         number = None if paper_id is None else self._store.position_of(paper_id)
-        if paper_id is None or number is None or number >= len(recommender.rows):
+        if paper_id is None or number is None:
             return None
-        with self._lock:
+        with self._lock:  # without a model, its rows may not be read yet
+            if recommender.model is not None and number >= len(recommender.rows):
+                return None
             line = recommender.why_line(number)
         return paper_id, f"{heading} {line}"
 
