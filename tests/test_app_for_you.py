@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from tui_reader.core import recommend
 from tui_reader.core.config import Config
@@ -566,3 +567,30 @@ async def test_under_the_decisions_a_model_needs_no_row_is_built_until_they_come
         )
         assert built == [len(LAYOUT)]
         await wait_until(pilot, lambda: "For you: for its words" in detail(app), "why", 30)
+
+
+async def test_a_triage_in_the_for_you_order_says_why_each_paper_is_recommended(
+    private_library: Path,
+) -> None:
+    bandits, robots = of("bandits"), of("robots")
+    app = reader(corpus(), private_library, bandits[:2], robots[:3])
+    async with app.run_test(size=(130, 40)) as pilot:
+        await for_you(pilot, "for you · no model yet")
+        triage = await open_triage(pilot, app)
+
+        def why() -> str:
+            return str(triage.query_one("#triage-why", Static).content)
+
+        await wait_until(pilot, lambda: why().startswith("For you: no model"), "cold", 30)
+        assert "it needs 1 more kept" in why()
+        current = triage.triage.current
+        assert current is not None
+        await pilot.press("enter")  # kept: a model now
+
+        def explained() -> bool:
+            return why().startswith("For you: ") and ("like " in why() or "words" in why())
+
+        await wait_until(pilot, explained, "why it is recommended", 30)
+        shown = triage.triage.current
+        assert shown is not None and shown.id != current.id
+        assert triage.triage.position == 1

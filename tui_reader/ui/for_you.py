@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 from textual.app import App
 from textual.message import Message
+from textual.message_pump import MessagePump
 from textual.notifications import SeverityLevel
 from textual.signal import Signal
 from textual.timer import Timer
@@ -420,20 +421,33 @@ class ForYou:
         explain = partial(self._explain, paper.id, recommender)
         self._explaining = self._screen.set_timer(self._screen.timings.settled_after, explain)
 
-    def _explain(self, paper_id: str, recommender: "Recommender") -> None:
+    def _explain(
+        self, paper_id: str, recommender: "Recommender", to: MessagePump | None = None
+    ) -> None:
         self._screen.run_worker(
-            partial(self._post_why, paper_id, recommender, self._heading),
+            partial(self._post_why, paper_id, recommender, self._heading, to),
             name="why",
-            group="why",
+            group="why" if to is None else "triage-why",
             thread=True,
             exclusive=True,
         )
 
-    def _post_why(self, paper_id: str, recommender: "Recommender", heading: str) -> None:
-        """Why the recommender ranks the paper where it does, posted to the pane (in a
-        thread)."""
+    def _post_why(
+        self, paper_id: str, recommender: "Recommender", heading: str, to: MessagePump | None
+    ) -> None:
+        """Why the recommender ranks the paper where it does, posted to `to` (None: the
+        pane) (in a thread)."""
         if (why := self._why(paper_id, recommender, heading)) is not None:
-            self._screen.detail_pane.post_message(WhyFound(*why))
+            (to or self._screen.detail_pane).post_message(WhyFound(*why))
+
+    def explain(self, paper_id: str, to: MessagePump) -> None:
+        """Post to `to` (a triage) why the paper is recommended, or how the order is doing
+        (WhyFound)."""
+        if (recommender := self._recommender) is None or self.cold:
+            said = self.cold or "learning from your decisions…"
+            to.post_message(WhyFound(paper_id, f"{self._heading} {said}"))
+        else:
+            self._explain(paper_id, recommender, to)
 
     def _why(
         self, paper_id: str | None, recommender: "Recommender", heading: str

@@ -6,7 +6,8 @@ library's undo, and u takes it back and returns to the paper. y, o, t and n work
 list. Escape leaves, giving the paper reached; where a filter's triage stopped is kept for the
 next time (core.triage). The next paper is typeset while the reader reads this one, so it is
 on screen in the frame after the key. In the for-you order, the papers after the one on screen
-are sorted again as the model follows each decision (`Ranking`: ui/for_you).
+are sorted again as the model follows each decision, and a line says why the paper on screen
+is recommended (`Ranking`: ui/for_you).
 """
 
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.message_pump import MessagePump
 from textual.screen import ModalScreen
 from textual.signal import Signal
 from textual.widgets import Static
@@ -40,6 +42,7 @@ from tui_reader.ui.asking import ask, dialog_flow
 from tui_reader.ui.clipboard import CopyLog, notice
 from tui_reader.ui.detail_pane import LINK_SHOWN, MEASURE, paper_content
 from tui_reader.ui.library_sync import LibrarySync
+from tui_reader.ui.messages import WhyFound
 from tui_reader.ui.note_editor import NoteEditor
 from tui_reader.ui.ordered_keys import KeyWait
 from tui_reader.ui.tag_editor import tag_edit, tag_prompt
@@ -58,6 +61,9 @@ class Ranking(Protocol):
     def ahead(self, numbers: Numbers) -> Numbers | None:
         """These papers' places among them in the order now, best first (None: no order)."""
 
+    def explain(self, paper_id: str, to: MessagePump) -> None:
+        """Post to `to` why the order recommends the paper (WhyFound)."""
+
 
 class TriageScreen(ModalScreen[str | None]):
     """Triage the papers given, in their order, unread first; dismissed with the id of the
@@ -71,6 +77,12 @@ class TriageScreen(ModalScreen[str | None]):
         height: 1;
         padding: 0 1;
         background: $boost;
+        text-style: bold;
+    }
+    TriageScreen #triage-why {
+        height: auto;
+        padding: 0 1;
+        color: $text-accent;
         text-style: bold;
     }
     TriageScreen #triage-reading {
@@ -138,6 +150,7 @@ class TriageScreen(ModalScreen[str | None]):
         self._copy_log = copy_log
         self._body = Static(id="triage-body")
         self._progress = Static(id="triage-progress")
+        self._why = Static(id="triage-why")  # in the for-you order: why the paper is first
         # The paper after this one, typeset: (its id, its state when typeset, the text).
         self.ahead: tuple[str, str, Content] | None = None
         self._place_saved = False
@@ -145,6 +158,8 @@ class TriageScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         yield self._progress
+        if self._ranking is not None:
+            yield self._why
         with VerticalScroll(id="triage-reading"):
             yield self._body
         keys = "Enter keep · x skip · l later · u undo · y copy link · o open · t tags · n note"
@@ -162,8 +177,19 @@ class TriageScreen(ModalScreen[str | None]):
         self._show()
 
     def _rescored(self, _: None) -> None:
-        """Sort the papers after the one on screen in the order now."""
+        """Sort the papers after the one on screen in the order now, and say why it is
+        recommended by the model now."""
         self._reorder()
+        self._explain()
+
+    def _explain(self) -> None:
+        if self._ranking is not None and (paper := self.triage.current) is not None:
+            self._ranking.explain(paper.id, self)
+
+    def on_why_found(self, message: WhyFound) -> None:
+        paper = self.triage.current
+        if paper is not None and paper.id == message.paper_id:
+            self._why.update(Content(message.line))
 
     def _reorder(self, with_current: bool = False) -> None:
         triage = self.triage
@@ -191,6 +217,7 @@ class TriageScreen(ModalScreen[str | None]):
         triage = self.triage
         self._progress.update(Content(triage.progress()))
         paper = triage.current
+        self._explain()  # the line says the paper before it until then: not laid out twice
         if paper is None:
             done = "Every paper is triaged. u takes back the last decision, Escape leaves."
             self._body.update(Content.styled(done, "italic"))
