@@ -594,3 +594,38 @@ async def test_a_triage_in_the_for_you_order_says_why_each_paper_is_recommended(
         shown = triage.triage.current
         assert shown is not None and shown.id != current.id
         assert triage.triage.position == 1
+
+
+async def test_while_the_rows_are_built_for_a_first_model_the_reader_says_it_is_learning(
+    private_library: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The decision that makes them enough has the rows built (tens of seconds at 100,000
+    papers): meanwhile the header and the pane say the model is being made, not that it
+    still needs that decision."""
+    release = threading.Event()
+    build = recommend.features.build
+
+    def held(papers: PaperStore) -> recommend.features.Features:
+        release.wait(30)
+        return build(papers)
+
+    monkeypatch.setattr(recommend.features, "build", held)
+    bandits, robots = of("bandits"), of("robots")
+    app = reader(corpus(), private_library, bandits[:2], robots[:3])
+    try:
+        async with app.run_test(size=(130, 40)) as pilot:
+            await for_you(pilot, "for you · no model yet")
+            await pilot.press("b")
+            await wait_until(
+                pilot,
+                lambda: (app.workspace.sub_title or "").endswith("· for you · learning…"),
+                "learning",
+            )
+            await wait_until(pilot, lambda: "learning from your decisions" in detail(app), "pane")
+            assert "it needs" not in detail(app)
+            release.set()
+            await wait_until(
+                pilot, lambda: (app.workspace.sub_title or "").endswith("· for you"), "model", 30
+            )
+    finally:
+        release.set()

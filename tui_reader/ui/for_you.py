@@ -40,7 +40,13 @@ from tui_reader.core.sorting import Sort
 from tui_reader.core.store import Numbers, PaperStore, PaperView
 from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.loader import in_background
-from tui_reader.ui.messages import ForYouNews, ForYouScored, ForYouTrained, WhyFound
+from tui_reader.ui.messages import (
+    ForYouLearning,
+    ForYouNews,
+    ForYouScored,
+    ForYouTrained,
+    WhyFound,
+)
 from tui_reader.ui.notices import tell
 from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.timings import Timings
@@ -50,6 +56,7 @@ if TYPE_CHECKING:  # core.recommend brings Arrow: imported once the order is ask
     from tui_reader.core.recommend.decisions import Decisions
 
 NOT_DECIDED = ForYouOrder(np.zeros(0, dtype=bool))  # the order they came in
+LEARNING = "learning from your decisions…"
 
 
 class Showing(Protocol):
@@ -100,6 +107,7 @@ class ForYou:
         self.tag: str | None = None  # the tag whose papers are the kept ones
         self.order: ForYouOrder | None = None  # None: not asked for yet
         self.cold = ""  # why there is no model: the decisions it still needs
+        self._learning = False  # the decisions are enough: the model is being made
         self.rescored: Signal[None] = Signal(screen.paper_list, "for-you")  # a new order
         self._recommender: Recommender | None = None  # following the decisions
         self._shown = False  # the list shows an order of this recommender's
@@ -132,6 +140,8 @@ class ForYou:
     def label(self) -> str:
         """What the header says of the order: "for you" or "like #tag", and how it is doing."""
         name = f"like #{self.tag}" if self.tag else "for you"
+        if self._learning:
+            return f"{name} · learning…"
         if self.cold:
             return f"{name} · no model yet"
         if self._recommender is None:
@@ -227,6 +237,8 @@ class ForYou:
         from tui_reader.core.recommend.decisions import decisions
 
         made = decisions(self._store, self._library, tag)
+        if recommender is not None and recommender.model is None and made.enough():
+            self._screen.post_message(ForYouLearning(tag, recommender))
         if recommender is None:  # not opened yet: the decided papers go last
             order, cold = ForYouOrder(~made.undecided), ""
         else:
@@ -276,6 +288,13 @@ class ForYou:
             self._trained_arrived(message)
         elif isinstance(message, ForYouScored):
             self._scored(message)
+        elif isinstance(message, ForYouLearning) and self._follows(message):
+            self._learning = True  # until its order comes
+            self._why_line(self._screen.paper_list.current)
+
+    def _follows(self, message: ForYouLearning | ForYouScored) -> bool:
+        """Whether the message is of the recommender of the order now."""
+        return message.tag == self.tag and message.recommender is self._recommender
 
     def _trained_arrived(self, message: ForYouTrained) -> None:
         self._opening.discard(message.tag)
@@ -286,6 +305,7 @@ class ForYou:
         if message.tag != self.tag:
             return
         self._recommender, self._shown, self._fresh = message.recommender, False, None
+        self._learning = False
         self._told(message.cold, "information" if message.recommender else "warning")
         self.changed()
 
@@ -299,8 +319,8 @@ class ForYou:
 
     def _scored(self, message: ForYouScored) -> None:
         self._updating = False
-        current = message.tag == self.tag and message.recommender is self._recommender
-        resorted = False
+        current = self._follows(message)
+        resorted, self._learning = False, self._learning and not current
         if current and message.recommender is not None:
             self._told(message.cold)
         if current and message.why is not None:
@@ -412,8 +432,8 @@ class ForYou:
             if pane.why[1]:
                 pane.why = ("", "")
             return
-        if (recommender := self._recommender) is None or self.cold:
-            said = self.cold or "learning from your decisions…"
+        if (recommender := self._recommender) is None or self.cold or self._learning:
+            said = self.cold if self.cold and not self._learning else LEARNING
             pane.why = (paper.id, f"{self._heading} {said}")
             return
         if pane.why[0] != paper.id:
@@ -443,8 +463,8 @@ class ForYou:
     def explain(self, paper_id: str, to: MessagePump) -> None:
         """Post to `to` (a triage) why the paper is recommended, or how the order is doing
         (WhyFound)."""
-        if (recommender := self._recommender) is None or self.cold:
-            said = self.cold or "learning from your decisions…"
+        if (recommender := self._recommender) is None or self.cold or self._learning:
+            said = self.cold if self.cold and not self._learning else LEARNING
             to.post_message(WhyFound(paper_id, f"{self._heading} {said}"))
         else:
             self._explain(paper_id, recommender, to)
