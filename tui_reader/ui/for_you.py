@@ -372,6 +372,12 @@ class ForYou:
             self._pinned = NONE
         return True
 
+    def resumed(self) -> None:
+        """The screen is shown again (a dialog closed): the list takes the order that came
+        while it was under the dialog."""
+        if self._resort_due and self._screen.is_active:
+            self._resort()
+
     # Triage in this order
 
     def triage_left(self, query: str, walked: Numbers) -> bool:
@@ -393,12 +399,6 @@ class ForYou:
         return self.order.positions(numbers, len(numbers))
 
     # Why a paper is recommended
-
-    def resumed(self) -> None:
-        """The screen is shown again (a dialog closed): the list takes the order that came
-        while it was under the dialog."""
-        if self._resort_due and self._screen.is_active:
-            self._resort()
 
     def moved(self, event: PaperList.CursorMoved) -> None:
         """The cursor is on another paper (`chosen`: the reader moved it there)."""
