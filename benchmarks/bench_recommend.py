@@ -31,7 +31,13 @@ model trained from the last one, every paper scored again) and the best 100 take
     python benchmarks/bench_recommend.py [--draws 5] [--seed 0 ...] [--interests NAME ...]
                                          [--corpus PATH]
     python benchmarks/bench_recommend.py --follow [--draws 8] [--seed 5] [--interests NAME ...]
+`--cold CORPUS` times instead what the reader's for-you order does at a cold start with too
+few decisions for a model (one kept, none skipped; no rows kept in the cache): the recommender
+opened (`open_recommender`, which says how many more decisions it needs), then the papers'
+rows it reads once the decisions are enough (built, as a cold cache has none), in CPU time.
+
     python benchmarks/bench_recommend.py --update /tmp/corpus-100k.jsonl.gz
+    python benchmarks/bench_recommend.py --cold /tmp/corpus-100k.jsonl.gz
 """
 
 import argparse
@@ -173,6 +179,22 @@ def update(corpus: Path) -> None:
     )
 
 
+def cold(corpus: Path) -> None:
+    papers = load_paths([corpus]).papers
+    library, _ = Library.open(None)
+    library.change([papers.id_of(0)], "kept", bookmarked=True, read=True)
+    with tempfile.TemporaryDirectory(prefix="bench-recommend-") as root:
+        cpu, wall = time.process_time(), time.perf_counter()
+        found = recommend.open_recommender(papers, library, None, Path(root))
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        print(f"{len(papers):,} papers, 1 decision: opened in {wall:.2f} s ({cpu:.2f} s CPU):")
+        print(f"  {found.cold_start}")
+        cpu, wall = time.process_time(), time.perf_counter()
+        rows = len(found.rows)
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        print(f"the rows of {rows:,} papers, built once needed: {wall:.1f} s ({cpu:.1f} s CPU)")
+
+
 Precisions = tuple[list[float], list[float], list[float]]  # keep/skip, tag, arxiv-sanity-lite's
 
 
@@ -223,9 +245,13 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=REAL)
     parser.add_argument("--update", type=Path, metavar="CORPUS", help="time decisions over it")
     parser.add_argument("--follow", action="store_true", help="decisions followed one by one")
+    parser.add_argument("--cold", type=Path, metavar="CORPUS", help="time a cold start's open")
     arguments = parser.parse_args()
     if arguments.update:
         update(arguments.update)
+        return
+    if arguments.cold:
+        cold(arguments.cold)
         return
     papers = load_paths([arguments.corpus]).papers
     if arguments.follow:

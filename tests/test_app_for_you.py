@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from tui_reader.core import recommend
 from tui_reader.core.config import Config
@@ -520,3 +521,163 @@ async def test_a_paper_bookmarked_in_the_order_is_read_and_no_model_takes_it_for
         decided = recommend.decisions(store, library, tag)
         assert number not in decided.skipped and not decided.undecided[number], made
         assert (number in decided.kept) is (tag is None)
+
+
+async def test_a_triage_left_shows_its_papers_above_the_one_reached_and_the_best_below(
+    private_library: Path,
+) -> None:
+    """A triage opened with no model yet, which comes as it goes: back in the list, the
+    papers walked are above the one reached, in the order walked, the cursor on it, and the
+    papers not decided below it best first; none left above it in the order of the list
+    before the triage (the file's)."""
+    bandits = of("bandits")
+    app = reader(corpus(), private_library, bandits[:3], [])
+    async with app.run_test(size=(130, 40)) as pilot:
+        await for_you(pilot, "for you · no model yet")
+        before = shown_ids(app)
+        triage = await open_triage(pilot, app)
+        walk = triage.triage
+        for _ in range(14):
+            current = walk.current
+            assert current is not None
+            await pilot.press("enter" if topic_of(current.id) == "bandits" else "x")
+            await work_done(app)
+        await wait_until(pilot, lambda: not app.workspace.for_you.cold, "a model", 30)
+        await work_done(app)
+        walked = [paper.id for paper in walk.papers]
+        reached = walk.position
+        assert walked[reached : reached + 10] != before[reached : reached + 10]
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.workspace, "the list")
+        paper_list = app.workspace.paper_list
+
+        def as_walked() -> bool:
+            return shown_ids(app)[: len(walked)] == walked and paper_list.cursor == reached
+
+        await wait_until(pilot, as_walked, "the list in the triage's order", 30)
+        await work_done(app)
+        await settled(pilot)
+        assert as_walked()
+        assert [topic_of(i) for i in shown_ids(app)[reached : reached + 10]] == ["bandits"] * 10
+
+
+@pytest.mark.parametrize("decided", [3, 1], ids=["a model", "no model yet"])
+async def test_with_the_feeds_panel_open_at_start_the_order_comes_without_a_key(
+    private_library: Path, decided: int
+) -> None:
+    """Started in the for-you order with the feeds panel open over the list: the header
+    says when the model is made (or that there is none) as the panel stays, and the list
+    is in its order once the panel closes, with no key pressed in the list."""
+    bandits, robots = of("bandits"), of("robots")
+    library, _ = Library.open(private_library)
+    library.change(bandits[:decided], "kept", bookmarked=True, read=True)
+    library.change(robots[:3], "skipped", read=True)
+    library.save_search("bandits", "bandit")
+    library.save()
+    session = Session(sort="for you")
+    app = ReaderApp(Opening(corpus(), session=session), library, Config(read_after=0))
+    label = "· for you" if decided == 3 else "· for you · no model yet"
+    async with app.run_test(size=(130, 40)) as pilot:
+        await wait_until(pilot, lambda: app.screen is not app.workspace, "the feeds panel")
+        await wait_until(
+            pilot, lambda: (app.workspace.sub_title or "").endswith(label), "the header", 30
+        )
+        await work_done(app)
+        assert app.screen is not app.workspace
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.workspace, "the list")
+        if decided == 3:
+
+            def in_its_order() -> bool:
+                return [topic_of(i) for i in shown_ids(app)[:20]] == ["bandits"] * 20
+
+            await wait_until(pilot, in_its_order, "the model's order", 30)
+
+
+async def test_under_the_decisions_a_model_needs_no_row_is_built_until_they_come(
+    private_library: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "no model yet" is said without the papers' rows built first (tens of seconds at
+    100,000 papers); they are built once the decisions are enough, and then the model."""
+    built: list[int] = []
+    build = recommend.features.build
+
+    def counted(papers: PaperStore) -> recommend.features.Features:
+        built.append(len(papers))
+        return build(papers)
+
+    monkeypatch.setattr(recommend.features, "build", counted)
+    bandits, robots = of("bandits"), of("robots")
+    app = reader(corpus(), private_library, bandits[:1], robots[:3])
+    async with app.run_test(size=(130, 40)) as pilot:
+        await for_you(pilot, "for you · no model yet")
+        assert built == []
+        await wait_until(pilot, lambda: "it needs 2 more kept" in detail(app), "the pane")
+        await pilot.press("b", "j", "b")
+        await wait_until(
+            pilot, lambda: (app.workspace.sub_title or "").endswith("· for you"), "a model", 30
+        )
+        assert built == [len(LAYOUT)]
+        await wait_until(pilot, lambda: "For you: for its words" in detail(app), "why", 30)
+
+
+async def test_a_triage_in_the_for_you_order_says_why_each_paper_is_recommended(
+    private_library: Path,
+) -> None:
+    bandits, robots = of("bandits"), of("robots")
+    app = reader(corpus(), private_library, bandits[:2], robots[:3])
+    async with app.run_test(size=(130, 40)) as pilot:
+        await for_you(pilot, "for you · no model yet")
+        triage = await open_triage(pilot, app)
+
+        def why() -> str:
+            return str(triage.query_one("#triage-why", Static).content)
+
+        await wait_until(pilot, lambda: why().startswith("For you: no model"), "cold", 30)
+        assert "it needs 1 more kept" in why()
+        current = triage.triage.current
+        assert current is not None
+        await pilot.press("enter")  # kept: a model now
+
+        def explained() -> bool:
+            return why().startswith("For you: ") and ("like " in why() or "words" in why())
+
+        await wait_until(pilot, explained, "why it is recommended", 30)
+        shown = triage.triage.current
+        assert shown is not None and shown.id != current.id
+        assert triage.triage.position == 1
+
+
+async def test_while_the_rows_are_built_for_a_first_model_the_reader_says_it_is_learning(
+    private_library: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The decision that makes them enough has the rows built (tens of seconds at 100,000
+    papers): meanwhile the header and the pane say the model is being made, not that it
+    still needs that decision."""
+    release = threading.Event()
+    build = recommend.features.build
+
+    def held(papers: PaperStore) -> recommend.features.Features:
+        release.wait(30)
+        return build(papers)
+
+    monkeypatch.setattr(recommend.features, "build", held)
+    bandits, robots = of("bandits"), of("robots")
+    app = reader(corpus(), private_library, bandits[:2], robots[:3])
+    try:
+        async with app.run_test(size=(130, 40)) as pilot:
+            await for_you(pilot, "for you · no model yet")
+            await pilot.press("b")
+            await wait_until(
+                pilot,
+                lambda: (app.workspace.sub_title or "").endswith("· for you · learning…"),
+                "learning",
+            )
+            await wait_until(pilot, lambda: "learning from your decisions" in detail(app), "pane")
+            assert "it needs" not in detail(app)
+            release.set()
+            await wait_until(
+                pilot, lambda: (app.workspace.sub_title or "").endswith("· for you"), "model", 30
+            )
+    finally:
+        release.set()

@@ -1,5 +1,6 @@
 """Triage, feeds and pipes from the reader's main screen: I, S, F and |."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -175,3 +176,69 @@ async def test_bar_pipes_the_current_paper_to_a_command(
         assert isinstance(output, PipeOutputScreen)
         await wait_until(pilot, lambda: not output.running, "wc to end")
         assert output.query_one(TextArea).text.strip() == "1"
+
+
+async def _triage_two(app: ReaderApp) -> list[str]:
+    """Triage the papers matching "reinforcement": keep one, skip one, leave; their ids."""
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await type_filter(pilot, "reinforcement")
+        await pilot.press("enter", "I")
+        await wait_until(pilot, lambda: isinstance(app.screen, TriageScreen), "triage")
+        triage = app.screen
+        assert isinstance(triage, TriageScreen)
+        decided = [paper.id for paper in triage.triage.papers][:2]
+        await pilot.press("enter", "x", "escape")
+        await wait_until(pilot, lambda: app.screen is app.workspace, "the list again")
+        await work_done(app)
+    return decided
+
+
+async def _progress_of_a_triage(app: ReaderApp) -> tuple[str, str]:
+    """The progress a triage of "reinforcement" opens on, and what u then says."""
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await type_filter(pilot, "reinforcement")
+        await pilot.press("enter", "I")
+        await wait_until(pilot, lambda: isinstance(app.screen, TriageScreen), "triage")
+        triage = app.screen
+        assert isinstance(triage, TriageScreen)
+        progress = triage.triage.progress()
+        await pilot.press("u")
+        said = [n.message for n in app._notifications][-1]
+        await pilot.press("escape")
+    return progress, said
+
+
+async def test_a_triage_goes_on_in_its_own_library_and_collection_only(
+    seed_store: PaperStore, private_library: Path, tmp_path: Path
+) -> None:
+    await _triage_two(reader(seed_store, private_library))
+    fresh = reader(seed_store, tmp_path / "fresh.json")
+    progress, said = await _progress_of_a_triage(fresh)
+    assert progress.startswith("1 of ") and "0 kept · 0 skipped" in progress
+    assert said == "Nothing to undo in this triage"
+    library, _ = Library.open(private_library)
+    other = ReaderApp(Opening(seed_store, collection="other"), library, Config(read_after=0))
+    progress, _ = await _progress_of_a_triage(other)
+    assert progress.startswith("1 of "), "another collection: a triage of its own"
+    progress, _ = await _progress_of_a_triage(reader(seed_store, private_library))
+    assert progress.startswith("3 of ") and "1 kept · 1 skipped" in progress
+
+
+async def test_a_place_kept_with_no_library_goes_to_the_library_holding_its_decisions(
+    seed_store: PaperStore, private_library: Path, tmp_path: Path
+) -> None:
+    decided = await _triage_two(reader(seed_store, private_library))
+    places = tmp_path / "triage.json"  # as a version naming no library kept it
+    kept = json.loads(places.read_text())["filters"]
+    (place,) = kept.values()
+    places.write_text(json.dumps({"version": 1, "filters": {"reinforcement\nrelevance": place}}))
+    assert place["decisions"] == {decided[0]: "kept", decided[1]: "skipped"}
+    progress, _ = await _progress_of_a_triage(reader(seed_store, tmp_path / "fresh.json"))
+    assert progress.startswith("1 of "), "not the fresh library's: ignored"
+    progress, _ = await _progress_of_a_triage(reader(seed_store, private_library))
+    assert progress.startswith("3 of ") and "1 kept · 1 skipped" in progress
+    keys = json.loads(places.read_text())["filters"]
+    assert f"{private_library.resolve()}\n\nreinforcement\nrelevance" in keys
+    assert "reinforcement\nrelevance" not in keys, "taken up: no other library takes it up"

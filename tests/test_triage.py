@@ -116,7 +116,7 @@ def test_the_place_is_kept_per_filter_and_goes_on_where_it_stopped(tmp_path: Pat
     save_place(where, filter_key("  graph   neural ", "relevance"), first.place())
     save_place(where, filter_key("other", "relevance"), Place([shown[0].id], 1))
     kept = load_places(where)[filter_key("graph neural", "relevance")]
-    assert load_places(where).keys() == {"graph neural\nrelevance", "other\nrelevance"}
+    assert load_places(where).keys() == {"\n\ngraph neural\nrelevance", "\n\nother\nrelevance"}
     # Shown again: one paper gone, one new, and the decided papers now read.
     again = Triage(view([shown[5], *shown[2:5], shown[0]]), library, kept)
     assert [p.id for p in again.papers] == [shown[i].id for i in (2, 3, 4, 0, 5)]

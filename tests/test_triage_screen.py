@@ -169,7 +169,7 @@ async def test_leaving_and_coming_back_goes_on_where_it_stopped(
         await pilot.press("escape")
         await work_shown(pilot)
     assert app.reached == [papers[3].id]
-    assert load_places(places)[filter_key("proposes", "relevance")].position == 3
+    assert load_places(places)[filter_key("proposes", "relevance", private_library)].position == 3
     again, screen = open_triage(papers, library, places)
     async with again.run_test(size=(100, 30)) as pilot:
         assert progress(screen) == "4 of 6 · 1 kept · 1 skipped · 1 later"
@@ -190,7 +190,7 @@ async def test_quitting_with_the_triage_open_keeps_the_place(
         await pilot.press("x", "x")
         await work_shown(pilot)
         app.exit()
-    assert load_places(places)[filter_key("proposes", "relevance")].position == 2
+    assert load_places(places)[filter_key("proposes", "relevance", private_library)].position == 2
 
 
 async def test_tags_edited_in_triage_are_undone_first(

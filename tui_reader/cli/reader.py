@@ -103,6 +103,7 @@ def _run_reader(arguments: argparse.Namespace) -> int:
         messages=messages,
         skipped=skipped,
         session=session,
+        collection=inputs,
         new=opening.new if opening.new_at > told else 0,
     )
     app = ReaderApp(opening, library, config)

@@ -107,6 +107,7 @@ class Opening:
     cache_writer: CacheWriter | None = None  # writes the papers and index once built
     messages: Sequence[str] = ()  # the reader's problems at start, shown together
     session: Session | None = None  # where the reader left off
+    collection: str = ""  # what was opened (session.inputs_of): a triage's places are its own
     new: int = 0  # papers new to the collection kept (`is:new`), to be told at start
     new_at: float = 0.0  # when they were taken in (0.0: never)
     kept: Path | None = None  # the cache's entry they were read from, checked as the reader runs

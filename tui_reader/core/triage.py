@@ -3,9 +3,11 @@
 A triage runs over the papers a filter shows, unread first, in a fixed order: deciding on a
 paper changes the library (as one step that undo takes back) and moves on. Where a triage of a
 filter stopped (its order, the paper reached and the decisions made) is kept in `triage.json`
-beside the session file, so that the next triage of the same filter and sort goes on from
-there. That file is a convenience: one that cannot be read is ignored, and only the filters
-triaged last are kept.
+beside the session file, so that the next triage of the same filter and sort, in the same
+library and collection, goes on from there: another library (a fresh one say) starts a fresh
+triage. That file is a convenience: one that cannot be read is ignored, and only the filters
+triaged last are kept. A place kept by a version that named no library (its key the filter
+and sort alone) is taken up by the library whose state holds its decisions, else ignored.
 """
 
 import json
@@ -47,9 +49,39 @@ class Place:
     at: str = ""  # when it was left: the oldest places are dropped first
 
 
-def filter_key(query: str, sort: str) -> str:
-    """What a place is remembered by: the filter's words and the sort order."""
+def filter_key(query: str, sort: str, library: Path | None = None, collection: str = "") -> str:
+    """What a place is remembered by: the library's file (none: a library kept nowhere), the
+    collection read (core.session.inputs_of), the filter's words and the sort order."""
+    where = "" if library is None else str(library.resolve())
+    return f"{where}\n{collection}\n{_unattributed_key(query, sort)}"
+
+
+def _unattributed_key(query: str, sort: str) -> str:
+    """The key of a place kept with no library: the filter's words and the sort order."""
     return f"{' '.join(query.split())}\n{sort}"
+
+
+def place_of(places: dict[str, Place], key: str, library: Library) -> tuple[Place | None, str]:
+    """The place kept under `key` (filter_key) and the key it was kept under: its own, else
+    one kept with no library whose every decision the library holds (none made: any)."""
+    if (place := places.get(key)) is not None:
+        return place, key
+    old = "\n".join(key.split("\n")[-2:])  # the filter's words and the sort: no line break
+    place = places.get(old)
+    if place is not None and all(_holds(library, i, kind) for i, kind in place.decisions.items()):
+        return place, old
+    return None, key
+
+
+def _holds(library: Library, paper_id: str, kind: str) -> bool:
+    """Whether the library's state is what deciding `kind` on the paper made it."""
+    if kind == LATER:
+        return LATER_TAG in library.tags(paper_id)
+    if not library.is_read(paper_id):
+        return False
+    if kind in (KEEP, SKIP):
+        return library.is_bookmarked(paper_id) == (kind == KEEP)
+    return kind.startswith("#") and kind[1:] in library.tags(paper_id)
 
 
 def load_places(path: Path) -> dict[str, Place]:
@@ -82,17 +114,20 @@ def load_places(path: Path) -> dict[str, Place]:
     return places
 
 
-def save_place(path: Path, key: str, place: Place) -> None:
-    """Keep the place of one filter, with those of the filters triaged last; OSError when the
-    file cannot be written (or is not a regular file)."""
+def save_place(path: Path, key: str, place: Place, replacing: str | None = None) -> None:
+    """Keep the place of one filter, with those of the filters triaged last (`replacing`: a
+    key kept with no library whose place this one takes up, dropped); OSError when the file
+    cannot be written (or is not a regular file)."""
     if problem := special_file_problem(path):
         raise OSError(0, problem, str(path))
     place.at = datetime.now(timezone.utc).isoformat()
     places = load_places(path)
     places.pop(key, None)
+    if replacing is not None:
+        places.pop(replacing, None)
     places[key] = place
     latest = sorted(places.items(), key=lambda item: item[1].at)[-KEPT_FILTERS:]
-    data = {"version": 1, "filters": {key: asdict(place) for key, place in latest}}
+    data = {"version": 2, "filters": {key: asdict(place) for key, place in latest}}
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(path, json.dumps(data, ensure_ascii=False) + "\n")
 

@@ -83,6 +83,7 @@ class ReaderApp(App[None]):
             self.copy_log,
             messages=opening.messages,
             session=opening.session,
+            collection=opening.collection,
             timings=timings,
         )
 

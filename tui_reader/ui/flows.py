@@ -173,12 +173,13 @@ async def cite(screen: WorkspaceParts, papers: list[Paper]) -> None:
 async def triage(screen: WorkspaceParts) -> None:
     """The papers shown (those matching in full), one at a time, one key per decision."""
     screen.following.stop_reading()
-    paper_list = screen.paper_list
+    paper_list, query = screen.paper_list, screen.shown_query  # the list's papers' filter
     triage = TriageScreen(
         paper_list.papers.first(paper_list.full),
         screen.sync,
-        query=screen.shown_query,  # the filter whose papers the list shows
+        query=query,
         sort=screen.sort,
+        collection=screen.collection,
         quick_tags=screen.config.quick_tags,
         search_template=screen.search_template,
         copy_log=screen.copy_log,
@@ -187,6 +188,9 @@ async def triage(screen: WorkspaceParts) -> None:
     )
     paper_id = await ask(screen, triage)
     screen.library_changed()
+    walk = triage.triage
+    if screen.for_you.triage_left(query, walk.numbers[: walk.position + 1]):
+        return
     position = None if paper_id is None else paper_list.position_of(paper_id)
     if position is not None:  # where triage stopped: not read for being there
         paper_list.put_cursor(position)

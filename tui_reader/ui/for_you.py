@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 from textual.app import App
 from textual.message import Message
+from textual.message_pump import MessagePump
 from textual.notifications import SeverityLevel
 from textual.signal import Signal
 from textual.timer import Timer
@@ -39,7 +40,13 @@ from tui_reader.core.sorting import Sort
 from tui_reader.core.store import Numbers, PaperStore, PaperView
 from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.loader import in_background
-from tui_reader.ui.messages import ForYouNews, ForYouScored, ForYouTrained, WhyFound
+from tui_reader.ui.messages import (
+    ForYouLearning,
+    ForYouNews,
+    ForYouScored,
+    ForYouTrained,
+    WhyFound,
+)
 from tui_reader.ui.notices import tell
 from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.timings import Timings
@@ -49,6 +56,7 @@ if TYPE_CHECKING:  # core.recommend brings Arrow: imported once the order is ask
     from tui_reader.core.recommend.decisions import Decisions
 
 NOT_DECIDED = ForYouOrder(np.zeros(0, dtype=bool))  # the order they came in
+LEARNING = "learning from your decisions…"
 
 
 class Showing(Protocol):
@@ -99,14 +107,19 @@ class ForYou:
         self.tag: str | None = None  # the tag whose papers are the kept ones
         self.order: ForYouOrder | None = None  # None: not asked for yet
         self.cold = ""  # why there is no model: the decisions it still needs
+        self._learning = False  # the decisions are enough: the model is being made
         self.rescored: Signal[None] = Signal(screen.paper_list, "for-you")  # a new order
         self._recommender: Recommender | None = None  # following the decisions
         self._shown = False  # the list shows an order of this recommender's
         self._opening: set[str | None] = set()  # the tags whose recommender is being opened
         self._updating = self._again = False  # an update runs; a change came meanwhile
         self._resort_due = False  # the order changed under a triage: the list follows
+        self._whole_due = False  # and is sorted whole (a model's first order)
         self._reader_moved = False  # in the list, since the order was asked for
         self._pinned = NONE  # the papers that keep their places in the next sort
+        # A triage left in this order: its query, the papers it walked up to the one reached
+        # (its last), which the list shows first until the reader moves or filters again.
+        self._left: tuple[str, Numbers] | None = None
         self._explaining: Timer | None = None
         self._fresh: str | None = None  # the paper whose why line the pane has for the order now
         self._library_due = False  # a change to the library waits to be drawn with the order
@@ -127,6 +140,8 @@ class ForYou:
     def label(self) -> str:
         """What the header says of the order: "for you" or "like #tag", and how it is doing."""
         name = f"like #{self.tag}" if self.tag else "for you"
+        if self._learning:
+            return f"{name} · learning…"
         if self.cold:
             return f"{name} · no model yet"
         if self._recommender is None:
@@ -138,6 +153,8 @@ class ForYou:
         reader turned to it from another (s). Asked for, or for a new tag, it opens on its
         best paper; not at the start, where the session's paper is the one shown."""
         tag = liked_tag(query, self._library.tag_counts() if "#" in query else ())
+        if self._left is not None and (asked or query.split() != self._left[0].split()):
+            self._left = None
         if asked or (self.order is not None and tag != self.tag):
             self._reader_moved = self._shown = False  # its next order sorts the list whole
             self._screen.paper_list.choose_later(None, asked_for=False)
@@ -220,6 +237,8 @@ class ForYou:
         from tui_reader.core.recommend.decisions import decisions
 
         made = decisions(self._store, self._library, tag)
+        if recommender is not None and recommender.model is None and made.enough():
+            self._screen.post_message(ForYouLearning(tag, recommender))
         if recommender is None:  # not opened yet: the decided papers go last
             order, cold = ForYouOrder(~made.undecided), ""
         else:
@@ -269,6 +288,13 @@ class ForYou:
             self._trained_arrived(message)
         elif isinstance(message, ForYouScored):
             self._scored(message)
+        elif isinstance(message, ForYouLearning) and self._follows(message):
+            self._learning = True  # until its order comes
+            self._why_line(self._screen.paper_list.current)
+
+    def _follows(self, message: ForYouLearning | ForYouScored) -> bool:
+        """Whether the message is of the recommender of the order now."""
+        return message.tag == self.tag and message.recommender is self._recommender
 
     def _trained_arrived(self, message: ForYouTrained) -> None:
         self._opening.discard(message.tag)
@@ -279,6 +305,7 @@ class ForYou:
         if message.tag != self.tag:
             return
         self._recommender, self._shown, self._fresh = message.recommender, False, None
+        self._learning = False
         self._told(message.cold, "information" if message.recommender else "warning")
         self.changed()
 
@@ -292,8 +319,8 @@ class ForYou:
 
     def _scored(self, message: ForYouScored) -> None:
         self._updating = False
-        current = message.tag == self.tag and message.recommender is self._recommender
-        resorted = False
+        current = self._follows(message)
+        resorted, self._learning = False, self._learning and not current
         if current and message.recommender is not None:
             self._told(message.cold)
         if current and message.why is not None:
@@ -325,12 +352,18 @@ class ForYou:
     def _resort(self, follows: bool = True) -> bool:
         """Sort the list again in the order now; under a triage, once back from it. When the
         list `follows` a change to the order it shows, the papers up to the cursor keep
-        their places, and the cursor stays on its paper. Whether it is sorted now."""
+        their places, and the cursor stays on its paper (unless a sort put off under a
+        dialog was to sort it whole). Whether it is sorted now."""
         paper_list = self._screen.paper_list
+        self._whole_due = self._active and (self._whole_due or not follows)
         self._resort_due = self._active and not self._screen.is_active
         if not self._active or self._resort_due:
             return False
-        if follows and (current := paper_list.current) is not None:
+        follows, self._whole_due = follows and not self._whole_due, False
+        if self._left is not None:
+            walked = self._pinned = self._left[1]
+            paper_list.choose_later(self._store.id_of(int(walked[-1])), asked_for=False)
+        elif follows and (current := paper_list.current) is not None:
             paper_list.choose_later(current.id, asked_for=False)
             self._pinned = _passed(paper_list.papers, paper_list.cursor)
         try:
@@ -339,7 +372,24 @@ class ForYou:
             self._pinned = NONE
         return True
 
+    def resumed(self) -> None:
+        """The screen is shown again (a dialog closed): the list takes the order that came
+        while it was under the dialog."""
+        if self._resort_due and self._screen.is_active:
+            self._resort()
+
     # Triage in this order
+
+    def triage_left(self, query: str, walked: Numbers) -> bool:
+        """A triage of `query`'s papers in this order is left: the list shows the papers it
+        `walked`, in that order, up to the one reached (the last), the cursor on it, and the
+        others in the order now below; whether it will (the list is in this order)."""
+        if not self._active or not len(walked):
+            return False
+        self._left, self._resort_due = (query, walked), True
+        if not self._updating:  # else once the order following the triage's decisions comes
+            self._resort()
+        return True
 
     def ahead(self, numbers: Numbers) -> Numbers | None:
         """The papers of a triage still to come, in the order now: their places among
@@ -353,6 +403,8 @@ class ForYou:
     def moved(self, event: PaperList.CursorMoved) -> None:
         """The cursor is on another paper (`chosen`: the reader moved it there)."""
         self._reader_moved = self._reader_moved or event.chosen
+        if event.chosen:
+            self._left = None
         if self._resort_due and self._screen.is_active:  # back from a dialog
             self._resort()
         self._why_line(event.paper)
@@ -380,8 +432,8 @@ class ForYou:
             if pane.why[1]:
                 pane.why = ("", "")
             return
-        if (recommender := self._recommender) is None or self.cold:
-            said = self.cold or "learning from your decisions…"
+        if (recommender := self._recommender) is None or self.cold or self._learning:
+            said = self.cold if self.cold and not self._learning else LEARNING
             pane.why = (paper.id, f"{self._heading} {said}")
             return
         if pane.why[0] != paper.id:
@@ -389,20 +441,33 @@ class ForYou:
         explain = partial(self._explain, paper.id, recommender)
         self._explaining = self._screen.set_timer(self._screen.timings.settled_after, explain)
 
-    def _explain(self, paper_id: str, recommender: "Recommender") -> None:
+    def _explain(
+        self, paper_id: str, recommender: "Recommender", to: MessagePump | None = None
+    ) -> None:
         self._screen.run_worker(
-            partial(self._post_why, paper_id, recommender, self._heading),
+            partial(self._post_why, paper_id, recommender, self._heading, to),
             name="why",
-            group="why",
+            group="why" if to is None else "triage-why",
             thread=True,
             exclusive=True,
         )
 
-    def _post_why(self, paper_id: str, recommender: "Recommender", heading: str) -> None:
-        """Why the recommender ranks the paper where it does, posted to the pane (in a
-        thread)."""
+    def _post_why(
+        self, paper_id: str, recommender: "Recommender", heading: str, to: MessagePump | None
+    ) -> None:
+        """Why the recommender ranks the paper where it does, posted to `to` (None: the
+        pane) (in a thread)."""
         if (why := self._why(paper_id, recommender, heading)) is not None:
-            self._screen.detail_pane.post_message(WhyFound(*why))
+            (to or self._screen.detail_pane).post_message(WhyFound(*why))
+
+    def explain(self, paper_id: str, to: MessagePump) -> None:
+        """Post to `to` (a triage) why the paper is recommended, or how the order is doing
+        (WhyFound)."""
+        if (recommender := self._recommender) is None or self.cold or self._learning:
+            said = self.cold if self.cold and not self._learning else LEARNING
+            to.post_message(WhyFound(paper_id, f"{self._heading} {said}"))
+        else:
+            self._explain(paper_id, recommender, to)
 
     def _why(
         self, paper_id: str | None, recommender: "Recommender", heading: str
@@ -410,9 +475,11 @@ class ForYou:
         """The paper's id, and the pane's line saying why the recommender ranks it where it
         does (in a thread); None for no paper, or one it does not score."""
         number = None if paper_id is None else self._store.position_of(paper_id)
-        if paper_id is None or number is None or number >= len(recommender.rows):
+        if paper_id is None or number is None:
             return None
-        with self._lock:
+        with self._lock:  # without a model, its rows may not be read yet
+            if recommender.model is not None and number >= len(recommender.rows):
+                return None
             line = recommender.why_line(number)
         return paper_id, f"{heading} {line}"
 

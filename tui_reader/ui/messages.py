@@ -121,6 +121,15 @@ class ForYouTrained(ForYouNews):
         self.tag, self.recommender, self.cold = tag, recommender, cold
 
 
+class ForYouLearning(ForYouNews):
+    """The decisions are enough for a model, which `recommender` (of `tag`'s papers) makes
+    now: its papers' rows read, or built, first (seconds at 100,000 papers)."""
+
+    def __init__(self, tag: str | None, recommender: "Recommender") -> None:
+        super().__init__()
+        self.tag, self.recommender = tag, recommender
+
+
 class ForYouScored(ForYouNews):
     """The for-you order after the decisions as they are now (None: the order shown), that
     `recommender` gives once it followed them (None: not opened yet), its cold start's

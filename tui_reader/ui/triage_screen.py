@@ -6,7 +6,8 @@ library's undo, and u takes it back and returns to the paper. y, o, t and n work
 list. Escape leaves, giving the paper reached; where a filter's triage stopped is kept for the
 next time (core.triage). The next paper is typeset while the reader reads this one, so it is
 on screen in the frame after the key. In the for-you order, the papers after the one on screen
-are sorted again as the model follows each decision (`Ranking`: ui/for_you).
+are sorted again as the model follows each decision, and a line says why the paper on screen
+is recommended (`Ranking`: ui/for_you).
 """
 
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.message_pump import MessagePump
 from textual.screen import ModalScreen
 from textual.signal import Signal
 from textual.widgets import Static
@@ -32,6 +34,7 @@ from tui_reader.core.triage import (
     Triage,
     filter_key,
     load_places,
+    place_of,
     places_path,
     save_place,
 )
@@ -39,6 +42,7 @@ from tui_reader.ui.asking import ask, dialog_flow
 from tui_reader.ui.clipboard import CopyLog, notice
 from tui_reader.ui.detail_pane import LINK_SHOWN, MEASURE, paper_content
 from tui_reader.ui.library_sync import LibrarySync
+from tui_reader.ui.messages import WhyFound
 from tui_reader.ui.note_editor import NoteEditor
 from tui_reader.ui.ordered_keys import KeyWait
 from tui_reader.ui.tag_editor import tag_edit, tag_prompt
@@ -57,6 +61,9 @@ class Ranking(Protocol):
     def ahead(self, numbers: Numbers) -> Numbers | None:
         """These papers' places among them in the order now, best first (None: no order)."""
 
+    def explain(self, paper_id: str, to: MessagePump) -> None:
+        """Post to `to` why the order recommends the paper (WhyFound)."""
+
 
 class TriageScreen(ModalScreen[str | None]):
     """Triage the papers given, in their order, unread first; dismissed with the id of the
@@ -70,6 +77,12 @@ class TriageScreen(ModalScreen[str | None]):
         height: 1;
         padding: 0 1;
         background: $boost;
+        text-style: bold;
+    }
+    TriageScreen #triage-why {
+        height: auto;
+        padding: 0 1;
+        color: $text-accent;
         text-style: bold;
     }
     TriageScreen #triage-reading {
@@ -110,6 +123,7 @@ class TriageScreen(ModalScreen[str | None]):
         *,
         query: str,
         sort: str,
+        collection: str = "",
         quick_tags: Sequence[str] = (),
         search_template: str,
         copy_log: CopyLog | None = None,
@@ -117,23 +131,26 @@ class TriageScreen(ModalScreen[str | None]):
         key_wait: KeyWait | None = None,
         ranking: Ranking | None = None,
     ) -> None:
-        """`papers`: those the filter `query` shows, sorted by `sort`, in that order; `sync`:
-        the library's, which saves each decision; `places`: where triages are remembered
+        """`papers`: those the filter `query` shows, sorted by `sort`, in that order, of the
+        `collection` read (core.session.inputs_of); `sync`: the library's, which saves each
+        decision; `places`: where triages are remembered
         (default: beside the session file); `key_wait`: the main screen's, which the keys
         wait on while a flow of this screen (tags, a note) acts on an answer; `ranking`,
         the order the papers ahead follow as decisions come (the for-you order)."""
         super().__init__()
         self._places = places or places_path()
-        self._key = filter_key(query, sort)
         self._sync = sync
         self.key_wait = key_wait or KeyWait()
         self.library = library = sync.library
-        self.triage = Triage(papers, library, load_places(self._places).get(self._key))
+        self._key = filter_key(query, sort, library.path, collection)
+        place, self._kept_as = place_of(load_places(self._places), self._key, library)
+        self.triage = Triage(papers, library, place)
         self._quick_tags = list(quick_tags)[:9]
         self._template = search_template
         self._copy_log = copy_log
         self._body = Static(id="triage-body")
         self._progress = Static(id="triage-progress")
+        self._why = Static(id="triage-why")  # in the for-you order: why the paper is first
         # The paper after this one, typeset: (its id, its state when typeset, the text).
         self.ahead: tuple[str, str, Content] | None = None
         self._place_saved = False
@@ -141,6 +158,8 @@ class TriageScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         yield self._progress
+        if self._ranking is not None:
+            yield self._why
         with VerticalScroll(id="triage-reading"):
             yield self._body
         keys = "Enter keep · x skip · l later · u undo · y copy link · o open · t tags · n note"
@@ -158,8 +177,19 @@ class TriageScreen(ModalScreen[str | None]):
         self._show()
 
     def _rescored(self, _: None) -> None:
-        """Sort the papers after the one on screen in the order now."""
+        """Sort the papers after the one on screen in the order now, and say why it is
+        recommended by the model now."""
         self._reorder()
+        self._explain()
+
+    def _explain(self) -> None:
+        if self._ranking is not None and (paper := self.triage.current) is not None:
+            self._ranking.explain(paper.id, self)
+
+    def on_why_found(self, message: WhyFound) -> None:
+        paper = self.triage.current
+        if paper is not None and paper.id == message.paper_id:
+            self._why.update(Content(message.line))
 
     def _reorder(self, with_current: bool = False) -> None:
         triage = self.triage
@@ -187,6 +217,7 @@ class TriageScreen(ModalScreen[str | None]):
         triage = self.triage
         self._progress.update(Content(triage.progress()))
         paper = triage.current
+        self._explain()  # the line says the paper before it until then: not laid out twice
         if paper is None:
             done = "Every paper is triaged. u takes back the last decision, Escape leaves."
             self._body.update(Content.styled(done, "italic"))
@@ -317,7 +348,8 @@ class TriageScreen(ModalScreen[str | None]):
             return
         self._place_saved = True
         try:
-            save_place(self._places, self._key, self.triage.place())
+            replacing = self._kept_as if self._kept_as != self._key else None
+            save_place(self._places, self._key, self.triage.place(), replacing)
         except OSError as error:
             self.app.notify(
                 f"Where this triage stopped cannot be kept in {self._places}: "

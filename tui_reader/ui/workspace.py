@@ -93,16 +93,17 @@ class Workspace(Screen[None]):
         *,
         messages: Sequence[str] = (),
         session: Session | None = None,
+        collection: str = "",
         timings: Timings | None = None,
     ) -> None:
         """`loader`: what brings the papers and their index; `messages`, problems met at
-        start, shown together; `session`, where the reader left off last time."""
+        start; `session`, where the reader left off; `collection`, what was opened (inputs_of)."""
         super().__init__()
         self.loader, self.store, self.sync = loader, (store := loader.store), sync
         self.library, self.config = sync.library, config
         self.copy_log, self.search_template = copy_log, config.search_url
         self.timings = timings = timings or Timings()
-        self._messages, self._restore = list(messages), session
+        self._messages, self._restore, self.collection = list(messages), session, collection
         self.set_reactive(Workspace.status, "loading" if loader.streaming else "indexing")
         self._index: SearchEngine | None = None
         self._unindexed = False  # the index could not be built
@@ -281,6 +282,7 @@ class Workspace(Screen[None]):
     @on(ForYouNews)
     def _for_you_news(self, message: ForYouNews) -> None:
         self.for_you.news(message)
+        self._update_header()  # "learning…" no more, under a dialog too
 
     # The filter and the list
 
@@ -380,7 +382,7 @@ class Workspace(Screen[None]):
             self.refilter()
         elif read:
             self.library.set_read(read, True)
-        self._redraw_library_state()
+        self.for_you.library_changed()  # drawn now, or with the for-you order that follows
         self.sync.save()
         # A save is quick; one that is not (another program holds the lock, a slow disk) is
         # shown in the header until it is done.
@@ -392,20 +394,17 @@ class Workspace(Screen[None]):
         if read and self.library.set_read(read, True):
             self.library_changed(refilter=False)
 
-    def _redraw_library_state(self) -> None:
-        self.for_you.library_changed()  # drawn now, or with the for-you order that follows
-
     def _library_synced(self, changed: bool) -> None:
         """A save ended, or others' changes were read in (`changed`: not drawn yet)."""
         if changed:
-            self._redraw_library_state()
+            self.for_you.library_changed()
         self._update_header()
 
     @on(PapersResolved)
     def _resolved(self, resolved: PapersResolved) -> None:
         self._tell(self.look_up.found(resolved))
         self.paper_list.refresh_rows()
-        self._redraw_library_state()
+        self.for_you.library_changed()
 
     # Keys, and what the screen tells
 
@@ -441,6 +440,7 @@ class Workspace(Screen[None]):
 
     def on_screen_resume(self) -> None:
         self.refresh_bindings()  # the footer was last drawn under a dialog
+        self.for_you.resumed()  # an order that came under it
         self.key_wait.look_again()
 
     def on_screen_suspend(self) -> None:

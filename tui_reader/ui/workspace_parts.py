@@ -58,6 +58,7 @@ class WorkspaceParts(Asker, Protocol):
     """The main screen (ui/workspace's `Workspace`) as its actions and flows see it."""
 
     config: Config
+    collection: str
     copy_log: CopyLog
     detail_pane: DetailPane
     filtering: Filtering

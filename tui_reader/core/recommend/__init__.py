@@ -6,7 +6,8 @@ only theirs made), and the model (`model`) beside them for these decisions: both
 read back only when sound, else built again. A `Recommender` follows each new decision
 (`decide`): the model trained again from the last one's weights on the same rows, every paper
 scored again as one sparse product. Under NEEDED decisions of either kind there is no model:
-`cold_start` says how many more it needs, and `recommender` raises ColdStart.
+`cold_start` says how many more it needs, and `recommender` raises ColdStart; the rows are
+then not read (nor built: tens of seconds at 100,000 papers) until the decisions are enough.
 """
 
 import contextlib
@@ -14,6 +15,8 @@ import hashlib
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -52,16 +55,23 @@ class Recommender:
     def __init__(
         self,
         papers: PaperStore,
-        rows: Features,
+        rows: Features | Callable[[], Features],  # or what reads them, once they are needed
         decided: Decisions,
         tag: str | None,
         digest: str,  # the papers'
     ) -> None:
-        self.papers, self.rows, self.decided, self.tag = papers, rows, decided, tag
+        self.papers, self._rows, self.decided, self.tag = papers, rows, decided, tag
         self._digest = digest
         self._training: Training | None = None  # made when first needed
         self.model: Model | None = None
         self.scores: Floats = np.zeros(0, np.float32)
+
+    @property
+    def rows(self) -> Features:
+        """The papers' rows, read (or built) when first needed."""
+        if callable(self._rows):
+            self._rows = self._rows()
+        return self._rows
 
     @property
     def cold_start(self) -> str | None:
@@ -171,10 +181,10 @@ def open_recommender(
     made = decisions(papers, state, tag)
     digest = features.papers_digest(papers)
     folder = root / f"{PREFIX}{features.VERSION}-{digest[:24]}"
+    if not made.enough():  # no model: the rows wait for the decisions a model needs
+        return Recommender(papers, partial(_rows, folder, papers, digest), made, tag, digest)
     rows = _rows(folder, papers, digest)
     found = Recommender(papers, rows, made, tag, digest)
-    if not made.enough():
-        return found
     name = "model-" + hashlib.sha256((tag or "").encode()).hexdigest()[:16]
     try:
         found.use(*model.load(folder, name, found.trained_on(), len(rows.vocabulary), len(rows)))
