@@ -111,6 +111,10 @@ def test_the_papers_rows_interrupted_as_they_are_kept_leave_nothing(
         raise KeyboardInterrupt
 
     monkeypatch.setattr(features, "save", interrupted)
+    library = Library(None)  # decisions enough for a model: the rows are built as it opens
+    ids = [seed_store.id_of(number) for number in range(6)]
+    library.change(ids[:3], "kept", bookmarked=True, read=True)
+    library.change(ids[3:], "skipped", read=True)
     with pytest.raises(KeyboardInterrupt):
-        open_recommender(seed_store, Library(None), None, tmp_path / "cache")
+        open_recommender(seed_store, library, None, tmp_path / "cache")
     assert list((tmp_path / "cache").iterdir()) == []
