@@ -249,23 +249,33 @@ def preparing_entry(files: Sequence[Path], store: PaperStore) -> Callable[[], Fi
     headlines' ranks the store keeps; what `write_entry` takes as `read`, given when waited
     for (None when a file could not be read: it is read again there, and says why)."""
     prepared: list[FilesRead] = []
+    done = threading.Event()  # not Thread.join: interrupted, 3.11's takes the thread as ended
 
     def prepare() -> None:
-        with contextlib.suppress(OSError, ValueError):
-            read = files_read(_distinct(files))
-            if len(read.sources) == 1:  # its store's long texts, as its part keeps them
-                read = replace(read, framed=framed_ahead(cache_folder(), store))
-            prepared.append(read)
-        store.headline_ranks()
+        try:
+            with contextlib.suppress(OSError, ValueError):
+                read = files_read(_distinct(files))
+                if len(read.sources) == 1:  # its store's long texts, as its part keeps them
+                    read = replace(read, framed=framed_ahead(cache_folder(), store))
+                prepared.append(read)
+            store.headline_ranks()
+        finally:
+            done.set()
 
-    thread = threading.Thread(target=prepare, daemon=True)
-    thread.start()
+    threading.Thread(target=prepare, daemon=True).start()
 
     def wait() -> FilesRead | None:
-        thread.join()
+        done.wait()
         return prepared[0] if prepared else None
 
     return wait
+
+
+def discard_prepared(wait: Callable[[], FilesRead | None]) -> None:
+    """What `preparing_entry` made, waited for and removed: the entry will not be written."""
+    read = wait()
+    if read is not None and read.framed is not None:
+        shutil.rmtree(read.framed.folder, ignore_errors=True)
 
 
 def write_entry(

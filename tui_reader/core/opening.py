@@ -30,6 +30,7 @@ from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.index_cache import (
     IndexedPapers,
     cached_papers,
+    discard_prepared,
     load_cached,
     preparing_entry,
     write_entry,
@@ -215,7 +216,11 @@ def _loaded_and_indexed(
             raise failed[0]
         growing.read(loaded.papers, len(loaded.papers))
         read = preparing_entry(files, loaded.papers)
-        return loaded, index_so_far(growing), read()
+        try:
+            return loaded, index_so_far(growing), read()
+        except BaseException:  # Ctrl-C, say: what was prepared for the entry is not kept
+            discard_prepared(read)
+            raise
 
 
 def _for_the_reader(
