@@ -23,9 +23,16 @@ OSC52 = "\x1b]52;c;SGVsbG8gd29ybGQ=\x07"
         (f"OSC 52 {OSC52} title", "OSC 52 title"),
         ("OSC 52 \x1b]52;c;SGVsbG8=\x1b\\ title", "OSC 52 title"),
         ("\x1b[31mred\x1b[0m and \x1b[1;38;5;196mbold\x1b[m", "red and bold"),
-        ("8-bit \x9b2Jcleared \x9d8;;http://evil.example\x9clink", "8-bit cleared link"),
+        (
+            "8-bit \x9b2Jcleared \x9d8;;http://x.example\x9clink",
+            "8-bit cleared 8;;http://x.examplelink",
+        ),
         ("a \x1bPq#0;2\x1b\\ b \x1b_apc\x1b\\ c \x1b^pm\x1b\\ d \x1bXsos\x1b\\ e", "a b c d e"),
-        ("\x90dcs\x9c \x98sos\x9c \x9epm\x9c \x9fapc\x9c kept", "kept"),
+        ("\x90dcs\x9c \x98sos\x9c \x9epm\x9c \x9fapc\x9c kept", "dcs sos pm apc kept"),
+        (
+            "UTF-8 read as Latin-1: \xe2\x80\x9cblack box\xe2\x80\x9d kept",
+            "UTF-8 read as Latin-1: \xe2black box\xe2 kept",
+        ),
         ("charset \x1b(Bback \x1b7saved \x1bcreset", "charset back saved reset"),
         ("C1 \x85next \x8dline \x99done", "C1 next line done"),
         ("an OSC never ended \x1b]52;c;SGVsbG8gd29ybGQ= title", "an OSC never ended"),

@@ -9,16 +9,18 @@ from pathlib import Path
 # are collapsed by `squash_whitespace` instead.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 # A terminal's escape sequences, each taken whole (its ESC alone dropped left the rest as text,
-# and the URL of an OSC 8 hyperlink became the paper's first link), in their 7-bit and 8-bit
-# (C1) forms: a control sequence (CSI: parameters, intermediates, a final byte); an operating
-# system command (OSC: 8 a hyperlink, 52 the clipboard) up to BEL or ST, or to the end of the
-# text when it has none, as a terminal would read it; a device control, start of string, privacy
-# message or application program command string up to ST; any other escape, its intermediates
-# and final byte. An ESC inside a string ends it there, as it does on a terminal.
+# and the URL of an OSC 8 hyperlink became the paper's first link): a control sequence (CSI:
+# parameters, intermediates, a final byte), also in its 8-bit form; an operating system command
+# (OSC: 8 a hyperlink, 52 the clipboard) up to BEL or ST, or to the end of the text when it has
+# none, as a terminal would read it; a device control, start of string, privacy message or
+# application program command string up to ST; any other escape, its intermediates and final
+# byte. An ESC inside a string ends it there, as it does on a terminal. The 8-bit forms of the
+# strings are removed alone, not what follows them: UTF-8 read as Latin-1 holds them ("â\x80\x9d"
+# is a closing quote), and taken as strings they swallowed most of such an abstract.
 _ESCAPE = re.compile(
     r"(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?"
-    r"|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
-    r"|(?:\x1b[PX^_]|[\x90\x98\x9e\x9f])[^\x1b\x9c]*(?:\x1b\\|\x9c)?"
+    r"|\x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|\x1b[PX^_][^\x1b\x9c]*(?:\x1b\\|\x9c)?"
     r"|\x1b[\x20-\x2f]*[\x30-\x7e]?"
 )
 # Half of a UTF-16 pair alone, as JSON may write (`"\ud800"`): no character, and not UTF-8.
