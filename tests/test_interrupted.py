@@ -65,6 +65,8 @@ def _interrupted(arguments: list[str], after: float) -> tuple[int, str, set[int]
         stdin=subprocess.DEVNULL,
         text=True,
         start_new_session=True,
+        # As a terminal starts it: a shell's background job (`cmd &`) is given SIGINT ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         deadline = time.monotonic() + 60
