@@ -19,11 +19,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tui_reader.core.library import Library
-from tui_reader.core.loading import load_paths
+from bench_recommend_commands import KEPT, SKIPPED, decided_library, private_environment
 
-KEPT, SKIPPED = 30, 300
-SEARCH = "bandits"
+from tui_reader.core.loading import load_paths
 
 
 def main() -> None:
@@ -42,19 +40,8 @@ def main() -> None:
     papers = load_paths([kept]).papers
     chosen = random.Random(1).sample(range(len(papers)), KEPT + SKIPPED)
     library_path = work / "library.json"
-    library_path.unlink(missing_ok=True)
-    library, _ = Library.open(library_path)
-    ids = [papers.id_of(n) for n in chosen]
-    library.change(ids[:KEPT], "kept", bookmarked=True, read=True)
-    library.change(ids[KEPT:], "skipped", read=True)
-    library.save_search(SEARCH, SEARCH)
-    library.save()
-    environment = os.environ | {
-        "TUI_READER_CACHE": str(work / "cache"),
-        "HOME": str(work),
-        "XDG_CONFIG_HOME": str(work / "config"),
-        "XDG_DATA_HOME": str(work / "data"),
-    }
+    decided_library(library_path, [papers.id_of(n) for n in chosen])
+    environment = private_environment(work)
     digest = [sys.executable, "-m", "tui_reader", "digest", "--for-you"]
     digest += ["--library", str(library_path), "--papers", str(kept)]
     subprocess.run(digest, env=environment, stdout=subprocess.DEVNULL, check=True)

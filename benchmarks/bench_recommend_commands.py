@@ -46,6 +46,28 @@ def run(command: list[str], environment: dict[str, str]) -> tuple[float, float]:
     return took, int(done.stderr.split()[-1]) / 1024
 
 
+def decided_library(path: Path, ids: list[str]) -> tuple[Library, list[str]]:
+    """A library made anew at `path` (the same decisions each run): the first KEPT of `ids`
+    kept, the next SKIPPED read and not kept, SEARCH saved; it and the ids."""
+    path.unlink(missing_ok=True)
+    library, _ = Library.open(path)
+    library.change(ids[:KEPT], "kept", bookmarked=True, read=True)
+    library.change(ids[KEPT : KEPT + SKIPPED], "skipped", read=True)
+    library.save_search(SEARCH, SEARCH)
+    library.save()
+    return library, ids
+
+
+def private_environment(work: Path) -> dict[str, str]:
+    """The environment of a command whose cache, home and settings are under `work`."""
+    return os.environ | {
+        "TUI_READER_CACHE": str(work / "cache"),
+        "HOME": str(work),
+        "XDG_CONFIG_HOME": str(work / "config"),
+        "XDG_DATA_HOME": str(work / "data"),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", type=Path)
@@ -58,19 +80,8 @@ def main() -> None:
     warm_already = (work / "cache").is_dir()
     work.mkdir(parents=True, exist_ok=True)
     library_path = work / "library.json"
-    library_path.unlink(missing_ok=True)  # the same decisions each run
-    library, _ = Library.open(library_path)
-    ids = [papers.id_of(n) for n in chosen]
-    library.change(ids[:KEPT], "kept", bookmarked=True, read=True)
-    library.change(ids[KEPT : KEPT + SKIPPED], "skipped", read=True)
-    library.save_search(SEARCH, SEARCH)
-    library.save()
-    environment = os.environ | {
-        "TUI_READER_CACHE": str(work / "cache"),
-        "HOME": str(work),
-        "XDG_CONFIG_HOME": str(work / "config"),
-        "XDG_DATA_HOME": str(work / "data"),
-    }
+    library, ids = decided_library(library_path, [papers.id_of(n) for n in chosen])
+    environment = private_environment(work)
     program = [sys.executable, "-m", "tui_reader"]
     corpus = str(arguments.corpus)
     options = ["--library", str(library_path), "--papers", corpus]
