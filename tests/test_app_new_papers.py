@@ -1,6 +1,7 @@
 """The reader marks the papers its collection took in since it was last opened (`is:new`), for
 a small input as for a big one, and says so once at the start that finds them."""
 
+import gzip
 import json
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,16 @@ def append(path: Path, first: int, last: int) -> None:
         for n in range(first, last):
             record = {"title": f"Paper {n}", "abstract": f"Paper {n} on bandits and diffusion."}
             papers.write(json.dumps(record) + "\n")
+
+
+def append_member(path: Path, first: int, last: int, words: int) -> None:
+    """Papers of `words` words each, appended to a gzip file as a member of their own."""
+    lines = [
+        json.dumps({"title": f"Paper {n}", "abstract": f"Paper {n} on " + "bandits " * words})
+        for n in range(first, last)
+    ]
+    with path.open("ab") as papers:
+        papers.write(gzip.compress("".join(line + "\n" for line in lines).encode()))
 
 
 class Started:
@@ -97,6 +108,22 @@ def test_a_big_input_says_what_it_takes_in_then_how_many_papers_are_new(
     grown = start(path, monkeypatch)
     assert "tui-reader: taking in about 20 new papers…" in capsys.readouterr().err
     assert len(grown.new) == 20 and grown.said_new() == ["20 new papers: is:new shows them"]
+
+
+def test_what_is_taken_in_is_counted_by_the_new_papers_own_length(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any, unhurried_reading: None
+) -> None:
+    """Short records appended to a file of long ones: told by the kept papers' length, 1,200
+    new papers were said to be about 120."""
+    monkeypatch.setattr(reader, "LOAD_AT_ONCE", 0)
+    path = tmp_path / "papers.jsonl.gz"
+    append_member(path, 0, 50, words=400)
+    start(path, monkeypatch)
+    capsys.readouterr()
+    append_member(path, 50, 650, words=2)
+    grown = start(path, monkeypatch)
+    assert "tui-reader: taking in about 600 new papers…" in capsys.readouterr().err
+    assert len(grown.new) == 600
 
 
 def test_one_new_paper_is_told_in_the_singular_and_none_not_at_all() -> None:

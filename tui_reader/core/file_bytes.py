@@ -6,6 +6,7 @@ records appended after it are kept in parts of their own holds its own papers on
 """
 
 import io
+import zlib
 from pathlib import Path
 
 from isal import igzip
@@ -51,3 +52,16 @@ def opened(path: Path, start: int = 0, end: int | None = None) -> io.BufferedIOB
     file = igzip.IGzipFile(fileobj=raw, mode="rb")  # type: ignore[no-untyped-call]
     file.myfileobj = raw  # type: ignore[assignment]  # closed with it, as one opened by name
     return file
+
+
+def gzip_members(data: bytes) -> bytes:
+    """The text of the gzip members these bytes hold, one after the other; of a last member cut
+    short, as much as its bytes give."""
+    texts = []
+    while data:
+        member = zlib.decompressobj(wbits=31)
+        texts.append(member.decompress(data))
+        if not member.eof:
+            break
+        data = member.unused_data
+    return b"".join(texts)

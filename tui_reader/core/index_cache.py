@@ -29,6 +29,7 @@ from pathlib import Path
 
 from tui_reader.core.config import Config, ConfigError, load_config
 from tui_reader.core.engine import SearchEngine
+from tui_reader.core.expected_papers import papers_in_ranges
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.frames import damage_seen
 from tui_reader.core.loading import NO_FILTER, LoadError, LoadFilter, LoadResult
@@ -95,7 +96,7 @@ def load_cached(
     their own, core.segments.filtered), memory-mapped, brought up to date when
     the files grew, changed or were added to (reading at most `update_at_most` bytes of
     them; None: all it needs; `taking_in` is told about how many papers that reads, before
-    it reads them, `entry.papers_in`); None when there are none, or what is there is
+    it reads them, `papers_in_ranges`); None when there are none, or what is there is
     rejected, and then why, in `unusable`. An entry whose papers are sound but whose index
     is not (another version of the index's format, or damaged) gets its index built and
     kept again (rejected, unless `rebuild`). With `checked` (a command, which reads them
@@ -162,9 +163,9 @@ def _kept(
     reading = entry.to_read(steps)
     if most is not None and reading > most:
         return None
-    new = entry.to_read(entry.plan(before, files)) if again else reading  # not parts mended
-    if new and taking_in is not None:
-        taking_in(entry.papers_in(before, new))
+    new = entry.plan(before, files) if again else steps  # not parts mended
+    if entry.to_read(new) and taking_in is not None:
+        taking_in(papers_in_ranges(entry.ranges_read(new)))
     try:
         written = entry.write(root, files, steps, before, most, fresh=sound.VIEW in again)
     except TooMuch:

@@ -300,11 +300,9 @@ def to_read(steps: Sequence[Step]) -> int:
     return sum(step.end - step.start for step in steps if isinstance(step, Read))
 
 
-def papers_in(kept: Kept, size: int) -> int:
-    """About how many papers `size` bytes of files hold, at the bytes a paper takes in the
-    kept entry's files; 0 when it holds none to tell by."""
-    held = sum(r.end - r.start for part in kept.parts for r in part.facts.ranges)
-    return round(size * len(kept.store) / held) if held else 0
+def ranges_read(steps: Sequence[Step]) -> list[tuple[Path, int, int]]:
+    """The ranges of files the steps read (besides the parts read again)."""
+    return [(step.path, step.start, step.end) for step in steps if isinstance(step, Read)]
 
 
 def _still_first(step: OpenPart | Piece, made: Sequence[OpenPart], kept: Kept) -> bool:
