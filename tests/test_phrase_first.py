@@ -3,20 +3,24 @@ first, and all of them after: the first are how the whole ranking begins, and th
 the ranking found at once. The reader shows the first said as counting, then all with the
 true count."""
 
+import json
 import random
 import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from tests.pilot_helpers import rows, settled, wait_until, work_done
+from tui_reader.cli.program import main
 from tui_reader.core.engine import Ranking, Stopped
 from tui_reader.core.flat import index as index_module
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.library import Library
 from tui_reader.core.opening import Opening
 from tui_reader.core.paper import Paper
+from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.query import parse_query
 from tui_reader.core.search_service import search_papers
 from tui_reader.core.store import PaperStore
@@ -122,6 +126,35 @@ def test_only_a_phrase_ranked_by_relevance_alone_is_found_first(
     assert found.numbers.tolist() == whole.numbers[:shown].tolist()
     if not found.counting:
         assert found.numbers.tolist() == whole.numbers.tolist()
+
+
+def test_the_search_command_reads_a_phrase_s_first_papers_and_prints_how_the_whole_begins(
+    read_first: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "papers.jsonl"
+    records = [{"title": p.title, "abstract": p.abstract} for p in papers_of(600)]
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    monkeypatch.setenv("TUI_READER_CACHE", str(tmp_path / "cache"))
+    asked: list[int | None] = []
+    run = FlatIndex.run
+
+    def noted(index: FlatIndex, query: Any, first: int | None = None, stop: Any = None) -> Ranking:
+        asked.append(first)
+        return run(index, query, first, stop)
+
+    monkeypatch.setattr(FlatIndex, "run", noted)
+    printed = []
+    for limit in (3, 200):  # 200: more than its first papers read at once
+        assert main(["search", '"sparse a', str(path), "--limit", str(limit)]) == 0
+        printed.append(capsys.readouterr().out.splitlines())
+    store = PaperStore(papers_of(600))
+    whole = search_papers(FlatIndex.of(store), '"sparse a', NO_STATE, "relevance", store)
+    assert asked[0] == 3
+    assert len(printed[0]) == 3 and printed[0] == printed[1][:3]
+    assert len(printed[1]) == min(200, len(whole.numbers))
 
 
 def test_the_header_says_a_count_still_counting() -> None:
