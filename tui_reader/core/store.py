@@ -170,13 +170,20 @@ class PaperStore(Sequence[Paper]):
 
     def _new_indices(self, ids: list[str], keys: "array[int]", sources: list[str]) -> list[int]:
         """The indices of the ids not here, nor met before them in `ids` (of these sources)."""
-        sorted_keys = self._lookup[0]
+        sorted_keys, _, unmerged = self._lookup
+        found = np.frombuffer(keys, dtype=np.int64)
         # One search for the batch; only the keys found there are looked at one by one.
         in_sorted = [False] * len(ids)
         if len(sorted_keys) and ids:
-            found = np.frombuffer(keys, dtype=np.int64)
             at = np.minimum(np.searchsorted(sorted_keys, found), len(sorted_keys) - 1)
             in_sorted = (sorted_keys[at] == found).tolist()
+        # Mostly every paper is new: keys met nowhere, each once (a microsecond a paper).
+        if (
+            not any(in_sorted)
+            and len(np.unique(found)) == len(ids)
+            and unmerged.keys().isdisjoint(keys)
+        ):
+            return list(range(len(ids)))
         new: list[int] = []
         batch: set[str] = set()
         for index, (paper_id, key, maybe) in enumerate(zip(ids, keys, in_sorted, strict=True)):
@@ -196,16 +203,14 @@ class PaperStore(Sequence[Paper]):
             met[source] = met.get(source, 0) + 1
 
     def _append(self, columns: PaperColumns) -> None:
-        names, codes = self._collection_names, self._codes[0]
-        collections = [code_of(names, codes, name) for name in columns.collections]
-        names, codes = self._source_names, self._codes[1]
-        sources = [code_of(names, codes, name) for name in columns.sources]
+        collections = _coded(self._collection_names, self._codes[0], columns.collections)
+        sources = _coded(self._source_names, self._codes[1], columns.sources)
         for name in TEXTS:
             self._texts[name].append(*columns.texts[name])
         self._categories.append(columns.categories)
         added = columns.numbers | {
-            "collections": array("i", collections),
-            "sources": array("i", sources),
+            "collections": collections,
+            "sources": sources,
             "keys": columns.keys,
         }
         for name, (code, _) in NUMBERS.items():
@@ -490,6 +495,13 @@ def papers_of(columns: PaperColumns) -> list[Paper]:
     store = PaperStore()
     store._append(columns)
     return list(store)
+
+
+def _coded(names: list[str], codes: dict[str, int], named: Sequence[str]) -> "array[int]":
+    """The codes of these names (a batch's collection or source each paper: mostly one),
+    each new one added."""
+    each = {name: code_of(names, codes, name) for name in dict.fromkeys(named)}
+    return array("i", map(each.__getitem__, named))
 
 
 def _ranks(keys: list[str]) -> Array:
