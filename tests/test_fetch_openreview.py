@@ -18,6 +18,7 @@ from tests.fetch_helpers import (
     notes_page,
     serving,
 )
+from tui_reader.core.loading import load_paths
 from tui_reader.core.sources import openreview
 from tui_reader.core.sources.openreview import VenueRequest, note_record
 
@@ -133,6 +134,29 @@ def test_notes_that_are_not_papers_are_counted_and_left_out(
         .err.splitlines()[-1]
         .endswith("holds 1 (left out 2 entries that could not be read)")
     )
+
+
+def test_papers_without_an_abstract_are_left_out_and_said(
+    clock: FakeTime,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Kept, they were skipped as records with no abstract at every start of the reader and
+    every command after, on stderr (a cron job's mail)."""
+    empty, blank = note("e1", "Empty"), note("e2", "Blank")
+    empty["content"]["abstract"] = {"value": ""}  # type: ignore[index]
+    blank["content"]["abstract"] = {"value": " \x1b[31m \n"}  # type: ignore[index]
+    page = json.dumps({"notes": [note("ok1", "Fine"), empty, blank]})
+    with serving(Script(Reply(page.encode())), path="/notes") as server:
+        monkeypatch.setenv("TUI_READER_OPENREVIEW_API", server.url.removesuffix("/notes"))
+        monkeypatch.setattr(openreview, "PAGE_SIZE", 5)
+        assert run_fetch(["openreview", VENUE, "-o", str(tmp_path / "v.jsonl")]) == 0
+    assert [r["title"] for r in lines(tmp_path / "v.jsonl")] == ["Fine"]
+    told = capsys.readouterr().err.splitlines()[-1]
+    assert told.endswith("holds 1 (left out 2 papers without an abstract)"), told
+    assert [p.title for p in load_paths([tmp_path / "v.jsonl"]).papers] == ["Fine"]
+    assert not load_paths([tmp_path / "v.jsonl"]).problems
 
 
 def test_a_page_cut_off_mid_json_keeps_the_pages_before_and_resumes(

@@ -185,9 +185,12 @@ def _summary(label: str, tally: Tally) -> str:
         f"{label}: {tally.added:,} new {papers(tally.added).split(' ')[1]}, "
         f"{tally.updated:,} updated; {tally.path} holds {tally.papers:,}"
     )
+    left = []
     if tally.unreadable:
-        text += f" (left out {count(tally.unreadable, 'entry', 'entries')} that could not be read)"
-    return text
+        left.append(f"{count(tally.unreadable, 'entry', 'entries')} that could not be read")
+    if tally.without_abstract:
+        left.append(f"{count(tally.without_abstract, 'paper')} without an abstract")
+    return f"{text} (left out {' and '.join(left)})" if left else text
 
 
 VERSIONS_SHOWN = 10  # papers with a new version named; then a count

@@ -30,6 +30,7 @@ from tui_reader.core.atomic_file import fsync_folder, write_atomically
 from tui_reader.core.sources.pages import Cursor, MalformedPage, Pages
 from tui_reader.core.sources.polite import FetchError
 from tui_reader.core.sources.record import SourceRecord
+from tui_reader.core.text import clean
 from tui_reader.core.wording import count
 
 STATE_SUFFIX = ".fetch-state"
@@ -202,6 +203,8 @@ class Tally:
     added: int = 0  # papers new to the file
     updated: int = 0  # papers the file had, now changed (a new version)
     unreadable: int = 0  # entries the service sent that were not readable papers
+    # Papers sent without an abstract: left out, as the reader would skip them at every start.
+    without_abstract: int = 0
     papers: int = 0  # papers in the file
     new_versions: list[str] = field(default_factory=list)  # "2501.01234v3": newer than kept
 
@@ -242,6 +245,9 @@ def fetch_into(
     tally = Tally(path)
 
     def add(records: list[SourceRecord]) -> None:
+        readable = [record for record in records if clean(record.abstract)]
+        tally.without_abstract += len(records) - len(readable)
+        records = readable
         if not records:
             return
         if not collection.is_open:
