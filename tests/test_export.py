@@ -15,7 +15,13 @@ from tui_reader.core.latex_text import unicode_text
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
 from tui_reader.core.query import words
-from tui_reader.core.references import citation, links_of, markdown_link, reference_title
+from tui_reader.core.references import (
+    citation,
+    links_of,
+    markdown_link,
+    markdown_text,
+    reference_title,
+)
 from tui_reader.core.store import PaperStore
 
 HOSTILE = (
@@ -270,3 +276,32 @@ def test_the_format_of_a_file_is_its_suffix() -> None:
         "csv",
     ]
     assert format_of(Path("list.txt")) is None and format_of(Path("bib")) is None
+
+
+def test_paper_text_in_markdown_is_never_a_link_an_image_or_html_and_its_math_stays_tex() -> None:
+    from markdown_it import MarkdownIt
+
+    hostile = (
+        "See [x](javascript:alert(1)), ![p](http://t/p.png), <img src=x onerror=1>, "
+        "<http://a.b>, \\[y\\](javascript:z), $[u](javascript:v)$ and $<script>$; "
+        "$a<b$, $[0,1]$ and *emphasis*."
+    )
+    shown = MarkdownIt("commonmark").render(markdown_text(hostile))
+    assert "<a " not in shown and "<img" not in shown and "<script" not in shown
+    assert "<em>emphasis</em>" in shown  # Markdown of the abstract's own stays
+    assert "$[0,1]$" in shown and "$a&lt; b$" in shown  # TeX reads `a< b` as `a<b`
+    plain = "Bounds in $O(\\sqrt{T})$ and $[0, 1]$, without brackets."
+    assert markdown_text(plain) == plain
+
+
+def test_a_digest_mails_a_server_s_abstract_as_text() -> None:
+    from tui_reader.cli.commands.digest import markdown_digest
+    from tui_reader.core.library import Library
+    from tui_reader.core.links import DEFAULT_SEARCH_URL
+
+    paper = Paper.from_abstract(
+        "Read [this](javascript:alert(1)) <img src=x>.", "C", Path("x"), title="<b>T</b>"
+    )
+    digest = markdown_digest([("today", "is:new", [paper])], Library(None), DEFAULT_SEARCH_URL)
+    assert "\\[this\\](javascript" in digest and "\\<img src=x\\>" in digest
+    assert "[\\<b\\>T\\</b\\>](" in digest

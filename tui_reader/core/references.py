@@ -25,6 +25,7 @@ from tui_reader.core.latex_text import plain_text, unicode_text
 from tui_reader.core.links import DEFAULT_SEARCH_URL, paper_links, search_link
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
+from tui_reader.core.typeset import math_spans
 
 Kind = Literal["journal", "conference", "preprint", "unpublished", "other"]
 
@@ -35,6 +36,8 @@ STOP_WORDS = frozenset(
      "or", "the", "to", "towards", "via", "with", "without")
 )  # fmt: skip
 _PARENTHESIS = re.compile(r"(?<!\\)[()]")
+_MARKDOWN_SPECIAL = re.compile(r"[\\\[\]<>]")
+_MARKDOWN_IN_MATH = re.compile(r"<(?=[A-Za-z/!?])|\](?=\()")
 _DATE = re.compile(r"(\d{4})(?:-(\d\d)(?:-(\d\d))?)?")
 _UNPUBLISHED_DECISIONS = frozenset(("rejected", "withdrawn", "desk rejected", "under review"))
 _UNPUBLISHED_VENUE = re.compile(
@@ -189,11 +192,25 @@ def keywords_of(paper: Paper) -> tuple[str, ...]:
     return paper.keywords or paper.categories
 
 
+def markdown_text(text: str) -> str:
+    """Paper text as Markdown shows it as written, never as a link, an image or HTML (a
+    server's `[x](javascript:…)` or `<img src=…>` in a mailed digest): outside its math,
+    backslashes, brackets and angle brackets escaped; inside it, where Markdown would read
+    them so, a space after `<` and between `]` and `(` (nothing to TeX)."""
+    spans = math_spans(text)
+    pieces, at = [], 0
+    for start, end in [*spans, (len(text), len(text))]:
+        pieces.append(_MARKDOWN_SPECIAL.sub(r"\\\g<0>", text[at:start]))
+        pieces.append(_MARKDOWN_IN_MATH.sub(r"\g<0> ", text[start:end]))
+        at = end
+    return "".join(pieces)
+
+
 def markdown_link(paper: Paper, url: str) -> str:
     """`[headline](url)`: the paper's title, else its headline (never the whole sentence
     it was cut from: a link names the paper, its URL is the reference), read as Unicode,
-    brackets escaped."""
-    text = headline_text(paper).replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    as `markdown_text`."""
+    text = markdown_text(headline_text(paper))
     url = url.replace(" ", "%20")
     if not _balanced_parentheses(url):  # a Markdown link may hold only balanced ones
         url = url.replace("(", "%28").replace(")", "%29")

@@ -25,7 +25,7 @@ from tui_reader.core.library import Library
 from tui_reader.core.locations import cache_folder
 from tui_reader.core.paper import Paper
 from tui_reader.core.recommend import Recommender, open_recommender
-from tui_reader.core.references import markdown_link, paper_record, primary_link
+from tui_reader.core.references import markdown_link, markdown_text, paper_record, primary_link
 from tui_reader.core.store import PaperStore
 from tui_reader.core.text import clean, without_debris
 from tui_reader.core.wording import count
@@ -114,7 +114,7 @@ def markdown_digest(
 ) -> str:
     """The unread papers of each saved search, as Markdown: a heading per search, a link and
     the abstract per paper (its LaTeX as written, for Markdown's math; what PDF extraction
-    broke mended)."""
+    broke mended; never a link or HTML of its own: `markdown_text`)."""
     papers = sum(len(unread) for _, _, unread in feeds)
     lines = [
         f"# tui-reader digest: {count(papers, 'unread paper')} in "
@@ -128,5 +128,5 @@ def markdown_digest(
             line = f"- {markdown_link(paper, primary_link(paper, template))}"
             if tags := library.tags(paper.id):
                 line += " — " + " ".join(f"`#{tag}`" for tag in tags)
-            lines += ["", line, "", f"  {without_debris(paper.abstract)}"]
+            lines += ["", line, "", f"  {markdown_text(without_debris(paper.abstract))}"]
     return "\n".join(lines) + "\n"
