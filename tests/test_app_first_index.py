@@ -181,7 +181,7 @@ async def test_an_entry_read_back_at_once_still_leaves_the_reader_ready(
             self, store: PaperStore, index: Any, problems: Any, duplicates: int, reopened: Any
         ) -> None:
             copy = PaperStore(list(store))
-            reopened(IndexedPapers(LoadResult(copy), build_index(copy), copy))
+            reopened(IndexedPapers(LoadResult(copy), build_index(copy), copy), "")
 
     stream = iter([columns_of(papers)])
     opening = Opening(PaperStore(), stream=stream, cache_writer=ReadBackAtOnce([]))

@@ -681,3 +681,42 @@ async def test_while_the_rows_are_built_for_a_first_model_the_reader_says_it_is_
             )
     finally:
         release.set()
+
+
+async def test_a_triage_says_it_is_learning_from_the_decision_that_makes_a_first_model(
+    private_library: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Enter on the paper that makes the decisions enough: while the rows are built, the
+    triage's line says what the header says (learning), not that a model needs one more;
+    then, the model made, why the paper on screen is recommended."""
+    release = threading.Event()
+    build = recommend.features.build
+
+    def held(papers: PaperStore) -> recommend.features.Features:
+        release.wait(30)
+        return build(papers)
+
+    monkeypatch.setattr(recommend.features, "build", held)
+    bandits, robots = of("bandits"), of("robots")
+    app = reader(corpus(), private_library, bandits[:2], robots[:3])
+    try:
+        async with app.run_test(size=(130, 40)) as pilot:
+            await for_you(pilot, "for you · no model yet")
+            triage = await open_triage(pilot, app)
+
+            def why() -> str:
+                return str(triage.query_one("#triage-why", Static).content)
+
+            await wait_until(pilot, lambda: "it needs 1 more kept" in why(), "cold")
+            await pilot.press("enter")
+            await wait_until(
+                pilot,
+                lambda: (app.workspace.sub_title or "").endswith("· for you · learning…"),
+                "learning",
+            )
+            await wait_until(pilot, lambda: "learning from your decisions" in why(), "the line")
+            assert not release.is_set()  # the rows are still being built
+            release.set()
+            await wait_until(pilot, lambda: "words" in why() or "like " in why(), "why", 30)
+    finally:
+        release.set()

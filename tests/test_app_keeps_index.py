@@ -1,6 +1,8 @@
 """The reader keeps the papers of a big input and their index once it has built it, in the
 background while it runs (never at quit), and opens them from there next time."""
 
+import errno
+import os
 import threading
 import time
 from pathlib import Path
@@ -17,6 +19,7 @@ from tui_reader.core.library import Library
 from tui_reader.core.opening import CacheWriter, Opening
 from tui_reader.core.paper_columns import columns_of
 from tui_reader.core.search_service import build_index
+from tui_reader.core.segments import whole
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import loader, workspace
 from tui_reader.ui.app import ReaderApp
@@ -107,12 +110,20 @@ def load_cached_again(path: Path) -> int:
     return len(indexed.index)
 
 
+@pytest.mark.parametrize("cache", ["with room", "full"])
 def test_a_quit_just_after_the_index_is_built_waits_for_it_to_be_kept(
-    tmp_path: Path, write_seed: Any, monkeypatch: pytest.MonkeyPatch, capsys: Any
+    tmp_path: Path, write_seed: Any, monkeypatch: pytest.MonkeyPatch, capsys: Any, cache: str
 ) -> None:
     """Kept in a thread the quit did not wait for: quitting at once lost minutes of indexing
-    at a million papers, done again at the next start."""
+    at a million papers, done again at the next start. A cache that cannot take it is said
+    once the reader has closed, as the last line."""
     monkeypatch.setattr(reader, "LOAD_AT_ONCE", 0)
+    if cache == "full":
+
+        def no_space(*_: object) -> None:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+        monkeypatch.setattr(whole, "write_part", no_space)
     path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
     write_entry, closed, asked = index_cache.write_entry, threading.Event(), threading.Event()
 
@@ -144,8 +155,16 @@ def test_a_quit_just_after_the_index_is_built_waits_for_it_to_be_kept(
 
     monkeypatch.setattr(ReaderApp, "run", run_until_ready)
     assert main([str(path)]) == 0
-    assert kept(tmp_path)
-    assert "keeping the papers and their index for the next start" in capsys.readouterr().err
+    told = capsys.readouterr().err.splitlines()
+    if cache == "full":
+        assert not kept(tmp_path)
+        why = f"{tmp_path / 'cache'}: {os.strerror(errno.ENOSPC)}"
+        not_kept = f"cache not kept: {why}; the next run reads and indexes the papers again"
+        assert told[-1] == f"tui-reader: {not_kept}"
+        told.pop()
+    else:
+        assert kept(tmp_path)
+    assert "keeping the papers and their index for the next start" in told[-1]
 
 
 async def test_papers_kept_without_their_index_are_searched_as_it_is_built(
@@ -199,6 +218,6 @@ async def test_the_header_says_while_the_index_is_kept_for_the_next_start(
         await wait_until(pilot, lambda: bool(told), "the index given to keep")
         await wait_until(pilot, lambda: app.workspace.settled, "the header")
         assert app.workspace.sub_title.endswith(" · keeping the index for the next start…")
-        told[0](None)  # not kept: no room, say
+        told[0](None, "")  # not kept, nothing to tell
         await wait_until(pilot, lambda: "keeping" not in app.workspace.sub_title, "the end")
         assert app.workspace.sub_title == f"{len(seed_store)} papers"

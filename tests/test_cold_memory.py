@@ -15,12 +15,14 @@ import pytest
 
 from tui_reader.core import columns
 from tui_reader.core.flat import disk, postings
-from tui_reader.core.flat.build import build_arrays
+from tui_reader.core.flat.build import GrowingIndex, build_arrays
 from tui_reader.core.flat.folded_text import mapping_of
 from tui_reader.core.loading import check_paths
 from tui_reader.core.opening import open_papers
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_columns import TEXTS, columns_of
+from tui_reader.core.query import parse_query
+from tui_reader.core.search_service import index_so_far
 from tui_reader.core.store import PaperStore
 
 WORDS = [f"w{n}" for n in range(300)] + ["Diffusion", "naïve", "co-training", "SAM", "α"]
@@ -173,3 +175,30 @@ def test_a_spilled_column_closes_its_file_once_the_store_is_done_with_it(
         other.close()
         assert not _open_files() - before
         gc.collect()
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="no /proc")
+def test_the_folded_text_of_an_index_is_closed_with_its_build_and_with_each_index_made() -> None:
+    """The build's temporary file of the papers' folded text is closed as the build ends, and
+    each index made of it (the papers read so far, as the reader's grow, and all of them)
+    closes its own once done with; never left to the collector (ResourceWarning)."""
+    made = PaperStore(_papers(300))
+    before = _open_files()
+    gc.disable()  # the descriptors closed by what owns them, not found by a collection
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ResourceWarning)
+            with GrowingIndex(processes=1) as growing:
+                growing.read(made, 100)
+                early = index_so_far(growing)
+                growing.read(made, len(made))
+                index = index_so_far(growing)
+            del early
+            found = index.run(parse_query('"paper299"'))
+            assert found.numbers.tolist() == [299]  # it reads its text, the build ended
+            assert _open_files() - before
+            del index, found
+        assert not _open_files() - before
+        assert [str(warning.message) for warning in caught] == []
+    finally:
+        gc.enable()

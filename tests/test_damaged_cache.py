@@ -47,7 +47,7 @@ def opened(path: Path) -> Opening:
     """Opened as the reader opens it; written to the cache as it writes it once indexed."""
     found = open_papers([path], check_paths([path]), stream_from=10**9)
     if found.cache_writer is not None:
-        found.cache_writer(found.store, build_index(found.store), (), 0, lambda _: None)
+        found.cache_writer(found.store, build_index(found.store), (), 0, lambda *_: None)
         write = found.cache_writer.unfinished()
         if write is not None:
             write.join(timeout=60)

@@ -1,6 +1,8 @@
 """A build with no room for its temporary files (a full disk, a temporary folder that cannot be
 written) says so in one line, keeps nothing half-written in the cache, leaves no temporary
-file, and leaves what was kept before as it was; the reader goes on with the papers it has."""
+file, and leaves what was kept before as it was; the reader goes on with the papers it has.
+A cache folder that cannot take the entry (a full disk, a file where a folder should be) is
+said in one line too, and the search or the reader goes on."""
 
 import errno
 import json
@@ -16,8 +18,9 @@ from tests.pilot_helpers import wait_until
 from tui_reader.core import columns, loading
 from tui_reader.core.flat import postings
 from tui_reader.core.library import Library
-from tui_reader.core.opening import Opening
+from tui_reader.core.opening import CacheWriter, Opening
 from tui_reader.core.paper_columns import columns_of
+from tui_reader.core.segments import whole
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 
@@ -153,3 +156,49 @@ async def test_the_reader_with_no_room_while_papers_stream_goes_on_with_those_it
         await pilot.press("slash", *"diffusion")  # the list is all the papers, and says so
         assert shown.sub_title == "40 papers · not indexed"
     assert not written
+
+
+def not_kept(folder: Path, why: str) -> str:
+    return f"cache not kept: {folder}: {why}; the next run reads and indexes the papers again"
+
+
+@pytest.mark.parametrize("cache", ["full", "under a file"])
+def test_a_search_whose_cache_cannot_take_the_entry_says_so_in_one_line_and_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], cache: str
+) -> None:
+    path = papers_file(tmp_path / "papers.jsonl", 60)
+    if cache == "full":  # the entry's part cannot be written
+        folder, why = tmp_path / "cache", os.strerror(errno.ENOSPC)
+        monkeypatch.setattr(whole, "write_part", no_space)
+    else:  # as a folder that cannot be written, for a user the permissions hold to them
+        folder, why = tmp_path / "a file" / "cache", os.strerror(errno.ENOTDIR)
+        (tmp_path / "a file").write_text("not a folder", encoding="utf-8")
+        monkeypatch.setenv("TUI_READER_CACHE", str(folder))
+    for _ in range(2):  # said at every run that cannot keep it
+        status, out, err = run(capsys, "search", "diffusion", str(path))
+        assert status == 0 and "diffusion" in out
+        assert err.splitlines() == [f"tui-reader: {not_kept(folder, why)}"]
+        assert not folder.is_dir() or not list(folder.iterdir())  # no entry, nor a part of one
+
+
+async def test_the_reader_whose_cache_cannot_take_the_entry_says_so_and_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = papers_file(tmp_path / "papers.jsonl", 60)
+    monkeypatch.setattr(whole, "write_part", no_space)
+    store = loading.load_paths([path]).papers
+    app = ReaderApp(Opening(store, cache_writer=CacheWriter([path])), Library(None))
+    async with app.run_test(size=(120, 30), notifications=True) as pilot:
+        told = not_kept(tmp_path / "cache", os.strerror(errno.ENOSPC))
+        told = told[0].upper() + told[1:]
+
+        def notices() -> list[tuple[str, str]]:
+            return [(notice.message, notice.severity) for notice in app._notifications]
+
+        await wait_until(pilot, lambda: (told, "warning") in notices(), "the notice")
+        shown = app.workspace
+        await wait_until(pilot, lambda: shown.sub_title == "60 papers", "the header")
+        await pilot.press("slash", *"diffusion")
+        await wait_until(pilot, lambda: shown.shown_query == "diffusion", "results")
+        assert [message for message, _ in notices()].count(told) == 1
+    assert not list((tmp_path / "cache").iterdir())

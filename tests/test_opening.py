@@ -289,12 +289,15 @@ def test_the_cache_writer_writes_the_entry_the_reader_opens_next_time(
     store = PaperStore(streamed_papers(found))
     writer = found.cache_writer
     assert writer is not None and writer.unfinished() is None
-    reopened: list[object] = []
-    writer(store, build_index(store), (), 0, reopened.append)
+    reopened: list[tuple[object, str]] = []
+    writer(
+        store, build_index(store), (), 0, lambda kept, not_kept: reopened.append((kept, not_kept))
+    )
     write = writer.unfinished()
     if write is not None:
         write.join(timeout=30)
-    assert writer.unfinished() is None and len(reopened) == 1 and reopened[0] is not None
+    assert writer.unfinished() is None and len(reopened) == 1
+    assert reopened[0][0] is not None and reopened[0][1] == ""  # nothing to tell
     assert opened(path, stream_from=0).way is Way.CACHED
 
 
@@ -327,7 +330,7 @@ def kept_by_the_reader(path: Path, stream_from: int, only: LoadFilter = NO_FILTE
     found = opened(path, only, stream_from=stream_from)
     if found.cache_writer is not None:
         store = PaperStore(streamed_papers(found)) if found.stream else found.store
-        found.cache_writer(store, build_index(store), (), 0, lambda _: None)
+        found.cache_writer(store, build_index(store), (), 0, lambda *_: None)
         write = found.cache_writer.unfinished()
         if write is not None:
             write.join(timeout=30)

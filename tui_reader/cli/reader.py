@@ -135,10 +135,13 @@ def _taking_in(papers: int) -> None:
 def _finish_cache_write(writer: CacheWriter) -> None:
     """Let the papers and index being written to the cache for the next start be written
     (minutes of work at a million papers, lost if the reader quits just after building it),
-    unless Ctrl-C says no."""
+    unless Ctrl-C says no; and say why, if the cache could not take them (the reader that
+    would have told it has closed)."""
     write = writer.unfinished()
     if write is None:
         return
     warn("keeping the papers and their index for the next start (Ctrl-C skips)…")
     with contextlib.suppress(KeyboardInterrupt):
         write.join()
+        if writer.not_kept:
+            warn(writer.not_kept)

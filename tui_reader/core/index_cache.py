@@ -16,7 +16,8 @@ An entry is written whole into a temporary folder and renamed into place, when t
 built (`write_entry` for the commands, core.opening; `write_entry_in_background` for the
 reader, never at quit) or brought up to date; the cache folder is kept under the `[cache]
 limit` setting, least recently used entries removed first. A cache is a convenience only: one
-that cannot be read or written costs time.
+that cannot be read or written costs time, and one that cannot be written is told (`write_entry`'s
+`not_kept`), since every run builds again until it can.
 """
 
 import contextlib
@@ -42,6 +43,7 @@ from tui_reader.core.segments.part import MANIFEST
 from tui_reader.core.segments.ranges import Rejected, identity
 from tui_reader.core.segments.whole import FilesRead, files_read, framed_ahead, write_whole
 from tui_reader.core.store import PaperStore
+from tui_reader.core.text import displayed
 from tui_reader.core.wording import count
 
 __all__ = [
@@ -286,16 +288,19 @@ def write_entry(
     limit: int | None = None,
     load_filter: LoadFilter = NO_FILTER,
     read: FilesRead | None = None,
+    not_kept: list[str] | None = None,
 ) -> bool:
     """Keep these papers (those `load_filter` admits) and their index for the next run over
     the same files (the index only when it is one the flat format holds; else the papers of
-    one file alone); whether they were written. The cache folder is then pruned to `limit`
-    bytes (the setting's by default). `read`: the files as `preparing_entry` read them."""
+    one file alone); whether they were written, and when the cache folder could not take
+    them (a full disk, a folder that cannot be written), why, in `not_kept`: nothing of the
+    entry is left there. The cache folder is then pruned to `limit` bytes (the setting's by
+    default). `read`: the files as `preparing_entry` read them."""
     store, loaded, index = indexed.store, indexed.loaded, indexed.index
     if len(index) != len(store) or not len(store):
         return False  # papers still loading: not yet the files' papers; or none admitted
+    root = cache_folder() if root is None else root
     try:
-        root = cache_folder() if root is None else root
         files = _distinct(files)
         flat = index if isinstance(index, FlatIndex) else None
         # The papers new to the entries written before (another version's, a damaged one's)
@@ -307,8 +312,14 @@ def write_entry(
         if final is None:
             return False
         prune(root, cache_limit() if limit is None else limit, keep=final)
-    except (OSError, ValueError):
-        return False  # a cache that cannot be written costs time, nothing else
+    except (OSError, ValueError) as error:  # costs time, never the run
+        if not_kept is not None:
+            why = (error.strerror if isinstance(error, OSError) else None) or str(error)
+            not_kept.append(
+                f"cache not kept: {displayed(root)}: {why or type(error).__name__}; "
+                "the next run reads and indexes the papers again"
+            )
+        return False
     finally:
         if read is not None and read.framed is not None:  # not moved into the entry
             shutil.rmtree(read.framed.folder, ignore_errors=True)
@@ -321,12 +332,13 @@ def write_entry_in_background(
     index: SearchEngine,
     problems: Sequence[str] = (),
     duplicates: int = 0,
-    reopened: Callable[[IndexedPapers | None], object] | None = None,
+    reopened: Callable[[IndexedPapers | None, str], object] | None = None,
     load_filter: LoadFilter = NO_FILTER,
 ) -> threading.Thread:
     """Keep the papers of these files and their index (as `write_entry`: not while papers are still
     loading) in a daemon thread, started now; then give `reopened` the entry opened again by
-    memory map (in that thread), to read from in their place, or None when none was kept.
+    memory map (in that thread), to read from in their place, or None when none was kept;
+    and why the cache folder could not take it, or "".
     Safe while the reader runs: it only reads the store. Safe to abandon at quit: an
     unfinished entry is a temporary folder, which a later prune removes."""
     loaded = LoadResult(store, list(store.collections), list(problems), duplicates)
@@ -334,12 +346,14 @@ def write_entry_in_background(
 
     def keep_and_reopen() -> None:
         kept: IndexedPapers | None = None
+        not_kept: list[str] = []
         try:
-            if write_entry(files, indexed, load_filter=load_filter) and reopened is not None:
+            written = write_entry(files, indexed, load_filter=load_filter, not_kept=not_kept)
+            if written and reopened is not None:
                 kept = load_cached(files, rebuild=False, load_filter=load_filter)
         finally:  # told even when it failed: the reader says it is keeping them until then
             if reopened is not None:
-                reopened(kept)
+                reopened(kept, "".join(not_kept))
 
     thread = threading.Thread(target=keep_and_reopen, daemon=True)
     thread.start()

@@ -65,12 +65,14 @@ class CacheWriter:
     """Writes the papers of these files (those `load_filter` admits) and their index to the
     cache, each time it is called (by the reader, once it has built the index), in a thread
     of its own (`index_cache.write_entry_in_background`), then gives the entry read back to
-    `reopened`."""
+    `reopened`, with why the cache could not take it (or ""), which it keeps as `not_kept`
+    for a write that ends once the reader has closed."""
 
     def __init__(self, files: Sequence[Path], load_filter: LoadFilter = NO_FILTER) -> None:
         self.files = list(files)
         self.load_filter = load_filter
         self._writes: list[threading.Thread] = []
+        self.not_kept = ""
 
     def __call__(
         self,
@@ -78,10 +80,14 @@ class CacheWriter:
         index: SearchEngine,
         problems: Sequence[str],
         duplicates: int,
-        reopened: Callable[[IndexedPapers | None], object],
+        reopened: Callable[[IndexedPapers | None, str], object],
     ) -> None:
+        def told(kept: IndexedPapers | None, not_kept: str) -> None:
+            self.not_kept = not_kept
+            reopened(kept, not_kept)
+
         write = write_entry_in_background(
-            self.files, store, index, problems, duplicates, reopened, self.load_filter
+            self.files, store, index, problems, duplicates, told, self.load_filter
         )
         self._writes.append(write)
 
@@ -176,9 +182,10 @@ def _cached_or_indexed(
         return replace(opening, cache_problems=checked + told)
     loaded, index, read = _loaded_and_indexed(paths, files, load_filter)
     indexed = IndexedPapers(loaded, index, loaded.papers)
-    write_entry(files, indexed, load_filter=load_filter, read=read)
+    not_kept: list[str] = []
+    write_entry(files, indexed, load_filter=load_filter, read=read, not_kept=not_kept)
     opening = _opening(loaded, Way.LOADED, indexed.index)
-    told = checked + _unusable(reasons, "papers", "loaded anew")
+    told = checked + _unusable(reasons, "papers", "loaded anew") + not_kept
     return replace(opening, cache_problems=told)
 
 

@@ -109,6 +109,8 @@ class ForYou:
         self.cold = ""  # why there is no model: the decisions it still needs
         self._learning = False  # the decisions are enough: the model is being made
         self.rescored: Signal[None] = Signal(screen.paper_list, "for-you")  # a new order
+        # The decision that makes a first model possible is made: its rows are being built.
+        self.learning: Signal[None] = Signal(screen.paper_list, "for-you-learning")
         self._recommender: Recommender | None = None  # following the decisions
         self._shown = False  # the list shows an order of this recommender's
         self._opening: set[str | None] = set()  # the tags whose recommender is being opened
@@ -291,6 +293,7 @@ class ForYou:
         elif isinstance(message, ForYouLearning) and self._follows(message):
             self._learning = True  # until its order comes
             self._why_line(self._screen.paper_list.current)
+            self.learning.publish(None)  # a triage's line says so too
 
     def _follows(self, message: ForYouLearning | ForYouScored) -> bool:
         """Whether the message is of the recommender of the order now."""

@@ -37,9 +37,10 @@ from tui_reader.ui.timings import Timings
 
 # Saves the papers and their index in the cache for the next start (the store, the index,
 # the records the load skipped, the duplicates it met), then gives the entry read back to the
-# last argument (None: none was saved); called in a thread, once the index is built.
+# last argument (None: none was saved), with why the cache could not take it (or "");
+# called in a thread, once the index is built.
 CacheIndex: TypeAlias = Callable[
-    [PaperStore, SearchEngine, Sequence[str], int, Callable[[IndexedPapers | None], object]],
+    [PaperStore, SearchEngine, Sequence[str], int, Callable[[IndexedPapers | None, str], object]],
     object,
 ]
 Build: TypeAlias = Callable[[], SearchEngine | None]
@@ -257,20 +258,20 @@ class Loader:
             return
         # The write starts before the index is posted, so that a quit as soon as it shows
         # waits for the write; the entry read back is posted after the index, in order.
-        lock, held = threading.Lock(), list[IndexedPapers | None]()
+        lock, held = threading.Lock(), list[EntryReopened]()
         posted = False
 
-        def reopened(cached: IndexedPapers | None) -> None:
+        def reopened(cached: IndexedPapers | None, not_kept: str) -> None:
             with lock:
                 if not posted:
-                    held.append(cached)
+                    held.append(EntryReopened(cached, not_kept))
                     return
-            self._post(EntryReopened(cached))
+            self._post(EntryReopened(cached, not_kept))
 
         if self._cache_index is not None:
             self._cache_index(self.store, index, self.problems, self.duplicates, reopened)
         self._post(IndexReady(index, caching=self._cache_index is not None))
         with lock:
             posted = True
-        for cached in held:
-            self._post(EntryReopened(cached))
+        for message in held:
+            self._post(message)

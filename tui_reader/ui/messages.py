@@ -51,11 +51,11 @@ class IndexFailed(Message):
 
 class EntryReopened(Message):
     """The papers and index just saved in the cache, opened again by memory map (None: they
-    could not be saved)."""
+    could not be saved), and why the cache could not take them (or "")."""
 
-    def __init__(self, indexed: Any) -> None:
+    def __init__(self, indexed: Any, not_kept: str) -> None:
         super().__init__()
-        self.indexed = indexed
+        self.indexed, self.not_kept = indexed, not_kept
 
 
 class CacheDamaged(Message):

@@ -54,6 +54,7 @@ class Ranking(Protocol):
     """The order a triage follows as decisions come (ui/for_you's ForYou)."""
 
     rescored: Signal[None]  # a new order
+    learning: Signal[None]  # a first model is being made
 
     def changed(self) -> bool:
         """The library changed: a new order will follow (whether one will)."""
@@ -172,6 +173,7 @@ class TriageScreen(ModalScreen[str | None]):
         self.query_one("#triage-reading").focus()
         if self._ranking is not None:
             self._ranking.rescored.subscribe(self, self._rescored)
+            self._ranking.learning.subscribe(self, self._learning)
             # Opened (or taken up again) on the best paper not decided in the order now.
             self._reorder(with_current=True)
         self._show()
@@ -180,6 +182,10 @@ class TriageScreen(ModalScreen[str | None]):
         """Sort the papers after the one on screen in the order now, and say why it is
         recommended by the model now."""
         self._reorder()
+        self._explain()
+
+    def _learning(self, _: None) -> None:
+        """Say that the model is being made (its papers' rows built), as the header does."""
         self._explain()
 
     def _explain(self) -> None:

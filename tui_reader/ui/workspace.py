@@ -278,6 +278,8 @@ class Workspace(Screen[None]):
         # None: not saved (no room, say): the next start loads the papers again.
         if message.indexed is not None and (index := self.loader.adopt(message.indexed)):
             self._index = index
+        if message.not_kept:
+            self.tell(message.not_kept[0].upper() + message.not_kept[1:], "warning")
 
     @on(ForYouNews)
     def _for_you_news(self, message: ForYouNews) -> None:

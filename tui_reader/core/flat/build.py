@@ -343,7 +343,7 @@ class _Merged:
         # Each reading process's word ids to ours.
         self.mapping: dict[tuple[str, tuple[int, int]], Ids] = {}
         self.pairs = scratch_file()  # closed by GrowingIndex.close
-        self.text = scratch_file()  # the index reads it
+        self.text = scratch_file()  # too: each index made reads it by a descriptor of its own
         # For each field, each chunk's first paper, pair count and place in self.pairs.
         self.chunks: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
         # For each field, each word's papers (by our ids), counted as the chunks come: the
@@ -451,8 +451,8 @@ def _processors() -> int:
 
 def build_arrays(papers: Columns, processes: int | None = None) -> tuple[Arrays, IO[bytes]]:
     """The index of these papers, numbered in their order, as named arrays, and the file
-    that holds its folded text (the `text` array maps it). Several chunks are read by a pool
-    of `processes` (default: one a core)."""
+    that holds its folded text (the `text` array maps it), the caller's to close. Several
+    chunks are read by a pool of `processes` (default: one a core)."""
     processes = processes or min(_processors(), -(-len(papers) // CHUNK))
     with GrowingIndex(processes, expected=len(papers)) as growing:
         growing.read(papers, len(papers))
@@ -506,19 +506,22 @@ class GrowingIndex:
         return True
 
     def arrays(self) -> tuple[Arrays, IO[bytes]]:
-        """The index of every paper read, and the file of its folded text."""
+        """The index of every paper read, and the file of its folded text: opened again for
+        it, its own to close (core.flat.parts.IndexPart), read after the build has ended."""
         while self._waiting:
             self._merge_next()
         arrays = self._merged.arrays(self.count)
         arrays["untitled"] = np.frombuffer(bytes(self._untitled[: self.count]), dtype=np.uint8)
-        return arrays, self._merged.text
+        return arrays, open(os.dup(self._merged.text.fileno()), "rb")
 
     def close(self) -> None:
-        """Stop the pool (chunks still waiting are dropped) and free what the build held."""
+        """Stop the pool (chunks still waiting are dropped) and free what the build held: its
+        temporary files too, which the indexes made read by their own descriptors."""
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
         self._waiting.clear()
         self._merged.pairs.close()
+        self._merged.text.close()
 
     def __enter__(self) -> "GrowingIndex":
         return self

@@ -263,8 +263,7 @@ def replace(root: Path, sources: list[dict[str, object]], arrays: Mapping[str, A
 def open_index(root: Path, sources: list[dict[str, object]]) -> FlatIndex:
     """The index kept for these sources, memory-mapped. Rejected when there is none, or what
     is there is not a sound index of them."""
-    part = open_part(root, sources)
-    return FlatIndex(part.arrays, part.text, part.text_start)
+    return FlatIndex.joined([open_part(root, sources)])
 
 
 def open_part(root: Path, sources: list[dict[str, object]]) -> IndexPart:
@@ -282,7 +281,7 @@ def open_part(root: Path, sources: list[dict[str, object]]) -> IndexPart:
     largest = manifest.get("largest", LARGEST)
     if type(largest) is not int:
         raise Rejected(f"{folder}: the manifest's largest is not a length")
-    text = (folder / "text.npy").open("rb")  # read as long as the index lives
+    text = (folder / "text.npy").open("rb")  # read as long as the part lives
     start = int(arrays["text"].offset)  # type: ignore[attr-defined]
     return IndexPart(arrays, text, start, largest)
 

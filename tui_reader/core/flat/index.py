@@ -96,9 +96,9 @@ class FlatIndex:
         self._open(Parts([IndexPart(arrays, text, text_start)]))
 
     @classmethod
-    def joined(cls, parts: Sequence[IndexPart], lexicons: Lexicons) -> "FlatIndex":
+    def joined(cls, parts: Sequence[IndexPart], lexicons: Lexicons | None = None) -> "FlatIndex":
         """The index of the papers of these parts, one part after the other, their words read
-        through these lexicons."""
+        through these lexicons (one part needs none)."""
         index = cls.__new__(cls)
         index._open(Parts(parts, lexicons))
         return index

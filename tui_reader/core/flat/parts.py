@@ -6,6 +6,7 @@ reads its words through a lexicon of all the parts' words (core.flat.lexicon); w
 that the parts rank as one index of all their papers would.
 """
 
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO
@@ -29,12 +30,16 @@ Ints = npt.NDArray[np.int64]
 class IndexPart:
     """The arrays of an index of some papers (`papers`: how many), and the file of their
     folded text, whose bytes start at `text_start`; kept as frames, no frame may claim more
-    than `largest` bytes (core.frames)."""
+    than `largest` bytes (core.frames). The file is the part's own: closed once the part is
+    dropped (with the last index holding it), never left to the collector."""
 
     arrays: Mapping[str, Array]
     text: IO[bytes]
     text_start: int = 0
     largest: int = LARGEST
+
+    def __post_init__(self) -> None:
+        weakref.finalize(self, self.text.close)
 
     def __len__(self) -> int:
         return int(np.asarray(self.arrays["papers"])[0])

@@ -113,11 +113,8 @@ class Kept:
         indexes = [part.index for part in self.parts]
         if any(index is None for index in indexes):
             return None
-        if self.view is None:
-            (only,) = indexes
-            assert only is not None
-            return FlatIndex(only.arrays, only.text, only.text_start)
-        return FlatIndex.joined([i for i in indexes if i is not None], self.view.lexicons)
+        lexicons = None if self.view is None else self.view.lexicons
+        return FlatIndex.joined([i for i in indexes if i is not None], lexicons)
 
 
 def read_manifest(folder: Path) -> dict[str, Any]:
