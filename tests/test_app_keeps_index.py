@@ -3,6 +3,7 @@ background while it runs (never at quit), and opens them from there next time.""
 
 import errno
 import os
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -21,6 +22,7 @@ from tui_reader.core.paper_columns import columns_of
 from tui_reader.core.search_service import build_index
 from tui_reader.core.segments import whole
 from tui_reader.core.store import PaperStore
+from tui_reader.core.writing import writing_prefix
 from tui_reader.ui import loader, workspace
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.timings import Timings
@@ -165,6 +167,47 @@ def test_a_quit_just_after_the_index_is_built_waits_for_it_to_be_kept(
     else:
         assert kept(tmp_path)
     assert "keeping the papers and their index for the next start" in told[-1]
+
+
+def test_ctrl_c_while_the_last_write_is_waited_for_leaves_nothing_half_written(
+    tmp_path: Path, write_seed: Any, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """The writing thread ends with the process: its folder was left in the cache."""
+    monkeypatch.setattr(reader, "LOAD_AT_ONCE", 0)
+    path = write_seed("Diffusion models for tabular data.", "Bandits with regret bounds.")
+    begun, let_go = threading.Event(), threading.Event()
+
+    def begun_then_stuck(*_: Any, **__: Any) -> bool:
+        (tmp_path / "cache").mkdir(exist_ok=True)
+        folder = Path(tempfile.mkdtemp(prefix=writing_prefix(), dir=tmp_path / "cache"))
+        (folder / "parts").mkdir()
+        (folder / "parts" / "keys.npy").write_bytes(b"half")
+        begun.set()
+        let_go.wait(30)
+        return False
+
+    class Interrupted:
+        def join(self) -> None:
+            assert begun.wait(30), "the write never began"
+            raise KeyboardInterrupt  # Ctrl-C as the reader waits for it
+
+    monkeypatch.setattr(index_cache, "write_entry", begun_then_stuck)
+    monkeypatch.setattr(CacheWriter, "unfinished", lambda _: Interrupted())
+    run = ReaderApp.run
+
+    def run_until_ready(app: ReaderApp) -> None:
+        async def quit_when_ready(pilot: Pilot[Any]) -> None:
+            await ready(pilot)
+            app.exit()
+
+        run(app, headless=True, auto_pilot=quit_when_ready)
+
+    monkeypatch.setattr(ReaderApp, "run", run_until_ready)
+    try:
+        assert main([str(path)]) == 0
+        assert not list((tmp_path / "cache").glob(".writing-*"))
+    finally:
+        let_go.set()
 
 
 async def test_papers_kept_without_their_index_are_searched_as_it_is_built(

@@ -22,10 +22,11 @@ from tui_reader.cli.shared import (
 from tui_reader.cli.signals import save_on_signals
 from tui_reader.core.config import load_config
 from tui_reader.core.loading import check_paths
-from tui_reader.core.locations import config_path, session_path
+from tui_reader.core.locations import cache_folder, config_path, session_path
 from tui_reader.core.opening import CacheWriter, Way, open_papers, resolved
 from tui_reader.core.session import inputs_of, load_session, restored, save_session
 from tui_reader.core.wording import count
+from tui_reader.core.writing import discard_own_writes
 
 LOAD_AT_ONCE = 2_000_000  # bytes of input read before the reader starts; more loads behind it
 SKIPPED_SHOWN = 100  # problems reading the papers at start shown on the screen; the rest counted
@@ -120,8 +121,9 @@ def _run_reader(arguments: argparse.Namespace) -> int:
     if library.has_unsaved_changes:
         library.save()
     writer = opening.cache_writer
-    if writer is not None and not signalled:  # told to end: not waiting minutes, nor printing
-        _finish_cache_write(writer)  # to a terminal gone
+    # Told to end: not waiting minutes, nor printing to a terminal gone.
+    if writer is not None and (signalled or not _finish_cache_write(writer)):
+        discard_own_writes(cache_folder())  # what the writing thread ending with us began
     return 0
 
 
@@ -132,16 +134,19 @@ def _taking_in(papers: int) -> None:
     warn(f"taking in {about}…")
 
 
-def _finish_cache_write(writer: CacheWriter) -> None:
+def _finish_cache_write(writer: CacheWriter) -> bool:
     """Let the papers and index being written to the cache for the next start be written
     (minutes of work at a million papers, lost if the reader quits just after building it),
-    unless Ctrl-C says no; and say why, if the cache could not take them (the reader that
-    would have told it has closed)."""
+    unless Ctrl-C says no (False); and say why, if the cache could not take them (the reader
+    that would have told it has closed)."""
     write = writer.unfinished()
     if write is None:
-        return
+        return True
     warn("keeping the papers and their index for the next start (Ctrl-C skips)…")
-    with contextlib.suppress(KeyboardInterrupt):
+    try:
         write.join()
-        if writer.not_kept:
-            warn(writer.not_kept)
+    except KeyboardInterrupt:
+        return False
+    if writer.not_kept:
+        warn(writer.not_kept)
+    return True

@@ -4,10 +4,12 @@ An entry, an index or the recommender's rows are written in a folder named `.wri
 (PID: the writing process's), renamed into place once whole, removed if the write fails or
 is interrupted. One the process was killed before it could remove is left over: its process
 is gone (or, a name without one or a number reused since, it has not changed for ABANDONED
-seconds), and pruning the cache removes it.
+seconds), and pruning the cache removes it. A process ending before its writes do (the
+reader's last write given up by Ctrl-C, or a signal) removes them itself.
 """
 
 import os
+import shutil
 import time
 from pathlib import Path
 
@@ -34,3 +36,13 @@ def left_over(path: Path) -> bool:
         return time.time() - path.stat().st_mtime > ABANDONED
     except OSError:  # gone meanwhile
         return False
+
+
+def discard_own_writes(root: Path) -> None:
+    """Remove what this process began writing in the folder `root` and will not finish: it
+    is ending, and the thread writing ends with it."""
+    for path in root.glob(f"{writing_prefix()}*"):
+        for _ in range(3):  # the thread may still make a file in it as it is removed
+            if path.is_symlink() or not path.is_dir():
+                break
+            shutil.rmtree(path, ignore_errors=True)
