@@ -102,6 +102,15 @@ def test_a_tag_learns_from_its_papers_only(tmp_path: Path, capsys: Capsys) -> No
     assert "tags are kept in lower case" in err
 
 
+def test_a_tag_no_paper_has_is_said_as_list_says_it(tmp_path: Path, capsys: Capsys) -> None:
+    _decide([0, 2, 4], [1, 3, 5], tag="robots")
+    corpus = str(_corpus(tmp_path))
+    status, out, err = run(capsys, "recommend", "--papers", corpus, "--tag", "nosuch")
+    assert (status, out) == (1, "")
+    assert err == "tui-reader: no paper has the tag #nosuch\n"
+    assert run(capsys, "list", "--papers", corpus, "--query", "#nosuch")[2] == err
+
+
 def test_a_query_keeps_its_papers_only(tmp_path: Path, capsys: Capsys) -> None:
     _decide([1, 3, 5], [0, 2, 4])
     corpus = str(_corpus(tmp_path))

@@ -54,6 +54,8 @@ def run(arguments: argparse.Namespace) -> int:
     if asked is not None:
         tell_misread(asked)
     library, _ = open_library(arguments.library, read_only=True)
+    if tag is not None and tag not in library.tag_counts():  # as `list` and `search` say it
+        raise NoMatch(f"no paper has the tag #{tag}")
     try:
         found = recommender(papers, library, tag, cache_folder())
     except ColdStart as error:
