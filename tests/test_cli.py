@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_helpers import run_process
+from tests.cli_helpers import run, run_process
 from tests.conftest import SEEDS
 from tui_reader.core.library import Library, default_path
 
@@ -298,3 +298,16 @@ def test_records_the_reader_skips_at_start_are_named_on_its_screen(
     ]
     assert told[2] == "…and 1 more problem reading the papers"
     assert "skipped" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "arguments", [["tags"], ["recommend"], ["search", "#x"], ["search", "is:read bandits"]]
+)
+def test_a_misplaced_library_is_said_before_any_paper_file_s_problem(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], arguments: list[str]
+) -> None:
+    papers = tmp_path / "papers.jsonl"
+    papers.write_text('{"title": "No abstract"}\n{"abstract": "Bandits with regret."}\n')
+    status, _, err = run(capsys, *arguments, "--papers", str(papers), "--library", str(tmp_path))
+    assert status == 2
+    assert err == f"tui-reader: {tmp_path}: is a folder, not a library file\n"

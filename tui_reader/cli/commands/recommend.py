@@ -49,11 +49,11 @@ def run(arguments: argparse.Namespace) -> int:
     tag = tags_given([arguments.tag], "--tag")[0] if arguments.tag is not None else None
     asked = checked_query(arguments.query) if arguments.query else None  # as `search` checks it
     paths = papers_or_default(arguments.papers)
+    library, _ = open_library(arguments.library, read_only=True)  # a misplaced one said first
     opened = read_papers(paths, indexed=True)  # from the cache once written: read at once
     papers, index = opened.store, opened.index
     if asked is not None:
         tell_misread(asked)
-    library, _ = open_library(arguments.library, read_only=True)
     if tag is not None and tag not in library.tag_counts():  # as `list` and `search` say it
         raise NoMatch(f"no paper has the tag #{tag}")
     try:

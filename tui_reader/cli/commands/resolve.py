@@ -78,8 +78,8 @@ def run(arguments: argparse.Namespace) -> int:
         arxiv.atom_service(config.sources.get("arxiv_api", ""))
     except ValueError as error:
         raise UsageError(str(error)) from None
+    library, _ = open_library(arguments.library)  # a misplaced --library said first
     papers = read_papers(papers_or_default(arguments.papers, config)).store
-    library, _ = open_library(arguments.library)
     if not any(needs_lookup(paper, library, arguments.again) for paper in papers):
         again = "" if arguments.again else " (--again looks up those found without a match)"
         print(f"resolve: every paper has a title or was looked up{again}", file=sys.stderr)

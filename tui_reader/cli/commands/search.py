@@ -46,11 +46,12 @@ def run(arguments: argparse.Namespace) -> int:
     asked = checked_query(arguments.query)
     paths = papers_or_default([*arguments.paths, *arguments.papers])
     options = asked_for(arguments, query_option=False)
+    # The library is opened only when the query asks about it, first: a misplaced --library
+    # is said before any paper file's problem.
+    library = open_library(arguments.library, read_only=True)[0] if asked.asks_state else None
     opened = read_papers(paths, load_filter(arguments), indexed=True, asked=options)
     papers = opened.store
     tell_misread(asked)
-    # The library is opened only when the query asks about it.
-    library = open_library(arguments.library, read_only=True)[0] if asked.asks_state else None
     state: PaperState = NO_STATE if library is None else library
     # A phrase's first papers alone where finding all of them takes long (0.9 s at a million
     # papers): the first `--limit` are how the whole ranking begins.

@@ -13,8 +13,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(arguments: argparse.Namespace) -> int:
-    read_papers(papers_or_default(arguments.papers))  # what cannot be read is said, as ever
+    # The library first: a misplaced --library is said before any paper file's problem.
     library, _ = open_library(arguments.library, read_only=True)
+    read_papers(papers_or_default(arguments.papers))  # what cannot be read is said, as ever
     for tag, number in library.tag_counts().items():
         print(f"{tag}\t{number}")
     return 0
