@@ -150,6 +150,8 @@ def test_a_read_only_library_is_never_replaced(tmp_path: Path) -> None:
         library.save()
     assert (path.read_bytes(), path.stat().st_ino) == before
     assert not library_file.journal_path(path).exists()
+    reading, told = Library.open(path, read_only=True)  # `list`: nothing to keep, nothing said
+    assert told == [] and reading.tags(A) == ["kept"]
 
 
 def test_a_damaged_library_another_program_holds_locked_is_left_as_it_is(

@@ -216,7 +216,10 @@ class LibraryDisk:
             status = self._file.stat()
         except OSError:
             status = None
-        if status is not None and not status.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        unwritable = status is not None and not status.st_mode & (
+            stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
+        )
+        if unwritable and not self.read_only:  # a reading alone changes nothing to keep
             self._blocked = f"{self.path} is read-only"
         try:
             changes, fold = self._refresh_repairing(timeout=LOCK_TIMEOUT)
