@@ -28,6 +28,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
+
 from tui_reader.core.config import Config, ConfigError, load_config
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.expected_papers import papers_in_ranges
@@ -36,6 +38,7 @@ from tui_reader.core.frames import damage_seen
 from tui_reader.core.loading import NO_FILTER, LoadError, LoadFilter, LoadResult
 from tui_reader.core.locations import cache_folder, config_path
 from tui_reader.core.segments import entry, sound
+from tui_reader.core.segments.added import new_keys
 from tui_reader.core.segments.earlier import taken_in
 from tui_reader.core.segments.entry import Kept, TooMuch
 from tui_reader.core.segments.kept import carried, holding, nearest, prune, rebuild_indexes
@@ -305,12 +308,16 @@ def write_entry(
         flat = index if isinstance(index, FlatIndex) else None
         # The papers new to the entries written before (another version's, a damaged one's)
         # stay new; those the entry replaced did not hold are new.
-        added = carried(root, files, store.number_column("keys", len(store)), load_filter)
+        keys = store.number_column("keys", len(store))
+        added = carried(root, files, keys, load_filter)
         final = write_whole(
             root, files, store, flat, loaded.problems, loaded.duplicates, added, load_filter, read
         )
         if final is None:
             return False
+        if flat is not None and added:  # is:new in the run that wrote the entry too
+            numbers = np.flatnonzero(np.isin(keys, new_keys(added))).tolist()
+            flat.new = frozenset(store.id_of(number) for number in numbers)
         prune(root, cache_limit() if limit is None else limit, keep=final)
     except (OSError, ValueError) as error:  # costs time, never the run
         if not_kept is not None:

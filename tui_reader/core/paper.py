@@ -35,6 +35,11 @@ def paper_id(abstract: str) -> str:
     return digest[:ID_LENGTH]
 
 
+def paper_id_of(abstract: str, metadata: "Metadata") -> str:
+    """The id of the paper of an abstract with these fields: its arXiv id, else `paper_id`."""
+    return metadata.get("arxiv_id") or paper_id(abstract)
+
+
 @dataclass(frozen=True, slots=True)
 class Paper:
     """A paper. Seeds give only the abstract; richer sources add title, authors, url, venue."""
@@ -91,7 +96,7 @@ class Paper:
         if venue and metadata.get("year") is None:  # a copy: the record's is left as read
             metadata = {**metadata, "year": paper_year(None, venue)}
         return cls(
-            id=metadata.get("arxiv_id") or paper_id(abstract),
+            id=paper_id_of(abstract, metadata),
             abstract=abstract,
             collection=collection,
             source=source,

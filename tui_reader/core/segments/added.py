@@ -4,10 +4,12 @@ An entry brought up to date (a day's papers fetched into a collection, a file ad
 the papers it did not hold before, by the key of their id, with the time. The papers new are
 those taken in within NEW_FOR of the last ones: a day's fetch and a second one the same day
 are new together, and yesterday's stop being new once today's come. An entry written whole
-(the first time its files are read, small or big) has none: on first sight nothing is new,
-every paper was there. An entry written whole in place of others (kept by another version of
-the format, or damaged, or of a filter, core.segments.kept.added_before) carries what they
-noted, and notes the papers the entry it replaces did not hold.
+(the first time its files are read, small or big) notes only what the fetches into its files
+noted they added (core.sources.taken), so that a cache pruned forgets nothing of it: on first
+sight nothing else is new, every paper was there. An entry written whole in place of others
+(kept by another version of the format, or damaged, or of a filter,
+core.segments.kept.added_before) carries what they noted, and notes the papers the entry it
+replaces did not hold.
 """
 
 import time
@@ -66,12 +68,17 @@ def taken_last(added: Added) -> float:
     return max((when for _, when in added), default=0.0)
 
 
+def new_keys(added: Added) -> Numbers:
+    """The keys of the papers taken in within NEW_FOR of the last ones."""
+    last = taken_last(added)
+    return np.asarray([key for key, when in added if when >= last - NEW_FOR], dtype=np.int64)
+
+
 def new_numbers(added: Added, parts: Sequence[OpenPart]) -> Numbers:
     """The numbers of the papers taken in within NEW_FOR of the last ones, in order."""
     if not added:
         return np.zeros(0, dtype=np.int64)
-    last = taken_last(added)
-    keys = np.asarray([key for key, when in added if when >= last - NEW_FOR], dtype=np.int64)
+    keys = new_keys(added)
     found = []
     base = 0
     for part in parts:

@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from tui_reader.core.loading import NO_FILTER, LoadFilter
 from tui_reader.core.search_service import build_index
 from tui_reader.core.segments import entry
@@ -22,6 +24,7 @@ from tui_reader.core.segments.entry import PREFIX, VERSION, Kept
 from tui_reader.core.segments.filtered import filter_of, wider
 from tui_reader.core.segments.part import MANIFEST, replace_index
 from tui_reader.core.segments.ranges import Rejected
+from tui_reader.core.sources.taken import taken_from
 from tui_reader.core.writing import WRITING, left_over
 
 
@@ -78,11 +81,17 @@ def holding(root: Path, path: str) -> list[tuple[list[Path], LoadFilter]]:
     return found
 
 
-def added_before(root: Path, files: Sequence[Path]) -> Added:
+def added_before(root: Path, files: Sequence[Path], keys: Numbers) -> Added:
     """What the entries holding any of these files noted as taken in (core.segments.added),
-    of any version of the format, each paper at the earliest."""
+    of any version of the format, and what fetches noted they added to them of the papers of
+    these keys (core.sources.taken), each paper at the earliest."""
     paths = {str(file.resolve()) for file in files}
     first: dict[int, float] = {}
+    fetched = [pair for file in files for pair in taken_from(file)]
+    held = np.isin(np.asarray([key for key, _ in fetched], dtype=np.int64), keys).tolist()
+    for (key, when), ours in zip(fetched, held, strict=True):
+        if ours:
+            first[key] = min(when, first.get(key, when))
     for manifest in root.glob(f"{PREFIX}*-*/{MANIFEST}"):
         try:
             kept = _manifest(manifest)
@@ -102,10 +111,11 @@ def carried(
 ) -> Added:
     """What an entry of these files (read with this filter) written whole, of papers of these
     keys, notes as taken in: what the entries holding any of them noted (whatever their
-    filter), and the papers that the entry it replaces did not hold, or else the entry read
-    with a filter admitting all its papers that holds most of its files (yesterday's
-    `--since`'s, the whole files'): on first sight, nothing is new."""
-    before = added_before(root, files)
+    filter) and the fetches into them, and the papers that the entry it replaces did not
+    hold, or else the entry read with a filter admitting all its papers that holds most of its
+    files (yesterday's `--since`'s, the whole files'): on first sight, nothing is new but
+    what the fetches noted."""
+    before = added_before(root, files, keys)
     replaced: Path | None = entry.folder_for(root, files, load_filter)
     if not os.path.lexists(str(replaced)):
         replaced = nearest(root, files, read_with=lambda other: wider(other, load_filter))

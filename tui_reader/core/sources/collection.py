@@ -9,7 +9,8 @@ apart by `source_id`: one already in the file is not written again, and one that
 changed (a new version) is written again and the older line dropped when the fetch completes,
 the file then rewritten atomically. A line cut off by a crash is removed before appending.
 The state file goes when the fetch completes. A lock (`NAME.jsonl.lock`) keeps two fetches
-from writing one file.
+from writing one file. The papers new to the file are noted beside it as each page is kept
+(`NAME.jsonl.taken`, core.sources.taken): `is:new` when no entry of the cache held the file.
 
 Nothing is written before the first page has arrived: a fetch that cannot reach its service
 changes nothing.
@@ -30,6 +31,7 @@ from tui_reader.core.atomic_file import fsync_folder, write_atomically
 from tui_reader.core.sources.pages import Cursor, MalformedPage, Pages
 from tui_reader.core.sources.polite import FetchError
 from tui_reader.core.sources.record import SourceRecord
+from tui_reader.core.sources.taken import key_of, note_taken
 from tui_reader.core.text import clean
 from tui_reader.core.wording import count
 
@@ -132,6 +134,7 @@ class CollectionFile:
         assert self._handle is not None
         lines = []
         new = 0
+        taken = []  # the keys of the papers new to the file
         for record in records:
             line = record.to_json().encode("utf-8")
             digest = _digest(line)
@@ -140,6 +143,8 @@ class CollectionFile:
                 continue
             if known is None:
                 new += 1
+                if (key := key_of(line)) is not None:
+                    taken.append(key)
             else:
                 self.replaced += 1
             version, kept = record.arxiv_version, self.versions.get(record.source_id)
@@ -153,6 +158,8 @@ class CollectionFile:
             self._handle.write(b"".join(lines))
             self._handle.flush()
             os.fsync(self._handle.fileno())
+        if taken:
+            note_taken(self.path, taken)
         return new
 
     def save_cursor(self, cursor: Cursor) -> None:
