@@ -104,6 +104,16 @@ def test_a_kept_index_of_another_version_is_built_again_while_the_reader_runs(
     assert load_cached_again(path) == 2
 
 
+def quit_when_ready(run: Any, app: ReaderApp) -> None:
+    """The reader run by `run` (its own, unpatched) until its papers are ready, then quit."""
+
+    async def quit_once_ready(pilot: Pilot[Any]) -> None:
+        await ready(pilot)
+        app.exit()
+
+    run(app, headless=True, auto_pilot=quit_once_ready)
+
+
 def new_index_kept(tmp_path: Path, version: int) -> bool:
     """Whether the entry holds an index of this version (its folders may be replaced as they
     are looked through)."""
@@ -157,11 +167,7 @@ def test_a_quit_just_after_the_index_is_built_waits_for_it_to_be_kept(
     run = ReaderApp.run
 
     def run_until_ready(app: ReaderApp) -> None:
-        async def quit_when_ready(pilot: Pilot[Any]) -> None:
-            await ready(pilot)
-            app.exit()
-
-        run(app, headless=True, auto_pilot=quit_when_ready)
+        quit_when_ready(run, app)
         closed.set()  # the entry is still being written as the reader closes
 
     monkeypatch.setattr(ReaderApp, "run", run_until_ready)
@@ -203,15 +209,7 @@ def test_ctrl_c_while_the_last_write_is_waited_for_leaves_nothing_half_written(
     monkeypatch.setattr(index_cache, "write_entry", begun_then_stuck)
     monkeypatch.setattr(CacheWriter, "unfinished", lambda _: Interrupted())
     run = ReaderApp.run
-
-    def run_until_ready(app: ReaderApp) -> None:
-        async def quit_when_ready(pilot: Pilot[Any]) -> None:
-            await ready(pilot)
-            app.exit()
-
-        run(app, headless=True, auto_pilot=quit_when_ready)
-
-    monkeypatch.setattr(ReaderApp, "run", run_until_ready)
+    monkeypatch.setattr(ReaderApp, "run", lambda app: quit_when_ready(run, app))
     try:
         assert main([str(path)]) == 0
         assert not list((tmp_path / "cache").glob(".writing-*"))
