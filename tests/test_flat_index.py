@@ -806,3 +806,33 @@ def test_terms_standing_close_rank_first_as_a_query_is_typed_on() -> None:
         assert found(typed, papers, query) == at_once, query
     closest_first = [papers[number].headline for number in (3, 2, 1, 0)]
     assert found(typed, papers, "graph neural") == closest_first
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("since", ["Bandits since 1933"]),
+        ("2026", ["Forecasts for 2026"]),
+        ("papers", ["Few papers agree"]),
+        ("LG", ["LG displays"]),
+        ('"lg since"', []),
+        ("venue:since", ["Bandits since 1933", "Forecasts for 2026"]),
+        ("venue:ICML", ["Few papers agree", "LG displays", "Graphs"]),
+        ("venue:papers", ["Few papers agree", "LG displays", "Graphs"]),
+    ],
+)
+def test_the_collections_name_is_found_in_the_venue_field_only(
+    query: str, expected: list[str]
+) -> None:
+    papers = [
+        Paper.from_abstract(text, collection, Path(path), title=title)
+        for title, text, collection, path in (
+            ("Bandits since 1933", "Regret bounds.", "arxiv cs.LG since 2026-12-01", "a.jsonl"),
+            ("Forecasts for 2026", "Weather.", "arxiv cs.LG since 2026-12-01", "a.jsonl"),
+            ("Few papers agree", "Meta-analysis.", "ICML 2026 Papers", "s.txt"),
+            ("LG displays", "Screens.", "ICML 2026 Papers", "s.txt"),
+            ("Graphs", "Homophily.", "ICML 2026 Papers", "s.txt"),
+        )
+    ]
+    index = FlatIndex.of(PaperStore(papers))
+    assert sorted(found(index, papers, query)) == sorted(expected)

@@ -16,9 +16,11 @@ words and the folded text come back.
 
 Words are numbered in alphabetical order, so prefixes are ranges of ids. Fields:
 
-- `all`: every word of the paper (headline, title, abstract, authors, venue, collection);
-- `title` (headline and title), `author`, `venue` (venue and collection);
-- `cased`: words written with a capital ("SAM", "GPs"), as written, over their own vocabulary.
+- `all`: every word of the paper (headline, title, abstract, authors, venue);
+- `title` (headline and title), `author`, `venue` (venue and the collection's name: a file's
+  name is no word of its papers, `since` does not find every paper fetched "since 2026-12-01");
+- `cased`: words written with a capital ("SAM", "GPs"), as written, over their own vocabulary
+  (not the collection's name).
 
 Each paper's number of distinct words is kept (`paper_words`, for related papers), whether it
 has no title (`untitled`: its words are weighed as a title's would be), and the
@@ -54,9 +56,10 @@ Ids = npt.NDArray[np.int32]
 CHUNK = 5000  # papers read at once
 POOLED_FROM = 4 * CHUNK  # fewer papers are read in this process (a pool costs a second)
 FIELDS = ("all", "title", "author", "venue")
-# The postings each of a paper's searched fields (SEARCHED; venue and collection are one) goes
-# to besides `all`.
-_FIELD_OF_SEGMENT = np.asarray([1, 1, 0, 2, 3], dtype=np.int8)  # a place in FIELDS
+# The postings each of a paper's searched fields (SEARCHED) goes to besides `all`; the last,
+# the collection's name, goes to `venue` alone.
+_FIELD_OF_SEGMENT = np.asarray([1, 1, 0, 2, 3, 3], dtype=np.int8)  # a place in FIELDS
+_COLLECTION_SEGMENT = 5
 PAPER_END, FIELD_END = "\x00", "\x01"
 _PAPER_END, _FIELD_END = PAPER_END.encode(), FIELD_END.encode()
 _WORDS = re.compile(r"\w+")
@@ -89,26 +92,23 @@ def _fields(papers: Columns, start: int, stop: int) -> list[list[bytes]]:
 
 
 def _joined(fields: list[list[bytes]]) -> bytes:
-    """Papers' searched texts in UTF-8: FIELD_END between a paper's fields (the venue and
-    collection are one), each paper ended by PAPER_END; those characters in the text become
-    spaces."""
+    """Papers' searched texts in UTF-8: FIELD_END between a paper's fields, each paper
+    ended by PAPER_END; those characters in the text become spaces."""
     count = len(fields[0])
     joined = _interleaved(fields)
-    if joined.count(_PAPER_END) != count or joined.count(_FIELD_END) != 4 * count:
+    if joined.count(_PAPER_END) != count or joined.count(_FIELD_END) != 5 * count:
         ends_as_spaces = bytes.maketrans(_PAPER_END + _FIELD_END, b"  ")
         joined = _interleaved([[t.translate(ends_as_spaces) for t in f] for f in fields])
     return joined
 
 
 def _interleaved(fields: list[list[bytes]]) -> bytes:
-    """Each paper's fields one after the other, FIELD_END between them (a space between its
-    venue and collection), PAPER_END after them."""
+    """Each paper's fields one after the other, FIELD_END between them, PAPER_END after
+    them."""
     count = len(fields[0])
     parts = [_FIELD_END] * (12 * count)
-    for place, values in enumerate(fields[:5]):
+    for place, values in enumerate(fields):
         parts[2 * place :: 12] = values
-    parts[9::12] = [b" "] * count
-    parts[10::12] = fields[5]
     parts[11::12] = [_PAPER_END] * count
     return b"".join(parts)
 
@@ -214,13 +214,15 @@ class _Reader:
         fields = np.cumsum(places == field_end, dtype=np.int32)
         segment = (fields - np.concatenate(([0], fields[ends]))[paper]).astype(np.int8)
         words, word_paper, word_segment = self.words.of(distinct, places, paper, segment)
-        pairs = {"all": _unique_pairs(words, word_paper, count)}
+        of_paper = word_segment != _COLLECTION_SEGMENT
+        pairs = {"all": _unique_pairs(words[of_paper], word_paper[of_paper], count)}
         field_of = _FIELD_OF_SEGMENT[word_segment]
         for number, name in enumerate(FIELDS[1:], start=1):
             inside = field_of == number
             pairs[name] = _unique_pairs(words[inside], word_paper[inside], count)
-        cased, cased_paper, _ = self.cased.of(distinct, places, paper, segment)
-        pairs["cased"] = _unique_pairs(cased, cased_paper, count)
+        cased, cased_paper, cased_segment = self.cased.of(distinct, places, paper, segment)
+        of_paper = cased_segment != _COLLECTION_SEGMENT
+        pairs["cased"] = _unique_pairs(cased[of_paper], cased_paper[of_paper], count)
         return ChunkRead(
             (os.getpid(), id(self)),
             self.words.listed[first_word:],
@@ -310,8 +312,8 @@ def _runs(words: Ids) -> tuple[Ids, Ids]:
 
 def _folded_text(raw: bytes) -> bytes:
     """The text as phrases are matched: lower case, accents dropped, dashes as spaces;
-    fields on their own lines, each paper ended by a NUL."""
-    papers = raw.translate(_FOR_PHRASES).split(b"\x00")
+    fields on their own lines but the collection's name, each paper ended by a NUL."""
+    papers = (text[: text.rfind(_FIELD_END)].translate(_FOR_PHRASES) for text in raw.split(b"\x00"))
     return b"\x00".join(
         text.lower()
         if text.isascii()

@@ -38,14 +38,15 @@ from tui_reader.core.frames import LARGEST, bytes_file, longest, usable
 from tui_reader.core.writing import writing_prefix
 
 FORMAT = "tui-reader flat index"
-VERSION = 8  # 2: words numbered in alphabetical order; 3: each paper's number of words;
+VERSION = 9  # 2: words numbered in alphabetical order; 3: each paper's number of words;
 # 4: a soft hyphen or zero-width character inside a word no longer splits it; 5: a LaTeX
 # command's arguments are words apart from its name (\textsc{BERT} was textscbert); 6: an
 # accent takes no space after its letter, and Alzheimer\'s is Alzheimer's (it was
 # alzheimersdisease); a dash in the folded text is a space to phrases; 7: which papers have
 # no title (`untitled`), and PDF-extraction debris mended: piri(cid:173) form is piriform,
 # classi(cid:12)cation classification; 8: the folded text kept a zstd frame a paper, with its
-# dictionary (`text_dictionary`, core.flat.kept_text)
+# dictionary (`text_dictionary`, core.flat.kept_text); 9: the collection's name in `venue`
+# alone, not in `all`, `cased` or the folded text
 MANIFEST = "manifest.json"
 MANIFEST_LIMIT = 1_000_000  # bytes: a manifest is small; a bigger file is not ours
 # Offsets arrays and the array whose length their last value must be.

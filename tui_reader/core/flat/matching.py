@@ -195,8 +195,10 @@ class WordMatcher:
 
     def is_cased(self, alternative: Alternative) -> bool:
         """Whether the alternative matches words only as written: it has a capital and the
-        case-sensitive index knows it that way (else "Schrodinger" would find nothing)."""
-        if not alternative.case_sensitive or alternative.is_phrase:
+        case-sensitive index knows it that way (else "Schrodinger" would find nothing). A
+        venue is matched in any case: `venue:ICML` finds a collection named "ICML 2026 Papers",
+        whose name the case-sensitive index does not hold."""
+        if not alternative.case_sensitive or alternative.is_phrase or alternative.field == "venue":
             return False
         if alternative.prefix:
             return len(self._cased.prefixed(alternative.text)) > 0
