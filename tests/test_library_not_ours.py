@@ -2,6 +2,11 @@
 change no file at all."""
 
 import json
+import os
+import shutil
+import tempfile
+import traceback
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -148,3 +153,56 @@ def test_commands_that_only_read_make_no_folder_for_the_default_library(
         main(argv)
     capsys.readouterr()
     assert not (tmp_path / "data").exists() and not (tmp_path / "home").exists()
+
+
+def _as_another_user(check: Callable[[], None]) -> None:
+    """Run `check` where file permissions hold: here, or as nobody in a child where tests run
+    as root (root reads every file)."""
+    if os.geteuid() != 0:
+        check()
+        return
+    child = os.fork()
+    if child == 0:  # pragma: no cover - runs in the child
+        code = 1
+        try:
+            os.setgid(65534)
+            os.setuid(65534)
+            check()
+            code = 0
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
+@pytest.mark.parametrize("unreadable", ["library.json", "library.json.journal"])
+def test_a_library_that_cannot_be_read_is_said_in_one_line_and_left_as_it_is(
+    unreadable: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = Path(tempfile.mkdtemp())  # pytest's own folders are closed to other users
+    try:
+        folder.chmod(0o777)
+        path = folder / "library.json"
+        library, _ = Library.open(path)
+        library.change_tags([seed_id()], add=["mine"])
+        library.save()
+        (folder / "library.json.journal").write_text("")
+        for file in folder.iterdir():
+            file.chmod(0o666)
+        (folder / unreadable).chmod(0)
+        before = snapshot_of(folder)
+
+        def check() -> None:
+            with pytest.raises(LibraryPathError) as raised:
+                Library.open(path)
+            assert str(raised.value) == (
+                f"{folder / unreadable}: cannot be read (Permission denied); left as it is"
+            )
+            assert main(["tags", "--library", str(path)]) == 2
+
+        _as_another_user(check)
+        assert snapshot_of(folder) == before
+    finally:
+        shutil.rmtree(folder)

@@ -96,6 +96,20 @@ def _check_path(path: Path) -> None:
             raise LibraryPathError(f"{candidate}: {problem}; the library must be a regular file")
 
 
+def _check_readable(files: list[Path]) -> None:
+    """LibraryPathError when one of the files is there but cannot be read: a library never
+    opens without what it holds (its changes would be the session's alone)."""
+    for file in files:
+        try:
+            with file.open("rb"):
+                pass
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            why = error.strerror or str(error)
+            raise LibraryPathError(f"{file}: cannot be read ({why}); left as it is") from None
+
+
 def _read_journal(
     path: Path, contents: Contents, offset: int, line: int
 ) -> tuple[int | None, int, int] | None:
@@ -200,6 +214,7 @@ class LibraryDisk:
         if self.path is None:
             return []
         _check_path(self.path)
+        _check_readable([self._file, library_file.journal_path(self._file)])
         if why := self._not_ours():
             raise LibraryPathError(f"{self.path}: not a tui-reader library ({why}); left as it is")
         return self._load()
@@ -226,7 +241,8 @@ class LibraryDisk:
         except LockTimeout:
             self._blocked = f"{self.path} is locked by another program"
         except OSError as error:
-            self._blocked = f"{self.path} cannot be read: {error.strerror or error}"
+            unread = error.filename or self.path
+            self._blocked = f"{unread} cannot be read: {error.strerror or error}"
         else:
             if fold and self._writable:
                 try:
