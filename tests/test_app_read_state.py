@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pyperclip
 import pytest
+from textual.widgets import Static
 
 from tests.pilot_helpers import lines, related_shown, type_filter, wait_until, work_done
 from tui_reader.core.config import Config
@@ -143,6 +144,25 @@ async def test_capital_r_reads_every_paper_shown_and_u_undoes_it(
         await pilot.press("u")
         assert not any(app.library.is_read(paper.id) for paper in shown)
         assert app.library.is_read(seed_store[1].id)
+
+
+async def test_mark_all_read_all_and_export_take_the_papers_the_header_counts(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    """Not the close papers dimmed after them: `difusion tabular` is 1 of 38 (+4 close)."""
+    app = reader(seed_store, private_library, read_after=60)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await type_filter(pilot, "difusion tabular")
+        paper_list = app.workspace.paper_list
+        assert (paper_list.full, len(paper_list.papers)) == (1, 5)
+        counted = paper_list.papers[0].id
+        await pilot.press("enter", "A")
+        assert paper_list.marked == {counted}
+        await pilot.press("escape", "R")  # the marks cleared: R reads the papers shown
+        assert [paper.id for paper in seed_store if app.library.is_read(paper.id)] == [counted]
+        await pilot.press("E")
+        titles = [str(static.content) for static in app.screen.query(Static)]
+        assert any(title.startswith("Export 1 paper to a file") for title in titles), titles
 
 
 @pytest.mark.usefixtures("no_outside_world")

@@ -116,7 +116,7 @@ async def copy_picker(screen: WorkspaceParts) -> None:
 
 async def export(screen: WorkspaceParts) -> None:
     papers = targeted_papers(screen) if screen.paper_list.marked else None
-    papers = papers or list(screen.paper_list.papers)
+    papers = papers or list(screen.paper_list.shown)
     kinds = ", ".join(row.suffix for row in file_formats())
 
     def check(text: str) -> str | None:
@@ -175,7 +175,7 @@ async def triage(screen: WorkspaceParts) -> None:
     screen.following.stop_reading()
     paper_list, query = screen.paper_list, screen.shown_query  # the list's papers' filter
     triage = TriageScreen(
-        paper_list.papers.first(paper_list.full),
+        paper_list.shown,
         screen.sync,
         query=query,
         sort=screen.sort,

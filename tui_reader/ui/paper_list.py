@@ -206,6 +206,12 @@ class PaperList(SteadyScrollView, can_focus=True):
         return self._papers
 
     @property
+    def shown(self) -> PaperView:
+        """The papers matching in full, those the header counts: not the close ones after
+        them."""
+        return self._papers.first(self.full)
+
+    @property
     def current(self) -> Paper | None:
         """The paper under the cursor."""
         return self._papers[self.cursor] if self._papers else None
@@ -433,7 +439,7 @@ class PaperList(SteadyScrollView, can_focus=True):
             self.refresh()
 
     def action_mark_all(self) -> None:
-        papers = self._papers  # their ids only: building a million papers took a minute
+        papers = self.shown  # their ids only: building a million papers took a minute
         self.marked |= {papers.id_of(index) for index in range(len(papers))}
         self.post_message(self.MarksChanged())
         self.refresh()
