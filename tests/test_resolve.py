@@ -342,6 +342,22 @@ def test_offline_says_so_in_one_line_and_changes_nothing(
     assert sorted(p.name for p in private_library.parent.iterdir()) in ([], ["library.json.lock"])
 
 
+def test_a_read_only_library_is_said_in_one_line_before_anything_is_looked_up(
+    papers: Path,
+    private_library: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("TUI_READER_OPENREVIEW_API", closed_port_url())
+    monkeypatch.setenv("TUI_READER_ARXIV_API", closed_port_url())
+    Library.open(private_library)[0].save()
+    private_library.chmod(0o444)
+    assert run_resolve(["--papers", str(papers)]) == 1
+    assert capsys.readouterr().err == (
+        f"tui-reader: changes could not be saved: {private_library} is read-only\n"
+    )
+
+
 def test_an_interrupted_run_goes_on_where_it_stopped(
     clock: FakeTime,
     papers: Path,
