@@ -4,6 +4,7 @@ triage in that order, the line saying why, and a cold start said plainly."""
 
 import gc
 import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,44 @@ def reader(
     library.change(skipped, "skipped", read=True)
     library.save()
     return ReaderApp(Opening(store), library, Config(read_after=0), timings=Timings(**timings))  # type: ignore[arg-type]
+
+
+def one_kept_short(path: Path) -> ReaderApp:
+    """A reader whose next paper kept makes the decisions a first model needs."""
+    return reader(corpus(), path, of("bandits")[:2], of("robots")[:3])
+
+
+@pytest.fixture
+def rows_held(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """The papers' rows for a model (tens of seconds at 100,000 papers) built only once the
+    event is set: by the test, else as it ends."""
+    release = threading.Event()
+    build = recommend.features.build
+
+    def held(papers: PaperStore) -> recommend.features.Features:
+        release.wait(30)
+        return build(papers)
+
+    monkeypatch.setattr(recommend.features, "build", held)
+    yield release
+    release.set()
+
+
+async def cold_triage(pilot: Pilot[None], app: ReaderApp) -> tuple[TriageScreen, Callable[[], str]]:
+    """The for-you order with no model yet, and a triage opened in it: the triage, and its
+    line saying why its paper is shown."""
+    await for_you(pilot, "for you · no model yet")
+    triage = await open_triage(pilot, app)
+    return triage, lambda: str(triage.query_one("#triage-why", Static).content)
+
+
+async def learning(pilot: Pilot[None], app: ReaderApp) -> None:
+    """Wait for the header to say that a model is being made."""
+    await wait_until(
+        pilot,
+        lambda: (app.workspace.sub_title or "").endswith("· for you · learning…"),
+        "learning",
+    )
 
 
 def shown_ids(app: ReaderApp) -> list[str]:
@@ -624,15 +663,9 @@ async def test_under_the_decisions_a_model_needs_no_row_is_built_until_they_come
 async def test_a_triage_in_the_for_you_order_says_why_each_paper_is_recommended(
     private_library: Path,
 ) -> None:
-    bandits, robots = of("bandits"), of("robots")
-    app = reader(corpus(), private_library, bandits[:2], robots[:3])
+    app = one_kept_short(private_library)
     async with app.run_test(size=(130, 40)) as pilot:
-        await for_you(pilot, "for you · no model yet")
-        triage = await open_triage(pilot, app)
-
-        def why() -> str:
-            return str(triage.query_one("#triage-why", Static).content)
-
+        triage, why = await cold_triage(pilot, app)
         await wait_until(pilot, lambda: why().startswith("For you: no model"), "cold", 30)
         assert "it needs 1 more kept" in why()
         current = triage.triage.current
@@ -649,74 +682,37 @@ async def test_a_triage_in_the_for_you_order_says_why_each_paper_is_recommended(
 
 
 async def test_while_the_rows_are_built_for_a_first_model_the_reader_says_it_is_learning(
-    private_library: Path, monkeypatch: pytest.MonkeyPatch
+    private_library: Path, rows_held: threading.Event
 ) -> None:
     """The decision that makes them enough has the rows built (tens of seconds at 100,000
     papers): meanwhile the header and the pane say the model is being made, not that it
     still needs that decision."""
-    release = threading.Event()
-    build = recommend.features.build
-
-    def held(papers: PaperStore) -> recommend.features.Features:
-        release.wait(30)
-        return build(papers)
-
-    monkeypatch.setattr(recommend.features, "build", held)
-    bandits, robots = of("bandits"), of("robots")
-    app = reader(corpus(), private_library, bandits[:2], robots[:3])
-    try:
-        async with app.run_test(size=(130, 40)) as pilot:
-            await for_you(pilot, "for you · no model yet")
-            await pilot.press("b")
-            await wait_until(
-                pilot,
-                lambda: (app.workspace.sub_title or "").endswith("· for you · learning…"),
-                "learning",
-            )
-            await wait_until(pilot, lambda: "learning from your decisions" in detail(app), "pane")
-            assert "it needs" not in detail(app)
-            release.set()
-            await wait_until(
-                pilot, lambda: (app.workspace.sub_title or "").endswith("· for you"), "model", 30
-            )
-    finally:
-        release.set()
+    app = one_kept_short(private_library)
+    async with app.run_test(size=(130, 40)) as pilot:
+        await for_you(pilot, "for you · no model yet")
+        await pilot.press("b")
+        await learning(pilot, app)
+        await wait_until(pilot, lambda: "learning from your decisions" in detail(app), "pane")
+        assert "it needs" not in detail(app)
+        rows_held.set()
+        await wait_until(
+            pilot, lambda: (app.workspace.sub_title or "").endswith("· for you"), "model", 30
+        )
 
 
 async def test_a_triage_says_it_is_learning_from_the_decision_that_makes_a_first_model(
-    private_library: Path, monkeypatch: pytest.MonkeyPatch
+    private_library: Path, rows_held: threading.Event
 ) -> None:
     """Enter on the paper that makes the decisions enough: while the rows are built, the
     triage's line says what the header says (learning), not that a model needs one more;
     then, the model made, why the paper on screen is recommended."""
-    release = threading.Event()
-    build = recommend.features.build
-
-    def held(papers: PaperStore) -> recommend.features.Features:
-        release.wait(30)
-        return build(papers)
-
-    monkeypatch.setattr(recommend.features, "build", held)
-    bandits, robots = of("bandits"), of("robots")
-    app = reader(corpus(), private_library, bandits[:2], robots[:3])
-    try:
-        async with app.run_test(size=(130, 40)) as pilot:
-            await for_you(pilot, "for you · no model yet")
-            triage = await open_triage(pilot, app)
-
-            def why() -> str:
-                return str(triage.query_one("#triage-why", Static).content)
-
-            await wait_until(pilot, lambda: "it needs 1 more kept" in why(), "cold")
-            await pilot.press("enter")
-            await wait_until(
-                pilot,
-                lambda: (app.workspace.sub_title or "").endswith("· for you · learning…"),
-                "learning",
-            )
-            await wait_until(pilot, lambda: "learning from your decisions" in why(), "the line")
-            assert not release.is_set()  # the rows are still being built
-            release.set()
-            await wait_until(pilot, lambda: "words" in why() or "like " in why(), "why", 30)
-    finally:
-        release.set()
+    app = one_kept_short(private_library)
+    async with app.run_test(size=(130, 40)) as pilot:
+        _, why = await cold_triage(pilot, app)
+        await wait_until(pilot, lambda: "it needs 1 more kept" in why(), "cold")
+        await pilot.press("enter")
+        await learning(pilot, app)
+        await wait_until(pilot, lambda: "learning from your decisions" in why(), "the line")
+        assert not rows_held.is_set()  # the rows are still being built
+        rows_held.set()
+        await wait_until(pilot, lambda: "words" in why() or "like " in why(), "why", 30)

@@ -164,6 +164,21 @@ def test_unsaveable_changes_at_exit_are_reported(tmp_path: Path, monkeypatch, ca
     assert "changes could not be saved" in capsys.readouterr().err
 
 
+def test_the_reader_keeps_changes_to_a_read_only_library_for_its_session(
+    private_library: Path, monkeypatch, capsys
+) -> None:
+    from tui_reader.cli.program import main
+    from tui_reader.ui.app import ReaderApp
+
+    Library.open(private_library)[0].save()
+    private_library.chmod(0o444)
+    monkeypatch.setattr(ReaderApp, "run", lambda app: None)
+    assert main([]) == 0
+    assert capsys.readouterr().err == (
+        f"tui-reader: {private_library} is read-only: changes are kept for this session only\n"
+    )
+
+
 def test_export_every_format_to_stdout_and_files(tmp_path: Path) -> None:
     run_process("tag", LOAM, "to-read")
     markdown = run_process("export", "--format", "md", "--tag", "to-read")

@@ -126,6 +126,24 @@ def test_untag_says_when_the_paper_lacks_the_tag(capsys) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "change", [["tag", LOAM, "later"], ["untag", LOAM, "kept"], ["unbookmark", LOAM]]
+)
+def test_a_change_to_a_read_only_library_says_once_that_nothing_was_saved(
+    capsys, private_library: Path, change: list[str]
+) -> None:
+    """Not also that changes are kept for a session: a command has none."""
+    assert run(capsys, "tag", LOAM, "kept")[0] == 0
+    private_library.chmod(0o444)
+    before = private_library.read_bytes()
+    assert run(capsys, *change) == (
+        1,
+        "",
+        f"tui-reader: changes could not be saved: {private_library} is read-only\n",
+    )
+    assert private_library.read_bytes() == before
+
+
 def test_a_short_id_asks_for_four_characters(capsys) -> None:
     status, out, err = run(capsys, "tag", LOAM[:3], "x")
     assert (status, out) == (2, "")

@@ -43,6 +43,14 @@ def fetch_day(
         assert run_fetch(["arxiv", "--category", "cs.LG", *out]) == 0
 
 
+@pytest.fixture
+def first_day(clock: FakeTime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The collection a first day's fetch wrote papers 1 and 2 into."""
+    fetch_day(monkeypatch, 0, {1: 1, 2: 1})
+    (path,) = collections(tmp_path).glob("*.jsonl")
+    return path
+
+
 def new_papers(capsys: pytest.CaptureFixture[str]) -> list[str]:
     """The ids `is:new` finds among the fetched collections; none said plainly, no error."""
     status, out, err = run(capsys, "search", "--format", "jsonl", "is:new")
@@ -84,15 +92,10 @@ def test_the_days_papers_are_new_when_nothing_kept_them_between_two_fetches(
 
 
 def test_a_damaged_note_is_passed_over_and_the_caches_own_note_stands(
-    clock: FakeTime,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    first_day: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    fetch_day(monkeypatch, 0, {1: 1, 2: 1})
     assert run(capsys, "search", "paper")[0] == 0
-    (path,) = collections(tmp_path).glob("*.jsonl")
-    note = taken_path(path)
+    note = taken_path(first_day)
     note.write_text('{"format": 1, "taken": [[1, "noon"]]}')
     fetch_day(monkeypatch, 1, {3: 1})  # reads the note to add to it
     assert json.loads(note.read_text())["taken"][0][0] != 1
@@ -110,15 +113,11 @@ def test_a_damaged_note_is_passed_over_and_the_caches_own_note_stands(
 
 
 def test_a_paper_fetched_again_in_a_new_version_is_not_new(
-    clock: FakeTime,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    first_day: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    fetch_day(monkeypatch, 0, {1: 1, 2: 1})
     fetch_day(monkeypatch, 1, {1: 2, 2: 1, 3: 1})
     assert new_papers(capsys) == ["2501.00003"]
-    (path,) = collections(tmp_path).glob("*.jsonl")
+    (path,) = first_day.parent.glob("*.jsonl")  # the same collection, written again
     assert [line["arxiv_version"] for line in map(json.loads, path.read_text().splitlines())] == [
         2,
         1,

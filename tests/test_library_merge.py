@@ -105,8 +105,8 @@ def test_a_library_left_with_merge_conflict_markers_is_read_around_never_moved(
         f"{mine} is left as it is: it holds merge-conflict markers (<<<<<<< at line {line}): "
         "resolve the conflict first, or merge each side; restored the previous version from "
         "library.json.bak",
-        f"{mine} holds merge-conflict markers: changes are kept for this session only",
     ]
+    assert opened.blocked == f"{mine} holds merge-conflict markers"
     assert opened.tags(A) == ["kept"]
     opened.change_tags([A], add=["more"])
     with pytest.raises(LibraryError, match="holds merge-conflict markers"):

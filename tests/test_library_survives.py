@@ -144,14 +144,32 @@ def test_a_read_only_library_is_never_replaced(tmp_path: Path) -> None:
     path.chmod(0o444)
     before = path.read_bytes(), path.stat().st_ino
     library, messages = Library.open(path)
-    assert messages == [f"{path} is read-only: changes are kept for this session only"]
+    assert (messages, library.blocked) == ([], f"{path} is read-only")
     library.change_tags([A], add=["new"])
     with pytest.raises(LibraryError, match="read-only"):
         library.save()
     assert (path.read_bytes(), path.stat().st_ino) == before
     assert not library_file.journal_path(path).exists()
     reading, told = Library.open(path, read_only=True)  # `list`: nothing to keep, nothing said
-    assert told == [] and reading.tags(A) == ["kept"]
+    assert (told, reading.blocked, reading.tags(A)) == ([], None, ["kept"])
+
+
+def test_a_library_that_cannot_be_read_is_told_by_a_reading_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opened to be written, what cannot be read is why nothing can be saved, told by
+    whoever tries; opened to be read, nothing else tells it."""
+    path = tmp_path / "library.json"
+    Library.open(path)[0].save()
+
+    def refused(file: Path) -> str:
+        raise PermissionError(13, "Permission denied", str(file))
+
+    monkeypatch.setattr(library_file, "read_text", refused)
+    why = f"{path} cannot be read: Permission denied"
+    library, messages = Library.open(path)
+    assert (messages, library.blocked) == ([], why)
+    assert Library.open(path, read_only=True)[1] == [why]
 
 
 def test_a_damaged_library_another_program_holds_locked_is_left_as_it_is(
@@ -166,9 +184,7 @@ def test_a_damaged_library_another_program_holds_locked_is_left_as_it_is(
     before = path.read_bytes(), path.stat().st_ino
     with filelock.FileLock(f"{path}.lock"):  # another program, mending it or writing
         library, messages = Library.open(path)
-    assert messages[-1] == (
-        f"{path} is locked by another program: changes are kept for this session only"
-    )
+    assert (messages, library.blocked) == ([], f"{path} is locked by another program")
     assert (path.read_bytes(), path.stat().st_ino) == before
     with pytest.raises(LibraryError, match="locked by another program"):
         library.save()
@@ -260,7 +276,7 @@ def test_a_library_from_a_newer_version_is_read_but_never_written(tmp_path: Path
     path.write_text(text, encoding="utf-8")
     library, messages = Library.open(path)
     assert library.tags(A) == ["x"]
-    assert "written by a newer tui-reader (version 2)" in messages[0]
+    assert messages == [] and "written by a newer tui-reader (version 2)" in str(library.blocked)
     library.change_tags([A], add=["y"])
     with pytest.raises(LibraryError, match="newer tui-reader"):
         library.save()

@@ -2,7 +2,8 @@
 written) says so in one line, keeps nothing half-written in the cache, leaves no temporary
 file, and leaves what was kept before as it was; the reader goes on with the papers it has.
 A cache folder that cannot take the entry (a full disk, a file where a folder should be) is
-said in one line too, and the search or the reader goes on."""
+said in one line too, and the search or the reader goes on: so is one that cannot take the
+entry brought up to date, its index built again, or what a fetch added to it."""
 
 import errno
 import json
@@ -14,13 +15,16 @@ from pathlib import Path
 import pytest
 
 from tests.cli_helpers import run
+from tests.fetch_helpers import Reply, Script, fetch_clock, lines, oai_page, oai_record, serving
 from tests.pilot_helpers import wait_until
 from tui_reader.core import columns, loading
-from tui_reader.core.flat import postings
+from tui_reader.core.flat import disk, postings
 from tui_reader.core.library import Library
-from tui_reader.core.opening import CacheWriter, Opening
+from tui_reader.core.opening import CacheWriter, Opening, Way, open_papers
 from tui_reader.core.paper_columns import columns_of
+from tui_reader.core.search_service import build_index
 from tui_reader.core.segments import whole
+from tui_reader.core.sources import arxiv
 from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 
@@ -202,3 +206,68 @@ async def test_the_reader_whose_cache_cannot_take_the_entry_says_so_and_goes_on(
         await wait_until(pilot, lambda: shown.shown_query == "diffusion", "results")
         assert [message for message, _ in notices()].count(told) == 1
     assert not list((tmp_path / "cache").iterdir())
+
+
+def appended(path: Path) -> None:
+    with path.open("a", encoding="utf-8") as papers:
+        papers.write(json.dumps({"title": "Appended", "abstract": "Diffusion appended."}) + "\n")
+
+
+@pytest.mark.parametrize("kept", ["appended to", "of another version"])
+def test_a_search_whose_cache_cannot_take_the_entry_it_kept_made_anew_says_so_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], kept: str
+) -> None:
+    """Not also that the entry kept could not be used: it was sound, the disk full."""
+    path = papers_file(tmp_path / "papers.jsonl", 60)
+    assert run(capsys, "search", "diffusion", str(path))[0] == 0
+    if kept == "appended to":  # the entry brought up to date
+        appended(path)
+    else:  # its index built again
+        monkeypatch.setattr(disk, "VERSION", disk.VERSION + 1)
+    monkeypatch.setattr(disk, "save_array", no_space)
+    status, out, err = run(
+        capsys, "search", "appended" if kept == "appended to" else "diffusion", str(path)
+    )
+    assert status == 0 and out
+    assert err.splitlines() == [
+        f"tui-reader: {not_kept(tmp_path / 'cache', os.strerror(errno.ENOSPC))}"
+    ]
+
+
+def test_the_reader_whose_cache_cannot_take_the_papers_appended_says_so_once_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = papers_file(tmp_path / "papers.jsonl", 60)
+    open_papers([path], [path], indexed=True)  # kept
+    appended(path)
+    monkeypatch.setattr(disk, "save_array", no_space)
+    found = open_papers([path], [path], stream_from=10**9)
+    assert found.way is Way.LOADED and not found.cache_problems  # told when the write fails
+    assert isinstance(found.cache_writer, CacheWriter)
+    found.cache_writer(found.store, build_index(found.store), (), 0, lambda *_: None)
+    if (write := found.cache_writer.unfinished()) is not None:
+        write.join()
+    assert found.cache_writer.not_kept == not_kept(tmp_path / "cache", os.strerror(errno.ENOSPC))
+
+
+def test_a_fetch_whose_cache_cannot_take_the_new_papers_says_so_once_and_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fetch_clock(monkeypatch, tmp_path / "data", arxiv)
+    out = tmp_path / "cs-LG.jsonl"
+    fetch = ["fetch", "arxiv", "--category", "cs.LG", "--since", "2025-06-01"]
+
+    def fetched(number: int) -> str:
+        """Fetch the paper of this number into `out`, which then holds that many; stderr."""
+        record = oai_record(f"2506.0000{number}", f"Kernel Methods {number}")
+        with serving(Script(Reply(oai_page([record], token="", cursor=0, size=1)))) as server:
+            monkeypatch.setenv("TUI_READER_ARXIV_OAI", server.url)
+            status, _, err = run(capsys, *fetch, "-o", str(out))
+        assert status == 0 and len(lines(out)) == number
+        return err
+
+    fetched(1)
+    assert run(capsys, "search", "kernel", str(out))[0] == 0  # kept: the entry a fetch refreshes
+    monkeypatch.setattr(disk, "save_array", no_space)
+    told = f"tui-reader: {not_kept(tmp_path / 'cache', os.strerror(errno.ENOSPC))}"
+    assert fetched(2).splitlines().count(told) == 1

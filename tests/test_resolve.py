@@ -325,21 +325,35 @@ def test_resolve_keeps_a_certain_match_and_every_command_shows_it(
     assert (len(openreview.requests), len(arxiv.requests)) == (2, 2)
 
 
-def test_offline_says_so_in_one_line_and_changes_nothing(
-    clock: FakeTime,
-    papers: Path,
-    private_library: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
+@pytest.fixture
+def offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both services at a port nothing listens on, as for a machine offline."""
     monkeypatch.setenv("TUI_READER_OPENREVIEW_API", closed_port_url())
     monkeypatch.setenv("TUI_READER_ARXIV_API", closed_port_url())
+
+
+@pytest.mark.usefixtures("offline")
+def test_offline_says_so_in_one_line_and_changes_nothing(
+    clock: FakeTime, papers: Path, private_library: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert run_resolve(["--papers", str(papers)]) == 1
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1
     assert err[0].startswith("tui-reader: cannot reach OpenReview at 127.0.0.1:")
     assert err[0].endswith("offline?); nothing was changed")
     assert sorted(p.name for p in private_library.parent.iterdir()) in ([], ["library.json.lock"])
+
+
+@pytest.mark.usefixtures("offline")  # nothing looked up: else said offline
+def test_a_read_only_library_is_said_in_one_line_before_anything_is_looked_up(
+    papers: Path, private_library: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    Library.open(private_library)[0].save()
+    private_library.chmod(0o444)
+    assert run_resolve(["--papers", str(papers)]) == 1
+    assert capsys.readouterr().err == (
+        f"tui-reader: changes could not be saved: {private_library} is read-only\n"
+    )
 
 
 def test_an_interrupted_run_goes_on_where_it_stopped(

@@ -82,7 +82,7 @@ def _run_reader(arguments: argparse.Namespace) -> int:
     opening = open_papers(
         paths, files, load_filter(arguments), stream_from=LOAD_AT_ONCE, taking_in=_taking_in
     )
-    library, messages = open_library(arguments.library)
+    library, messages = open_library(arguments.library, session=True)
     config = replace(config, search_url=search_template(arguments.search_url, config))
     # What was opened, not the files it held: fetching a collection adds one to the folder.
     named = arguments.paths or list(config.paths)

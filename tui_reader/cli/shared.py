@@ -168,15 +168,23 @@ def tell_misread(asked: Query) -> None:
         warn(f"{reason}: searched as words")
 
 
-def open_library(path: Path | None, read_only: bool = False) -> tuple[Library, list[str]]:
+def open_library(
+    path: Path | None, read_only: bool = False, session: bool = False
+) -> tuple[Library, list[str]]:
     """The library and its problems, told on stderr; the default folder is made when missing
-    and the library is to be written. `read_only`: no file is repaired, moved or made."""
+    and the library is to be written. `read_only`: no file is repaired, moved or made.
+
+    Why no change can be saved (Library.blocked) is told by the reader (`session`) at once,
+    its changes being kept for the session; by a command that writes, by its save, which
+    raises LibraryError; by a command that only reads, not at all."""
     if path is None:
         path = default_path()
         if ENVIRONMENT_VARIABLE not in os.environ and not read_only:
             with contextlib.suppress(OSError):  # the first save will say why it cannot save
                 path.parent.mkdir(parents=True, exist_ok=True)
     library, messages = Library.open(path, read_only=read_only)
+    if library.blocked and session:
+        messages.append(f"{library.blocked}: changes are kept for this session only")
     for message in messages:
         warn(message)
     return library, messages

@@ -16,15 +16,15 @@ An entry is written whole into a temporary folder and renamed into place, when t
 built (`write_entry` for the commands, core.opening; `write_entry_in_background` for the
 reader, never at quit) or brought up to date; the cache folder is kept under the `[cache]
 limit` setting, least recently used entries removed first. A cache is a convenience only: one
-that cannot be read or written costs time, and one that cannot be written is told (`write_entry`'s
-`not_kept`), since every run builds again until it can.
+that cannot be read or written costs time, and one that cannot be written is told (`not_kept`,
+of `write_entry`, `load_cached` and `refresh_kept`), since every run builds again until it can.
 """
 
 import contextlib
 import os
 import shutil
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -37,6 +37,7 @@ from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.frames import damage_seen
 from tui_reader.core.loading import NO_FILTER, LoadError, LoadFilter, LoadResult
 from tui_reader.core.locations import cache_folder, config_path
+from tui_reader.core.scratch import ScratchError
 from tui_reader.core.segments import entry, sound
 from tui_reader.core.segments.added import new_keys
 from tui_reader.core.segments.earlier import taken_in
@@ -80,6 +81,39 @@ class IndexedPapers:
     folder: Path | None = None  # the entry they were read from, to check (`check_kept`)
 
 
+class _Refused(Exception):
+    """The cache folder could not take what was written to it: the OSError it raised."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+@contextlib.contextmanager
+def _refusals() -> Iterator[None]:
+    """An OSError of writing an entry raised as _Refused; not one of the temporary files a
+    build writes elsewhere (ScratchError, told as the build's)."""
+    try:
+        yield
+    except ScratchError:
+        raise
+    except OSError as error:
+        raise _Refused(error) from error
+
+
+def _tell_not_kept(not_kept: list[str] | None, root: Path, error: Exception) -> None:
+    """Say in `not_kept`, once, that the cache folder `root` could not take an entry."""
+    if not_kept is None:
+        return
+    why = (error.strerror if isinstance(error, OSError) else None) or str(error)
+    told = (
+        f"cache not kept: {displayed(root)}: {why or type(error).__name__}; "
+        "the next run reads and indexes the papers again"
+    )
+    if told not in not_kept:
+        not_kept.append(told)
+
+
 def cache_limit() -> int:
     """The `[cache] limit` setting: bytes the cache folder may take."""
     try:
@@ -96,6 +130,7 @@ def load_cached(
     taking_in: Callable[[int], object] | None = None,
     load_filter: LoadFilter = NO_FILTER,
     checked: list[str] | None = None,
+    not_kept: list[str] | None = None,
 ) -> IndexedPapers | None:
     """The papers and index kept for these files (those `load_filter` admits: an entry of
     their own, core.segments.filtered), memory-mapped, brought up to date when
@@ -106,7 +141,10 @@ def load_cached(
     is not (another version of the index's format, or damaged) gets its index built and
     kept again (rejected, unless `rebuild`). With `checked` (a command, which reads them
     once), the entry is checked against its digests first, as the reader checks it as it
-    runs (`check_kept`), and its parts found damaged are read again at once, said there."""
+    runs (`check_kept`), and its parts found damaged are read again at once, said there.
+    When the cache folder cannot take the entry brought up to date or its index built again
+    (a full disk, a folder that cannot be written), None, and why in `not_kept`, as
+    `write_entry` says it."""
     try:
         root = cache_folder()
         files = _distinct(files)
@@ -124,13 +162,16 @@ def load_cached(
         if index is None:
             if not rebuild:
                 raise Rejected(f"{kept.folder}: an index of another version, or damaged")
-            kept = rebuild_indexes(root, files, kept)
+            with _refusals():
+                kept = rebuild_indexes(root, files, kept)
             index = kept.index()
             told = "the index kept in the cache could not be used: built again"
         assert index is not None
-    except (Rejected, OSError, LoadError) as error:
+    except (_Refused, Rejected, OSError, LoadError) as error:
         sound.mark_seen(damage_seen())  # a frame read back damaged as the entry was made
-        if unusable is not None and os.path.lexists(folder):
+        if isinstance(error, _Refused):  # not the entry's fault: what it adds was refused
+            _tell_not_kept(not_kept, root, error.error)
+        elif unusable is not None and os.path.lexists(folder):
             unusable.append(str(error))
         return None
     (kept.folder / MANIFEST).touch()  # recently used: kept longest
@@ -172,7 +213,8 @@ def _kept(
     if entry.to_read(new) and taking_in is not None:
         taking_in(papers_in_ranges(entry.ranges_read(new)))
     try:
-        written = entry.write(root, files, steps, before, most, fresh=sound.VIEW in again)
+        with _refusals():
+            written = entry.write(root, files, steps, before, most, fresh=sound.VIEW in again)
     except TooMuch:
         return None
     prune(root, cache_limit(), keep=written)
@@ -320,12 +362,7 @@ def write_entry(
             flat.new = frozenset(store.id_of(number) for number in numbers)
         prune(root, cache_limit() if limit is None else limit, keep=final)
     except (OSError, ValueError) as error:  # costs time, never the run
-        if not_kept is not None:
-            why = (error.strerror if isinstance(error, OSError) else None) or str(error)
-            not_kept.append(
-                f"cache not kept: {displayed(root)}: {why or type(error).__name__}; "
-                "the next run reads and indexes the papers again"
-            )
+        _tell_not_kept(not_kept, root, error)
         return False
     finally:
         if read is not None and read.framed is not None:  # not moved into the entry
@@ -367,13 +404,14 @@ def write_entry_in_background(
     return thread
 
 
-def refresh_kept(file: Path, opened: Sequence[Path] = ()) -> int:
+def refresh_kept(file: Path, opened: Sequence[Path] = (), not_kept: list[str] | None = None) -> int:
     """Bring up to date each entry kept of files among which is this one, which changed (a
     fetch wrote papers into it), and the entry of the files `opened` (those the reader opens
     when it is named none) when this one is among them: a file new to them (a day's fetch) is
     taken in beside the papers kept of the others, as the reader would take it in (at most
     UPDATE_AT_MOST bytes read). So the next start reads them at once; how many were brought
-    up to date. Never raises: a cache is a convenience."""
+    up to date; why the cache folder could not take them, in `not_kept` (`load_cached`'s).
+    Never raises: a cache is a convenience."""
     path = str(file.resolve())
     brought = 0
     try:
@@ -388,7 +426,8 @@ def refresh_kept(file: Path, opened: Sequence[Path] = ()) -> int:
         kept.append((by_default, NO_FILTER, UPDATE_AT_MOST))
     for files, read_with, most in kept:
         try:
-            if load_cached(files, False, None, most, load_filter=read_with) is not None:
+            found = load_cached(files, False, None, most, load_filter=read_with, not_kept=not_kept)
+            if found is not None:
                 brought += 1
         except (OSError, LoadError):
             continue

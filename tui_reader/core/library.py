@@ -52,7 +52,9 @@ class Library:
         one (papers given as the library, say): it is left as it is. A damaged file is moved
         aside and the library is rebuilt from the backup and the journals, and written back
         at once; entries that cannot be read are set aside in `.rejected`. `read_only` reads
-        around damage and changes no file.
+        around damage and changes no file, and tells none of what blocks saving but a file
+        that cannot be read. Why no change can be saved is `blocked`, not told here: the
+        reader keeps changes for its session, a command fails to save them.
         """
         library = cls(path, read_only=read_only)
         return library, library._disk.open()
@@ -60,6 +62,12 @@ class Library:
     @property
     def path(self) -> Path | None:
         return self._disk.path
+
+    @property
+    def blocked(self) -> str | None:
+        """Why no change can be saved (read-only, locked by another program, written by a
+        newer tui-reader...), or None: `save` raises LibraryError with it."""
+        return self._disk.blocked
 
     @property
     def saving(self) -> bool:

@@ -240,19 +240,22 @@ class LibraryDisk:
             changes, fold = self._refresh_repairing(timeout=LOCK_TIMEOUT)
         except LockTimeout:
             self._blocked = f"{self.path} is locked by another program"
+            return []
         except OSError as error:
             unread = error.filename or self.path
             self._blocked = f"{unread} cannot be read: {error.strerror or error}"
-        else:
-            if fold and self._writable:
-                try:
-                    changes.messages += self.save(fold=True)
-                except LibraryError as error:
-                    changes.messages.append(f"It could not be written back: {error}")
-            if self._blocked is None:
-                return changes.messages
-            return [*changes.messages, f"{self._blocked}: changes are kept for this session only"]
-        return [f"{self._blocked}: changes are kept for this session only"]
+            return [self._blocked] if self.read_only else []  # a reading's own problem
+        if fold and self._writable:
+            try:
+                changes.messages += self.save(fold=True)
+            except LibraryError as error:
+                changes.messages.append(f"It could not be written back: {error}")
+        return changes.messages
+
+    @property
+    def blocked(self) -> str | None:
+        """Why no change can be saved to the files, or None (see Library.blocked)."""
+        return self._blocked
 
     @property
     def _writable(self) -> bool:

@@ -173,6 +173,8 @@ def _cached_or_indexed(
     to the cache."""
     reasons: list[str] = []
     checked: list[str] = []  # the entry's damage found by its digests, said
+    # A cache folder that cannot take the entry brought up to date is told by the write of
+    # the whole entry below, which it cannot take either.
     cached = load_cached(
         files, unusable=reasons, update_at_most=None, load_filter=load_filter, checked=checked
     )
@@ -241,7 +243,7 @@ def _for_the_reader(
     or without it (built again while the reader runs), else loaded now, or streamed when it
     is big; written to the cache once indexed."""
     reasons: list[str] = []  # why the cache's entry for these files could not be used
-    writer = CacheWriter(files, load_filter)
+    writer = CacheWriter(files, load_filter)  # its write tells of a cache that refuses an update
     cached = load_cached(files, False, reasons, taking_in=taking_in, load_filter=load_filter)
     if cached is not None:
         opening = _opening(cached.loaded, Way.CACHED, cached.index)

@@ -293,7 +293,10 @@ def run(arguments: argparse.Namespace) -> int:
         return INTERRUPTED if failure.interrupted else 1
     progress.end()
     print(_summary(label, tally), file=sys.stderr)
-    refresh_kept(path, _opened_by_default())  # the papers kept take in the new ones now
+    not_kept: list[str] = []
+    refresh_kept(path, _opened_by_default(), not_kept)  # the papers kept take in the new ones
+    for told in not_kept:
+        warn(told)
     if versions := _new_versions(tally):
         print(versions, file=sys.stderr)
     return follow_papers(arxiv_ids)

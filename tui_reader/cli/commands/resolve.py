@@ -21,6 +21,7 @@ from tui_reader.cli.shared import (
     settings,
     warn,
 )
+from tui_reader.core.library import LibraryError
 from tui_reader.core.resolve import Outcome, needs_lookup, resolve_online
 from tui_reader.core.sources import arxiv
 from tui_reader.core.sources.lookup import search_service
@@ -79,6 +80,8 @@ def run(arguments: argparse.Namespace) -> int:
     except ValueError as error:
         raise UsageError(str(error)) from None
     library, _ = open_library(arguments.library)  # a misplaced --library said first
+    if library.blocked:  # before anything is looked up, as a save would say it after
+        raise LibraryError(library.blocked)
     papers = read_papers(papers_or_default(arguments.papers, config)).store
     if not any(needs_lookup(paper, library, arguments.again) for paper in papers):
         again = "" if arguments.again else " (--again looks up those found without a match)"

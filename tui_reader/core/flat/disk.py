@@ -251,14 +251,11 @@ def read_manifest(
 
 def replace(root: Path, sources: list[dict[str, object]], arrays: Mapping[str, Array]) -> None:
     """Keep a new index for these sources in the root, in place of one of another version
-    (or a damaged one)."""
-    try:
-        kept = save(root, sources, arrays)
-        for other in root.glob("flat-v*"):
-            if other != kept:
-                shutil.rmtree(other, ignore_errors=True)
-    except OSError:
-        pass  # built again next time
+    (or a damaged one); OSError when it cannot be written (the one it replaces is left)."""
+    kept = save(root, sources, arrays)
+    for other in root.glob("flat-v*"):
+        if other != kept:
+            shutil.rmtree(other, ignore_errors=True)
 
 
 def open_index(root: Path, sources: list[dict[str, object]]) -> FlatIndex:

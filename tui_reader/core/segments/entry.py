@@ -351,7 +351,8 @@ def write(
     """Write the entry of these files made of these steps from the kept entry, in place of
     the one there (with `fresh`, its view made anew: its parts' indexes were built again);
     its folder. TooMuch when it would read more than `most` bytes of the files; OSError
-    when it cannot be written, LoadError when a file cannot be read."""
+    when it cannot be written, LoadError when a file cannot be read, Rejected when a part
+    kept has no index to join to the others."""
     sources = [identity(file) for file in files]
     root.mkdir(parents=True, exist_ok=True)
     temporary = Path(tempfile.mkdtemp(prefix=writing_prefix(), dir=root))
@@ -414,7 +415,7 @@ def _before(kept: Kept | Sequence[OpenPart]) -> View:
     parts = kept.parts if isinstance(kept, Kept) else kept
     biggest = max(parts, key=lambda part: part.facts.count)
     if biggest.index is None:
-        raise OSError("a part without its index cannot be joined to others")
+        raise Rejected("a part without its index cannot be joined to others")
     return View.of_part(biggest, biggest.index)
 
 
@@ -493,7 +494,7 @@ def _view_arrays(
         return {}, {}
     indexes = [part.index for part in parts]
     if any(index is None for index in indexes):
-        raise OSError("a part without its index cannot be joined to others")
+        raise Rejected("a part without its index cannot be joined to others")
     view = view_after(before, parts, [index for index in indexes if index is not None])
     arrays, _ = joined_store(parts, view.ranks)
     return save_arrays(folder, arrays | view.arrays())

@@ -217,7 +217,8 @@ def save_framed(
 
 
 def replace_index(part: OpenPart, index: Mapping[str, Array]) -> None:
-    """Keep a new index in a part, in place of one of another version (or a damaged one)."""
+    """Keep a new index in a part, in place of one of another version (or a damaged one);
+    OSError when it cannot be written."""
     disk.replace(part.folder, sources_of(part.facts.ranges), index)
 
 
