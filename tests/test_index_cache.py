@@ -77,6 +77,22 @@ def test_a_second_search_opens_the_kept_papers_and_index(
     assert isinstance(kept.index, FlatIndex)
 
 
+@pytest.mark.parametrize("query", ["since", "LG", "ICML", "venue:since", "venue:ICML", "models"])
+def test_files_of_collections_named_apart_find_the_same_kept_as_built(
+    write_seed, capsys, monkeypatch: pytest.MonkeyPatch, query: str
+) -> None:
+    """Kept, an index built whole is cut into a part a file: a collection's name, a word of
+    `venue` alone, is a word of its part."""
+    fetched = write_seed(
+        "Models since 1990.", "LG models of regret.", header="arxiv cs.LG since", name="a.txt"
+    )
+    seeds = write_seed("Diffusion models.", "Bandits.", header="ICML 2026 Papers", name="b.txt")
+    paths = [str(fetched), str(seeds)]
+    first = main(["search", query, *paths]), capsys.readouterr()
+    nothing_built(monkeypatch)
+    assert (main(["search", query, *paths]), capsys.readouterr()) == first
+
+
 def test_list_and_export_with_a_query_share_the_kept_entry(
     tmp_path: Path, write_seed, capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -200,9 +200,12 @@ class WordMatcher:
         whose name the case-sensitive index does not hold."""
         if not alternative.case_sensitive or alternative.is_phrase or alternative.field == "venue":
             return False
+        # Written so by some paper: a word of a collection's name alone is in the vocabulary
+        # of an index built whole, not in that of its parts.
         if alternative.prefix:
-            return len(self._cased.prefixed(alternative.text)) > 0
-        return self._cased.id_of(alternative.text) is not None
+            return bool(self._cased.frequency[self._cased.prefixed(alternative.text)].any())
+        exact = self._cased.id_of(alternative.text)
+        return exact is not None and bool(self._cased.frequency[exact])
 
     def highlighted(self, ids: list[int]) -> set[str]:
         """The words to highlight for these ids, each as indexed and, when some paper wrote it

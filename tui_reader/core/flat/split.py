@@ -38,7 +38,12 @@ def split(arrays: Mapping[str, Array], cuts: Sequence[int]) -> tuple[list[Arrays
     for prefix, fields in _VOCABULARIES.items():
         words = arrays[f"{prefix}words"], np.asarray(arrays[f"{prefix}words_offsets"], np.int64)
         counts = {field: _postings(arrays, field, cuts, parts) for field in fields}
-        held = [np.flatnonzero(part_counts > 0) for part_counts in counts[fields[0]]]
+        # A part's words: those of its papers in any field (a collection's name is in `venue`
+        # alone).
+        held = [
+            np.flatnonzero(np.logical_or.reduce([counts[field][place] > 0 for field in fields]))
+            for place in range(len(parts))
+        ]
         for field, by_part in counts.items():
             for part, part_counts, ids in zip(parts, by_part, held, strict=True):
                 offsets = np.zeros(len(ids) + 1, dtype=np.int64)
