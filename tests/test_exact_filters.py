@@ -79,6 +79,26 @@ def test_a_typo_no_paper_holds_shows_the_word_meant_and_says_so(
     assert full("bayesain", papers, index) == ({"bayesian"}, "showing bayesian for bayesain")
 
 
+@pytest.mark.parametrize("query", ["transformr", "transformr "])  # typed on, and whole
+def test_a_typo_a_letter_short_of_a_word_shows_that_word_not_the_words_of_another_edit(
+    query: str,
+) -> None:
+    """`transformr` is one edit from transformer (a letter left out) but also from transform
+    and transforms (one taken out or replaced) and begins like transformation: the papers
+    shown are those of the word the notice names."""
+    texts = (
+        ["Transformers for translation."] * 3
+        + ["Transformer for vision."] * 2
+        + ["Transforms of signals."] * 5
+        + ["Transform of graphs."] * 5
+        + ["Transformation of images."] * 5
+    )
+    papers = PaperStore([paper(text, number) for number, text in enumerate(texts)])
+    words, showing = full(query, papers, build_index(papers))
+    assert showing == "showing transformer for transformr"
+    assert words == {"transformers", "transformer"}  # a word is a beginning, typed whole too
+
+
 def test_a_misspelling_a_few_papers_hold_shows_the_word_meant_too(
     searched: tuple[list[Paper], object],
 ) -> None:

@@ -34,6 +34,12 @@ def _within(word: str, choices: Sequence[str], edits: int) -> list[tuple[str, in
     return process.extract(word, choices, scorer=OSA.distance, score_cutoff=edits, limit=None)
 
 
+def _a_letter_short(typed: str, word: str) -> bool:
+    """Whether the typed word is the word (or its beginning) with one letter left out."""
+    letters = iter(word[: len(typed) + 1])
+    return len(word) > len(typed) and all(letter in letters for letter in typed)
+
+
 def _typos_allowed(word: str) -> int:
     # A word of four letters has too many neighbours: `sati` matched 332,433 of a million
     # papers where `sat` matched 52,560, and `band` matched "and".
@@ -191,7 +197,13 @@ class WordMatcher:
                 found[typo] = max(found.get(typo, 0), quality)
         if any(quality != SECOND_TYPO for quality in found.values()):
             found = {typo: quality for typo, quality in found.items() if quality != SECOND_TYPO}
-        return found
+        # A word the typed one is short of a letter of (the commonest slip: "transformr" for
+        # transformer) is meant over those another edit makes (transform, transforms).
+        words = self._words.words
+        short_of = {
+            typo: quality for typo, quality in found.items() if _a_letter_short(word, words[typo])
+        }
+        return short_of or found
 
     def is_cased(self, alternative: Alternative) -> bool:
         """Whether the alternative matches words only as written: it has a capital and the
