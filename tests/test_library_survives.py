@@ -284,6 +284,24 @@ def test_a_library_from_a_newer_version_is_read_but_never_written(tmp_path: Path
     assert sorted(p.name for p in tmp_path.glob("library.json*")) == ["library.json"]
 
 
+def test_a_bad_journal_line_is_said_by_a_reading_that_leaves_it_as_it_is(tmp_path: Path) -> None:
+    path = tmp_path / "library.json"
+    library, _ = Library.open(path)
+    library.change_tags([A], add=["kept"])
+    library.save()
+    change = {"entry": {"tags": {"after": stamp(timedelta())}}, "id": A, "v": 1}
+    with library_file.journal_path(path).open("a", encoding="utf-8") as lines:
+        lines.write(f"garbage in the middle\n{json.dumps(change)}\n")
+    before = {file.name: file.read_bytes() for file in tmp_path.glob("library.json*")}
+    read, messages = Library.open(path, read_only=True)
+    assert read.tags(A) == ["after", "kept"]
+    assert messages == [
+        f"{path}: 1 entry could not be read (library.json.journal, line 1: not a valid change); "
+        "left as it is"
+    ]
+    assert {file.name: file.read_bytes() for file in tmp_path.glob("library.json*")} == before
+
+
 def test_one_bad_entry_is_kept_aside_and_the_rest_loads(tmp_path: Path) -> None:
     path = tmp_path / "library.json"
     good = {"tags": {"fine": stamp(timedelta())}}

@@ -365,10 +365,11 @@ class LibraryDisk:
                 f"{self.path}: {times} not valid or in the future (a clock ahead?) now count as "
                 "the oldest"
             )
-        if contents.rejected and self._blocked:
+        if contents.rejected and (self._blocked or self.read_only):  # not kept aside here
+            left = "it is" if len(contents.rejected) == 1 else "they are"
             changes.messages.append(
                 f"{self.path}: {_rejected_count(contents)} could not be read "
-                f"({_reasons(contents)}); left as they are"
+                f"({_reasons(contents)}); left as {left}"
             )
         return changes, damaged or bool(contents.rejected)
 
