@@ -72,6 +72,8 @@ async def test_t_edits_tags_with_completion(seed_store, private_library) -> None
         await pilot.press(*"To-Read rl/theory", "enter")
         await work_shown(pilot)
         assert app.library.tags(seed_store[0].id) == ["rl/theory", "to-read"]
+        told = [notification.message for notification in app._notifications]
+        assert told[-1] == "Tags are kept in lower case: #to-read"
         assert lines(app)[0].rstrip().endswith("#rl/theory #to-read")
         assert "#rl/theory  #to-read" in detail(app)
 

@@ -39,6 +39,8 @@ async def edit_tags(screen: WorkspaceParts) -> None:
     edit = tag_edit(text, current)
     if library.change_tags(targets, edit.add, edit.remove):
         screen.library_changed(used=targets)
+        if edit.said:
+            screen.tell(edit.said)
 
 
 async def edit_note(screen: WorkspaceParts) -> None:

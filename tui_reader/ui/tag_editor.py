@@ -35,6 +35,14 @@ class TagSuggester(Suggester):
 class TagEdit:
     add: list[str]
     remove: list[str]
+    folded: list[str]  # tags typed with capitals, kept in lower case
+
+    @property
+    def said(self) -> str:
+        """What to tell of the edit: that capitals were folded, or ""."""
+        if not self.folded:
+            return ""
+        return f"Tags are kept in lower case: {', '.join(f'#{tag}' for tag in self.folded)}"
 
 
 def parse_tag_words(text: str) -> tuple[list[str], list[str], list[str]]:
@@ -56,11 +64,14 @@ def tag_edit(text: str, current: list[str] | None) -> TagEdit:
     """The change the prompt asks for. With `current` (one paper) the words are its new tags;
     without (marked papers) they are tags to add. `-tag` removes a tag in both."""
     named, remove, _ = parse_tag_words(text)
+    typed = {word.removeprefix("-") for word in text.split()}
+    folded = [tag for tag in named if tag not in typed]
     if current is None:
-        return TagEdit(named, remove)
+        return TagEdit(named, remove, folded)
     return TagEdit(
         [tag for tag in named if tag not in current],
         [tag for tag in current if tag not in named] + [t for t in remove if t in current],
+        [tag for tag in folded if tag not in current],
     )
 
 

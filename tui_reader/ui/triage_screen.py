@@ -315,6 +315,8 @@ class TriageScreen(ModalScreen[str | None]):
         if text is not None:
             edit = tag_edit(text, current)
             self._edited(self.library.change_tags([paper.id], edit.add, edit.remove))
+            if edit.said:
+                self.notify(edit.said, markup=False)
 
     @dialog_flow
     async def action_edit_note(self) -> None:
