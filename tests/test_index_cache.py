@@ -514,7 +514,12 @@ def test_an_index_of_another_version_is_built_again_once_from_the_kept_papers(
     (index,) = entry.glob("parts/*/flat-v*")
     index.rename(index.parent / "flat-v0-older")  # as an earlier format version left it
     monkeypatch.setattr(opening, "load_paths", lambda *_: pytest.fail("papers loaded"))
-    assert search(capsys, "diffusion", str(path)) == first  # indexed from the kept papers
+    assert main(["search", "diffusion", str(path)]) == 0  # indexed from the kept papers
+    assert capsys.readouterr() == (
+        first,
+        "tui-reader: the index kept in the cache is of another version of tui-reader: "
+        "made again from the papers kept\n",
+    )
     assert [p.name for p in entry.glob("parts/*/flat-v*")] == [index.name]
     nothing_built(monkeypatch)
     assert search(capsys, "diffusion", str(path)) == first

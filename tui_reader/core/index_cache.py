@@ -33,6 +33,7 @@ import numpy as np
 from tui_reader.core.config import Config, ConfigError, load_config
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.expected_papers import papers_in_ranges
+from tui_reader.core.flat import disk
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.frames import damage_seen
 from tui_reader.core.loading import NO_FILTER, LoadError, LoadFilter, LoadResult
@@ -162,10 +163,10 @@ def load_cached(
         if index is None:
             if not rebuild:
                 raise Rejected(f"{kept.folder}: an index of another version, or damaged")
+            told = _rebuilt(kept)
             with _refusals():
                 kept = rebuild_indexes(root, files, kept)
             index = kept.index()
-            told = "the index kept in the cache could not be used: built again"
         assert index is not None
     except (_Refused, Rejected, OSError, LoadError) as error:
         sound.mark_seen(damage_seen())  # a frame read back damaged as the entry was made
@@ -177,6 +178,19 @@ def load_cached(
     (kept.folder / MANIFEST).touch()  # recently used: kept longest
     index.new = frozenset(kept.store.id_of(number) for number in kept.new().tolist())
     return IndexedPapers(_loaded(kept), index, kept.store, told, kept.new_at(), kept.folder)
+
+
+def _rebuilt(kept: Kept) -> str:
+    """What to tell of the entry's indexes made again: those of another version (an
+    upgrade), or those that could not be used."""
+    folders = [part.folder for part in kept.parts if part.index is None]
+    current = f"flat-v{disk.VERSION}-*"
+    if all(any(f.glob("flat-v*")) and not any(f.glob(current)) for f in folders):
+        return (
+            "the index kept in the cache is of another version of tui-reader: "
+            "made again from the papers kept"
+        )
+    return "the index kept in the cache could not be used: built again"
 
 
 def _kept(
