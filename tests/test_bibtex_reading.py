@@ -2,6 +2,7 @@
 without the braces that protect case, accents as letters, authors as "Given Family", so the
 list, the detail pane, search and every export say the same."""
 
+import json
 from pathlib import Path
 
 import bibtexparser
@@ -12,10 +13,11 @@ from tests.pilot_helpers import detail, rows, store_from, type_filter
 from tui_reader.core.export import render
 from tui_reader.core.formats.bibtex import read_bibtex
 from tui_reader.core.formats.records import Record
+from tui_reader.core.index_cache import load_cached
 from tui_reader.core.latex_text import latex_to_unicode
 from tui_reader.core.library import Library
-from tui_reader.core.loading import load_paths
-from tui_reader.core.opening import Opening
+from tui_reader.core.loading import check_paths, load_paths
+from tui_reader.core.opening import Opening, open_papers
 from tui_reader.core.paper import paper_id
 from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.references import citation, headline_text, markdown_link
@@ -170,6 +172,24 @@ async def test_the_list_and_the_detail_pane_show_the_title_as_text(tmp_path: Pat
         )
         await type_filter(pilot, "godel")
         assert rows(app) == ["Schrödinger bridges for Gödel machines"]
+
+
+def test_papers_kept_as_a_version_reading_bibtex_otherwise_read_them_are_read_again(
+    tmp_path: Path,
+) -> None:
+    path = zotero_file(tmp_path)
+    assert open_papers([path], check_paths([path]), indexed=True).index is not None
+    (manifest,) = (tmp_path / "cache").glob("papers-v*/parts/*/manifest.json")
+    kept = json.loads(manifest.read_text(encoding="utf-8"))
+    assert kept.pop("readings") == {"bib": 2}
+    manifest.write_text(json.dumps(kept), encoding="utf-8")  # as an earlier version kept it
+    unusable: list[str] = []
+    assert load_cached(check_paths([path]), unusable=unusable) is None
+    assert unusable == [f"{manifest.parent}: {path} is read otherwise now"]
+    assert [
+        p.headline for p in open_papers([path], check_paths([path]), indexed=True).store
+    ] == TITLES
+    assert load_cached(check_paths([path])) is not None  # kept again, as read now
 
 
 # Text with braces and escaped characters but no command: what BibTeX fields hold most.
