@@ -195,7 +195,7 @@ def test_bibtex_parses_back_with_unique_keys(seed_store, tmp_path: Path) -> None
     assert "50\\%" in hostile and "\\textbraceleft{}unbalanced" in hostile and "\\&" in hostile
     assert "$x_{1}$" in hostile and "\\emph{emphasis}" in hostile  # the other braces kept
     rich = parsed.entries[39].fields_dict
-    assert rich["author"].value == "Ada Lovelace and {\\'E}mile Borel"
+    assert rich["author"].value == "Lovelace, Ada and Borel, {\\'E}mile"
     assert rich["url"].value == "https://openreview.net/forum?id=abc"
 
 

@@ -20,6 +20,7 @@ from pylatexenc.latex2text import LatexNodes2Text
 
 from tui_reader.core.citation_keys import key_base, keys_of
 from tui_reader.core.export import copy_forms, format_of, render
+from tui_reader.core.formats.bibtex import author_of
 from tui_reader.core.latex_text import unicode_text
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
@@ -107,7 +108,8 @@ def test_bibtex_has_authors_year_eprint_doi_and_url(tmp_path: Path) -> None:
         "misc", "misc", "inproceedings", "misc", "misc"
     ]  # fmt: skip
     first = parsed.entries[0].fields_dict
-    assert first["author"].value == "Ada Lovelace and van Beethoven, Ludwig and {\\'E}mile Borel"
+    # Family name first: no reader splits a name written so otherwise.
+    assert first["author"].value == "Lovelace, Ada and van Beethoven, Ludwig and Borel, {\\'E}mile"
     assert first["year"].value == "2025"
     assert first["eprint"].value == "2501.01234"
     assert first["archivePrefix"].value == "arXiv"
@@ -259,7 +261,13 @@ def test_bibtex_of_latex_reads_back_as_the_reference_text() -> None:
     )
     assert read_latex(title) == UNICODE_TITLE
     authors = entry.fields_dict["author"].value.split(" and ")
-    assert [read_latex(author) for author in authors] == ["Kurt Gödel", "Paul Erdős", "Émile Borel"]
+    assert [read_latex(author) for author in authors] == [
+        "Gödel, Kurt",
+        "Erdős, Paul",
+        "Borel, Émile",
+    ]
+    # Read back by the reader of .bib files: the names as the paper holds them.
+    assert [author_of(author) for author in authors] == ["Kurt Gödel", "Paul Erdős", "Émile Borel"]
 
 
 def bibtex_balanced(value: str) -> bool:

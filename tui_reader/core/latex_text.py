@@ -18,6 +18,9 @@ from tui_reader.core.typeset import math_spans, math_to_text, written_quotes
 LONGEST_CONVERTED = 20_000
 _BRACE_TOKEN = re.compile(r"\\[{}]|\\.|[{}]", re.S)
 _LATEX_MARK = re.compile(r"[\\{}]")
+# What only pylatexenc reads: a backslash not escaping a character, a dollar not escaped.
+_COMMAND_MARK = re.compile(r"\\(?![%&_#${} ])|(?<!\\)\$")
+_CHARACTER_ESCAPE = re.compile(r"\\(.)")
 _TO_ESCAPE = re.compile(r"\\.|\\\Z|[%{}]", re.S)
 _ACCENTS = list("'\"^`~=.") + list("uvHckrbd")
 _LETTERS = ["ss", "o", "O", "ae", "AE", "oe", "OE", "aa", "AA", "l", "L", "i", "j"]
@@ -97,6 +100,8 @@ def latex_to_unicode(prose: str) -> str:
     # A bare % is a percent sign in a title (arXiv writes "50% less"), not a comment; a
     # brace without its pair is a character too.
     unpaired = {match.start() for match in unpaired_braces(prose) if len(match.group()) == 1}
+    if not _COMMAND_MARK.search(prose):  # braces and escaped characters only: most BibTeX
+        return _CHARACTER_ESCAPE.sub(r"\1", _without_group_braces(prose, unpaired))
 
     def as_character(match: re.Match[str]) -> str:
         token = match.group()
@@ -111,6 +116,16 @@ def latex_to_unicode(prose: str) -> str:
         return str(converter.nodelist_to_text(nodes))
     except Exception:  # pylatexenc raises its own parse errors and, on odd input, others
         return prose
+
+
+def _without_group_braces(prose: str, unpaired: set[int]) -> str:
+    """The prose without its paired grouping braces (`{GAN}s`: GANs), as pylatexenc reads it."""
+    pieces, at = [], 0
+    for match in _BRACE_TOKEN.finditer(prose):
+        if len(match.group()) == 1 and match.start() not in unpaired:
+            pieces.append(prose[at : match.start()])
+            at = match.end()
+    return "".join([*pieces, prose[at:]])
 
 
 @functools.cache

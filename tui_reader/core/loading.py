@@ -154,6 +154,7 @@ def _paper(record: Record, path: Path, stem: str) -> Paper:
         url=record.url,
         venue=record.venue,
         metadata=record.metadata,
+        written_abstract=record.written_abstract,
     )
 
 

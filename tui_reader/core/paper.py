@@ -10,6 +10,8 @@ from tui_reader.core.links import extract_links
 from tui_reader.core.text import normalise
 
 ID_LENGTH = 12
+# The last of a paper's authors when it stands for the others, not named (BibTeX's `and others`).
+ET_AL = "et al."
 # A year standing in a venue as a word of its own ("ICLR 2021", "(ICML 2020)", "2019."), not
 # digits of a longer token ("arXiv:2012.01234", "ICLR2021", "12019").
 _VENUE_YEAR = re.compile(r"(?<![^\s(\[{,;'\"])(?:19|20)[0-9]{2}(?=[)\]},;:.'\"]*(?:\s|$))")
@@ -87,16 +89,17 @@ class Paper:
         url: str = "",
         venue: str = "",
         metadata: "Metadata | None" = None,
+        written_abstract: str = "",
     ) -> "Paper":
         """The paper of an abstract, with the optional fields `metadata` gives (without a
         year, the one its venue names: `paper_year`). A paper with an arXiv id is identified
         by it, so what the user made of it follows it through new versions and revised
-        abstracts."""
+        abstracts; any other by its abstract as written (`written_abstract`, when given)."""
         metadata = metadata or {}
         if venue and metadata.get("year") is None:  # a copy: the record's is left as read
             metadata = {**metadata, "year": paper_year(None, venue)}
         return cls(
-            id=paper_id_of(abstract, metadata),
+            id=paper_id_of(written_abstract or abstract, metadata),
             abstract=abstract,
             collection=collection,
             source=source,

@@ -29,7 +29,7 @@ from tui_reader.core.citation_keys import keys_of
 from tui_reader.core.latex_text import plain_text
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
-from tui_reader.core.reference_names import bibtex_name, csl_name, ris_name
+from tui_reader.core.reference_names import bibtex_name, csl_name, named, ris_name
 from tui_reader.core.references import (
     Kind,
     date_of,
@@ -129,8 +129,8 @@ def csl_json(papers: Sequence[Paper], state: PaperState, template: str) -> str:
             "type": _CSL_TYPES[kind],
             "title": plain_text(reference_title(paper)),
         }
-        if paper.authors:
-            item["author"] = [csl_name(author) for author in paper.authors]
+        if authors := named(paper.authors):
+            item["author"] = [csl_name(author) for author in authors]
         if date := date_of(paper):
             item["issued"] = {"date-parts": [date]}
         if (venue_field := _CSL_VENUES.get(kind)) and (venue := _venue(paper, kind)):
@@ -162,7 +162,7 @@ def ris(papers: Sequence[Paper], state: PaperState, template: str) -> str:
     for paper, key in zip(papers, keys_of(papers, state), strict=True):
         kind = kind_of(paper)
         fields = [("TY", _RIS_TYPES[kind]), ("ID", key), ("TI", plain_text(reference_title(paper)))]
-        fields += [("AU", ris_name(author)) for author in paper.authors]
+        fields += [("AU", ris_name(author)) for author in named(paper.authors)]
         if year := year_of(paper):
             fields.append(("PY", year))
         if len(date := date_of(paper)) > 1:

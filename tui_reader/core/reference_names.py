@@ -10,6 +10,9 @@ A name is kept whole (BibTeX `{...}`, CSL-JSON `literal`, one RIS `AU` with no c
 - it is one word (`Plato`), is written whole in braces (`{Barack Obama}`, BibTeX's way of
   saying so), or has more than four words and no comma (how it splits is a guess).
 
+The last author `et al.` (BibTeX's `and others`) stands for the authors not named: BibTeX's
+`others`; RIS and CSL-JSON, which have no way to say so, leave it out.
+
 Any other name is split by BibTeX's rules (bibtexparser): "Family, Given", "Family, Suffix,
 Given", or "Given Family", where a particle in lower case begins the family name ("Vincent van
 Gogh": van Gogh, as written) and a particle written with a capital in the middle of a name
@@ -22,6 +25,7 @@ from dataclasses import dataclass
 
 from tui_reader.core.bibtex_text import bibtex_text
 from tui_reader.core.latex_text import unicode_text
+from tui_reader.core.paper import ET_AL
 
 _SUFFIX = re.compile(r"(?:,\s*|\s+)(Jr\.?|Sr\.?|II|III|IV)\s*$")
 _ORGANISATION_WORDS = frozenset(
@@ -124,17 +128,24 @@ def is_organisation(name: str) -> bool:
 
 
 def bibtex_name(author: str) -> str:
-    """An author for BibTeX's `author` field: `{...}` when kept whole, "Family, Suffix,
-    Given" when it has a suffix (the only way BibTeX reads one), "Van Gogh, Vincent" when a
-    capitalised particle begins the family name, else as written."""
+    """An author for BibTeX's `author` field: `{...}` when kept whole, else "Family, Given"
+    ("Family, Suffix, Given" with a suffix), which no reader splits otherwise: `others` for
+    `et al.`."""
+    if author == ET_AL:
+        return "others"
     name = parse_name(author)
     if name.whole:
         return "{" + bibtex_text(name.family) + "}"
     if name.suffix and name.given:
         return bibtex_text(f"{name.family}, {name.suffix}, {name.given}")
-    if name.given and name.family[:1].isupper() and " " in name.family:
+    if name.given:
         return bibtex_text(f"{name.family}, {name.given}")
     return bibtex_text(unicode_text(author.strip()))
+
+
+def named(authors: tuple[str, ...]) -> tuple[str, ...]:
+    """The authors a format with no way to say `et al.` lists (RIS, CSL-JSON)."""
+    return authors[:-1] if authors[-1:] == (ET_AL,) else authors
 
 
 def csl_name(author: str) -> dict[str, str]:

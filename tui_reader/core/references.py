@@ -221,7 +221,8 @@ def citation(paper: Paper, url: str) -> str:
     """A plain-text citation: authors, title, venue and year, link."""
     parts = []
     if paper.authors:
-        parts.append(", ".join(plain_text(author) for author in paper.authors) + ".")
+        authors = ", ".join(plain_text(author) for author in paper.authors)
+        parts.append(authors if authors.endswith(".") else authors + ".")  # "et al.", "Jr."
     title = plain_text(reference_title(paper)).rstrip(".")
     parts.append(title if title.endswith(("?", "!")) else title + ".")
     venue, year = plain_text(paper.venue), year_of(paper)

@@ -44,6 +44,8 @@ __all__ = [
     "Record",
     "input_format",
     "paper_suffixes",
+    "read_as_now",
+    "readings",
 ]
 
 Items = Iterable[Record | Problem]
@@ -86,6 +88,9 @@ class InputFormat:
     # For a format of a record a line or a paragraph: a big file is cut into pieces read on
     # every core.
     pieces: Pieces | None = None
+    # How its reader reads records, raised when it reads the same records otherwise: the
+    # cache's papers of its files read another way are read again (`read_as_now`).
+    reading: int = 1
 
     def __post_init__(self) -> None:
         if (self.read_text is None) == (self.read_stream is None):
@@ -130,6 +135,7 @@ INPUT_FORMATS: list[InputFormat] = [
         read_text=read_bibtex,
         sniff=_starts("@"),
         records_at_most=lambda text: text.count("@"),  # parsed whole: counted first
+        reading=2,  # 2: fields read as text, authors named given name first
     ),
     InputFormat("csv", (".csv",), read_stream=read_csv, sniff=_csv_header),
     InputFormat(
@@ -160,3 +166,17 @@ def input_format(name: str, start: str) -> InputFormat:
 def paper_suffixes() -> tuple[str, ...]:
     """Every suffix a paper file's name may end in (before `.gz`), lower case."""
     return tuple(suffix.lower() for f in INPUT_FORMATS for suffix in f.suffixes)
+
+
+def readings() -> dict[str, int]:
+    """How the formats read records that read them otherwise than at first, by name."""
+    return {f.name: f.reading for f in INPUT_FORMATS if f.reading > 1}
+
+
+def read_as_now(name: str, kept: object) -> bool:
+    """Whether the records of a file called `name`, read with the `readings` kept (None: by a
+    version that kept none), are read as its format reads them now (a file sniffed into a
+    format no suffix of its name claims is not told)."""
+    base = name.lower().removesuffix(".gz")
+    claiming = [f for f in INPUT_FORMATS if f.reading > 1 and base.endswith(f.suffixes)]
+    return all(isinstance(kept, dict) and kept.get(f.name) == f.reading for f in claiming)

@@ -1,5 +1,16 @@
 """BibTeX entries with an abstract field (Zotero's, Better BibTeX's, arXiv's and others').
 
+A field's text is read as the text it stands for, as a record of any other format gives it:
+the title, abstract, venue and keywords with their accents and escapes as Unicode and the
+braces that protect case dropped (`Attention {Is} {All}`, `Schr\\"odinger`, `50\\%`:
+Attention Is All, Schrödinger, 50%), math as written (`$\\alpha$`). A field that holds an
+escaped backslash or dollar is LaTeX escaped whole (Zotero writes an arXiv abstract's
+`$\\mathcal{O}(n)$` so: `\\${\\textbackslash}mathcal\\{O\\}(n)\\$`) and is read back to it; in
+any other, `\\{` and `\\}` stay written so, braces as characters. The paper's id is of the
+abstract as written. Authors are split by BibTeX's rules (bibtexparser) and each written
+"Given von Family Jr." (`Vaswani, Ashish`: Ashish Vaswani), a name braced whole kept so
+when it has several words (`{Barack Obama}`), `and others` as the last name `et al.`.
+
 The venue is the entry's `journal` (`journaltitle`), `booktitle` or `howpublished`; what kind
 it is, the entry's type (`@article`: a journal, `@inproceedings`: a conference,
 `@unpublished`); the date its `date`, else its `year` and `month`. Ids and links are read as
@@ -9,8 +20,12 @@ core.formats.records reads every format's (`eprint` with `archivePrefix`, an arx
 import logging
 import re
 from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
 
 from tui_reader.core.formats.records import Problem, Record, record_from
+from tui_reader.core.paper import ET_AL
+from tui_reader.core.text import clean
 
 _VENUE_KINDS = {
     "article": "journal", "inproceedings": "conference", "conference": "conference",
@@ -18,6 +33,10 @@ _VENUE_KINDS = {
 }  # fmt: skip
 _MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 _DATE = re.compile(r"\d{4}(?:-\d\d){0,2}")
+_TEXTS = ("title", "abstract", "journal", "journaltitle", "booktitle", "howpublished", "keywords")
+# Stand-ins for braces that are characters while the LaTeX around them is read.
+_BRACES = {"\\{": "\ue000", "\\}": "\ue001"}
+_ESCAPED_BRACE = re.compile(r"\\\\|\\[{}]")
 
 # bibtexparser logs each block it cannot parse; it is reported as a Problem with its line
 # instead, so the log's lines on stderr would only say it again, over several lines.
@@ -26,15 +45,21 @@ logging.getLogger("bibtexparser").setLevel(logging.ERROR)
 
 def read_bibtex(text: str) -> Iterator[Record | Problem]:
     import bibtexparser  # imported for a .bib file only: 0.02 s of every start otherwise
+    from bibtexparser.middlewares.names import split_multiple_persons_names
 
     library = bibtexparser.parse_string(text)  # type: ignore[attr-defined]
     for block in library.failed_blocks:
         yield Problem((block.start_line or 0) + 1, "not a valid BibTeX entry")
     for entry in library.entries:
-        fields = {key.lower(): f.value for key, f in entry.fields_dict.items()}
+        written = {key.lower(): f.value for key, f in entry.fields_dict.items()}
+        fields = {key: text_of(value) if key in _TEXTS else value for key, value in written.items()}
         journal = fields.get("journal") or fields.get("journaltitle")
         venue = journal or fields.get("booktitle") or fields.get("howpublished")
-        data = {**fields, "venue": venue, "authors": fields.get("author", "")}
+        names = split_multiple_persons_names(written.get("author", ""))
+        authors = [name for name in map(author_of, names) if name]
+        if authors[:1] == [ET_AL]:  # no name given but "others"
+            authors = []
+        data: dict[str, Any] = {**fields, "venue": venue, "authors": authors}
         data["venue_kind"] = _VENUE_KINDS.get(entry.entry_type.lower(), "")
         if published := _published(fields):
             data["published"] = published
@@ -42,8 +67,54 @@ def read_bibtex(text: str) -> Iterator[Record | Problem]:
         result = record_from(data, (entry.start_line or 0) + 1)
         if isinstance(result, Problem):
             yield Problem(result.line, f"entry {entry.key}: {result.message}")
+        elif (abstract := clean(written.get("abstract", ""))) != result.abstract:
+            yield replace(result, written_abstract=abstract)
         else:
             yield result
+
+
+def text_of(value: str) -> str:
+    """A field's value as the text it stands for (see the module)."""
+    from tui_reader.core.latex_text import unicode_text  # pylatexenc: for a .bib file only
+
+    if "{\\textbackslash}" in value or "\\$" in value:
+        return unicode_text(value)
+    kept = _ESCAPED_BRACE.sub(lambda escape: _BRACES.get(escape[0], escape[0]), value)
+    text = unicode_text(kept)
+    for brace, stand_in in _BRACES.items():
+        text = text.replace(stand_in, brace)
+    return text
+
+
+def author_of(name: str) -> str:
+    """One author of an `author` field as "Given von Family Jr." (see the module); "" for none."""
+    from bibtexparser.middlewares.names import parse_single_name_into_parts
+
+    from tui_reader.core.latex_text import unicode_text
+
+    name = name.strip()
+    if name.lower() == "others":
+        return ET_AL
+    if name.startswith("{") and name.endswith("}") and _one_group(name):
+        inner = unicode_text(name[1:-1]).strip()
+        return f"{{{inner}}}" if " " in inner else inner
+    try:
+        parts = parse_single_name_into_parts(name, strict=False)
+    except Exception:  # the parser raises plain exceptions on names like "a,b,c,d"
+        return clean(unicode_text(name))
+    words = [*parts.first, *parts.von, *parts.last, *parts.jr]
+    return clean(unicode_text(" ".join(words)))
+
+
+def _one_group(name: str) -> bool:
+    """Whether the braces opening and closing a name are one group: `{Barack Obama}`, not
+    `{A} and {B}`."""
+    depth = 0
+    for at, char in enumerate(name):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth == 0:
+            return at == len(name) - 1
+    return False
 
 
 def _published(fields: dict[str, str]) -> str:

@@ -63,6 +63,9 @@ class Record:
     url: str = ""
     venue: str = ""
     collection: str = ""  # the collection the file names (seed text's header); "": its name
+    # The abstract as its file writes it, when it was read into other text (BibTeX's
+    # `Schr{\\"o}dinger`: Schrödinger): the paper's id is of it, so that reading changes no id.
+    written_abstract: str = ""
     # Compared but not hashed (a dict is not hashable): equal records still hash alike.
     metadata: Metadata = field(default_factory=lambda: Metadata(), hash=False)
 

@@ -4,8 +4,10 @@ A part is a folder: the store's columns as `.npy` (core.store), the flat index's
 (core.flat.disk) and a JSON manifest naming the format and version, the ranges of files its
 papers were read from (core.segments.ranges), how many papers it holds, the names its codes
 stand for, the records its files skipped and how many papers were met again, the length of
-each framed column's longest text (no frame may claim more: core.frames) and each array's
-digest (checked after it is opened: core.segments.sound). Arrays are
+each framed column's longest text (no frame may claim more: core.frames), each array's
+digest (checked after it is opened: core.segments.sound) and how the formats that read
+records otherwise than at first read them (`readings`: a part of a file read another way is
+rejected, and the file read again). Arrays are
 read by memory map with `allow_pickle=False`: nothing is unpickled, no code runs. A part is
 never changed once written: a file grown is read from where its last part ended, into a new
 part; a file changed is read again whole, into a new part.
@@ -29,6 +31,7 @@ from tui_reader.core import wording
 from tui_reader.core.columns import Chunk, view
 from tui_reader.core.flat import disk
 from tui_reader.core.flat.parts import IndexPart
+from tui_reader.core.formats import read_as_now, readings
 from tui_reader.core.frames import LARGEST, FrameReader, bytes_file, framed, longest, reader, usable
 from tui_reader.core.loading import NO_FILTER, LoadFilter, iter_file
 from tui_reader.core.paper_columns import TEXTS, PaperColumns
@@ -193,6 +196,7 @@ def write_part(
         "arrays": shapes,
         "largest": largest,
         "digests": digests,
+        "readings": readings(),
     }
     if facts.counts is not None:
         manifest["counts"] = facts.counts
@@ -295,6 +299,8 @@ def _facts(folder: Path, manifest: Mapping[str, Any]) -> PartFacts:
     ranges = [FileRange.from_json(kept) for kept in manifest["ranges"]]
     if not ranges:
         raise Rejected(f"{folder}: a part of no file")
+    if stale := [r.path for r in ranges if not read_as_now(r.path, manifest.get("readings"))]:
+        raise Rejected(f"{folder}: {stale[0]} is read otherwise now")
     counts = manifest.get("counts")  # none kept by an earlier version
     if counts is not None and (
         not isinstance(counts, list)

@@ -1,0 +1,203 @@
+"""A .bib file's fields are read as the text they stand for: titles, abstracts and venues
+without the braces that protect case, accents as letters, authors as "Given Family", so the
+list, the detail pane, search and every export say the same."""
+
+import json
+from pathlib import Path
+
+import bibtexparser
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.pilot_helpers import detail, rows, store_from, type_filter
+from tui_reader.core.export import render
+from tui_reader.core.formats.bibtex import read_bibtex
+from tui_reader.core.formats.records import Record
+from tui_reader.core.index_cache import load_cached
+from tui_reader.core.latex_text import latex_to_unicode
+from tui_reader.core.library import Library
+from tui_reader.core.loading import check_paths, load_paths
+from tui_reader.core.opening import Opening, open_papers
+from tui_reader.core.paper import paper_id
+from tui_reader.core.paper_state import NO_STATE
+from tui_reader.core.references import citation, headline_text, markdown_link
+from tui_reader.core.search_service import build_index, search_papers
+from tui_reader.ui.app import ReaderApp
+
+# As Zotero writes them: capitals protected word by word, accents and escapes in LaTeX, an
+# arXiv abstract's own LaTeX escaped whole.
+ZOTERO = r"""@misc{vaswani_attention_2017,
+	title = {Attention {Is} {All} {You} {Need}},
+	url = {http://arxiv.org/abs/1706.03762},
+	abstract = {The dominant models use attention: 50\% fewer steps \& less cost.},
+	author = {Vaswani, Ashish and Shazeer, Noam and Parmar, Niki},
+	year = {2017},
+}
+
+@article{godel_2025,
+	title = {Schr\"odinger bridges for {G}\"{o}del machines},
+	journal = {Journal of {M}achine {L}earning \& {R}obots},
+	abstract = {We bound the regret by \${\textbackslash}mathcal\{O\}({\textbackslash}sqrt\{T\})\$
+		for G\"{o}del's machines.},
+	author = {{Barack Obama} and von Neumann, John and King, Jr., Martin Luther and
+		Ada Lovelace and others},
+	year = {2025},
+}
+
+@inproceedings{sets_2024,
+	title = {Sets \{a, b\} and 50\% of {R}\&{D} for $\alpha$-nets},
+	booktitle = {Proceedings of {ICML}},
+	abstract = {A plain abstract about {GAN}s and $x^2$.},
+	author = {Erd{\H{o}}s, Paul and Emmy N\"other},
+	year = {2024},
+}
+"""
+TITLES = [
+    "Attention Is All You Need",
+    "Schrödinger bridges for Gödel machines",
+    r"Sets \{a, b\} and 50% of R&D for $\alpha$-nets",
+]
+
+
+def zotero_file(tmp_path: Path) -> Path:
+    path = tmp_path / "My Library.bib"
+    path.write_text(ZOTERO, encoding="utf-8")
+    return path
+
+
+def test_titles_venues_and_abstracts_are_read_as_text_math_as_written(tmp_path: Path) -> None:
+    attention, godel, sets = load_paths([zotero_file(tmp_path)]).papers
+    assert [paper.headline for paper in (attention, godel, sets)] == TITLES
+    assert [paper.title for paper in (attention, godel, sets)] == TITLES
+    assert attention.abstract == "The dominant models use attention: 50% fewer steps & less cost."
+    # Zotero's escaped LaTeX read back to the LaTeX the paper's abstract holds.
+    assert godel.abstract == r"We bound the regret by $\mathcal{O}(\sqrt{T})$ for Gödel's machines."
+    assert sets.abstract == "A plain abstract about GANs and $x^2$."
+    assert (godel.venue, sets.venue) == (
+        "Journal of Machine Learning & Robots",
+        "Proceedings of ICML",
+    )
+    # What names a paper in a Markdown link or a dialog is what the list shows.
+    assert [headline_text(paper) for paper in (attention, godel)] == TITLES[:2]
+    assert headline_text(sets) == "Sets {a, b} and 50% of R&D for α-nets"
+    assert markdown_link(godel, "https://x.org") == (
+        "[Schrödinger bridges for Gödel machines](https://x.org)"
+    )
+
+
+def test_a_paper_keeps_the_id_of_its_abstract_as_written(tmp_path: Path) -> None:
+    """What the user made of a paper is kept by its id: reading its text changes none."""
+    _, godel, sets = load_paths([zotero_file(tmp_path)]).papers
+    written = ZOTERO.split("abstract = {")[2].split("},\n")[0]
+    assert godel.id == paper_id(written) == "c35893d2dbc6"  # as before its text was read
+    assert sets.id == paper_id("A plain abstract about {GAN}s and $x^2$.")
+
+
+def test_authors_are_split_by_bibtex_and_named_given_name_first(tmp_path: Path) -> None:
+    attention, godel, sets = load_paths([zotero_file(tmp_path)]).papers
+    assert attention.authors == ("Ashish Vaswani", "Noam Shazeer", "Niki Parmar")
+    assert godel.authors == (
+        "{Barack Obama}",  # braced whole: never split into a family and a given name
+        "John von Neumann",
+        "Martin Luther King Jr.",
+        "Ada Lovelace",
+        "et al.",
+    )
+    assert sets.authors == ("Paul Erdős", "Emmy Nöther")
+    url = "https://arxiv.org/abs/1706.03762"
+    assert citation(attention, url) == (
+        f"Ashish Vaswani, Noam Shazeer, Niki Parmar. Attention Is All You Need. 2017. {url}"
+    )
+    assert citation(godel, "https://x.org").startswith(
+        "Barack Obama, John von Neumann, Martin Luther King Jr., Ada Lovelace, et al. "
+        "Schrödinger bridges for Gödel machines. Journal of Machine Learning & Robots, 2025."
+    )
+
+
+def test_only_others_names_no_author() -> None:
+    entry = "@misc{k, title = {T}, author = {others}, abstract = {A.}}"
+    (record,) = read_bibtex(entry)
+    assert isinstance(record, Record) and record.authors == ()
+
+
+def test_exported_bibtex_is_valid_and_reads_back_as_the_same_text(tmp_path: Path) -> None:
+    papers = list(load_paths([zotero_file(tmp_path)]).papers)
+    text = render("bib", papers, Library(None))
+    parsed = bibtexparser.parse_string(text)
+    assert parsed.failed_blocks == []
+    authors = [entry.fields_dict["author"].value for entry in parsed.entries]
+    assert authors == [
+        "Vaswani, Ashish and Shazeer, Noam and Parmar, Niki",
+        "{Barack Obama} and von Neumann, John and King, Jr., Martin Luther and Lovelace, Ada"
+        " and others",
+        'Erd{\\H o}s, Paul and N{\\"o}ther, Emmy',
+    ]
+    titles = [entry.fields_dict["title"].value for entry in parsed.entries]
+    assert titles[2] == r"Sets \{a, b\} and 50\% of {R\&D} for $\alpha$-nets"
+    again = [record for record in read_bibtex(text) if isinstance(record, Record)]
+    assert [record.title for record in again] == TITLES
+    assert [record.authors for record in again] == [paper.authors for paper in papers]
+    assert [record.abstract for record in again] == [paper.abstract for paper in papers]
+    # RIS and CSL-JSON have no way to say "and others": the authors named only.
+    assert "et al" not in render("ris", papers, Library(None))
+    assert "et al" not in render("csl-json", papers, Library(None))
+
+
+def test_search_finds_the_text_with_or_without_its_accents(tmp_path: Path) -> None:
+    store = load_paths([zotero_file(tmp_path)]).papers
+    index = build_index(store)
+    for query, titles in (
+        ("Godel", [TITLES[1]]),
+        ("Gödel", [TITLES[1]]),
+        ("attention", [TITLES[0]]),
+        ("Schrodinger", [TITLES[1]]),
+        ("neumann", [TITLES[1]]),
+    ):
+        found = search_papers(index, query, NO_STATE, "relevance", store)
+        assert [store[int(number)].title for number in found.numbers] == titles, query
+
+
+async def test_the_list_and_the_detail_pane_show_the_title_as_text(tmp_path: Path) -> None:
+    app = ReaderApp(Opening(store_from(zotero_file(tmp_path))))
+    async with app.run_test(size=(160, 30)) as pilot:
+        await pilot.pause()
+        assert [row.split("  ")[0] for row in rows(app)] == [
+            "Attention Is All You Need",
+            "Schrödinger bridges for Gödel machines",
+            "Sets {a, b} and 50% of R&D for α-nets",
+        ]
+        assert detail(app).startswith(
+            "Attention Is All You Need\nMy Library · My Library.bib\nid 1706.03762\n"
+            "Ashish Vaswani, Noam Shazeer, Niki Parmar\n"
+        )
+        await type_filter(pilot, "godel")
+        assert rows(app) == ["Schrödinger bridges for Gödel machines"]
+
+
+def test_papers_kept_as_a_version_reading_bibtex_otherwise_read_them_are_read_again(
+    tmp_path: Path,
+) -> None:
+    path = zotero_file(tmp_path)
+    assert open_papers([path], check_paths([path]), indexed=True).index is not None
+    (manifest,) = (tmp_path / "cache").glob("papers-v*/parts/*/manifest.json")
+    kept = json.loads(manifest.read_text(encoding="utf-8"))
+    assert kept.pop("readings") == {"bib": 2}
+    manifest.write_text(json.dumps(kept), encoding="utf-8")  # as an earlier version kept it
+    unusable: list[str] = []
+    assert load_cached(check_paths([path]), unusable=unusable) is None
+    assert unusable == [f"{manifest.parent}: {path} is read otherwise now"]
+    assert [
+        p.headline for p in open_papers([path], check_paths([path]), indexed=True).store
+    ] == TITLES
+    assert load_cached(check_paths([path])) is not None  # kept again, as read now
+
+
+# Text with braces and escaped characters but no command: what BibTeX fields hold most.
+_PIECES = ["a", "B", " ", "{", "}", "%", "&", "#", "_", r"\%", r"\&", r"\{", r"\}", r"\#", r"\_"]
+
+
+@given(st.lists(st.sampled_from([*_PIECES, r"\$", "{G}", "é"]), max_size=16).map("".join))
+def test_braces_and_escapes_read_alike_with_or_without_a_command_after(text: str) -> None:
+    """Text with no command is read without the LaTeX parser, as the parser reads it (a
+    command after it, read as nothing, has the parser read it all)."""
+    assert latex_to_unicode(text) == latex_to_unicode(text + r"\emph{}")
