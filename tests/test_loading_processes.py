@@ -168,7 +168,7 @@ def test_a_gzip_file_cut_short_gives_the_papers_read_before_the_cut(
     before_cut = [paper.id for paper in _read([readable])[0]]
     _pieces(monkeypatch)
     read, problems = _read([path])
-    ended = f"{path}: Compressed file ended before the end-of-stream marker was reached"
+    ended = f"{path}: ends early: it was cut short"
     papers = [paper.id for paper in read]
     assert ended in problems
     # In order, up to the last piece read whole (of about seven lines) and what the
