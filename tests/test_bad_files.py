@@ -174,3 +174,102 @@ def test_a_gzip_file_that_cannot_be_read_says_why_in_words(
             reading()
         assert str(raised.value) == f"{path}: {problem}"
     assert run(capsys, "search", "regret", str(path)) == (2, "", f"tui-reader: {path}: {problem}\n")
+
+
+CUT = "the file ends early here: it was cut short"
+
+
+def cut_short(data: bytes, at: float = 0.6) -> bytes:
+    packed = gzip.compress(data)
+    return packed[: int(len(packed) * at)]
+
+
+def whole_lines(cut: bytes) -> bytes:
+    """What `zcat` gives of a gzip file cut short, up to its last line end."""
+    text = zlib.decompressobj(31).decompress(cut)
+    return text[: text.rfind(b"\n") + 1]
+
+
+@pytest.mark.parametrize("name", ["papers.jsonl.gz", "papers.txt.gz", "papers.csv.gz"])
+def test_a_gzip_file_cut_short_loads_its_records_before_the_cut(tmp_path: Path, name: str) -> None:
+    """`Compressed file ended before the end-of-stream marker was reached`, and no paper."""
+    abstracts = [f"Regret bounds for bandits, number {n}." for n in range(300)]
+    rows = "".join(f"T{n},{abstract}\n" for n, abstract in enumerate(abstracts))
+    text = {
+        "papers.jsonl.gz": "\n".join(records(300)) + "\n",
+        "papers.txt.gz": "Papers\n\n" + "\n\n".join(abstracts) + "\n",
+        "papers.csv.gz": "title,abstract\n" + rows,
+    }[name]
+    path = tmp_path / name
+    path.write_bytes(cut_short(text.encode()))
+    before = whole_lines(path.read_bytes())
+    readable = tmp_path / name.removesuffix(".gz")
+    readable.write_bytes(before)
+    assert check_paths([path]) == [path]
+    loaded, expected = load_paths([path]), load_paths([readable])
+    assert [paper.abstract for paper in loaded.papers] == [p.abstract for p in expected.papers]
+    line = before.count(b"\n") + 1
+    assert loaded.problems == [f"{path}:{line}: {CUT}"]
+
+
+@pytest.mark.parametrize("name", ["papers.json.gz", "papers.bib.gz"])
+def test_a_file_read_whole_cut_short_is_refused_in_one_line(tmp_path: Path, name: str) -> None:
+    text = (
+        json.dumps([json.loads(line) for line in records(300)], indent=1)
+        if name == "papers.json.gz"
+        else "".join(f"@article{{k{n},\n abstract = {{Regret, {n}.}}\n}}\n" for n in range(300))
+    )
+    path = tmp_path / name
+    path.write_bytes(cut_short(text.encode()))
+    with pytest.raises(LoadError) as raised:
+        load_paths([path])
+    assert str(raised.value) == f"{path}: ends early: it was cut short"
+
+
+def test_a_gzip_file_cut_in_its_header_holds_no_abstracts(tmp_path: Path) -> None:
+    path = tmp_path / "papers.jsonl.gz"
+    path.write_bytes(gzipped_records(10)[:6])
+    with pytest.raises(LoadError) as raised:
+        load_paths([path])
+    assert str(raised.value) == f"{path}: holds no abstracts that can be read ({path}:1: {CUT})"
+
+
+def test_nul_bytes_padding_a_gzip_file_are_passed_over_as_gzip_does(tmp_path: Path) -> None:
+    path = tmp_path / "papers.jsonl.gz"
+    path.write_bytes(gzipped_records(10) + b"\x00" * 1000 + gzipped_records(5) + b"\x00" * 7)
+    loaded = load_paths([path])
+    assert (len(loaded.papers), loaded.problems) == (10, [])
+
+
+def test_a_command_reads_a_gzip_file_cut_short_and_keeps_nothing_of_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "papers.jsonl.gz"
+    path.write_bytes(cut_short(("\n".join(records(300)) + "\n").encode()))
+    line = whole_lines(path.read_bytes()).count(b"\n") + 1
+    told = f"tui-reader: skipped {path}:{line}: {CUT}\n"
+    for _ in range(2):  # the second time it is read again: no entry of it was kept
+        status, out, err = run(capsys, "search", "regret", str(path), "--limit", "1000")
+        assert (status, out.count("Paper"), err) == (0, line - 1, told)
+    assert not list((tmp_path / "cache").glob("papers-v*/manifest.json"))
+
+
+def test_a_kept_gzip_file_grown_by_a_member_cut_short_is_read_again_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An interrupted fetch appending a gzip member: every command stopped on a traceback
+    (`ValueError: …: a gzip member does not end at byte 2428`)."""
+    path = tmp_path / "papers.jsonl.gz"
+    path.write_bytes(gzipped_records(100))
+    assert run(capsys, "search", "regret", str(path), "--limit", "1000")[0] == 0
+    more = [line.replace("Paper", "Later paper").replace("number", "n.") for line in records(300)]
+    with path.open("ab") as file:
+        file.write(cut_short(("\n".join(more) + "\n").encode()))
+    status, out, err = run(capsys, "search", "regret", str(path), "--limit", "1000")
+    later = out.count("Later paper")
+    assert status == 0 and out.count("Paper") == 100 and 100 < later < 300
+    assert err.splitlines() == [
+        f"tui-reader: the papers kept in the cache could not be used ({path}: "
+        "ends early: it was cut short): loaded anew",
+        f"tui-reader: skipped {path}:{100 + later + 1}: {CUT}",
+    ]

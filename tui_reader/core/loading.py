@@ -29,13 +29,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tui_reader.core.file_bytes import (
-    GZIP_ERRORS,
+    CUT_HERE,
+    CUT_SHORT,
     HEAD_BYTES,
+    GzipError,
+    cut_line,
     file_head,
     gzip_problem,
     is_gzip,
     looks_binary,
     opened,
+    text_start,
 )
 from tui_reader.core.file_kinds import special_file_problem
 from tui_reader.core.formats import (
@@ -110,14 +114,17 @@ def read_text(path: Path) -> str:
         with opened(path) as file:
             while len(data) <= MAX_TEXT_BYTES and (chunk := file.read(_CHUNK_BYTES)):
                 data += chunk
+            cut = cut_line(file)  # read whole, its records are not read before the cut
     except IsADirectoryError:
         raise LoadError(path, "is a directory") from None
-    except GZIP_ERRORS as error:
+    except GzipError as error:
         raise LoadError(path, gzip_problem(path, error)) from None
     except OSError as error:
         raise LoadError(path, error.strerror or "cannot be read") from None
     if len(data) > MAX_TEXT_BYTES:
         raise too_big
+    if cut:
+        raise LoadError(path, CUT_SHORT)
     if looks_binary(bytes(data[:HEAD_BYTES])):
         raise LoadError(path, BINARY)
     try:
@@ -162,21 +169,12 @@ def _paper(record: Record, path: Path, stem: str) -> Paper:
     )
 
 
-def _start(head: bytes) -> str:
-    """The first few kilobytes of a file's text, to tell its format."""
-    return head[:4096].decode("utf-8", errors="ignore")
-
-
-def file_start(path: Path) -> str:
-    return _start(file_head(path))
-
-
 @contextlib.contextmanager
 def _said(path: Path) -> Iterator[None]:
     """An error reading the file as a LoadError naming it (a gzip file's in words)."""
     try:
         yield
-    except GZIP_ERRORS as error:
+    except GzipError as error:
         raise LoadError(path, gzip_problem(path, error)) from None
     except OSError as error:
         raise LoadError(path, error.strerror or str(error) or "cannot be read") from None
@@ -192,6 +190,8 @@ def _records(path: Path, kind: InputFormat) -> Iterator[Record | Problem]:
     if kind.read_stream is not None:
         with _said(path), opened(path) as file:
             yield from kind.read_stream(file)
+            if cut := cut_line(file):
+                yield Problem(cut, CUT_HERE)
         return
     assert kind.read_text is not None
     text = read_text(path)
@@ -268,7 +268,7 @@ def _built(
     head = file_head(path)
     if looks_binary(head):
         raise LoadError(path, BINARY)
-    text = _start(head)
+    text = text_start(head)
     kind = input_format(path.name, text)
     if end is not None and end >= path.stat().st_size:
         end = None
@@ -294,6 +294,8 @@ def _records_after(
                 yield Problem(piece.line + line - 1, piece.message)
             else:
                 yield from read(piece[0], piece[1] + line - 1)
+        if cut := cut_line(file):
+            yield Problem(cut + line - 1, CUT_HERE)
 
 
 def _papers(
@@ -450,6 +452,8 @@ def _pieces(path: Path, cutting: Pieces) -> Generator[tuple[bytes, int] | Proble
     with _said(path), path.open("rb") as raw:  # read whole, its range is kept for its entry
         scanning = Scanning(path, raw, is_gzip(path))
         yield from cutting.cut(scanning.text(), _PIECE_BYTES)
+        if cut := scanning.cut():
+            yield Problem(cut, CUT_HERE)
         scanning.done()
 
 
