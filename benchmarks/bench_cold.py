@@ -28,9 +28,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tui_reader.core.file_bytes import file_start
 from tui_reader.core.flat import build
 from tui_reader.core.formats import Record, input_format
-from tui_reader.core.loading import NO_FILTER, _pieces, _read_piece, file_start
+from tui_reader.core.loading import NO_FILTER, _pieces, _read_piece
 from tui_reader.core.paper import Paper
 from tui_reader.core.store import PaperStore
 

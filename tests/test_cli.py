@@ -48,6 +48,26 @@ def test_bad_paths_give_one_line_and_exit_2(tmp_path: Path, make, problem: str) 
     assert result.stdout == ""
 
 
+@pytest.mark.parametrize(
+    ("arguments", "told"),
+    [
+        (
+            ["--since", "2025-13"],
+            "tui-reader: argument --since: not a date: '2025-13' (like 2026-06-01)"
+            " (see tui-reader --help)",
+        ),
+        (
+            ["search", "foo", "--limit", "x"],
+            "tui-reader search: argument --limit: invalid int value: 'x'"
+            " (see tui-reader search --help)",
+        ),
+    ],
+)
+def test_a_mistaken_argument_is_one_line_and_exit_2(arguments: list[str], told: str) -> None:
+    result = run_process(*arguments)
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", told + "\n")
+
+
 def test_help_lists_the_paths_argument() -> None:
     result = run_process("--help")
     assert result.returncode == 0

@@ -17,13 +17,28 @@ from tui_reader.core.library import Library, default_path
 LOAM = "28f1d9d7a354"
 
 
-def test_search_without_a_query_names_only_the_query(capsys) -> None:
-    status, out, err = run(capsys, "search")
-    assert status == 2 and out == ""
-    assert (
-        err.splitlines()[-1]
-        == "tui-reader search: error: the following arguments are required: QUERY"
-    )
+@pytest.mark.parametrize(
+    ("arguments", "command", "told"),
+    [
+        (["search"], "tui-reader search", "the following arguments are required: QUERY"),
+        (["search", "foo", "--limit", "x"], "tui-reader search", "argument --limit: invalid int"),
+        (["export", "--format", "pdf"], "tui-reader export", "invalid choice: 'pdf'"),
+        (["--since", "2025-13"], "tui-reader", "argument --since: not a date: '2025-13'"),
+        (["list", "--bogus"], "tui-reader list", "unrecognized arguments: --bogus"),
+        (["tag"], "tui-reader tag", "the following arguments are required: PAPER_ID, TAG"),
+        (["digest", "--since", "June"], "tui-reader digest", "not a date: 'June'"),
+        (["library", "merge"], "tui-reader library merge", "required: OTHER"),
+        (["cache", "prune", "--unused-for", "-1"], "tui-reader cache prune", "days: '-1'"),
+    ],
+)
+def test_a_mistake_in_the_arguments_is_one_line_naming_the_command_and_its_help(
+    capsys: pytest.CaptureFixture[str], arguments: list[str], command: str, told: str
+) -> None:
+    """argparse printed its usage, several lines, before the error."""
+    status, out, err = run(capsys, *arguments)
+    assert (status, out, err.count("\n")) == (2, "", 1)
+    assert err.startswith(f"{command}: ") and told in err
+    assert err.endswith(f" (see {command} --help)\n")
 
 
 @pytest.mark.parametrize("limit", ["0", "-1"])

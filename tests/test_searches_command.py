@@ -117,7 +117,11 @@ def test_since_keeps_papers_without_a_date(capsys: Capsys) -> None:
     everything = run(capsys, "digest", "--format", "jsonl")[1]
     assert run(capsys, "digest", "--format", "jsonl", "--since", "2100-01")[1] == everything
     status, _, err = run(capsys, "digest", "--since", "last week")
-    assert status == 2 and err.endswith("not a date: 'last week' (like 2026-06-01)\n")
+    assert (status, err) == (
+        2,
+        "tui-reader digest: argument --since: not a date: 'last week' (like 2026-06-01)"
+        " (see tui-reader digest --help)\n",
+    )
 
 
 class Dated:

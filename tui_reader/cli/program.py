@@ -42,9 +42,11 @@ def _main(argv: list[str], command: Command | None) -> int:
     except NoMatch as error:  # as grep and `fzf --filter` say nothing matched
         warn(for_terminal(str(error)))
         return 1
+    except UsageError as error:
+        print(for_terminal(error.line()), file=sys.stderr)
+        return 2
     except (
         LoadError,
-        UsageError,
         ExportError,
         LibraryPathError,
         ConfigError,

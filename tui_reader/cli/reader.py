@@ -10,6 +10,7 @@ from tui_reader import __version__, startup
 from tui_reader.cli.papers import first_and_more, passed_over
 from tui_reader.cli.registry import listing
 from tui_reader.cli.shared import (
+    OneLineParser,
     add_library_option,
     add_load_filter_options,
     add_search_url_option,
@@ -33,7 +34,7 @@ SKIPPED_SHOWN = 100  # problems reading the papers at start shown on the screen;
 
 
 def reader_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="tui-reader",
         description="Read, filter and triage research-paper abstracts in the terminal.",
         epilog=listing(),

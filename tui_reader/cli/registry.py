@@ -10,12 +10,11 @@ it and adds its arguments to the parser made for it (`tui-reader NAME`), and its
 import argparse
 import difflib
 import importlib
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NoReturn, Protocol, cast
+from typing import Protocol, cast
 
-from tui_reader.cli.shared import UsageError
+from tui_reader.cli.shared import OneLineParser, UsageError
 
 
 class CommandModule(Protocol):
@@ -28,40 +27,30 @@ class CommandModule(Protocol):
 class Command:
     name: str  # as typed: `tui-reader NAME`
     module: str = ""  # its module in tui_reader.cli.commands, when not named as the command
-    # A mistake in it, argparse's too, is one line naming the command and its help
-    # (`tui-reader fetch: … (see tui-reader fetch --help)`), not argparse's usage and error.
+    # Whether a mistake its run finds is told as argparse's are, naming the command and its
+    # help (`tui-reader fetch: … (see tui-reader fetch --help)`), not as `tui-reader: …`.
     tells_help: bool = False
 
     def parser(self) -> argparse.ArgumentParser:
-        """Its parser, its module's arguments added."""
-        module = self._module()
-        kind = OneLineParser if self.tells_help else argparse.ArgumentParser
-        parser = kind(prog=f"tui-reader {self.name}")
-        module.add_arguments(parser)
+        """Its parser, its module's arguments added: a mistake in them is one line naming
+        the command (or subcommand) and its help, not argparse's usage and error."""
+        parser = OneLineParser(prog=f"tui-reader {self.name}")
+        self._module().add_arguments(parser)
         return parser
 
     def run(self, argv: Sequence[str]) -> int:
         """Parse the arguments and run the command; its exit status."""
+        arguments = self.parser().parse_args(argv)
         try:
-            return self._module().run(self.parser().parse_args(argv))
+            return self._module().run(arguments)
         except UsageError as error:
-            if not self.tells_help:
-                raise
-            told = f"tui-reader {self.name}: {error} (see tui-reader {self.name} --help)"
-            print(told, file=sys.stderr)
-            return 2
+            if self.tells_help and not error.command:
+                raise UsageError(str(error), f"tui-reader {self.name}") from None
+            raise
 
     def _module(self) -> CommandModule:
         name = f"tui_reader.cli.commands.{self.module or self.name}"
         return cast(CommandModule, importlib.import_module(name))
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """A parser whose mistakes are a UsageError (those of its subcommands' parsers too:
-    argparse makes them of its class)."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
 
 
 COMMANDS = (

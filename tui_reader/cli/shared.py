@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from datetime import date, timedelta
 from pathlib import Path
+from typing import NoReturn
 
 from tui_reader.core.config import Config, load_config
 from tui_reader.core.library import (
@@ -33,7 +34,27 @@ INTERRUPTED = 128 + 2  # SIGINT's number: the status a shell gives a program Ctr
 
 
 class UsageError(Exception):
-    """A mistake in what the user asked for; the message says what (exit status 2)."""
+    """A mistake in what the user asked for; the message says what (exit status 2). With
+    `command` (`tui-reader cache prune`), the line told names it and its help."""
+
+    def __init__(self, message: str, command: str = "") -> None:
+        super().__init__(message)
+        self.command = command
+
+    def line(self) -> str:
+        """The one line told on stderr: `tui-reader: what`, or `tui-reader search: what (see
+        tui-reader search --help)`."""
+        if not self.command:
+            return f"tui-reader: {self}"
+        return f"{self.command}: {self} (see {self.command} --help)"
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """A parser whose mistakes are a UsageError naming its command, never argparse's usage
+    and exit (its subcommands' parsers are of its class too: argparse makes them so)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message, self.prog)
 
 
 class NoMatch(Exception):

@@ -7,9 +7,9 @@ import zlib
 from collections.abc import Iterable
 from pathlib import Path
 
-from tui_reader.core.file_bytes import gzip_members, is_gzip
+from tui_reader.core.file_bytes import file_start, gzip_members, is_gzip
 from tui_reader.core.formats import InputFormat, input_format
-from tui_reader.core.loading import MB, file_start
+from tui_reader.core.loading import MB
 
 SAMPLED_BYTES = 4 * MB  # of files of each kind, read to tell a record's length
 

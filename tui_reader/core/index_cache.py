@@ -45,7 +45,7 @@ from tui_reader.core.segments.earlier import taken_in
 from tui_reader.core.segments.entry import Kept, TooMuch
 from tui_reader.core.segments.kept import carried, holding, nearest, prune, rebuild_indexes
 from tui_reader.core.segments.part import MANIFEST
-from tui_reader.core.segments.ranges import Rejected, identity
+from tui_reader.core.segments.ranges import CutShort, Rejected, identity
 from tui_reader.core.segments.whole import FilesRead, files_read, framed_ahead, write_whole
 from tui_reader.core.store import PaperStore
 from tui_reader.core.text import displayed
@@ -168,7 +168,8 @@ def load_cached(
                 kept = rebuild_indexes(root, files, kept)
             index = kept.index()
         assert index is not None
-    except (_Refused, Rejected, OSError, LoadError) as error:
+    # ValueError: a kept gzip file grown by bytes damaged or cut short (`ranges.scanned`)
+    except (_Refused, Rejected, OSError, LoadError, ValueError) as error:
         sound.mark_seen(damage_seen())  # a frame read back damaged as the entry was made
         if isinstance(error, _Refused):  # not the entry's fault: what it adds was refused
             _tell_not_kept(not_kept, root, error.error)
@@ -375,6 +376,8 @@ def write_entry(
             numbers = np.flatnonzero(np.isin(keys, new_keys(added))).tolist()
             flat.new = frozenset(store.id_of(number) for number in numbers)
         prune(root, cache_limit() if limit is None else limit, keep=final)
+    except CutShort:  # said where its papers were read
+        return False
     except (OSError, ValueError) as error:  # costs time, never the run
         _tell_not_kept(not_kept, root, error)
         return False

@@ -28,9 +28,19 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from isal import igzip, igzip_lib
-
-from tui_reader.core.file_bytes import is_gzip, opened
+from tui_reader.core.file_bytes import (
+    CUT_HERE,
+    CUT_SHORT,
+    HEAD_BYTES,
+    GzipError,
+    cut_line,
+    file_head,
+    gzip_problem,
+    is_gzip,
+    looks_binary,
+    opened,
+    text_start,
+)
 from tui_reader.core.file_kinds import special_file_problem
 from tui_reader.core.formats import (
     FormatError,
@@ -58,8 +68,7 @@ MAX_SKIPPED_RECORDS = 100_000
 MAX_PROBLEMS_LISTED = 50
 RECENT_RECORDS = 10_000  # records of a file remembered, each with its paper
 _CHUNK_BYTES = MB
-# A damaged gzip stream's error (isal's stubs type it as an instance, not a class).
-GzipError: type[Exception] = igzip_lib.IsalError  # type: ignore[assignment]
+BINARY = "is a binary file, not UTF-8 text"
 
 
 class LoadError(Exception):
@@ -105,16 +114,19 @@ def read_text(path: Path) -> str:
         with opened(path) as file:
             while len(data) <= MAX_TEXT_BYTES and (chunk := file.read(_CHUNK_BYTES)):
                 data += chunk
+            cut = cut_line(file)  # read whole, its records are not read before the cut
     except IsADirectoryError:
         raise LoadError(path, "is a directory") from None
-    except (igzip.BadGzipFile, EOFError, GzipError):
-        raise LoadError(path, "is not a valid gzip file") from None
+    except GzipError as error:
+        raise LoadError(path, gzip_problem(path, error)) from None
     except OSError as error:
         raise LoadError(path, error.strerror or "cannot be read") from None
     if len(data) > MAX_TEXT_BYTES:
         raise too_big
-    if b"\x00" in data:
-        raise LoadError(path, "is a binary file, not UTF-8 text")
+    if cut:
+        raise LoadError(path, CUT_SHORT)
+    if looks_binary(bytes(data[:HEAD_BYTES])):
+        raise LoadError(path, BINARY)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -158,13 +170,15 @@ def _paper(record: Record, path: Path, stem: str) -> Paper:
     )
 
 
-def file_start(path: Path) -> str:
-    """The first few kilobytes of a file's text, to tell its format."""
+@contextlib.contextmanager
+def _said(path: Path) -> Iterator[None]:
+    """An error reading the file as a LoadError naming it (a gzip file's in words)."""
     try:
-        with opened(path) as file:
-            return file.read(4096).decode("utf-8", errors="ignore")
-    except (OSError, EOFError, GzipError):
-        return ""
+        yield
+    except GzipError as error:
+        raise LoadError(path, gzip_problem(path, error)) from None
+    except OSError as error:
+        raise LoadError(path, error.strerror or str(error) or "cannot be read") from None
 
 
 def _too_many(path: Path) -> LoadError:
@@ -175,11 +189,10 @@ def _too_many(path: Path) -> LoadError:
 def _records(path: Path, kind: InputFormat) -> Iterator[Record | Problem]:
     """A file's records and problems, as its format's reader gives them."""
     if kind.read_stream is not None:
-        try:
-            with opened(path) as file:
-                yield from kind.read_stream(file)
-        except (OSError, EOFError, GzipError) as error:
-            raise LoadError(path, str(error) or "cannot be read") from None
+        with _said(path), opened(path) as file:
+            yield from kind.read_stream(file)
+            if cut := cut_line(file):
+                yield Problem(cut, CUT_HERE)
         return
     assert kind.read_text is not None
     text = read_text(path)
@@ -253,9 +266,10 @@ def _built(
 ) -> Iterator[PaperColumns | Problem]:
     """A file's papers (those `load_filter` admits) in batches, and its problems, in order: a
     big file of a record a line or a paragraph read on every core; from byte `start` on, here."""
-    text = file_start(path)
-    if "\x00" in text:
-        raise LoadError(path, "is a binary file, not UTF-8 text")
+    head = file_head(path)
+    if looks_binary(head):
+        raise LoadError(path, BINARY)
+    text = text_start(head)
     kind = input_format(path.name, text)
     if end is not None and end >= path.stat().st_size:
         end = None
@@ -275,15 +289,14 @@ def _records_after(
 ) -> Iterator[Record | Problem]:
     """The records and problems of a file from byte `start` (line `line`) to byte `end`."""
     read = cutting.reader(text)
-    try:
-        with opened(path, start, end) as file:
-            for piece in cutting.cut(file, _PIECE_BYTES):
-                if isinstance(piece, Problem):
-                    yield Problem(piece.line + line - 1, piece.message)
-                else:
-                    yield from read(piece[0], piece[1] + line - 1)
-    except (OSError, EOFError, GzipError) as error:
-        raise LoadError(path, str(error) or "cannot be read") from None
+    with _said(path), opened(path, start, end) as file:
+        for piece in cutting.cut(file, _PIECE_BYTES):
+            if isinstance(piece, Problem):
+                yield Problem(piece.line + line - 1, piece.message)
+            else:
+                yield from read(piece[0], piece[1] + line - 1)
+        if cut := cut_line(file):
+            yield Problem(cut + line - 1, CUT_HERE)
 
 
 def _papers(
@@ -437,13 +450,12 @@ def _given_back(
 
 
 def _pieces(path: Path, cutting: Pieces) -> Generator[tuple[bytes, int] | Problem, None, None]:
-    try:
-        with path.open("rb") as raw:  # read whole, its range is kept for its entry
-            scanning = Scanning(path, raw, is_gzip(path))
-            yield from cutting.cut(scanning.text(), _PIECE_BYTES)
-            scanning.done()
-    except (OSError, EOFError, GzipError) as error:
-        raise LoadError(path, str(error) or "cannot be read") from None
+    with _said(path), path.open("rb") as raw:  # read whole, its range is kept for its entry
+        scanning = Scanning(path, raw, is_gzip(path))
+        yield from cutting.cut(scanning.text(), _PIECE_BYTES)
+        if cut := scanning.cut():
+            yield Problem(cut, CUT_HERE)
+        scanning.done()
 
 
 def _read_piece(
@@ -566,13 +578,12 @@ def _check_paths(paths: Iterable[Path], passed_over: list[str] | None) -> list[P
 
 
 def _check_file(file: Path) -> None:
-    try:
-        with file.open("rb") as handle:
-            start = handle.read(8192)
-    except OSError as error:
-        raise LoadError(file, error.strerror or "cannot be read") from None
-    if not file.name.lower().endswith(".gz") and b"\x00" in start:
-        raise LoadError(file, "is a binary file, not UTF-8 text")
+    """LoadError when the file cannot be read, is no gzip file or a damaged one (named .gz),
+    or is binary."""
+    with _said(file), opened(file) as handle:
+        head = handle.read(HEAD_BYTES)
+    if looks_binary(head):
+        raise LoadError(file, BINARY)
 
 
 def stream_papers(

@@ -17,7 +17,9 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from isal import igzip, isal_zlib
+from isal import isal_zlib
+
+from tui_reader.core.file_bytes import CUT_SHORT, GzipError, cut_line, gzip_problem, inflated
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
@@ -29,6 +31,11 @@ GZIP = 31  # zlib's window bits for a gzip stream
 
 class Rejected(Exception):
     """A kept entry or part that is not a sound copy of these files' papers."""
+
+
+class CutShort(ValueError):
+    """A gzip file whose bytes end within a member: no range of it is kept (its papers, read
+    up to the cut, said it)."""
 
 
 @dataclass(frozen=True)
@@ -73,7 +80,8 @@ class FileRange:
 
 def scanned(path: Path, start: int, end: int, line: int = 1) -> FileRange:
     """The range of a file from `start` to `end`, read now. OSError when it cannot be read,
-    ValueError when a gzip file's bytes there are not whole members."""
+    ValueError when a gzip file's bytes there are damaged, CutShort when they are not whole
+    members."""
     crc, lines, tail = 0, 0, b""
     gzipped = path.name.lower().endswith(".gz")
     inflate = isal_zlib.decompressobj(GZIP) if gzipped else None
@@ -91,14 +99,17 @@ def scanned(path: Path, start: int, end: int, line: int = 1) -> FileRange:
                 lines += data.count(b"\n")
                 tail = (tail + data)[-TAIL:]
             while inflate is not None and data:
-                text, data, within = inflate.decompress(data), b"", True
-                if inflate.eof:  # a member ends: another may follow
-                    data, within = inflate.unused_data, False
+                try:
+                    text, data, within = inflate.decompress(data), b"", True
+                except GzipError as error:
+                    raise ValueError(f"{path}: {gzip_problem(path, error)}") from None
+                if inflate.eof:  # a member ends: another may follow (or NULs padding the file)
+                    data, within = inflate.unused_data.lstrip(b"\x00"), False
                     inflate = isal_zlib.decompressobj(GZIP)
                 lines += text.count(b"\n")
                 tail = (tail + text)[-TAIL:]
     if within:
-        raise ValueError(f"{path}: a gzip member does not end at byte {end}")
+        raise CutShort(f"{path}: {CUT_SHORT}")
     return FileRange(str(path), start, end, crc, line, lines, tail.hex())
 
 
@@ -114,14 +125,23 @@ class Scanning:
         status = os.fstat(file.fileno())
         self.size, self.mtime_ns = status.st_size, status.st_mtime_ns
         self.crc, self.read, self.lines, self.tail = 0, 0, 0, b""
+        self.source: io.IOBase | None = None
 
     def text(self) -> io.BufferedIOBase:
-        """The file's text (inflated by ISA-L, for a gzip file), to be read to its end."""
+        """The file's text (inflated, for a gzip file), to be read to its end (`cut_line` of
+        it: where a gzip file was cut short)."""
         raw = _Raw(self)
-        source = igzip.IGzipFile(fileobj=raw, mode="rb") if self.gzipped else raw  # type: ignore[no-untyped-call]
-        return _Text(self, source)
+        self.source = inflated(raw) if self.gzipped else raw  # type: ignore[arg-type]
+        return _Text(self, self.source)
+
+    def cut(self) -> int:
+        """The line the gzip file read was cut short in (0: it was not)."""
+        return cut_line(self.source)
 
     def done(self) -> None:
+        """Keep the range read, unless the file changed as it was read or was cut short."""
+        if self.cut():
+            return
         if self.read == self.size and os.fstat(self.file.fileno()).st_size == self.size:
             tail = self.tail.hex()
             kept = FileRange(str(self.path), 0, self.size, self.crc, 1, self.lines, tail)
