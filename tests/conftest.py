@@ -1,3 +1,5 @@
+import os
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 
@@ -54,3 +56,22 @@ def write_seed(tmp_path: Path) -> Callable[..., Path]:
         return path
 
     return write
+
+
+def as_nobody(check: Callable[[], None]) -> None:
+    """Run `check` as nobody in a child process: where tests run as root (as in CI), file
+    permissions bite only another user."""
+    child = os.fork()
+    if child == 0:  # pragma: no cover - runs in the child
+        code = 1
+        try:
+            os.setgid(65534)
+            os.setuid(65534)
+            check()
+            code = 0
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0

@@ -3,13 +3,13 @@ import os
 import shutil
 import tempfile
 import threading
-import traceback
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.conftest import as_nobody
 from tui_reader.core import library_file
 from tui_reader.core.library import Library, LibraryError, default_path, normalise_tag
 from tui_reader.core.library_merge import merge_entry
@@ -329,21 +329,10 @@ def test_read_only_directory_as_another_user() -> None:
         pytest.skip("covered by test_read_only_directory_keeps_changes_in_memory")
     shared = Path(tempfile.mkdtemp())  # pytest's own folders are closed to other users
     shared.chmod(0o777)
-    child = os.fork()
-    if child == 0:  # pragma: no cover - runs in the child
-        code = 1
-        try:
-            os.setgid(65534)
-            os.setuid(65534)
-            _read_only_directory_keeps_changes(shared)
-            code = 0
-        except BaseException:
-            traceback.print_exc()
-        finally:
-            os._exit(code)
-    _, status = os.waitpid(child, 0)
-    shutil.rmtree(shared)
-    assert os.waitstatus_to_exitcode(status) == 0
+    try:
+        as_nobody(lambda: _read_only_directory_keeps_changes(shared))
+    finally:
+        shutil.rmtree(shared)
 
 
 def test_missing_directory_cannot_save(tmp_path: Path) -> None:

@@ -5,13 +5,11 @@ import json
 import os
 import shutil
 import tempfile
-import traceback
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import SEEDS
+from tests.conftest import SEEDS, as_nobody
 from tui_reader.cli.program import main
 from tui_reader.core import library_file
 from tui_reader.core.library import Library, LibraryPathError
@@ -155,28 +153,6 @@ def test_commands_that_only_read_make_no_folder_for_the_default_library(
     assert not (tmp_path / "data").exists() and not (tmp_path / "home").exists()
 
 
-def _as_another_user(check: Callable[[], None]) -> None:
-    """Run `check` where file permissions hold: here, or as nobody in a child where tests run
-    as root (root reads every file)."""
-    if os.geteuid() != 0:
-        check()
-        return
-    child = os.fork()
-    if child == 0:  # pragma: no cover - runs in the child
-        code = 1
-        try:
-            os.setgid(65534)
-            os.setuid(65534)
-            check()
-            code = 0
-        except BaseException:
-            traceback.print_exc()
-        finally:
-            os._exit(code)
-    _, status = os.waitpid(child, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
-
-
 @pytest.mark.parametrize("unreadable", ["library.json", "library.json.journal"])
 def test_a_library_that_cannot_be_read_is_said_in_one_line_and_left_as_it_is(
     unreadable: str, capsys: pytest.CaptureFixture[str]
@@ -202,7 +178,7 @@ def test_a_library_that_cannot_be_read_is_said_in_one_line_and_left_as_it_is(
             )
             assert main(["tags", "--library", str(path)]) == 2
 
-        _as_another_user(check)
+        check() if os.geteuid() else as_nobody(check)
         assert snapshot_of(folder) == before
     finally:
         shutil.rmtree(folder)
