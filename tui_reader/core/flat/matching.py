@@ -197,11 +197,14 @@ class WordMatcher:
                 found[typo] = max(found.get(typo, 0), quality)
         if any(quality != SECOND_TYPO for quality in found.values()):
             found = {typo: quality for typo, quality in found.items() if quality != SECOND_TYPO}
-        # A word the typed one is short of a letter of (the commonest slip: "transformr" for
-        # transformer) is meant over those another edit makes (transform, transforms).
-        words = self._words.words
+        # A word some paper holds that the typed one is short of a letter of (the commonest
+        # slip: "transformr" for transformer) is meant over those another edit makes
+        # (transform, transforms); a collection's name alone is no paper's words.
+        words, frequency = self._words.words, self._words.frequency
         short_of = {
-            typo: quality for typo, quality in found.items() if _a_letter_short(word, words[typo])
+            typo: quality
+            for typo, quality in found.items()
+            if frequency[typo] and _a_letter_short(word, words[typo])
         }
         return short_of or found
 
