@@ -53,8 +53,9 @@ def test_a_limit_below_one_is_an_error(capsys, limit: str) -> None:
 def test_search_says_when_a_filter_is_searched_as_words(capsys) -> None:
     status, _, err = run(capsys, "search", "satisficing year:20")
     assert (status, err) == (
-        0,
-        "tui-reader: year:20 is not a year (2025, 2019..2021): searched as words\n",
+        1,  # no paper holds the words year and 20 too
+        "tui-reader: year:20 is not a year (2025, 2019..2021): searched as words\n"
+        "tui-reader: no paper matches 'satisficing year:20'\n",
     )
 
 
@@ -104,6 +105,25 @@ def test_search_finding_nothing_exits_with_status_one_as_grep_does(capsys) -> No
         "",
         f"tui-reader: is:bogus is not a state ({states}): searched as words\n"
         "tui-reader: no paper matches is:bogus\n",
+    )
+
+
+def test_search_prints_the_papers_matching_in_full_not_the_close_ones(
+    tmp_path: Path, capsys
+) -> None:
+    papers = tmp_path / "o.jsonl"
+    papers.write_text(
+        '{"title": "A", "abstract": "Olfactory cortex models."}\n'
+        '{"title": "B", "abstract": "The olfactory bulb."}\n'
+        '{"title": "C", "abstract": "Visual cortex."}\n',
+        encoding="utf-8",
+    )
+    status, out, _ = run(capsys, "search", "olfactory cortex", str(papers))
+    assert (status, [line.split()[-1] for line in out.splitlines()]) == (0, ["A"])
+    assert run(capsys, "search", "olfactory zzqxyw", str(papers)) == (
+        1,
+        "",
+        "tui-reader: no paper matches 'olfactory zzqxyw'\n",
     )
 
 

@@ -62,10 +62,11 @@ def run(arguments: argparse.Namespace) -> int:
         found = search_papers(opened.index, arguments.query, state, "relevance", papers)
     if found.showing:
         warn(f"{found.showing}: no paper holds the word typed")
-    if not len(found.numbers):
+    if not found.full:  # the close papers the reader dims after the others are not matches
         tags = {} if library is None else library.tag_counts()
         raise NoMatch(why_nothing(asked, tags, papers) or f"no paper matches {options}")
-    for rank, (number, score) in enumerate(zip(found.numbers, found.scores, strict=True), 1):
+    matched = zip(found.numbers[: found.full], found.scores[: found.full], strict=True)
+    for rank, (number, score) in enumerate(matched, 1):
         if rank > arguments.limit:
             break
         print_ranked(rank, papers[int(number)], float(score), arguments.format)
