@@ -165,6 +165,25 @@ async def test_mark_all_read_all_and_export_take_the_papers_the_header_counts(
         assert any(title.startswith("Export 1 paper to a file") for title in titles), titles
 
 
+@pytest.mark.parametrize("key", ["A", "R", "E", "I"])
+async def test_keys_for_the_papers_shown_leave_the_close_ones_when_none_matches_in_full(
+    seed_store: PaperStore, private_library: Path, key: str
+) -> None:
+    app = reader(seed_store, private_library, read_after=60)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await type_filter(pilot, "tabular zzqxyw")
+        paper_list = app.workspace.paper_list
+        assert paper_list.full == 0 and len(paper_list.papers) > 0
+        screen = app.screen
+        await pilot.press("enter", key)
+        await pilot.pause()
+        assert app.screen is screen and not paper_list.marked  # no dialog, no triage
+        assert not any(app.library.is_read(paper.id) for paper in seed_store)
+        assert [notification.message for notification in app._notifications][-1] == (
+            "No paper matches every term: the close ones after them are left as they are"
+        )
+
+
 @pytest.mark.usefixtures("no_outside_world")
 @pytest.mark.parametrize("keys", USES.values(), ids=USES.keys())
 async def test_a_paper_used_is_read_at_once(

@@ -51,6 +51,9 @@ def toggle_read(screen: WorkspaceParts) -> None:
 
 def read_all(screen: WorkspaceParts) -> None:
     """Mark every paper shown read, as one step that u undoes."""
+    if said := screen.paper_list.none_in_full:
+        screen.tell(said)
+        return
     papers = screen.paper_list.shown
     if screen.library.set_read([paper.id for paper in papers], True, undoable=True):
         screen.tell(f"Marked {count(len(papers), 'paper')} read (u undoes)")

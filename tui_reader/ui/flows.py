@@ -117,6 +117,9 @@ async def copy_picker(screen: WorkspaceParts) -> None:
 
 
 async def export(screen: WorkspaceParts) -> None:
+    if not screen.paper_list.marked and (said := screen.paper_list.none_in_full):
+        screen.tell(said)
+        return
     papers = targeted_papers(screen) if screen.paper_list.marked else None
     papers = papers or list(screen.paper_list.shown)
     kinds = ", ".join(row.suffix for row in file_formats())
@@ -174,6 +177,9 @@ async def cite(screen: WorkspaceParts, papers: list[Paper]) -> None:
 
 async def triage(screen: WorkspaceParts) -> None:
     """The papers shown (those matching in full), one at a time, one key per decision."""
+    if said := screen.paper_list.none_in_full:
+        screen.tell(said)
+        return
     screen.following.stop_reading()
     paper_list, query = screen.paper_list, screen.shown_query  # the list's papers' filter
     triage = TriageScreen(

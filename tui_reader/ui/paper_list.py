@@ -19,6 +19,7 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.store import PaperStore, PaperView
 from tui_reader.core.text import for_terminal
 from tui_reader.core.typeset import Span, typeset
+from tui_reader.ui.notices import tell
 from tui_reader.ui.packed_rows import PackedRows
 from tui_reader.ui.textual_keys import SteadyScrollView
 
@@ -204,6 +205,16 @@ class PaperList(SteadyScrollView, can_focus=True):
     @property
     def papers(self) -> PaperView:
         return self._papers
+
+    @property
+    def none_in_full(self) -> str:
+        """What to tell when no paper shown matches every term (only close ones, or none), so
+        that nothing acts on the close papers; "" when some do."""
+        if self.full:
+            return ""
+        if not self._papers:
+            return "No paper is shown"
+        return "No paper matches every term: the close ones after them are left as they are"
 
     @property
     def shown(self) -> PaperView:
@@ -439,6 +450,9 @@ class PaperList(SteadyScrollView, can_focus=True):
             self.refresh()
 
     def action_mark_all(self) -> None:
+        if said := self.none_in_full:
+            tell(self.app, said)
+            return
         papers = self.shown  # their ids only: building a million papers took a minute
         self.marked |= {papers.id_of(index) for index in range(len(papers))}
         self.post_message(self.MarksChanged())
