@@ -275,3 +275,22 @@ def test_a_kept_gzip_file_grown_by_a_member_cut_short_is_read_again_whole(
         "ends early: it was cut short): loaded anew",
         f"tui-reader: skipped {path}:{100 + later + 1}: {CUT}",
     ]
+
+
+def test_a_folders_gzip_file_found_damaged_as_it_is_read_is_passed_over(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its start reads well, so the quick look before loading passes it; its checksum, read
+    last, does not."""
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    (folder / "good.jsonl").write_text("\n".join(records(3)) + "\n", encoding="utf-8")
+    whole = bytearray(gzipped_records(2000))  # more text than the quick look reads
+    whole[-8] ^= 0xFF  # the CRC-32 of the text, after the last deflate block
+    (folder / "late.jsonl.gz").write_bytes(bytes(whole))
+    status, out, err = run(capsys, "list", "--papers", str(folder))
+    assert (status, len(out.splitlines())) == (0, 3)
+    assert err == (
+        f"tui-reader: {folder / 'late.jsonl.gz'}: is damaged (gzip: incorrect checksum): "
+        "passed over, the folder's other files are read\n"
+    )

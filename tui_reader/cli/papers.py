@@ -50,12 +50,13 @@ def read_papers(
     typed, to say so)."""
     bad: list[str] = []
     files = check_paths(paths, passed_over=bad)
-    for problem in bad:
-        warn(passed_over(problem))
     try:
-        opening = open_papers(paths, files, load_filter, indexed=indexed)
+        opening = open_papers(paths, files, load_filter, indexed=indexed, passed_over=bad)
     except NothingAdmitted:
         raise NoMatch(f"no paper matches {asked}") from None
+    finally:
+        for problem in bad:
+            warn(passed_over(problem))
     for problem in opening.cache_problems:
         warn(problem)
     tell_skipped(opening.skipped)

@@ -81,7 +81,12 @@ def _run_reader(arguments: argparse.Namespace) -> int:
     where = session_path()
     saved = load_session(where)  # before the library: a FIFO or device there stops the reader
     opening = open_papers(
-        paths, files, load_filter(arguments), stream_from=LOAD_AT_ONCE, taking_in=_taking_in
+        paths,
+        files,
+        load_filter(arguments),
+        stream_from=LOAD_AT_ONCE,
+        taking_in=_taking_in,
+        passed_over=bad_files,
     )
     library, messages = open_library(arguments.library, session=True)
     config = replace(config, search_url=search_template(arguments.search_url, config))

@@ -39,6 +39,7 @@ from tui_reader.core.index_cache import (
 from tui_reader.core.library import Library
 from tui_reader.core.loading import (
     NO_FILTER,
+    LoadError,
     LoadFilter,
     LoadResult,
     load_paths,
@@ -128,13 +129,34 @@ def open_papers(
     indexed: bool = False,
     stream_from: int | None = None,
     taking_in: Callable[[int], object] | None = None,
+    passed_over: list[str] | None = None,
 ) -> Opening:
     """The papers the paths name, of these files (`loading.check_paths` gave them: a
     folder's bad files passed over), those `load_filter` admits. `indexed`: with their index, built
     now when none was cached. `stream_from` (the reader's): an input is opened from the
     cache, else loaded now, or streamed when it has more bytes; `taking_in` is told about how
     many papers the entry of such a big input takes in, before it reads them.
-    LoadError for a path that cannot be read, NothingAdmitted when `load_filter` admits no paper."""
+    LoadError for a path that cannot be read, NothingAdmitted when `load_filter` admits no paper.
+    With `passed_over`, a folder's file found bad as it is read (a gzip file damaged past its
+    start) is told there and the folder's other files are opened without it."""
+    while True:
+        try:
+            return _open_papers(paths, files, load_filter, indexed, stream_from, taking_in)
+        except LoadError as error:
+            if passed_over is None or error.path in paths or len(files) < 2:
+                raise
+            passed_over.append(str(error))
+            files = [file for file in files if file != error.path]
+
+
+def _open_papers(
+    paths: Sequence[Path],
+    files: Sequence[Path],
+    load_filter: LoadFilter,
+    indexed: bool,
+    stream_from: int | None,
+    taking_in: Callable[[int], object] | None,
+) -> Opening:
     if stream_from is not None:
         big = sum(file.stat().st_size for file in files) > stream_from
         return _for_the_reader(paths, files, load_filter, big, taking_in if big else None)
