@@ -819,6 +819,8 @@ def test_terms_standing_close_rank_first_as_a_query_is_typed_on() -> None:
         ("venue:since", ["Bandits since 1933", "Forecasts for 2026"]),
         ("venue:ICML", ["Few papers agree", "LG displays", "Graphs"]),
         ("venue:papers", ["Few papers agree", "LG displays", "Graphs"]),
+        ('venue:"ICML 2026"', ["Few papers agree", "LG displays", "Graphs"]),
+        ('venue:"cs lg since"', ["Bandits since 1933", "Forecasts for 2026"]),
     ],
 )
 def test_the_collections_name_is_found_in_the_venue_field_only(

@@ -266,7 +266,7 @@ class FlatIndex:
             corrected.update(begun[3])
         else:
             total, values = self._words_scored(alternative, negated, matched, corrected)
-        if alternative.exact and alternative.is_phrase:  # a quoted phrase stands in the text
+        if _in_text(alternative):  # a quoted phrase stands in the text
             needle, whole = _needle(alternative)
             candidates, lacking = self._unread(total, needle, whole)
             has = self._phrase_held(candidates, needle, whole, stop)
@@ -339,9 +339,7 @@ class FlatIndex:
         if others or term.negated or len(term.alternatives) != 1:
             return None
         alternative = term.alternatives[0]
-        if not (alternative.exact and alternative.is_phrase) or (
-            _kept_as(alternative, False) in self._scored
-        ):
+        if not _in_text(alternative) or _kept_as(alternative, False) in self._scored:
             return None
         matched: set[str] = set()
         corrected: set[tuple[str, str]] = set()
@@ -559,6 +557,13 @@ def _kept_as(alternative: Alternative, negated: bool) -> tuple[object, ...]:
     # Every word not quoted matches as a prefix: whether it is being typed changes nothing.
     typing = alternative.prefix and (alternative.exact or alternative.case_sensitive)
     return (alternative.text, alternative.exact, typing, alternative.field, negated)
+
+
+def _in_text(alternative: Alternative) -> bool:
+    """Whether the alternative is a quoted phrase looked for in the papers' folded text; in
+    `venue:` its words are enough (a collection's name, which `venue:` holds, is not in the
+    text, and a venue is a few words)."""
+    return alternative.exact and alternative.is_phrase and alternative.field != "venue"
 
 
 def _needle(alternative: Alternative) -> tuple[bytes, bool]:
