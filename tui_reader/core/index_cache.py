@@ -161,9 +161,12 @@ def load_cached(
             return None
         index, told = kept.index(), ""
         if index is None:
+            upgraded = _of_another_version(kept)
             if not rebuild:
+                if upgraded:  # indexed again as the reader runs: no problem to tell
+                    return None
                 raise Rejected(f"{kept.folder}: an index of another version, or damaged")
-            told = _rebuilt(kept)
+            told = _REBUILT[upgraded]
             with _refusals():
                 kept = rebuild_indexes(root, files, kept)
             index = kept.index()
@@ -181,17 +184,20 @@ def load_cached(
     return IndexedPapers(_loaded(kept), index, kept.store, told, kept.new_at(), kept.folder)
 
 
-def _rebuilt(kept: Kept) -> str:
-    """What to tell of the entry's indexes made again: those of another version (an
-    upgrade), or those that could not be used."""
+# What a command tells of an entry's indexes made again: whether of another version.
+_REBUILT = {
+    True: "the index kept in the cache is of another version of tui-reader: made again from "
+    "the papers kept",
+    False: "the index kept in the cache could not be used: built again",
+}
+
+
+def _of_another_version(kept: Kept) -> bool:
+    """Whether each part's index that cannot be used is of another version (an upgrade),
+    not damaged or missing."""
     folders = [part.folder for part in kept.parts if part.index is None]
     current = f"flat-v{disk.VERSION}-*"
-    if all(any(f.glob("flat-v*")) and not any(f.glob(current)) for f in folders):
-        return (
-            "the index kept in the cache is of another version of tui-reader: "
-            "made again from the papers kept"
-        )
-    return "the index kept in the cache could not be used: built again"
+    return all(any(f.glob("flat-v*")) and not any(f.glob(current)) for f in folders)
 
 
 def _kept(
