@@ -110,6 +110,16 @@ def test_headline_forms(abstract: str, headline: str) -> None:
             "Cats are loved. The purpose of this paper is to investigate the purring of cats.",
             "The purring of cats",
         ),
+        # Not ASCII: the leads are searched for everywhere, not only where lower case finds them.
+        (
+            "Katzen schnurren. In Köln, we show that cats purr at 25 Hz when content.",
+            "Cats purr at 25 Hz when content",
+        ),
+        # The first lead that opens a claim, after others that do not.
+        (
+            "The cats we keep purr. So the main purpose of our study is to examine the purring of cats.",
+            "The purring of cats",
+        ),
         # Cut at the end of the claim's clause.
         (
             "To address this, we derive Polyak schedulers tailored to SAM-style updates, "
