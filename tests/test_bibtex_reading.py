@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from tests.pilot_helpers import detail, rows, store_from, type_filter
 from tui_reader.core.export import render
+from tui_reader.core.formats import readings
 from tui_reader.core.formats.bibtex import read_bibtex
 from tui_reader.core.formats.records import Record
 from tui_reader.core.index_cache import load_cached
@@ -181,7 +182,7 @@ def test_papers_kept_as_a_version_reading_bibtex_otherwise_read_them_are_read_ag
     assert open_papers([path], check_paths([path]), indexed=True).index is not None
     (manifest,) = (tmp_path / "cache").glob("papers-v*/parts/*/manifest.json")
     kept = json.loads(manifest.read_text(encoding="utf-8"))
-    assert kept.pop("readings") == {"bib": 2}
+    assert kept.pop("readings") == readings() and readings()["bib"] == 3
     manifest.write_text(json.dumps(kept), encoding="utf-8")  # as an earlier version kept it
     unusable: list[str] = []
     assert load_cached(check_paths([path]), unusable=unusable) is None
@@ -201,3 +202,35 @@ def test_braces_and_escapes_read_alike_with_or_without_a_command_after(text: str
     """Text with no command is read without the LaTeX parser, as the parser reads it (a
     command after it, read as nothing, has the parser read it all)."""
     assert latex_to_unicode(text) == latex_to_unicode(text + r"\emph{}")
+
+
+def test_papers_kept_before_volumes_were_read_are_read_again_and_kept_with_them(
+    tmp_path: Path,
+) -> None:
+    """The cache kept the papers of a .bib or JSON Lines file as read without their volume,
+    issue and pages: they are read again, once, and kept with them."""
+    bib = tmp_path / "refs.bib"
+    bib.write_text(
+        "@article{a, title = {T}, journal = {J}, volume = {27}, number = {3},\n"
+        "  pages = {379--423}, year = {1948}, abstract = {Words.}}\n",
+        encoding="utf-8",
+    )
+    lines = tmp_path / "refs.jsonl"
+    record = {"title": "U", "abstract": "Other words.", "volume": "42", "page": "230-265"}
+    lines.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    files = check_paths([bib, lines])
+    assert open_papers([bib, lines], files, indexed=True).index is not None
+    for manifest in (tmp_path / "cache").glob("papers-v*/parts/*/manifest.json"):
+        kept = json.loads(manifest.read_text(encoding="utf-8"))
+        kept["readings"] = {"bib": 2}  # as the version before them kept it
+        manifest.write_text(json.dumps(kept), encoding="utf-8")
+    assert load_cached(files) is None
+    assert [
+        (p.volume, p.issue, p.pages) for p in open_papers([bib, lines], files, indexed=True).store
+    ] == [
+        ("27", "3", "379--423"),
+        ("42", "", "230-265"),
+    ]
+    cached = load_cached(files)  # kept again, as read now, with them
+    assert cached is not None
+    assert [(p.volume, p.pages) for p in cached.store] == [("27", "379--423"), ("42", "230-265")]

@@ -445,20 +445,33 @@ def _kept_as_before_parts(root: Path, path: Path) -> Path:
     return folder
 
 
+def paragraphs(lines: list[str]) -> list[str]:
+    """The abstracts of JSON Lines as seed text's lines: a paragraph each."""
+    return [text for line in lines for text in (" ".join(json.loads(line)["abstract"].split()), "")]
+
+
 def test_an_entry_kept_before_parts_is_taken_in_without_loading_the_file_again(
     tmp_path: Path, lines: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = write(tmp_path / "papers.jsonl.gz", lines[:400])
+    path = write(tmp_path / "papers.txt.gz", ["Kept papers", "", *paragraphs(lines[:400])])
     earlier = _kept_as_before_parts(tmp_path / "cache", path)
     monkeypatch.setattr(opening, "load_paths", lambda *_, **__: pytest.fail("loaded"))
     monkeypatch.setattr("tui_reader.core.segments.kept.build_index", lambda *_: pytest.fail("x"))
     taken = opened(path)
     assert not earlier.exists() and len(parts(taken)) == 1
     assert_as_fresh(taken, path)
-    write(path, lines[400:420], "a")  # and it grows as an entry of this version does
-    grown = opened(path)
-    assert parts(grown)[0] == parts(taken)[0] and len(parts(grown)) == 2
-    assert_as_fresh(grown, path)
+
+
+def test_an_entry_kept_before_parts_of_a_format_read_otherwise_now_is_read_again(
+    tmp_path: Path, lines: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its papers lack what the format reads now (JSON Lines: volume, issue and pages): it
+    is not made an entry of this version to be read again at once."""
+    path = write(tmp_path / "papers.jsonl.gz", lines[:400])
+    _kept_as_before_parts(tmp_path / "cache", path)
+    monkeypatch.setattr("tui_reader.core.segments.earlier._link", lambda *_: pytest.fail("taken"))
+    assert open_papers([path], check_paths([path]), indexed=True).index is not None
+    assert_as_fresh(opened(path), path)
 
 
 def test_parts_merge_six_of_a_size_side_by_side_never_into_a_part_too_big() -> None:

@@ -383,3 +383,87 @@ def test_the_authors_comments_are_carried_where_the_format_has_a_field(tmp_path:
     assert json.loads(render("json", [paper], library))[0]["comments"] == paper.comments
     rows = list(csv.DictReader(io.StringIO(render("csv", [paper], library))))
     assert rows[0]["comments"] == paper.comments and rows[0]["keywords"] == ""
+
+
+VOLUMES = {
+    "refs.bib": """@article{shannon1948,
+  author = {Shannon, Claude E.},
+  title = {A mathematical theory of communication},
+  journal = {Bell System Technical Journal},
+  volume = {27}, number = {3}, pages = {379--423}, year = {1948},
+  abstract = {A theory of communication.},
+}
+""",
+    # CSL-JSON's and Crossref's names, as a JSON Lines record may give them.
+    "crossref.jsonl": json.dumps(
+        {
+            "title": "On computable numbers",
+            "abstract": "Computable numbers.",
+            "year": 1937,
+            "journal": "Proceedings of the London Mathematical Society",
+            "volume": 42,
+            "issue": "1",
+            "page": "230-265",
+        }
+    )
+    + "\n",
+    "zotero.csv": "Title,Abstract,Journal,Volume,Issue,Pages\n"
+    "Lettres,A letter.,Comptes rendus,12,,e1234\n",
+}
+
+
+def test_volume_issue_and_pages_are_carried_into_every_format_with_a_place_for_them(
+    tmp_path: Path,
+) -> None:
+    """A .bib entry's volume, number and pages (and a JSON Lines or CSV record's) were read
+    and dropped: no export had them."""
+    for name, text in VOLUMES.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    items = list(load_paths([tmp_path / name for name in VOLUMES]).papers)
+    assert [(p.volume, p.issue, p.pages) for p in items] == [
+        ("27", "3", "379--423"),
+        ("42", "1", "230-265"),
+        ("12", "", "e1234"),
+    ]
+    state = Library(None)
+    fields = [entry.fields_dict for entry in bibtex_entries(render("bib", items, state))]
+    assert [
+        {name: f[name].value for name in ("volume", "number", "pages") if name in f} for f in fields
+    ] == [
+        {"volume": "27", "number": "3", "pages": "379--423"},
+        {"volume": "42", "number": "1", "pages": "230--265"},
+        {"volume": "12", "pages": "e1234"},
+    ]
+    records = rispy.loads(render("ris", items, state))
+    assert [
+        {tag: r[tag] for tag in ("volume", "number", "start_page", "end_page") if tag in r}
+        for r in records
+    ] == [
+        {"volume": "27", "number": "3", "start_page": "379", "end_page": "423"},
+        {"volume": "42", "number": "1", "start_page": "230", "end_page": "265"},
+        {"volume": "12", "start_page": "e1234"},
+    ]
+    data = json.loads(render("csl-json", items, state))
+    assert [{k: i[k] for k in ("volume", "issue", "page") if k in i} for i in data] == [
+        {"volume": "27", "issue": "3", "page": "379-423"},
+        {"volume": "42", "issue": "1", "page": "230-265"},
+        {"volume": "12", "page": "e1234"},
+    ]
+    style = CitationStylesStyle(str(Path(citeproc.__file__).parent / STYLE))
+    bibliography = CitationStylesBibliography(style, CiteProcJSON(data[:1]), formatter.plain)
+    bibliography.register(Citation([CitationItem(data[0]["id"])]))
+    assert "Bell System Technical Journal, 27(3), pp. 379–423." in str(
+        bibliography.bibliography()[0]
+    )
+    for record in [*json.loads(render("json", items, state)), *csv.DictReader(
+        io.StringIO(render("csv", items, state))
+    )]:  # fmt: skip
+        paper = items[[p.title for p in items].index(record["title"])]
+        assert (record["volume"], record["issue"], record["pages"]) == (
+            paper.volume, paper.issue, paper.pages,
+        )  # fmt: skip
+    assert citation(items[0], "https://u") == (
+        "Claude E. Shannon. A mathematical theory of communication. "
+        "Bell System Technical Journal, 27(3):379–423, 1948. https://u"
+    )
+    assert "Comptes rendus, 12:e1234." in citation(items[2], "https://u")

@@ -28,7 +28,7 @@ from tui_reader.core.wording import count
 Render: TypeAlias = Callable[[Sequence[Paper], PaperState, str], str]
 CSV_COLUMNS = (
     "id", "headline", "title", "authors", "venue", "url", "tags", "bookmarked", "read", "note",
-    "abstract", "keywords", "comments",
+    "abstract", "keywords", "comments", "volume", "issue", "pages",
 )  # fmt: skip
 # A spreadsheet runs a cell that starts with one of these as a formula (CSV injection).
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

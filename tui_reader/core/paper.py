@@ -67,6 +67,10 @@ class Paper:
     decision: str = ""
     keywords: tuple[str, ...] = field(default=())
     comments: str = ""  # the authors' on the paper (arXiv's "12 pages, accepted at ICML")
+    # Where in its venue, as the record writes them: BibTeX's volume, number and pages.
+    volume: str = ""
+    issue: str = ""
+    pages: str = ""  # "45--67", "45-67", "e1234"
     # What the record says its venue is: "journal", "conference" or "unpublished" (BibTeX's
     # @article, @inproceedings, @unpublished; a `journal` or `booktitle` field); "": unsaid.
     venue_kind: str = ""
@@ -134,5 +138,8 @@ class Metadata(TypedDict, total=False):
     decision: str
     keywords: tuple[str, ...]
     comments: str
+    volume: str
+    issue: str
+    pages: str
     venue_kind: str
     kind_links: tuple[tuple[str, str], ...]

@@ -57,6 +57,9 @@ _EXTRA = (
     "decision",
     "keywords",
     "comments",
+    "volume",
+    "issue",
+    "pages",
     "venue_kind",
     "kind_links",
 )

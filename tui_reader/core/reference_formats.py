@@ -36,6 +36,7 @@ from tui_reader.core.references import (
     keywords_of,
     kind_of,
     own_link,
+    pages_of,
     reference_title,
     year_of,
 )
@@ -68,9 +69,9 @@ _CSL_VENUES = {
 
 def bibtex(papers: Sequence[Paper], state: PaperState, template: str) -> str:
     """BibTeX entries for the papers, one each (see the module): title, authors, venue,
-    year and month, arXiv's eprint, archivePrefix and primaryClass, DOI, the paper's own
-    link as url, keywords, the abstract, and the user's note as `annote` when the state
-    gives it."""
+    volume, number (the issue) and pages, year and month, arXiv's eprint, archivePrefix and
+    primaryClass, DOI, the paper's own link as url, keywords, the abstract, and the user's
+    note as `annote` when the state gives it."""
     entries = []
     papers = _each_once(papers)
     for paper, key in zip(papers, keys_of(papers, state), strict=True):
@@ -80,6 +81,9 @@ def bibtex(papers: Sequence[Paper], state: PaperState, template: str) -> str:
             fields.append(("author", " and ".join(map(bibtex_name, paper.authors))))
         if (venue_field := _BIBTEX_VENUES.get(kind)) and (venue := _venue(paper, kind)):
             fields.append((venue_field, bibtex_title(venue)))
+        fields += [(name, bibtex_text(value)) for name, value in _volume_issue(paper, "number")]
+        if pages := _pages(paper, "--"):
+            fields.append(("pages", bibtex_text(pages)))
         if year := year_of(paper):
             fields.append(("year", year))
         if len(date := date_of(paper)) > 1:
@@ -103,6 +107,17 @@ def bibtex(papers: Sequence[Paper], state: PaperState, template: str) -> str:
         lines = [f"\t{name} = {v if name == 'month' else '{' + v + '}'}" for name, v in fields]
         entries.append(f"@{_BIBTEX_TYPES[kind]}{{{key},\n" + ",\n".join(lines) + "\n}\n")
     return "\n".join(entries)
+
+
+def _volume_issue(paper: Paper, issue: str) -> list[tuple[str, str]]:
+    """The paper's volume and issue (the field named `issue`), those it has."""
+    named = (("volume", paper.volume), (issue, paper.issue))
+    return [(name, value) for name, value in named if value]
+
+
+def _pages(paper: Paper, dash: str) -> str:
+    """The paper's pages, a range joined by `dash` ("" for none)."""
+    return dash.join(filter(None, pages_of(paper)))
 
 
 def _each_once(papers: Sequence[Paper]) -> list[Paper]:
@@ -135,6 +150,9 @@ def csl_json(papers: Sequence[Paper], state: PaperState, template: str) -> str:
             item["issued"] = {"date-parts": [date]}
         if (venue_field := _CSL_VENUES.get(kind)) and (venue := _venue(paper, kind)):
             item[venue_field] = plain_text(venue)
+        item |= {name: plain_text(value) for name, value in _volume_issue(paper, "issue")}
+        if pages := _pages(paper, "-"):  # CSL's range: processors set the dash a style asks for
+            item["page"] = plain_text(pages)
         if paper.arxiv_id:
             item["number"] = f"arXiv:{paper.arxiv_id}"
         if paper.doi:
@@ -169,6 +187,12 @@ def ris(papers: Sequence[Paper], state: PaperState, template: str) -> str:
             fields.append(("DA", "/".join(f"{part:02d}" for part in date)))
         if (venue_field := _RIS_VENUES.get(kind)) and (venue := _venue(paper, kind)):
             fields.append((venue_field, plain_text(venue)))
+        if paper.volume:
+            fields.append(("VL", plain_text(paper.volume)))
+        if paper.issue:
+            fields.append(("IS", plain_text(paper.issue)))
+        first, last = pages_of(paper)
+        fields += [(tag, plain_text(page)) for tag, page in (("SP", first), ("EP", last)) if page]
         if paper.arxiv_id:
             fields.append(("M1", f"arXiv:{paper.arxiv_id}"))
         if paper.doi:

@@ -39,6 +39,11 @@ _PARENTHESIS = re.compile(r"(?<!\\)[()]")
 _MARKDOWN_SPECIAL = re.compile(r"[\\\[\]<>]")
 _MARKDOWN_IN_MATH = re.compile(r"<(?=[A-Za-z/!?])|\](?=\()")
 _DATE = re.compile(r"(\d{4})(?:-(\d\d)(?:-(\d\d))?)?")
+# Two pages joined by a dash as a record writes one (`45--67`, `45-67`, an en dash,
+# `123:1--123:20`).
+_PAGE_RANGE = re.compile(
+    r"\s*([^\s\u2013\u2014-]+)\s*(?:-{1,3}|[\u2013\u2014])\s*([^\s\u2013\u2014-]+)\s*"
+)
 _UNPUBLISHED_DECISIONS = frozenset(("rejected", "withdrawn", "desk rejected", "under review"))
 _UNPUBLISHED_VENUE = re.compile(
     r"^submitted to\b|\b(?:withdrawn|rejected|under review)\b", re.IGNORECASE
@@ -135,6 +140,9 @@ def paper_record(
         "title": paper.title,
         "authors": list(paper.authors),
         "venue": paper.venue,
+        "volume": paper.volume,
+        "issue": paper.issue,
+        "pages": paper.pages,
         "url": links[0],
         "links": links,
         "abstract": paper.abstract,
@@ -187,6 +195,25 @@ def date_of(paper: Paper) -> list[int]:
     return [int(part) for part in match.groups() if part]
 
 
+def pages_of(paper: Paper) -> tuple[str, str]:
+    """The paper's first and last page ("" for none); pages that are no one range (`e1234`,
+    `1-5, 9`) as written, as the first."""
+    if match := _PAGE_RANGE.fullmatch(paper.pages):
+        return match[1], match[2]
+    return paper.pages.strip(), ""
+
+
+def where_in_venue(paper: Paper) -> str:
+    """Where the paper stands in its venue, as a citation says it: `12(3):45-67`, or its
+    pages alone (`pp. 45-67`), a range with an en dash."""
+    first, last = pages_of(paper)
+    pages = f"{first}\u2013{last}" if last else first
+    if not paper.volume:
+        return f"pp. {pages}" if pages else ""
+    issue = f"({paper.issue})" if paper.issue else ""
+    return f"{paper.volume}{issue}" + (f":{pages}" if pages else "")
+
+
 def keywords_of(paper: Paper) -> tuple[str, ...]:
     """The paper's keywords, else its categories (arXiv's)."""
     return paper.keywords or paper.categories
@@ -218,7 +245,8 @@ def markdown_link(paper: Paper, url: str) -> str:
 
 
 def citation(paper: Paper, url: str) -> str:
-    """A plain-text citation: authors, title, venue and year, link."""
+    """A plain-text citation: authors, title, venue (with its volume, issue and pages) and
+    year, link."""
     parts = []
     if paper.authors:
         authors = ", ".join(plain_text(author) for author in paper.authors)
@@ -226,10 +254,11 @@ def citation(paper: Paper, url: str) -> str:
     title = plain_text(reference_title(paper)).rstrip(".")
     parts.append(title if title.endswith(("?", "!")) else title + ".")
     venue, year = plain_text(paper.venue), year_of(paper)
-    if venue and year and year not in venue:
-        parts.append(f"{venue}, {year}.")
-    elif venue or year:
-        parts.append(f"{venue or year}.")
+    said = [text for text in (venue, plain_text(where_in_venue(paper))) if text]
+    if year and year not in venue:
+        said.append(year)
+    if said:
+        parts.append(", ".join(said) + ".")
     parts.append(url)
     return " ".join(parts)
 

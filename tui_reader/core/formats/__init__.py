@@ -113,7 +113,13 @@ def _csv_header(start: str) -> bool:
 # The order matters where formats share a suffix (.json: an array, else JSON Lines) and for a
 # file told by its text alone.
 INPUT_FORMATS: list[InputFormat] = [
-    InputFormat("json", (".json",), read_text=read_json_array, sniff=_starts("[")),
+    InputFormat(
+        "json",
+        (".json",),
+        read_text=read_json_array,
+        sniff=_starts("["),
+        reading=2,  # 2: volume, issue and pages
+    ),
     # Before JSON Lines, which it is: told by its keys (`arxiv-metadata-oai-snapshot.json`).
     InputFormat(
         "arxiv-snapshot",
@@ -128,6 +134,7 @@ INPUT_FORMATS: list[InputFormat] = [
         read_stream=read_json_lines,
         sniff=_starts("{"),
         pieces=Pieces(line_chunks, lambda _start: read_lines, _count_lines, True),
+        reading=2,  # 2: volume, issue and pages
     ),
     InputFormat(
         "bib",
@@ -135,9 +142,15 @@ INPUT_FORMATS: list[InputFormat] = [
         read_text=read_bibtex,
         sniff=_starts("@"),
         records_at_most=lambda text: text.count("@"),  # parsed whole: counted first
-        reading=2,  # 2: fields read as text, authors named given name first
+        reading=3,  # 2: fields read as text, authors named given name first; 3: volume...
     ),
-    InputFormat("csv", (".csv",), read_stream=read_csv, sniff=_csv_header),
+    InputFormat(
+        "csv",
+        (".csv",),
+        read_stream=read_csv,
+        sniff=_csv_header,
+        reading=2,  # 2: volume, issue and pages
+    ),
     InputFormat(
         "txt",
         (".txt",),

@@ -13,7 +13,8 @@ when it has several words (`{Barack Obama}`), `and others` as the last name `et 
 
 The venue is the entry's `journal` (`journaltitle`), `booktitle` or `howpublished`; what kind
 it is, the entry's type (`@article`: a journal, `@inproceedings`: a conference,
-`@unpublished`); the date its `date`, else its `year` and `month`. Ids and links are read as
+`@unpublished`); where in it, its `volume`, `number` (the issue) and `pages`; the date its
+`date`, else its `year` and `month`. Ids and links are read as
 core.formats.records reads every format's (`eprint` with `archivePrefix`, an arxiv.org `url`).
 """
 
@@ -33,7 +34,10 @@ _VENUE_KINDS = {
 }  # fmt: skip
 _MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 _DATE = re.compile(r"\d{4}(?:-\d\d){0,2}")
-_TEXTS = ("title", "abstract", "journal", "journaltitle", "booktitle", "howpublished", "keywords")
+_TEXTS = (
+    "title", "abstract", "journal", "journaltitle", "booktitle", "howpublished", "keywords",
+    "volume", "number", "pages",
+)  # fmt: skip
 # Stand-ins for braces that are characters while the LaTeX around them is read.
 _BRACES = {"\\{": "\ue000", "\\}": "\ue001"}
 _ESCAPED_BRACE = re.compile(r"\\\\|\\[{}]")
@@ -61,6 +65,8 @@ def read_bibtex(text: str) -> Iterator[Record | Problem]:
             authors = []
         data: dict[str, Any] = {**fields, "venue": venue, "authors": authors}
         data["venue_kind"] = _VENUE_KINDS.get(entry.entry_type.lower(), "")
+        if number := fields.get("number"):  # a journal's issue
+            data["issue"] = number
         if published := _published(fields):
             data["published"] = published
             data.setdefault("year", published[:4])

@@ -9,9 +9,11 @@ A record's ids and links are read from whatever it holds, in every format that c
 is arXiv's (`archivePrefix` or `eprinttype` arXiv, or none given), else an arxiv.org address
 (`url`, `pdf`), else an arXiv DOI (10.48550/arXiv.ID); its DOI also from a doi.org address;
 its OpenReview forum from `openreview_forum` or an OpenReview `forum` column (an id or the
-forum's address). Its links by kind (abstract page, PDF, DOI, forum) come from `links`, then
-from those ids and from a `pdf` column (an address, or OpenReview's `/pdf/...`); a record with
-no `url` has the first of its abstract page, forum, PDF and DOI as its url.
+forum's address). Where it stands in its venue: `volume`, `issue` and `pages` (CSL-JSON's and
+Crossref's `page` too; BibTeX's `number` is read as the issue by core.formats.bibtex). Its
+links by kind (abstract page, PDF, DOI, forum) come from `links`, then from those ids and from
+a `pdf` column (an address, or OpenReview's `/pdf/...`); a record with no `url` has the first
+of its abstract page, forum, PDF and DOI as its url.
 """
 
 import json
@@ -33,7 +35,10 @@ from tui_reader.core.sources.record import (
 from tui_reader.core.text import clean, token
 
 FIELDS = ("title", "abstract", "authors", "url", "venue")
-_TEXTS: Final = ("published", "updated", "doi", "openreview_forum", "decision", "comments")
+_TEXTS: Final = (
+    "published", "updated", "doi", "openreview_forum", "decision", "comments", "volume",
+    "issue", "pages",
+)  # fmt: skip
 # Ids: the first word (a record may give two DOIs), refused when it holds a control or format
 # character, never mended into another id.
 _IDS: Final = ("doi", "openreview_forum")
@@ -42,7 +47,7 @@ _VENUE_KINDS: Final = {"journal": "journal", "booktitle": "conference"}
 # The keys `metadata_from` reads, and all the keys read, as records name them.
 _OPTIONAL = frozenset(
     (*_TEXTS, "year", "arxiv_id", "arxiv_version", "categories", "keywords", "links", "eprint",
-     "forum", "pdf", "primaryclass", "venue_kind", *_VENUE_KINDS)
+     "forum", "pdf", "primaryclass", "venue_kind", "page", *_VENUE_KINDS)
 )  # fmt: skip
 _KNOWN = _OPTIONAL | {*FIELDS, "author"}
 _AUTHOR_SPLIT = re.compile(r"\s+and\s+|;\s*")
@@ -180,6 +185,8 @@ def metadata_from(values: dict[str, object]) -> Metadata:
                 metadata[name] = _DOI_PREFIX.sub("", word, count=1) if name == "doi" else word
         elif text := field_text(values.get(name)):
             metadata[name] = text
+    if "pages" not in metadata and (pages := field_text(values.get("page"))):  # CSL's name
+        metadata["pages"] = pages
     if arxiv := _arxiv_id(values, metadata.get("doi", "")):
         metadata["arxiv_id"] = arxiv[0]
         version = _version(values.get("arxiv_version"))

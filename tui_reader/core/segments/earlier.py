@@ -2,8 +2,10 @@
 size and modification time), taken in as an entry of one part: the papers of a million kept
 by an earlier tui-reader are not loaded and indexed again after an upgrade. Only an entry of
 one file whose size and modification time are those kept, read whole once (its CRC-32, lines
-and last bytes, as a part's range is), is taken in; its arrays are hard links (copies where
-links cannot be made), checked as a part's are when the new entry is opened.
+and last bytes, as a part's range is), and whose format reads records as it did then
+(core.formats.read_as_now: none that has read them otherwise since), is taken in; its
+arrays are hard links (copies where links cannot be made), checked as a part's are when the
+new entry is opened.
 """
 
 import hashlib
@@ -15,6 +17,7 @@ from pathlib import Path
 
 from tui_reader.core.columns import view
 from tui_reader.core.flat import disk
+from tui_reader.core.formats import read_as_now
 from tui_reader.core.segments import entry, part
 from tui_reader.core.segments.ranges import Rejected, identity, scanned
 from tui_reader.core.writing import writing_prefix
@@ -28,8 +31,11 @@ def _folder(root: Path, sources: list[dict[str, object]]) -> Path:
 
 
 def taken_in(root: Path, file: Path) -> Path | None:
-    """The entry of this file made of the earlier version's, when there is a sound one; its
-    folder. OSError when it cannot be written."""
+    """The entry of this file made of the earlier version's, when there is a sound one that
+    its format reads as now (its papers would be read again); its folder. OSError when it
+    cannot be written."""
+    if not read_as_now(str(file), None):
+        return None
     sources = [identity(file)]
     earlier = _folder(root, sources)
     try:
