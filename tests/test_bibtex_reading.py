@@ -2,13 +2,17 @@
 without the braces that protect case, accents as letters, authors as "Given Family", so the
 list, the detail pane, search and every export say the same."""
 
+import csv
+import io
 import json
 from pathlib import Path
 
 import bibtexparser
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.cli_helpers import run
 from tests.pilot_helpers import detail, rows, store_from, type_filter
 from tui_reader.core.export import render
 from tui_reader.core.formats import readings
@@ -234,3 +238,30 @@ def test_papers_kept_before_volumes_were_read_are_read_again_and_kept_with_them(
     cached = load_cached(files)  # kept again, as read now, with them
     assert cached is not None
     assert [(p.volume, p.pages) for p in cached.store] == [("27", "379--423"), ("42", "230-265")]
+
+
+def test_a_name_braced_whole_reads_without_its_braces_and_stays_one_name_in_bibtex(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """JSON, CSV and `list --format jsonl` showed `{World Health Organization}`."""
+    path = tmp_path / "who.bib"
+    path.write_text(
+        "@techreport{who, title = {A report}, year = {2020}, abstract = {Words.},\n"
+        "  author = {{World Health Organization} and Doe, Jane and {Barack Obama}}}\n",
+        encoding="utf-8",
+    )
+    (paper,) = load_paths([path]).papers
+    names = ["World Health Organization", "Jane Doe", "Barack Obama"]
+    library = Library(None)
+    assert json.loads(render("json", [paper], library))[0]["authors"] == names
+    rows = list(csv.DictReader(io.StringIO(render("csv", [paper], library))))
+    assert rows[0]["authors"] == "; ".join(names)
+    status, out, _ = run(
+        capsys, "list", "--papers", str(path), "--format", "jsonl", "--library",
+        str(tmp_path / "library.json"),
+    )  # fmt: skip
+    assert (status, json.loads(out)["authors"]) == (0, names)
+    (entry,) = bibtexparser.parse_string(render("bib", [paper], library)).entries
+    assert entry.fields_dict["author"].value == (
+        "{World Health Organization} and Doe, Jane and {Barack Obama}"
+    )

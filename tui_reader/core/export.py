@@ -19,7 +19,7 @@ from typing import TypeAlias
 
 from tui_reader.core.atomic_file import write_atomically
 from tui_reader.core.links import DEFAULT_SEARCH_URL
-from tui_reader.core.paper import Paper
+from tui_reader.core.paper import Paper, author_text
 from tui_reader.core.paper_state import PaperState, WithoutNotes
 from tui_reader.core.reference_formats import bibtex, csl_json, ris
 from tui_reader.core.references import citation, markdown_link, paper_record, primary_link
@@ -71,7 +71,7 @@ def csv_table(papers: Sequence[Paper], state: PaperState, template: str) -> str:
     writer.writerow(CSV_COLUMNS)
     for paper in papers:
         record = paper_record(paper, state, template)
-        record["authors"] = "; ".join(paper.authors)
+        record["authors"] = "; ".join(map(author_text, paper.authors))
         record["tags"] = " ".join(state.tags(paper.id))
         record["keywords"] = "; ".join(paper.keywords)
         writer.writerow([_spreadsheet_cell(record[column]) for column in CSV_COLUMNS])

@@ -17,6 +17,23 @@ ET_AL = "et al."
 _VENUE_YEAR = re.compile(r"(?<![^\s(\[{,;'\"])(?:19|20)[0-9]{2}(?=[)\]},;:.'\"]*(?:\s|$))")
 
 
+def braced_whole(name: str) -> bool:
+    """Whether an author's name is one brace group, `{Barack Obama}` (not `{A} and {B}`):
+    BibTeX's way to keep it one name, never split."""
+    depth = 0
+    for at, char in enumerate(name):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth == 0:
+            return at == len(name) - 1 and at > 0
+    return False
+
+
+def author_text(author: str) -> str:
+    """An author as text (JSON, CSV): a name braced whole without its braces, which the
+    paper keeps so that a BibTeX reference keeps it one name."""
+    return author[1:-1] if braced_whole(author) else author
+
+
 def paper_year(year: int | None, venue: str) -> int | None:
     """A paper's year: its own, else the first year its venue names as a word ("ICLR 2021",
     "NeurIPS 2019 Workshop"), else None. Every paper is given it where it is made, so that

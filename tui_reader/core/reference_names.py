@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from tui_reader.core.bibtex_text import bibtex_text
 from tui_reader.core.latex_text import unicode_text
-from tui_reader.core.paper import ET_AL
+from tui_reader.core.paper import ET_AL, braced_whole
 
 _SUFFIX = re.compile(r"(?:,\s*|\s+)(Jr\.?|Sr\.?|II|III|IV)\s*$")
 _ORGANISATION_WORDS = frozenset(
@@ -77,7 +77,7 @@ def parse_name(author: str) -> Name:
     if is_organisation(name):
         return Name(name, whole=True, organisation=True)
     too_long = len(words) > _LONGEST_SPLIT and "," not in name
-    if _braced_whole(written) or too_long or len(words) < 2 or _in_cjk(name):
+    if braced_whole(written) or too_long or len(words) < 2 or _in_cjk(name):
         return Name(name, whole=True)
     # "Martin Luther King, Jr." would read to BibTeX as given name "Jr." of a family "Martin
     # Luther King": the suffix is taken off first.
@@ -100,16 +100,6 @@ def _in_cjk(name: str) -> bool:
     return any(
         low <= ord(char) <= high for char in name if ord(char) > 0x10FF for low, high in _CJK
     )
-
-
-def _braced_whole(written: str) -> bool:
-    """Whether the name is one brace group, `{Barack Obama}`: BibTeX's way to keep it whole."""
-    depth = 0
-    for at, char in enumerate(written):
-        depth += {"{": 1, "}": -1}.get(char, 0)
-        if depth == 0:
-            return at == len(written) - 1 and at > 0
-    return False
 
 
 def _capital_particle(words: list[str]) -> int | None:

@@ -23,7 +23,7 @@ from typing import Literal
 
 from tui_reader.core.latex_text import plain_text, unicode_text
 from tui_reader.core.links import DEFAULT_SEARCH_URL, paper_links, search_link
-from tui_reader.core.paper import Paper
+from tui_reader.core.paper import Paper, author_text
 from tui_reader.core.paper_state import PaperState
 from tui_reader.core.typeset import math_spans
 
@@ -138,7 +138,7 @@ def paper_record(
         "id": paper.id,
         "headline": reference_title(paper),  # never cut to fit a screen
         "title": paper.title,
-        "authors": list(paper.authors),
+        "authors": [author_text(author) for author in paper.authors],
         "venue": paper.venue,
         "volume": paper.volume,
         "issue": paper.issue,

@@ -25,7 +25,7 @@ from dataclasses import replace
 from typing import Any
 
 from tui_reader.core.formats.records import Problem, Record, record_from
-from tui_reader.core.paper import ET_AL
+from tui_reader.core.paper import ET_AL, braced_whole
 from tui_reader.core.text import clean
 
 _VENUE_KINDS = {
@@ -101,7 +101,7 @@ def author_of(name: str) -> str:
     name = name.strip()
     if name.lower() == "others":
         return ET_AL
-    if name.startswith("{") and name.endswith("}") and _one_group(name):
+    if braced_whole(name):
         inner = unicode_text(name[1:-1]).strip()
         return f"{{{inner}}}" if " " in inner else inner
     try:
@@ -110,17 +110,6 @@ def author_of(name: str) -> str:
         return clean(unicode_text(name))
     words = [*parts.first, *parts.von, *parts.last, *parts.jr]
     return clean(unicode_text(" ".join(words)))
-
-
-def _one_group(name: str) -> bool:
-    """Whether the braces opening and closing a name are one group: `{Barack Obama}`, not
-    `{A} and {B}`."""
-    depth = 0
-    for at, char in enumerate(name):
-        depth += {"{": 1, "}": -1}.get(char, 0)
-        if depth == 0:
-            return at == len(name) - 1
-    return False
 
 
 def _published(fields: dict[str, str]) -> str:
