@@ -5,10 +5,12 @@ list, the detail pane, search and every export say the same."""
 import csv
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import bibtexparser
 import pytest
+import rispy
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -265,3 +267,34 @@ def test_a_name_braced_whole_reads_without_its_braces_and_stays_one_name_in_bibt
     assert entry.fields_dict["author"].value == (
         "{World Health Organization} and Doe, Jane and {Barack Obama}"
     )
+
+
+def test_others_anywhere_among_the_authors_is_et_al_after_those_named(tmp_path: Path) -> None:
+    """`A and others and B` read as A, et al., B: RIS gave an author `al., et`. Biber reads
+    `others` wherever it stands as authors not named (plk/biber, `_name` in
+    lib/Biber/Input/file/bibtex.pm: it sets the list's `morenames` and is not added)."""
+    path = tmp_path / "odd.bib"
+    path.write_text(
+        "@article{odd, title = {Odd}, journal = {J}, year = {2021}, abstract = {Words.},\n"
+        "  author = {Lovelace, Ada and others and Turing, Alan}}\n",
+        encoding="utf-8",
+    )
+    (paper,) = load_paths([path]).papers
+    assert paper.authors == ("Ada Lovelace", "Alan Turing", "et al.")
+    library = Library(None)
+    (entry,) = bibtexparser.parse_string(render("bib", [paper], library)).entries
+    assert entry.fields_dict["author"].value == "Lovelace, Ada and Turing, Alan and others"
+    assert rispy.loads(render("ris", [paper], library))[0]["authors"] == [
+        "Lovelace, Ada",
+        "Turing, Alan",
+    ]
+    assert json.loads(render("csl-json", [paper], library))[0]["author"] == [
+        {"family": "Lovelace", "given": "Ada"},
+        {"family": "Turing", "given": "Alan"},
+    ]
+    assert citation(paper, "https://u").startswith("Ada Lovelace, Alan Turing, et al. Odd.")
+    # A record of another format that puts `et al.` among its authors is written alike.
+    listed = replace(paper, authors=("Ada Lovelace", "et al.", "Alan Turing"))
+    (entry,) = bibtexparser.parse_string(render("bib", [listed], library)).entries
+    assert entry.fields_dict["author"].value == "Lovelace, Ada and Turing, Alan and others"
+    assert len(rispy.loads(render("ris", [listed], library))[0]["authors"]) == 2

@@ -29,7 +29,7 @@ from tui_reader.core.citation_keys import keys_of
 from tui_reader.core.latex_text import plain_text
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
-from tui_reader.core.reference_names import bibtex_name, csl_name, named, ris_name
+from tui_reader.core.reference_names import bibtex_authors, csl_name, named, ris_name
 from tui_reader.core.references import (
     Kind,
     date_of,
@@ -78,7 +78,7 @@ def bibtex(papers: Sequence[Paper], state: PaperState, template: str) -> str:
         kind = kind_of(paper)
         fields = [("title", bibtex_title(reference_title(paper)))]
         if paper.authors:
-            fields.append(("author", " and ".join(map(bibtex_name, paper.authors))))
+            fields.append(("author", bibtex_authors(paper.authors)))
         if (venue_field := _BIBTEX_VENUES.get(kind)) and (venue := _venue(paper, kind)):
             fields.append((venue_field, bibtex_title(venue)))
         fields += [(name, bibtex_text(value)) for name, value in _volume_issue(paper, "number")]

@@ -10,8 +10,8 @@ A name is kept whole (BibTeX `{...}`, CSL-JSON `literal`, one RIS `AU` with no c
 - it is one word (`Plato`), is written whole in braces (`{Barack Obama}`, BibTeX's way of
   saying so), or has more than four words and no comma (how it splits is a guess).
 
-The last author `et al.` (BibTeX's `and others`) stands for the authors not named: BibTeX's
-`others`; RIS and CSL-JSON, which have no way to say so, leave it out.
+An author `et al.` (BibTeX's `and others`) stands for the authors not named: BibTeX's
+`others`, last; RIS and CSL-JSON, which have no way to say so, leave it out.
 
 Any other name is split by BibTeX's rules (bibtexparser): "Family, Given", "Family, Suffix,
 Given", or "Given Family", where a particle in lower case begins the family name ("Vincent van
@@ -117,12 +117,18 @@ def is_organisation(name: str) -> bool:
     return bool(words & _ORGANISATION_WORDS or words & _COMPANIES)
 
 
+def bibtex_authors(authors: tuple[str, ...]) -> str:
+    """BibTeX's `author` field: the authors named (`bibtex_name`), then `others` for an
+    `et al.` among them."""
+    names = [bibtex_name(author) for author in named(authors)]
+    if ET_AL in authors:
+        names.append("others")
+    return " and ".join(names)
+
+
 def bibtex_name(author: str) -> str:
     """An author for BibTeX's `author` field: `{...}` when kept whole, else "Family, Given"
-    ("Family, Suffix, Given" with a suffix), which no reader splits otherwise: `others` for
-    `et al.`."""
-    if author == ET_AL:
-        return "others"
+    ("Family, Suffix, Given" with a suffix), which no reader splits otherwise."""
     name = parse_name(author)
     if name.whole:
         return "{" + bibtex_text(name.family) + "}"
@@ -134,8 +140,9 @@ def bibtex_name(author: str) -> str:
 
 
 def named(authors: tuple[str, ...]) -> tuple[str, ...]:
-    """The authors a format with no way to say `et al.` lists (RIS, CSL-JSON)."""
-    return authors[:-1] if authors[-1:] == (ET_AL,) else authors
+    """The authors named, which a format with no way to say `et al.` lists (RIS, CSL-JSON):
+    those but `et al.`, wherever a record put it."""
+    return tuple(author for author in authors if author != ET_AL)
 
 
 def csl_name(author: str) -> dict[str, str]:

@@ -142,7 +142,9 @@ INPUT_FORMATS: list[InputFormat] = [
         read_text=read_bibtex,
         sniff=_starts("@"),
         records_at_most=lambda text: text.count("@"),  # parsed whole: counted first
-        reading=3,  # 2: fields read as text, authors named given name first; 3: volume...
+        # 2: fields read as text, authors named given name first; 3: volume, number and
+        # pages, `others` anywhere as et al.
+        reading=3,
     ),
     InputFormat(
         "csv",

@@ -9,7 +9,8 @@ escaped backslash or dollar is LaTeX escaped whole (Zotero writes an arXiv abstr
 any other, `\\{` and `\\}` stay written so, braces as characters. The paper's id is of the
 abstract as written. Authors are split by BibTeX's rules (bibtexparser) and each written
 "Given von Family Jr." (`Vaswani, Ashish`: Ashish Vaswani), a name braced whole kept so
-when it has several words (`{Barack Obama}`), `and others` as the last name `et al.`.
+when it has several words (`{Barack Obama}`), `and others` wherever it stands as the last
+name `et al.` (biber's rule: `A and others and B` is A, B, et al.).
 
 The venue is the entry's `journal` (`journaltitle`), `booktitle` or `howpublished`; what kind
 it is, the entry's type (`@article`: a journal, `@inproceedings`: a conference,
@@ -49,7 +50,7 @@ logging.getLogger("bibtexparser").setLevel(logging.ERROR)
 
 def read_bibtex(text: str) -> Iterator[Record | Problem]:
     import bibtexparser  # imported for a .bib file only: 0.02 s of every start otherwise
-    from bibtexparser.middlewares.names import split_multiple_persons_names
+    from bibtexparser.middlewares.names import split_multiple_persons_names as split_persons
 
     library = bibtexparser.parse_string(text)  # type: ignore[attr-defined]
     for block in library.failed_blocks:
@@ -59,10 +60,12 @@ def read_bibtex(text: str) -> Iterator[Record | Problem]:
         fields = {key: text_of(value) if key in _TEXTS else value for key, value in written.items()}
         journal = fields.get("journal") or fields.get("journaltitle")
         venue = journal or fields.get("booktitle") or fields.get("howpublished")
-        names = split_multiple_persons_names(written.get("author", ""))
-        authors = [name for name in map(author_of, names) if name]
-        if authors[:1] == [ET_AL]:  # no name given but "others"
-            authors = []
+        names = [name for name in map(author_of, split_persons(written.get("author", ""))) if name]
+        # `others` anywhere stands for the authors not named, as biber reads it (plain.bst
+        # reads it so only last, and prints one before as a name): the last, `et al.`.
+        authors = [name for name in names if name != ET_AL]
+        if authors and len(authors) < len(names):
+            authors.append(ET_AL)
         data: dict[str, Any] = {**fields, "venue": venue, "authors": authors}
         data["venue_kind"] = _VENUE_KINDS.get(entry.entry_type.lower(), "")
         if number := fields.get("number"):  # a journal's issue
