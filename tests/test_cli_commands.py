@@ -29,6 +29,21 @@ LOAM = "28f1d9d7a354"
         (["digest", "--since", "June"], "tui-reader digest", "not a date: 'June'"),
         (["library", "merge"], "tui-reader library merge", "required: OTHER"),
         (["cache", "prune", "--unused-for", "-1"], "tui-reader cache prune", "days: '-1'"),
+        # An argument not known is told before one missing, and by the subcommand it follows.
+        (["tag", "--bogus"], "tui-reader tag", "unrecognized arguments: --bogus"),
+        (["untag", "x", "--bogus"], "tui-reader untag", "unrecognized arguments: --bogus"),
+        (["bookmark", "--bogus"], "tui-reader bookmark", "unrecognized arguments: --bogus"),
+        (["search", "--bogus"], "tui-reader search", "unrecognized arguments: --bogus"),
+        (["library", "merge", "X", "--papers"], "tui-reader library merge", "arguments: --papers"),
+        (["library", "merge", "--bogus"], "tui-reader library merge", "arguments: --bogus"),
+        (["library", "--bogus"], "tui-reader library", "unrecognized arguments: --bogus"),
+        (["library"], "tui-reader library", "the following arguments are required: COMMAND"),
+        (["cache", "prune", "--bogus"], "tui-reader cache prune", "arguments: --bogus"),
+        (["cache", "list", "--bogus"], "tui-reader cache list", "arguments: --bogus"),
+        (["fetch", "arxiv", "--bogus"], "tui-reader fetch arxiv", "arguments: --bogus"),
+        (["fetch", "list", "--bogus"], "tui-reader fetch list", "arguments: --bogus"),
+        (["fetch", "--bogus"], "tui-reader fetch", "unrecognized arguments: --bogus"),
+        (["fetch", "arxiv"], "tui-reader fetch arxiv", "say what to fetch"),  # found as it runs
     ],
 )
 def test_a_mistake_in_the_arguments_is_one_line_naming_the_command_and_its_help(

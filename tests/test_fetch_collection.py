@@ -228,7 +228,8 @@ def test_an_output_that_is_a_folder_is_bad_usage(
 ) -> None:
     assert run_fetch(["arxiv", "--category", "cs.LG", "-o", str(tmp_path)]) == 2
     assert capsys.readouterr().err.strip() == (
-        f"tui-reader fetch: {tmp_path}: is a folder, not a file (see tui-reader fetch --help)"
+        f"tui-reader fetch arxiv: {tmp_path}: is a folder, not a file "
+        "(see tui-reader fetch arxiv --help)"
     )
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, cast
 
-from tui_reader.cli.shared import OneLineParser, UsageError
+from tui_reader.cli.shared import PARSED_BY, OneLineParser, UsageError
 
 
 class CommandModule(Protocol):
@@ -27,8 +27,9 @@ class CommandModule(Protocol):
 class Command:
     name: str  # as typed: `tui-reader NAME`
     module: str = ""  # its module in tui_reader.cli.commands, when not named as the command
-    # Whether a mistake its run finds is told as argparse's are, naming the command and its
-    # help (`tui-reader fetch: … (see tui-reader fetch --help)`), not as `tui-reader: …`.
+    # Whether a mistake its run finds is told as argparse's are, naming the command (its
+    # subcommand) and its help (`tui-reader fetch arxiv: … (see tui-reader fetch arxiv
+    # --help)`), not as `tui-reader: …`.
     tells_help: bool = False
 
     def parser(self) -> argparse.ArgumentParser:
@@ -44,8 +45,8 @@ class Command:
         try:
             return self._module().run(arguments)
         except UsageError as error:
-            if self.tells_help and not error.command:
-                raise UsageError(str(error), f"tui-reader {self.name}") from None
+            if self.tells_help and not error.command:  # the subcommand's: `tui-reader fetch arxiv`
+                raise UsageError(str(error), getattr(arguments, PARSED_BY)) from None
             raise
 
     def _module(self) -> CommandModule:

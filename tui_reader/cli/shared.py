@@ -8,7 +8,7 @@ import contextlib
 import os
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import date, timedelta
 from pathlib import Path
 from typing import NoReturn
@@ -49,12 +49,68 @@ class UsageError(Exception):
         return f"{self.command}: {self} (see {self.command} --help)"
 
 
+PARSED_BY = "parsed_by"  # the arguments parsed: which command's parser parsed them last
+
+
 class OneLineParser(argparse.ArgumentParser):
     """A parser whose mistakes are a UsageError naming its command, never argparse's usage
-    and exit (its subcommands' parsers are of its class too: argparse makes them so)."""
+    and exit (its subcommands' parsers are of its class too: argparse makes them so). A
+    subcommand's own mistakes name it (`tui-reader library merge`), an argument it does not
+    know too (argparse leaves those to the command's parser), and one not known is told
+    before one missing, which argparse tells first. The arguments parsed name, as PARSED_BY,
+    the subcommand they are of, for a mistake found as it runs."""
+
+    _lenient = False  # parsing again with nothing required, to find an argument not known
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message, self.prog)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        arguments = sys.argv[1:] if args is None else list(args)
+        try:
+            parsed, unknown = super().parse_known_args(arguments, namespace)
+        except UsageError:
+            if not self._lenient:
+                self._unknown_first(arguments)
+            raise
+        if unknown:
+            self.error(f"unrecognized arguments: {' '.join(unknown)}")
+        if not hasattr(parsed, PARSED_BY):  # a subcommand's parser named it first
+            setattr(parsed, PARSED_BY, self.prog)
+        return parsed, []
+
+    def _unknown_first(self, arguments: list[str]) -> None:
+        """The UsageError of an argument not known, if one is: the arguments parsed again
+        with nothing required (argparse tells a missing one before it has looked at all)."""
+        parsers = list(_parsers(self))
+        items: list[argparse.Action | argparse._MutuallyExclusiveGroup] = [
+            *(action for parser in parsers for action in parser._actions),
+            *(group for parser in parsers for group in parser._mutually_exclusive_groups),
+        ]
+        required = [(item, item.required) for item in items]
+        try:
+            for parser in parsers:
+                parser._lenient = True
+            for item, _ in required:
+                item.required = False
+            self.parse_known_args(arguments)
+        finally:
+            for parser in parsers:
+                parser._lenient = False
+            for item, was in required:
+                item.required = was
+
+
+def _parsers(parser: argparse.ArgumentParser) -> Iterator[OneLineParser]:
+    """The parser and its subcommands' parsers, theirs too."""
+    if isinstance(parser, OneLineParser):
+        yield parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for subcommand in action.choices.values():
+                yield from _parsers(subcommand)
 
 
 class NoMatch(Exception):

@@ -15,7 +15,7 @@ from tui_reader.core.library import Library, LibraryError, default_path
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = "Work with the library file as a whole."
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     merge = commands.add_parser(
         "merge",
         help="fold another copy of the library into this one",
