@@ -209,6 +209,27 @@ async def test_u_undoes_one_change_at_a_time(seed_store, private_library) -> Non
         assert any("Nothing to undo" in n.message for n in app._notifications)
 
 
+async def test_a_note_saved_by_another_reader_while_one_is_written_is_kept(
+    seed_store, private_library
+) -> None:
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        first = seed_store[0].id
+        await pilot.press("n", *"from A")
+        other = Library.open(private_library)[0]
+        other.set_note(first, "from B", "")
+        other.save()
+        await pilot.press("escape")
+        await work_shown(pilot)
+        await wait_until(pilot, lambda: not app.library_sync.saving, "the note saved")
+        assert saved(private_library)[first]["note"] == "from B\n\nfrom A"
+        assert any("yours after it" in n.message for n in app._notifications)
+        await pilot.press("u")
+        await work_shown(pilot)
+        await wait_until(pilot, lambda: not app.library_sync.saving, "the undo saved")
+        assert saved(private_library)[first]["note"] == "from B"
+
+
 async def test_state_filters_in_the_query(seed_store, private_library) -> None:
     app = reader(seed_store, private_library)
     async with app.run_test(size=(100, 30)) as pilot:

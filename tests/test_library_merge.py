@@ -211,3 +211,85 @@ def test_a_saved_search_of_the_copy_whose_time_is_not_valid_is_merged_as_opening
     assert library.saved_searches() == {"agents": "agent planning"}
     library.save()
     assert library_at(tmp_path / "library.json").saved_searches() == {"agents": "agent planning"}
+
+
+def test_a_note_saved_elsewhere_not_yet_read_here_is_kept_when_this_one_is_saved(
+    tmp_path: Path,
+) -> None:
+    """Two readers' editors open on one paper's note: B saves first, and A's editor closes
+    before A has read B's note from the files; A's save (stamped later) replaced it."""
+    path = tmp_path / "library.json"
+    here, there = Library.open(path)[0], Library.open(path)[0]
+    for library in (here, there):
+        library.set_note(A, "S")
+        library.save()
+    there.reload_if_changed()
+    here.reload_if_changed()
+    there.set_note(A, "S\n\nfrom B", "S")
+    there.save()
+    assert here.set_note(A, "S\n\nfrom A", "S")  # B's note not read here yet
+    assert here.note(A) == "S\n\nfrom A"
+    assert here.save() == [
+        f"{path}: a note saved elsewhere while you wrote yours is kept, with yours after it"
+    ]
+    assert here.note(A) == "S\n\nfrom B\n\nfrom A"
+    assert Library.open(path)[0].note(A) == "S\n\nfrom B\n\nfrom A"
+    there.reload_if_changed()
+    assert there.note(A) == "S\n\nfrom B\n\nfrom A"
+    # The undo of A's edit takes back what A added, not B's note.
+    assert here.undo() is not None
+    assert here.note(A) == "S\n\nfrom B"
+
+
+def test_a_note_saved_elsewhere_after_this_one_was_written_is_joined_to_it(
+    tmp_path: Path,
+) -> None:
+    """A's note is written first, B's (stamped later, from the same start) saved before A's:
+    B's would win every merge, and A's be lost, were they not joined."""
+    path = tmp_path / "library.json"
+    here, there = Library.open(path)[0], Library.open(path)[0]
+    here.set_note(A, "from A", "")
+    there.set_note(A, "from B", "")
+    there.save()
+    here.reload_if_changed()  # a look at the files, as the reader's every 2 s, joins them too
+    assert here.note(A) == "from B\n\nfrom A"
+    here.save()
+    assert Library.open(path)[0].note(A) == "from B\n\nfrom A"
+
+
+def test_a_note_edited_twice_before_it_is_saved_clashes_with_nothing_saved_before_it(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "library.json"
+    here = Library.open(path)[0]
+    here.set_note(A, "first", "")
+    here.set_note(A, "first, then more", "first")
+    assert here.save() == []
+    assert Library.open(path)[0].note(A) == "first, then more"
+    # Saved: a later note written from it elsewhere replaces it, as any edit does.
+    there = Library.open(path)[0]
+    there.set_note(A, "rewritten", "first, then more")
+    there.save()
+    assert here.reload_if_changed().messages == []
+    assert here.note(A) == "rewritten"
+
+
+def test_an_undo_leaves_a_note_changed_elsewhere_since_as_it_is(tmp_path: Path) -> None:
+    """A writes a note and B adds to it; A's undo cleared B's addition too."""
+    path = tmp_path / "library.json"
+    here, there = Library.open(path)[0], Library.open(path)[0]
+    here.change_tags([A], add=["cats"])
+    here.set_note(A, "X from A", "")
+    here.save()
+    there.reload_if_changed()
+    there.set_note(A, "X from A and Y from B", "X from A")
+    there.save()
+    here.reload_if_changed()
+    undone = here.undo()
+    assert undone is not None
+    assert undone.undone == "note (left as changed elsewhere since: the note)"
+    assert here.note(A) == "X from A and Y from B"
+    here.save()
+    assert Library.open(path)[0].note(A) == "X from A and Y from B"
+    undone = here.undo()  # a field no one else changed is undone as ever
+    assert undone is not None and undone.left == [] and here.tags(A) == []

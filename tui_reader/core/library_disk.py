@@ -350,7 +350,14 @@ class LibraryDisk:
         if not repair and _signature(self._file) != snapshot:  # a fold ran meanwhile
             return None
         inode, end, line = read
-        changes.changed = self._state.take_in(contents.entries, contents.searches)
+        changes.changed, joined = self._state.take_in(contents.entries, contents.searches)
+        if joined:
+            notes = "a note" if joined == 1 else f"{joined} notes"
+            are, after = ("is", "it") if joined == 1 else ("are", "each")
+            changes.messages.append(
+                f"{self.path}: {notes} saved elsewhere while you wrote yours {are} kept, "
+                f"with yours after {after}"
+            )
         self.taken_in += changes.changed
         self._seen = _Seen(_signature(self._file), (inode, end) if inode else None, line)
         if contents.newer is not None:

@@ -21,6 +21,7 @@ from tui_reader.core import library_file, wording
 from tui_reader.core.library_fields import DEFAULTS, Entries
 from tui_reader.core.library_file import Contents
 from tui_reader.core.library_merge import MergeReport, merge_entry, merge_into, merge_searches
+from tui_reader.core.note_edits import NoteEdits, joined
 from tui_reader.core.text import strip_controls
 
 _USER_FIELDS = ("bookmarked", "read", "note")  # what a paper's user made of it, moved with it
@@ -48,17 +49,29 @@ def valid_tags(tags: Iterable[str]) -> list[str]:
 
 @dataclass
 class Change:
-    """What one user action changed, enough to undo it: (paper, field, value before), and
-    the saved searches it deleted (name, query)."""
+    """What one user action changed, enough to undo it: (paper, field, value before), the
+    value each was set to, and the saved searches it deleted (name, query). An undo leaves a
+    field changed elsewhere since as it is (`left`)."""
 
     description: str
     before: list[tuple[str, str, Any]] = field(default_factory=list)
     searches: list[tuple[str, str]] = field(default_factory=list)
+    after: list[Any] = field(default_factory=list)  # aligned with `before`
+    left: list[tuple[str, str]] = field(default_factory=list)  # (paper, field)
 
     @property
     def paper_ids(self) -> list[str]:
         """The papers it changed, each once, in the order changed."""
         return list(dict.fromkeys(paper_id for paper_id, _, _ in self.before))
+
+    @property
+    def undone(self) -> str:
+        """What its undo did: "note (left as changed elsewhere since: the note)"."""
+        if not self.left:
+            return self.description
+        names = {"note": "the note", "bookmarked": "the bookmark", "read": "the read mark"}
+        left = dict.fromkeys(names.get(name, f"#{name[4:]}") for _, name in self.left)
+        return f"{self.description} (left as changed elsewhere since: {', '.join(left)})"
 
 
 def _papers(paper_ids: list[str]) -> str:
@@ -75,6 +88,7 @@ class LibraryState:
         self._searches: Entries = {}  # saved searches: name -> {"query", "query_at"}
         self._unsaved: list[str] = []  # journal lines of the changes not saved yet
         self._undo: list[Change] = []
+        self._notes = NoteEdits()  # notes changed, not saved yet: what each started from
         self._last_stamp = ""
         self._last_micros = -1  # of the last stamp, since the epoch
 
@@ -82,6 +96,12 @@ class LibraryState:
 
     def _get(self, paper_id: str, name: str) -> Any:
         return self._entries.get(paper_id, {}).get(name, DEFAULTS[name])
+
+    def _value(self, paper_id: str, name: str) -> Any:
+        """A field's value, `tag:NAME` a tag's presence, as `_set` sets it."""
+        if name.startswith("tag:"):
+            return name[4:] in self._entries.get(paper_id, {}).get("tags", {})
+        return self._get(paper_id, name)
 
     def is_bookmarked(self, paper_id: str) -> bool:
         return bool(self._get(paper_id, "bookmarked"))
@@ -164,14 +184,15 @@ class LibraryState:
         self._last_micros, self._last_stamp = now, library_file.stamp_at(now)
         return self._last_stamp
 
-    def _set(self, paper_id: str, name: str, value: Any, change: Change | None) -> None:
-        """Set a field (`tag:NAME` for a tag's presence) unless it already has that value."""
+    def _set(self, paper_id: str, name: str, value: Any, change: Change | None) -> bool:
+        """Set a field (`tag:NAME` for a tag's presence) unless it already has that value;
+        whether it changed."""
         entry = self._entries.get(paper_id, {})
         if name.startswith("tag:"):
             tag = name[4:]
             before: Any = tag in entry.get("tags", {})
             if before == value:
-                return
+                return False
             add, remove = ("tags", "removed_tags") if value else ("removed_tags", "tags")
             stamp = self._stamp(entry.get(remove, {}).get(tag, ""))
             entry.setdefault(add, {})[tag] = stamp
@@ -182,7 +203,7 @@ class LibraryState:
         else:
             before = entry.get(name, DEFAULTS[name])
             if before == value:
-                return
+                return False
             stamp = self._stamp(entry.get(f"{name}_at", ""))
             entry[name], entry[f"{name}_at"] = value, stamp
             event = {name: value, f"{name}_at": stamp}
@@ -190,6 +211,8 @@ class LibraryState:
         self._unsaved.append(library_file.journal_line(paper_id, event))
         if change is not None:
             change.before.append((paper_id, name, before))
+            change.after.append(value)
+        return True
 
     def _apply(self, description: str, changes: Iterable[tuple[str, str, Any]]) -> bool:
         """Make the changes as one undoable step; False when none changed anything."""
@@ -214,9 +237,11 @@ class LibraryState:
         with self.lock:
             saved = self.note(paper_id)
             if started_from is not None and saved not in (started_from, "") and saved != note:
-                added = note.removeprefix(started_from) if started_from else note
-                note = f"{saved}\n\n{added.strip()}" if added.strip() else saved
-            return self._apply("note", [(paper_id, "note", note)])
+                note, started_from = joined(saved, started_from, note), saved
+            if not self._apply("note", [(paper_id, "note", note)]):
+                return False
+            self._notes.edited(paper_id, started_from, self._unsaved[-1])
+            return True
 
     def change(
         self,
@@ -366,8 +391,13 @@ class LibraryState:
             return None
         change = self._undo.pop()
         with self.lock:
-            for paper_id, name, value in reversed(change.before):
-                self._set(paper_id, name, value, None)
+            for (paper_id, name, value), set_to in zip(
+                reversed(change.before), reversed(change.after), strict=True
+            ):
+                if self._value(paper_id, name) == set_to:
+                    self._set(paper_id, name, value, None)
+                else:  # changed elsewhere since: theirs is later
+                    change.left.append((paper_id, name))
         for name, query in change.searches:
             self._set_search(name, query)
         return change
@@ -394,13 +424,29 @@ class LibraryState:
 
     # What library_disk reads and saves
 
-    def take_in(self, entries: Entries, searches: Entries) -> bool:
-        """Merge in what the files hold; whether anything changed. Nothing is queued to be
-        saved: the files hold it already."""
+    def take_in(self, entries: Entries, searches: Entries) -> tuple[bool, int]:
+        """Merge in what the files hold: whether anything changed, and how many notes saved
+        elsewhere while this library's were written (not saved yet) were joined to them
+        (note_edits). Nothing else is queued to be saved: the files hold it already."""
         with self.lock:
+            ours = {key: self.note(key) for key in self._notes.papers() if key in entries}
             changed = merge_into(self._entries, entries) > 0
             changed |= merge_searches(self._searches, searches)
-        return changed
+            clashes = self._notes.clashes(entries, ours)
+            for paper_id, theirs, note in clashes:
+                if self._set(paper_id, "note", note, None):
+                    self._notes.edited(paper_id, theirs, self._unsaved[-1])
+                self._undone_to(paper_id, ours[paper_id], theirs, note)
+        return changed or bool(clashes), len(clashes)
+
+    def _undone_to(self, paper_id: str, ours: str, theirs: str, note: str) -> None:
+        """The undo of the edit that set the paper's note to `ours`, now `note` (theirs
+        joined to it): back to theirs."""
+        for change in reversed(self._undo):
+            for at, (key, name, _) in enumerate(change.before):
+                if (key, name) == (paper_id, "note") and change.after[at] == ours:
+                    change.before[at], change.after[at] = (key, name, theirs), note
+                    return
 
     @contextmanager
     def merged_onto(self, entries: Entries, searches: Entries) -> Iterator[None]:
@@ -418,4 +464,5 @@ class LibraryState:
     def saved(self, count: int) -> None:
         """The first `count` of the unsaved lines are in the journal now."""
         with self.lock:
+            self._notes.saved(self._unsaved[:count])
             del self._unsaved[:count]

@@ -227,7 +227,7 @@ class Triage:
             return None
         step = self.steps.pop()
         change = self.library.undo() if step.changed else None
-        undone = change.description if change else None
+        undone = change.undone if change else None
         if step.position is None:
             return undone or "the last edit"
         self.position = step.position

@@ -69,7 +69,7 @@ def undo(screen: WorkspaceParts) -> None:
         return
     papers = undone.paper_ids  # one is named: it may be far from the cursor by now
     named = f" · {headline(screen, papers[0])}" if len(papers) == 1 else ""
-    screen.tell(f"Undone: {undone.description}{named}")
+    screen.tell(f"Undone: {undone.undone}{named}")
     screen.library_changed()
 
 
