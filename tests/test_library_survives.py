@@ -512,6 +512,24 @@ def test_changes_made_at_once_are_stamped_in_order_later_than_what_they_see(
     assert library.changed_at(A) > ahead > stamps[-1]
 
 
+def test_a_change_past_a_clock_ahead_does_not_stamp_the_changes_after_it_ahead(
+    tmp_path: Path,
+) -> None:
+    """Once a change was stamped past another machine's clock ahead, every later change of
+    the session was stamped ahead too, and won over others' changes made later."""
+    ahead = stamp(timedelta(hours=2))
+    path = tmp_path / "library.json"
+    path.write_text(json.dumps({"version": 1, "papers": {A: {"read_at": ahead}}}), "utf-8")
+    library, _ = Library.open(path)
+    library.set_read([A], True)
+    first = library.changed_at(A)
+    assert first > ahead
+    library.set_read([B], True)
+    assert stamp(timedelta(seconds=-5)) < library.changed_at(B) < stamp(timedelta(seconds=5))
+    library.set_read([A], False)  # the same field again: later than its own stamp still
+    assert library.changed_at(A) > first
+
+
 def test_times_in_another_iso_form_are_read_not_reset(tmp_path: Path) -> None:
     """A copy edited by hand or written by another program says `...T10:00:00Z` or
     `+02:00`: such times counted as the oldest, and lost every merge."""

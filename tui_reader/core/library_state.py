@@ -175,13 +175,13 @@ class LibraryState:
 
     def _stamp(self, seen: str = "") -> str:
         """Now, as a sortable UTC time, later than the last stamp of this library and than
-        `seen`, the time of the state being changed."""
-        floor = self._last_micros
+        `seen`, the time of the state being changed. A `seen` from a clock ahead moves this
+        change's stamp past it, not the stamps of the changes after it."""
+        now = max(time.time_ns() // 1000, self._last_micros + 1)
+        self._last_micros, self._last_stamp = now, library_file.stamp_at(now)
         if seen > self._last_stamp:
             with contextlib.suppress(ValueError):  # not a time: nothing to be later than
-                floor = max(floor, library_file.micros_of(seen))
-        now = max(time.time_ns() // 1000, floor + 1)
-        self._last_micros, self._last_stamp = now, library_file.stamp_at(now)
+                return library_file.stamp_at(max(now, library_file.micros_of(seen) + 1))
         return self._last_stamp
 
     def _set(self, paper_id: str, name: str, value: Any, change: Change | None) -> bool:
