@@ -9,7 +9,7 @@ says so gets its first sentence, shortened to fit.
 """
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 from tui_reader.core.text import without_debris
 
@@ -109,8 +109,6 @@ _AUTHORS_DO = re.compile(
     r"\b(?! on\b| upon\b)"
     r"(?: and [a-z]+\b)?(?: that\b| to\b)?"  # "we formalize and illustrate"
 )
-# Where `_AUTHORS_DO` can open ("the purpose of our work is to" on "the ").
-_LEADS = ("we ", "this ", "the ")
 _SEQUEL_START = re.compile(rf"(?:{_SEQUEL}|in addition|besides)\b", re.I)
 # A claim that leans on what came before ("this limitation", "our method"), says nothing yet
 # ("the effectiveness of...") or is no claim ("[a method we propose] is called...") names no
@@ -216,19 +214,19 @@ def _simple_math(match: re.Match[str]) -> str:
     return content
 
 
-def _starts(sentence: str, lower: str, openings: Iterable[str]) -> list[int] | None:
-    """Where in the sentence a pattern that opens on one of `openings` (a verb's stem, "we")
-    can match: where one stands, in order; None when the sentence is not ASCII (a pattern that
-    ignores case reads letters there that lower case does not: a long s as `s`). Such a pattern
-    is tried there alone, not at every character of the sentence (an eighth of the time)."""
+def _verb_starts(sentence: str, lower: str, stems: list[str]) -> list[int] | None:
+    """Where in the sentence the patterns that open on a verb of `stems` (or "study") can
+    match: where a stem stands, in order; None when the sentence is not ASCII (a pattern that
+    ignores case reads letters there that lower case does not: a long s as `s`). Those patterns
+    are tried there alone, not at every character of the sentence (an eighth of the time)."""
     if not sentence.isascii():
         return None
     starts = []
-    for opening in openings:
-        at = lower.find(opening)
+    for stem in stems:
+        at = lower.find(stem)
         while at >= 0:
             starts.append(at)
-            at = lower.find(opening, at + 1)
+            at = lower.find(stem, at + 1)
     return sorted(starts)
 
 
@@ -255,7 +253,7 @@ def _named_contribution(sentence: str, lower: str, stems: list[str]) -> tuple[in
     """The earliest name the sentence (`lower`: in lower case) gives its contribution, with
     its position; `stems`: the verb stems it may hold."""
     found: list[tuple[int, str]] = []
-    starts = _starts(sentence, lower, stems)
+    starts = _verb_starts(sentence, lower, stems)
     # Each pattern only where its punctuation is (each search costs a scan of the sentence).
     appositive = ", " in sentence
     if any(a in lower for a in (", a ", ", an ", ", the ")) and (
@@ -346,7 +344,7 @@ def _what_authors_do(parts: list[str], lowered: list[str]) -> tuple[str, str] | 
             break  # a main claim: none after it ranks higher
         if not any(lead in lower for lead in ("we ", "this ", " our ")):
             continue  # none of _AUTHORS_DO's leads: not searched (a million at load)
-        match = _search(_AUTHORS_DO, sentence, _starts(sentence, lower, _LEADS))
+        match = _AUTHORS_DO.search(sentence)
         if match is None:
             continue
         claim = _FILLER.sub("", sentence[match.end() :].lstrip(" :"))
