@@ -8,6 +8,7 @@ environment or math is kept as written, and so is a brace without its pair.
 
 import functools
 import re
+import unicodedata
 from typing import Any
 
 from tui_reader.core.text import without_debris
@@ -63,14 +64,15 @@ def unicode_text(text: str, math: bool = False) -> str:
 def plain_text(text: str) -> str:
     """Text with no LaTeX left where it can be read, for formats that take no markup (RIS,
     CSL-JSON, a plain-text citation): `unicode_text`, `$math$` as Unicode as the screen shows
-    it (`$x^2 \\leq 1$`: x² ≤ 1; math it cannot read stays as written), and TeX's
-    dashes and double quotes (`--`, ``` ``x'' ```) as the characters they make."""
+    it (`$x^2 \\leq 1$`: x² ≤ 1; math it cannot read stays as written), TeX's dashes and
+    double quotes (`--`, ``` ``x'' ```) as the characters they make, and accents composed
+    (NFC: `ö`, not an `o` and a combining mark)."""
     pieces, at = [], 0
     for start, end in [*math_spans(text), (len(text), len(text))]:
         prose = _LIGATURES.sub(lambda tie: _LIGATURE_TEXT[tie[0]], text[at:start])
         pieces += [unicode_text(prose), math_to_text(text[start:end]) if end > start else ""]
         at = end
-    return "".join(pieces)
+    return unicodedata.normalize("NFC", "".join(pieces))
 
 
 def unpaired_braces(text: str) -> list[re.Match[str]]:
