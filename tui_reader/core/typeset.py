@@ -46,6 +46,12 @@ def typeset(text: str) -> tuple[Span, ...]:
     return _typeset(text)
 
 
+def typeset_text(text: str) -> str:
+    """The text as `typeset` shows it, without its styles: a paper's headline as the list
+    shows it, which names the paper wherever it is named (core.references.headline_text)."""
+    return "".join(span.text for span in typeset(text))
+
+
 @lru_cache(maxsize=512)
 def _typeset(text: str) -> tuple[Span, ...]:
     kept = _kept_spans(text)
