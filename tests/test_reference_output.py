@@ -229,6 +229,38 @@ def test_accents_written_as_a_letter_and_a_combining_mark_keep_their_letter(
     assert item["abstract"] == "As Nyström did, after Gaïffas."
 
 
+def test_a_backslash_that_escapes_nothing_is_kept_in_every_reference(tmp_path: Path) -> None:
+    """The list and CSV show it; BibTeX, RIS, CSL-JSON and the citation dropped it (`a
+    backslash`, two spaces): LaTeX's control space is no reading of a title's text."""
+    record = {
+        "title": r"A ] closing bracket and a \ backslash",
+        "abstract": r"An abstract with a \ backslash.",
+        "authors": ["Ada Lovelace"],
+        "year": 2025,
+    }
+    lines = tmp_path / "papers.jsonl"
+    lines.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    items = list(load_paths([lines]).papers)
+    state = library(tmp_path, items)
+    title, abstract = record["title"], record["abstract"]
+    (ris_record,) = rispy.loads(render("ris", items, state))
+    (item,) = json.loads(render("csl-json", items, state))
+    assert (ris_record["title"], ris_record["abstract"]) == (title, abstract)
+    assert (item["title"], item["abstract"]) == (title, abstract)
+    assert f" {title}. " in citation(items[0], "https://u")
+    text = render("bib", items, state)
+    assert r"a {\textbackslash} backslash" in text
+    parsed = bibtexparser.parse_string(text, append_middleware=[LatexDecodingMiddleware()])
+    assert parsed.entries[0].fields_dict["title"].value == title
+    (again,) = load_paths([_written(tmp_path / "again.bib", text)]).papers
+    assert again.title == title
+
+
+def _written(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def test_only_the_capitalised_words_of_a_title_are_protected() -> None:
     def title(text: str) -> str:
         paper = Paper.from_abstract("An abstract.", "c", Path("c.jsonl"), title=text)

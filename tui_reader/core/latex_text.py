@@ -3,7 +3,8 @@ as LaTeX (`Schr\\"odinger`, `Erd\\H{o}s`, `50\\%`, `\\textbf{bold}`, `The {GAN} 
 
 Only accents, special letters (`\\ss`, `\\o`), escaped characters (`\\%`, `\\{`) and text
 styles (`\\emph{}`, `\\textbf{}`...) are converted, and braces dropped; any other command, an
-environment or math is kept as written, and so is a brace without its pair.
+environment or math is kept as written, and so is a brace without its pair, and a backslash
+that escapes nothing (`a \\ b`: no control space, as the list shows it).
 """
 
 import functools
@@ -20,12 +21,12 @@ LONGEST_CONVERTED = 20_000
 _BRACE_TOKEN = re.compile(r"\\[{}]|\\.|[{}]", re.S)
 _LATEX_MARK = re.compile(r"[\\{}]")
 # What only pylatexenc reads: a backslash not escaping a character, a dollar not escaped.
-_COMMAND_MARK = re.compile(r"\\(?![%&_#${} ])|(?<!\\)\$")
+_COMMAND_MARK = re.compile(r"\\(?![%&_#${}])|(?<!\\)\$")
 _CHARACTER_ESCAPE = re.compile(r"\\(.)")
 _TO_ESCAPE = re.compile(r"\\.|\\\Z|[%{}]", re.S)
 _ACCENTS = list("'\"^`~=.") + list("uvHckrbd")
 _LETTERS = ["ss", "o", "O", "ae", "AE", "oe", "OE", "aa", "AA", "l", "L", "i", "j"]
-_ESCAPES = list("%&_#${} ")
+_ESCAPES = list("%&_#${}")
 _STYLES = ["emph", "textbf", "textit", "textsl", "textsc", "textrm", "textsf", "texttt"]
 _STYLES += ["textup", "textnormal", "text", "mbox"]
 _SWITCHES = ["bf", "it", "em", "rm", "sc", "sf", "tt", "boldmath"]  # {\bf x} is x
