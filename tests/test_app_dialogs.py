@@ -130,7 +130,7 @@ async def test_old_notices_do_not_show_under_a_dialog(seed_store: PaperStore, in
 
 
 LATEX_TITLE = (
-    r"$\alpha$-divergences for \emph{Schr\"odinger} bridges with ``robust'' priors, "
+    r"$\alpha$-divergences for \emph{Schr\"odinger} multi--task bridges --- ``robust'' priors, "
     + "and a title that goes on " * 6
 )
 
@@ -139,11 +139,12 @@ def dialog_title(app: ReaderApp) -> str:
     return str(app.screen.query(Static).first().content)
 
 
-async def test_a_dialog_names_its_paper_by_its_headline_read_as_unicode_and_cut() -> None:
-    """A title's LaTeX was shown raw in the dialogs' titles, and a long one took lines."""
+async def test_a_dialog_names_its_paper_by_its_headline_as_the_list_shows_it_and_cut() -> None:
+    """A title's LaTeX was shown raw in the dialogs' titles, and a long one took lines; its
+    `--` and `---` were kept where the list shows en and em dashes."""
     paper = Paper.from_abstract("Text.", "C", Path("x.jsonl"), title=LATEX_TITLE)
     app = ReaderApp(Opening(PaperStore([paper])), Library(None))
-    named = "“α-divergences for Schrödinger bridges with “robust” priors, and a title that goes on"
+    named = "“α-divergences for Schrödinger multi–task bridges — “robust” priors, and a title"
     async with app.run_test(size=(120, 30)) as pilot:
         for key, kind, says in (("t", PromptScreen, "Tags of "), ("n", NoteEditor, "Note on ")):
             await pilot.press(key)

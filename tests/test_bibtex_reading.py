@@ -92,6 +92,18 @@ def test_titles_venues_and_abstracts_are_read_as_text_math_as_written(tmp_path: 
     )
 
 
+def test_a_control_space_reads_as_a_space_and_a_backslash_as_one(tmp_path: Path) -> None:
+    path = tmp_path / "refs.bib"
+    path.write_text(
+        "@misc{a, title = {Results of Smith et al.\\ on {GAN}s},\n"
+        "  abstract = {As Smith et al.\\ show, a {\\textbackslash} stays, and a\\\\ line ends.}}\n",
+        encoding="utf-8",
+    )
+    (paper,) = load_paths([path]).papers
+    assert paper.title == "Results of Smith et al. on GANs"
+    assert paper.abstract == "As Smith et al. show, a \\ stays, and a\\\\ line ends."
+
+
 def test_a_paper_keeps_the_id_of_its_abstract_as_written(tmp_path: Path) -> None:
     """What the user made of a paper is kept by its id: reading its text changes none."""
     _, godel, sets = load_paths([zotero_file(tmp_path)]).papers

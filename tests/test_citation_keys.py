@@ -2,7 +2,9 @@
 is exported with a paper, in whatever order, from the reader, its copy picker or `export`."""
 
 import json
+import re
 import stat
+import threading
 from pathlib import Path
 
 import bibtexparser
@@ -11,6 +13,8 @@ import rispy
 
 from tests.cli_helpers import run
 from tests.pilot_helpers import wait_until
+from tui_reader.cli.commands import export as export_command
+from tui_reader.cli.shared import open_library
 from tui_reader.core import library_file
 from tui_reader.core.citation_keys import give_keys, key_base
 from tui_reader.core.export import copy_forms, render
@@ -101,7 +105,7 @@ def test_a_library_written_before_keys_reads_as_it_was_and_keeps_them_after(
     library, messages = Library.open(path)
     assert messages == [] and library.citation_keys([EARLY.id]) == {}
     assert (library.tags(EARLY.id), library.note(EARLY.id)) == (["to-read"], "mine")
-    assert give_keys([EARLY], library) == []
+    assert give_keys([EARLY], library) == (1, [])
     journal = library_file.journal_path(path).read_text().splitlines()
     assert [json.loads(line)["entry"]["citekey"] for line in journal] == ["lovelace2025attention"]
     assert json.loads(path.read_text()) == old  # the snapshot is as it was until a fold
@@ -181,6 +185,43 @@ def test_export_writes_the_library_only_to_keep_keys_it_gives_and_says_so(
     assert library_files(path) == files
     assert [record["id"] for record in rispy.loads(again)] == first
     assert run(capsys, "export", "--format", "bib", *listed)[1] == ""  # none tagged
+
+
+def test_exports_racing_on_one_library_each_count_the_keys_they_gave(
+    capsys, monkeypatch, tmp_path: Path
+) -> None:
+    """Three exports at once on a fresh library of 2,985 papers said 2,766, 219 and 1,089 keys
+    given: each counted the papers it found keyless when it opened the library, not those it
+    gave once what the others had saved was read under the lock."""
+    path = tmp_path / "library.json"
+    papers = [
+        lovelace(
+            f"2501.{number:05d}", f"Attention number {number}", f"2025-01-{number % 28 + 1:02d}"
+        )
+        for number in range(40)
+    ]
+    exports = [papers[:30], papers[10:], papers[5:35]]
+    all_open = threading.Barrier(len(exports))
+
+    def opened_together(path: Path | None) -> tuple[Library, list[str]]:
+        opened = open_library(path)
+        all_open.wait()  # every export has read the library before any gives a key
+        return opened
+
+    monkeypatch.setattr(export_command, "open_library", opened_together)
+    threads = [
+        threading.Thread(target=export_command.library_with_citation_keys, args=(path, chosen))
+        for chosen in exports
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    said = re.findall(r"(\d+) citation keys? given", capsys.readouterr().err)
+    library, _ = Library.open(path)
+    keys = library.citation_keys([paper.id for paper in papers])
+    assert len(keys) == len(set(keys.values())) == 40
+    assert sum(map(int, said)) == 40 and len(said) <= 3
 
 
 @pytest.mark.parametrize("refused", ["newer", "read-only"])

@@ -8,6 +8,7 @@ from urllib.parse import unquote_plus
 import bibtexparser
 import pytest
 
+from tui_reader.cli.commands.digest import markdown_digest
 from tui_reader.core.citation_keys import key_base
 from tui_reader.core.export import ExportError, format_of, render, write_export
 from tui_reader.core.headline import headline_source
@@ -23,6 +24,7 @@ from tui_reader.core.references import (
     reference_title,
 )
 from tui_reader.core.store import PaperStore
+from tui_reader.core.typeset import typeset_text
 
 HOSTILE = (
     'We study 50% of {unbalanced braces & #hashes, "quotes", commas, a_b with $x_{1}$ and '
@@ -83,7 +85,8 @@ def test_a_title_written_in_latex_is_searched_as_it_reads() -> None:
     title = r"Schr\"odinger bridges for {GAN}s at $O(1/T)$ with $\alpha$-steps and ``robust'' ends"
     paper = Paper.from_abstract("An abstract.", "c", Path("x.jsonl"), title=title)
     query = unquote_plus(links_of(paper)[-1].split("?q=", 1)[1])
-    assert query == "Schrödinger bridges for GANs at O(1/T) with α-steps and “robust” ends"
+    # As the list shows it: braces the list shows stay (a search engine passes over them).
+    assert query == "Schrödinger bridges for {GAN}s at O(1/T) with α-steps and “robust” ends"
 
 
 def test_an_apostrophe_and_quotes_written_with_a_backslash_are_exported_as_such() -> None:
@@ -163,6 +166,23 @@ def test_a_markdown_link_names_the_paper_as_the_list_does(seed_store: PaperStore
     assert (
         markdown_link(untitled, "https://u") == "[β-Nets, a network of piriform cells](https://u)"
     )
+
+
+def test_every_markdown_link_names_the_paper_as_the_list_does_and_stays_escaped() -> None:
+    """Markdown (the reading list, the copied link, the digest) kept `--` and `---` where the
+    list shows en and em dashes, and dropped a backslash the list shows; a link or HTML in a title
+    still shows as text."""
+    title = r"Kernels for Multi--task Learning --- ``robust'' [x](javascript:y) <img src=z> a \ b"
+    paper = Paper.from_abstract("An abstract.", "c", Path("x.jsonl"), title=title)
+    shown = "Kernels for Multi–task Learning — “robust” [x](javascript:y) <img src=z> a \\ b"
+    assert typeset_text(title) == shown
+    escaped = r"Kernels for Multi–task Learning — “robust” \[x\](javascript:y) \<img src=z\> a \\ b"
+    assert markdown_link(paper, "https://u") == f"[{escaped}](https://u)"
+    assert render("markdown-link", [paper], Library(None)).startswith(f"[{escaped}](")
+    assert f"- [{escaped}](" in render("md", [paper], Library(None))
+    digest = markdown_digest([("kernels", "kernels", [paper])], Library(None), "https://s/{q}")
+    assert f"- [{escaped}](" in digest
+    assert unquote_plus(links_of(paper)[-1].split("?q=", 1)[1]) == shown
 
 
 def library_for(tmp_path: Path, papers: list[Paper]) -> Library:

@@ -14,7 +14,7 @@ import bibtexparser
 import citeproc
 import pytest
 import rispy
-from bibtexparser.middlewares import SeparateCoAuthors, SplitNameParts
+from bibtexparser.middlewares import LatexDecodingMiddleware, SeparateCoAuthors, SplitNameParts
 from citeproc import (
     Citation,
     CitationItem,
@@ -190,6 +190,75 @@ def test_bibtex_writes_escapes_that_bibtex_biber_and_pandoc_read_alike(tmp_path:
     title = bibtex_entries(text)[0].fields_dict["title"].value
     assert title == r"Schr{\"o}dinger bridges --- na{\"i}ve bounds of $\mathcal{O}(n^2)$ for {GANs}"
     assert read_latex(title) == r"Schrödinger bridges — naïve bounds of $\mathcal{O}(n^2)$ for GANs"
+
+
+def test_accents_written_as_a_letter_and_a_combining_mark_keep_their_letter(
+    tmp_path: Path,
+) -> None:
+    """Text written decomposed (NFD), as 12 titles and author lists of a corpus of 31k papers
+    are, was written `Schro\\ensuremath{\\ddot{}}dinger` in BibTeX, which bibtexparser reads
+    `Schrodinger`; a dotless i under an accent (`Dud\\u0131\\u0301k`, from PDF extraction) is
+    an i."""
+    record = {
+        "title": "Schro\u0308dinger bridges for Krei\u0306n spaces, q\u0308 and Le \u0301vy",
+        "abstract": "As Nystro\u0308m did, after Gai\u0308ffas.",
+        "authors": [
+            "Kurt Go\u0308del",
+            "Miroslav Dud\u0131\u0301k",
+            "Christophe Ga\u0131\u0308ffas",
+        ],
+        "year": 2025,
+    }
+    lines = tmp_path / "papers.jsonl"
+    lines.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    items = list(load_paths([lines]).papers)
+    text = render("bib", items, library(tmp_path, items))
+    assert "ensuremath" not in text and "\\i" not in text
+    entry = bibtexparser.parse_string(text, append_middleware=[LatexDecodingMiddleware()])
+    fields = entry.entries[0].fields_dict
+    assert fields["title"].value == "Schrödinger bridges for Kreĭn spaces, q\u0308 and Le \u0301vy"
+    assert fields["author"].value == "Gödel, Kurt and Dudík, Miroslav and Gaïffas, Christophe"
+    assert fields["abstract"].value == "As Nyström did, after Gaïffas."
+    item = json.loads(render("csl-json", items, library(tmp_path, items)))[0]
+    assert item["title"].startswith("Schrödinger bridges for Kreĭn spaces")
+    assert [author["family"] for author in item["author"]] == [
+        "Gödel",
+        "Dud\u0131\u0301k",
+        "Ga\u0131\u0308ffas",
+    ]
+    assert item["abstract"] == "As Nyström did, after Gaïffas."
+
+
+def test_a_backslash_that_escapes_nothing_is_kept_in_every_reference(tmp_path: Path) -> None:
+    """The list and CSV show it; BibTeX, RIS, CSL-JSON and the citation dropped it (`a
+    backslash`, two spaces): LaTeX's control space is no reading of a title's text."""
+    record = {
+        "title": r"A ] closing bracket and a \ backslash",
+        "abstract": r"An abstract with a \ backslash.",
+        "authors": ["Ada Lovelace"],
+        "year": 2025,
+    }
+    lines = tmp_path / "papers.jsonl"
+    lines.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    items = list(load_paths([lines]).papers)
+    state = library(tmp_path, items)
+    title, abstract = record["title"], record["abstract"]
+    (ris_record,) = rispy.loads(render("ris", items, state))
+    (item,) = json.loads(render("csl-json", items, state))
+    assert (ris_record["title"], ris_record["abstract"]) == (title, abstract)
+    assert (item["title"], item["abstract"]) == (title, abstract)
+    assert f" {title}. " in citation(items[0], "https://u")
+    text = render("bib", items, state)
+    assert r"a {\textbackslash} backslash" in text
+    parsed = bibtexparser.parse_string(text, append_middleware=[LatexDecodingMiddleware()])
+    assert parsed.entries[0].fields_dict["title"].value == title
+    (again,) = load_paths([_written(tmp_path / "again.bib", text)]).papers
+    assert again.title == title
+
+
+def _written(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
 
 
 def test_only_the_capitalised_words_of_a_title_are_protected() -> None:

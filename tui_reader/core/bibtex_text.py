@@ -2,10 +2,12 @@
 
 A character is written as LaTeX only in forms all three read: the LaTeX specials escaped
 (`\\%`, `\\&`, `{\\textbackslash}`), an accented letter in BibTeX's own braced form (`{\\'e}`,
-`{\\"i}`: never the dotless `\\i` under an accent, which Pandoc reads as a dotless i), the special
-letters (`{\\o}`, `{\\ss}`), dashes and curly quotes as TeX's ligatures (`---`, `--`, ``` `` ```,
-`''`: Pandoc drops `{\\textemdash}`), Greek and math symbols as `\\ensuremath{...}`. Any other
-character (CJK, `✓`, `€`) stays UTF-8, which biber, Pandoc and LaTeX read.
+`{\\"i}`: never the dotless `\\i` under an accent, which Pandoc reads as a dotless i; a letter
+and its combining marks composed first, else written as the letter under its accent commands,
+`{\\"q}`, a dotless i under one an i), the special letters (`{\\o}`, `{\\ss}`), dashes and
+curly quotes as TeX's ligatures (`---`, `--`, ``` `` ```, `''`: Pandoc drops `{\\textemdash}`),
+Greek and math symbols as `\\ensuremath{...}`. Any other character (CJK, `✓`, `€`) stays UTF-8,
+which biber, Pandoc and LaTeX read.
 
 A title protects its capitalised words rather than the whole title, so that a style can set it
 in sentence case: a word with a capital after its first letter (`GANs`, `ImageNet`, `BERT`)
@@ -15,12 +17,13 @@ name: `Bayesian`, `Schrödinger`), as Better BibTeX does.
 
 import functools
 import re
+import unicodedata
 
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
 from tui_reader.core.latex_text import latex_to_unicode, unicode_text, unpaired_braces
 from tui_reader.core.references import STOP_WORDS
-from tui_reader.core.typeset import math_spans
+from tui_reader.core.typeset import ACCENT_MARKS, math_spans
 
 _OWN_FORMS = {
     "\u2014": "---", "\u2013": "--", "\u201c": "``", "\u201d": "''", "\u2018": "`",
@@ -37,6 +40,10 @@ _BRACE = re.compile(r"\\.|[{}]", re.S)  # an escaped character, or a brace
 _COMMAND_BEFORE = re.compile(r"\\[A-Za-z]+\s*$|\\.$|\}$")  # `\emph{`, `\'{`, `}{`
 _PUNCTUATION = ",;:.!?()[]\"'"
 _CAPITAL_INSIDE = re.compile(r"\w\W*[A-Z]|[A-Z]\W*\d|^[A-Z]$")
+# A character and the combining marks on it (`o\u0308`, as text written NFD holds them).
+_MARKED = re.compile(r".[\u0300-\u036f]*", re.S)
+_ACCENT_OF = {mark: accent for accent, mark in ACCENT_MARKS.items()}
+_SYMBOL_ACCENTS = "`'^\"~=."
 
 
 @functools.cache
@@ -50,6 +57,8 @@ def _encoder() -> UnicodeToLatexEncoder:
 @functools.lru_cache(maxsize=4096)
 def _character(char: str) -> str:
     """One character of prose as BibTeX takes it (see the module)."""
+    if unicodedata.combining(char):  # a mark on no letter (`Le \u0301vy`) stays as it is
+        return char
     if char in _OWN_FORMS:
         return _OWN_FORMS[char]
     latex: str = _encoder().unicode_to_latex(char)
@@ -57,12 +66,33 @@ def _character(char: str) -> str:
         return latex
     if accented := _ACCENTED.fullmatch(latex):
         letter = accented["letter"].removeprefix("\\")
-        separator = "" if accented["accent"] in "`'^\"~=." else " "
+        separator = "" if accented["accent"] in _SYMBOL_ACCENTS else " "
         latex = f"{{\\{accented['accent']}{separator}{letter}}}"
     elif not _LETTER.fullmatch(latex):
         return char
     # Only a form read back as the character itself (pylatexenc writes ħ as an h with a macron).
     return latex if latex_to_unicode(latex) == char else char
+
+
+def _marked(cluster: str) -> str:
+    """A letter with combining marks that make no one character (`q\u0308`, and a dotless
+    `\u0131` under an accent, as PDF extraction writes `í`) as BibTeX takes it: the letter
+    under its accent commands (`{\\"q}`, `{\\'i}`: never the dotless `\\i`, see the module), or
+    as it is (UTF-8) where a mark has no command or its base is no letter."""
+    decomposed = unicodedata.normalize("NFD", cluster)
+    base, marks = decomposed[0], decomposed[1:]
+    if base in "\u0131\u0237" and all(unicodedata.combining(mark) == 230 for mark in marks):
+        base = "i" if base == "\u0131" else "j"  # a mark above takes the dot's place
+        if len(composed := unicodedata.normalize("NFC", base + marks)) == 1:
+            return _character(composed)
+    accents = [_ACCENT_OF.get(mark, "") for mark in marks]
+    if not (base.isascii() and base.isalpha() and all(accents)):
+        return _character(cluster[0]) + cluster[1:]
+    latex = base
+    for accent in accents:
+        separator = "" if accent in _SYMBOL_ACCENTS else " "
+        latex = f"\\{accent}{separator}{latex}" if len(latex) == 1 else f"\\{accent}{{{latex}}}"
+    return "{" + latex + "}"
 
 
 def bibtex_text(text: str) -> str:
@@ -141,7 +171,11 @@ def _protected(word: re.Match[str], first: bool, sentence_case: bool) -> bool:
 def _prose(text: str) -> str:
     if text.isascii() and not any(char in _SPECIALS for char in text):
         return text
-    return "".join(map(_character, text))
+    # Composed first: `o\u0308` is `ö`, written `{\\"o}`, not an `o` and a stray mark.
+    clusters = _MARKED.findall(unicodedata.normalize("NFC", text))
+    return "".join(
+        _marked(cluster) if len(cluster) > 1 else _character(cluster) for cluster in clusters
+    )
 
 
 def _first_letter(word: str) -> str:
@@ -163,7 +197,8 @@ def _in_sentence_case(words: list[str]) -> bool:
 
 def bibtex_source(text: str) -> str:
     """An abstract, which is already LaTeX-flavoured (`\\emph{}`, `$x$`, `34.8\\%`), for BibTeX:
-    unescaped `%`, `&` and `#` escaped, and its braces paired."""
+    unescaped `%`, `&` and `#` escaped, and its braces paired; its accents composed (NFC: `ö`,
+    not an `o` and a combining mark)."""
 
     def escaped(match: re.Match[str]) -> str:
         token = match.group()
@@ -171,7 +206,7 @@ def bibtex_source(text: str) -> str:
             return "\\textbackslash{}"
         return token if len(token) == 2 else "\\" + token
 
-    return _paired(_ESCAPE_OR_SPECIAL.sub(escaped, text))
+    return _paired(_ESCAPE_OR_SPECIAL.sub(escaped, unicodedata.normalize("NFC", text)))
 
 
 def _paired(latex: str) -> str:

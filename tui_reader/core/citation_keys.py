@@ -103,12 +103,14 @@ def keys_of(papers: Sequence[Paper], state: PaperState) -> list[str]:
 class KeyGiver(PaperState, Protocol):
     """What gives keys and keeps them: the library."""
 
-    def give_citation_keys(self, bases: Sequence[tuple[str, str]]) -> list[str]: ...
+    def give_citation_keys(self, bases: Sequence[tuple[str, str]]) -> tuple[int, list[str]]: ...
 
 
-def give_keys(papers: Sequence[Paper], library: KeyGiver) -> list[str]:
-    """Give the papers that have none their keys, kept in the library (see the module); what
-    the user must be told. LibraryError when they cannot be saved: they hold for the session."""
+def give_keys(papers: Sequence[Paper], library: KeyGiver) -> tuple[int, list[str]]:
+    """Give the papers that have none their keys, kept in the library (see the module): how
+    many this gave, once what other programs saved is read (a key another gave meanwhile is
+    theirs), and what the user must be told. LibraryError when they cannot be saved: they
+    hold for the session."""
     if not (new := keyless(papers, library)):
-        return []
+        return 0, []
     return library.give_citation_keys([(paper.id, key_base(paper)) for paper in new])

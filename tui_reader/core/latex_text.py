@@ -3,11 +3,13 @@ as LaTeX (`Schr\\"odinger`, `Erd\\H{o}s`, `50\\%`, `\\textbf{bold}`, `The {GAN} 
 
 Only accents, special letters (`\\ss`, `\\o`), escaped characters (`\\%`, `\\{`) and text
 styles (`\\emph{}`, `\\textbf{}`...) are converted, and braces dropped; any other command, an
-environment or math is kept as written, and so is a brace without its pair.
+environment or math is kept as written, and so is a brace without its pair, and a backslash
+that escapes nothing (`a \\ b`: no control space, as the list shows it).
 """
 
 import functools
 import re
+import unicodedata
 from typing import Any
 
 from tui_reader.core.text import without_debris
@@ -19,12 +21,12 @@ LONGEST_CONVERTED = 20_000
 _BRACE_TOKEN = re.compile(r"\\[{}]|\\.|[{}]", re.S)
 _LATEX_MARK = re.compile(r"[\\{}]")
 # What only pylatexenc reads: a backslash not escaping a character, a dollar not escaped.
-_COMMAND_MARK = re.compile(r"\\(?![%&_#${} ])|(?<!\\)\$")
+_COMMAND_MARK = re.compile(r"\\(?![%&_#${}])|(?<!\\)\$")
 _CHARACTER_ESCAPE = re.compile(r"\\(.)")
 _TO_ESCAPE = re.compile(r"\\.|\\\Z|[%{}]", re.S)
 _ACCENTS = list("'\"^`~=.") + list("uvHckrbd")
 _LETTERS = ["ss", "o", "O", "ae", "AE", "oe", "OE", "aa", "AA", "l", "L", "i", "j"]
-_ESCAPES = list("%&_#${} ")
+_ESCAPES = list("%&_#${}")
 _STYLES = ["emph", "textbf", "textit", "textsl", "textsc", "textrm", "textsf", "texttt"]
 _STYLES += ["textup", "textnormal", "text", "mbox"]
 _SWITCHES = ["bf", "it", "em", "rm", "sc", "sf", "tt", "boldmath"]  # {\bf x} is x
@@ -63,14 +65,15 @@ def unicode_text(text: str, math: bool = False) -> str:
 def plain_text(text: str) -> str:
     """Text with no LaTeX left where it can be read, for formats that take no markup (RIS,
     CSL-JSON, a plain-text citation): `unicode_text`, `$math$` as Unicode as the screen shows
-    it (`$x^2 \\leq 1$`: x² ≤ 1; math it cannot read stays as written), and TeX's
-    dashes and double quotes (`--`, ``` ``x'' ```) as the characters they make."""
+    it (`$x^2 \\leq 1$`: x² ≤ 1; math it cannot read stays as written), TeX's dashes and
+    double quotes (`--`, ``` ``x'' ```) as the characters they make, and accents composed
+    (NFC: `ö`, not an `o` and a combining mark)."""
     pieces, at = [], 0
     for start, end in [*math_spans(text), (len(text), len(text))]:
         prose = _LIGATURES.sub(lambda tie: _LIGATURE_TEXT[tie[0]], text[at:start])
         pieces += [unicode_text(prose), math_to_text(text[start:end]) if end > start else ""]
         at = end
-    return "".join(pieces)
+    return unicodedata.normalize("NFC", "".join(pieces))
 
 
 def unpaired_braces(text: str) -> list[re.Match[str]]:

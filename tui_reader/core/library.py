@@ -171,23 +171,24 @@ class Library:
 
     # Both
 
-    def give_citation_keys(self, bases: Sequence[tuple[str, str]]) -> list[str]:
+    def give_citation_keys(self, bases: Sequence[tuple[str, str]]) -> tuple[int, list[str]]:
         """Give papers citation keys (LibraryState.give_citation_keys says how) under the file
         lock after reading what others saved, and save them at once, so that two programs
-        never give one key to two papers; what the user must be told, as `save`. LibraryError
-        when they cannot be saved: they are kept for the session."""
-        given = False
+        never give one key to two papers; how many keys this gave (a paper another program
+        gave one meanwhile is not counted) and what the user must be told, as `save`.
+        LibraryError when they cannot be saved: they are kept for the session."""
+        given: int | None = None
 
         def give() -> None:
             nonlocal given
-            self._state.give_citation_keys(bases)
-            given = True
+            given = self._state.give_citation_keys(bases)
 
         try:
-            return self._disk.save(prepare=give)
+            messages = self._disk.save(prepare=give)
         finally:
-            if not given:  # nothing could be read or written: given in memory
-                self._state.give_citation_keys(bases)
+            if given is None:  # nothing could be read or written: given in memory
+                given = self._state.give_citation_keys(bases)
+        return given, messages
 
     def merge_copy(self, path: Path) -> MergeReport:
         """Fold another copy of the library in (from another machine, a sync or a backup)

@@ -343,12 +343,14 @@ class LibraryState:
             self._set(paper_id, "resolved", found, change)
         return bool(change.before)
 
-    def give_citation_keys(self, bases: Sequence[tuple[str, str]]) -> None:
+    def give_citation_keys(self, bases: Sequence[tuple[str, str]]) -> int:
         """Give papers citation keys, from (paper id, the key it would have) in the order they
         are given (core.citation_keys says how): a paper holding a key keeps it; any other
-        gets its base, or the base with the first suffix no paper holds. Not an undoable step."""
+        gets its base, or the base with the first suffix no paper holds. Not an undoable step;
+        how many papers were given one."""
         from tui_reader.core.citation_keys import free_key  # its modules: only when exporting
 
+        given = 0
         with self.lock:
             holders = self._key_holders()
             for paper_id, base in bases:
@@ -356,6 +358,8 @@ class LibraryState:
                     continue
                 holders[key := free_key(base, holders)] = paper_id
                 self._set(paper_id, "citekey", key, None)
+                given += 1
+        return given
 
     def move_papers(self, moves: dict[str, str]) -> int:
         """Move what the user made of papers to their new ids (old id -> new id: a paper first

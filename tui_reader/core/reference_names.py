@@ -21,6 +21,7 @@ Gogh": van Gogh, as written) and a particle written with a capital in the middle
 
 import functools
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from tui_reader.core.bibtex_text import bibtex_text
@@ -72,7 +73,7 @@ def parse_name(author: str) -> Name:
     from bibtexparser.middlewares.names import parse_single_name_into_parts
 
     written = author.strip()
-    name = unicode_text(written).strip()
+    name = unicodedata.normalize("NFC", unicode_text(written).strip())
     words = name.replace(",", " ").split()
     if is_organisation(name):
         return Name(name, whole=True, organisation=True)

@@ -21,11 +21,11 @@ The kind of publication (`kind_of`), which the reference formats write as their 
 import re
 from typing import Literal
 
-from tui_reader.core.latex_text import plain_text, unicode_text
+from tui_reader.core.latex_text import plain_text
 from tui_reader.core.links import DEFAULT_SEARCH_URL, paper_links, search_link
 from tui_reader.core.paper import Paper, author_text
 from tui_reader.core.paper_state import PaperState
-from tui_reader.core.typeset import math_spans
+from tui_reader.core.typeset import math_spans, typeset_text
 
 Kind = Literal["journal", "conference", "preprint", "unpublished", "other"]
 
@@ -78,10 +78,10 @@ _JOURNAL_VENUE = re.compile(
 
 def headline_text(paper: Paper, *, cut: bool = False) -> str:
     """What names the paper in a line of text (a dialog's title, a link's text, a search):
-    its title, else its headline, as read (`unicode_text`, math too: "$\\sqrt{T}$ regret"
-    reads "√(T) regret"); with `cut`, no longer than a headline (a title may be longer), cut
-    at a word with "…"."""
-    text = unicode_text(paper.headline, math=True)
+    its title, else its headline, as the list shows it (`typeset_text`: "$\\sqrt{T}$ regret"
+    reads "√T regret", `Multi--task` with an en dash, a backslash that escapes nothing stays);
+    with `cut`, no longer than a headline (a title may be longer), cut at a word with "…"."""
+    text = typeset_text(paper.headline)
     if not cut:
         return text
     from tui_reader.core.headline import HEADLINE_MAX, shorten  # as in reference_title

@@ -76,10 +76,9 @@ def fold(text: str) -> str:
     """The words of a text as the similarity compares them (see the module)."""
     # Imported when first needed: the typesetter's parsers take 0.06 s to import, and
     # `tui-reader search`, which imports this module, never folds.
-    from tui_reader.core.typeset import typeset
+    from tui_reader.core.typeset import typeset_text
 
-    text = _DEBRIS.sub("", text)
-    text = "".join(span.text for span in typeset(text))
+    text = typeset_text(_DEBRIS.sub("", text))
     text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text))
     text = "".join(char for char in text if not unicodedata.combining(char)).casefold()
     return " ".join(_WORD.findall(text))

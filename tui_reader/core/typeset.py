@@ -46,6 +46,12 @@ def typeset(text: str) -> tuple[Span, ...]:
     return _typeset(text)
 
 
+def typeset_text(text: str) -> str:
+    """The text as `typeset` shows it, without its styles: a paper's headline as the list
+    shows it, which names the paper wherever it is named (core.references.headline_text)."""
+    return "".join(span.text for span in typeset(text))
+
+
 @lru_cache(maxsize=512)
 def _typeset(text: str) -> tuple[Span, ...]:
     kept = _kept_spans(text)
@@ -124,7 +130,7 @@ def _is_accent(text: str, match: re.Match[str], last_closing: int, braced: bool)
     (no d̈), and, not in braces of its own, it is not an apostrophe (Alzheimer\\'s, don\\'t,
     O\\'Neil) or an opening quote (\\"deep\\": a closing \\" comes after it, the last at
     `last_closing`)."""
-    accented = unicodedata.normalize("NFC", match["letter"] + _ACCENTS[match["mark"]])
+    accented = unicodedata.normalize("NFC", match["letter"] + ACCENT_MARKS[match["mark"]])
     if len(accented) != 1:
         return False
     if braced or match["brace"]:
@@ -173,7 +179,7 @@ def _literal(source: str) -> str:
     if source in _DASHES:
         return _DASHES[source]
     if accent := _ACCENT.fullmatch(source[1:-1] if source[:1] == "{" else source):
-        return unicodedata.normalize("NFC", accent["letter"] + _ACCENTS[accent["mark"]])
+        return unicodedata.normalize("NFC", accent["letter"] + ACCENT_MARKS[accent["mark"]])
     if source[0] == "\\" and source[1] in "%&_#{}$'\"":  # \' and \" no accent: Alzheimer\'s
         return source[1]
     return source
@@ -263,7 +269,7 @@ _ACCENT = re.compile(_ACCENT_SOURCE)
 _COMMAND_BEFORE = re.compile(r"\\[A-Za-z]+\s*\Z")  # a brace after it is its argument's
 _CONTRACTION = re.compile(r"(?:s|t|d|m|re|ll|ve)(?![A-Za-z])")  # after \' and a word
 _CLOSING_QUOTE = re.compile(r'\\"(?![A-Za-z{])')
-_ACCENTS = dict(
+ACCENT_MARKS = dict(
     zip(
         "\"'`^~=.uvHckrdb",
         "\u0308\u0301\u0300\u0302\u0303\u0304\u0307\u0306\u030c\u030b\u0327\u0328\u030a\u0323\u0331",

@@ -2,7 +2,6 @@
 bottom (ui/asking: `dialog_flow` makes one the workspace's action)."""
 
 import asyncio
-from functools import partial
 from pathlib import Path
 
 from tui_reader.core.citation_keys import give_keys
@@ -172,7 +171,7 @@ async def rendered(screen: WorkspaceParts, kind: str, papers: list[Paper]) -> st
 async def cite(screen: WorkspaceParts, papers: list[Paper]) -> None:
     """Give the papers that have none their citation keys, which the library saves at once
     (under its lock), and tell how that went as a save does."""
-    await screen.sync.written(partial(give_keys, papers, screen.library))
+    await screen.sync.written(lambda: give_keys(papers, screen.library)[1])
 
 
 async def triage(screen: WorkspaceParts) -> None:

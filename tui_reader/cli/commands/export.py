@@ -75,9 +75,8 @@ def library_with_citation_keys(path: Path | None, papers: Sequence[Paper]) -> Li
     one are given theirs and saved in it, which is said on stderr (the one change `export`
     makes). Keys that cannot be saved are said to hold for this export only."""
     library, _ = open_library(path)
-    new = len(keyless(papers, library))
     try:
-        messages = give_keys(papers, library)
+        new, messages = give_keys(papers, library)
     except LibraryError as error:
         warn(
             f"citation keys could not be kept ({for_terminal(str(error))}); "

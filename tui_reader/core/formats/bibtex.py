@@ -3,14 +3,15 @@
 A field's text is read as the text it stands for, as a record of any other format gives it:
 the title, abstract, venue and keywords with their accents and escapes as Unicode and the
 braces that protect case dropped (`Attention {Is} {All}`, `Schr\\"odinger`, `50\\%`:
-Attention Is All, Schrödinger, 50%), math as written (`$\\alpha$`). A field that holds an
-escaped backslash or dollar is LaTeX escaped whole (Zotero writes an arXiv abstract's
-`$\\mathcal{O}(n)$` so: `\\${\\textbackslash}mathcal\\{O\\}(n)\\$`) and is read back to it; in
-any other, `\\{` and `\\}` stay written so, braces as characters. The paper's id is of the
-abstract as written. Authors are split by BibTeX's rules (bibtexparser) and each written
-"Given von Family Jr." (`Vaswani, Ashish`: Ashish Vaswani), a name braced whole kept so
-when it has several words (`{Barack Obama}`), `and others` wherever it stands as the last
-name `et al.` (biber's rule: `A and others and B` is A, B, et al.).
+Attention Is All, Schrödinger, 50%), a control space (`et al.\\ show`) a space, math as
+written (`$\\alpha$`). A field that holds an escaped backslash or dollar is LaTeX escaped
+whole (Zotero writes an arXiv abstract's `$\\mathcal{O}(n)$` so:
+`\\${\\textbackslash}mathcal\\{O\\}(n)\\$`) and is read back to it; in any other, `\\{` and
+`\\}` stay written so, braces as characters. The paper's id is of the abstract as written.
+Authors are split by BibTeX's rules (bibtexparser) and each written "Given von Family Jr."
+(`Vaswani, Ashish`: Ashish Vaswani), a name braced whole kept so when it has several words
+(`{Barack Obama}`), `and others` wherever it stands as the last name `et al.` (biber's rule:
+`A and others and B` is A, B, et al.).
 
 The venue is the entry's `journal` (`journaltitle`), `booktitle` or `howpublished`; what kind
 it is, the entry's type (`@article`: a journal, `@inproceedings`: a conference,
@@ -42,6 +43,9 @@ _TEXTS = (
 # Stand-ins for braces that are characters while the LaTeX around them is read.
 _BRACES = {"\\{": "\ue000", "\\}": "\ue001"}
 _ESCAPED_BRACE = re.compile(r"\\\\|\\[{}]")
+# LaTeX's control space (`et al.\ show`), which a .bib file means as a space; a backslash
+# alone elsewhere (a record's title) is shown as written.
+_CONTROL_SPACE = re.compile(r"(?<!\\)((?:\\\\)*)\\ ")
 
 # bibtexparser logs each block it cannot parse; it is reported as a Problem with its line
 # instead, so the log's lines on stderr would only say it again, over several lines.
@@ -86,6 +90,7 @@ def text_of(value: str) -> str:
     """A field's value as the text it stands for (see the module)."""
     from tui_reader.core.latex_text import unicode_text  # pylatexenc: for a .bib file only
 
+    value = _CONTROL_SPACE.sub(r"\1 ", value)
     if "{\\textbackslash}" in value or "\\$" in value:
         return unicode_text(value)
     kept = _ESCAPED_BRACE.sub(lambda escape: _BRACES.get(escape[0], escape[0]), value)
