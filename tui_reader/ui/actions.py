@@ -112,9 +112,14 @@ def jump_forward(screen: WorkspaceParts) -> None:
         screen.tell("Nothing to go forward to")
 
 
+RELEVANCE_TOLD = "Sorted by relevance (file order when not filtering)"
+
+
 def next_sort(screen: WorkspaceParts) -> None:
     """Relevance (file order when not filtering), file order, headline, recently changed."""
     screen.sort = SORTS[(SORTS.index(screen.sort) + 1) % len(SORTS)]
+    if screen.sort == "relevance":  # the default, which the header leaves unnamed
+        screen.tell(RELEVANCE_TOLD)
 
 
 def reading_mode(screen: WorkspaceParts) -> None:
