@@ -405,7 +405,11 @@ async def test_s_cycles_the_sort_order_shown_in_the_header(seed_store) -> None:
         assert app.workspace.sub_title.startswith("38 papers · for you")
         await pilot.press("s")
         await pilot.pause()
+        # The default order is not named in the header (as typeset text is not), but told
+        # as it comes back, as typeset text is: it was told by nothing.
         assert app.workspace.sub_title == "38 papers"
+        told = [notice.message for notice in app._notifications]
+        assert told.count("Sorted by relevance (file order when not filtering)") == 1
         assert app.query_one(PaperList).papers[0].headline.startswith("LOAM")
 
 

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, Static
+from textual.widgets import Input, Static, TextArea
 
 from tests.pilot_helpers import wait_until
 from tui_reader.core.headline import HEADLINE_MAX
@@ -15,6 +15,7 @@ from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.copy_picker import CopyPicker
 from tui_reader.ui.dialogs import ConfirmScreen, PromptScreen
 from tui_reader.ui.note_editor import NoteEditor
+from tui_reader.ui.tags_screen import TagsScreen
 
 
 def notices(app: ReaderApp) -> list[str]:
@@ -156,3 +157,33 @@ async def test_a_dialog_names_its_paper_by_its_headline_as_the_list_shows_it_and
         await pilot.press("Y")
         await wait_until(pilot, lambda: isinstance(app.screen, CopyPicker), "the copy picker")
         assert dialog_title(app).startswith("Copy from " + named)
+
+
+async def test_tall_dialogs_keep_their_title_and_key_hints_on_a_small_screen() -> None:
+    """At 60x15 the note editor's hint, the tags' title and keys and the copy picker's last
+    line were cut off: the box grew past the screen."""
+    paper = Paper.from_abstract("Text.", "C", Path("x.jsonl"), title="A long title " * 8)
+    app = ReaderApp(Opening(PaperStore([paper])), Library(None))
+    app.library.change_tags([paper.id], [f"tag{n}" for n in range(25)])
+
+    def fits() -> bool:
+        box = app.screen.children[0]  # the dialog's box
+        title, *_, hint = box.query_children(Static)
+        inside = box.content_region
+        return (
+            app.screen.region.contains_region(box.region)
+            and inside.contains_region(title.region)
+            and inside.contains_region(hint.region)
+        )
+
+    async with app.run_test(size=(60, 15)) as pilot:
+        for key, kind in (("n", NoteEditor), ("T", TagsScreen), ("Y", CopyPicker)):
+            await pilot.press(key)
+            await wait_until(pilot, lambda kind=kind: isinstance(app.screen, kind), "the dialog")
+            await wait_until(pilot, fits, f"the whole {kind.__name__} on screen")
+            await pilot.press("escape")
+        await pilot.resize_terminal(100, 40)
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, NoteEditor), "the note editor")
+        await pilot.pause()
+        assert app.screen.query_one(TextArea).outer_size.height == 12  # room: as tall as ever

@@ -96,6 +96,11 @@ async def test_an_invalid_tag_is_refused_in_the_prompt(seed_store, private_libra
         await pilot.press("t", *"good [bad]", "enter")
         assert isinstance(app.screen, PromptScreen)
         assert "Not a tag: [bad]" in str(app.screen.query(".dialog-error").first().content)
+        long = "w" * 41
+        await pilot.press(*f" {long} -x!", "enter")
+        said = str(app.screen.query(".dialog-error").first().content)
+        why = "(tags are words; - _ . / + allowed)"
+        assert said == f"Not a tag: [bad] -x! {why}; {long} (tags are at most 40 characters)"
         await pilot.press("escape")
         await work_shown(pilot)
         assert app.library.tags(seed_store[0].id) == []

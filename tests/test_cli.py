@@ -101,6 +101,14 @@ def test_tag_untag_bookmark_and_list_share_the_library(private_library: Path) ->
     assert Library.open(private_library)[0].is_bookmarked(LOAM) is False
 
 
+def test_a_tag_typed_with_a_combining_accent_is_the_tag_of_the_accented_letter(
+    private_library: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """e and a combining acute was no tag, while é was one."""
+    assert run(capsys, "tag", LOAM, "cafe\u0301") == (0, f"{LOAM}: not bookmarked, #café\n", "")
+    assert run(capsys, "untag", LOAM, "café") == (0, f"{LOAM}: not bookmarked, no tags\n", "")
+
+
 def test_list_query_either_tag_lists_the_papers_with_either(private_library: Path) -> None:
     bandit = "9063b1487375"
     assert run_process("tag", LOAM, "later").returncode == 0
@@ -118,6 +126,9 @@ def test_unknown_or_bad_arguments_exit_2_naming_them(private_library: Path) -> N
     assert (result.returncode, result.stderr) == (2, "tui-reader: unknown paper id: ffffffffffff\n")
     result = run_process("tag", LOAM, "two words")
     assert result.returncode == 2 and "not a tag: 'two words'" in result.stderr
+    result = run_process("tag", LOAM, "w" * 41)
+    said = f"not a tag: '{'w' * 41}' (tags are at most 40 characters)"
+    assert result.returncode == 2 and said in result.stderr
     assert not private_library.exists()
 
 

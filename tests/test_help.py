@@ -1,7 +1,11 @@
 """The help screen (?) fits the terminal: all of it at 120x30 or 100x36 and up, the main keys at
 80x24."""
 
+import re
+from pathlib import Path
+
 import pytest
+from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
@@ -88,3 +92,47 @@ def test_columns_fill_the_height_first_when_not_all_fits() -> None:
         ["R"],
         ["1…5", "Related", "paper", "1…5"],
     ]
+
+
+README = Path(__file__).parent.parent / "README.md"
+README_KEYS = {"Enter": "enter", "Escape": "escape", "Tab": "tab", "Shift+Tab": "shift+tab",
+               "Space": "space", "PageDown": "pagedown", "PageUp": "pageup", "Home": "home",
+               "End": "end", "↓": "down", "↑": "up", "→": "right", "←": "left"}  # fmt: skip
+
+
+def readme_keys(app: ReaderApp) -> set[str]:
+    """The keys the first column of README's key table names (not the pickers' own), as
+    the footer and help name them."""
+    section = README.read_text(encoding="utf-8").split("\n## Keys\n")[1].split("\n## ")[0]
+    names = set()
+    for row in section.splitlines():
+        cells = row.replace("\\|", "¦").split("|")
+        if len(cells) > 3 and not cells[2].strip().startswith("pickers"):
+            names |= {name.replace("¦", "|") for name in re.findall(r"`([^`]+)`", cells[1])}
+            for first, last in re.findall(r"`(\d)` … `(\d)`", cells[1]):
+                names |= {str(n) for n in range(int(first), int(last) + 1)}
+    return {
+        name if len(name) == 1 and name not in README_KEYS else
+        app.get_key_display(Binding(README_KEYS.get(name, name.lower()), ""))
+        for name in names
+    }  # fmt: skip
+
+
+async def test_help_lists_every_key_readme_lists_and_readme_every_key_of_help(
+    seed_store: PaperStore,
+) -> None:
+    """Help left out Ctrl+P, Ctrl+Q, Ctrl+U and → (README listed them), README the filter's ↑."""
+    app = ReaderApp(Opening(seed_store))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        table = app.screen.keys
+        in_help = {
+            name for group, rows in table if group != "Mouse" for keys, _ in rows
+            for name in keys.split()
+        }  # fmt: skip
+        in_readme = readme_keys(app)
+        assert {"^p", "^q", "^u", "→"} <= in_readme
+        assert in_readme - in_help == set()
+        assert in_help - in_readme == set()

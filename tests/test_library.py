@@ -11,7 +11,13 @@ from hypothesis import strategies as st
 
 from tests.conftest import as_nobody
 from tui_reader.core import library_file
-from tui_reader.core.library import Library, LibraryError, default_path, normalise_tag
+from tui_reader.core.library import (
+    Library,
+    LibraryError,
+    default_path,
+    normalise_tag,
+    valid_tags,
+)
 from tui_reader.core.library_merge import merge_entry
 
 A, B, C = "aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc"
@@ -206,6 +212,8 @@ def test_rename_and_delete_a_tag_everywhere(tmp_path: Path) -> None:
         ("RL/Theory", "rl/theory"),
         ("  done ", "done"),
         ("café", "café"),
+        ("Cafe\u0301", "café"),  # e and a combining acute: the same tag as é
+        ("x" * 40, "x" * 40),
         ("two words", None),
         ("#hash", None),
         ("-lead", None),
@@ -223,6 +231,20 @@ def test_an_invalid_tag_is_refused_with_its_name(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not a tag: 'two words'"):
         library.change_tags([A], add=["ok", "two words"])
     assert library.tags(A) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("w" * 41, "tags are at most 40 characters"),
+        ("w!" * 30, "tags are words; - _ . / + allowed"),
+    ],
+)
+def test_a_tag_refused_says_why(text: str, why: str) -> None:
+    """A tag too long was said to be no word."""
+    with pytest.raises(ValueError) as refused:
+        valid_tags([text])
+    assert str(refused.value) == f"not a tag: {text!r} ({why})"
 
 
 DAMAGED = {

@@ -235,3 +235,24 @@ def test_a_triage_of_many_papers_builds_only_the_ones_shown(tmp_path: Path) -> N
     assert library.is_bookmarked(store.id_of(2998))
     assert triage.place().order[:4] == [store.id_of(n) for n in (2998, 2997, 1500, 2999)]
     assert built() - before <= 4
+
+
+def test_decisions_saved_after_the_place_are_passed_over_as_the_library_shows(
+    tmp_path: Path,
+) -> None:
+    where = tmp_path / "triage.json"
+    shown, library = papers(8), Library(None)
+    library.set_read([shown[7].id], True)  # read before: last in the order, and offered
+    first = Triage(view(shown), library, None)
+    first.decide(SKIP)
+    save_place(where, filter_key("graph", "relevance"), first.place())
+    for kind in (SKIP, KEEP, LATER, "#to-read"):  # saved by the library, not the place: killed
+        first.decide(kind)
+    kept = load_places(where)[filter_key("graph", "relevance")]
+    again = Triage(view(shown), library, kept)
+    assert again.current == shown[5]
+    assert again.progress() == "6 of 8 · 1 kept · 3 skipped · 1 later"  # a quick tag: a skip
+    assert [p.id for p in again.papers] == [p.id for p in shown]
+    for _ in range(2):
+        again.decide(SKIP)
+    assert again.current == shown[7]

@@ -8,6 +8,7 @@ import contextlib
 import os
 import shlex
 import sys
+import unicodedata
 from collections.abc import Iterator, Sequence
 from datetime import date, timedelta
 from pathlib import Path
@@ -219,7 +220,8 @@ def tags_given(texts: Sequence[str], option: str = "", to_remove: bool = False) 
             tags = valid_tags(bare)
         except ValueError as error:
             raise UsageError(f"{option}: {error}" if option else str(error)) from None
-    if folded := [tag for text, tag in zip(bare, tags, strict=True) if text.strip() != tag]:
+    typed = [unicodedata.normalize("NFC", text.strip()) for text in bare]  # é either way
+    if folded := [tag for text, tag in zip(typed, tags, strict=True) if text != tag]:
         shown = ", ".join(f"#{tag}" for tag in dict.fromkeys(folded))
         warn(f"tags are kept in lower case: {shown}")
     return tags

@@ -18,6 +18,7 @@ from tui_reader.core.library_state import (
     Change,
     LibraryState,
     normalise_tag,
+    tag_problem,
     valid_tags,
 )
 from tui_reader.core.locations import LIBRARY_VARIABLE as ENVIRONMENT_VARIABLE
@@ -31,6 +32,7 @@ __all__ = [
     "LibraryPathError",
     "default_path",
     "normalise_tag",
+    "tag_problem",
     "valid_tags",
 ]
 

@@ -11,6 +11,7 @@ import contextlib
 import re
 import threading
 import time
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -30,19 +31,34 @@ TAG_MAX = 40
 SEARCH_NAME_MAX = 60
 
 
+def _folded(text: str) -> str:
+    """A tag as stored: lower case, and composed (NFC), so that an accent typed as a letter
+    and a combining mark is the same tag as the accented letter."""
+    return unicodedata.normalize("NFC", text.strip().lower())
+
+
+def tag_problem(text: str) -> str | None:
+    """Why the text is not a tag, as said after "not a tag: …", or None when it is one."""
+    tag = _folded(text)
+    if not _TAG.fullmatch(tag):
+        return "tags are words; - _ . / + allowed"
+    if len(tag) > TAG_MAX:
+        return f"tags are at most {TAG_MAX} characters"
+    return None
+
+
 def normalise_tag(text: str) -> str | None:
-    """The tag as stored (lower case), or None when it is not a tag: a word, `-`, `/` allowed."""
-    tag = text.strip().lower()
-    return tag if len(tag) <= TAG_MAX and _TAG.fullmatch(tag) else None
+    """The tag as stored (lower case, NFC), or None when it is not a tag (`tag_problem`)."""
+    return None if tag_problem(text) else _folded(text)
 
 
 def valid_tags(tags: Iterable[str]) -> list[str]:
-    """The tags as stored; ValueError names the first that is not a tag."""
+    """The tags as stored; ValueError names the first that is not a tag, and why."""
     result = []
     for text in tags:
         tag = normalise_tag(text)
         if tag is None:
-            raise ValueError(f"not a tag: {text!r} (tags are words; - _ . / + allowed)")
+            raise ValueError(f"not a tag: {text!r} ({tag_problem(text)})")
         result.append(tag)
     return result
 

@@ -3,10 +3,13 @@
 A triage runs over the papers a filter shows, unread first, in a fixed order: deciding on a
 paper changes the library (as one step that undo takes back) and moves on. Where a triage of a
 filter stopped (its order, the paper reached and the decisions made) is kept in `triage.json`
-beside the session file, so that the next triage of the same filter and sort, in the same
-library and collection, goes on from there: another library (a fresh one say) starts a fresh
-triage. That file is a convenience: one that cannot be read is ignored, and only the filters
-triaged last are kept. A place kept by a version that named no library (its key the filter
+beside the session file when the triage is left, so that the next triage of the same filter
+and sort, in the same library and collection, goes on from there: another library (a fresh one
+say) starts a fresh triage. Each decision is saved at once by the library alone, so a triage
+that ended without keeping its place (a reader killed) is taken up past the papers ahead that
+the library shows decided since the place was kept, counted as the library shows them. That
+file is a convenience: one that cannot be read is ignored, and only the filters triaged last
+are kept. A place kept by a version that named no library (its key the filter
 and sort alone) is taken up by the library whose state holds its decisions, else ignored.
 """
 
@@ -21,6 +24,7 @@ import numpy as np
 from tui_reader.core.atomic_file import write_atomically
 from tui_reader.core.file_kinds import special_file_problem
 from tui_reader.core.library import Library
+from tui_reader.core.library_file import format_stamp
 from tui_reader.core.locations import session_path
 from tui_reader.core.paper import Paper
 from tui_reader.core.store import Numbers, PaperView
@@ -82,6 +86,14 @@ def _holds(library: Library, paper_id: str, kind: str) -> bool:
     if kind in (KEEP, SKIP):
         return library.is_bookmarked(paper_id) == (kind == KEEP)
     return kind.startswith("#") and kind[1:] in library.tags(paper_id)
+
+
+def _decision_shown(library: Library, paper_id: str) -> str | None:
+    """The decision the library's state shows made on the paper, None for none: a quick tag
+    is not told from a skip followed by a tag, and counts as a skip."""
+    if not library.is_read(paper_id):
+        return LATER if LATER_TAG in library.tags(paper_id) else None
+    return KEEP if library.is_bookmarked(paper_id) else SKIP
 
 
 def load_places(path: Path) -> dict[str, Place]:
@@ -168,6 +180,30 @@ class Triage:
             self.decisions = {i: kind for (i, kind), ok in zip(decided, found, strict=True) if ok}
             remaining = np.flatnonzero(np.isin(kept, ordered[place.position :]))
             self.position = int(remaining[0]) if len(remaining) else len(kept)
+            self._pass_over_decided(place.at)
+
+    def _pass_over_decided(self, since: str) -> None:
+        """Put the papers ahead that the library shows decided after `since` (when the place
+        was kept) before the paper reached, with the decisions it shows."""
+        try:
+            after = format_stamp(datetime.fromisoformat(since).astimezone(timezone.utc))
+        except ValueError:
+            return
+        library = self.library
+        decided = {
+            paper_id: kind
+            for paper_id in library.paper_ids()
+            if library.changed_at(paper_id) > after
+            and (kind := _decision_shown(library, paper_id)) is not None
+        }
+        store, ahead = self.papers.store, self.numbers[self.position :]
+        passed = np.isin(ahead, store.positions_of(list(decided)))
+        first = ahead[passed]
+        self.numbers[self.position :] = np.concatenate([first, ahead[~passed]])
+        for number in first.tolist():
+            paper_id = store.id_of(number)
+            self.decisions[paper_id] = decided[paper_id]
+        self.position += len(first)
 
     def _paper(self, position: int) -> Paper | None:
         return self.papers[position] if position < len(self.numbers) else None

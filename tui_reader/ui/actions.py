@@ -9,7 +9,7 @@ from tui_reader.core.references import headline_text
 from tui_reader.core.sorting import SORTS
 from tui_reader.core.wording import count
 from tui_reader.ui.help_screen import HelpScreen, key_table
-from tui_reader.ui.workspace_keys import WORKSPACE_BINDINGS
+from tui_reader.ui.workspace_keys import APP_BINDINGS, WORKSPACE_BINDINGS
 from tui_reader.ui.workspace_parts import WorkspaceParts
 
 
@@ -112,9 +112,14 @@ def jump_forward(screen: WorkspaceParts) -> None:
         screen.tell("Nothing to go forward to")
 
 
+RELEVANCE_TOLD = "Sorted by relevance (file order when not filtering)"
+
+
 def next_sort(screen: WorkspaceParts) -> None:
     """Relevance (file order when not filtering), file order, headline, recently changed."""
     screen.sort = SORTS[(SORTS.index(screen.sort) + 1) % len(SORTS)]
+    if screen.sort == "relevance":  # the default, which the header leaves unnamed
+        screen.tell(RELEVANCE_TOLD)
 
 
 def reading_mode(screen: WorkspaceParts) -> None:
@@ -136,7 +141,9 @@ def split(screen: WorkspaceParts, step: int) -> None:
 
 
 def show_help(screen: WorkspaceParts) -> None:
-    screen.app.push_screen(HelpScreen(key_table(screen.key_named, WORKSPACE_BINDINGS)))
+    screen.app.push_screen(
+        HelpScreen(key_table(screen.key_named, [*WORKSPACE_BINDINGS, *APP_BINDINGS]))
+    )
 
 
 def _tell_marked_changed(screen: WorkspaceParts, targets: list[str], now: str) -> None:

@@ -28,6 +28,7 @@ from tui_reader.ui.ordered_keys import keys_sent, route_key
 from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.timings import Timings
 from tui_reader.ui.workspace import Workspace
+from tui_reader.ui.workspace_keys import APP_BINDINGS
 
 READ_AFTER = Config().read_after  # seconds to read a paper, for a reader given no config
 
@@ -36,6 +37,7 @@ class ReaderApp(App[None]):
     """Filter, read and triage research-paper abstracts."""
 
     CSS_PATH = bundled("styles") / "app.tcss"
+    BINDINGS = APP_BINDINGS
     TITLE = "tui-reader"
 
     def __init__(

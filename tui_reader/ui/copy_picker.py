@@ -7,12 +7,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui_reader.core.export import copy_forms
-from tui_reader.ui.dialogs import DIALOG_CSS
+from tui_reader.ui.dialogs import DIALOG_CSS, Dialog
 from tui_reader.ui.picker_list import PickerList
 
 # How the picker names a link of each kind a paper carries (Paper.kind_links).
@@ -35,7 +34,7 @@ class Pick:
     open: bool = False
 
 
-class CopyPicker(ModalScreen[Pick | None]):
+class CopyPicker(Dialog[Pick | None]):
     DEFAULT_CSS = (
         DIALOG_CSS.format(name="CopyPicker")
         + """
@@ -82,7 +81,7 @@ class CopyPicker(ModalScreen[Pick | None]):
         ]
         with Vertical():
             yield Static(Content.styled(self._title, "bold"))
-            yield PickerList(*options, picked=self._selected)
+            yield PickerList(*options, picked=self._selected, classes="dialog-body")
             hint = "A digit or Enter copies it   o opens a link   Escape closes"
             yield Static(Content(hint), classes="dialog-hint")
 

@@ -1,7 +1,9 @@
-"""Small modal dialogs: a one-line prompt and a yes/no question."""
+"""Small modal dialogs: a one-line prompt and a yes/no question; and `Dialog`, a dialog whose
+list or text gives up rows on a short screen."""
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -9,9 +11,12 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.suggester import Suggester
+from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from tui_reader.ui.ordered_keys import OrderedInput
+
+Answer = TypeVar("Answer")
 
 DIALOG_CSS = """
 {name} {{
@@ -21,6 +26,7 @@ DIALOG_CSS = """
     width: 70;
     max-width: 100%;
     height: auto;
+    max-height: 100%;
     border: round $primary;
     background: $panel;
     padding: 0 1;
@@ -32,6 +38,29 @@ DIALOG_CSS = """
     color: $error;
 }}
 """
+
+
+class Dialog(ModalScreen[Answer]):
+    """A dialog in a box (DIALOG_CSS) whose `.dialog-body`, a list or a text area, gives up
+    rows when the screen is too short for the whole box, so that the title above it and the
+    key hints below it stay on screen: CSS sizes no child by the room the others leave in a
+    box as tall as its content."""
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.fit_body)  # once the title and the hints are laid out
+
+    def fit_body(self) -> None:
+        """Give the body the rows the rest of its box leaves on screen (at least one), or
+        its own most (its max-height) when fewer."""
+        for body in self.query(".dialog-body"):
+            box = body.parent
+            assert isinstance(box, Widget)
+            rest = box.styles.gutter.height + sum(
+                child.outer_size.height for child in box.children if child is not body
+            )
+            most = body.styles.base.max_height
+            room = max(self.size.height - rest, 1)
+            body.styles.max_height = min(room, most.cells or room) if most else room
 
 
 def typed_path(text: str) -> Path:

@@ -14,7 +14,6 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker
@@ -25,7 +24,7 @@ from tui_reader.core.library import SEARCH_NAME_MAX, Library
 from tui_reader.core.store import PaperStore
 from tui_reader.core.text import clean
 from tui_reader.ui.asking import ask, dialog_flow
-from tui_reader.ui.dialogs import DIALOG_CSS, ConfirmByEnter, PromptScreen
+from tui_reader.ui.dialogs import DIALOG_CSS, ConfirmByEnter, Dialog, PromptScreen
 from tui_reader.ui.library_sync import LibrarySync
 from tui_reader.ui.ordered_keys import KeyWait
 from tui_reader.ui.picker_list import PickerList
@@ -61,7 +60,7 @@ def save_search_prompt(library: Library, query: str) -> PromptScreen:
     return PromptScreen(f"Save the filter “{query.strip()}” as", "", hint, check, confirm=replace)
 
 
-class FeedsScreen(ModalScreen[str | None]):
+class FeedsScreen(Dialog[str | None]):
     """The saved searches with their counts; dismissed with the query to show, or None."""
 
     DEFAULT_CSS = (
@@ -107,7 +106,7 @@ class FeedsScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Content.styled("Saved searches   unread / papers", "bold"))
-            yield PickerList(picked=self._selected)
+            yield PickerList(picked=self._selected, classes="dialog-body")
             yield Static(classes="dialog-hint")
 
     def on_mount(self) -> None:

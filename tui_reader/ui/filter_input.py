@@ -37,6 +37,7 @@ class FilterInput(OrderedInput):
 
     BINDINGS = [
         Binding("escape", "clear", "Clear filter", show=False),
+        Binding("ctrl+u", "delete_left_all", "Clear for a new query", show=False),
         Binding("tab", "complete_or_next", "Accept the completion, else next pane", show=False),
         Binding("up", "recall", "Bring back the filter cleared", show=False),
         Binding("down", "leave", "To the list", show=False),

@@ -7,7 +7,7 @@ from pathlib import Path
 from tui_reader.core.citation_keys import give_keys
 from tui_reader.core.export import ExportError, exporter, file_formats, format_of, write_export
 from tui_reader.core.export import render as render_export
-from tui_reader.core.library import normalise_tag
+from tui_reader.core.library import normalise_tag, tag_problem
 from tui_reader.core.paper import Paper
 from tui_reader.core.pipe import FORMATS, pipe_input
 from tui_reader.core.text import strip_controls
@@ -75,8 +75,9 @@ async def tags_view(screen: WorkspaceParts) -> None:
     elif action.kind == "rename":
 
         def check(text: str) -> str | None:
-            new = normalise_tag(text)
-            return None if new and new != tag else "Type a new tag: a word; - _ . / + allowed"
+            if problem := tag_problem(text):
+                return f"Not a tag: {problem}"
+            return "Type a new tag" if normalise_tag(text) == tag else None
 
         text = await ask(screen, PromptScreen(f"Rename #{tag} to", tag, check=check))
         if text is not None and library.rename_tag(tag, text):

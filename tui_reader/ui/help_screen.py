@@ -17,6 +17,7 @@ from textual.widgets import Static
 from tui_reader.ui.detail_pane import DetailPane
 from tui_reader.ui.filter_input import FilterInput
 from tui_reader.ui.key_labels import described
+from tui_reader.ui.ordered_keys import OrderedInput
 from tui_reader.ui.paper_list import PaperList
 
 KeyTable = list[tuple[str, list[tuple[str, str]]]]
@@ -33,16 +34,19 @@ def key_table(key: Callable[[Binding], str], anywhere: Sequence[BindingType]) ->
     rebinding); `anywhere`, the screen's own bindings."""
 
     def keys(bindings: Sequence[BindingType]) -> list[tuple[str, str]]:
-        return [(key(binding), binding.description) for binding in described(bindings)]
+        # The tooltip where the footer's word is short: the palette's.
+        return [(key(b), b.tooltip or b.description) for b in described(bindings)]
 
     # The panes' keys, then those that work anywhere, the footer's first: what is in sight
     # at 80x24 without scrolling.
     footer_first = sorted(described(anywhere), key=lambda binding: not binding.show)
+    # The filter's and those of the field it is (→ accepts a completion).
+    filter_bindings = [*FilterInput.BINDINGS, *OrderedInput.BINDINGS]
     return [
         ("Paper list", keys(PaperList.BINDINGS)),
         ("Detail pane", [*keys(DetailPane.BINDINGS), ("↑ ↓ pgup pgdn", "Scroll")]),
         ("Anywhere", keys(footer_first)),
-        ("Filter", keys([Binding("enter", "", "To the list"), *FilterInput.BINDINGS])),
+        ("Filter", keys([Binding("enter", "", "To the list"), *filter_bindings])),
         ("Mouse", [("click", "Choose a paper or pane"), ("double-click", "Read the paper")]),
     ]
 
@@ -183,7 +187,7 @@ class HelpScreen(ModalScreen[None]):
 
     def __init__(self, keys: KeyTable) -> None:
         super().__init__()
-        self._keys = keys
+        self.keys = keys
         self._hidden = 0
 
     def compose(self) -> ComposeResult:
@@ -194,7 +198,7 @@ class HelpScreen(ModalScreen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         width, height = event.size
-        columns, column_width = lay_out(self._keys, width - FRAME, height - 2)
+        columns, column_width = lay_out(self.keys, width - FRAME, height - 2)
         rows = max(map(len, columns))
         lines = []
         for row in range(rows):

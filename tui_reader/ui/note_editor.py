@@ -6,15 +6,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
-from tui_reader.ui.dialogs import DIALOG_CSS
+from tui_reader.ui.dialogs import DIALOG_CSS, Dialog
 from tui_reader.ui.external_editor import edit_in_editor
 from tui_reader.ui.ordered_keys import OrderedTextArea
 
 
-class NoteEditor(ModalScreen[str]):
+class NoteEditor(Dialog[str]):
     """Escape or Ctrl+S saves and closes: nothing typed here is thrown away (u undoes it)."""
 
     DEFAULT_CSS = (
@@ -41,7 +40,9 @@ class NoteEditor(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Content.styled(self._title, "bold"))
-            yield OrderedTextArea(self._note, soft_wrap=True, show_line_numbers=False)
+            yield OrderedTextArea(
+                self._note, soft_wrap=True, show_line_numbers=False, classes="dialog-body"
+            )
             hint = "Escape or Ctrl+S saves and closes; Ctrl+E edits it in $EDITOR; u undoes it."
             yield Static(Content(hint), classes="dialog-hint")
 

@@ -23,8 +23,10 @@ class PickerList(OptionList):
         Binding("G", "last", "Last", show=False),
     ]
 
-    def __init__(self, *content: Option, picked: Picked | None = None) -> None:
-        super().__init__(*content)
+    def __init__(
+        self, *content: Option, picked: Picked | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(*content, classes=classes)
         self._picked = picked
 
     def action_select(self) -> None:

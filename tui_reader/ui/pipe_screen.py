@@ -26,7 +26,7 @@ from tui_reader.core.pipe import FORMATS, Outcome, PipeRun
 from tui_reader.core.text import clean
 from tui_reader.core.wording import count
 from tui_reader.ui.clipboard import CopyLog, notice
-from tui_reader.ui.dialogs import DIALOG_CSS
+from tui_reader.ui.dialogs import DIALOG_CSS, Dialog
 from tui_reader.ui.picker_list import PickerList
 
 SHOW_EVERY = 0.15  # seconds between showing what a running command has written
@@ -36,7 +36,7 @@ NO_COMMANDS = (
 )
 
 
-class PipePicker(ModalScreen[tuple[str, str] | None]):
+class PipePicker(Dialog[tuple[str, str] | None]):
     """Choose a command and the format the papers go to it in; dismissed with (the command's
     name, the format), or None."""
 
@@ -73,6 +73,7 @@ class PipePicker(ModalScreen[tuple[str, str] | None]):
                         for name, line in self._commands.items()
                     ),
                     picked=self._chosen,
+                    classes="dialog-body",
                 )
                 yield Static(id="pipe-format")
                 hint = "Enter runs it   Tab changes the format   Escape cancels"

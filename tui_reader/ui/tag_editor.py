@@ -1,11 +1,12 @@
 """Editing tags: a prompt whose words are tags, completed from the tags already in use."""
 
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from textual.suggester import Suggester
 
-from tui_reader.core.library import normalise_tag
+from tui_reader.core.library import normalise_tag, tag_problem
 from tui_reader.ui.dialogs import PromptScreen
 
 
@@ -64,7 +65,7 @@ def tag_edit(text: str, current: list[str] | None) -> TagEdit:
     """The change the prompt asks for. With `current` (one paper) the words are its new tags;
     without (marked papers) they are tags to add. `-tag` removes a tag in both."""
     named, remove, _ = parse_tag_words(text)
-    typed = {word.removeprefix("-") for word in text.split()}
+    typed = {unicodedata.normalize("NFC", word.removeprefix("-")) for word in text.split()}
     folded = [tag for tag in named if tag not in typed]
     if current is None:
         return TagEdit(named, remove, folded)
@@ -76,10 +77,13 @@ def tag_edit(text: str, current: list[str] | None) -> TagEdit:
 
 
 def _check(text: str) -> str | None:
+    """The words that are not tags, by why not: "Not a tag: a! b? (tags are words; …)"."""
     *_, bad = parse_tag_words(text)
-    if bad:
-        return f"Not a tag: {' '.join(bad)} (tags are words; - _ . / + allowed)"
-    return None
+    why: dict[str, list[str]] = {}
+    for word in bad:
+        why.setdefault(tag_problem(word.removeprefix("-")) or "", []).append(word)
+    said = "; ".join(f"{' '.join(words)} ({problem})" for problem, words in why.items())
+    return f"Not a tag: {said}" if bad else None
 
 
 def tag_prompt(title: str, current: list[str] | None, tags_in_use: list[str]) -> PromptScreen:

@@ -6,12 +6,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui_reader.core.wording import count
-from tui_reader.ui.dialogs import DIALOG_CSS
+from tui_reader.ui.dialogs import DIALOG_CSS, Dialog
 from tui_reader.ui.picker_list import PickerList
 
 
@@ -23,7 +22,7 @@ class TagAction:
     tag: str
 
 
-class TagsScreen(ModalScreen[TagAction | None]):
+class TagsScreen(Dialog[TagAction | None]):
     DEFAULT_CSS = (
         DIALOG_CSS.format(name="TagsScreen")
         + """
@@ -60,7 +59,7 @@ class TagsScreen(ModalScreen[TagAction | None]):
         with Vertical():
             yield Static(Content.styled("Tags", "bold"))
             if options:
-                yield PickerList(*options, picked=self._selected)
+                yield PickerList(*options, picked=self._selected, classes="dialog-body")
                 hint = "Enter filters by the tag   r renames it   d deletes it   Escape closes"
             else:
                 hint = "No tags yet: press t on a paper to tag it. Escape closes."

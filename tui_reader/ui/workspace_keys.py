@@ -1,6 +1,7 @@
 """The main screen's keys: each binding has an id, by which the config rebinds it and help
 lists it (see keymap)."""
 
+from textual.app import App
 from textual.binding import Binding, BindingType
 
 SHOW_COPIED = Binding("c", "show_copied", "What was copied", show=False, id="copied")
@@ -42,6 +43,20 @@ WORKSPACE_BINDINGS: list[BindingType] = [
     Binding("q", "quit", "Quit", id="quit"),
     Binding("tab", "app.focus_next", "Next pane", show=False),
     Binding("shift+tab", "app.focus_previous", "Previous pane", show=False),
+]
+
+# The app's own keys, which work under every screen: Textual's, described as help lists them.
+APP_BINDINGS: list[BindingType] = [
+    Binding(
+        App.COMMAND_PALETTE_BINDING,
+        "command_palette",
+        "palette",  # as the footer names it, at its right end
+        show=False,
+        key_display=App.COMMAND_PALETTE_DISPLAY,
+        priority=True,
+        tooltip="Command palette",
+    ),
+    Binding("ctrl+q", "quit", "Quit from anywhere", show=False, priority=True),
 ]
 
 # Actions that need a paper under the cursor, or marked papers.
