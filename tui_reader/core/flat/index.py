@@ -298,8 +298,8 @@ class FlatIndex:
             matches, read_as = self._matcher.matching(
                 alternative, word, last and not whole, negated, cased, whole
             )
-            if read_as:
-                corrected.add((word, read_as))
+            if read_as:  # a word read in any case is said as typed: "SAM" as sam
+                corrected.add((alternative.text if read_as == fold(word) else word, read_as))
             if cased:
                 matched.update(self._cased.words[i] for i in matches)
             else:
