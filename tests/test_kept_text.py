@@ -2,6 +2,7 @@
 smaller than the text, and read back to the same results."""
 
 import io
+import json
 import subprocess
 import sys
 from itertools import pairwise
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 import zstandard
 
+from tui_reader.cli.program import main
 from tui_reader.core import frames
 from tui_reader.core.flat import disk, kept_text
 from tui_reader.core.flat.build import build_arrays
@@ -212,3 +214,54 @@ def test_empty_texts_are_each_framed_where_they_stand(
     data = into.getvalue()
     assert dictionary == b""
     assert [data[a:b] for a, b in pairwise(places.tolist())] == [compress(t) for t in texts]
+
+
+JOINED = [
+    "A network of robustness s, holding the words apart.",
+    r"The Erd\H{o}s--R\'enyi graph, joined by LaTeX's en dash.",
+    r"The Erd\H{o}s---R\'enyi graph, joined by LaTeX's em dash.",
+    "A network\u2019s robustness, with a curly apostrophe.",
+    "A network's robustness, with a straight one.",
+    "The networks\u2019 robustness, of many.",
+    "Networks robustness, no apostrophe.",
+]
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ('"Erdos Renyi"', [1, 2]),
+        ('"erdos--renyi"', [1, 2]),
+        ('"network\'s"', [3, 4]),  # either apostrophe for either
+        ('"network\u2019s robustness"', [3, 4]),
+        ('"networks\' robustness"', [5]),
+        ('"networks robustness"', [6]),  # an apostrophe is no space: as the straight one
+        ("network's", [3, 4]),  # typed with punctuation: ranked first where it stands so
+    ],
+)
+def test_a_phrase_finds_words_joined_by_latex_dashes_and_either_apostrophe(
+    tmp_path: Path, query: str, found: list[int]
+) -> None:
+    papers = [Paper.from_abstract(text, "C", Path("x.jsonl")) for text in JOINED]
+    built = FlatIndex.of(PaperStore(papers))
+    ranking = built.run(parse_query(query))
+    assert sorted(ranking.numbers[: len(found)].tolist()) == found
+    if query.startswith('"'):
+        assert ranking.full == len(found)
+    _same(_kept(tmp_path, papers, "x"), built, [query])
+
+
+def test_the_search_command_finds_such_a_phrase_indexed_and_then_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    papers_file = tmp_path / "papers.jsonl"
+    papers_file.write_text(
+        "".join(json.dumps({"title": "", "abstract": text}) + "\n" for text in JOINED),
+        encoding="utf-8",
+    )
+    runs = []
+    for _ in range(2):  # the first indexes the papers and keeps them, the second reads those
+        assert main(["search", '"Erdos Renyi" graph', str(papers_file)]) == 0
+        runs.append(capsys.readouterr().out)
+    assert list((tmp_path / "cache").iterdir())
+    assert runs[0] == runs[1] and len(runs[0].splitlines()) == 2

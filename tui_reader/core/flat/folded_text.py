@@ -8,11 +8,12 @@ the pages read are given back every STEP bytes: reading them again costs 30 to 4
 (benchmarks/RESULTS.md).
 """
 
+import itertools
 import mmap
 import os
-from collections.abc import Callable
+import re
 from contextlib import suppress
-from typing import IO
+from typing import IO, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +25,69 @@ STEP = 8_000_000  # bytes of text read before their pages are given back
 AROUND = 65536  # the system maps the pages of such a block around a page read
 # Bytes of a word: ASCII letters and digits, and all of UTF-8's (the text is folded: few).
 _WORD = frozenset(byte for byte in range(256) if byte >= 128 or chr(byte).isalnum() or byte == 95)
+# What may stand between a phrase's words in the folded text: a run of spaces (a LaTeX `--`
+# or `---` between words leaves two or three), an apostrophe straight or curly (U+2019),
+# either for either.
+_BETWEEN = re.compile(rb"( +|'|\xe2\x80\x99)")
+_SPACES, _APOSTROPHE = rb" +", rb"(?:'|\xe2\x80\x99)"
+Text = bytes | mmap.mmap
+
+
+class Needle:
+    """A phrase's folded text as the papers' folded text may hold it: as words (not inside
+    one, nor, when `whole`, followed by more of one: "networks" does not hold "network"), one
+    or more spaces between them, and an apostrophe as either ("hypergraph" does not hold
+    "graph"; `erdos  renyi`, of `Erd\\H{o}s--R\\'enyi`, holds "erdos renyi"). One word is found
+    by a `find` in place, several by a pattern's search: twice as long, little beside reading a
+    kept text (benchmarks/RESULTS.md)."""
+
+    def __init__(self, needle: bytes, whole: bool = True) -> None:
+        self.needle = needle
+        self.lead = bool(needle) and needle[0] in _WORD
+        self.trail = whole and bool(needle) and needle[-1] in _WORD
+        pieces = _BETWEEN.split(needle)
+        self._pattern: re.Pattern[bytes] | None = None
+        if len(pieces) > 1:  # words, and what stands between them, by turns
+            self._pattern = re.compile(
+                b"".join(
+                    _SPACES if piece[:1] == b" " else _APOSTROPHE if between else re.escape(piece)
+                    for between, piece in zip(itertools.cycle((False, True)), pieces)
+                )
+            )
+
+    def places(self, text: Text, begin: list[int], end: list[int]) -> list[int]:
+        """Where the needle is first in each of these texts (-1: nowhere), for `stands`."""
+        spans = zip(begin, end, strict=True)
+        if self._pattern is None:
+            find, needle = text.find, self.needle
+            return [find(needle, b, e) for b, e in spans]
+        search = self._pattern.search
+        return [-1 if (found := search(text, b, e)) is None else found.start() for b, e in spans]
+
+    def stands(self, text: Text, at: int, begin: int, end: int) -> bool:
+        """Whether the needle stands as words in a paper's text (from `begin` to `end`) where
+        `places` found it (-1: nowhere), or further on."""
+        while at >= 0:
+            stop = at + len(self.needle)
+            if self._pattern is not None:  # where `places` found it: a match
+                stop = cast("re.Match[bytes]", self._pattern.match(text, at, end)).end()
+            if (not self.lead or at == begin or text[at - 1] not in _WORD) and (
+                not self.trail or stop >= end or text[stop] not in _WORD
+            ):
+                return True
+            at = self._place(text, at + 1, end)
+        return False
+
+    def held(self, text: bytes) -> bool:
+        """Whether a paper's text holds the needle."""
+        at = self._place(text, 0, len(text))
+        return at >= 0 and self.stands(text, at, 0, len(text))
+
+    def _place(self, text: Text, start: int, end: int) -> int:
+        if self._pattern is None:
+            return text.find(self.needle, start, end)
+        found = self._pattern.search(text, start, end)
+        return -1 if found is None else found.start()
 
 
 class FoldedText:
@@ -58,9 +122,8 @@ class FoldedText:
         whole: bool = True,
         stop: Stop | None = None,
     ) -> npt.NDArray[np.bool_]:
-        """Whether each of these papers (in increasing order) holds the needle as words: not
-        inside a word ("hypergraph" does not hold "graph"), nor, when `whole`, followed by
-        more of one ("networks" does not hold "network"; it does while the word is typed).
+        """Whether each of these papers (in increasing order) holds the needle as words
+        (`Needle`; a `whole` one not followed by more of a word, as it is while it is typed).
         `stop` is asked every STEP bytes: Stopped when it says so."""
         found = np.zeros(len(numbers), dtype=bool)
         if self._map is None or not len(numbers) or not needle:
@@ -68,40 +131,25 @@ class FoldedText:
         starts = self._offsets[numbers] + self._start
         ends = self._offsets[numbers + 1] + self._start
         cuts = np.searchsorted(starts, np.arange(int(starts[0]) + STEP, int(ends[-1]), STEP))
+        phrase = Needle(needle, whole)
         for first, last in zip([0, *cuts.tolist()], [*cuts.tolist(), len(numbers)], strict=True):
             if first == last:
                 continue
             if stop is not None and stop():
                 raise Stopped
             begin, end = starts[first:last].tolist(), ends[first:last].tolist()
-            found[first:last] = self._found(begin, end, needle, whole)
+            found[first:last] = self._found(begin, end, phrase)
             self._give_back(begin[0], end[-1])
         return found
 
-    def _found(self, begin: list[int], end: list[int], needle: bytes, whole: bool) -> list[bool]:
-        """Whether the texts from each `begin` to `end` hold the needle as words."""
-        assert self._map is not None
-        find, stands = self._map.find, self._standing(needle, whole)
-        places = [find(needle, b, e) for b, e in zip(begin, end, strict=True)]
-        return [at >= 0 and stands(at, b, e) for at, b, e in zip(places, begin, end, strict=True)]
-
-    def _standing(self, needle: bytes, whole: bool) -> Callable[[int, int, int], bool]:
-        """Whether the needle found at a place in a paper's text (from `begin` to `end`), or
-        further on, stands as words there."""
-        text, size = self._map, len(needle)
+    def _found(self, begin: list[int], end: list[int], needle: Needle) -> list[bool]:
+        """Whether the texts from each `begin` to `end` hold the needle."""
+        text = self._map
         assert text is not None
-        lead, trail = needle[0] in _WORD, whole and needle[-1] in _WORD
-
-        def stands(at: int, begin: int, end: int) -> bool:
-            while at >= 0:
-                if (not lead or at == begin or text[at - 1] not in _WORD) and (
-                    not trail or at + size >= end or text[at + size] not in _WORD
-                ):
-                    return True
-                at = text.find(needle, at + 1, end)
-            return False
-
-        return stands
+        places, stands = needle.places(text, begin, end), needle.stands
+        return [
+            at >= 0 and stands(text, at, b, e) for at, b, e in zip(places, begin, end, strict=True)
+        ]
 
     def _give_back(self, begin: int, end: int) -> None:
         if self._map is not None:
@@ -141,29 +189,14 @@ class KeptText(FoldedText):
         start, end = self._offsets[number : number + 2].tolist()
         return self._decompress(self._read(self._start + start, self._start + end))
 
-    def _found(self, begin: list[int], end: list[int], needle: bytes, whole: bool) -> list[bool]:
+    def _found(self, begin: list[int], end: list[int], needle: Needle) -> list[bool]:
         assert self._map is not None
         text, decompress = self._map, self._decompress
-        lead, trail = needle[0] in _WORD, whole and needle[-1] in _WORD
-        return [
-            _holds(decompress(text[b:e]), needle, lead, trail)
-            for b, e in zip(begin, end, strict=True)
-        ]
+        return [needle.held(decompress(text[b:e])) for b, e in zip(begin, end, strict=True)]
 
 
-def holds(text: bytes, needle: bytes, whole: bool = True) -> bool:
-    """Whether a paper's text holds the needle as words, as `FoldedText.holding` reads it."""
-    return bool(needle) and _holds(text, needle, needle[0] in _WORD, whole and needle[-1] in _WORD)
-
-
-def _holds(text: bytes, needle: bytes, lead: bool, trail: bool) -> bool:
-    """Whether a text holds the needle as words: not inside one when `lead`, nor followed by
-    more of one when `trail`."""
-    size, at = len(needle), text.find(needle)
-    while at >= 0:
-        if (not lead or not at or text[at - 1] not in _WORD) and (
-            not trail or at + size >= len(text) or text[at + size] not in _WORD
-        ):
-            return True
-        at = text.find(needle, at + 1)
-    return False
+def holds(texts: list[bytes], needle: bytes, whole: bool = True) -> list[bool]:
+    """Whether each of these papers' texts holds the needle, as `FoldedText.holding` reads
+    them."""
+    phrase = Needle(needle, whole)
+    return [bool(needle) and phrase.held(text) for text in texts]

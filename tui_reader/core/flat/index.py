@@ -380,7 +380,7 @@ class FlatIndex:
         known = numbers[places] == candidates if len(numbers) else np.zeros(len(candidates), bool)
         has = np.zeros(len(candidates), dtype=bool)
         has[~known] = self._text.holding(candidates[~known], needle, whole, stop)
-        has[known] = [holds(texts[place], needle, whole) for place in places[known].tolist()]
+        has[known] = holds([texts[place] for place in places[known].tolist()], needle, whole)
         if np.count_nonzero(has) <= PHRASE_TEXTS_KEPT:
             self._phrase_texts = (
                 candidates[has],
