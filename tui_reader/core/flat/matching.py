@@ -14,7 +14,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 
 from tui_reader.core.flat.fold import fold
-from tui_reader.core.flat.vocabulary import PREFIX_WORDS_MAX, Vocabulary
+from tui_reader.core.flat.vocabulary import PREFIX_WORDS_MAX, Ints, Vocabulary
 from tui_reader.core.flat.words import Words
 from tui_reader.core.query import Alternative
 
@@ -179,24 +179,28 @@ class WordMatcher:
             found = dict.fromkeys(self._words.prefixed(word).tolist(), PREFIX)
         if (exact := self._words.id_of(word)) is not None:
             found[exact] = EXACT
-        as_typed = int(self._words.frequency[list(found)].sum()) if found else 0
+        # How many papers hold each word in the field searched: `venue:` finds a collection's
+        # name, whose words are in no paper's text, and a typo of it is of its words.
+        frequency = self._words.counts(alternative.field or "all")
+        as_typed = int(frequency[list(found)].sum()) if found else 0
         # A word with capitals no paper writes so is read in any case, and said to be.
         any_case = word if as_typed and _with_capitals(alternative) else ""
         if alternative.exact or negated or as_typed >= ALMOST_NOTHING:
             return found, any_case
-        typos = self._typos(word, beginning)
-        most = max((int(self._words.frequency[i]) for i in typos), default=0)
+        typos = self._typos(word, beginning, frequency)
+        most = max((int(frequency[i]) for i in typos), default=0)
         if not most or (as_typed and most < TYPO_OUTNUMBERS * as_typed):
             return found, any_case
         for typo, quality in typos.items():
             found.setdefault(typo, quality)
-        shown = max(typos, key=lambda i: (typos[i], int(self._words.frequency[i])))
+        shown = max(typos, key=lambda i: (typos[i], int(frequency[i])))
         return found, self._words.words[shown]
 
-    def _typos(self, word: str, beginning: bool) -> dict[int, float]:
+    def _typos(self, word: str, beginning: bool, frequency: Ints) -> dict[int, float]:
         """The indexed words fewest typos away from the word (or from its beginning, when it
         may be one), with the quality of each match: those two edits away only when none is
-        one edit away ("satisficng" is satisficing, not satisfying)."""
+        one edit away ("satisficng" is satisficing, not satisfying). `frequency`: how many
+        papers hold each word in the field searched."""
         found: dict[int, float] = {}
         if beginning:
             found = dict.fromkeys(self._typo_prefix_words(word), TYPO_PREFIX)
@@ -210,8 +214,8 @@ class WordMatcher:
             found = {typo: quality for typo, quality in found.items() if quality != SECOND_TYPO}
         # A word some paper holds that the typed one is short of a letter of (the commonest
         # slip: "transformr" for transformer) is meant over those another edit makes
-        # (transform, transforms); a collection's name alone is no paper's words.
-        words, frequency = self._words.words, self._words.frequency
+        # (transform, transforms), of the words of the field searched.
+        words = self._words.words
         short_of = {
             typo: quality
             for typo, quality in found.items()
