@@ -1,14 +1,21 @@
-"""Orders of a search's results, and what ranks them again: helpers of core.flat.index."""
+"""Orders of a search's results, what ranks them again, and the value each word matched gives
+a paper: helpers of core.flat.index."""
 
+import math
+from collections import defaultdict
 from collections.abc import Mapping
 
 import numpy as np
 import numpy.typing as npt
 
+from tui_reader.core.flat.matching import EXACT, PREFIX
+
 Floats = npt.NDArray[np.float32]
 Ints = npt.NDArray[np.int64]
 
 RANKED_EXACTLY = 1000  # of many papers found, the best ranked by their exact score
+EXACT_RARER_AT_MOST = math.log(4)  # a weight: 1 + log(papers / papers with the word)
+TITLE_WEIGHT = 2.0
 
 
 def said(corrected: set[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
@@ -71,3 +78,29 @@ def smallest_window(tokens: list[str], terms_of: Mapping[str, list[int]], terms:
                     del seen[term]
             start += 1
     return best
+
+
+def valued(
+    matches: dict[int, float], weights: Floats, field: str
+) -> dict[tuple[float, str], list[int]]:
+    """The words matched by the value each gives and the field it gives it for.
+
+    A prefix or a typo stands for all its completions at once: it weighs as much as the
+    commonest of them, so that "mo" does not rank the rare "mollification" first. The word as
+    typed weighs by its own rarity, unless it is more than four times rarer than the commonest
+    word it begins: then it is read as a beginning too (typed "conv", a stray word "Conv" does
+    not outrank convolutional; typos do not count here)."""
+    ids = np.fromiter(matches, dtype=np.int64, count=len(matches))
+    weakest = float(weights[ids].min()) if len(ids) else 0.0
+    begun = [word_id for word_id, quality in matches.items() if quality == PREFIX]
+    commonest_begun = float(weights[begun].min()) if begun else math.inf
+    by_value: dict[tuple[float, str], list[int]] = defaultdict(list)
+    for word_id, quality in matches.items():
+        own = float(weights[word_id])
+        if quality == EXACT and own > commonest_begun + EXACT_RARER_AT_MOST:
+            quality = PREFIX  # far rarer than the words it begins: read as a beginning
+        value = quality * (own if quality == EXACT else weakest)
+        by_value[value, field].append(word_id)
+        if field == "all":
+            by_value[value * TITLE_WEIGHT, "title"].append(word_id)
+    return by_value
