@@ -247,3 +247,18 @@ def test_a_long_hyphenated_run_is_highlighted_part_by_part_at_once() -> None:
     chain = "-".join(["ab"] * 3000)
     found = highlighted({"ab", "co-training"}, f"{chain} co-training-based")
     assert found == ["ab"] * 3000 + ["co-training"]
+
+
+@pytest.mark.parametrize("query", ["SAM", "sam"])  # written as typed, and in any case
+def test_a_word_as_typed_ranks_above_the_words_it_begins_even_in_a_title(query: str) -> None:
+    """A word it begins in a title counted double, a beginning three quarters: SAMURAI in a
+    title ranked above SAM in an abstract."""
+    papers = corpus(
+        "Robots with a samurai's patience.",
+        "Sampling with care.",
+        "We sharpen SAM for robustness.",
+        "A paper without a title, on SAMURAI.",
+        "On sharpness.",
+        titles=("SAMURAI: patience", "Sampling in SAMPLING", "Robustness", "", "SAM sharpened"),
+    )
+    assert ranked(Searched(papers), query)[:2] == [papers[4].abstract, papers[2].abstract]

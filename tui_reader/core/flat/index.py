@@ -6,10 +6,12 @@ prefix, with typos). Scores add up per paper:
 
 - how well the word matched (exact > prefix > typo);
 - how rare the matched word is (inverse document frequency);
-- where it matched (a title or headline counts double);
+- where it matched (a title or headline counts double; a prefix or a typo never raised to
+  the word as typed's value: core.flat.ranking.raised);
 - papers matching every term rank above those matching all but one ("close").
 """
 
+import math
 import re
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
@@ -25,10 +27,13 @@ from tui_reader.core.flat.folded_text import holds
 from tui_reader.core.flat.matching import WordMatcher
 from tui_reader.core.flat.parts import IndexPart, Lexicons, Parts
 from tui_reader.core.flat.ranking import (
+    BELOW_TYPED,
     RANKED_EXACTLY,
     TITLE_WEIGHT,
+    as_typed,
     best_first,
     by_value,
+    raised,
     said,
     smallest_window,
     valued,
@@ -189,7 +194,7 @@ class FlatIndex:
         vocabulary = self._cased if cased else self._words
         field = "cased" if cased else alternative.field or "all"
         weights = self._cased_weight if cased else self._weight
-        by_value = valued(matches, weights, field)
+        by_value, typed = valued(matches, weights, field), as_typed(matches, weights)
         # Lowest first: a paper keeps its best value (see mark) without reading it back.
         for (value, source), word_ids in sorted(by_value.items()):
             vocabulary.mark(scores, source, word_ids, value)
@@ -207,7 +212,10 @@ class FlatIndex:
             else:
                 untitled = {np.float32(value): value for value in values}
                 np.multiply(scores, TITLE_WEIGHT, out=scores, where=inside)  # no copy out
-                values |= {value * TITLE_WEIGHT for value in values}
+                if typed < math.inf:  # a beginning raised: never to the word as typed
+                    below = inside & (scores < np.float32(typed * TITLE_WEIGHT))
+                    np.minimum(scores, np.float32(typed * BELOW_TYPED), out=scores, where=below)
+                values |= {raised(value, TITLE_WEIGHT, typed) for value in values}
         if len(self._untitled) and not alternative.field:
             untitled = {
                 kept: value
@@ -216,9 +224,9 @@ class FlatIndex:
             }
             found = scores[self._untitled]
             for kept, value in untitled.items():
-                found[found == kept] = value * UNTITLED_WEIGHT
+                found[found == kept] = raised(value, UNTITLED_WEIGHT, typed)
             scores[self._untitled] = found
-            values |= {value * UNTITLED_WEIGHT for value in untitled.values()}
+            values |= {raised(value, UNTITLED_WEIGHT, typed) for value in untitled.values()}
         return values
 
     def _score_alternative(

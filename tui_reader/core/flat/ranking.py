@@ -16,6 +16,7 @@ Ints = npt.NDArray[np.int64]
 RANKED_EXACTLY = 1000  # of many papers found, the best ranked by their exact score
 EXACT_RARER_AT_MOST = math.log(4)  # a weight: 1 + log(papers / papers with the word)
 TITLE_WEIGHT = 2.0
+BELOW_TYPED = 0.99  # of the word as typed's value: the most a beginning or a typo is raised to
 
 
 def said(corrected: set[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
@@ -80,6 +81,24 @@ def smallest_window(tokens: list[str], terms_of: Mapping[str, list[int]], terms:
     return best
 
 
+def as_typed(matches: dict[int, float], weights: Floats) -> float:
+    """The value of the word as typed, where it matched as typed and is read so (math.inf:
+    nowhere): unless it is more than four times rarer than the commonest word it begins, then
+    read as a beginning too (typed "conv", a stray word "Conv" does not outrank
+    convolutional)."""
+    begun = [word_id for word_id, quality in matches.items() if quality == PREFIX]
+    commonest_begun = float(weights[begun].min()) if begun else math.inf
+    typed = [float(weights[word_id]) for word_id, quality in matches.items() if quality == EXACT]
+    return typed[0] if typed and typed[0] <= commonest_begun + EXACT_RARER_AT_MOST else math.inf
+
+
+def raised(value: float, weight: float, typed: float) -> float:
+    """A word's value raised by a weight (a title's, a paper's without one), a beginning's or a
+    typo's never to the value of the word as typed (`typed`), wherever that stands: SAMURAI in
+    a title ranks below SAM in an abstract."""
+    return value * weight if value >= typed else min(value * weight, typed * BELOW_TYPED)
+
+
 def valued(
     matches: dict[int, float], weights: Floats, field: str
 ) -> dict[tuple[float, str], list[int]]:
@@ -87,20 +106,16 @@ def valued(
 
     A prefix or a typo stands for all its completions at once: it weighs as much as the
     commonest of them, so that "mo" does not rank the rare "mollification" first. The word as
-    typed weighs by its own rarity, unless it is more than four times rarer than the commonest
-    word it begins: then it is read as a beginning too (typed "conv", a stray word "Conv" does
-    not outrank convolutional; typos do not count here)."""
+    typed weighs by its own rarity (`as_typed`); typos do not count here."""
     ids = np.fromiter(matches, dtype=np.int64, count=len(matches))
     weakest = float(weights[ids].min()) if len(ids) else 0.0
-    begun = [word_id for word_id, quality in matches.items() if quality == PREFIX]
-    commonest_begun = float(weights[begun].min()) if begun else math.inf
+    typed = as_typed(matches, weights)
     by_value: dict[tuple[float, str], list[int]] = defaultdict(list)
     for word_id, quality in matches.items():
-        own = float(weights[word_id])
-        if quality == EXACT and own > commonest_begun + EXACT_RARER_AT_MOST:
+        if quality == EXACT and typed == math.inf:
             quality = PREFIX  # far rarer than the words it begins: read as a beginning
-        value = quality * (own if quality == EXACT else weakest)
+        value = quality * (typed if quality == EXACT else weakest)
         by_value[value, field].append(word_id)
         if field == "all":
-            by_value[value * TITLE_WEIGHT, "title"].append(word_id)
+            by_value[raised(value, TITLE_WEIGHT, typed), "title"].append(word_id)
     return by_value
