@@ -265,3 +265,37 @@ def test_the_search_command_finds_such_a_phrase_indexed_and_then_kept(
         runs.append(capsys.readouterr().out)
     assert list((tmp_path / "cache").iterdir())
     assert runs[0] == runs[1] and len(runs[0].splitlines()) == 2
+
+
+SPACED = [
+    r"The Erdos Renyis, and the Erd\H{o}s--R\'enyi graph.",  # whole only with its dashes
+    r"An Erd\H{o}s--R\'enyi graph and an Erdos Renyi one.",  # both ways, each whole
+    "Time -- and frequency: a neural network, single-spaced.",  # a run elsewhere only
+    "Time -- and frequency: a neural net, and a network.",  # a run, the phrase nowhere
+    "Time and frequency: a neural network.",  # no run
+    r"A neural--network pair, and the Erdos Renyis.",  # the phrase by its dashes alone
+]
+
+
+@pytest.mark.parametrize(
+    ("queries", "found"),
+    [
+        (['"Erdos Renyi"'], [[0, 1]]),
+        (['"neural network"'], [[2, 4, 5]]),
+        # The papers known to hold a run of spaces, or not, kept from one phrase to the next.
+        (['"neural network"', '"erdos renyi"', '"neural network'], [[2, 4, 5], [0, 1], [2, 4, 5]]),
+        (['"time and frequency"', '"time and'], [[2, 3, 4], [2, 3, 4]]),
+    ],
+)
+def test_a_phrase_is_found_as_by_its_pattern_beside_runs_of_spaces_in_the_text(
+    tmp_path: Path, queries: list[str], found: list[list[int]]
+) -> None:
+    """A phrase is found single-spaced, and by the pattern only in the texts holding a run
+    of spaces: whether it stands there single-spaced, with dashes, or both."""
+    papers = [Paper.from_abstract(text, "C", Path("x.jsonl")) for text in SPACED]
+    built, kept = FlatIndex.of(PaperStore(papers)), _kept(tmp_path, papers, "x")
+    for query, holding in zip(queries, found, strict=True):
+        for index in (built, kept):
+            ranking = index.run(parse_query(query))
+            assert sorted(ranking.numbers.tolist()) == holding, query
+            assert ranking.full == len(holding), query
