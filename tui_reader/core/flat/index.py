@@ -6,8 +6,8 @@ prefix, with typos). Scores add up per paper:
 
 - how well the word matched (exact > prefix > typo);
 - how rare the matched word is (inverse document frequency);
-- where it matched (a title or headline counts double; a prefix or a typo never raised to
-  the word as typed's value: core.flat.ranking.raised);
+- where it matched (a title or headline counts double; of a word typed with capitals and
+  found as written, a prefix or a typo never raised to its value: core.flat.ranking.raised);
 - papers matching every term rank above those matching all but one ("close").
 """
 
@@ -194,7 +194,10 @@ class FlatIndex:
         vocabulary = self._cased if cased else self._words
         field = "cased" if cased else alternative.field or "all"
         weights = self._cased_weight if cased else self._weight
-        by_value, typed = valued(matches, weights, field), as_typed(matches, weights)
+        by_value = valued(matches, weights, field)
+        # Typed with capitals and found as written, a word's beginnings in a title never rank
+        # above it (SAM, not SAMURAI); in any case, a title's plural does (bandit: Bandits).
+        typed = as_typed(matches, weights) if cased else math.inf
         # Lowest first: a paper keeps its best value (see mark) without reading it back.
         for (value, source), word_ids in sorted(by_value.items()):
             vocabulary.mark(scores, source, word_ids, value)

@@ -94,8 +94,9 @@ def as_typed(matches: dict[int, float], weights: Floats) -> float:
 
 def raised(value: float, weight: float, typed: float) -> float:
     """A word's value raised by a weight (a title's, a paper's without one), a beginning's or a
-    typo's never to the value of the word as typed (`typed`), wherever that stands: SAMURAI in
-    a title ranks below SAM in an abstract."""
+    typo's never to the value of the word as typed (`typed`; math.inf: none), wherever that
+    stands: typed with capitals and found as written, SAMURAI in a title ranks below SAM in
+    an abstract."""
     return value * weight if value >= typed else min(value * weight, typed * BELOW_TYPED)
 
 
@@ -117,5 +118,5 @@ def valued(
         value = quality * (typed if quality == EXACT else weakest)
         by_value[value, field].append(word_id)
         if field == "all":
-            by_value[raised(value, TITLE_WEIGHT, typed), "title"].append(word_id)
+            by_value[value * TITLE_WEIGHT, "title"].append(word_id)
     return by_value
