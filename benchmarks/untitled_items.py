@@ -24,6 +24,7 @@ from tui_reader.core.headline import headline_for
 from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
 from tui_reader.core.search_service import build_index, search_papers
+from tui_reader.core.store import PaperStore
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "ml-abstracts-31k.jsonl.gz"
 STOP = set(
@@ -90,11 +91,12 @@ def query_of(title: str) -> str:
 
 
 def ranks(papers: list[Paper], sample: list[int]) -> list[int | None]:
-    index = build_index(papers)
+    store = PaperStore(papers)
+    index = build_index(store)
     found = []
     for number in sample:
         query = query_of(titles[number])
-        result = search_papers(index, query, Library(None), "relevance", papers)
+        result = search_papers(index, query, Library(None), "relevance", store)
         order = result.numbers[:10].tolist()
         found.append(order.index(number) + 1 if number in order else None)
     return found

@@ -149,3 +149,51 @@ async def test_the_header_counts_the_papers_holding_the_word_and_says_what_it_sh
         assert app.workspace.sub_title.startswith(
             "3 of 86 papers · showing satisficing for satisficng"
         )
+
+
+def capitalised() -> PaperStore:
+    texts = ["The same method again.", "Samples of a robot.", "LG and lg both."]
+    return PaperStore([paper(text, number) for number, text in enumerate(texts)])
+
+
+@pytest.mark.parametrize("query", ["SAM", "SAM "])  # typed on, and whole
+def test_a_capitalised_word_no_paper_writes_so_is_found_in_any_case_and_said(query: str) -> None:
+    papers = capitalised()
+    assert full(query, papers, build_index(papers)) == (
+        {"the", "samples"},
+        "no paper writes SAM: showing sam in any case",
+    )
+
+
+def test_a_capitalised_word_some_paper_writes_so_finds_it_so_and_says_nothing() -> None:
+    papers = PaperStore([*capitalised(), paper("SAM minimises sharpness.", 3)])
+    index = build_index(papers)
+    assert full("SAM ", papers, index) == ({"sam"}, "")
+    assert full("LG ", papers, index) == ({"lg"}, "")
+    assert full("Transformr ", papers, index) == (set(), "")  # nothing found: nothing said
+
+
+def test_the_commands_say_a_capitalised_word_was_searched_in_any_case(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    papers_file = tmp_path / "papers.jsonl"
+    papers_file.write_text(
+        "".join(f'{{"title": "", "abstract": "{p.abstract}"}}\n' for p in capitalised()),
+        encoding="utf-8",
+    )
+    told = "tui-reader: no paper writes SAM: showing sam in any case\n"
+    for arguments in (["search", "SAM"], ["list", "--query", "SAM"]):
+        assert main([*arguments, "--papers", str(papers_file)]) == 0
+        out, err = capsys.readouterr()
+        assert (len(out.splitlines()), err) == (2, told), arguments
+
+
+async def test_the_header_says_a_capitalised_word_was_searched_in_any_case() -> None:
+    app = ReaderApp(Opening(capitalised()), Library(None))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await ready(pilot)
+        await pilot.press("slash", *"SAM", "enter")
+        await wait_until(pilot, lambda: "writes" in app.workspace.sub_title, "the case said")
+        assert app.workspace.sub_title == (
+            "2 of 3 papers · no paper writes SAM: showing sam in any case"
+        )

@@ -183,3 +183,36 @@ def test_parts_merged_into_one_rank_as_one_index_of_their_papers(
             assert np.array_equal(got.scores, expected.scores), query
             assert (got.full, got.matched) == (expected.full, expected.matched), query
         assert np.array_equal(one.related(2999), whole.related(2999))
+
+
+def _collections() -> list[Paper]:
+    return [
+        Paper.from_abstract(f"{text} (paper {number}).", collection, Path(path), title=title)
+        for number, (title, text, collection, path) in enumerate(
+            [
+                ("Graph bounds", "Regret of a bandit.", "Zorblx Proceedings", "z.txt"),
+                ("Graph screens", "Displays.", "Zorblx Proceedings", "z.txt"),
+                ("Graph papers", "Zorblz, a misspelt name.", "ICML 2026 Papers", "s.txt"),
+            ]
+            + [("Graphs", "Homophily.", "ICML 2026 Papers", "s.txt")] * 5
+        )
+    ]
+
+
+@pytest.mark.parametrize("cuts", [[0, 8], [0, 1, 3, 8]])  # whole, and in parts
+@pytest.mark.parametrize(
+    ("query", "found", "read_as"),
+    [
+        ("venue:zorbxl", [0, 1], (("zorbxl", "zorblx"),)),  # only in the collection's name
+        ("venue:zorblz", [0, 1], (("zorblz", "zorblx"),)),  # a word of papers, not of venues
+        ("venue:zorblx", [0, 1], ()),
+        ("venue:icm", list(range(2, 8)), ()),  # a beginning, not a typo
+        ("zorblz", [2], ()),  # the papers' words: as typed
+    ],
+)
+def test_a_venues_typos_are_read_among_the_venues_words(
+    cuts: list[int], query: str, found: list[int], read_as: tuple[tuple[str, str], ...]
+) -> None:
+    ranking = _in_parts(_collections(), cuts).run(parse_query(query + " "))
+    assert sorted(ranking.numbers[: ranking.full].tolist()) == found
+    assert ranking.corrected == read_as

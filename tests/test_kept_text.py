@@ -2,6 +2,7 @@
 smaller than the text, and read back to the same results."""
 
 import io
+import json
 import subprocess
 import sys
 from itertools import pairwise
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 import zstandard
 
+from tui_reader.cli.program import main
 from tui_reader.core import frames
 from tui_reader.core.flat import disk, kept_text
 from tui_reader.core.flat.build import build_arrays
@@ -212,3 +214,88 @@ def test_empty_texts_are_each_framed_where_they_stand(
     data = into.getvalue()
     assert dictionary == b""
     assert [data[a:b] for a, b in pairwise(places.tolist())] == [compress(t) for t in texts]
+
+
+JOINED = [
+    "A network of robustness s, holding the words apart.",
+    r"The Erd\H{o}s--R\'enyi graph, joined by LaTeX's en dash.",
+    r"The Erd\H{o}s---R\'enyi graph, joined by LaTeX's em dash.",
+    "A network\u2019s robustness, with a curly apostrophe.",
+    "A network's robustness, with a straight one.",
+    "The networks\u2019 robustness, of many.",
+    "Networks robustness, no apostrophe.",
+]
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ('"Erdos Renyi"', [1, 2]),
+        ('"erdos--renyi"', [1, 2]),
+        ('"network\'s"', [3, 4]),  # either apostrophe for either
+        ('"network\u2019s robustness"', [3, 4]),
+        ('"networks\' robustness"', [5]),
+        ('"networks robustness"', [6]),  # an apostrophe is no space: as the straight one
+        ("network's", [3, 4]),  # typed with punctuation: ranked first where it stands so
+    ],
+)
+def test_a_phrase_finds_words_joined_by_latex_dashes_and_either_apostrophe(
+    tmp_path: Path, query: str, found: list[int]
+) -> None:
+    papers = [Paper.from_abstract(text, "C", Path("x.jsonl")) for text in JOINED]
+    built = FlatIndex.of(PaperStore(papers))
+    ranking = built.run(parse_query(query))
+    assert sorted(ranking.numbers[: len(found)].tolist()) == found
+    if query.startswith('"'):
+        assert ranking.full == len(found)
+    _same(_kept(tmp_path, papers, "x"), built, [query])
+
+
+def test_the_search_command_finds_such_a_phrase_indexed_and_then_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    papers_file = tmp_path / "papers.jsonl"
+    papers_file.write_text(
+        "".join(json.dumps({"title": "", "abstract": text}) + "\n" for text in JOINED),
+        encoding="utf-8",
+    )
+    runs = []
+    for _ in range(2):  # the first indexes the papers and keeps them, the second reads those
+        assert main(["search", '"Erdos Renyi" graph', str(papers_file)]) == 0
+        runs.append(capsys.readouterr().out)
+    assert list((tmp_path / "cache").iterdir())
+    assert runs[0] == runs[1] and len(runs[0].splitlines()) == 2
+
+
+SPACED = [
+    r"The Erdos Renyis, and the Erd\H{o}s--R\'enyi graph.",  # whole only with its dashes
+    r"An Erd\H{o}s--R\'enyi graph and an Erdos Renyi one.",  # both ways, each whole
+    "Time -- and frequency: a neural network, single-spaced.",  # a run elsewhere only
+    "Time -- and frequency: a neural net, and a network.",  # a run, the phrase nowhere
+    "Time and frequency: a neural network.",  # no run
+    r"A neural--network pair, and the Erdos Renyis.",  # the phrase by its dashes alone
+]
+
+
+@pytest.mark.parametrize(
+    ("queries", "found"),
+    [
+        (['"Erdos Renyi"'], [[0, 1]]),
+        (['"neural network"'], [[2, 4, 5]]),
+        # The papers known to hold a run of spaces, or not, kept from one phrase to the next.
+        (['"neural network"', '"erdos renyi"', '"neural network'], [[2, 4, 5], [0, 1], [2, 4, 5]]),
+        (['"time and frequency"', '"time and'], [[2, 3, 4], [2, 3, 4]]),
+    ],
+)
+def test_a_phrase_is_found_as_by_its_pattern_beside_runs_of_spaces_in_the_text(
+    tmp_path: Path, queries: list[str], found: list[list[int]]
+) -> None:
+    """A phrase is found single-spaced, and by the pattern only in the texts holding a run
+    of spaces: whether it stands there single-spaced, with dashes, or both."""
+    papers = [Paper.from_abstract(text, "C", Path("x.jsonl")) for text in SPACED]
+    built, kept = FlatIndex.of(PaperStore(papers)), _kept(tmp_path, papers, "x")
+    for query, holding in zip(queries, found, strict=True):
+        for index in (built, kept):
+            ranking = index.run(parse_query(query))
+            assert sorted(ranking.numbers.tolist()) == holding, query
+            assert ranking.full == len(holding), query

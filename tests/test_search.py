@@ -247,3 +247,29 @@ def test_a_long_hyphenated_run_is_highlighted_part_by_part_at_once() -> None:
     chain = "-".join(["ab"] * 3000)
     found = highlighted({"ab", "co-training"}, f"{chain} co-training-based")
     assert found == ["ab"] * 3000 + ["co-training"]
+
+
+def test_a_word_typed_with_capitals_ranks_above_the_words_it_begins_even_in_a_title() -> None:
+    """A word it begins in a title counted double, a beginning three quarters: SAMURAI in a
+    title ranked above SAM in an abstract."""
+    papers = corpus(
+        "Robots with a samurai's patience.",
+        "Sampling with care.",
+        "We sharpen SAM for robustness.",
+        "A paper without a title, on SAMURAI.",
+        "On sharpness.",
+        titles=("SAMURAI: patience", "Sampling in SAMPLING", "Robustness", "", "SAM sharpened"),
+    )
+    assert ranked(Searched(papers), "SAM")[:2] == [papers[4].abstract, papers[2].abstract]
+
+
+def test_a_word_typed_in_lower_case_ranks_below_its_plural_in_a_title() -> None:
+    """Typed in lower case, a word it begins in a title is raised as any word there: a title
+    of Bandits above an abstract holding bandit."""
+    papers = corpus(
+        "We spend a budget with care.",
+        "A bandit algorithm explores.",
+        "On sharpness.",
+        titles=("Bandits with knapsacks", "Exploration", "Sharpness"),
+    )
+    assert ranked(Searched(papers), "bandit") == [papers[0].abstract, papers[1].abstract]

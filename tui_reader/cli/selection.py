@@ -79,8 +79,8 @@ def _select(
     (a query beginning with `|` joined them: `--tag a --query "| b"` listed either)."""
     required = _required(arguments)
     found = search_papers(index, arguments.query, library, "relevance", papers, required)
-    if found.showing:
-        warn(f"{found.showing}: no paper holds the word typed")
+    if found.told:
+        warn(found.told)
     return [papers[int(number)] for number in found.numbers[: found.full]]
 
 

@@ -19,6 +19,7 @@ import numpy as np
 from tui_reader.core.engine import Ranking, Scores, SearchEngine, Stop
 from tui_reader.core.filtering import passing
 from tui_reader.core.flat.build import GrowingIndex
+from tui_reader.core.flat.fold import fold
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.highlight import Highlight
 from tui_reader.core.paper_state import PaperState, WithNew
@@ -41,9 +42,18 @@ class Results:
 
     @property
     def showing(self) -> str:
-        """What the results show for words no paper holds ("showing satisficing for
-        satisficng"), or ""."""
-        return "; ".join(f"showing {read} for {typed}" for typed, read in self.corrected)
+        """What the results show for words no paper holds as typed ("showing satisficing for
+        satisficng", "no paper writes SAM: showing sam in any case"), or ""."""
+        return "; ".join(_shown(typed, read) for typed, read in self.corrected)
+
+    @property
+    def told(self) -> str:
+        """`showing` as the commands say it, a typo's told as one."""
+        typo = ": no paper holds the word typed"
+        return "; ".join(
+            _shown(typed, read) + ("" if _any_case(typed, read) else typo)
+            for typed, read in self.corrected
+        )
 
     named: bool = False  # the query named the paper found by its id or link
     # The first papers only, as the whole results begin: the rest and the count to come.
@@ -53,6 +63,17 @@ class Results:
     def close(self) -> int:
         """How many papers match all terms but one."""
         return len(self.numbers) - self.full
+
+
+def _any_case(typed: str, read: str) -> bool:
+    """Whether a word typed with capitals was read in any case, not as a typo (Ranking)."""
+    return read != typed and read == fold(typed)
+
+
+def _shown(typed: str, read: str) -> str:
+    if _any_case(typed, read):
+        return f"no paper writes {typed}: showing {read} in any case"
+    return f"showing {read} for {typed}"
 
 
 def build_index(papers: PaperStore) -> FlatIndex:

@@ -60,8 +60,8 @@ def run(arguments: argparse.Namespace) -> int:
     )
     if found.counting and len(found.numbers) < arguments.limit:  # fewer read than asked
         found = search_papers(opened.index, arguments.query, state, "relevance", papers)
-    if found.showing:
-        warn(f"{found.showing}: no paper holds the word typed")
+    if found.told:
+        warn(found.told)
     if not found.full:  # the close papers the reader dims after the others are not matches
         tags = {} if library is None else library.tag_counts()
         raise NoMatch(why_nothing(asked, tags, papers) or f"no paper matches {options}")

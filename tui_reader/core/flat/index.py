@@ -6,7 +6,8 @@ prefix, with typos). Scores add up per paper:
 
 - how well the word matched (exact > prefix > typo);
 - how rare the matched word is (inverse document frequency);
-- where it matched (a title or headline counts double);
+- where it matched (a title or headline counts double; of a word typed with capitals and
+  found as written, a prefix or a typo never raised to its value: core.flat.ranking.raised);
 - papers matching every term rank above those matching all but one ("close").
 """
 
@@ -23,14 +24,19 @@ from tui_reader.core.engine import Ranking, Stop
 from tui_reader.core.flat.build import Columns, build_arrays
 from tui_reader.core.flat.fold import fold, phrase_text
 from tui_reader.core.flat.folded_text import holds
-from tui_reader.core.flat.matching import EXACT, PREFIX, WordMatcher
+from tui_reader.core.flat.matching import WordMatcher
 from tui_reader.core.flat.parts import IndexPart, Lexicons, Parts
 from tui_reader.core.flat.ranking import (
+    BELOW_TYPED,
     RANKED_EXACTLY,
+    TITLE_WEIGHT,
+    as_typed,
     best_first,
     by_value,
+    raised,
     said,
     smallest_window,
+    valued,
 )
 from tui_reader.core.flat.recent import recently_used
 from tui_reader.core.flat.related import Rarities, related
@@ -52,8 +58,6 @@ class Scored(NamedTuple):
     values: frozenset[float]
 
 
-EXACT_RARER_AT_MOST = math.log(4)  # a weight: 1 + log(papers / papers with the word)
-TITLE_WEIGHT = 2.0
 # A paper without a title (its headline made from its abstract) has its words weighed more,
 # as if some were its title's: else it loses to every titled paper with the words in its title.
 UNTITLED_WEIGHT = 1.8
@@ -178,7 +182,7 @@ class FlatIndex:
             for stem in self._words.union_beginnings(self._count, length):
                 typed = Alternative(stem, (stem,), prefix=True)
                 matches, _ = self._matcher.matching(typed, stem, True, False, False)
-                for (_, field), ids in _valued(matches, self._weight, "all").items():
+                for (_, field), ids in valued(matches, self._weight, "all").items():
                     self._words.warm_union(field, ids, self._count)
 
     # Scoring
@@ -190,7 +194,10 @@ class FlatIndex:
         vocabulary = self._cased if cased else self._words
         field = "cased" if cased else alternative.field or "all"
         weights = self._cased_weight if cased else self._weight
-        by_value = _valued(matches, weights, field)
+        by_value = valued(matches, weights, field)
+        # Typed with capitals and found as written, a word's beginnings in a title never rank
+        # above it (SAM, not SAMURAI); in any case, a title's plural does (bandit: Bandits).
+        typed = as_typed(matches, weights) if cased else math.inf
         # Lowest first: a paper keeps its best value (see mark) without reading it back.
         for (value, source), word_ids in sorted(by_value.items()):
             vocabulary.mark(scores, source, word_ids, value)
@@ -208,7 +215,10 @@ class FlatIndex:
             else:
                 untitled = {np.float32(value): value for value in values}
                 np.multiply(scores, TITLE_WEIGHT, out=scores, where=inside)  # no copy out
-                values |= {value * TITLE_WEIGHT for value in values}
+                if typed < math.inf:  # a beginning raised: never to the word as typed
+                    below = inside & (scores < np.float32(typed * TITLE_WEIGHT))
+                    np.minimum(scores, np.float32(typed * BELOW_TYPED), out=scores, where=below)
+                values |= {raised(value, TITLE_WEIGHT, typed) for value in values}
         if len(self._untitled) and not alternative.field:
             untitled = {
                 kept: value
@@ -217,9 +227,9 @@ class FlatIndex:
             }
             found = scores[self._untitled]
             for kept, value in untitled.items():
-                found[found == kept] = value * UNTITLED_WEIGHT
+                found[found == kept] = raised(value, UNTITLED_WEIGHT, typed)
             scores[self._untitled] = found
-            values |= {value * UNTITLED_WEIGHT for value in untitled.values()}
+            values |= {raised(value, UNTITLED_WEIGHT, typed) for value in untitled.values()}
         return values
 
     def _score_alternative(
@@ -298,8 +308,8 @@ class FlatIndex:
             matches, read_as = self._matcher.matching(
                 alternative, word, last and not whole, negated, cased, whole
             )
-            if read_as:
-                corrected.add((word, read_as))
+            if read_as:  # a word read in any case is said as typed: "SAM" as sam
+                corrected.add((alternative.text if read_as == fold(word) else word, read_as))
             if cased:
                 matched.update(self._cased.words[i] for i in matches)
             else:
@@ -380,7 +390,7 @@ class FlatIndex:
         known = numbers[places] == candidates if len(numbers) else np.zeros(len(candidates), bool)
         has = np.zeros(len(candidates), dtype=bool)
         has[~known] = self._text.holding(candidates[~known], needle, whole, stop)
-        has[known] = [holds(texts[place], needle, whole) for place in places[known].tolist()]
+        has[known] = holds([texts[place] for place in places[known].tolist()], needle, whole)
         if np.count_nonzero(has) <= PHRASE_TEXTS_KEPT:
             self._phrase_texts = (
                 candidates[has],
@@ -571,29 +581,3 @@ def _needle(alternative: Alternative) -> tuple[bytes, bool]:
     typed whole ("networks" lacks "network" then)."""
     # One space between words, a dash one too, as in the text.
     return phrase_text(fold(" ".join(alternative.text.split()))).encode(), not alternative.prefix
-
-
-def _valued(
-    matches: dict[int, float], weights: Floats, field: str
-) -> dict[tuple[float, str], list[int]]:
-    """The words matched by the value each gives and the field it gives it for.
-
-    A prefix or a typo stands for all its completions at once: it weighs as much as the
-    commonest of them, so that "mo" does not rank the rare "mollification" first. The word as
-    typed weighs by its own rarity, unless it is more than four times rarer than the commonest
-    word it begins: then it is read as a beginning too (typed "conv", a stray word "Conv" does
-    not outrank convolutional; typos do not count here)."""
-    ids = np.fromiter(matches, dtype=np.int64, count=len(matches))
-    weakest = float(weights[ids].min()) if len(ids) else 0.0
-    begun = [word_id for word_id, quality in matches.items() if quality == PREFIX]
-    commonest_begun = float(weights[begun].min()) if begun else math.inf
-    by_value: dict[tuple[float, str], list[int]] = defaultdict(list)
-    for word_id, quality in matches.items():
-        own = float(weights[word_id])
-        if quality == EXACT and own > commonest_begun + EXACT_RARER_AT_MOST:
-            quality = PREFIX  # far rarer than the words it begins: read as a beginning
-        value = quality * (own if quality == EXACT else weakest)
-        by_value[value, field].append(word_id)
-        if field == "all":
-            by_value[value * TITLE_WEIGHT, "title"].append(word_id)
-    return by_value

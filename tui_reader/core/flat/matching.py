@@ -6,14 +6,15 @@ finds diffusion) only where the word as typed finds nothing, or almost nothing w
 one typo away is in many papers (a misspelling some papers hold too): a count then means the
 papers holding the word typed, never its neighbours ("convex" is not "conventional"), and the
 ranking says which word a typo was read as. A word with capitals matches only words written
-that way (as a prefix while it is being typed).
+that way (as a prefix while it is being typed); one that no paper writes so matches in any
+case, and the ranking says that too ("SAM" read as sam).
 """
 
 from bisect import bisect_left
 from collections.abc import Sequence
 
 from tui_reader.core.flat.fold import fold
-from tui_reader.core.flat.vocabulary import PREFIX_WORDS_MAX, Vocabulary
+from tui_reader.core.flat.vocabulary import PREFIX_WORDS_MAX, Ints, Vocabulary
 from tui_reader.core.flat.words import Words
 from tui_reader.core.query import Alternative
 
@@ -38,6 +39,12 @@ def _a_letter_short(typed: str, word: str) -> bool:
     """Whether the typed word is the word (or its beginning) with one letter left out."""
     letters = iter(word[: len(typed) + 1])
     return len(word) > len(typed) and all(letter in letters for letter in typed)
+
+
+def _with_capitals(alternative: Alternative) -> bool:
+    """Whether an alternative is a word typed with capitals to be found as written; a venue
+    and a phrase are found in any case."""
+    return alternative.case_sensitive and not alternative.is_phrase and alternative.field != "venue"
 
 
 def _typos_allowed(word: str) -> int:
@@ -155,7 +162,9 @@ class WordMatcher:
     ) -> tuple[dict[int, float], str]:
         """Ids of the indexed words matching one word of an alternative, with the quality of
         each match, and the word a typo was read as ("" when none was); a `whole` word
-        matches as typed or with typos, not as a beginning."""
+        matches as typed or with typos, not as a beginning. A word typed with capitals that
+        is not `cased` (no paper writes it so) is read as its folded self: that word is given
+        as the word it was read as, when some paper holds it."""
         found: dict[int, float] = {}
         typing = alternative.prefix and last
         if cased:
@@ -170,22 +179,28 @@ class WordMatcher:
             found = dict.fromkeys(self._words.prefixed(word).tolist(), PREFIX)
         if (exact := self._words.id_of(word)) is not None:
             found[exact] = EXACT
-        as_typed = int(self._words.frequency[list(found)].sum()) if found else 0
+        # How many papers hold each word in the field searched: `venue:` finds a collection's
+        # name, whose words are in no paper's text, and a typo of it is of its words.
+        frequency = self._words.counts(alternative.field or "all")
+        as_typed = int(frequency[list(found)].sum()) if found else 0
+        # A word with capitals no paper writes so is read in any case, and said to be.
+        any_case = word if as_typed and _with_capitals(alternative) else ""
         if alternative.exact or negated or as_typed >= ALMOST_NOTHING:
-            return found, ""
-        typos = self._typos(word, beginning)
-        most = max((int(self._words.frequency[i]) for i in typos), default=0)
+            return found, any_case
+        typos = self._typos(word, beginning, frequency)
+        most = max((int(frequency[i]) for i in typos), default=0)
         if not most or (as_typed and most < TYPO_OUTNUMBERS * as_typed):
-            return found, ""
+            return found, any_case
         for typo, quality in typos.items():
             found.setdefault(typo, quality)
-        shown = max(typos, key=lambda i: (typos[i], int(self._words.frequency[i])))
+        shown = max(typos, key=lambda i: (typos[i], int(frequency[i])))
         return found, self._words.words[shown]
 
-    def _typos(self, word: str, beginning: bool) -> dict[int, float]:
+    def _typos(self, word: str, beginning: bool, frequency: Ints) -> dict[int, float]:
         """The indexed words fewest typos away from the word (or from its beginning, when it
         may be one), with the quality of each match: those two edits away only when none is
-        one edit away ("satisficng" is satisficing, not satisfying)."""
+        one edit away ("satisficng" is satisficing, not satisfying). `frequency`: how many
+        papers hold each word in the field searched."""
         found: dict[int, float] = {}
         if beginning:
             found = dict.fromkeys(self._typo_prefix_words(word), TYPO_PREFIX)
@@ -199,8 +214,8 @@ class WordMatcher:
             found = {typo: quality for typo, quality in found.items() if quality != SECOND_TYPO}
         # A word some paper holds that the typed one is short of a letter of (the commonest
         # slip: "transformr" for transformer) is meant over those another edit makes
-        # (transform, transforms); a collection's name alone is no paper's words.
-        words, frequency = self._words.words, self._words.frequency
+        # (transform, transforms), of the words of the field searched.
+        words = self._words.words
         short_of = {
             typo: quality
             for typo, quality in found.items()
@@ -213,7 +228,7 @@ class WordMatcher:
         case-sensitive index knows it that way (else "Schrodinger" would find nothing). A
         venue is matched in any case: `venue:ICML` finds a collection named "ICML 2026 Papers",
         whose name the case-sensitive index does not hold."""
-        if not alternative.case_sensitive or alternative.is_phrase or alternative.field == "venue":
+        if not _with_capitals(alternative):
             return False
         # Written so by some paper: a word of a collection's name alone is in the vocabulary
         # of an index built whole, not in that of its parts.

@@ -1,14 +1,22 @@
-"""Orders of a search's results, and what ranks them again: helpers of core.flat.index."""
+"""Orders of a search's results, what ranks them again, and the value each word matched gives
+a paper: helpers of core.flat.index."""
 
+import math
+from collections import defaultdict
 from collections.abc import Mapping
 
 import numpy as np
 import numpy.typing as npt
 
+from tui_reader.core.flat.matching import EXACT, PREFIX
+
 Floats = npt.NDArray[np.float32]
 Ints = npt.NDArray[np.int64]
 
 RANKED_EXACTLY = 1000  # of many papers found, the best ranked by their exact score
+EXACT_RARER_AT_MOST = math.log(4)  # a weight: 1 + log(papers / papers with the word)
+TITLE_WEIGHT = 2.0
+BELOW_TYPED = 0.99  # of the word as typed's value: the most a beginning or a typo is raised to
 
 
 def said(corrected: set[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
@@ -71,3 +79,44 @@ def smallest_window(tokens: list[str], terms_of: Mapping[str, list[int]], terms:
                     del seen[term]
             start += 1
     return best
+
+
+def as_typed(matches: dict[int, float], weights: Floats) -> float:
+    """The value of the word as typed, where it matched as typed and is read so (math.inf:
+    nowhere): unless it is more than four times rarer than the commonest word it begins, then
+    read as a beginning too (typed "conv", a stray word "Conv" does not outrank
+    convolutional)."""
+    begun = [word_id for word_id, quality in matches.items() if quality == PREFIX]
+    commonest_begun = float(weights[begun].min()) if begun else math.inf
+    typed = [float(weights[word_id]) for word_id, quality in matches.items() if quality == EXACT]
+    return typed[0] if typed and typed[0] <= commonest_begun + EXACT_RARER_AT_MOST else math.inf
+
+
+def raised(value: float, weight: float, typed: float) -> float:
+    """A word's value raised by a weight (a title's, a paper's without one), a beginning's or a
+    typo's never to the value of the word as typed (`typed`; math.inf: none), wherever that
+    stands: typed with capitals and found as written, SAMURAI in a title ranks below SAM in
+    an abstract."""
+    return value * weight if value >= typed else min(value * weight, typed * BELOW_TYPED)
+
+
+def valued(
+    matches: dict[int, float], weights: Floats, field: str
+) -> dict[tuple[float, str], list[int]]:
+    """The words matched by the value each gives and the field it gives it for.
+
+    A prefix or a typo stands for all its completions at once: it weighs as much as the
+    commonest of them, so that "mo" does not rank the rare "mollification" first. The word as
+    typed weighs by its own rarity (`as_typed`); typos do not count here."""
+    ids = np.fromiter(matches, dtype=np.int64, count=len(matches))
+    weakest = float(weights[ids].min()) if len(ids) else 0.0
+    typed = as_typed(matches, weights)
+    by_value: dict[tuple[float, str], list[int]] = defaultdict(list)
+    for word_id, quality in matches.items():
+        if quality == EXACT and typed == math.inf:
+            quality = PREFIX  # far rarer than the words it begins: read as a beginning
+        value = quality * (typed if quality == EXACT else weakest)
+        by_value[value, field].append(word_id)
+        if field == "all":
+            by_value[value * TITLE_WEIGHT, "title"].append(word_id)
+    return by_value
