@@ -272,6 +272,20 @@ def test_list_shows_bookmark_read_and_note_markers(capsys) -> None:
     assert lines[1].startswith(f"{lines[1][:12]}     The mechanism of sim-and-real co-training")
 
 
+def test_list_and_search_name_a_paper_as_the_list_does(tmp_path: Path, capsys) -> None:
+    """Their lines printed the headline as stored: `Multi--task`, `$\\sqrt{T}$`."""
+    papers = tmp_path / "t.jsonl"
+    papers.write_text(
+        '{"title": "Multi--task bandits with $\\\\sqrt{T}$ regret", "abstract": "Bandits."}\n',
+        encoding="utf-8",
+    )
+    shown = "Multi–task bandits with √T regret"
+    _, listed, _ = run(capsys, "list", "--papers", str(papers))
+    _, found, _ = run(capsys, "search", "bandits", str(papers))
+    assert listed.split(" ", 1)[1].strip() == shown
+    assert found.strip().split("  ", 1)[1] == shown
+
+
 def test_list_says_when_papers_that_pass_are_not_in_the_papers_read(capsys) -> None:
     """A paper tagged in the reader over other files was left out of `list --tag`, unsaid."""
     assert run(capsys, "tag", LOAM, "graphs")[0] == 0

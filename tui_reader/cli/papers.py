@@ -12,7 +12,7 @@ from tui_reader.cli.shared import NoMatch, warn
 from tui_reader.core.loading import NO_FILTER, LoadFilter, NothingAdmitted, check_paths
 from tui_reader.core.opening import Opening, open_papers
 from tui_reader.core.paper import Paper
-from tui_reader.core.references import reference_title
+from tui_reader.core.references import headline_text, reference_title
 from tui_reader.core.wording import count
 
 SKIPPED_TOLD = 5  # problems reading the papers a command prints; the rest counted
@@ -69,7 +69,7 @@ def print_ranked(
     """One paper of a ranking (`search`, `recommend`): a line of text, or an object of JSON
     Lines with its rank, id, score (and why, when given), headline, title and abstract."""
     if kind != "jsonl":
-        print(f"{rank:>3}. {paper.id}  {paper.headline}")
+        print(f"{rank:>3}. {paper.id}  {headline_text(paper)}")
         return
     record: dict[str, object] = {"rank": rank, "id": paper.id, "score": round(score, 3)}
     if why is not None:

@@ -4,7 +4,7 @@ import argparse
 import json
 
 from tui_reader.cli.selection import add_selection_options, selected_papers
-from tui_reader.core.references import paper_record
+from tui_reader.core.references import headline_text, paper_record
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,5 +28,5 @@ def run(arguments: argparse.Namespace) -> int:
             )
         )
         tags = "".join(f"  #{tag}" for tag in library.tags(paper.id))
-        print(f"{paper.id} {marks} {paper.headline}{tags}")
+        print(f"{paper.id} {marks} {headline_text(paper)}{tags}")
     return 0
