@@ -71,6 +71,21 @@ def test_entries_of_papers_not_open_are_kept_as_they_are(tmp_path: Path) -> None
     assert json.loads(path.read_text(encoding="utf-8"))["papers"][C] == foreign
 
 
+def test_tags_another_program_wrote_in_capitals_or_decomposed_are_the_tags_typed(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "library.json"
+    early, late = "2026-01-01T00:00:00.000000Z", "2026-02-01T00:00:00.000000Z"
+    tags = {"Cafe\u0301": early, "ML": early, "ml": late, "Done": early}
+    entry = {"tags": tags, "removed_tags": {"DONE": late}}
+    path.write_text(json.dumps({"version": 1, "papers": {A: entry}}), encoding="utf-8")
+    library = open_library(path)
+    assert library.tags(A) == ["café", "ml"]  # done: removed later than it was added
+    assert library.change_tags([A], remove=["café"])
+    library.save()
+    assert open_library(path).tags(A) == ["ml"]
+
+
 def test_previous_version_is_kept_as_bak(tmp_path: Path) -> None:
     path = tmp_path / "library.json"
     library = open_library(path)

@@ -34,14 +34,25 @@ entries = st.fixed_dictionaries({}, optional=values)
 changes = st.lists(st.tuples(st.sampled_from([A, B]), entries), max_size=12)
 
 
+def settled(entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry as read: as it is, but for a tag both added and removed, which merge_entry
+    settles."""
+    if entry.get("tags", {}).keys() & entry.get("removed_tags", {}).keys():
+        return merge_entry({}, entry)
+    return entry
+
+
 def merged_one_by_one(
     snapshot: dict[str, dict[str, Any]], changes: list[tuple[str, dict[str, Any]]]
 ) -> dict[str, dict[str, Any]]:
     """What reading made of a journal before it was read in linear time: each change
-    merged into its paper's entry with merge_entry, the first one taken as it is."""
-    result = dict(snapshot)
+    merged into its paper's entry with merge_entry, the first one taken as it is (settled)."""
+    result = {paper_id: settled(entry) for paper_id, entry in snapshot.items()}
     for paper_id, entry in changes:
-        result[paper_id] = merge_entry(result[paper_id], entry) if paper_id in result else entry
+        if paper_id in result:
+            result[paper_id] = merge_entry(result[paper_id], entry)
+        else:
+            result[paper_id] = settled(entry)
     return result
 
 

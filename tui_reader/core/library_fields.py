@@ -7,6 +7,7 @@ removed (`removed_tags`). A field is added with one row here; the version stays 
 without it reads as it did, and an older tui-reader keeps a field it does not know.
 """
 
+import unicodedata
 from typing import Any
 
 Entries = dict[str, dict[str, Any]]  # paper id (or a saved search's name) -> its entry
@@ -21,3 +22,10 @@ FIELDS = tuple(DEFAULTS)
 STAMP_OF = {name: f"{name}_at" for name in FIELDS}
 TIME_FIELDS = tuple(STAMP_OF.values())
 TAG_FIELDS = ("tags", "removed_tags")
+
+
+def stored_tag(text: str) -> str:
+    """A tag as stored: lower case, and composed (NFC), so that an accent typed as a letter
+    and a combining mark is the same tag as the accented letter, as typed or as another
+    program wrote it."""
+    return unicodedata.normalize("NFC", text.strip().lower())

@@ -38,7 +38,13 @@ import orjson
 
 from tui_reader.core import atomic_file
 from tui_reader.core.file_kinds import special_file_problem
-from tui_reader.core.library_fields import TAG_FIELDS, TIME_FIELDS, VALUE_TYPES, Entries
+from tui_reader.core.library_fields import (
+    TAG_FIELDS,
+    TIME_FIELDS,
+    VALUE_TYPES,
+    Entries,
+    stored_tag,
+)
 from tui_reader.core.library_merge import merge_change, merge_entry, merge_searches
 from tui_reader.core.links import is_web_url
 from tui_reader.core.text import clean, strip_controls, token
@@ -156,7 +162,10 @@ def _checked_entry(paper_id: str, entry: Any, latest: str) -> tuple[dict[str, An
             entry[name] = _our_time(value, latest)
             resets += not entry[name] and value != ""
         elif name in TAG_FIELDS:
-            resets += _check_tags(paper_id, name, value, latest)
+            entry[name], reset = _checked_tags(paper_id, name, value, latest)
+            resets += reset
+    if entry.get("tags", {}).keys() & entry.get("removed_tags", {}).keys():
+        entry = merge_entry({}, entry)  # a tag both added and removed: the later holds
     return entry, resets
 
 
@@ -171,17 +180,22 @@ def _checked_value(paper_id: str, name: str, value: Any, kind: type) -> Any:
     return _checked_found(value) if name == "resolved" else value
 
 
-def _check_tags(paper_id: str, name: str, value: Any, latest: str) -> int:
-    """Check a map of tag to time in place; how many times were reset to "" (the oldest)."""
+def _checked_tags(paper_id: str, name: str, value: Any, latest: str) -> tuple[dict[str, str], int]:
+    """A map of tag to time as it may be kept, each tag as stored (written by another program
+    in capitals or decomposed, it is the tag typed; the later of two times a tag is there
+    twice so), and how many times were reset to "" (the oldest)."""
     if type(value) is not dict or not all(type(t) is str for t in value.values()):
         raise _BadEntry(f"{name} of paper {paper_id} is not a map of tag to time")
     if not all(tag.isprintable() for tag in value):  # an escape would reach the screen
         raise _BadEntry(f"a tag of paper {paper_id} holds control characters")
     resets = 0
+    checked: dict[str, str] = {}
     for tag, when in value.items():
-        value[tag] = _our_time(when, latest)
-        resets += not value[tag] and when != ""
-    return resets
+        ours = _our_time(when, latest)
+        resets += not ours and when != ""
+        stored = stored_tag(tag) or tag  # a tag of spaces alone is left as written
+        checked[stored] = max(checked.get(stored, ""), ours)
+    return checked, resets
 
 
 def _checked_found(value: Any, key: str = "") -> Any:

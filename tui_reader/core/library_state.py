@@ -11,7 +11,6 @@ import contextlib
 import re
 import threading
 import time
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -19,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tui_reader.core import library_file, wording
-from tui_reader.core.library_fields import DEFAULTS, Entries
+from tui_reader.core.library_fields import DEFAULTS, Entries, stored_tag
 from tui_reader.core.library_file import Contents
 from tui_reader.core.library_merge import MergeReport, merge_entry, merge_into, merge_searches
 from tui_reader.core.note_edits import NoteEdits, joined
@@ -31,15 +30,9 @@ TAG_MAX = 40
 SEARCH_NAME_MAX = 60
 
 
-def _folded(text: str) -> str:
-    """A tag as stored: lower case, and composed (NFC), so that an accent typed as a letter
-    and a combining mark is the same tag as the accented letter."""
-    return unicodedata.normalize("NFC", text.strip().lower())
-
-
 def tag_problem(text: str) -> str | None:
     """Why the text is not a tag, as said after "not a tag: …", or None when it is one."""
-    tag = _folded(text)
+    tag = stored_tag(text)
     if not _TAG.fullmatch(tag):
         return "tags are words; - _ . / + allowed"
     if len(tag) > TAG_MAX:
@@ -49,7 +42,13 @@ def tag_problem(text: str) -> str | None:
 
 def normalise_tag(text: str) -> str | None:
     """The tag as stored (lower case, NFC), or None when it is not a tag (`tag_problem`)."""
-    return None if tag_problem(text) else _folded(text)
+    return None if tag_problem(text) else stored_tag(text)
+
+
+def _as_stored(text: str) -> str:
+    """A tag to remove as a file holds it, whether a tag or not (written by hand or by another
+    program): folded as the file's tags are read (core.library_file)."""
+    return stored_tag(text) or text
 
 
 def valid_tags(tags: Iterable[str]) -> list[str]:
@@ -284,19 +283,20 @@ class LibraryState:
         A tag to remove is matched as stored, so one that a file holds but that is not valid
         (written by hand or by another program) can still be removed."""
         ids, add = list(paper_ids), valid_tags(add)
-        removed = [normalise_tag(text) or text.strip() for text in remove]
+        removed = [_as_stored(text) for text in remove]
         changes = [(i, f"tag:{tag}", True) for i in ids for tag in add]
         changes += [(i, f"tag:{tag}", False) for i in ids for tag in removed]
         return self._apply(f"tags of {_papers(ids)}", changes)
 
     def rename_tag(self, old: str, new: str) -> bool:
-        (new,) = valid_tags([new])
+        old, (new,) = _as_stored(old), valid_tags([new])
         with self.lock:
             ids = [i for i, entry in self._entries.items() if old in entry.get("tags", {})]
         changes = [(i, f"tag:{old}", False) for i in ids] + [(i, f"tag:{new}", True) for i in ids]
         return self._apply(f"rename #{old} to #{new}", changes)
 
     def delete_tag(self, tag: str) -> bool:
+        tag = _as_stored(tag)
         with self.lock:
             ids = [i for i, entry in self._entries.items() if tag in entry.get("tags", {})]
         return self._apply(f"delete #{tag}", [(i, f"tag:{tag}", False) for i in ids])
