@@ -197,18 +197,30 @@ def test_papers_kept_as_a_version_reading_bibtex_otherwise_read_them_are_read_ag
     tmp_path: Path,
 ) -> None:
     path = zotero_file(tmp_path)
-    assert open_papers([path], check_paths([path]), indexed=True).index is not None
+    files = check_paths([path])
+    assert open_papers([path], files, indexed=True).index is not None
     (manifest,) = (tmp_path / "cache").glob("papers-v*/parts/*/manifest.json")
     kept = json.loads(manifest.read_text(encoding="utf-8"))
     assert kept.pop("readings") == readings() and readings()["bib"] == 3
-    manifest.write_text(json.dumps(kept), encoding="utf-8")  # as an earlier version kept it
-    unusable: list[str] = []
-    assert load_cached(check_paths([path]), unusable=unusable) is None
-    assert unusable == [f"{manifest.parent}: {path} is read otherwise now"]
-    assert [
-        p.headline for p in open_papers([path], check_paths([path]), indexed=True).store
-    ] == TITLES
-    assert load_cached(check_paths([path])) is not None  # kept again, as read now
+
+    def as_an_earlier_version_kept_it() -> None:
+        manifest.write_text(json.dumps(kept), encoding="utf-8")
+
+    as_an_earlier_version_kept_it()
+    unusable: list[Exception] = []
+    assert load_cached(files, unusable=unusable) is None
+    assert [str(reason) for reason in unusable] == [
+        f"{manifest.parent}: {path} is read otherwise now"
+    ]
+    # An upgrade, not a fault: a command says so in its words, the reader says nothing.
+    assert open_papers([path], files, stream_from=0).cache_problems == []
+    as_an_earlier_version_kept_it()
+    opening = open_papers([path], files, indexed=True)
+    assert opening.cache_problems == [
+        "the papers kept in the cache were read by another version of tui-reader: loaded anew"
+    ]
+    assert [p.headline for p in opening.store] == TITLES
+    assert load_cached(files) is not None  # kept again, as read now
 
 
 # Text with braces and escaped characters but no command: what BibTeX fields hold most.

@@ -265,9 +265,9 @@ def test_a_damaged_view_of_parts_is_rejected_and_the_papers_loaded_anew(
     ids = np.load(entry / "words_ids_1.npy")
     ids[0] = 10**9  # a word past the lexicon's end
     np.save(entry / "words_ids_1.npy", ids)
-    unusable: list[str] = []
+    unusable: list[Exception] = []
     assert load_cached(check_paths([one, two]), unusable=unusable) is None
-    assert "the view does not place a part's words" in unusable[0]
+    assert "the view does not place a part's words" in str(unusable[0])
     assert program.main(["search", "diffusion", str(one), str(two)]) == 0
     assert "could not be used" in capsys.readouterr().err
     assert_as_fresh(opened(one, two), one, two)

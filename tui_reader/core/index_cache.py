@@ -126,7 +126,7 @@ def cache_limit() -> int:
 def load_cached(
     files: Sequence[Path],
     rebuild: bool = True,
-    unusable: list[str] | None = None,
+    unusable: list[Exception] | None = None,
     update_at_most: int | None = UPDATE_AT_MOST,
     taking_in: Callable[[int], object] | None = None,
     load_filter: LoadFilter = NO_FILTER,
@@ -177,7 +177,7 @@ def load_cached(
         if isinstance(error, _Refused):  # not the entry's fault: what it adds was refused
             _tell_not_kept(not_kept, root, error.error)
         elif unusable is not None and os.path.lexists(folder):
-            unusable.append(str(error))
+            unusable.append(error)
         return None
     (kept.folder / MANIFEST).touch()  # recently used: kept longest
     index.new = frozenset(kept.store.id_of(number) for number in kept.new().tolist())

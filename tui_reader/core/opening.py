@@ -48,6 +48,7 @@ from tui_reader.core.loading import (
 from tui_reader.core.paper_columns import PaperColumns
 from tui_reader.core.resolve import resolving, show_resolutions
 from tui_reader.core.search_service import build_index, growing_index, index_so_far
+from tui_reader.core.segments.ranges import OtherVersion
 from tui_reader.core.segments.whole import FilesRead
 from tui_reader.core.session import Session
 from tui_reader.core.store import PaperStore
@@ -183,8 +184,13 @@ def _opening(loaded: LoadResult, way: Way, index: SearchEngine | None = None) ->
     return Opening(loaded.papers, way, index, duplicates=loaded.duplicates, skipped=loaded.problems)
 
 
-def _unusable(reasons: list[str], what: str, instead: str) -> list[str]:
-    return [f"the {what} kept in the cache could not be used ({why}): {instead}" for why in reasons]
+def _unusable(reasons: list[Exception], what: str, instead: str) -> list[str]:
+    return [
+        f"the {what} kept in the cache were read by another version of tui-reader: {instead}"
+        if isinstance(why, OtherVersion)
+        else f"the {what} kept in the cache could not be used ({why}): {instead}"
+        for why in reasons
+    ]
 
 
 def _cached_or_indexed(
@@ -193,7 +199,7 @@ def _cached_or_indexed(
     """The papers (those the filter admits) and their index from the cache (an index of
     another version built again and written to the entry), else loaded, indexed and written
     to the cache."""
-    reasons: list[str] = []
+    reasons: list[Exception] = []
     checked: list[str] = []  # the entry's damage found by its digests, said
     # A cache folder that cannot take the entry brought up to date is told by the write of
     # the whole entry below, which it cannot take either.
@@ -264,7 +270,7 @@ def _for_the_reader(
     """An input for the reader (the papers the filter admits): from the cache, with its index
     or without it (built again while the reader runs), else loaded now, or streamed when it
     is big; written to the cache once indexed."""
-    reasons: list[str] = []  # why the cache's entry for these files could not be used
+    reasons: list[Exception] = []  # why the cache's entry for these files could not be used
     writer = CacheWriter(files, load_filter)  # its write tells of a cache that refuses an update
     cached = load_cached(files, False, reasons, taking_in=taking_in, load_filter=load_filter)
     if cached is not None:
@@ -275,7 +281,9 @@ def _for_the_reader(
         opening = _opening(papers[1], Way.CACHED_PAPERS)
         told = _unusable(reasons, "index", "indexing again")
         return replace(opening, cache_problems=told, cache_writer=writer)
-    told = _unusable(reasons, "papers", "loading them anew")
+    # Papers kept by another version are read again as the reader runs: no problem to tell.
+    faults = [reason for reason in reasons if not isinstance(reason, OtherVersion)]
+    told = _unusable(faults, "papers", "loading them anew")
     if not big:
         return replace(_loaded(paths, files, load_filter), cache_problems=told, cache_writer=writer)
     return Opening(

@@ -35,7 +35,7 @@ from tui_reader.core.formats import read_as_now, readings
 from tui_reader.core.frames import LARGEST, FrameReader, bytes_file, framed, longest, reader, usable
 from tui_reader.core.loading import NO_FILTER, LoadFilter, iter_file
 from tui_reader.core.paper_columns import TEXTS, PaperColumns
-from tui_reader.core.segments.ranges import FileRange, Rejected
+from tui_reader.core.segments.ranges import FileRange, OtherVersion, Rejected
 from tui_reader.core.store import Array, PaperStore
 
 FORMAT = "tui-reader part"
@@ -300,7 +300,7 @@ def _facts(folder: Path, manifest: Mapping[str, Any]) -> PartFacts:
     if not ranges:
         raise Rejected(f"{folder}: a part of no file")
     if stale := [r.path for r in ranges if not read_as_now(r.path, manifest.get("readings"))]:
-        raise Rejected(f"{folder}: {stale[0]} is read otherwise now")
+        raise OtherVersion(f"{folder}: {stale[0]} is read otherwise now")
     counts = manifest.get("counts")  # none kept by an earlier version
     if counts is not None and (
         not isinstance(counts, list)

@@ -33,6 +33,11 @@ class Rejected(Exception):
     """A kept entry or part that is not a sound copy of these files' papers."""
 
 
+class OtherVersion(Rejected):
+    """A part of a file its format reads otherwise now than when it was kept: an upgrade,
+    read again, not a fault to tell as one."""
+
+
 class CutShort(ValueError):
     """A gzip file whose bytes end within a member: no range of it is kept (its papers, read
     up to the cut, said it)."""
