@@ -162,6 +162,22 @@ def test_exported_bibtex_is_valid_and_reads_back_as_the_same_text(tmp_path: Path
     assert "et al" not in render("csl-json", papers, Library(None))
 
 
+def test_a_zotero_paper_exported_to_bibtex_and_read_back_is_the_same_paper(
+    tmp_path: Path,
+) -> None:
+    path = zotero_file(tmp_path)
+    files = check_paths([path])
+    open_papers([path], files, indexed=True)  # kept in the cache
+    papers = list(open_papers([path], files, indexed=True).store)  # read from it
+    exported = tmp_path / "exported.bib"
+    exported.write_text(render("bib", papers, Library(None)), encoding="utf-8")
+    again = list(load_paths([exported]).papers)
+    # Its abstract as Zotero wrote it, whose id the paper has: tags and notes follow it.
+    assert [paper.id for paper in again] == [paper.id for paper in papers]
+    assert [paper.abstract for paper in again] == [paper.abstract for paper in papers]
+    assert r"{\textbackslash}mathcal\{O\}" in exported.read_text(encoding="utf-8")
+
+
 def test_search_finds_the_text_with_or_without_its_accents(tmp_path: Path) -> None:
     store = load_paths([zotero_file(tmp_path)]).papers
     index = build_index(store)
@@ -201,7 +217,7 @@ def test_papers_kept_as_a_version_reading_bibtex_otherwise_read_them_are_read_ag
     assert open_papers([path], files, indexed=True).index is not None
     (manifest,) = (tmp_path / "cache").glob("papers-v*/parts/*/manifest.json")
     kept = json.loads(manifest.read_text(encoding="utf-8"))
-    assert kept.pop("readings") == readings() and readings()["bib"] == 3
+    assert kept.pop("readings") == readings() and readings()["bib"] == 4
 
     def as_an_earlier_version_kept_it() -> None:
         manifest.write_text(json.dumps(kept), encoding="utf-8")

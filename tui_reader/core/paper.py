@@ -92,6 +92,9 @@ class Paper:
     # @article, @inproceedings, @unpublished; a `journal` or `booktitle` field); "": unsaid.
     venue_kind: str = ""
     kind_links: tuple[tuple[str, str], ...] = field(default=())  # (kind, url): abstract, pdf...
+    # The abstract as a BibTeX file writes it, where it reads as other text: written back so
+    # by BibTeX export, its id (of it) is the same when the file written is read.
+    written_abstract: str = ""
 
     def __reduce__(self) -> tuple[type["Paper"], tuple[object, ...]]:
         # Pickled as its fields in order: read back twice as fast as the dataclass default,
@@ -130,6 +133,7 @@ class Paper:
             authors=authors,
             url=url,
             venue=venue,
+            written_abstract=written_abstract,
             **metadata,
         )
 

@@ -62,6 +62,7 @@ _EXTRA = (
     "pages",
     "venue_kind",
     "kind_links",
+    "written_abstract",
 )
 
 

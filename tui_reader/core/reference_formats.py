@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from tui_reader.core.bibtex_text import bibtex_source, bibtex_text, bibtex_title
 from tui_reader.core.citation_keys import keys_of
-from tui_reader.core.latex_text import plain_text
+from tui_reader.core.latex_text import plain_text, unpaired_braces
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
 from tui_reader.core.reference_names import bibtex_authors, csl_name, named, ris_name
@@ -100,13 +100,21 @@ def bibtex(papers: Sequence[Paper], state: PaperState, template: str) -> str:
             fields.append(("keywords", bibtex_text(", ".join(keywords))))
         if paper.comments:  # a field styles do not print, as JabRef and Zotero's BibTeX keep
             fields.append(("comment", bibtex_text(paper.comments)))
-        fields.append(("abstract", bibtex_source(without_debris(paper.abstract))))
+        fields.append(("abstract", _bibtex_abstract(paper)))
         if note := state.note(paper.id):
             fields.append(("annote", bibtex_text(note)))
         # The month as a macro (`mar`), which every style reads.
         lines = [f"\t{name} = {v if name == 'month' else '{' + v + '}'}" for name, v in fields]
         entries.append(f"@{_BIBTEX_TYPES[kind]}{{{key},\n" + ",\n".join(lines) + "\n}\n")
     return "\n".join(entries)
+
+
+def _bibtex_abstract(paper: Paper) -> str:
+    """The abstract for BibTeX: as its own BibTeX file wrote it, where it has one, else made."""
+    written = paper.written_abstract
+    if written and not unpaired_braces(written) and not written.endswith("\\"):
+        return written
+    return bibtex_source(without_debris(paper.abstract))
 
 
 def _volume_issue(paper: Paper, issue: str) -> list[tuple[str, str]]:

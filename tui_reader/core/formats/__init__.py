@@ -143,8 +143,8 @@ INPUT_FORMATS: list[InputFormat] = [
         sniff=_starts("@"),
         records_at_most=lambda text: text.count("@"),  # parsed whole: counted first
         # 2: fields read as text, authors named given name first; 3: volume, number and
-        # pages, `others` anywhere as et al.
-        reading=3,
+        # pages, `others` anywhere as et al.; 4: the abstract as written kept, for BibTeX
+        reading=4,
     ),
     InputFormat(
         "csv",
