@@ -135,11 +135,15 @@ class Recommender:
             return []
         columns, values = self.rows.row(number)
         contributions = values * self.model.weights[columns]
-        chosen = [i for i in np.argsort(-contributions)[:words].tolist() if contributions[i] > 0]
+        # More than asked: a word PDF extraction broke is passed over (`broken_halves`).
+        best = np.argsort(-contributions)[: 3 * words].tolist()
+        chosen = [i for i in best if contributions[i] > 0]
         paper = self.papers[number]
         names = features.names_in(paper.title or paper.headline, paper.abstract, paper.authors)
+        broken = features.broken_halves(paper.abstract, self.rows.vocabulary)
         hashed = [int(self.rows.vocabulary[columns[i]]) for i in chosen]
-        return [names[column] for column in hashed if column in names]
+        named = [names[column] for column in hashed if column in names]
+        return [name for name in named if broken.isdisjoint(name.split())][:words]
 
     def like(self, number: int) -> int | None:
         """The kept paper most like this one (the largest cosine of their rows), if any."""

@@ -26,6 +26,7 @@ built again: the vocabulary and IDF follow the collection.
 
 import hashlib
 import json
+import re
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -189,6 +190,25 @@ def names_in(title: str, abstract: str, authors: Sequence[str]) -> dict[int, str
     for column, author in zip(_word_columns(keys).tolist(), named, strict=True):
         names.setdefault(column, author)
     return names
+
+
+# A word PDF extraction broke where a line ended: "previ- ous".
+_BROKEN = re.compile(r"([^\W\d_]+)- ([^\W\d_]+)")
+
+
+def broken_halves(text: str, vocabulary: npt.NDArray[np.int32]) -> frozenset[str]:
+    """The halves of the words of `text` broken where a line ended ("previ", "ous") whose
+    whole is a word of the vocabulary (hashed columns), and which the text holds nowhere
+    else: no word of the paper's to name."""
+    lowered = text.lower()
+    broken = [(first, second) for first, second in _BROKEN.findall(lowered) if second.islower()]
+    if not broken:
+        return frozenset()
+    wholes = np.array([_hash(first + second) for first, second in broken], dtype=np.uint64)
+    known = np.isin(_word_columns(wholes), vocabulary).tolist()
+    halves = {half for pair, whole in zip(broken, known, strict=True) if whole for half in pair}
+    elsewhere = set(re.split(r"[^\w]+", _BROKEN.sub(" ", lowered)))
+    return frozenset(halves - elsewhere)
 
 
 def _texts(papers: PaperStore, start: int, stop: int) -> Iterator[tuple[str, str, Sequence[str]]]:
