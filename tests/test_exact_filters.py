@@ -165,6 +165,14 @@ def test_a_capitalised_word_no_paper_writes_so_is_found_in_any_case_and_said(que
     )
 
 
+def test_a_capitalised_word_no_paper_writes_so_is_left_out_in_any_case_and_said() -> None:
+    papers = PaperStore([*capitalised(), paper("sam in lower case.", 3)])
+    assert full("!SAM", papers, build_index(papers)) == (
+        {"the", "samples", "lg"},
+        "no paper writes SAM: leaving out sam in any case",
+    )
+
+
 def test_a_capitalised_word_some_paper_writes_so_finds_it_so_and_says_nothing() -> None:
     papers = PaperStore([*capitalised(), paper("SAM minimises sharpness.", 3)])
     index = build_index(papers)

@@ -39,7 +39,8 @@ class Ranking:
     matched: frozenset[str] = frozenset()  # the indexed words the terms matched, to highlight
     # Each word the terms found in no paper (or almost none), and the word a typo away it
     # was read as: ("satisficng", "satisficing"); or a word with capitals no paper writes so,
-    # as typed, and the word it was read as in any case: ("SAM", "sam").
+    # as typed, and the word it was read as in any case: ("SAM", "sam"); one left out so
+    # (`!SAM`) with the `!`: ("!SAM", "sam").
     corrected: tuple[tuple[str, str], ...] = ()
     # Only the first papers of the ranking, exactly as the whole one begins: the rest, and
     # how many there are, still to be found (`SearchEngine.run`'s `first`).

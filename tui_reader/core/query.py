@@ -33,6 +33,7 @@ from tui_reader.core.metadata_filter import MetadataFilter
 from tui_reader.core.paper_state import PaperState, WithNew
 
 FIELDS = ("title", "author", "venue")
+NOT = "!"  # a term's mark of negation (`!word`), as said of it (`Ranking.corrected`)
 _WORD = re.compile(r"\w+")
 _TOKEN = re.compile(r'[!-]?(?:\w+:)?"[^"]*"?|\||[^\s|]+')  # `a|b` is `a | b`
 _STATES: dict[str, Callable[[PaperState, str], bool]] = {

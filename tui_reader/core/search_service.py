@@ -23,7 +23,7 @@ from tui_reader.core.flat.fold import fold
 from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.highlight import Highlight
 from tui_reader.core.paper_state import PaperState, WithNew
-from tui_reader.core.query import Either, Query, StateFilter, parse_query
+from tui_reader.core.query import NOT, Either, Query, StateFilter, parse_query
 from tui_reader.core.sorting import Sort, sort_order
 from tui_reader.core.sources.record import split_arxiv_id
 from tui_reader.core.store import Bools, Numbers, PaperStore
@@ -67,10 +67,13 @@ class Results:
 
 def _any_case(typed: str, read: str) -> bool:
     """Whether a word typed with capitals was read in any case, not as a typo (Ranking)."""
+    typed = typed.removeprefix(NOT)
     return read != typed and read == fold(typed)
 
 
 def _shown(typed: str, read: str) -> str:
+    if typed.startswith(NOT):
+        return f"no paper writes {typed[1:]}: leaving out {read} in any case"
     if _any_case(typed, read):
         return f"no paper writes {typed}: showing {read} in any case"
     return f"showing {read} for {typed}"

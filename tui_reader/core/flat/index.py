@@ -41,7 +41,7 @@ from tui_reader.core.flat.ranking import (
 from tui_reader.core.flat.recent import recently_used
 from tui_reader.core.flat.related import Rarities, related
 from tui_reader.core.flat.words import Array
-from tui_reader.core.query import Alternative, Query, Term
+from tui_reader.core.query import NOT, Alternative, Query, Term
 from tui_reader.core.store import Numbers
 
 Floats = npt.NDArray[np.float32]
@@ -463,7 +463,9 @@ class FlatIndex:
             keep = count >= len(positive) - 1  # and the close ones: all terms but one
         for term in query.terms:
             if term.negated:
-                keep &= self._score_term(term, set(), set(), stop).scores == 0
+                left_out: set[tuple[str, str]] = set()  # "TRANSFORMER" left out in any case
+                keep &= self._score_term(term, set(), left_out, stop).scores == 0
+                corrected |= {(NOT + typed, read) for typed, read in left_out}
         candidates = np.flatnonzero(keep)
         keys = count[candidates].astype(np.float64) * TERM_SCALE + total[candidates]
         ranking = best_first(keys)
