@@ -200,14 +200,15 @@ def broken_halves(text: str, vocabulary: npt.NDArray[np.int32]) -> frozenset[str
     """The halves of the words of `text` broken where a line ended ("previ", "ous") whose
     whole is a word of the vocabulary (hashed columns), and which the text holds nowhere
     else: no word of the paper's to name."""
-    lowered = text.lower()
-    broken = [(first, second) for first, second in _BROKEN.findall(lowered) if second.islower()]
+    # A second half in capitals is a word of its own ("Bayes- Optimal" is no line's end).
+    pairs = _BROKEN.findall(text)
+    broken = [(first.lower(), second) for first, second in pairs if second[0].islower()]
     if not broken:
         return frozenset()
     wholes = np.array([_hash(first + second) for first, second in broken], dtype=np.uint64)
     known = np.isin(_word_columns(wholes), vocabulary).tolist()
     halves = {half for pair, whole in zip(broken, known, strict=True) if whole for half in pair}
-    elsewhere = set(re.split(r"[^\w]+", _BROKEN.sub(" ", lowered)))
+    elsewhere = set(re.split(r"[^\w]+", _BROKEN.sub(" ", text.lower())))
     return frozenset(halves - elsewhere)
 
 
