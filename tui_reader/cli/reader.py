@@ -2,7 +2,6 @@
 was left is restored, and saved again when it quits."""
 
 import argparse
-import contextlib
 from dataclasses import replace
 from pathlib import Path
 
@@ -25,7 +24,14 @@ from tui_reader.core.config import load_config
 from tui_reader.core.loading import check_paths
 from tui_reader.core.locations import cache_folder, config_path, session_path
 from tui_reader.core.opening import CacheWriter, Way, open_papers, resolved
-from tui_reader.core.session import inputs_of, load_session, restored, save_session
+from tui_reader.core.session import (
+    SessionError,
+    inputs_of,
+    load_session,
+    restored,
+    save_session,
+)
+from tui_reader.core.text import for_terminal
 from tui_reader.core.wording import count
 from tui_reader.core.writing import discard_own_writes
 
@@ -119,9 +125,13 @@ def _run_reader(arguments: argparse.Namespace) -> int:
     app_closed = save_on_signals(library, app.exit)
     app.run()
     signalled = app_closed()
-    with contextlib.suppress(OSError):  # where the reader was is a convenience only
+    try:
         seen = max(told, opening.new_at)
         save_session(where, replace(app.session(), inputs=inputs, new_told=seen))
+    except SessionError as refused:  # a file not to replace
+        warn(for_terminal(str(refused)))
+    except OSError:  # where the reader was is a convenience only
+        pass
     # The app saves after every change in the background; a change made just before quitting
     # may not have reached the file yet.
     if library.has_unsaved_changes:

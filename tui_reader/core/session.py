@@ -3,15 +3,19 @@ The query and the paper are those of the files it was reading, and so are the pa
 them it told of: other files start afresh.
 
 Kept in the platform's state folder (or $TUI_READER_SESSION) and restored at the next start,
-unless the reader is started with --fresh. Losing it costs only convenience: a bad file is
-ignored. A FIFO, device or socket in its place is neither read nor replaced (SessionError).
+unless the reader is started with --fresh. Losing it costs only convenience: a session that
+cannot be read is ignored. But a file there that is not a session (a library, papers: a
+mistyped $TUI_READER_SESSION) is never replaced: the reader does not start (SessionError), as
+for a FIFO, device or socket in its place. A session file made read-only is read, not replaced.
 """
 
+import contextlib
 import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from tui_reader.core.atomic_file import write_atomically
 from tui_reader.core.file_kinds import special_file_problem
@@ -20,12 +24,27 @@ MAX_SESSION_BYTES = 1_000_000  # a session is a few hundred bytes: more is not o
 
 
 class SessionError(OSError):
-    """A session path that is not a regular file: a FIFO would block, a device never ends."""
+    """A session path that is not a regular file (a FIFO would block, a device never ends), or
+    a file that is not a session."""
 
 
 def _refuse_special_file(path: Path) -> None:
     if problem := special_file_problem(path):
         raise SessionError(f"{path}: {problem}")
+
+
+def _fields(raw: bytes) -> dict[str, Any] | None:
+    """A session file's fields, None when it is not one: a JSON object holding a field of a
+    session (a later version's may hold more), or nothing."""
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw) if len(raw) <= MAX_SESSION_BYTES else None
+    except (ValueError, RecursionError):  # not UTF-8, not JSON
+        return None
+    if not isinstance(data, dict) or (data and not set(data) & set(asdict(Session()))):
+        return None
+    return data
 
 
 @dataclass(frozen=True)
@@ -57,17 +76,18 @@ def restored(session: Session, inputs: str) -> Session:
 def load_session(path: Path) -> Session:
     """The saved session, or a fresh one when there is none or it cannot be read.
 
-    SessionError when the path names a FIFO, a device or a socket.
+    SessionError when the path names a FIFO, a device or a socket, or a file that is not a
+    session, which saving it would replace.
     """
     _refuse_special_file(path)
     try:
         with path.open("rb") as file:
             raw = file.read(MAX_SESSION_BYTES + 1)
-        data = json.loads(raw) if len(raw) <= MAX_SESSION_BYTES else None
-    except (OSError, ValueError, RecursionError):  # ValueError: not UTF-8, not JSON
+    except OSError:
         return Session()
-    if not isinstance(data, dict):
-        return Session()
+    data = _fields(raw)
+    if data is None:
+        raise SessionError(f"{path}: not a session file (name another one; it is left as it is)")
     defaults = asdict(Session())  # each field's value is of the kind its default is
     kept = {k: v for k, v in data.items() if k in defaults and type(v) is type(defaults[k])}
     return Session(**kept)
@@ -75,7 +95,14 @@ def load_session(path: Path) -> Session:
 
 def save_session(path: Path, session: Session) -> None:
     """Save the session; OSError when the folder cannot be made or written, SessionError
-    (an OSError) when the path names a FIFO, a device or a socket."""
+    (an OSError) when the path names a FIFO, a device or a socket, a file that is not a
+    session (one written there since the start), or a file made read-only."""
     _refuse_special_file(path)
+    with contextlib.suppress(FileNotFoundError):
+        if not path.stat().st_mode & 0o222:
+            raise SessionError(f"{path}: read-only: where you left off is not kept in it")
+        with path.open("rb") as file:
+            if _fields(file.read(MAX_SESSION_BYTES + 1)) is None:
+                raise SessionError(f"{path}: not a session file: left as it is")
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(path, json.dumps(asdict(session), indent=2, sort_keys=True) + "\n")
