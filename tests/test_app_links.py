@@ -1,5 +1,6 @@
 """Copying, opening and exporting links from the app, with and without a clipboard or display."""
 
+import json
 import threading
 import webbrowser
 from pathlib import Path
@@ -14,6 +15,7 @@ from textual.widgets import Static
 from tests.pilot_helpers import wait_until, work_done
 from tui_reader.core.config import Config
 from tui_reader.core.library import Library
+from tui_reader.core.loading import load_paths
 from tui_reader.core.opening import Opening
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import flows
@@ -242,3 +244,26 @@ async def test_export_from_the_app(seed_store: PaperStore, tmp_path: Path, monke
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("n")
         assert text == (tmp_path / "reading-list.md").read_text()
+
+
+async def test_the_export_dialog_refuses_the_library_in_use_and_the_papers_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    papers = tmp_path / "papers.json"
+    papers.write_text(json.dumps([{"title": "Bandits", "abstract": "Bandits with regret."}]))
+    path = tmp_path / "library.json"
+    library, _ = Library.open(path)
+    library.set_bookmarked(["x"], True)
+    library.save()
+    before = {file: file.read_bytes() for file in (papers, path)}
+    app = ReaderApp(Opening(load_paths([papers]).papers), library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await work_done(app)
+        for name, said in (("library.json", "is the library in use"), ("papers.json", "holds")):
+            await pilot.press("E", "ctrl+u", *name, "enter")
+            assert isinstance(app.screen, PromptScreen)  # not "Replace it?"
+            error = str(app.screen.query_one(".dialog-error", Static).render())
+            assert said in error, error
+            await pilot.press("escape")
+    assert {file: file.read_bytes() for file in before} == before

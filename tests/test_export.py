@@ -8,6 +8,7 @@ from urllib.parse import unquote_plus
 import bibtexparser
 import pytest
 
+from tests.cli_helpers import run
 from tui_reader.cli.commands.digest import markdown_digest
 from tui_reader.core.citation_keys import key_base
 from tui_reader.core.export import ExportError, format_of, render, write_export
@@ -286,6 +287,35 @@ def test_export_files_are_not_overwritten_without_force(tmp_path: Path) -> None:
     assert path.read_text() == "second\n"
     with pytest.raises(ExportError, match="does not exist"):
         write_export(tmp_path / "nope" / "x.md", "x")
+
+
+def test_an_export_never_replaces_the_library_its_files_or_the_papers_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tmp_path = tmp_path / "work"
+    tmp_path.mkdir()
+    papers = tmp_path / "papers.txt"
+    papers.write_text("A collection\n\nBandits with regret.\n\nRobots that grasp.\n")
+    library = tmp_path / "library.json"
+    given = ["--papers", str(papers), "--library", str(library)]
+    paper_id = json.loads(run(capsys, "list", *given, "--format", "jsonl")[1].splitlines()[0])["id"]
+    assert run(capsys, "tag", *given, paper_id, "kept")[0] == 0
+    assert run(capsys, "tag", *given, paper_id, "journaled")[0] == 0
+    (tmp_path / "link.txt").symlink_to(papers)
+    files = sorted(tmp_path.iterdir())
+    before = {file: file.read_bytes() for file in files if not file.is_symlink()}
+    library_files = [library, tmp_path / "library.json.journal", tmp_path / "library.json.bak"]
+    for target in [*library_files, papers, tmp_path / "link.txt"]:
+        kind = format_of(target) or "bib"  # a reference export would give keys first
+        status, _, err = run(
+            capsys, "export", *given, "--format", kind, "-o", str(target), "--force"
+        )
+        what = "holds papers read" if target.suffix == ".txt" else "is the library in use"
+        assert status == 2 and err.startswith(f"tui-reader: {target} {what}"), (target, err)
+        assert err.count("\n") == 1
+    assert sorted(tmp_path.iterdir()) == files
+    assert {file: file.read_bytes() for file in before} == before
+    assert "citekey" not in library.read_text()  # no key given before the refusal
 
 
 def test_the_format_of_a_file_is_its_suffix() -> None:

@@ -40,8 +40,9 @@ def add_selection_options(parser: argparse.ArgumentParser) -> None:
     add_load_filter_options(parser, "only papers")
 
 
-def selected_papers(arguments: argparse.Namespace) -> tuple[list[Paper], Library]:
-    """The papers selected, and the library (opened to be read). NoMatch when none is."""
+def selected_papers(arguments: argparse.Namespace) -> tuple[list[Paper], Library, list[Path]]:
+    """The papers selected, the library (opened to be read) and the files the papers were read
+    from. NoMatch when none is."""
     arguments.tag = tags_given(arguments.tag, "--tag")  # first: bad input opens nothing
     query = checked_query(arguments.query) if arguments.query else None
     paths = papers_or_default(arguments.papers)
@@ -59,7 +60,7 @@ def selected_papers(arguments: argparse.Namespace) -> tuple[list[Paper], Library
         raise NoMatch(left_out or _nothing(arguments, papers, library))
     if left_out:
         warn(left_out)
-    return selected, library
+    return selected, library, papers.source_files()
 
 
 def _required(arguments: argparse.Namespace) -> tuple[StateFilter, ...]:

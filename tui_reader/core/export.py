@@ -12,6 +12,7 @@ rendered (`citation_keys.give_keys`), and shows the user's notes only when asked
 import csv
 import io
 import json
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -171,8 +172,30 @@ def render(
     )
 
 
+def kept_file(path: Path, library_files: Sequence[Path], paper_files: Sequence[Path]) -> str | None:
+    """Why an export may not be written to `path`, even replacing what is there: it is the
+    library in use or a file beside it (`Library.own_files`), or a file the papers were read
+    from (`PaperStore.source_files`); None when it may."""
+    target = os.path.realpath(path)
+
+    def same(other: Path) -> bool:
+        if os.path.realpath(other) == target:
+            return True
+        try:
+            return os.path.samefile(other, path)  # a hard link
+        except OSError:
+            return False
+
+    if any(map(same, library_files)):
+        return f"{path} is the library in use, or a file it keeps beside it: export to another file"
+    if any(map(same, paper_files)):
+        return f"{path} holds papers read: export to another file"
+    return None
+
+
 def write_export(path: Path, text: str, force: bool = False) -> None:
-    """Write the export atomically; an existing file is replaced only with `force`."""
+    """Write the export atomically; an existing file is replaced only with `force` (and never
+    one `kept_file` names: its callers ask it first)."""
     if path.exists() and not force:
         raise ExportError(f"{path} already exists (use --force to replace it)")
     if not path.parent.is_dir():

@@ -10,7 +10,13 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from tui_reader.core.library_disk import DiskChanges, LibraryDisk, LibraryError, LibraryPathError
+from tui_reader.core.library_disk import (
+    DiskChanges,
+    LibraryDisk,
+    LibraryError,
+    LibraryPathError,
+    own_files,
+)
 from tui_reader.core.library_fields import Entries
 from tui_reader.core.library_merge import MergeReport
 from tui_reader.core.library_state import (
@@ -64,6 +70,10 @@ class Library:
     @property
     def path(self) -> Path | None:
         return self._disk.path
+
+    def own_files(self) -> list[Path]:
+        """The library's file and the files it keeps beside it: none to write over."""
+        return own_files(self._disk.path) if self._disk.path is not None else []
 
     @property
     def blocked(self) -> str | None:

@@ -77,6 +77,11 @@ def _signature(path: Path) -> tuple[int, int, int] | None:
     return status.st_ino, status.st_mtime_ns, status.st_size
 
 
+def own_files(file: Path) -> list[Path]:
+    """The library's file and the files it keeps beside it (journal, backup, lock)."""
+    return [file, *_sidecars(file)]
+
+
 def _sidecars(file: Path) -> list[Path]:
     return [
         library_file.journal_path(file),

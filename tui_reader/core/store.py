@@ -286,6 +286,10 @@ class PaperStore(Sequence[Paper]):
         year = int(self._numbers["years"][number])
         return None if year == NO_YEAR else year
 
+    def source_files(self) -> list[Path]:
+        """The files the papers were read from."""
+        return [self._source_path(code) for code in range(len(self._source_names))]
+
     def _source_path(self, code: int) -> Path:
         paths = self._source_paths
         if len(paths) <= code:  # made anew, not grown: two threads would grow it twice

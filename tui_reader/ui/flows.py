@@ -5,7 +5,14 @@ import asyncio
 from pathlib import Path
 
 from tui_reader.core.citation_keys import give_keys
-from tui_reader.core.export import ExportError, exporter, file_formats, format_of, write_export
+from tui_reader.core.export import (
+    ExportError,
+    exporter,
+    file_formats,
+    format_of,
+    kept_file,
+    write_export,
+)
 from tui_reader.core.export import render as render_export
 from tui_reader.core.library import normalise_tag, tag_problem
 from tui_reader.core.paper import Paper
@@ -134,7 +141,7 @@ async def export(screen: WorkspaceParts) -> None:
             return f"{path} is a folder: name a file"
         if path.exists() and not path.is_file():
             return f"{path} is not a regular file: name another"
-        return None
+        return kept_file(path, screen.library.own_files(), screen.store.source_files())
 
     def replace(text: str) -> str | None:
         path = typed_path(text)

@@ -17,7 +17,15 @@ from tui_reader.cli.shared import (
     warn,
 )
 from tui_reader.core.citation_keys import give_keys, keyless
-from tui_reader.core.export import exporter, file_formats, format_of, render, write_export
+from tui_reader.core.export import (
+    ExportError,
+    exporter,
+    file_formats,
+    format_of,
+    kept_file,
+    render,
+    write_export,
+)
 from tui_reader.core.library import Library, LibraryError
 from tui_reader.core.paper import Paper
 from tui_reader.core.text import displayed, for_terminal
@@ -25,7 +33,7 @@ from tui_reader.core.wording import count
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.description = "write papers as a reading list, BibTeX, JSON or CSV"
+    parser.description = "write papers as a reading list, BibTeX, RIS, CSL-JSON, JSON or CSV"
     add_selection_options(parser)
     parser.add_argument(
         "--format",
@@ -38,8 +46,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(arguments: argparse.Namespace) -> int:
-    papers, library = selected_papers(arguments)
+    papers, library, files = selected_papers(arguments)
     kind = export_format(arguments.format, arguments.output)
+    if arguments.output is not None and (
+        kept := kept_file(arguments.output, library.own_files(), files)
+    ):
+        raise ExportError(kept)  # before a reference's citation keys are given
     config = settings()
     template = search_template(arguments.search_url, config)
     if exporter(kind).reference and keyless(papers, library):

@@ -14,7 +14,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(arguments: argparse.Namespace) -> int:
-    papers, library = selected_papers(arguments)
+    papers, library, _ = selected_papers(arguments)
     for paper in papers:
         if arguments.format == "jsonl":
             print(json.dumps(paper_record(paper, library), ensure_ascii=False))
