@@ -119,6 +119,27 @@ async def test_the_config_theme_applies_until_one_is_chosen_in_the_app(seed_stor
         assert not app._notifications  # reading the config names it, with its line
 
 
+async def test_a_theme_not_chosen_in_the_app_is_not_kept_to_hide_the_configs(
+    seed_store, tmp_path: Path
+) -> None:
+    from tui_reader.core.session import load_session
+
+    app = ReaderApp(Opening(seed_store))
+    async with app.run_test():
+        assert app.session().chosen_theme == ""  # Textual's, not chosen
+        app.theme = "gruvbox"  # chosen in the app (Ctrl+P, "Theme")
+        assert app.session().chosen_theme == "gruvbox"
+    app = ReaderApp(Opening(seed_store), config=Config(theme="nord"))
+    async with app.run_test():
+        assert app.session().chosen_theme == ""
+    # A session an earlier version wrote holds the theme it quit with, chosen or not.
+    old = tmp_path / "session.json"
+    old.write_text('{"query": "", "sort": "relevance", "theme": "textual-dark"}')
+    app = ReaderApp(Opening(seed_store, session=load_session(old)), config=Config(theme="nord"))
+    async with app.run_test():
+        assert app.theme == "nord"
+
+
 def test_the_readme_documents_every_setting_and_key_with_its_default(tmp_path: Path) -> None:
     from textual.binding import Binding
 

@@ -52,7 +52,9 @@ class Session:
     query: str = ""
     paper_id: str = ""
     sort: str = "relevance"
-    theme: str = ""
+    # A theme chosen in the app ("": none, the config's holds). Not `theme`, which earlier
+    # versions wrote whether chosen or not: read, it would hide the config's theme.
+    chosen_theme: str = ""
     split: int = 4  # tenths of the width (or height) the paper list takes
     inputs: str = ""  # the files read (inputs_of): the query and the paper were theirs
     new_told: float = 0.0  # when the papers new it last told of were taken in (core.segments.added)

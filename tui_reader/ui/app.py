@@ -64,6 +64,7 @@ class ReaderApp(App[None]):
         # Saves and reloads the library for every screen, and knows whether it is saved.
         self.library_sync = LibrarySync(self.library, self)
         self._session = opening.session
+        self._configured_theme = self.theme  # Textual's, or the config's (on_mount)
         self.copy_log = CopyLog(self)  # copies, and what was copied this session
         timings = timings or Timings()
         loader = Loader(
@@ -96,9 +97,11 @@ class ReaderApp(App[None]):
         self.call_after_refresh(startup.release_collector)  # held while the reader started
         # The config's theme, unless one was chosen in the app since (the session has it).
         # (A theme that does not exist was named, with its line, when the config was read.)
-        for theme in (self.config.theme, self._session.theme if self._session else ""):
-            if theme and theme in self.available_themes:
-                self.theme = theme
+        if (theme := self.config.theme) and theme in self.available_themes:
+            self.theme = self._configured_theme = theme
+        chosen = self._session.chosen_theme if self._session else ""
+        if chosen and chosen in self.available_themes:
+            self.theme = chosen
 
     async def on_event(self, event: events.Event) -> None:
         # Every key acts after the keys sent before it, where they left the focus (see
@@ -126,7 +129,8 @@ class ReaderApp(App[None]):
 
     def session(self) -> Session:
         """Where the reader is (or was, once it has quit), to be restored next time."""
-        return self.workspace.session(self.theme)
+        chosen = self.theme if self.theme != self._configured_theme else ""
+        return self.workspace.session(chosen)
 
     def notify(
         self,

@@ -494,10 +494,10 @@ class Workspace(Screen[None]):
             self.filtering.query = self.filter_input.value = session.query
             self.filtering.typed = False  # a paper the restored query names is no jump
 
-    def session(self, theme: str) -> Session:
+    def session(self, chosen_theme: str) -> Session:
         """Where the reader is (or was, once it has quit), to be restored next time."""
         query, split = self.filtering.query, self.panes.list_share
-        return Session(query, self.following.last_paper_id, self.sort, theme, split)
+        return Session(query, self.following.last_paper_id, self.sort, chosen_theme, split)
 
 
 def _header_state(workspace: Workspace, unindexed: bool, caching_index: bool) -> HeaderState:
