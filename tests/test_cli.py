@@ -357,3 +357,27 @@ def test_a_misplaced_library_is_said_before_any_paper_file_s_problem(
     status, _, err = run(capsys, *arguments, "--papers", str(papers), "--library", str(tmp_path))
     assert status == 2
     assert err == f"tui-reader: {tmp_path}: is a folder, not a library file\n"
+
+
+@pytest.mark.parametrize("arguments", [["tags"], ["list"], ["tag", "abc", "x"], []])
+def test_a_library_in_a_folder_that_does_not_exist_or_a_libraries_backup_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], arguments: list[str]
+) -> None:
+    from tui_reader.ui.app import ReaderApp
+
+    missing = tmp_path / "nope" / "library.json"
+    library = tmp_path / "library.json"
+    library.write_text('{"version": 1, "papers": {}}\n')
+    backup = tmp_path / "library.json.bak"
+    backup.write_text('{"version": 1, "papers": {"abc": {"tags": {"old": ""}}}}\n')
+    files = sorted(tmp_path.iterdir())
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(ReaderApp, "run", lambda app: pytest.fail("the reader started"))
+        assert run(capsys, *arguments, "--library", str(missing)) == (
+            2,
+            "",
+            f"tui-reader: {missing}: the folder {missing.parent} does not exist\n",
+        )
+        told = f"{backup}: the backup of {library}: name {library}, or a copy of this"
+        assert run(capsys, *arguments, "--library", str(backup)) == (2, "", f"tui-reader: {told}\n")
+    assert sorted(tmp_path.iterdir()) == files

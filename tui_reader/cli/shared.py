@@ -18,6 +18,7 @@ from tui_reader.core.config import Config, load_config
 from tui_reader.core.library import (
     ENVIRONMENT_VARIABLE,
     Library,
+    LibraryPathError,
     default_path,
     normalise_tag,
     valid_tags,
@@ -255,12 +256,17 @@ def open_library(
 
     Why no change can be saved (Library.blocked) is told by the reader (`session`) at once,
     its changes being kept for the session; by a command that writes, by its save, which
-    raises LibraryError; by a command that only reads, not at all."""
+    raises LibraryError; by a command that only reads, not at all. A library named (--library,
+    $TUI_READER_LIBRARY) in a folder that does not exist is LibraryPathError: a path mistyped
+    would read as a library of nothing."""
+    named = path is not None or ENVIRONMENT_VARIABLE in os.environ
     if path is None:
         path = default_path()
-        if ENVIRONMENT_VARIABLE not in os.environ and not read_only:
+        if not named and not read_only:
             with contextlib.suppress(OSError):  # the first save will say why it cannot save
                 path.parent.mkdir(parents=True, exist_ok=True)
+    if named and not path.parent.is_dir():
+        raise LibraryPathError(f"{path}: the folder {path.parent} does not exist")
     library, messages = Library.open(path, read_only=read_only)
     if library.blocked and session:
         messages.append(f"{library.blocked}: changes are kept for this session only")
