@@ -125,6 +125,9 @@ def warn(message: str) -> None:
     print(f"tui-reader: {message}", file=sys.stderr)
 
 
+DATES = "YYYY-MM-DD, YYYY-MM or YYYY, or today or yesterday"  # what date_text takes
+
+
 def date_text(text: str) -> str:
     """A date argument (`--since`): YYYY-MM-DD, YYYY-MM or YYYY, a day of the calendar, or
     `today` or `yesterday` (for a command a cron job runs every day), given as that day."""
@@ -183,7 +186,7 @@ def add_load_filter_options(parser: argparse.ArgumentParser, only: str) -> None:
         "--since",
         type=date_text,
         metavar="DATE",
-        help=f"{only} first published on or after DATE (YYYY-MM-DD, YYYY-MM or YYYY)",
+        help=f"{only} first published on or after DATE ({DATES})",
     )
 
 

@@ -13,6 +13,7 @@ from tui_reader.cli.commands.searches import (
     searched_papers,
 )
 from tui_reader.cli.shared import (
+    DATES,
     UsageError,
     date_text,
     first_day,
@@ -47,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--since",
         type=date_text,
         metavar="DATE",
-        help="only papers published on or after DATE (YYYY-MM-DD); a paper without a "
+        help=f"only papers published on or after DATE ({DATES}); a paper without a "
         "publication date is always kept",
     )
     parser.add_argument("--format", choices=("md", "jsonl"), default="md")

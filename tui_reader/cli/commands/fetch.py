@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Protocol, TextIO
 
 from tui_reader.cli.shared import (
+    DATES,
     INTERRUPTED,
     UsageError,
     date_text,
@@ -85,7 +86,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--since",
         type=date_text,
         metavar="DATE",
-        help="papers first submitted on or after DATE (YYYY-MM-DD, or today or yesterday)",
+        help=f"papers first submitted on or after DATE ({DATES})",
     )
     fetch.add_argument(
         "--max",
