@@ -190,8 +190,15 @@ def test_unsaveable_changes_at_exit_are_reported(tmp_path: Path, monkeypatch, ca
     from tui_reader.cli.program import main
     from tui_reader.ui.app import ReaderApp
 
-    monkeypatch.setattr(ReaderApp, "run", lambda app: app.library.set_bookmarked([LOAM], True))
-    assert main(["--library", str(tmp_path / "gone" / "library.json")]) == 1
+    gone = tmp_path / "gone"
+    gone.mkdir()
+
+    def run(app: ReaderApp) -> None:
+        gone.rmdir()  # the folder gone while the reader ran
+        app.library.set_bookmarked([LOAM], True)
+
+    monkeypatch.setattr(ReaderApp, "run", run)
+    assert main(["--library", str(gone / "library.json")]) == 1
     assert "changes could not be saved" in capsys.readouterr().err
 
 
