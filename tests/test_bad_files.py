@@ -294,3 +294,25 @@ def test_a_folders_gzip_file_found_damaged_as_it_is_read_is_passed_over(
         f"tui-reader: {folder / 'late.jsonl.gz'}: is damaged (gzip: incorrect checksum): "
         "passed over, the folder's other files are read\n"
     )
+
+
+def test_a_library_given_as_papers_is_said_to_be_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    library = tmp_path / "library.json"
+    library.write_text(
+        json.dumps({"papers": {"abc": {"bookmarked": True}}, "version": 1}, indent=2)
+    )
+    said = f"{library}: is a tui-reader library, not papers (give it with --library)"
+    assert run(capsys, "list", "--papers", str(library)) == (2, "", f"tui-reader: {said}\n")
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    (folder / "a.txt").write_text("A collection\n\nBandits with regret.\n")
+    moved = folder / "library.json"
+    library.rename(moved)
+    status, out, err = run(capsys, "list", "--papers", str(folder))
+    assert status == 0 and len(out.splitlines()) == 1
+    assert err == (
+        f"tui-reader: {moved}: is a tui-reader library, not papers (give it with --library):"
+        " passed over, the folder's other files are read\n"
+    )

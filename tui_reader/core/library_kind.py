@@ -13,6 +13,14 @@ _LIBRARY_HEAD = re.compile(rb'\{(?:"(?:papers|searches)":\{|"version":\d|\})|<<<
 _LIBRARY_STARTS = (b'{"papers":{', b'{"searches":{', b'{"version":1', b"{}")  # cut shorter
 _LIBRARY_KEYS = frozenset(("version", "papers", "searches"))
 _HEAD = 4096  # bytes of a file read to tell whether it is a library
+# How a library's snapshot that holds something begins (as `begins_as_library` looks).
+_HOLDING_HEAD = re.compile(rb'\{(?:"(?:papers|searches)":\{|"version":\d)')
+
+
+def begins_as_library(head: bytes) -> bool:
+    """Whether a file's first bytes are a library's (given as papers by a slip, say)."""
+    body = head.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")
+    return bool(_HOLDING_HEAD.match(re.sub(rb"\s+", b"", body[:64])))
 
 
 def not_ours(path: Path) -> str | None:
