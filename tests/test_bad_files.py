@@ -160,9 +160,10 @@ def damaged(data: bytes) -> bytes:
     ("data", "problem"),
     [
         (("\n".join(records(20)) + "\n").encode(), "is not a gzip file"),
+        (b"not gzip", "is not a gzip file"),  # shorter than a gzip header
         (damaged(gzipped_records(200)), "is damaged (gzip: invalid deflate block)"),
     ],
-    ids=["not-gzip", "damaged"],
+    ids=["not-gzip", "not-gzip-short", "damaged"],
 )
 @pytest.mark.parametrize("name", ["papers.jsonl.gz", "papers.json.gz", "papers.txt.gz"])
 def test_a_gzip_file_that_cannot_be_read_says_why_in_words(

@@ -91,6 +91,15 @@ def test_a_file_that_is_not_toml_is_reported_with_its_line(tmp_path: Path) -> No
     assert len(problems) == 1 and "line 2" in problems[0] and "default settings" in problems[0]
 
 
+def test_a_file_that_is_not_text_is_said_so(tmp_path: Path) -> None:
+    path = tmp_path / "notes.pdf"
+    path.write_bytes(b"%PDF-1.4\n\xe2\x28\xa1 binary")
+    assert load_config(path) == (
+        Config(),
+        [f"{path}: is not UTF-8 text (a config file is TOML); using the default settings"],
+    )
+
+
 async def test_rebound_keys_act_and_are_shown(write_seed) -> None:
     store = store_from(write_seed("One paper.", "Another paper."))
     app = ReaderApp(Opening(store), config=Config(keys={"bookmark": "B", "next-paper": "ctrl+n"}))

@@ -166,7 +166,7 @@ def not_kept(folder: Path, why: str) -> str:
     return f"cache not kept: {folder}: {why}; the next run reads and indexes the papers again"
 
 
-@pytest.mark.parametrize("cache", ["full", "under a file"])
+@pytest.mark.parametrize("cache", ["full", "under a file", "a file"])
 def test_a_search_whose_cache_cannot_take_the_entry_says_so_in_one_line_and_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], cache: str
 ) -> None:
@@ -174,9 +174,13 @@ def test_a_search_whose_cache_cannot_take_the_entry_says_so_in_one_line_and_goes
     if cache == "full":  # the entry's part cannot be written
         folder, why = tmp_path / "cache", os.strerror(errno.ENOSPC)
         monkeypatch.setattr(whole, "write_part", no_space)
-    else:  # as a folder that cannot be written, for a user the permissions hold to them
-        folder, why = tmp_path / "a file" / "cache", os.strerror(errno.ENOTDIR)
-        (tmp_path / "a file").write_text("not a folder", encoding="utf-8")
+    elif cache == "under a file":  # as a folder that cannot be written, for a user the
+        folder, why = tmp_path / "a file" / "cache", os.strerror(errno.ENOTDIR)  # permissions
+        (tmp_path / "a file").write_text("not a folder", encoding="utf-8")  # hold to them
+        monkeypatch.setenv("TUI_READER_CACHE", str(folder))
+    else:  # mkdir says "File exists"
+        folder, why = tmp_path / "a file", "not a folder"
+        folder.write_text("not a folder", encoding="utf-8")
         monkeypatch.setenv("TUI_READER_CACHE", str(folder))
     for _ in range(2):  # said at every run that cannot keep it
         status, out, err = run(capsys, "search", "diffusion", str(path))

@@ -90,8 +90,11 @@ def _read(path: Path) -> tuple[str, dict[str, object]] | str:
         return f"is larger than {MAX_CONFIG_BYTES:,} bytes, too large for a config file"
     try:
         text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return "is not UTF-8 text (a config file is TOML)"
+    try:
         return text, tomllib.loads(text)
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+    except tomllib.TOMLDecodeError as error:
         return str(error)
     except RecursionError:
         return "is nested too deeply to read"

@@ -19,6 +19,7 @@ GzipError: type[Exception] = igzip_lib.IsalError  # type: ignore[assignment]
 CUT_SHORT = "ends early: it was cut short"
 CUT_HERE = "the file ends early here: it was cut short"  # the records before it are read
 _GZIP = 31  # zlib's window bits for a gzip stream
+_GZIP_MAGIC = b"\x1f\x8b"
 _READ = 1 << 17  # bytes of a gzip file inflated at once
 _HELD_AT_MOST = 1 << 20  # text of a line held back until its end is read
 HEAD_BYTES = 8192  # of a file's text, looked at to tell whether it is text
@@ -120,6 +121,7 @@ class _Inflated(io.RawIOBase):
     def __init__(self, raw: io.BufferedIOBase) -> None:
         self.raw = raw
         self.member = isal_zlib.decompressobj(_GZIP)
+        self.begun = False  # the file's first bytes read
         self.within = False  # a member begun and not ended
         self.fed = b""  # bytes read, not yet inflated
         self.out = memoryview(b"")  # text to give
@@ -154,6 +156,13 @@ class _Inflated(io.RawIOBase):
 
     def _fed(self) -> bool:
         """Whether there are more bytes to inflate (a run of NULs after a member skipped)."""
+        if not self.begun:  # the file's first bytes: told before a header's 10 bytes are
+            self.begun, data = True, self.raw.read(_READ)
+            if data and not _GZIP_MAGIC.startswith(data[:2]):
+                raise GzipError("not a gzip file")
+            self.fed = data
+            if data:
+                return True
         while data := self.raw.read(_READ):
             self.fed = data if self.within else data.lstrip(b"\x00")
             if self.fed:

@@ -107,6 +107,8 @@ def _tell_not_kept(not_kept: list[str] | None, root: Path, error: Exception) -> 
     if not_kept is None:
         return
     why = (error.strerror if isinstance(error, OSError) else None) or str(error)
+    if os.path.lexists(root) and not root.is_dir():  # "File exists", as mkdir says it
+        why = "not a folder"
     told = (
         f"cache not kept: {displayed(root)}: {why or type(error).__name__}; "
         "the next run reads and indexes the papers again"
