@@ -203,6 +203,9 @@ def test_a_config_that_is_a_fifo_or_device_stops_with_one_line(tmp_path: Path, m
     with pytest.raises(ConfigError) as raised:
         load_config(Path("/dev/null"))
     assert str(raised.value) == "/dev/null: is a character device, not a regular file"
+    with pytest.raises(ConfigError) as raised:
+        load_config(tmp_path)
+    assert str(raised.value) == f"{tmp_path}: is a folder, not a config file"
     fifo = tmp_path / "config.toml"
     os.mkfifo(fifo)
     monkeypatch.setenv("TUI_READER_CONFIG", str(fifo))

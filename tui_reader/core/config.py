@@ -59,10 +59,12 @@ def load_config(
     A file that cannot be read is reported with the line TOML names, and the defaults are
     used; a setting that cannot be used is reported with its line and left at its default
     (the first MAX_PROBLEMS_LISTED, then a count). `check_keys(binding_id, keys)` says what is
-    wrong with a rebinding, if anything. ConfigError for a FIFO, a device or a socket.
+    wrong with a rebinding, if anything. ConfigError for a folder, a FIFO, a device or a socket.
     """
     if special := special_file_problem(path):
         raise ConfigError(f"{path}: {special}")
+    if path.is_dir():
+        raise ConfigError(f"{path}: is a folder, not a config file")
     read = _read(path)
     if isinstance(read, str):
         return Config(), [f"{path}: {read}; using the default settings"] if read else []
