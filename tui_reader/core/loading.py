@@ -98,11 +98,8 @@ def _size(count: int) -> str:
 
 
 def read_text(path: Path) -> str:
-    """A file's text as UTF-8 (a BOM is allowed), or a LoadError saying why not.
-
-    At most MAX_TEXT_BYTES are read, decompressing as it goes: a small gzip file can hold
-    more text than fits in memory.
-    """
+    """A file's text as UTF-8 (a BOM is allowed), or a LoadError saying why not: at most
+    MAX_TEXT_BYTES, decompressed as read (a small gzip file can hold more than memory does)."""
     too_big = LoadError(
         path,
         f"holds more than {_size(MAX_TEXT_BYTES)} of text, the most read from one file of this"
@@ -579,8 +576,7 @@ def _check_paths(paths: Iterable[Path], passed_over: list[str] | None) -> list[P
 
 
 def _check_file(file: Path) -> None:
-    """LoadError when the file cannot be read, is no gzip file or a damaged one (named .gz),
-    or is binary."""
+    """LoadError when the file cannot be read, is binary, a library, or a bad `.gz`."""
     with _said(file), opened(file) as handle:
         head = handle.read(HEAD_BYTES)
     if looks_binary(head):
