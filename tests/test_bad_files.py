@@ -317,3 +317,24 @@ def test_a_library_given_as_papers_is_said_to_be_one(
         f"tui-reader: {moved}: is a tui-reader library, not papers (give it with --library):"
         " passed over, the folder's other files are read\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ('[{"abstract": "Bandits with regret."}, {"abstract": "Robo', "ends within item 2"),
+        ('[{"abstract": "Bandits with regret."}, {"abstract": ', "ends within item 2"),
+        (
+            '[{"abstract": "Bandits with regret."}, {"ids": [1, 2], "abstract": "x',
+            "ends within item 2",
+        ),
+        ('[{"abstract": "Bandits with regret."}', "ends after item 1"),
+    ],
+)
+def test_a_json_array_cut_short_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, problem: str
+) -> None:
+    path = tmp_path / "papers.json"
+    path.write_text(text)
+    status, _, err = run(capsys, "list", "--papers", str(path))
+    assert status == 2 and f"{path}: the file {problem}: cut short" in err, err

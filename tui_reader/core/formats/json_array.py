@@ -33,14 +33,17 @@ def read_json_array(text: str) -> Iterator[Record | Problem]:
     number = 0
     while not text.startswith("]", position):
         if number:
+            if position == len(text):
+                raise FormatError(line, f"the file ends after item {number}: cut short")
             if not text.startswith(",", position):
-                what = "the array is not closed" if position == len(text) else "no comma"
-                raise FormatError(line, f"not valid JSON ({what})")
+                raise FormatError(line, "not valid JSON (no comma)")
             move_to(position + 1)
         number += 1
         try:
             item, end = decoder.raw_decode(text, position)
         except (ValueError, RecursionError) as error:
+            if _ends_early(error, text):
+                raise FormatError(line, f"the file ends within item {number}: cut short") from None
             raise FormatError(getattr(error, "lineno", line), json_problem(error)) from None
         if not isinstance(item, dict):
             yield Problem(line, f"item {number}: not a JSON object")
@@ -52,3 +55,10 @@ def read_json_array(text: str) -> Iterator[Record | Problem]:
     move_to(position + 1)
     if position < len(text):
         raise FormatError(line, "not valid JSON (more after the array's end)")
+
+
+def _ends_early(error: Exception, text: str) -> bool:
+    """Whether JSON's error is the text's end: within a string, or where a value must come."""
+    if not isinstance(error, json.JSONDecodeError):
+        return False
+    return error.msg.startswith("Unterminated string") or error.pos >= len(text.rstrip())
