@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
-from tests.pilot_helpers import detail, rows, store_from, type_filter
+from tests.pilot_helpers import detail, keys_handled, rows, store_from, type_filter
 from tui_reader.core.opening import Opening
 from tui_reader.ui.app import ReaderApp
 from tui_reader.ui.detail_pane import DetailPane
@@ -105,3 +105,32 @@ async def test_under_100_columns_the_detail_pane_stacks_below_the_list(seed_stor
         assert detail_pane.region.y == paper_list.region.y
         assert paper_list.region.width == 72  # 6 tenths: the split set while stacked holds
         assert paper_list.region.height == detail_pane.region.height == 27
+
+
+@pytest.mark.parametrize("back", ["escape", "enter"])
+async def test_escape_or_enter_in_reading_mode_goes_back_to_the_list(seed_store, back) -> None:
+    """Reading mode hides the list: the pane's "back to the list" went past it to the filter,
+    and the next keys (z, j, q) were typed there."""
+    app = ReaderApp(Opening(seed_store))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        workspace, paper_list = app.workspace, app.query_one(PaperList)
+        detail_pane = app.query_one(DetailPane)
+
+        def state() -> tuple[bool, object, str]:
+            return workspace.has_class("-reading"), app.focused, workspace.filter_input.value
+
+        await pilot.press("z")
+        await keys_handled(pilot)
+        assert state() == (True, detail_pane, "")
+        await pilot.press(back)
+        await keys_handled(pilot)
+        assert state() == (False, paper_list, "")
+        assert paper_list.region.width > 0  # shown again
+        await pilot.press("j", "z")  # the next paper, read in reading mode
+        await keys_handled(pilot)
+        assert state() == (True, detail_pane, "")
+        assert paper_list.cursor == 1
+        await pilot.press("z")
+        await keys_handled(pilot)
+        assert state() == (False, paper_list, "")

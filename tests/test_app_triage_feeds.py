@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 from textual import events
-from textual.widgets import Input, TextArea
+from textual.widgets import Input, OptionList, TextArea
 
 from tui_reader.core.config import Config
 from tui_reader.core.library import Library
@@ -147,6 +147,35 @@ async def test_a_saved_search_deleted_comes_back_with_undo(
         assert app.library.saved_searches() == {"diffusion": "diffusion"}
         await work_done(app)
         assert Library.open(private_library)[0].saved_searches() == {"diffusion": "diffusion"}
+
+
+async def test_u_in_the_feeds_panel_undoes_a_delete_and_lists_the_search_again(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    """The panel says "u undoes it": u did nothing there until the panel was closed."""
+    app = reader_with_a_feed(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, FeedsScreen), "the feeds")
+        feeds = app.screen
+        assert isinstance(feeds, FeedsScreen)
+        listed = feeds.query_one(OptionList)
+        await pilot.press("d", "enter")
+        await wait_until(pilot, lambda: app.screen is feeds and not listed.option_count, "deleted")
+        assert not app.library.saved_searches()
+        await pilot.press("u")
+        await wait_until(pilot, lambda: listed.option_count == 1, "the search listed again")
+        assert app.screen is feeds
+        assert [feed.name for feed in feeds.counts] == ["diffusion"]
+        assert app.library.saved_searches() == {"diffusion": "diffusion"}
+        told = [notice.message for notice in app._notifications]
+        assert told[-1] == "Undone: delete the saved search “diffusion”"
+        await work_done(app)
+        assert Library.open(private_library)[0].saved_searches() == {"diffusion": "diffusion"}
+        await wait_until(pilot, lambda: feeds.counts[0].total, "counted again")
+        await pilot.press("enter")  # the search restored is one to show
+        await wait_until(
+            pilot, lambda: app.workspace.shown_query == "diffusion", "the feed's papers shown"
+        )
 
 
 async def test_a_word_typed_as_the_feeds_open_deletes_no_search(

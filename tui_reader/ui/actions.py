@@ -124,8 +124,17 @@ def next_sort(screen: WorkspaceParts) -> None:
 
 def reading_mode(screen: WorkspaceParts) -> None:
     """The detail pane alone, full width; the same key brings the list back."""
-    reading = screen.toggle_class("-reading").has_class("-reading")
-    screen.set_focus(screen.detail_pane if reading else screen.paper_list)
+    if screen.has_class("-reading"):
+        back_to_list(screen)
+    else:
+        screen.add_class("-reading")
+        screen.set_focus(screen.detail_pane)
+
+
+def back_to_list(screen: WorkspaceParts) -> None:
+    """Focus the list, out of reading mode, which hides it."""
+    screen.remove_class("-reading")
+    screen.set_focus(screen.paper_list)
 
 
 def toggle_raw(screen: WorkspaceParts) -> None:

@@ -136,14 +136,13 @@ class DetailPane(VerticalScroll):
         Binding("k", "scroll_up", "Scroll up", show=False, id="scroll-up"),
         Binding("g", "scroll_home", "Top", show=False, id="scroll-top"),
         Binding("G", "scroll_end", "Bottom", show=False, id="scroll-bottom"),
-        Binding("escape,enter", "leave", "Back to the list", show=False, id="back-to-list"),
+        Binding(
+            "escape,enter", "screen.back_to_list", "Back to the list", show=False, id="back-to-list"
+        ),
     ]
 
     def compose(self) -> ComposeResult:
         yield self._body
-
-    def action_leave(self) -> None:
-        self.screen.focus_previous()
 
     # Each key scrolls from where the key before it left the text, at once: Textual's own
     # scrolling waits for the next frame and starts from the line shown, so ten "j" sent

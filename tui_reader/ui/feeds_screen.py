@@ -3,10 +3,10 @@ that saves the filter under a name.
 
 The panel counts in the background (core.feeds) when it opens and again every few seconds while
 it is open, so its counts follow papers being loaded and what other programs change; Enter
-gives the query to show, d deletes a search after asking.
+gives the query to show, d deletes a search after asking, u is the reader's undo.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -73,6 +73,7 @@ class FeedsScreen(Dialog[str | None]):
     BINDINGS = [
         Binding("escape,q", "dismiss(None)", "Close"),
         Binding("d,delete", "delete", "Delete the search"),
+        Binding("u", "undo", "Undo", id="undo"),
         Binding("slash", "filter", "Close and type a filter"),
     ]
 
@@ -83,17 +84,19 @@ class FeedsScreen(Dialog[str | None]):
         index: Callable[[], SearchEngine | None],
         counter: FeedCounter | None = None,
         to_filter: Callable[[], None] | None = None,
+        undo: Callable[[], None] | None = None,
         recount_every: float = Timings.recount_every,
         key_wait: KeyWait | None = None,
     ) -> None:
         """`sync`: the library's, which saves what is deleted; `papers`: every paper (the
         store, which may grow); `index()`: its search index once it is built; `counter`: one
         held between openings, so known matches are not sought again; `to_filter`: puts the
-        focus in the filter, once the panel is closed; `recount_every`: seconds between counts
+        focus in the filter, once the panel is closed; `undo`: the reader's undo, which takes
+        back a search deleted here as any other step; `recount_every`: seconds between counts
         while the panel is open; `key_wait`: the main screen's, which the keys wait on while
         the panel acts on an answer."""
         super().__init__()
-        self._to_filter = to_filter
+        self._to_filter, self._undo = to_filter, undo
         self._sync, self.library = sync, sync.library
         self._recount_every = recount_every
         self.key_wait = key_wait or KeyWait()
@@ -110,7 +113,7 @@ class FeedsScreen(Dialog[str | None]):
             yield Static(classes="dialog-hint")
 
     def on_mount(self) -> None:
-        self._show([FeedCount(name, query, None, None) for name, query in self._searches().items()])
+        self._show_searches()
         self._recount()
         self.set_interval(self._recount_every, self._recount)
 
@@ -130,7 +133,14 @@ class FeedsScreen(Dialog[str | None]):
 
     @on(FeedsCounted)
     def _counted(self, message: FeedsCounted) -> None:
-        self._show(message.counts)
+        self._show_searches(message.counts)
+
+    def _show_searches(self, counted: Sequence[FeedCount] = ()) -> None:
+        """Show the searches the library holds now, with the counts known of them: a count
+        started before a delete, or its undo, counted the searches saved then."""
+        known = {(feed.name, feed.query): feed for feed in [*self.counts, *counted]}
+        searches = self._searches().items()
+        self._show([known.get(search, FeedCount(*search, None, None)) for search in searches])
 
     def _show(self, counts: list[FeedCount]) -> None:
         self.counts = counts
@@ -183,6 +193,12 @@ class FeedsScreen(Dialog[str | None]):
         # yes with its y.
         if await ask(self, ConfirmByEnter(question)) and self.library.delete_search(feed.name):
             self._sync.save()
-            self._show([f for f in self.counts if f.name != feed.name])
+            self._show_searches()
             deleted = f"Deleted the saved search “{clean(feed.name)}”: u undoes it"
             self.notify(deleted, markup=False)
+
+    def action_undo(self) -> None:
+        if self._undo is not None:
+            self._undo()
+            self._show_searches()
+            self._recount()

@@ -2,6 +2,7 @@
 bottom (ui/asking: `dialog_flow` makes one the workspace's action)."""
 
 import asyncio
+from functools import partial
 from pathlib import Path
 
 from tui_reader.core.citation_keys import give_keys
@@ -19,7 +20,7 @@ from tui_reader.core.paper import Paper
 from tui_reader.core.pipe import FORMATS, pipe_input
 from tui_reader.core.text import strip_controls
 from tui_reader.core.wording import count
-from tui_reader.ui.actions import headline, targeted, targeted_papers
+from tui_reader.ui.actions import headline, targeted, targeted_papers, undo
 from tui_reader.ui.asking import ask
 from tui_reader.ui.copy_picker import CopyPicker
 from tui_reader.ui.dialogs import ConfirmByEnter, ConfirmScreen, PromptScreen, typed_path
@@ -242,6 +243,7 @@ def feeds_panel(screen: WorkspaceParts) -> FeedsScreen:
         screen.store,
         lambda: screen.index,
         to_filter=screen.action_focus_filter,
+        undo=partial(undo, screen),
         recount_every=screen.timings.recount_every,
         key_wait=screen.key_wait,
     )

@@ -175,6 +175,7 @@ class Workspace(Screen[None]):
     action_jump_forward = actions.jump_forward
     action_next_sort = actions.next_sort
     action_reading_mode = actions.reading_mode
+    action_back_to_list = actions.back_to_list
     action_toggle_raw = actions.toggle_raw
     action_split = actions.split
     action_help = actions.show_help
