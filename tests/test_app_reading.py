@@ -134,3 +134,15 @@ async def test_escape_or_enter_in_reading_mode_goes_back_to_the_list(seed_store,
         await pilot.press("z")
         await keys_handled(pilot)
         assert state() == (False, paper_list, "")
+
+
+async def test_a_filter_typed_in_reading_mode_is_read_on_in_it(seed_store) -> None:
+    """Enter in the filter focused the list, which reading mode hides: j moved it unseen."""
+    app = ReaderApp(Opening(seed_store))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        workspace, detail_pane = app.workspace, app.query_one(DetailPane)
+        await pilot.press("z", "slash", *"bandit", "enter")
+        await keys_handled(pilot)
+        assert workspace.has_class("-reading") and app.focused is detail_pane
+        assert workspace.filter_input.value == "bandit"

@@ -478,8 +478,8 @@ class Workspace(Screen[None]):
     def action_leave_filter(self) -> None:
         # The keys sent after Enter ("j j") wait for the results of what was typed
         # (keys_caught_up): searched here, on the screen's thread, a phrase among a million
-        # papers froze the screen.
-        self._focus(self.paper_list)
+        # papers froze the screen. In reading mode the list is hidden: the paper is read on.
+        self._focus(self.detail_pane if self.has_class("-reading") else self.paper_list)
 
     def _restore_session(self, session: Session) -> None:
         if session.sort in SORTS:
