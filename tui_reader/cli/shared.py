@@ -260,8 +260,8 @@ def open_library(
     Why no change can be saved (Library.blocked) is told by the reader (`session`) at once,
     its changes being kept for the session; by a command that writes, by its save, which
     raises LibraryError; by a command that only reads, not at all. A library named (--library,
-    $TUI_READER_LIBRARY) in a folder that does not exist is LibraryPathError: a path mistyped
-    would read as a library of nothing."""
+    $TUI_READER_LIBRARY) in a folder that does not exist is LibraryPathError (a path mistyped
+    would read as a library of nothing), and so is a library's backup."""
     named = path is not None or ENVIRONMENT_VARIABLE in os.environ
     if path is None:
         path = default_path()
@@ -270,6 +270,9 @@ def open_library(
                 path.parent.mkdir(parents=True, exist_ok=True)
     if named and not path.parent.is_dir():
         raise LibraryPathError(f"{path}: the folder {path.parent} does not exist")
+    # A library's backup named as one: its changes would be a journal its library reads back.
+    if path.name.endswith(".bak") and (kept := path.with_name(path.name[:-4])).is_file():
+        raise LibraryPathError(f"{path}: the backup of {kept}: name {kept}, or a copy of this")
     library, messages = Library.open(path, read_only=read_only)
     if library.blocked and session:
         messages.append(f"{library.blocked}: changes are kept for this session only")

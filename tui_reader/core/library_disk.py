@@ -95,9 +95,6 @@ def _check_path(path: Path) -> None:
     """LibraryPathError when the path, or a file beside it, cannot be a library file."""
     if path.is_dir():
         raise LibraryPathError(f"{path}: is a folder, not a library file")
-    # A library's backup is not one: its changes would be a journal its library reads back.
-    if path.name.endswith(".bak") and (kept := path.with_name(path.name[:-4])).is_file():
-        raise LibraryPathError(f"{path}: the backup of {kept}: name {kept}, or a copy of this")
     real = Path(os.path.realpath(path))
     for candidate in [path, *_sidecars(real)]:
         if problem := special_file_problem(candidate):
