@@ -216,6 +216,51 @@ async def test_a_paper_bookmarked_among_the_unread_is_read_and_stays_in_sight(
         assert paper not in app.workspace.paper_list.papers
 
 
+@pytest.mark.usefixtures("no_outside_world")
+async def test_papers_read_since_the_search_stay_among_the_unread_when_one_is_bookmarked(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    """One read by resting on it, the next by copying its link, then bookmarked: the list
+    searched again on the bookmark keeps both, and the cursor on its paper."""
+    app = reader(seed_store, private_library, read_after=QUICK)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await type_filter(pilot, "is:unread")
+        rested, copied = seed_store[1], seed_store[2]
+        await pilot.press("enter", "j")
+        await wait_until(pilot, lambda: app.library.is_read(rested.id), "paper 2 read")
+        await pilot.press("j", "y")
+        await wait_until(pilot, lambda: app.library.is_read(copied.id), "paper 3 read")
+        await pilot.press("b")
+        await wait_until(pilot, lambda: app.library.is_bookmarked(copied.id), "bookmarked")
+        await work_done(app)
+        paper_list = app.workspace.paper_list
+        assert list(paper_list.papers) == list(seed_store)
+        assert paper_list.current is copied
+        await type_filter(pilot, " ")
+        assert rested not in paper_list.papers and copied not in paper_list.papers
+
+
+async def test_r_marks_a_paper_read_since_the_search_out_of_the_unread(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    """The reader's own mark, unlike reading: r makes the paper rested on unread, and r
+    again read, which takes it out of the list at once."""
+    app = reader(seed_store, private_library, read_after=QUICK)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await type_filter(pilot, "is:unread")
+        rested = seed_store[1]
+        await pilot.press("enter", "j")
+        await wait_until(pilot, lambda: app.library.is_read(rested.id), "paper 2 read")
+        await pilot.press("r")
+        await work_done(app)
+        assert not app.library.is_read(rested.id)
+        assert rested in app.workspace.paper_list.papers
+        await pilot.press("r")
+        await work_done(app)
+        assert app.library.is_read(rested.id)
+        assert rested not in app.workspace.paper_list.papers
+
+
 async def test_marked_papers_bookmarked_together_stay_unread_a_paper_alone_is_read(
     seed_store: PaperStore, private_library: Path
 ) -> None:

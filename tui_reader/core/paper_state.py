@@ -4,7 +4,7 @@ The library (core.library.Library) is one; anything with these methods will do, 
 needs no library to search or export.
 """
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -120,6 +120,40 @@ class WithNew:
         """The papers the user made anything of, and the new ones: any other is not new."""
         known = self.state.paper_ids()
         return [*known, *self.new.difference(known)]
+
+    def citation_keys(self, paper_ids: Iterable[str]) -> Mapping[str, str]:
+        return self.state.citation_keys(paper_ids)
+
+
+@dataclass(frozen=True)
+class UnreadStill:
+    """A state as it is, but with the papers of `read_since` unread: those a list's reader
+    read (by resting on or using them) since it was searched, which its searches again (after
+    a bookmark, say) keep, also under `is:unread`, until the next query. The set is read as
+    it is when asked (a search's thread, while the reader reads on): a paper is added to it
+    before it is read."""
+
+    state: PaperState
+    read_since: Set[str]
+
+    def is_bookmarked(self, paper_id: str) -> bool:
+        return self.state.is_bookmarked(paper_id)
+
+    def is_read(self, paper_id: str) -> bool:
+        # The state first: a paper it holds read since is in the set by then.
+        return self.state.is_read(paper_id) and paper_id not in self.read_since
+
+    def tags(self, paper_id: str) -> Sequence[str]:
+        return self.state.tags(paper_id)
+
+    def note(self, paper_id: str) -> str:
+        return self.state.note(paper_id)
+
+    def changed_at(self, paper_id: str) -> str:
+        return self.state.changed_at(paper_id)
+
+    def paper_ids(self) -> Sequence[str]:
+        return self.state.paper_ids()
 
     def citation_keys(self, paper_ids: Iterable[str]) -> Mapping[str, str]:
         return self.state.citation_keys(paper_ids)

@@ -43,6 +43,7 @@ def bookmark(screen: WorkspaceParts) -> None:
 def toggle_read(screen: WorkspaceParts) -> None:
     targets, library = targeted(screen), screen.library
     value = not all(library.is_read(i) for i in targets)
+    screen.filtering.marked_read(targets)
     library.set_read(targets, value, undoable=len(targets) > 1)
     _tell_marked_changed(screen, targets, "read" if value else "unread")
     screen.following.stop_reading()
@@ -54,9 +55,10 @@ def read_all(screen: WorkspaceParts) -> None:
     if said := screen.paper_list.none_in_full:
         screen.tell(said)
         return
-    papers = screen.paper_list.shown
-    if screen.library.set_read([paper.id for paper in papers], True, undoable=True):
-        screen.tell(f"Marked {count(len(papers), 'paper')} read (u undoes)")
+    paper_ids = [paper.id for paper in screen.paper_list.shown]
+    screen.filtering.marked_read(paper_ids)
+    if screen.library.set_read(paper_ids, True, undoable=True):
+        screen.tell(f"Marked {count(len(paper_ids), 'paper')} read (u undoes)")
         screen.library_changed()
     else:
         screen.tell("Every paper shown is read already")

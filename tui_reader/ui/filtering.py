@@ -8,7 +8,7 @@ then all of them, unless a newer query's search cancelled it first. In the for-y
 papers found are put in the order the for-you room gives as the search starts (ui/for_you).
 What the header says of the list comes from here too."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 
 from textual.widget import Widget
@@ -18,6 +18,7 @@ from tui_reader.core.engine import SearchEngine, Stopped
 from tui_reader.core.for_you import ForYouOrder
 from tui_reader.core.library import Library
 from tui_reader.core.nothing_found import why_nothing
+from tui_reader.core.paper_state import UnreadStill
 from tui_reader.core.query import parse_query
 from tui_reader.core.search_service import Results, search_papers
 from tui_reader.core.sorting import Sort
@@ -43,7 +44,8 @@ class Filtering:
         the list was in another order (the reader turned to it)."""
         self._screen, self._paper_list = screen, paper_list
         self._store, self._library, self._for_you = store, library, for_you
-        self.query = ""  # as typed (a space after the last word: typed in full)
+        self._query = ""  # as typed (a space after the last word: typed in full)
+        self._read_since: set[str] = set()  # papers read by resting on or using them
         self.shown_query = ""  # the query whose results the list shows
         self.typed = False  # the query was typed in the filter (not restored or jumped to)
         self.waited_for = ""  # a query whose results keys waited for in vain
@@ -51,8 +53,30 @@ class Filtering:
         self.counting = False  # the list shows the first papers found: the rest to come
         self.among: int | None = None  # the papers the list's search looked among
         self.showing = ""  # the words the list's search read for typos no paper holds
-        self.to_read: list[str] = []  # papers used, read once the search that follows shows
         self._sorted: Sort | None = None  # the order of the last search or sort started
+
+    @property
+    def query(self) -> str:
+        return self._query
+
+    @query.setter
+    def query(self, query: str) -> None:
+        if query != self._query:  # the next search: the papers read before it are read
+            self._read_since.clear()
+        self._query = query
+
+    def read(self, paper_ids: Sequence[str]) -> bool:
+        """Read papers the reader rested on or used: they stay in the list until the next
+        query, its searches again (after a bookmark, say) taking them as unread still, also
+        under `is:unread`; whether any was not read."""
+        unread = [i for i in paper_ids if not self._library.is_read(i)]
+        self._read_since.update(unread)  # first: a search reading the library now keeps them
+        return bool(unread) and self._library.set_read(unread, True)
+
+    def marked_read(self, paper_ids: Sequence[str]) -> None:
+        """The reader marked these papers read or unread (r, R): the list's searches take
+        them as they are, so that one marked read under `is:unread` leaves it."""
+        self._read_since.difference_update(paper_ids)
 
     @property
     def asked(self) -> bool:
@@ -84,12 +108,6 @@ class Filtering:
         self.shown, self.close = full, len(papers) - full
         self.among, self.showing, self.counting = results.among, results.showing, results.counting
 
-    def read_once_shown(self) -> bool:
-        """Read the papers used before the search just shown (they stay in its list: a
-        paper read by resting on it does too); whether any was not read."""
-        read, self.to_read = self.to_read, []
-        return bool(read) and self._library.set_read(read, True)
-
     def results_due(self) -> bool:
         """Whether the results of the query typed are on their way, and not waited for in
         vain before."""
@@ -112,13 +130,13 @@ class Filtering:
     def _search(
         self, index: SearchEngine, query: str, sort: Sort, order: ForYouOrder | None
     ) -> None:
-        worker = get_current_worker()
+        worker, state = get_current_worker(), UnreadStill(self._library, self._read_since)
         try:
-            found = search_papers(index, query, self._library, sort, self._store, first=FIRST_SHOWN)
+            found = search_papers(index, query, state, sort, self._store, first=FIRST_SHOWN)
             if found.counting:
                 self._post(self._ready(found, index, query, order))
                 found = search_papers(
-                    index, query, self._library, sort, self._store, stop=lambda: worker.is_cancelled
+                    index, query, state, sort, self._store, stop=lambda: worker.is_cancelled
                 )
         except Stopped:
             return

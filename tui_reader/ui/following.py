@@ -38,11 +38,11 @@ class CursorFollower:
         library: Library,
         read_after: float,
         index: Callable[[], SearchEngine | None],
-        read: Callable[[], None],
+        read: Callable[[str], None],
         reads: Callable[[], bool] = lambda: True,
     ) -> None:
         """`read_after`: seconds resting on a paper reads it (0: never); `index()`, the
-        store's index once there is one; `read()`, told once a paper rested on is read;
+        store's index once there is one; `read(paper_id)` reads a paper rested on;
         `reads()`: whether a paper rested on or used is read in the list's order now."""
         self._screen, self._paper_list, self._detail_pane = screen, paper_list, detail_pane
         self._debounce, self._timings = debounce, timings
@@ -113,8 +113,8 @@ class CursorFollower:
     def _read_current(self) -> None:
         self._read_timer = self._reading = None
         paper = self._paper_list.current
-        if paper is not None and self._reads() and self._library.set_read([paper.id], True):
-            self._read()
+        if paper is not None and self._reads():
+            self._read(paper.id)
 
     def used(self, paper_ids: Sequence[str]) -> list[str]:
         """The paper to read, of those the reader bookmarked, tagged, annotated, copied from

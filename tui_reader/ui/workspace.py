@@ -134,7 +134,7 @@ class Workspace(Screen[None]):
             library=self.library,
             read_after=config.read_after,
             index=lambda: self._index,
-            read=lambda: self.library_changed(refilter=False),
+            read=lambda paper_id: self._read([paper_id]),
             reads=lambda: self.sort != "for you",
         )
         self.jumps = Jumps(
@@ -329,8 +329,6 @@ class Workspace(Screen[None]):
             self.refresh_bindings()
         self._update_header()
         self.key_wait.look_again()
-        if self.filtering.read_once_shown():
-            self.library_changed(refilter=False)
 
     def watch_status(self) -> None:
         self._update_header()
@@ -378,13 +376,11 @@ class Workspace(Screen[None]):
 
     def library_changed(self, refilter: bool = True, used: Sequence[str] = ()) -> None:
         """Redraw what the library shows, filter again on state, and save. The paper `used`
-        (CursorFollower.used) is read once the search after the change ran: it stays listed."""
-        read = self.following.used(used)
+        (CursorFollower.used) is read, and stays listed as the papers read since the search
+        do (Filtering.read)."""
+        self.filtering.read(self.following.used(used))
         if refilter and parse_query(self.filtering.query).asks_state:
-            self.filtering.to_read += read
             self.refilter()
-        elif read:
-            self.library.set_read(read, True)
         self.for_you.library_changed()  # drawn now, or with the for-you order that follows
         self.sync.save()
         # A save is quick; one that is not (another program holds the lock, a slow disk) is
@@ -393,8 +389,11 @@ class Workspace(Screen[None]):
 
     def read_used(self, papers: Sequence[Paper]) -> None:
         """Read a paper copied from or opened (see CursorFollower.used), and save."""
-        read = self.following.used([paper.id for paper in papers])
-        if read and self.library.set_read(read, True):
+        self._read(self.following.used([paper.id for paper in papers]))
+
+    def _read(self, paper_ids: Sequence[str]) -> None:
+        """Read papers rested on or used; they stay listed (Filtering.read)."""
+        if self.filtering.read(paper_ids):
             self.library_changed(refilter=False)
 
     def _library_synced(self, changed: bool) -> None:
