@@ -317,6 +317,7 @@ async def test_a_key_waiting_for_results_as_the_reader_closes_ends_quietly(
         burst(app, "slash", *"regret", "enter", "j")
         await pilot.pause(0.1)  # the j waits for the results
         app.exit()
+    regret_held_up.set()  # the search ends once the reader has closed
 
 
 async def test_an_alt_key_in_a_dialog_is_not_escape(seed_store: PaperStore) -> None:
