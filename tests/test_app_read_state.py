@@ -18,6 +18,7 @@ from tui_reader.core.session import Session
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import app as app_module
 from tui_reader.ui.app import ReaderApp
+from tui_reader.ui.triage_screen import TriageScreen
 
 QUICK = 0.1  # seconds: read_after in these tests
 LONGER = 0.6  # seconds: several times QUICK, for what must not happen
@@ -258,6 +259,37 @@ async def test_r_marks_a_paper_read_since_the_search_out_of_the_unread(
         await pilot.press("r")
         await work_done(app)
         assert app.library.is_read(rested.id)
+        assert rested not in app.workspace.paper_list.papers
+        assert app.workspace.paper_list.current == seed_store[2]  # on its row, not the top
+
+
+async def test_a_paper_read_before_a_triage_that_decides_it_leaves_the_unread_after_it(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    """Read by resting on it, a paper stays among the unread until the next query; decided
+    in a triage, it leaves them as the triage ends, as one marked with r does."""
+    app = reader(seed_store, private_library, read_after=QUICK)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await type_filter(pilot, "is:unread reinforcement")
+        await pilot.press("enter", "j")
+        rested = app.workspace.paper_list.current
+        assert rested is not None
+        await wait_until(pilot, lambda: app.library.is_read(rested.id), "the paper read")
+        await pilot.press("I")
+        triage = app.screen
+        assert isinstance(triage, TriageScreen)
+        walk = triage.triage
+        for _ in range(len(walk.papers)):  # the papers read come last
+            current = walk.current
+            assert current is not None
+            await pilot.press("x")
+            await wait_until(pilot, lambda paper=current: paper.id in walk.decisions, "a skip")
+            if current == rested:
+                break
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is not triage, "the triage to close")
+        await work_done(app)
+        assert walk.decisions[rested.id] == "skipped"
         assert rested not in app.workspace.paper_list.papers
 
 

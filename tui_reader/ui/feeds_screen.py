@@ -162,7 +162,10 @@ class FeedsScreen(Dialog[str | None]):
         )
         if counts:
             option_list.highlighted = min(highlighted or 0, len(counts) - 1)
-            hint = "Enter shows its papers   d deletes it   / types a filter   Escape closes"
+            hint = (
+                "Enter shows its papers   d deletes it   u undoes   / types a filter   "
+                "Escape closes"
+            )
         else:
             hint = "No saved searches yet: S saves the filter under a name. Escape closes."
         self.query_one(".dialog-hint", Static).update(Content(hint))

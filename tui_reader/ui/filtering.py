@@ -101,10 +101,11 @@ class Filtering:
         list opens a new query's results on the first (PaperList.show)."""
         papers, query = results.papers, results.query
         new_query = ranked and query.strip() not in ("", self.shown_query.strip())
+        again = query == self.shown_query
         self.shown_query = query
         message = "No papers" if not query.strip() else "" if papers else self._nothing(query)
         full = len(papers) if results.full is None else results.full
-        self._paper_list.show(papers, message, full, new_query=new_query)
+        self._paper_list.show(papers, message, full, new_query=new_query, again=again)
         self.shown, self.close = full, len(papers) - full
         self.among, self.showing, self.counting = results.among, results.showing, results.counting
 

@@ -203,8 +203,10 @@ async def triage(screen: WorkspaceParts) -> None:
         ranking=screen.for_you if screen.sort == "for you" else None,
     )
     paper_id = await ask(screen, triage)
-    screen.library_changed()
     walk = triage.triage
+    # Decided, as r marks one: a paper read before the triage leaves `is:unread` now.
+    screen.filtering.marked_read(list(walk.decisions))
+    screen.library_changed()
     if screen.for_you.triage_left(query, walk.numbers[: walk.position + 1]):
         return
     position = None if paper_id is None else paper_list.position_of(paper_id)

@@ -233,11 +233,14 @@ class PaperList(SteadyScrollView, can_focus=True):
         empty_message: str = "No papers",
         full: int | None = None,
         new_query: bool = False,
+        again: bool = False,
     ) -> None:
         """Show these papers, keeping the cursor on the chosen paper when it is among them;
         in the results of a `new_query` ranked by relevance, only when it is in sight with
         the first of them (a new query opened on the paper of an old one, two thousand
-        better ones above it), unless it was asked for by name.
+        better ones above it), unless it was asked for by name. In the results of the same
+        query searched `again`, a paper that left them (marked read under `is:unread`)
+        leaves the cursor on its row, on the paper after it.
 
         Papers after the first `full` match the query only in part and are drawn dimmed.
         """
@@ -245,7 +248,7 @@ class PaperList(SteadyScrollView, can_focus=True):
         self.full = len(papers) if full is None else full
         self.empty_message = empty_message
         self._set_rows(len(papers))
-        position = 0
+        position, row = 0, self.cursor
         if self._chosen_id is not None:
             found = self.position_of(self._chosen_id)
             # Not to a paper matching only in part while others match in full: the list
@@ -256,6 +259,8 @@ class PaperList(SteadyScrollView, can_focus=True):
                     height = self.scrollable_content_region.height  # 0: not laid out
                     position = found if found < height or not height else 0
                     self.scroll_to(y=0, animate=False)
+            elif found is None and again:
+                position = max(min(row, (self.full or len(papers)) - 1), 0)
             self._asked_for = self._asked_for and found is None
         if position == 0:
             self.scroll_to(y=0, animate=False)
