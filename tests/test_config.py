@@ -277,14 +277,18 @@ def test_thousands_of_unknown_settings_take_linear_time_and_a_few_lines(tmp_path
     assert problems[-1] == f"{path}: 19,990 more unknown names, ignored"
 
 
+@pytest.mark.parametrize(
+    "command", [[], ["list"], ["search", "graph"], ["recommend"], ["tags"], ["export"]]
+)
 def test_missing_paths_from_the_config_say_so(
-    tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str], command: list[str]
 ) -> None:
+    """By the reader and by every command that reads the papers."""
     from tui_reader.cli.program import main
 
     config = write(tmp_path, 'theme = "nord"\npaths = [\n  "missing.jsonl",\n]\n')
     monkeypatch.setenv("TUI_READER_CONFIG", str(config))
-    assert main([]) == 2
+    assert main(command) == 2
     assert capsys.readouterr().err == (
         f"tui-reader: {tmp_path / 'missing.jsonl'}: no such file or directory"
         f" (from paths in {config}, line 2)\n"

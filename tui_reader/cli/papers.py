@@ -6,9 +6,8 @@ written to it."""
 
 import json
 from collections.abc import Sequence
-from pathlib import Path
 
-from tui_reader.cli.shared import NoMatch, warn
+from tui_reader.cli.shared import NamedPapers, NoMatch, warn
 from tui_reader.core.loading import NO_FILTER, LoadFilter, NothingAdmitted, check_paths
 from tui_reader.core.opening import Opening, open_papers
 from tui_reader.core.paper import Paper
@@ -40,18 +39,18 @@ def tell_skipped(problems: Sequence[str]) -> None:
 
 
 def read_papers(
-    paths: Sequence[Path],
+    named: NamedPapers,
     load_filter: LoadFilter = NO_FILTER,
     indexed: bool = False,
     asked: str = "",
 ) -> Opening:
-    """The papers the paths name (with `indexed`, their index too), what was passed over and
-    skipped told on stderr. NoMatch when `load_filter` admits no paper (`asked`: the options as
-    typed, to say so)."""
+    """The papers named (with `indexed`, their index too), what was passed over and skipped
+    told on stderr, and where the config named a path that cannot be read. NoMatch when
+    `load_filter` admits no paper (`asked`: the options as typed, to say so)."""
     bad: list[str] = []
-    files = check_paths(paths, passed_over=bad)
+    files = check_paths(named.paths, named.origin, passed_over=bad)
     try:
-        opening = open_papers(paths, files, load_filter, indexed=indexed, passed_over=bad)
+        opening = open_papers(named.paths, files, load_filter, indexed=indexed, passed_over=bad)
     except NothingAdmitted:
         raise NoMatch(f"no paper matches {asked}") from None
     finally:

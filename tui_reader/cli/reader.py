@@ -81,9 +81,9 @@ def _run_reader(arguments: argparse.Namespace) -> int:
     config, config_problems = load_config(
         config_path(), check_keys, check_theme=theme_problem, check_keymap=key_conflicts
     )
-    paths = papers_or_default(arguments.paths, config)
+    paths, origin = papers_or_default(arguments.paths, config)
     bad_files: list[str] = []  # files of a folder that are not text, or cannot be read
-    files = check_paths(paths, "" if arguments.paths else config.paths_origin, bad_files)
+    files = check_paths(paths, origin, bad_files)
     where = session_path()
     saved = load_session(where)  # before the library: a FIFO or device there stops the reader
     opening = open_papers(

@@ -45,17 +45,17 @@ def selected_papers(arguments: argparse.Namespace) -> tuple[list[Paper], Library
     from. NoMatch when none is."""
     arguments.tag = tags_given(arguments.tag, "--tag")  # first: bad input opens nothing
     query = checked_query(arguments.query) if arguments.query else None
-    paths = papers_or_default(arguments.papers)
+    named = papers_or_default(arguments.papers)
     # A query's search terms need the index, read from the cache as search reads it.
     opened = read_papers(
-        paths, load_filter(arguments), needs_index(arguments.query), asked_for(arguments)
+        named, load_filter(arguments), needs_index(arguments.query), asked_for(arguments)
     )
     library, _ = open_library(arguments.library, read_only=True)
     papers = resolved(opened, library).store
     if query is not None:
         tell_misread(query)
     selected = _select(arguments, papers, opened.index, library)
-    left_out = _left_out(arguments, papers, library, paths)
+    left_out = _left_out(arguments, papers, library, named.paths)
     if not selected:  # the papers left out, when there are some, are why
         raise NoMatch(left_out or _nothing(arguments, papers, library))
     if left_out:

@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from datetime import date, timedelta
 from pathlib import Path
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
 from tui_reader.core.config import Config, load_config
 from tui_reader.core.library import (
@@ -289,12 +289,23 @@ def settings() -> Config:
     return config
 
 
-def papers_or_default(paths: Sequence[Path], config: Config | None = None) -> list[Path]:
+class NamedPapers(NamedTuple):
+    """The papers to read, and where the config named them ("paths in FILE, line 3"; "" when
+    it did not), told with one that cannot be read."""
+
+    paths: list[Path]
+    origin: str = ""
+
+
+def papers_or_default(paths: Sequence[Path], config: Config | None = None) -> NamedPapers:
     """The papers named, else those the reader opens when given none: the config's `paths`,
     else the collections fetched so far, else the bundled abstracts."""
     if paths:
-        return list(paths)
-    return list((config or settings()).paths) or fetched_collections() or [bundled("seeds")]
+        return NamedPapers(list(paths))
+    config = config or settings()
+    if config.paths:
+        return NamedPapers(list(config.paths), config.paths_origin)
+    return NamedPapers(fetched_collections() or [bundled("seeds")])
 
 
 def search_template(option: str | None, config: Config) -> str:

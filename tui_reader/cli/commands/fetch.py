@@ -269,7 +269,7 @@ def _opened_by_default() -> list[Path]:
     """The files the reader and the commands open when they are named none (the fetched
     collections, unless the config names paths); none when they cannot be read."""
     try:
-        return check_paths(papers_or_default([], settings()), passed_over=[])
+        return check_paths(papers_or_default([], settings()).paths, passed_over=[])
     except LoadError:
         return []
 

@@ -48,9 +48,9 @@ def run(arguments: argparse.Namespace) -> int:
         raise UsageError(f"--limit must be 1 or more, not {arguments.limit}")
     tag = tags_given([arguments.tag], "--tag")[0] if arguments.tag is not None else None
     asked = checked_query(arguments.query) if arguments.query else None  # as `search` checks it
-    paths = papers_or_default(arguments.papers)
+    named = papers_or_default(arguments.papers)
     library, _ = open_library(arguments.library, read_only=True)  # a misplaced one said first
-    opened = read_papers(paths, indexed=True)  # from the cache once written: read at once
+    opened = read_papers(named, indexed=True)  # from the cache once written: read at once
     papers, index = opened.store, opened.index
     if asked is not None:
         tell_misread(asked)

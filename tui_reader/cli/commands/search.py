@@ -44,12 +44,12 @@ def run(arguments: argparse.Namespace) -> int:
     if arguments.limit < 1:
         raise UsageError(f"--limit must be 1 or more, not {arguments.limit}")
     asked = checked_query(arguments.query)
-    paths = papers_or_default([*arguments.paths, *arguments.papers])
+    named = papers_or_default([*arguments.paths, *arguments.papers])
     options = asked_for(arguments, query_option=False)
     # The library is opened only when the query asks about it, first: a misplaced --library
     # is said before any paper file's problem.
     library = open_library(arguments.library, read_only=True)[0] if asked.asks_state else None
-    opened = read_papers(paths, load_filter(arguments), indexed=True, asked=options)
+    opened = read_papers(named, load_filter(arguments), indexed=True, asked=options)
     papers = opened.store
     tell_misread(asked)
     state: PaperState = NO_STATE if library is None else library
