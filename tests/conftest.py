@@ -33,7 +33,9 @@ def private_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "library" / "library.json"
     path.parent.mkdir()
     monkeypatch.setenv("TUI_READER_LIBRARY", str(path))
-    monkeypatch.setenv("TUI_READER_CONFIG", str(tmp_path / "no-config.toml"))
+    config = tmp_path / "empty-config.toml"
+    config.touch()
+    monkeypatch.setenv("TUI_READER_CONFIG", str(config))
     monkeypatch.setenv("TUI_READER_SESSION", str(tmp_path / "session.json"))
     monkeypatch.setenv("TUI_READER_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # fetched collections

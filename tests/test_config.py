@@ -27,6 +27,35 @@ def test_no_file_gives_the_defaults(tmp_path: Path) -> None:
     assert Config() == Config(DEFAULT_SEARCH_URL, None, (), {})
 
 
+@pytest.mark.parametrize("command", [[], ["list"]])
+def test_a_missing_file_the_variable_names_is_said_and_the_defaults_used(
+    tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """A config file named by $TUI_READER_CONFIG and not found is a mistyped name: the
+    default one not found is no config."""
+    from tui_reader.cli.program import main
+
+    missing = tmp_path / "confg.toml"
+    monkeypatch.setenv("TUI_READER_CONFIG", str(missing))
+    said = f"{missing}: no such file (TUI_READER_CONFIG names it); using the default settings"
+    assert load_config(missing, named=True) == (Config(), [said])
+    if command:
+        assert main(command) == 0
+        assert capsys.readouterr().err == f"tui-reader: {said}\n"
+        return
+    told: list[str] = []
+    start = ReaderApp.__init__
+
+    def opened(app: ReaderApp, opening: Opening, *arguments: object) -> None:
+        told.extend(opening.messages)  # the problems the reader lists at start
+        start(app, opening, *arguments)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ReaderApp, "__init__", opened)
+    monkeypatch.setattr(ReaderApp, "run", lambda app: None)
+    assert main(command) == 0
+    assert told == [said]
+
+
 def test_every_setting_is_read(tmp_path: Path) -> None:
     path = write(
         tmp_path,

@@ -22,7 +22,7 @@ from tui_reader.cli.shared import (
 from tui_reader.cli.signals import save_on_signals
 from tui_reader.core.config import load_config
 from tui_reader.core.loading import check_paths
-from tui_reader.core.locations import cache_folder, config_path, session_path
+from tui_reader.core.locations import cache_folder, config_is_named, config_path, session_path
 from tui_reader.core.opening import CacheWriter, Way, open_papers, resolved
 from tui_reader.core.session import (
     SessionError,
@@ -79,7 +79,11 @@ def _run_reader(arguments: argparse.Namespace) -> int:
     from tui_reader.ui.keymap import check_keys, key_conflicts, theme_problem
 
     config, config_problems = load_config(
-        config_path(), check_keys, check_theme=theme_problem, check_keymap=key_conflicts
+        config_path(),
+        check_keys,
+        check_theme=theme_problem,
+        check_keymap=key_conflicts,
+        named=config_is_named(),
     )
     paths, origin = papers_or_default(arguments.paths, config)
     bad_files: list[str] = []  # files of a folder that are not text, or cannot be read

@@ -25,7 +25,12 @@ from tui_reader.core.library import (
 )
 from tui_reader.core.links import check_search_template
 from tui_reader.core.loading import LoadFilter
-from tui_reader.core.locations import LIBRARY_VARIABLE, config_path, library_path
+from tui_reader.core.locations import (
+    LIBRARY_VARIABLE,
+    config_is_named,
+    config_path,
+    library_path,
+)
 from tui_reader.core.metadata_filter import is_date
 from tui_reader.core.query import Query, parse_query
 from tui_reader.core.sources.folder import fetched_collections
@@ -283,7 +288,7 @@ def open_library(
 
 def settings() -> Config:
     """The config file's settings, its problems told on stderr (commands run without a screen)."""
-    config, problems = load_config(config_path())
+    config, problems = load_config(config_path(), named=config_is_named())
     for problem in problems:
         warn(problem)
     return config

@@ -13,6 +13,7 @@ from urllib.parse import SplitResult, urlsplit
 from tui_reader.core.file_kinds import special_file_problem
 from tui_reader.core.library import normalise_tag
 from tui_reader.core.links import DEFAULT_SEARCH_URL, check_search_template
+from tui_reader.core.locations import CONFIG_VARIABLE
 from tui_reader.core.wording import count
 
 if sys.version_info >= (3, 11):
@@ -50,8 +51,10 @@ def load_config(
     *,
     check_theme: Callable[[str], str | None] | None = None,
     check_keymap: Callable[[Mapping[str, str]], list[tuple[str, str]]] | None = None,
+    named: bool = False,
 ) -> tuple[Config, list[str]]:
-    """The settings in the file (defaults when there is none) and what is wrong with it.
+    """The settings in the file (defaults when there is none, said when the file was `named`,
+    by $TUI_READER_CONFIG) and what is wrong with it.
 
     `check_theme(name)` says what is wrong with a theme, and `check_keymap(keys)` with the
     rebindings together (two actions given one key), as (an action to blame, what) pairs.
@@ -67,6 +70,8 @@ def load_config(
         raise ConfigError(f"{path}: is a folder, not a config file")
     read = _read(path)
     if isinstance(read, str):
+        if not read and named:
+            read = f"no such file ({CONFIG_VARIABLE} names it)"
         return Config(), [f"{path}: {read}; using the default settings"] if read else []
     text, data = read
     reading = _Reading(path, _key_lines(text), check_keys, check_theme, check_keymap)

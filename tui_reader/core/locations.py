@@ -31,6 +31,11 @@ def config_path() -> Path:
     return _location(CONFIG_VARIABLE, platformdirs.user_config_dir, "config.toml")
 
 
+def config_is_named() -> bool:
+    """Whether $TUI_READER_CONFIG names the config file (then one missing is a mistake)."""
+    return bool(os.environ.get(CONFIG_VARIABLE))
+
+
 def session_path() -> Path:
     """Where the reader left off: $TUI_READER_SESSION, else session.json in the state folder."""
     return _location(SESSION_VARIABLE, platformdirs.user_state_dir, "session.json")
