@@ -43,17 +43,10 @@ def test_a_missing_file_the_variable_names_is_said_and_the_defaults_used(
         assert main(command) == 0
         assert capsys.readouterr().err == f"tui-reader: {said}\n"
         return
-    told: list[str] = []
-    start = ReaderApp.__init__
-
-    def opened(app: ReaderApp, opening: Opening, *arguments: object) -> None:
-        told.extend(opening.messages)  # the problems the reader lists at start
-        start(app, opening, *arguments)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(ReaderApp, "__init__", opened)
-    monkeypatch.setattr(ReaderApp, "run", lambda app: None)
+    opened: list[ReaderApp] = []
+    monkeypatch.setattr(ReaderApp, "run", lambda app: opened.append(app))
     assert main(command) == 0
-    assert told == [said]
+    assert opened[0].workspace._messages == [said]  # the problems the reader lists at start
 
 
 def test_every_setting_is_read(tmp_path: Path) -> None:

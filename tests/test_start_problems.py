@@ -62,6 +62,11 @@ def test_key_conflicts_in_each_place() -> None:
          "one can have it; Note has no other key"),
     ]  # fmt: skip
     assert [blame for blame, _ in key_conflicts({"copied": "x", "sort": "x"})] == ["sort"]
+    # The saved searches panel undoes with the reader's key: d deletes there.
+    assert key_conflicts({"undo": "d"}) == [
+        ("undo", "'d' is the key of both Delete the search and Undo in the saved searches "
+         "panel, but only one can have it"),
+    ]  # fmt: skip
 
 
 def test_the_reader_is_given_every_problem_with_its_line(

@@ -5,9 +5,12 @@ from collections.abc import Mapping, Sequence
 from textual.binding import Binding, BindingType
 from textual.keys import Keys, key_to_character
 from textual.theme import BUILTIN_THEMES
+from textual.widgets import OptionList
 
 from tui_reader.ui.detail_pane import DetailPane
+from tui_reader.ui.feeds_screen import FeedsScreen
 from tui_reader.ui.paper_list import PaperList
+from tui_reader.ui.picker_list import PickerList
 from tui_reader.ui.textual_keys import key_list, key_name
 from tui_reader.ui.workspace_keys import WORKSPACE_BINDINGS
 
@@ -27,6 +30,11 @@ _NAMED_CONTEXTS: tuple[tuple[str, Sequence[BindingType]], ...] = (
     ("app-wide", WORKSPACE_BINDINGS),
     ("in the paper list", _CONTEXTS[0]),
     ("in the detail pane", _CONTEXTS[1]),
+    # Its undo is the reader's, rebound with it.
+    (
+        "in the saved searches panel",
+        [*FeedsScreen.BINDINGS, *PickerList.BINDINGS, *OptionList.BINDINGS],
+    ),
 )
 
 
