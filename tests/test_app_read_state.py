@@ -261,6 +261,25 @@ async def test_r_marks_a_paper_read_since_the_search_out_of_the_unread(
         assert app.library.is_read(rested.id)
         assert rested not in app.workspace.paper_list.papers
         assert app.workspace.paper_list.current == seed_store[2]  # on its row, not the top
+        await pilot.press("u")  # one paper's mark, a step as many papers' is
+        await work_done(app)
+        assert not app.library.is_read(rested.id)
+        assert rested in app.workspace.paper_list.papers
+
+
+async def test_the_full_matches_marked_read_leave_the_cursor_on_the_first_close_one(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    app = reader(seed_store, private_library, read_after=60)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await type_filter(pilot, "is:unread language models")
+        paper_list = app.workspace.paper_list
+        assert paper_list.full > 2 and len(paper_list.papers) > paper_list.full + 2
+        await pilot.press("enter", "j", "j")
+        await pilot.press("R")
+        await work_done(app)
+        assert paper_list.full == 0 and len(paper_list.papers) > 2
+        assert paper_list.cursor == 0
 
 
 async def test_a_paper_read_before_a_triage_that_decides_it_leaves_the_unread_after_it(

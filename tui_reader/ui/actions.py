@@ -44,7 +44,8 @@ def toggle_read(screen: WorkspaceParts) -> None:
     targets, library = targeted(screen), screen.library
     value = not all(library.is_read(i) for i in targets)
     screen.filtering.marked_read(targets)
-    library.set_read(targets, value, undoable=len(targets) > 1)
+    # The reader's own mark, a step: a paper marked read leaves is:unread, and u brings it back.
+    library.set_read(targets, value, undoable=True)
     _tell_marked_changed(screen, targets, "read" if value else "unread")
     screen.following.stop_reading()
     screen.library_changed()

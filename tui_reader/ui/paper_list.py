@@ -260,7 +260,7 @@ class PaperList(SteadyScrollView, can_focus=True):
                     position = found if found < height or not height else 0
                     self.scroll_to(y=0, animate=False)
             elif found is None and again:
-                position = max(min(row, (self.full or len(papers)) - 1), 0)
+                position = min(row, self.full - 1) if self.full else 0  # not among the close
             self._asked_for = self._asked_for and found is None
         if position == 0:
             self.scroll_to(y=0, animate=False)
