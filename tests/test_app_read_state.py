@@ -282,6 +282,26 @@ async def test_the_full_matches_marked_read_leave_the_cursor_on_the_first_close_
         assert paper_list.cursor == 0
 
 
+async def test_marked_papers_marked_read_out_of_the_unread_are_no_longer_marked(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    """Their marks stayed, unseen: the next b bookmarked them, not the paper in sight."""
+    app = reader(seed_store, private_library, read_after=60)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await type_filter(pilot, "is:unread language models")
+        paper_list = app.workspace.paper_list
+        marked = [paper.id for paper in paper_list.papers[:2]]
+        await pilot.press("enter", "space", "space", "r")
+        await work_done(app)
+        assert all(app.library.is_read(i) for i in marked)
+        assert paper_list.marked == set() and "marked" not in app.workspace.sub_title
+        current = paper_list.current
+        assert current is not None and current.id not in marked
+        await pilot.press("b")
+        assert app.library.is_bookmarked(current.id)
+        assert not any(app.library.is_bookmarked(i) for i in marked)
+
+
 async def test_a_paper_read_before_a_triage_that_decides_it_leaves_the_unread_after_it(
     seed_store: PaperStore, private_library: Path
 ) -> None:

@@ -153,6 +153,9 @@ def test_a_view_shows_papers_by_number() -> None:
     view = kept.view(np.array([3, 0], dtype=np.int64))
     assert len(view) == 2 and view[0] == kept[3] and view[1:] == [kept[0]]
     assert view.position_of(kept[0].id) == 1 and view.position_of(kept[2].id) is None
+    ids = [kept[n].id for n in range(4)]
+    assert view.among([*ids, "not-a-paper"]) == {ids[0], ids[3]}
+    assert kept.view().among([ids[1], "not-a-paper"]) == {ids[1]}
 
 
 @pytest.mark.parametrize("opened", [False, True])

@@ -582,3 +582,10 @@ class PaperView(Sequence[Paper]):
             return number
         found = np.flatnonzero(self._numbers == number)
         return int(found[0]) if len(found) else None
+
+    def among(self, paper_ids: Iterable[str]) -> set[str]:
+        """Those of these papers that are in this view, found all at once."""
+        ids = list(paper_ids)
+        numbers = self._store.positions_of(ids)
+        here = numbers >= 0 if self._numbers is None else np.isin(numbers, self._numbers)
+        return {paper_id for paper_id, found in zip(ids, here.tolist(), strict=True) if found}

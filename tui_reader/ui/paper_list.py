@@ -240,7 +240,7 @@ class PaperList(SteadyScrollView, can_focus=True):
         the first of them (a new query opened on the paper of an old one, two thousand
         better ones above it), unless it was asked for by name. In the results of the same
         query searched `again`, a paper that left them (marked read under `is:unread`)
-        leaves the cursor on its row, on the paper after it.
+        leaves the cursor on its row, on the paper after it, and its mark.
 
         Papers after the first `full` match the query only in part and are drawn dimmed.
         """
@@ -262,6 +262,11 @@ class PaperList(SteadyScrollView, can_focus=True):
             elif found is None and again:
                 position = min(row, self.full - 1) if self.full else 0  # not among the close
             self._asked_for = self._asked_for and found is None
+        if again and self.marked and (kept := papers.among(self.marked)) != self.marked:
+            # Marked papers that left the list (marked read under is:unread): what acts on
+            # the marked papers would act on papers out of sight.
+            self.marked = kept
+            self.post_message(self.MarksChanged())
         if position == 0:
             self.scroll_to(y=0, animate=False)
         self.cursor = position
