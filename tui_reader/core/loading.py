@@ -165,6 +165,7 @@ def _paper(record: Record, path: Path, stem: str) -> Paper:
         venue=record.venue,
         metadata=record.metadata,
         written_abstract=record.written_abstract,
+        given_id=record.given_id,
     )
 
 

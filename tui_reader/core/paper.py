@@ -54,9 +54,10 @@ def paper_id(abstract: str) -> str:
     return digest[:ID_LENGTH]
 
 
-def paper_id_of(abstract: str, metadata: "Metadata") -> str:
-    """The id of the paper of an abstract with these fields: its arXiv id, else `paper_id`."""
-    return metadata.get("arxiv_id") or paper_id(abstract)
+def paper_id_of(abstract: str, metadata: "Metadata", given: str = "") -> str:
+    """The id of the paper of an abstract with these fields: its arXiv id, else the id its file
+    `given` it (tui-reader's BibTeX export writes it), else `paper_id`."""
+    return metadata.get("arxiv_id") or given or paper_id(abstract)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,16 +115,19 @@ class Paper:
         venue: str = "",
         metadata: "Metadata | None" = None,
         written_abstract: str = "",
+        given_id: str = "",
     ) -> "Paper":
         """The paper of an abstract, with the optional fields `metadata` gives (without a
         year, the one its venue names: `paper_year`). A paper with an arXiv id is identified
         by it, so what the user made of it follows it through new versions and revised
-        abstracts; any other by its abstract as written (`written_abstract`, when given)."""
+        abstracts; any other by the id its file gives it (`given_id`: exported by tui-reader
+        and read back, whatever its text became), else by its abstract as written
+        (`written_abstract`, when given)."""
         metadata = metadata or {}
         if venue and metadata.get("year") is None:  # a copy: the record's is left as read
             metadata = {**metadata, "year": paper_year(None, venue)}
         return cls(
-            id=paper_id_of(written_abstract or abstract, metadata),
+            id=paper_id_of(written_abstract or abstract, metadata, given_id),
             abstract=abstract,
             collection=collection,
             source=source,

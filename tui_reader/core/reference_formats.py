@@ -26,6 +26,7 @@ from collections.abc import Sequence
 
 from tui_reader.core.bibtex_text import bibtex_source, bibtex_text, bibtex_title
 from tui_reader.core.citation_keys import keys_of
+from tui_reader.core.formats.bibtex import ID_FIELD
 from tui_reader.core.latex_text import plain_text, unpaired_braces
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
@@ -70,8 +71,9 @@ _CSL_VENUES = {
 def bibtex(papers: Sequence[Paper], state: PaperState, template: str) -> str:
     """BibTeX entries for the papers, one each (see the module): title, authors, venue,
     volume, number (the issue) and pages, year and month, arXiv's eprint, archivePrefix and
-    primaryClass, DOI, the paper's own link as url, keywords, the abstract, and the user's
-    note as `annote` when the state gives it."""
+    primaryClass, DOI, the paper's own link as url, keywords, the abstract, the user's note
+    as `annote` when the state gives it, and the id of a paper known by its text
+    (`tui-reader-id`), which a `.bib` read back gives it."""
     entries = []
     papers = _each_once(papers)
     for paper, key in zip(papers, keys_of(papers, state), strict=True):
@@ -103,6 +105,8 @@ def bibtex(papers: Sequence[Paper], state: PaperState, template: str) -> str:
         fields.append(("abstract", _bibtex_abstract(paper)))
         if note := state.note(paper.id):
             fields.append(("annote", bibtex_text(note)))
+        if paper.id != paper.arxiv_id:  # known by its text, which BibTeX writes otherwise
+            fields.append((ID_FIELD, paper.id))
         # The month as a macro (`mar`), which every style reads.
         lines = [f"\t{name} = {v if name == 'month' else '{' + v + '}'}" for name, v in fields]
         entries.append(f"@{_BIBTEX_TYPES[kind]}{{{key},\n" + ",\n".join(lines) + "\n}\n")

@@ -7,7 +7,8 @@ Attention Is All, Schrödinger, 50%), a control space (`et al.\\ show`) a space,
 written (`$\\alpha$`). A field that holds an escaped backslash or dollar is LaTeX escaped
 whole (Zotero writes an arXiv abstract's `$\\mathcal{O}(n)$` so:
 `\\${\\textbackslash}mathcal\\{O\\}(n)\\$`) and is read back to it; in any other, `\\{` and
-`\\}` stay written so, braces as characters. The paper's id is of the abstract as written.
+`\\}` stay written so, braces as characters. The paper's id is of the abstract as written,
+unless the entry gives it: tui-reader's own export writes it as `tui-reader-id`.
 Authors are split by BibTeX's rules (bibtexparser) and each written "Given von Family Jr."
 (`Vaswani, Ashish`: Ashish Vaswani), a name braced whole kept so when it has several words
 (`{Barack Obama}`), `and others` wherever it stands as the last name `et al.` (biber's rule:
@@ -27,7 +28,7 @@ from dataclasses import replace
 from typing import Any
 
 from tui_reader.core.formats.records import Problem, Record, record_from
-from tui_reader.core.paper import ET_AL, braced_whole
+from tui_reader.core.paper import ET_AL, ID_LENGTH, braced_whole
 from tui_reader.core.text import clean
 
 _VENUE_KINDS = {
@@ -36,6 +37,10 @@ _VENUE_KINDS = {
 }  # fmt: skip
 _MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 _DATE = re.compile(r"\d{4}(?:-\d\d){0,2}")
+# The id tui-reader's export gives a paper known by its text (core.reference_formats): read
+# back, the paper keeps it, and what the user made of it.
+ID_FIELD = "tui-reader-id"
+_PAPER_ID = re.compile(f"[0-9a-f]{{{ID_LENGTH}}}")
 _TEXTS = (
     "title", "abstract", "journal", "journaltitle", "booktitle", "howpublished", "keywords",
     "volume", "number", "pages",
@@ -80,10 +85,17 @@ def read_bibtex(text: str) -> Iterator[Record | Problem]:
         result = record_from(data, (entry.start_line or 0) + 1)
         if isinstance(result, Problem):
             yield Problem(result.line, f"entry {entry.key}: {result.message}")
-        elif (abstract := clean(written.get("abstract", ""))) != result.abstract:
-            yield replace(result, written_abstract=abstract)
-        else:
-            yield result
+            continue
+        abstract = clean(written.get("abstract", ""))
+        given = written.get(ID_FIELD, "").strip()
+        given = given if _PAPER_ID.fullmatch(given) else ""
+        if abstract != result.abstract or given:
+            result = replace(
+                result,
+                written_abstract="" if abstract == result.abstract else abstract,
+                given_id=given,
+            )
+        yield result
 
 
 def text_of(value: str) -> str:
