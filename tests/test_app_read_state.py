@@ -302,6 +302,30 @@ async def test_marked_papers_marked_read_out_of_the_unread_are_no_longer_marked(
         assert not any(app.library.is_bookmarked(i) for i in marked)
 
 
+@pytest.mark.parametrize("keys", [["b"], ["t", *"kernels", "enter"]], ids=["b", "t"])
+async def test_undoing_a_bookmark_or_tag_makes_the_paper_it_read_unread_again(
+    seed_store: PaperStore, private_library: Path, keys: list[str]
+) -> None:
+    """Read by the bookmark, it stayed read once the bookmark was undone, and left the
+    unread at the next search."""
+    app = reader(seed_store, private_library, read_after=60)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await type_filter(pilot, "is:unread language models")
+        paper_list = app.workspace.paper_list
+        await pilot.press("enter", "j")
+        paper = paper_list.current
+        assert paper is not None
+        await pilot.press(*keys)
+        await wait_until(pilot, lambda: app.library.is_read(paper.id), "the paper read")
+        await pilot.press("u")
+        await work_done(app)
+        assert not app.library.is_read(paper.id)
+        assert not app.library.is_bookmarked(paper.id) and app.library.tags(paper.id) == []
+        await type_filter(pilot, " ")  # searched again
+        await work_done(app)
+        assert paper in paper_list.papers
+
+
 async def test_a_paper_read_before_a_triage_that_decides_it_leaves_the_unread_after_it(
     seed_store: PaperStore, private_library: Path
 ) -> None:

@@ -189,6 +189,18 @@ def test_undo_steps_back_one_change_at_a_time(tmp_path: Path) -> None:
     assert library.is_read(A), "read state is not undone"
 
 
+def test_a_paper_read_by_the_step_that_changed_it_is_unread_by_its_undo(tmp_path: Path) -> None:
+    """Bookmarking reads a paper: undoing the bookmark left it read, and it left is:unread."""
+    library = open_library(tmp_path / "library.json")
+    library.set_bookmarked([A], True)
+    assert library.set_read([A], True, in_step=True)
+    assert library.set_read([B], True, in_step=True)  # not changed by the step: read alone
+    assert library.is_read(A) and library.is_read(B)
+    assert library.undo().description == "bookmark 1 paper"
+    assert not library.is_bookmarked(A) and not library.is_read(A)
+    assert library.is_read(B) and library.undo() is None
+
+
 def test_undone_change_is_saved_and_wins_over_the_original(tmp_path: Path) -> None:
     path = tmp_path / "library.json"
     library = open_library(path)

@@ -169,8 +169,10 @@ class Library:
     def delete_search(self, name: str) -> bool:
         return self._state.delete_search(name)
 
-    def set_read(self, paper_ids: Iterable[str], value: bool, undoable: bool = False) -> bool:
-        return self._state.set_read(paper_ids, value, undoable)
+    def set_read(
+        self, paper_ids: Iterable[str], value: bool, undoable: bool = False, in_step: bool = False
+    ) -> bool:
+        return self._state.set_read(paper_ids, value, undoable, in_step)
 
     def set_resolved(self, paper_id: str, found: dict[str, Any]) -> bool:
         return self._state.set_resolved(paper_id, found)

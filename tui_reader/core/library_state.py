@@ -339,18 +339,25 @@ class LibraryState:
             self._unsaved.append(library_file.search_line(name, entry))
         return True
 
-    def set_read(self, paper_ids: Iterable[str], value: bool, undoable: bool = False) -> bool:
+    def set_read(
+        self, paper_ids: Iterable[str], value: bool, undoable: bool = False, in_step: bool = False
+    ) -> bool:
         """Mark papers read or unread; True when any changed. Marking as one reads is not an
-        undoable step; marking many at once (`undoable`) is."""
+        undoable step; marking many at once (`undoable`) is. Papers read by the last step,
+        which changed them (`in_step`: a bookmark, a tag), are read in it: its undo makes
+        them unread again."""
         ids = list(paper_ids)
         if undoable:
             action = "mark read" if value else "mark unread"
             return self._apply(f"{action} {_papers(ids)}", ((i, "read", value) for i in ids))
-        change = Change("")
         with self.lock:
+            change = self._undo[-1] if in_step and self._undo else None
+            if change is None or not set(ids) <= set(change.paper_ids):
+                change = Change("")
+            changed = len(change.before)
             for paper_id in ids:
                 self._set(paper_id, "read", value, change)
-        return bool(change.before)
+        return len(change.before) > changed
 
     def set_resolved(self, paper_id: str, found: dict[str, Any]) -> bool:
         """Store what `resolve` found for the paper (not an undoable step); True when it changed."""

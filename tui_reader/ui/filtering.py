@@ -65,13 +65,14 @@ class Filtering:
             self._read_since.clear()
         self._query = query
 
-    def read(self, paper_ids: Sequence[str]) -> bool:
+    def read(self, paper_ids: Sequence[str], in_step: bool = False) -> bool:
         """Read papers the reader rested on or used: they stay in the list until the next
         query, its searches again (after a bookmark, say) taking them as unread still, also
-        under `is:unread`; whether any was not read."""
+        under `is:unread`; whether any was not read. `in_step`: read by the library's last
+        step (a bookmark, a tag), which u undoes with the read."""
         unread = [i for i in paper_ids if not self._library.is_read(i)]
         self._read_since.update(unread)  # first: a search reading the library now keeps them
-        return bool(unread) and self._library.set_read(unread, True)
+        return bool(unread) and self._library.set_read(unread, True, in_step=in_step)
 
     def marked_read(self, paper_ids: Sequence[str]) -> None:
         """The reader marked these papers read or unread (r, R): the list's searches take

@@ -378,7 +378,7 @@ class Workspace(Screen[None]):
         """Redraw what the library shows, filter again on state, and save. The paper `used`
         (CursorFollower.used) is read, and stays listed as the papers read since the search
         do (Filtering.read)."""
-        self.filtering.read(self.following.used(used))
+        self.filtering.read(self.following.used(used), in_step=True)
         if refilter and parse_query(self.filtering.query).asks_state:
             self.refilter()
         self.for_you.library_changed()  # drawn now, or with the for-you order that follows
