@@ -319,6 +319,20 @@ def test_a_library_given_as_papers_is_said_to_be_one(
     )
 
 
+@pytest.mark.parametrize("name", ["refs.ris", "refs.txt"])
+def test_ris_references_given_as_papers_are_said_to_be_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """Read as seed text, each of its lines (`TY  - CPAPER`) was a paper's abstract."""
+    refs = tmp_path / name
+    refs.write_text("\ufeffTY  - JOUR\nTI  - Bandits\nAB  - Bandits with regret.\nER  - \n")
+    said = (
+        f"{refs}: is RIS (references), not papers: tui-reader reads papers in BibTeX, JSON,"
+        " JSON Lines, CSV and text"
+    )
+    assert run(capsys, "list", "--papers", str(refs)) == (2, "", f"tui-reader: {said}\n")
+
+
 @pytest.mark.parametrize(
     ("text", "problem"),
     [

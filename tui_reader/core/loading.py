@@ -50,9 +50,9 @@ from tui_reader.core.formats import (
     ReadPiece,
     Record,
     input_format,
+    not_papers,
     paper_suffixes,
 )
-from tui_reader.core.library_kind import begins_as_library
 from tui_reader.core.metadata_filter import date_of, in_category, on_or_after
 from tui_reader.core.paper import Paper, paper_year
 from tui_reader.core.paper_columns import PaperColumns, columns_of
@@ -582,8 +582,8 @@ def _check_file(file: Path) -> None:
         head = handle.read(HEAD_BYTES)
     if looks_binary(head):
         raise LoadError(file, BINARY)
-    if begins_as_library(head):
-        raise LoadError(file, "is a tui-reader library, not papers (give it with --library)")
+    if (kind := not_papers(head)) is not None:
+        raise LoadError(file, kind)
 
 
 def stream_papers(

@@ -32,6 +32,7 @@ from tui_reader.core.formats.seed_text import (
     read_seed_text,
     seed_reader,
 )
+from tui_reader.core.library_kind import begins_as_library
 
 __all__ = [
     "FALLBACK",
@@ -43,6 +44,7 @@ __all__ = [
     "ReadPiece",
     "Record",
     "input_format",
+    "not_papers",
     "paper_suffixes",
     "read_as_now",
     "readings",
@@ -161,6 +163,18 @@ INPUT_FORMATS: list[InputFormat] = [
     ),
 ]
 FALLBACK = "txt"  # a file nothing else claims is seed text
+_OTHERS = "BibTeX, JSON, JSON Lines, CSV and text"
+
+
+def not_papers(head: bytes) -> str | None:
+    """What a file's first bytes say it is when it holds no papers of these formats, or None:
+    a tui-reader library (given as papers by a slip), or references in RIS (Zotero's, or our
+    own export's), whose lines seed text would read as abstracts."""
+    if begins_as_library(head):
+        return "is a tui-reader library, not papers (give it with --library)"
+    if head.removeprefix(b"\xef\xbb\xbf").lstrip().startswith(b"TY  - "):
+        return f"is RIS (references), not papers: tui-reader reads papers in {_OTHERS}"
+    return None
 
 
 def input_format(name: str, start: str) -> InputFormat:
