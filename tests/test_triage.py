@@ -256,3 +256,17 @@ def test_decisions_saved_after_the_place_are_passed_over_as_the_library_shows(
     for _ in range(2):
         again.decide(SKIP)
     assert again.current == shown[7]
+
+
+def test_a_triage_taken_up_counts_the_papers_it_decided_that_left_the_list() -> None:
+    """Under `is:unread`, the papers skipped are read and no longer shown: taken up, the
+    triage said "1 of 4 · 0 kept · 0 skipped", its counts lost."""
+    shown, library = papers(6), Library(None)
+    first = Triage(view(shown), library, None)
+    first.decide(SKIP)
+    first.decide(KEEP)
+    unread = PaperStore(shown).view(np.arange(2, 6, dtype=np.int64))  # is:unread
+    again = Triage(unread, library, first.place())
+    assert again.current == shown[2]
+    assert again.progress() == "3 of 6 · 1 kept · 1 skipped · 0 later"
+    assert [p.id for p in again.papers] == [p.id for p in shown]

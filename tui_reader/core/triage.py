@@ -162,9 +162,14 @@ class Triage:
 
     def __init__(self, papers: PaperView, library: Library, place: Place | None) -> None:
         store, shown = papers.store, papers.numbers()
-        # The place's order in numbers (-1: a paper not loaded now), and those of it shown.
+        # The place's order in numbers (-1: a paper not loaded now): those of it shown, and
+        # those decided before the paper it reached, shown or not (read, they left
+        # `is:unread`), so that its counts and position go on.
         ordered = store.positions_of(place.order) if place else np.zeros(0, dtype=np.int64)
-        kept = ordered[np.isin(ordered, shown)]
+        decided = store.positions_of(list(place.decisions)) if place else ordered
+        passed = np.arange(len(ordered)) < (place.position if place else 0)
+        passed &= np.isin(ordered, decided[decided >= 0])
+        kept = ordered[np.isin(ordered, shown) | passed]
         new = shown[~np.isin(shown, kept)]
         read = store.positions_of([i for i in library.paper_ids() if library.is_read(i)])
         new = new[np.argsort(np.isin(new, read), kind="stable")]  # unread first
@@ -175,9 +180,9 @@ class Triage:
         self.decisions: dict[str, str] = {}
         self.steps: list[Step] = []
         if place is not None:
-            decided = place.decisions.items()
-            found = np.isin(store.positions_of([i for i, _ in decided]), shown).tolist()
-            self.decisions = {i: kind for (i, kind), ok in zip(decided, found, strict=True) if ok}
+            found = np.isin(decided, kept).tolist()
+            made = place.decisions.items()
+            self.decisions = {i: kind for (i, kind), ok in zip(made, found, strict=True) if ok}
             remaining = np.flatnonzero(np.isin(kept, ordered[place.position :]))
             self.position = int(remaining[0]) if len(remaining) else len(kept)
             self._pass_over_decided(place.at)
