@@ -52,6 +52,7 @@ def test_each_decision_changes_the_library_as_one_undoable_step() -> None:
     shown, library = papers(5), Library(None)
     triage = Triage(view(shown), library, None)
     a, b, c, d = (paper.id for paper in shown[:4])
+    library.set_read([c], True)  # read before: later, it is unread again
     triage.decide(KEEP)
     triage.decide(SKIP)
     triage.decide(LATER)

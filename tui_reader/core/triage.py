@@ -248,7 +248,7 @@ class Triage:
         elif kind == SKIP:
             changed = self.library.change(ids, what, read=True)
         elif kind == LATER:
-            changed = self.library.change(ids, what, add_tags=[LATER_TAG])
+            changed = self.library.change(ids, what, read=False, add_tags=[LATER_TAG])
         else:
             changed = self.library.change(ids, what, add_tags=[kind[1:]], read=True)
         self.steps.append(Step(self.position, changed))
