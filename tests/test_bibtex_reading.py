@@ -205,6 +205,9 @@ def test_papers_exported_to_bibtex_and_read_back_keep_their_ids_whatever_their_t
     exported.write_text(text.replace(papers[0].id, "2501.01234"), encoding="utf-8")
     (reread, _) = load_paths([exported]).papers
     assert reread.id == paper_id(reread.written_abstract) != papers[0].id
+    # An entry copied with its id and given another abstract is another paper, not hidden.
+    exported.write_text(text.replace(papers[1].id, papers[0].id), encoding="utf-8")
+    assert [paper.id for paper in load_paths([exported]).papers] == [p.id for p in papers]
 
 
 def test_search_finds_the_text_with_or_without_its_accents(tmp_path: Path) -> None:

@@ -62,6 +62,7 @@ def read_bibtex(text: str) -> Iterator[Record | Problem]:
     from bibtexparser.middlewares.names import split_multiple_persons_names as split_persons
 
     library = bibtexparser.parse_string(text)  # type: ignore[attr-defined]
+    abstract_of: dict[str, str] = {}  # each id given, with the abstract of its first entry
     for block in library.failed_blocks:
         yield Problem((block.start_line or 0) + 1, "not a valid BibTeX entry")
     for entry in library.entries:
@@ -88,7 +89,9 @@ def read_bibtex(text: str) -> Iterator[Record | Problem]:
             continue
         abstract = clean(written.get("abstract", ""))
         given = written.get(ID_FIELD, "").strip()
-        given = given if _PAPER_ID.fullmatch(given) else ""
+        # An entry copied with its id and given another abstract is another paper.
+        if not _PAPER_ID.fullmatch(given) or abstract_of.setdefault(given, abstract) != abstract:
+            given = ""
         if abstract != result.abstract or given:
             result = replace(
                 result,
