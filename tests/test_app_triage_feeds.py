@@ -120,6 +120,30 @@ async def test_the_feeds_are_shown_at_start_when_there_are_any(
         assert app.screen is app.screen_stack[0]
 
 
+async def test_the_feeds_open_on_the_search_the_list_shows(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    """They opened on the first search each time, not on the one just read."""
+    library, _ = Library.open(private_library)
+    library.save_search("diffusion", "diffusion")
+    library.save_search("bandits", "bandit")
+    library.save()
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+
+        async def highlighted() -> int | None:
+            await wait_until(pilot, lambda: isinstance(app.screen, FeedsScreen), "the feeds")
+            picker = app.screen.query_one(OptionList)
+            await wait_until(pilot, lambda: picker.highlighted is not None, "the searches")
+            return picker.highlighted
+
+        assert await highlighted() == 0  # listed by name: bandits, diffusion
+        await pilot.press("down", "enter")
+        await wait_until(pilot, lambda: app.workspace.shown_query == "diffusion", "its papers")
+        await pilot.press("F")
+        assert await highlighted() == 1
+
+
 async def test_a_search_typed_as_the_feeds_open_goes_to_the_filter(
     seed_store: PaperStore, private_library: Path
 ) -> None:

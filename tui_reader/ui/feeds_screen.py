@@ -87,6 +87,7 @@ class FeedsScreen(Dialog[str | None]):
         undo: Callable[[], None] | None = None,
         recount_every: float = Timings.recount_every,
         key_wait: KeyWait | None = None,
+        showing: str = "",
     ) -> None:
         """`sync`: the library's, which saves what is deleted; `papers`: every paper (the
         store, which may grow); `index()`: its search index once it is built; `counter`: one
@@ -94,9 +95,10 @@ class FeedsScreen(Dialog[str | None]):
         focus in the filter, once the panel is closed; `undo`: the reader's undo, which takes
         back a search deleted here as any other step; `recount_every`: seconds between counts
         while the panel is open; `key_wait`: the main screen's, which the keys wait on while
-        the panel acts on an answer."""
+        the panel acts on an answer; `showing`: the query the list shows, whose search (the
+        one opened last) is highlighted at first."""
         super().__init__()
-        self._to_filter, self._undo = to_filter, undo
+        self._to_filter, self._undo, self._showing = to_filter, undo, showing
         self._sync, self.library = sync, sync.library
         self._recount_every = recount_every
         self.key_wait = key_wait or KeyWait()
@@ -161,7 +163,10 @@ class FeedsScreen(Dialog[str | None]):
             for feed in counts
         )
         if counts:
-            option_list.highlighted = min(highlighted or 0, len(counts) - 1)
+            if highlighted is None:  # at first: the search the list shows, if it is one
+                queries = [feed.query for feed in counts]
+                highlighted = queries.index(self._showing) if self._showing in queries else 0
+            option_list.highlighted = min(highlighted, len(counts) - 1)
             hint = (
                 "Enter shows its papers   d deletes it   u undoes   / types a filter   "
                 "Escape closes"

@@ -248,6 +248,7 @@ def feeds_panel(screen: WorkspaceParts) -> FeedsScreen:
         undo=partial(undo, screen),
         recount_every=screen.timings.recount_every,
         key_wait=screen.key_wait,
+        showing=screen.shown_query,
     )
 
 
