@@ -5,6 +5,7 @@ list, the detail pane, search and every export say the same."""
 import csv
 import io
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -205,8 +206,15 @@ def test_papers_exported_to_bibtex_and_read_back_keep_their_ids_whatever_their_t
     exported.write_text(text.replace(papers[0].id, "2501.01234"), encoding="utf-8")
     (reread, _) = load_paths([exported]).papers
     assert reread.id == paper_id(reread.written_abstract) != papers[0].id
-    # An entry copied with its id and given another abstract is another paper, not hidden.
+    # Another paper's id pasted in, or an entry copied (before the first, or in a file read
+    # first) and given another abstract: known by its text, not taking the paper's place.
     exported.write_text(text.replace(papers[1].id, papers[0].id), encoding="utf-8")
+    assert [paper.id for paper in load_paths([exported]).papers] == [p.id for p in papers]
+    copy = text.split("\n\n")[0].replace("{P0}", "{P0, edited}").replace("We reach", "We got")
+    exported.write_text(copy.replace("@misc{", "@misc{copy") + "\n\n" + text, encoding="utf-8")
+    assert [paper.id for paper in load_paths([exported]).papers][1:] == [p.id for p in papers]
+    upper = re.sub(r"(?<=tui-reader-id = \{)[^}]+", lambda found: found[0].upper(), text)
+    exported.write_text(upper.replace("tui-reader-id", "TUI-Reader-ID"), encoding="utf-8")
     assert [paper.id for paper in load_paths([exported]).papers] == [p.id for p in papers]
 
 

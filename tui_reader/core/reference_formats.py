@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from tui_reader.core.bibtex_text import bibtex_source, bibtex_text, bibtex_title
 from tui_reader.core.citation_keys import keys_of
-from tui_reader.core.formats.bibtex import ID_FIELD
+from tui_reader.core.formats.bibtex import ID_FIELD, id_field
 from tui_reader.core.latex_text import plain_text, unpaired_braces
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
@@ -102,11 +102,11 @@ def bibtex(papers: Sequence[Paper], state: PaperState, template: str) -> str:
             fields.append(("keywords", bibtex_text(", ".join(keywords))))
         if paper.comments:  # a field styles do not print, as JabRef and Zotero's BibTeX keep
             fields.append(("comment", bibtex_text(paper.comments)))
-        fields.append(("abstract", _bibtex_abstract(paper)))
+        fields.append(("abstract", abstract := _bibtex_abstract(paper)))
         if note := state.note(paper.id):
             fields.append(("annote", bibtex_text(note)))
         if paper.id != paper.arxiv_id:  # known by its text, which BibTeX writes otherwise
-            fields.append((ID_FIELD, paper.id))
+            fields.append((ID_FIELD, id_field(paper.id, abstract)))
         # The month as a macro (`mar`), which every style reads.
         lines = [f"\t{name} = {v if name == 'month' else '{' + v + '}'}" for name, v in fields]
         entries.append(f"@{_BIBTEX_TYPES[kind]}{{{key},\n" + ",\n".join(lines) + "\n}\n")

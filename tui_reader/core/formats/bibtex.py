@@ -8,7 +8,8 @@ written (`$\\alpha$`). A field that holds an escaped backslash or dollar is LaTe
 whole (Zotero writes an arXiv abstract's `$\\mathcal{O}(n)$` so:
 `\\${\\textbackslash}mathcal\\{O\\}(n)\\$`) and is read back to it; in any other, `\\{` and
 `\\}` stay written so, braces as characters. The paper's id is of the abstract as written,
-unless the entry gives it: tui-reader's own export writes it as `tui-reader-id`.
+unless the entry gives it: tui-reader's own export writes it as `tui-reader-id`, checked
+against the abstract as written.
 Authors are split by BibTeX's rules (bibtexparser) and each written "Given von Family Jr."
 (`Vaswani, Ashish`: Ashish Vaswani), a name braced whole kept so when it has several words
 (`{Barack Obama}`), `and others` wherever it stands as the last name `et al.` (biber's rule:
@@ -21,6 +22,7 @@ it is, the entry's type (`@article`: a journal, `@inproceedings`: a conference,
 core.formats.records reads every format's (`eprint` with `archivePrefix`, an arxiv.org `url`).
 """
 
+import hashlib
 import logging
 import re
 from collections.abc import Iterator
@@ -29,7 +31,7 @@ from typing import Any
 
 from tui_reader.core.formats.records import Problem, Record, record_from
 from tui_reader.core.paper import ET_AL, ID_LENGTH, braced_whole
-from tui_reader.core.text import clean
+from tui_reader.core.text import clean, normalise
 
 _VENUE_KINDS = {
     "article": "journal", "inproceedings": "conference", "conference": "conference",
@@ -37,10 +39,11 @@ _VENUE_KINDS = {
 }  # fmt: skip
 _MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 _DATE = re.compile(r"\d{4}(?:-\d\d){0,2}")
-# The id tui-reader's export gives a paper known by its text (core.reference_formats): read
-# back, the paper keeps it, and what the user made of it.
+# The id tui-reader's export gives a paper known by its text (core.reference_formats), with
+# a check of it and the abstract as written (`id_field`): read back, the paper keeps it, and
+# what the user made of it.
 ID_FIELD = "tui-reader-id"
-_PAPER_ID = re.compile(f"[0-9a-f]{{{ID_LENGTH}}}")
+_GIVEN_ID = re.compile(f"([0-9a-f]{{{ID_LENGTH}}})-([0-9a-f]{{8}})")
 _TEXTS = (
     "title", "abstract", "journal", "journaltitle", "booktitle", "howpublished", "keywords",
     "volume", "number", "pages",
@@ -62,7 +65,6 @@ def read_bibtex(text: str) -> Iterator[Record | Problem]:
     from bibtexparser.middlewares.names import split_multiple_persons_names as split_persons
 
     library = bibtexparser.parse_string(text)  # type: ignore[attr-defined]
-    abstract_of: dict[str, str] = {}  # each id given, with the abstract of its first entry
     for block in library.failed_blocks:
         yield Problem((block.start_line or 0) + 1, "not a valid BibTeX entry")
     for entry in library.entries:
@@ -88,10 +90,7 @@ def read_bibtex(text: str) -> Iterator[Record | Problem]:
             yield Problem(result.line, f"entry {entry.key}: {result.message}")
             continue
         abstract = clean(written.get("abstract", ""))
-        given = written.get(ID_FIELD, "").strip()
-        # An entry copied with its id and given another abstract is another paper.
-        if not _PAPER_ID.fullmatch(given) or abstract_of.setdefault(given, abstract) != abstract:
-            given = ""
+        given = given_id(written.get(ID_FIELD, ""), abstract)
         if abstract != result.abstract or given:
             result = replace(
                 result,
@@ -99,6 +98,23 @@ def read_bibtex(text: str) -> Iterator[Record | Problem]:
                 given_id=given,
             )
         yield result
+
+
+def id_field(paper_id: str, abstract: str) -> str:
+    """The value of ID_FIELD for a paper and its abstract as BibTeX writes it."""
+    return f"{paper_id}-{_check(paper_id, abstract)}"
+
+
+def given_id(value: str, abstract: str) -> str:
+    """The id ID_FIELD's value gives the paper of this abstract as written; "" when it gives
+    none: not ours, or its check fails, an entry copied and given another abstract, or
+    another paper's id pasted in (either would take the paper's place, and its tags)."""
+    found = _GIVEN_ID.fullmatch(value.strip().lower())
+    return found[1] if found and found[2] == _check(found[1], abstract) else ""
+
+
+def _check(paper_id: str, abstract: str) -> str:
+    return hashlib.sha256(f"{paper_id} {normalise(abstract)}".encode()).hexdigest()[:8]
 
 
 def text_of(value: str) -> str:
