@@ -331,6 +331,9 @@ def test_ris_references_given_as_papers_are_said_to_be_so(
         " JSON Lines, CSV and text"
     )
     assert run(capsys, "list", "--papers", str(refs)) == (2, "", f"tui-reader: {said}\n")
+    refs.write_text("TY  - is how a RIS record begins\n\nAn abstract on what RIS tags say.\n")
+    status, out, _ = run(capsys, "list", "--papers", str(refs))
+    assert status == 0 and "An abstract on what RIS tags say" in out
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ seed text.
 """
 
 import io
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
@@ -164,6 +165,9 @@ INPUT_FORMATS: list[InputFormat] = [
 ]
 FALLBACK = "txt"  # a file nothing else claims is seed text
 _OTHERS = "BibTeX, JSON, JSON Lines, CSV and text"
+# RIS's first line: its type tag and a type's code (JOUR, CPAPER), one space before the dash
+# or two as RIS writes it; an abstract that begins "TY  - is how…" is not one.
+_RIS_START = re.compile(rb"TY {1,2}- ?[A-Z0-9]{2,8} *\r?\n")
 
 
 def not_papers(head: bytes) -> str | None:
@@ -172,7 +176,7 @@ def not_papers(head: bytes) -> str | None:
     own export's), whose lines seed text would read as abstracts."""
     if begins_as_library(head):
         return "is a tui-reader library, not papers (give it with --library)"
-    if head.removeprefix(b"\xef\xbb\xbf").lstrip().startswith(b"TY  - "):
+    if _RIS_START.match(head.removeprefix(b"\xef\xbb\xbf").lstrip()):
         return f"is RIS (references), not papers: tui-reader reads papers in {_OTHERS}"
     return None
 
