@@ -271,3 +271,21 @@ def test_a_triage_taken_up_counts_the_papers_it_decided_that_left_the_list() -> 
     assert again.current == shown[2]
     assert again.progress() == "3 of 6 · 1 kept · 1 skipped · 0 later"
     assert [p.id for p in again.papers] == [p.id for p in shown]
+
+
+def test_a_triage_taken_up_counts_the_papers_decided_outside_it_that_left_the_list(
+    tmp_path: Path,
+) -> None:
+    """`r` in the list after leaving a triage of `is:unread`: taken up, the triage said
+    "3 of 5 · 2 skipped", the paper read in the list neither shown nor counted."""
+    where = tmp_path / "triage.json"
+    shown, library = papers(6), Library(None)
+    first = Triage(view(shown), library, None)
+    first.decide(SKIP)
+    first.decide(SKIP)
+    save_place(where, "q\nrelevance", first.place())
+    library.set_read([shown[2].id], True, undoable=True)  # r, once the place was kept
+    unread = PaperStore(shown).view(np.arange(3, 6, dtype=np.int64))
+    again = Triage(unread, library, load_places(where)["q\nrelevance"])
+    assert again.current == shown[3]
+    assert again.progress() == "4 of 6 · 0 kept · 3 skipped · 0 later"

@@ -153,6 +153,21 @@ class Step:
     changed: bool
 
 
+def _decided_since(library: Library, since: str) -> dict[str, str]:
+    """The papers the library shows decided after `since` (when a place was kept), with the
+    decisions it shows; none when `since` is not a time."""
+    try:
+        after = format_stamp(datetime.fromisoformat(since).astimezone(timezone.utc))
+    except ValueError:
+        return {}
+    return {
+        paper_id: kind
+        for paper_id in library.paper_ids()
+        if library.changed_at(paper_id) > after
+        and (kind := _decision_shown(library, paper_id)) is not None
+    }
+
+
 class Triage:
     """The papers to triage in order, the one reached, and the decisions made.
 
@@ -163,13 +178,12 @@ class Triage:
     def __init__(self, papers: PaperView, library: Library, place: Place | None) -> None:
         store, shown = papers.store, papers.numbers()
         # The place's order in numbers (-1: a paper not loaded now): those of it shown, and
-        # those decided before the paper it reached, shown or not (read, they left
-        # `is:unread`), so that its counts and position go on.
+        # those it decided or the library shows decided since it was kept, shown or not
+        # (read, they left `is:unread`), so that its counts and position go on.
         ordered = store.positions_of(place.order) if place else np.zeros(0, dtype=np.int64)
-        decided = store.positions_of(list(place.decisions)) if place else ordered
-        passed = np.arange(len(ordered)) < (place.position if place else 0)
-        passed &= np.isin(ordered, decided[decided >= 0])
-        kept = ordered[np.isin(ordered, shown) | passed]
+        since = _decided_since(library, place.at) if place else {}
+        decided = store.positions_of([*place.decisions, *since]) if place else ordered
+        kept = ordered[np.isin(ordered, shown) | np.isin(ordered, decided[decided >= 0])]
         new = shown[~np.isin(shown, kept)]
         read = store.positions_of([i for i in library.paper_ids() if library.is_read(i)])
         new = new[np.argsort(np.isin(new, read), kind="stable")]  # unread first
@@ -180,27 +194,16 @@ class Triage:
         self.decisions: dict[str, str] = {}
         self.steps: list[Step] = []
         if place is not None:
-            found = np.isin(decided, kept).tolist()
+            found = np.isin(decided[: len(place.decisions)], kept).tolist()
             made = place.decisions.items()
             self.decisions = {i: kind for (i, kind), ok in zip(made, found, strict=True) if ok}
             remaining = np.flatnonzero(np.isin(kept, ordered[place.position :]))
             self.position = int(remaining[0]) if len(remaining) else len(kept)
-            self._pass_over_decided(place.at)
+            self._pass_over_decided(since)
 
-    def _pass_over_decided(self, since: str) -> None:
-        """Put the papers ahead that the library shows decided after `since` (when the place
-        was kept) before the paper reached, with the decisions it shows."""
-        try:
-            after = format_stamp(datetime.fromisoformat(since).astimezone(timezone.utc))
-        except ValueError:
-            return
-        library = self.library
-        decided = {
-            paper_id: kind
-            for paper_id in library.paper_ids()
-            if library.changed_at(paper_id) > after
-            and (kind := _decision_shown(library, paper_id)) is not None
-        }
+    def _pass_over_decided(self, decided: dict[str, str]) -> None:
+        """Put the papers ahead that the library shows `decided` since the place was kept
+        before the paper reached, with the decisions it shows."""
         store, ahead = self.papers.store, self.numbers[self.position :]
         passed = np.isin(ahead, store.positions_of(list(decided)))
         first = ahead[passed]
