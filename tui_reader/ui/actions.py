@@ -56,8 +56,10 @@ def read_all(screen: WorkspaceParts) -> None:
     if said := screen.paper_list.none_in_full:
         screen.tell(said)
         return
-    paper_ids = [paper.id for paper in screen.paper_list.shown]
-    screen.filtering.marked_read(paper_ids)
+    shown = [paper.id for paper in screen.paper_list.shown]
+    screen.filtering.marked_read(shown)
+    # Those it reads, counted and undone: one read before stays read.
+    paper_ids = [paper_id for paper_id in shown if not screen.library.is_read(paper_id)]
     if screen.library.set_read(paper_ids, True, undoable=True):
         screen.tell(f"Marked {count(len(paper_ids), 'paper')} read (u undoes)")
         screen.library_changed()
