@@ -195,6 +195,22 @@ async def test_slash_goes_back_to_the_query_to_refine_it(seed_store: PaperStore)
         assert filter_input.value == "bandit"
 
 
+async def test_a_word_typed_after_slash_is_a_new_word(seed_store: PaperStore) -> None:
+    """`is:new`, then "/" and `bandit`, searched `is:newbandit`; Backspace first goes on with
+    the last word, and so does a key typed where the cursor was moved to."""
+    app = ReaderApp(Opening(seed_store))
+    async with app.run_test(size=(120, 30)) as pilot:
+        filter_input = app.workspace.filter_input
+        await pilot.press("slash", *"is:unread", "enter", "slash", *"regret")
+        assert filter_input.value == "is:unread regret"
+        await pilot.press("enter", "slash", "backspace", "t")
+        assert filter_input.value == "is:unread regret"
+        await pilot.press("enter", "slash", "left", "right", "s")
+        assert filter_input.value == "is:unread regrets"
+        await pilot.press("enter", "slash", "space", "x")
+        assert filter_input.value == "is:unread regrets x"
+
+
 @pytest.mark.parametrize("restored", [None, Session(query="bandit regret", paper_id="x")])
 async def test_keys_typed_before_the_screen_is_up_keep_the_filter(
     seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch, restored: Session | None

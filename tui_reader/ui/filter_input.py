@@ -55,10 +55,12 @@ class FilterInput(OrderedInput):
             placeholder=placeholder, id=id, suggester=FilterSuggester(tags), select_on_focus=False
         )
         self._changed = changed
+        self._new_word = False  # the next character typed at the end begins a word (refine)
         self._cleared = ""  # the query Escape cleared last: Up brings it back
         self._told_how_back = False
 
     def watch_value(self, value: str) -> None:
+        self._new_word = False
         # Told at once, not by a message: the list follows before the next key of a burst
         # acts (Escape clears the filter, then "j" moves down the whole list).
         self._changed(value)
@@ -85,5 +87,16 @@ class FilterInput(OrderedInput):
             self.screen.focus_next()
 
     def refine(self) -> None:
-        """Put the cursor at the end of the query, to go on typing it; Escape clears it."""
+        """Put the cursor at the end of the query, to add a word to it: a character typed
+        first begins a new word (`is:new` and `bandit` is `is:new bandit`, not
+        `is:newbandit`); Backspace first goes on with the last word; Escape clears it."""
         self.cursor_position = len(self.value)
+        self._new_word = bool(self.value) and not self.value[-1].isspace()
+
+    def watch_selection(self) -> None:
+        self._new_word = False  # moved within the query: what is typed goes where it is
+
+    def insert_text_at_cursor(self, text: str) -> None:
+        if self._new_word and text and not text[0].isspace():
+            text = " " + text
+        super().insert_text_at_cursor(text)
