@@ -61,6 +61,28 @@ async def test_nor_the_paper_a_restored_session_puts_there(
         assert not app.library.is_read(seed_store[5].id)
 
 
+async def test_a_restored_query_keeps_the_paper_left_on_though_read_by_resting_on_it(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    """Back under `is:unread`, the reader opened at its top: the paper it had left on was read
+    by resting on it, so the restored query's results no longer held it."""
+    left_on = seed_store[5]
+    library, _ = Library.open(private_library)
+    library.set_read([p.id for p in seed_store[:6]], True)
+    library.save()
+    session = Session("is:unread", left_on.id, "relevance", "textual-dark")
+    app = reader(seed_store, private_library, session=session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await work_done(app)
+        paper_list = app.workspace.paper_list
+        await wait_until(pilot, lambda: paper_list.current == left_on, "the session restored")
+        assert seed_store[4] not in paper_list.papers  # read before, not left on
+        await pilot.press("r")  # marked unread, then read again: it leaves the list
+        await pilot.press("r")
+        await work_done(app)
+        assert left_on not in paper_list.papers
+
+
 async def test_nor_the_first_result_of_a_filter(
     seed_store: PaperStore, private_library: Path
 ) -> None:

@@ -493,6 +493,8 @@ class Workspace(Screen[None]):
             # Known at once, so that the start does not sort every paper for an empty filter.
             self.filtering.query = self.filter_input.value = session.query
             self.filtering.typed = False  # a paper the restored query names is no jump
+            if session.paper_id:
+                self.filtering.left_on(session.paper_id)
 
     def session(self, chosen_theme: str) -> Session:
         """Where the reader is (or was, once it has quit), to be restored next time."""
