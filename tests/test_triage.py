@@ -289,3 +289,20 @@ def test_a_triage_taken_up_counts_the_papers_decided_outside_it_that_left_the_li
     again = Triage(unread, library, load_places(where)["q\nrelevance"])
     assert again.current == shown[3]
     assert again.progress() == "4 of 6 · 0 kept · 3 skipped · 0 later"
+
+
+def test_a_decision_undone_in_the_list_after_the_triage_is_made_again_when_taken_up() -> None:
+    """A skip undone with u in the list was still counted when the triage was taken up, and
+    the paper, unread again, was never offered. A decision changed since counts as it is."""
+    shown, library = papers(6), Library(None)
+    first = Triage(view(shown), library, None)
+    for kind in (SKIP, KEEP, SKIP, KEEP):
+        first.decide(kind)
+    library.undo()  # in the list, after leaving the triage: the last decision, a keep
+    library.undo()  # and the skip before it
+    library.change([shown[1].id], "unbookmarked", bookmarked=False)  # kept, now skipped
+    again = Triage(view(shown), library, first.place())
+    assert again.progress() == "3 of 6 · 0 kept · 2 skipped · 0 later"
+    assert [again.current, again.ahead()] == [shown[2], shown[3]]
+    again.decide(KEEP)
+    assert again.progress() == "4 of 6 · 1 kept · 2 skipped · 0 later"

@@ -7,7 +7,8 @@ beside the session file when the triage is left, so that the next triage of the 
 and sort, in the same library and collection, goes on from there: another library (a fresh one
 say) starts a fresh triage. Each decision is saved at once by the library alone, so a triage
 that ended without keeping its place (a reader killed) is taken up past the papers ahead that
-the library shows decided since the place was kept, counted as the library shows them. That
+the library shows decided since the place was kept, counted as the library shows them; a
+decision made in it that the library no longer shows (undone in the list) is made again. That
 file is a convenience: one that cannot be read is ignored, and only the filters triaged last
 are kept. A place kept by a version that named no library (its key the filter
 and sort alone) is taken up by the library whose state holds its decisions, else ignored.
@@ -200,6 +201,7 @@ class Triage:
             remaining = np.flatnonzero(np.isin(kept, ordered[place.position :]))
             self.position = int(remaining[0]) if len(remaining) else len(kept)
             self._pass_over_decided(since)
+            self._take_back_undone()
 
     def _pass_over_decided(self, decided: dict[str, str]) -> None:
         """Put the papers ahead that the library shows `decided` since the place was kept
@@ -212,6 +214,24 @@ class Triage:
             paper_id = store.id_of(number)
             self.decisions[paper_id] = decided[paper_id]
         self.position += len(first)
+
+    def _take_back_undone(self) -> None:
+        """Count the papers decided before the place was kept as the library shows them now:
+        one whose decision it no longer shows (undone with u in the list, marked unread)
+        comes up next, to be decided again; one decided otherwise since counts so."""
+        undone = []
+        for paper_id, kind in list(self.decisions.items()):
+            if _holds(self.library, paper_id, kind):
+                continue
+            if (shown := _decision_shown(self.library, paper_id)) is not None:
+                self.decisions[paper_id] = shown
+            elif not self.library.is_bookmarked(paper_id):  # kept, marked unread: still kept
+                del self.decisions[paper_id]
+                undone.append(paper_id)
+        behind = self.numbers[: self.position]
+        back = np.isin(behind, self.papers.store.positions_of(undone))
+        self.numbers[: self.position] = np.concatenate([behind[~back], behind[back]])
+        self.position -= int(back.sum())
 
     def _paper(self, position: int) -> Paper | None:
         return self.papers[position] if position < len(self.numbers) else None
