@@ -49,6 +49,30 @@ def test_a_missing_file_the_variable_names_is_said_and_the_defaults_used(
     assert opened[0].workspace._messages == [said]  # the problems the reader lists at start
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["export", "--format", "md"],
+        ["search", "regret", "--papers", "seeds"],
+        ["list", "--papers", "seeds"],
+        ["tags", "--papers", "seeds"],
+    ],
+)
+def test_a_command_tells_a_bad_setting_once_also_with_papers_named(
+    tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """`export` told each problem twice; `search` and `list` given --papers none (the
+    cache's size bound read from the file all the same)."""
+    from tui_reader.cli.program import main
+
+    config = write(tmp_path, "read_after = -1\n")
+    monkeypatch.setenv("TUI_READER_CONFIG", str(config))
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    assert main(command) == 0
+    told = [line for line in capsys.readouterr().err.splitlines() if str(config) in line]
+    assert len(told) == 1 and told[0].startswith(f"tui-reader: {config}, line 1: read_after")
+
+
 def test_every_setting_is_read(tmp_path: Path) -> None:
     path = write(
         tmp_path,

@@ -11,6 +11,7 @@ from tui_reader.cli.shared import (
     add_papers_option,
     open_library,
     papers_or_default,
+    settings,
     warn,
 )
 from tui_reader.core.library import Library
@@ -29,7 +30,7 @@ def add_papers_and_library_options(parser: argparse.ArgumentParser) -> None:
 
 def paper_to_change(arguments: argparse.Namespace) -> tuple[Library, str]:
     """The library, opened to be written, and the full id of the paper to change."""
-    papers = read_papers(papers_or_default(arguments.papers)).store
+    papers = read_papers(papers_or_default(arguments.papers, settings())).store
     library, _ = open_library(arguments.library)
     paper_id = arguments.paper_id
     if paper_id not in papers:

@@ -19,6 +19,7 @@ from tui_reader.cli.shared import (
     tell_misread,
     warn,
 )
+from tui_reader.core.config import Config
 from tui_reader.core.engine import SearchEngine
 from tui_reader.core.library import Library
 from tui_reader.core.loading import NO_FILTER
@@ -40,12 +41,14 @@ def add_selection_options(parser: argparse.ArgumentParser) -> None:
     add_load_filter_options(parser, "only papers")
 
 
-def selected_papers(arguments: argparse.Namespace) -> tuple[list[Paper], Library, list[Path]]:
+def selected_papers(
+    arguments: argparse.Namespace, config: Config
+) -> tuple[list[Paper], Library, list[Path]]:
     """The papers selected, the library (opened to be read) and the files the papers were read
     from. NoMatch when none is."""
     arguments.tag = tags_given(arguments.tag, "--tag")  # first: bad input opens nothing
     query = checked_query(arguments.query) if arguments.query else None
-    named = papers_or_default(arguments.papers)
+    named = papers_or_default(arguments.papers, config)
     # A query's search terms need the index, read from the cache as search reads it.
     opened = read_papers(
         named, load_filter(arguments), needs_index(arguments.query), asked_for(arguments)

@@ -302,12 +302,12 @@ class NamedPapers(NamedTuple):
     origin: str = ""
 
 
-def papers_or_default(paths: Sequence[Path], config: Config | None = None) -> NamedPapers:
+def papers_or_default(paths: Sequence[Path], config: Config) -> NamedPapers:
     """The papers named, else those the reader opens when given none: the config's `paths`,
-    else the collections fetched so far, else the bundled abstracts."""
+    else the collections fetched so far, else the bundled abstracts. A command loads its
+    `config` once (settings): its problems are told once, also when papers are named."""
     if paths:
         return NamedPapers(list(paths))
-    config = config or settings()
     if config.paths:
         return NamedPapers(list(config.paths), config.paths_origin)
     return NamedPapers(fetched_collections() or [bundled("seeds")])

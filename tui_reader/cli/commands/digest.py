@@ -71,7 +71,8 @@ def run(arguments: argparse.Namespace) -> int:
     if not searches:
         warn(NO_SEARCHES)
         return 0
-    opened = searched_papers(arguments.papers, searches.values())
+    config = settings()
+    opened = searched_papers(arguments.papers, searches.values(), config)
     papers, index = opened.store, opened.index
     since = first_day(arguments.since) if arguments.since else None
     digest: list[tuple[str, str, list[Paper]]] = []
@@ -90,7 +91,7 @@ def run(arguments: argparse.Namespace) -> int:
                 record = {"search": name, "query": query} | paper_record(paper, library)
                 print(json.dumps(record, ensure_ascii=False))
     else:
-        sys.stdout.write(markdown_digest(digest, library, settings().search_url))
+        sys.stdout.write(markdown_digest(digest, library, config.search_url))
     return 0
 
 

@@ -46,13 +46,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(arguments: argparse.Namespace) -> int:
-    papers, library, files = selected_papers(arguments)
+    config = settings()
+    papers, library, files = selected_papers(arguments, config)
     kind = export_format(arguments.format, arguments.output)
     if arguments.output is not None and (
         kept := kept_file(arguments.output, library.own_files(), files)
     ):
         raise ExportError(kept)  # before a reference's citation keys are given
-    config = settings()
     template = search_template(arguments.search_url, config)
     if exporter(kind).reference and keyless(papers, library):
         library = library_with_citation_keys(arguments.library, papers)

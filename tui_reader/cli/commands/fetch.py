@@ -23,6 +23,7 @@ from tui_reader.cli.shared import (
     settings,
     warn,
 )
+from tui_reader.core.config import Config
 from tui_reader.core.file_kinds import special_file_problem
 from tui_reader.core.index_cache import refresh_kept
 from tui_reader.core.library import LibraryError
@@ -265,11 +266,11 @@ def list_collections(stream: TextIO) -> int:
     return 0
 
 
-def _opened_by_default() -> list[Path]:
+def _opened_by_default(config: Config) -> list[Path]:
     """The files the reader and the commands open when they are named none (the fetched
     collections, unless the config names paths); none when they cannot be read."""
     try:
-        return check_paths(papers_or_default([], settings()).paths, passed_over=[])
+        return check_paths(papers_or_default([], config).paths, passed_over=[])
     except LoadError:
         return []
 
@@ -278,7 +279,8 @@ def run(arguments: argparse.Namespace) -> int:
     """`tui-reader fetch ...`; the exit status (a UsageError: 2, see the registry)."""
     if arguments.source == "list":
         return list_collections(sys.stdout)
-    request = _request(arguments, settings().sources)
+    config = settings()
+    request = _request(arguments, config.sources)
     path = _output(arguments, request)
     label = request.label()
     progress = Progress(label, sys.stderr)
@@ -295,7 +297,7 @@ def run(arguments: argparse.Namespace) -> int:
     progress.end()
     print(_summary(label, tally), file=sys.stderr)
     not_kept: list[str] = []
-    refresh_kept(path, _opened_by_default(), not_kept)  # the papers kept take in the new ones
+    refresh_kept(path, _opened_by_default(config), not_kept)  # the papers kept take in the new ones
     for told in not_kept:
         warn(told)
     if versions := _new_versions(tally):

@@ -4,6 +4,7 @@ import argparse
 import json
 
 from tui_reader.cli.selection import add_selection_options, selected_papers
+from tui_reader.cli.shared import settings
 from tui_reader.core.references import headline_text, paper_record
 
 
@@ -14,7 +15,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(arguments: argparse.Namespace) -> int:
-    papers, library, _ = selected_papers(arguments)
+    papers, library, _ = selected_papers(arguments, settings())
     for paper in papers:
         if arguments.format == "jsonl":
             print(json.dumps(paper_record(paper, library), ensure_ascii=False))

@@ -18,6 +18,7 @@ from tui_reader.cli.shared import (
     checked_query,
     open_library,
     papers_or_default,
+    settings,
     tags_given,
     tell_misread,
 )
@@ -48,7 +49,7 @@ def run(arguments: argparse.Namespace) -> int:
         raise UsageError(f"--limit must be 1 or more, not {arguments.limit}")
     tag = tags_given([arguments.tag], "--tag")[0] if arguments.tag is not None else None
     asked = checked_query(arguments.query) if arguments.query else None  # as `search` checks it
-    named = papers_or_default(arguments.papers)
+    named = papers_or_default(arguments.papers, settings())
     library, _ = open_library(arguments.library, read_only=True)  # a misplaced one said first
     opened = read_papers(named, indexed=True)  # from the cache once written: read at once
     papers, index = opened.store, opened.index

@@ -17,6 +17,7 @@ from tui_reader.cli.shared import (
     load_filter,
     open_library,
     papers_or_default,
+    settings,
     tell_misread,
     warn,
 )
@@ -44,7 +45,7 @@ def run(arguments: argparse.Namespace) -> int:
     if arguments.limit < 1:
         raise UsageError(f"--limit must be 1 or more, not {arguments.limit}")
     asked = checked_query(arguments.query)
-    named = papers_or_default([*arguments.paths, *arguments.papers])
+    named = papers_or_default([*arguments.paths, *arguments.papers], settings())
     options = asked_for(arguments, query_option=False)
     # The library is opened only when the query asks about it, first: a misplaced --library
     # is said before any paper file's problem.

@@ -13,8 +13,10 @@ from tui_reader.cli.shared import (
     add_papers_option,
     open_library,
     papers_or_default,
+    settings,
     warn,
 )
+from tui_reader.core.config import Config
 from tui_reader.core.feeds import FeedCount, FeedCounter
 from tui_reader.core.opening import Opening
 from tui_reader.core.search_service import needs_index
@@ -34,10 +36,10 @@ def add_searched_options(parser: argparse.ArgumentParser) -> None:
     add_papers_option(parser, "the papers to search")
 
 
-def searched_papers(paths: Sequence[Path], queries: Collection[str]) -> Opening:
+def searched_papers(paths: Sequence[Path], queries: Collection[str], config: Config) -> Opening:
     """The papers the saved searches look among, indexed when a query needs it."""
     indexed = any(needs_index(query) for query in queries)
-    return read_papers(papers_or_default(paths), indexed=indexed)
+    return read_papers(papers_or_default(paths, config), indexed=indexed)
 
 
 def run(arguments: argparse.Namespace) -> int:
@@ -46,7 +48,7 @@ def run(arguments: argparse.Namespace) -> int:
     if not searches:
         warn(NO_SEARCHES)
         return 0
-    opened = searched_papers(arguments.papers, searches.values())
+    opened = searched_papers(arguments.papers, searches.values(), settings())
     feeds = FeedCounter().count(searches, opened.index, library, opened.store)
     width = max(len(clean(feed.name)) for feed in feeds)
     for feed in feeds:

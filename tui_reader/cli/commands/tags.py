@@ -4,7 +4,7 @@ import argparse
 
 from tui_reader.cli.paper_change import add_papers_and_library_options
 from tui_reader.cli.papers import read_papers
-from tui_reader.cli.shared import open_library, papers_or_default
+from tui_reader.cli.shared import open_library, papers_or_default, settings
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -15,7 +15,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(arguments: argparse.Namespace) -> int:
     # The library first: a misplaced --library is said before any paper file's problem.
     library, _ = open_library(arguments.library, read_only=True)
-    read_papers(papers_or_default(arguments.papers))  # what cannot be read is said, as ever
+    # What cannot be read is said, as ever.
+    read_papers(papers_or_default(arguments.papers, settings()))
     for tag, number in library.tag_counts().items():
         print(f"{tag}\t{number}")
     return 0
