@@ -183,7 +183,7 @@ class Triage:
         # (read, they left `is:unread`), so that its counts and position go on.
         ordered = store.positions_of(place.order) if place else np.zeros(0, dtype=np.int64)
         since = _decided_since(library, place.at) if place else {}
-        decided = store.positions_of([*place.decisions, *since]) if place else ordered
+        decided = store.positions_of([*place.decisions, *since] if place else [])
         kept = ordered[np.isin(ordered, shown) | np.isin(ordered, decided[decided >= 0])]
         new = shown[~np.isin(shown, kept)]
         read = store.positions_of([i for i in library.paper_ids() if library.is_read(i)])

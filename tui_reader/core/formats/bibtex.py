@@ -90,7 +90,7 @@ def read_bibtex(text: str) -> Iterator[Record | Problem]:
             yield Problem(result.line, f"entry {entry.key}: {result.message}")
             continue
         abstract = clean(written.get("abstract", ""))
-        given = given_id(written.get(ID_FIELD, ""), abstract)
+        given = _given_id(written.get(ID_FIELD, ""), abstract)
         if abstract != result.abstract or given:
             result = replace(
                 result,
@@ -105,7 +105,7 @@ def id_field(paper_id: str, abstract: str) -> str:
     return f"{paper_id}-{_check(paper_id, abstract)}"
 
 
-def given_id(value: str, abstract: str) -> str:
+def _given_id(value: str, abstract: str) -> str:
     """The id ID_FIELD's value gives the paper of this abstract as written; "" when it gives
     none: not ours, or its check fails, an entry copied and given another abstract, or
     another paper's id pasted in (either would take the paper's place, and its tags)."""
