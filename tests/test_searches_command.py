@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli_helpers import run
-from tui_reader.cli.commands.digest import _published_since, markdown_digest
+from tui_reader.cli.commands.digest import _published_since, markdown_digest, text_digest
 from tui_reader.core.engine import Ranking, SearchEngine
 from tui_reader.core.feeds import FeedCounter
 from tui_reader.core.library import Library, default_path
@@ -170,6 +170,46 @@ def test_a_digest_names_each_paper_by_its_headline_read_as_unicode() -> None:
         "- [α-nets for Schrödinger bridges",
     ]
     assert "\n  Modelling efficient ``place'' fields.\n" in digest
+
+
+def test_a_digest_as_plain_text_reads_as_the_screen_shows_it() -> None:
+    """Mailed as plain text, the Markdown digest showed its escapes (`d \\> 1`,
+    `\\cite`) and its LaTeX as written."""
+    paper = Paper.from_abstract(
+        r"For $d > 1$ the bound is *tight*, 50\% better [/b] than \cite{x} at "
+        + "https://example.org/a_very_long_link_that_stays_whole_on_its_own_line " * 2,
+        "c",
+        Path("x.txt"),
+        title=r"$\alpha$-nets for \emph{Schr\"odinger} bridges",
+    )
+    saved = Library(None)
+    saved.change_tags([paper.id], add=["kept"])
+    digest = text_digest([("nets", "is:unread nets", [paper])], saved, "https://s/{query}")
+    lines = digest.splitlines()
+    assert lines[:7] == [
+        "tui-reader digest: 1 unread paper in 1 saved search",
+        "",
+        "nets (1 unread paper)",
+        "=====================",
+        "Query: is:unread nets",
+        "",
+        "* α-nets for Schrödinger bridges",
+    ]
+    assert lines[7].startswith("  https://") and lines[8] == "  #kept"  # its link, its tags
+    abstract = " ".join(line.strip() for line in lines[10:])
+    assert abstract.startswith("For d > 1 the bound is *tight*, 50% better [/b] than \\cite{x}")
+    assert all(line.startswith("  ") for line in lines[10:])
+    assert all(len(line) <= 72 or " " not in line.strip() for line in lines[10:])
+    assert "  https://example.org/a_very_long_link_that_stays_whole_on_its_own_line" in lines
+
+
+def test_digest_format_text_from_the_command(capsys: Capsys) -> None:
+    save_searches(rl="reinforcement learning")
+    status, out, err = run(capsys, "digest", "--format", "text")
+    assert (status, err) == (0, "")
+    rl = listed(capsys, "reinforcement learning")
+    assert out.startswith(f"tui-reader digest: {len(rl)} unread papers in 1 saved search\n")
+    assert out.count("\n* ") == len(rl)
 
 
 class CountingEngine:

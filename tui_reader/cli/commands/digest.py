@@ -1,9 +1,10 @@
 """`tui-reader digest`: the unread papers of each saved search (or of those named), as
-Markdown for an email or as JSON Lines for a script, to run from cron."""
+Markdown or plain text for an email or as JSON Lines for a script, to run from cron."""
 
 import argparse
 import json
 import sys
+import textwrap
 from collections.abc import Sequence
 from datetime import date
 
@@ -22,11 +23,18 @@ from tui_reader.cli.shared import (
     warn,
 )
 from tui_reader.core.feeds import feed_numbers, unread_papers
+from tui_reader.core.latex_text import plain_text
 from tui_reader.core.library import Library
 from tui_reader.core.locations import cache_folder
 from tui_reader.core.paper import Paper
 from tui_reader.core.recommend import Recommender, open_recommender
-from tui_reader.core.references import markdown_link, markdown_text, paper_record, primary_link
+from tui_reader.core.references import (
+    headline_text,
+    markdown_link,
+    markdown_text,
+    paper_record,
+    primary_link,
+)
 from tui_reader.core.store import PaperStore
 from tui_reader.core.text import clean, without_debris
 from tui_reader.core.wording import count
@@ -51,7 +59,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"only papers published on or after DATE ({DATES}); a paper without a "
         "publication date is always kept",
     )
-    parser.add_argument("--format", choices=("md", "jsonl"), default="md")
+    parser.add_argument(
+        "--format",
+        choices=("md", "text", "jsonl"),
+        default="md",
+        help="Markdown (the default), plain text for a mail read as it is, or JSON Lines",
+    )
     parser.add_argument(
         "--for-you",
         action="store_true",
@@ -90,6 +103,8 @@ def run(arguments: argparse.Namespace) -> int:
             for paper in unread:
                 record = {"search": name, "query": query} | paper_record(paper, library)
                 print(json.dumps(record, ensure_ascii=False))
+    elif arguments.format == "text":
+        sys.stdout.write(text_digest(digest, library, config.search_url))
     else:
         sys.stdout.write(markdown_digest(digest, library, config.search_url))
     return 0
@@ -132,3 +147,36 @@ def markdown_digest(
                 line += " — " + " ".join(f"`#{tag}`" for tag in tags)
             lines += ["", line, "", f"  {markdown_text(without_debris(paper.abstract))}"]
     return "\n".join(lines) + "\n"
+
+
+def text_digest(
+    feeds: Sequence[tuple[str, str, list[Paper]]], library: Library, template: str
+) -> str:
+    """The unread papers of each saved search as plain text, for a mail read as it is: no
+    Markdown's escapes (`d \\> 1`), LaTeX as the screen shows it (`$x^2$`: x²), what PDF
+    extraction broke mended, each abstract wrapped and indented under its paper's name, link
+    and tags."""
+    papers = sum(len(unread) for _, _, unread in feeds)
+    lines = [
+        f"tui-reader digest: {count(papers, 'unread paper')} in "
+        f"{count(len(feeds), 'saved search', 'saved searches')}"
+    ]
+    for name, query, unread in feeds:
+        heading = f"{clean(name)} ({count(len(unread), 'unread paper')})"
+        lines += ["", heading, "=" * len(heading), f"Query: {clean(query)}"]
+        for paper in unread:
+            lines += ["", f"* {clean(headline_text(paper))}", f"  {primary_link(paper, template)}"]
+            if tags := library.tags(paper.id):
+                lines.append("  " + " ".join(f"#{tag}" for tag in tags))
+            abstract = clean(plain_text(paper.abstract))
+            lines += ["", _ABSTRACT.fill(abstract)]
+    return "\n".join(lines) + "\n"
+
+
+_ABSTRACT = textwrap.TextWrapper(
+    72,  # a plain-text mail's lines
+    initial_indent="  ",
+    subsequent_indent="  ",
+    break_long_words=False,  # a link stays whole
+    break_on_hyphens=False,
+)
