@@ -70,17 +70,46 @@ async def test_a_restored_query_keeps_the_paper_left_on_though_read_by_resting_o
     library, _ = Library.open(private_library)
     library.set_read([p.id for p in seed_store[:6]], True)
     library.save()
-    session = Session("is:unread", left_on.id, "relevance", "textual-dark")
+    session = Session("is:unread", left_on.id, "relevance", "textual-dark", paper_read_there=True)
     app = reader(seed_store, private_library, session=session)
     async with app.run_test(size=(100, 30)) as pilot:
         await work_done(app)
         paper_list = app.workspace.paper_list
-        await wait_until(pilot, lambda: paper_list.current == left_on, "the session restored")
+        following = app.workspace.following
+        await wait_until(pilot, lambda: following.last_paper_id == left_on.id, "restored")
+        assert paper_list.current == left_on
         assert seed_store[4] not in paper_list.papers  # read before, not left on
+        assert app.workspace.session("").paper_read_there  # and kept so at the next quit
         await pilot.press("r")  # marked unread, then read again: it leaves the list
         await pilot.press("r")
         await work_done(app)
         assert left_on not in paper_list.papers
+        assert not app.workspace.session("").paper_read_there
+
+
+async def test_the_session_keeps_a_paper_in_its_query_only_when_read_there(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    """A paper read before `is:read` was typed, restored as read in it, left the results; a
+    paper marked read with r, the list left empty, came back."""
+    app = reader(seed_store, private_library, read_after=QUICK)
+    async with app.run_test(size=(100, 30)) as pilot:
+        paper_list, rested = app.workspace.paper_list, seed_store[1]
+        await pilot.press("j")
+        await wait_until(pilot, lambda: app.library.is_read(rested.id), "paper 2 read")
+        await type_filter(pilot, "is:read")
+        assert list(paper_list.papers) == [rested]
+        assert not app.workspace.session("").paper_read_there
+        await pilot.press("ctrl+u", *"is:unread AugMask")
+        await work_done(app)
+        assert list(paper_list.papers) == [seed_store[2]]
+        await pilot.press("enter", "enter")  # opened: read once rested on
+        await wait_until(pilot, lambda: app.library.is_read(seed_store[2].id), "AugMask read")
+        assert app.workspace.session("").paper_read_there
+        await pilot.press("r", "r")
+        await work_done(app)
+        assert not paper_list.papers
+        assert not app.workspace.session("").paper_read_there
 
 
 async def test_nor_the_first_result_of_a_filter(

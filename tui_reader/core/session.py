@@ -58,6 +58,9 @@ class Session:
     split: int = 4  # tenths of the width (or height) the paper list takes
     inputs: str = ""  # the files read (inputs_of): the query and the paper were theirs
     new_told: float = 0.0  # when the papers new it last told of were taken in (core.segments.added)
+    # The paper was read (by resting on it) while the query's results showed it, which keep it
+    # until the next query, also under `is:unread`: restored, they keep it too.
+    paper_read_there: bool = False
 
 
 def inputs_of(opened: Iterable[Path]) -> str:

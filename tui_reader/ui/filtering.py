@@ -74,12 +74,15 @@ class Filtering:
         self._read_since.update(unread)  # first: a search reading the library now keeps them
         return bool(unread) and self._library.set_read(unread, True, in_step=in_step)
 
+    def read_there(self, paper_id: str) -> bool:
+        """Whether the list shows the paper only as it stays in the query's results once read
+        (by resting on or using it: `is:unread`), not marked read with r."""
+        return paper_id in self._read_since
+
     def left_on(self, paper_id: str) -> None:
-        """The paper the reader left on when it quit, its query restored: read by resting on
-        it then, it stays in the query's results (`is:unread`) as it did in that session,
-        until the next query."""
-        if self._library.is_read(paper_id):
-            self._read_since.add(paper_id)
+        """The paper the reader left on when it quit (`read_there` then), its query restored:
+        it stays in the query's results as it did in that session, until the next query."""
+        self._read_since.add(paper_id)
 
     def marked_read(self, paper_ids: Sequence[str]) -> None:
         """The reader marked these papers read or unread (r, R): the list's searches take

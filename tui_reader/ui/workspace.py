@@ -493,13 +493,15 @@ class Workspace(Screen[None]):
             # Known at once, so that the start does not sort every paper for an empty filter.
             self.filtering.query = self.filter_input.value = session.query
             self.filtering.typed = False  # a paper the restored query names is no jump
-            if session.paper_id:
+            if session.paper_id and session.paper_read_there:
                 self.filtering.left_on(session.paper_id)
 
     def session(self, chosen_theme: str) -> Session:
         """Where the reader is (or was, once it has quit), to be restored next time."""
+        paper_id, paper_list = self.following.last_paper_id, self.paper_list
+        there = self.filtering.read_there(paper_id) and paper_list.position_of(paper_id) is not None
         query, split = self.filtering.query, self.panes.list_share
-        return Session(query, self.following.last_paper_id, self.sort, chosen_theme, split)
+        return Session(query, paper_id, self.sort, chosen_theme, split, paper_read_there=there)
 
 
 def _header_state(workspace: Workspace, unindexed: bool, caching_index: bool) -> HeaderState:
