@@ -300,9 +300,32 @@ def test_a_decision_undone_in_the_list_after_the_triage_is_made_again_when_taken
         first.decide(kind)
     library.undo()  # in the list, after leaving the triage: the last decision, a keep
     library.undo()  # and the skip before it
-    library.change([shown[1].id], "unbookmarked", bookmarked=False)  # kept, now skipped
+    library.change([shown[0].id], "bookmarked", bookmarked=True)  # skipped, now kept
     again = Triage(view(shown), library, first.place())
-    assert again.progress() == "3 of 6 · 0 kept · 2 skipped · 0 later"
+    assert again.progress() == "3 of 6 · 2 kept · 0 skipped · 0 later"
     assert [again.current, again.ahead()] == [shown[2], shown[3]]
     again.decide(KEEP)
-    assert again.progress() == "4 of 6 · 1 kept · 2 skipped · 0 later"
+    assert again.progress() == "4 of 6 · 3 kept · 0 skipped · 0 later"
+
+
+@pytest.mark.parametrize("kind", [KEEP, LATER, "#kernels"])
+@pytest.mark.parametrize("before", ["read", "bookmarked"])
+def test_a_decision_on_a_paper_read_or_kept_before_is_made_again_once_undone(
+    kind: str, before: str
+) -> None:
+    """Undone, a keep or a later on a paper read before it leaves it read: taken up, the
+    triage counted it as skipped; a keep on a paper bookmarked (and not read) counted as kept."""
+    shown, library = papers(3), Library(None)
+    if before == "read":
+        library.set_read([shown[0].id], True)
+    else:
+        library.set_bookmarked([shown[0].id], True)
+    first = Triage(view(shown), library, None)
+    while first.current != shown[0]:  # unread first: one read comes last
+        first.decide(SKIP)
+    skipped = len(first.decisions)
+    first.decide(kind)
+    library.undo()  # in the list
+    again = Triage(view(shown), library, first.place())
+    assert again.current == shown[0]
+    assert again.progress() == f"{skipped + 1} of 3 · 0 kept · {skipped} skipped · 0 later"

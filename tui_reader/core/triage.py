@@ -216,16 +216,18 @@ class Triage:
         self.position += len(first)
 
     def _take_back_undone(self) -> None:
-        """Count the papers decided before the place was kept as the library shows them now:
-        one whose decision it no longer shows (undone with u in the list, marked unread)
-        comes up next, to be decided again; one decided otherwise since counts so."""
+        """The papers decided before the place was kept whose decision the library no longer
+        holds (undone with u in the list, marked unread with r) come up next, to be decided
+        again; but one kept since (bookmarked and read) counts as kept. The state alone does
+        not tell an undone decision from a skip: a paper read before it was kept or put off
+        is read still once that is undone."""
         undone = []
         for paper_id, kind in list(self.decisions.items()):
             if _holds(self.library, paper_id, kind):
                 continue
-            if (shown := _decision_shown(self.library, paper_id)) is not None:
-                self.decisions[paper_id] = shown
-            elif not self.library.is_bookmarked(paper_id):  # kept, marked unread: still kept
+            if _decision_shown(self.library, paper_id) == KEEP:
+                self.decisions[paper_id] = KEEP
+            else:
                 del self.decisions[paper_id]
                 undone.append(paper_id)
         behind = self.numbers[: self.position]
