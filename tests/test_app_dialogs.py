@@ -50,7 +50,11 @@ async def test_no_to_replace_returns_to_the_name_as_typed(
         assert not isinstance(app.screen, PromptScreen)
         assert (in_tmp / "list.csv").exists()
         assert notices(app)[-1] == f"Wrote 38 papers to {in_tmp / 'list.csv'}"
-        await pilot.press("E", "ctrl+u", *"list.md", "enter", "y")
+        await pilot.press("E", "ctrl+u", *"list.md", "enter", "enter")  # typed ahead
+        assert isinstance(app.screen, ConfirmScreen), "an Enter replaced the file"
+        assert "Enter" not in str(app.screen.query(Static)[1].content)
+        assert (in_tmp / "list.md").read_text(encoding="utf-8") == "mine\n"
+        await pilot.press("y")
         assert not isinstance(app.screen, PromptScreen)
         assert (in_tmp / "list.md").read_text(encoding="utf-8").startswith("# Reading list")
 

@@ -124,7 +124,7 @@ class PromptScreen(ModalScreen[str | None]):
                 if yes:
                     self.dismiss(text)
 
-            self.app.push_screen(ConfirmScreen(question), answered)
+            self.app.push_screen(ConfirmByY(question), answered)
         else:
             self.dismiss(text)
 
@@ -164,3 +164,14 @@ class ConfirmByEnter(ConfirmScreen, inherit_bindings=False):
         Binding("n,escape", "answer(False)", "No"),
     ]
     HINT = "Enter: yes    n or Escape: no"
+
+
+class ConfirmByY(ConfirmScreen, inherit_bindings=False):
+    """A yes/no question that only y answers yes: for one that follows an Enter (a file
+    replaced, after its name was typed), which a second Enter typed ahead answered."""
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+    HINT = "y: yes    n or Escape: no"
