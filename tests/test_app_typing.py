@@ -16,6 +16,7 @@ from tests.pilot_helpers import (
     wait_until,
     work_done,
 )
+from tui_reader.core.library import Library
 from tui_reader.core.opening import Opening
 from tui_reader.core.paper_columns import PaperColumns, columns_of
 from tui_reader.core.session import Session
@@ -232,6 +233,29 @@ async def test_keys_typed_before_the_screen_is_up_keep_the_filter(
         assert app.workspace.filter_input.value == "satisf band"
         assert not app.workspace.paper_list.marked
         assert not any(app.library.is_bookmarked(p.id) for p in seed_store)
+
+
+async def test_a_filter_typed_before_the_screen_is_up_is_not_covered_by_the_feeds(
+    seed_store: PaperStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With searches saved, the feeds panel opened over "/difusion" typed at start, and the
+    Enter that ended the query opened the first saved search in its place."""
+    started = workspace_module.Workspace.on_mount
+
+    def typed_first(screen: workspace_module.Workspace) -> None:
+        screen.action_focus_filter()
+        screen.filter_input.value = "difusion"
+        started(screen)
+
+    monkeypatch.setattr(workspace_module.Workspace, "on_mount", typed_first)
+    library = Library(None)
+    library.save_search("bandits", "bandit regret")
+    app = ReaderApp(Opening(seed_store), library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")
+        await work_done(app)
+        assert app.screen is app.workspace
+        assert app.workspace.filtering.shown_query == "difusion"
 
 
 async def test_the_header_says_when_a_filter_is_searched_as_words(seed_store) -> None:

@@ -208,8 +208,9 @@ class Workspace(Screen[None]):
         if not self._filter_asked:  # keys typed at once may have come first: "/satisf"
             self._focus(self.paper_list)
         # The feeds, under the problems to read first; opened unasked, at once, so that keys
-        # typed as the reader starts go to them.
-        if self.library.saved_searches():
+        # typed as the reader starts go to them; not over a filter typed before the start (its
+        # Enter would open the first feed in place of the query).
+        if self.library.saved_searches() and not self._filter_asked:
             self.app.push_screen(flows.feeds_panel(self), partial(flows.feed_chosen, self))
         if self._messages:  # together, where all can be read: stacked notices scroll away
             self.app.push_screen(ProblemsScreen(self._messages))
