@@ -292,6 +292,10 @@ def test_bibtex_keeps_the_latex_of_abstracts_and_pairs_every_brace() -> None:
             r"The set \{1, 2, a close \textbraceright{} and \} alone."
         ),
         r"Paired \{x\} and 50% of A&B #1, 34.8\%.": r"Paired \{x\} and 50\% of A\&B \#1, 34.8\%.",
+        # Money as the screen reads it: LaTeX read "a $10K program" as math ("a10K program").
+        r"A $100K prize, a $10K program, $x^2$ and \$5.": (
+            r"A \$100K prize, a \$10K program, $x^2$ and \$5."
+        ),
     }
     papers = [
         latex_paper(f"Paper {n}", ("Ada Lovelace",), text) for n, text in enumerate(abstracts)
