@@ -30,6 +30,8 @@ NOT_OURS = {
     "package.json": b'{"version": "1.0.0", "name": "my-package", "dependencies": {}}\n',
     "wrapped.json": b'{"papers": [{"title": "T", "abstract": "Words."}]}\n',
     "settings2.json": b'{"version": 1, "theme": "dark"}\n',
+    # The reader's own triage places, read as a library of a newer version.
+    "triage.json": b'{"version": 2, "filters": {"q\\nrelevance": {"order": [], "position": 0}}}\n',
 }
 
 

@@ -55,12 +55,14 @@ def not_ours(path: Path) -> str | None:
 
 def _is_library(data: object) -> bool:
     """Whether JSON read whole is a library's: an object of our keys (a newer version's may
-    have more), its version a number and its papers and searches objects (each may be there
-    twice); one missing its version is damaged, not another program's."""
+    have more, but holds its papers: every version writes them, and other files of ours,
+    `triage.json`, have a version too), its version a number and its papers and searches
+    objects (each may be there twice); one missing its version is damaged, not another
+    program's."""
     if not isinstance(data, dict):
         return False
     newer = type(data.get("version")) is int and data["version"] > VERSION
-    if not newer and not _LIBRARY_KEYS.issuperset(data):
+    if not _LIBRARY_KEYS.issuperset(data) and not (newer and "papers" in data):
         return False
     kinds = {"version": int, "papers": dict, "searches": dict}
     for key, value in data.items():
