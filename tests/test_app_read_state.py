@@ -134,14 +134,15 @@ async def test_a_paper_moved_to_is_read_after_the_configs_read_after(
         assert not app.library.is_read(seed_store[0].id)
 
 
+@pytest.mark.parametrize("key", ["enter", "z"])  # z: read for a minute, it stayed unread
 async def test_the_paper_under_the_cursor_at_start_is_read_once_opened(
-    seed_store: PaperStore, private_library: Path
+    seed_store: PaperStore, private_library: Path, key: str
 ) -> None:
     app = reader(seed_store, private_library)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause(LONGER)
         assert not app.library.is_read(seed_store[0].id)
-        await pilot.press("enter")
+        await pilot.press(key)
         await wait_until(pilot, lambda: app.library.is_read(seed_store[0].id), "paper 1 read")
 
 

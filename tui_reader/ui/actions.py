@@ -128,12 +128,14 @@ def next_sort(screen: WorkspaceParts) -> None:
 
 
 def reading_mode(screen: WorkspaceParts) -> None:
-    """The detail pane alone, full width; the same key brings the list back."""
+    """The detail pane alone, full width, its paper opened (read once rested on, as Enter
+    reads it); the same key brings the list back."""
     if screen.has_class("-reading"):
         back_to_list(screen)
     else:
         screen.add_class("-reading")
         screen.set_focus(screen.detail_pane)
+        screen.following.opened()
 
 
 def back_to_list(screen: WorkspaceParts) -> None:
