@@ -157,7 +157,7 @@ def no_outside_world(monkeypatch: pytest.MonkeyPatch) -> None:
 
 USES = {
     "bookmark": ["b"],
-    "tag": ["t", *"later", "enter"],
+    "tag": ["t", *"kernels", "enter"],
     "note": ["n", *"seen", "escape"],
     "copy its link": ["y"],
     "copy from it": ["Y", "2"],
@@ -235,6 +235,26 @@ async def test_keys_for_the_papers_shown_leave_the_close_ones_when_none_matches_
         assert [notification.message for notification in app._notifications][-1] == (
             "No paper matches every term: the close ones after them are left as they are"
         )
+
+
+async def test_a_paper_tagged_later_is_put_off_unread_as_triage_puts_it_off(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    """Tagged `later` in the list, it was read at once, and left `is:unread` and the digest."""
+    app = reader(seed_store, private_library, read_after=QUICK)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await type_filter(pilot, "is:unread")
+        rested, unread = seed_store[1], seed_store[2]
+        await pilot.press("enter", "j")
+        await wait_until(pilot, lambda: app.library.is_read(rested.id), "paper 2 read")
+        await pilot.press("t", *"later", "enter", "j", "t", *"later", "enter")
+        await pilot.pause(LONGER)
+        assert app.library.tags(rested.id) == app.library.tags(unread.id) == ["later"]
+        assert not app.library.is_read(rested.id) and not app.library.is_read(unread.id)
+        await pilot.press("u", "u")  # each tag and the read it took back, in one step
+        await work_done(app)
+        assert not app.library.tags(rested.id) and not app.library.tags(unread.id)
+        assert app.library.is_read(rested.id)
 
 
 @pytest.mark.usefixtures("no_outside_world")

@@ -19,6 +19,7 @@ from tui_reader.core.library import normalise_tag, tag_problem
 from tui_reader.core.paper import Paper
 from tui_reader.core.pipe import FORMATS, pipe_input
 from tui_reader.core.text import strip_controls
+from tui_reader.core.triage import LATER_TAG
 from tui_reader.core.wording import count
 from tui_reader.ui.actions import headline, targeted, targeted_papers, undo
 from tui_reader.ui.asking import ask
@@ -44,10 +45,17 @@ async def edit_tags(screen: WorkspaceParts) -> None:
     if text is None:
         return
     edit = tag_edit(text, current)
-    if library.change_tags(targets, edit.add, edit.remove):
+    if not library.change_tags(targets, edit.add, edit.remove):
+        return
+    if LATER_TAG in edit.add:  # put off, as triage's l puts a paper off: unread, not used
+        library.set_read(targets, False, in_step=True)
+        screen.filtering.marked_read(targets)
+        screen.following.stop_reading()
+        screen.library_changed()
+    else:
         screen.library_changed(used=targets)
-        if edit.said:
-            screen.tell(edit.said)
+    if edit.said:
+        screen.tell(edit.said)
 
 
 async def edit_note(screen: WorkspaceParts) -> None:
