@@ -17,7 +17,7 @@ from tui_reader.core.loading import load_paths
 from tui_reader.core.paper import Paper
 from tui_reader.core.references import links_of
 from tui_reader.core.store import PaperStore
-from tui_reader.core.triage import filter_key, load_places
+from tui_reader.core.triage import Triage, filter_key, load_places
 from tui_reader.ui.dialogs import PromptScreen
 from tui_reader.ui.library_sync import LibrarySync
 from tui_reader.ui.triage_screen import TriageScreen
@@ -191,6 +191,28 @@ async def test_quitting_with_the_triage_open_keeps_the_place(
         await work_shown(pilot)
         app.exit()
     assert load_places(places)[filter_key("proposes", "relevance", private_library)].position == 2
+
+
+async def test_a_triage_killed_before_it_was_ever_left_is_taken_up_past_its_decisions(
+    private_library: Path, places: Path, tmp_path: Path
+) -> None:
+    """Its place was kept only when it was left: killed in it, the reader started the
+    triage over, "1 of 6 · 0 kept · 0 skipped", its decisions neither passed over nor counted."""
+    papers = make_papers(6, tmp_path)
+    library, _ = Library.open(private_library)
+    app, screen = open_triage(papers, library, places)
+    key = filter_key("proposes", "relevance", private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("x", "enter", "x")
+        await work_shown(pilot)
+        kept = load_places(places)[key]  # as a reader killed now leaves it
+        assert (kept.position, kept.decisions) == (0, {})
+        again = Triage(PaperStore(papers).view(), library, kept)
+        assert again.progress() == "4 of 6 · 1 kept · 2 skipped · 0 later"
+        assert again.current == screen.triage.current
+        app.exit()
+    assert load_places(places)[key].position == 3  # left: its own place
 
 
 async def test_tags_edited_in_triage_are_undone_first(

@@ -15,7 +15,7 @@ and sort alone) is taken up by the library whose state holds its decisions, else
 """
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -129,11 +129,12 @@ def load_places(path: Path) -> dict[str, Place]:
 
 def save_place(path: Path, key: str, place: Place, replacing: str | None = None) -> None:
     """Keep the place of one filter, with those of the filters triaged last (`replacing`: a
-    key kept with no library whose place this one takes up, dropped); OSError when the file
-    cannot be written (or is not a regular file)."""
+    key kept with no library whose place this one takes up, dropped), at the time it was
+    taken (now, unless it has one); OSError when the file cannot be written (or is not a
+    regular file)."""
     if problem := special_file_problem(path):
         raise OSError(0, problem, str(path))
-    place.at = datetime.now(timezone.utc).isoformat()
+    place.at = place.at or _now()
     places = load_places(path)
     places.pop(key, None)
     if replacing is not None:
@@ -143,6 +144,10 @@ def save_place(path: Path, key: str, place: Place, replacing: str | None = None)
     data = {"version": 2, "filters": {key: asdict(place) for key, place in latest}}
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(path, json.dumps(data, ensure_ascii=False) + "\n")
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat()
 
 
 @dataclass(frozen=True)
@@ -259,6 +264,14 @@ class Triage:
     def place(self) -> Place:
         order = [self.papers.id_of(n) for n in range(len(self.numbers))]
         return Place(order, self.position, dict(self.decisions))
+
+    def place_at_start(self) -> Callable[[], Place]:
+        """The place of this triage as it starts, none decided, taken now: made by the call
+        returned, off the screen's thread (a million papers' ids), and kept so that a triage
+        that cannot keep its place when it stops (the reader killed) is taken up past the
+        decisions made after this time."""
+        store, numbers, at = self.papers.store, self.numbers.copy(), _now()
+        return lambda: Place([store.id_of(n) for n in numbers.tolist()], 0, {}, at)
 
     def decide(self, kind: str) -> bool:
         """Decide on the current paper (KEEP, SKIP, LATER or "#tag"), as one undoable step of

@@ -10,7 +10,10 @@ are sorted again as the model follows each decision, and a line says why the pap
 is recommended (`Ranking`: ui/for_you).
 """
 
-from collections.abc import Sequence
+import contextlib
+import threading
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Protocol
 
@@ -31,6 +34,7 @@ from tui_reader.core.triage import (
     KEEP,
     LATER,
     SKIP,
+    Place,
     Triage,
     filter_key,
     load_places,
@@ -146,6 +150,7 @@ class TriageScreen(ModalScreen[str | None]):
         self._key = filter_key(query, sort, library.path, collection)
         place, self._kept_as = place_of(load_places(self._places), self._key, library)
         self.triage = Triage(papers, library, place)
+        self._first = place is None  # no place kept for this filter yet
         self._quick_tags = list(quick_tags)[:9]
         self._template = search_template
         self._copy_log = copy_log
@@ -155,6 +160,7 @@ class TriageScreen(ModalScreen[str | None]):
         # The paper after this one, typeset: (its id, its state when typeset, the text).
         self.ahead: tuple[str, str, Content] | None = None
         self._place_saved = False
+        self._saving = threading.Lock()  # the place at its start, kept in a thread
         self._ranking = ranking
 
     def compose(self) -> ComposeResult:
@@ -176,6 +182,9 @@ class TriageScreen(ModalScreen[str | None]):
             self._ranking.learning.subscribe(self, self._learning)
             # Opened (or taken up again) on the best paper not decided in the order now.
             self._reorder(with_current=True)
+        if self._first and self.triage.papers:
+            keep = partial(self._keep_first_place, self.triage.place_at_start())
+            self.run_worker(keep, thread=True, exit_on_error=False)
         self._show()
 
     def _rescored(self, _: None) -> None:
@@ -351,13 +360,21 @@ class TriageScreen(ModalScreen[str | None]):
     def on_unmount(self) -> None:
         self._save_place()  # the reader quit with the triage open
 
+    def _keep_first_place(self, first: Callable[[], Place]) -> None:
+        """Keep where the triage starts, unless its place was kept as it stopped: a reader
+        killed in it takes it up past the papers decided since (core.triage)."""
+        with self._saving, contextlib.suppress(OSError):  # told, if still so, when it stops
+            if not self._place_saved:
+                save_place(self._places, self._key, first())
+
     def _save_place(self) -> None:
         if self._place_saved or not self.triage.papers:
             return
-        self._place_saved = True
         try:
-            replacing = self._kept_as if self._kept_as != self._key else None
-            save_place(self._places, self._key, self.triage.place(), replacing)
+            with self._saving:
+                self._place_saved = True
+                replacing = self._kept_as if self._kept_as != self._key else None
+                save_place(self._places, self._key, self.triage.place(), replacing)
         except OSError as error:
             self.app.notify(
                 f"Where this triage stopped cannot be kept in {self._places}: "
