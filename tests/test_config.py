@@ -56,6 +56,7 @@ def test_a_missing_file_the_variable_names_is_said_and_the_defaults_used(
         ["search", "regret", "--papers", "seeds"],
         ["list", "--papers", "seeds"],
         ["tags", "--papers", "seeds"],
+        ["cache", "prune"],  # the one command using [cache] limit, which told none
     ],
 )
 def test_a_command_tells_a_bad_setting_once_also_with_papers_named(

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from tui_reader.core.index_cache import cache_limit
+from tui_reader.cli.shared import settings
 from tui_reader.core.loading import LoadFilter
 from tui_reader.core.locations import cache_folder
 from tui_reader.core.segments.filtered import as_json
@@ -135,7 +135,7 @@ def _tell_unfinished(found: Unfinished) -> None:
 
 def run(arguments: argparse.Namespace) -> int:
     """`tui-reader cache ...`; the exit status."""
-    root, limit = cache_folder(), cache_limit()
+    root, limit = cache_folder(), settings().cache_limit  # a bad setting told, as ever
     if arguments.action == "prune":
         if root.is_dir():
             seconds = None if arguments.unused_for is None else arguments.unused_for * 86_400
