@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli_helpers import run, run_process
+from tui_reader.core.library import Library, default_path
 from tui_reader.core.loading import LoadError, check_paths, load_paths
 
 BINARY = "is a binary file, not UTF-8 text"
@@ -334,6 +335,28 @@ def test_ris_references_given_as_papers_are_said_to_be_so(
     refs.write_text("TY  - is how a RIS record begins\n\nAn abstract on what RIS tags say.\n")
     status, out, _ = run(capsys, "list", "--papers", str(refs))
     assert status == 0 and "An abstract on what RIS tags say" in out
+
+
+@pytest.mark.parametrize("command", [["export", "--format", "md"], ["digest"]])
+def test_a_reading_list_or_digest_of_ours_given_as_papers_is_said_to_be_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """Read as seed text, the reading list was one paper, its title "- [On the accuracy…"."""
+    library = Library.open(default_path())[0]
+    library.save_search("rl", "reinforcement learning")
+    library.save()
+    status, text, _ = run(capsys, *command)
+    assert status == 0
+    written = tmp_path / "out.md"
+    written.write_text(text)
+    said = (
+        f"{written}: is a reading list or digest tui-reader wrote, not papers: tui-reader "
+        "reads papers in BibTeX, JSON, JSON Lines, CSV and text"
+    )
+    assert run(capsys, "list", "--papers", str(written)) == (2, "", f"tui-reader: {said}\n")
+    written.write_text("Reading list (2 papers) on bandits\n\nAn abstract on bandits.\n")
+    status, out, _ = run(capsys, "list", "--papers", str(written))
+    assert status == 0 and "An abstract on bandits" in out
 
 
 @pytest.mark.parametrize(

@@ -168,16 +168,27 @@ _OTHERS = "BibTeX, JSON, JSON Lines, CSV and text"
 # RIS's first line: its type tag and a type's code (JOUR, CPAPER), one space before the dash
 # or two as RIS writes it; an abstract that begins "TY  - is how…" is not one.
 _RIS_START = re.compile(rb"TY {1,2}- ?[A-Z0-9]{2,8} *\r?\n")
+# The first line of tui-reader's own reading list (export) or digest, Markdown or text.
+_OWN_LIST_START = re.compile(
+    rb"(?:# )?(?:Reading list \([\d,]+ papers?\) *\r?\n|tui-reader digest: [\d,]+ unread paper)"
+)
 
 
 def not_papers(head: bytes) -> str | None:
     """What a file's first bytes say it is when it holds no papers of these formats, or None:
-    a tui-reader library (given as papers by a slip), or references in RIS (Zotero's, or our
-    own export's), whose lines seed text would read as abstracts."""
+    a tui-reader library (given as papers by a slip), references in RIS (Zotero's, or our
+    own export's), or a reading list or digest of ours, whose lines seed text would read as
+    abstracts."""
     if begins_as_library(head):
         return "is a tui-reader library, not papers (give it with --library)"
-    if _RIS_START.match(head.removeprefix(b"\xef\xbb\xbf").lstrip()):
+    start = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if _RIS_START.match(start):
         return f"is RIS (references), not papers: tui-reader reads papers in {_OTHERS}"
+    if _OWN_LIST_START.match(start):
+        return (
+            "is a reading list or digest tui-reader wrote, not papers: tui-reader reads "
+            f"papers in {_OTHERS}"
+        )
     return None
 
 
