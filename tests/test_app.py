@@ -447,6 +447,24 @@ async def test_a_session_is_restored_and_recorded(seed_store) -> None:
     assert app.session() == Session("diffusion", current.id, "changed", "textual-light")
 
 
+async def test_a_session_left_on_a_close_paper_is_restored_on_it(seed_store) -> None:
+    """The query came back, the cursor on its first paper: a close one was not chosen while
+    papers matched in full."""
+    from tui_reader.core.session import Session
+
+    query = "difusion tabular"  # 1 of 38 papers (+4 close)
+    app = ReaderApp(Opening(seed_store, session=Session(query)))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.workspace.filtering.shown_query == query, "found")
+        paper_list = app.query_one(PaperList)
+        assert 0 < paper_list.full < len(paper_list.papers)
+        close = paper_list.papers[-1]
+    app = ReaderApp(Opening(seed_store, session=Session(query, close.id)))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.workspace.filtering.shown_query == query, "found")
+        assert app.query_one(PaperList).current == close
+
+
 async def test_related_papers_are_listed_and_a_digit_jumps_to_one(seed_store) -> None:
     app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 40)) as pilot:

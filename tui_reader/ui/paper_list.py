@@ -252,8 +252,9 @@ class PaperList(SteadyScrollView, can_focus=True):
         if self._chosen_id is not None:
             found = self.position_of(self._chosen_id)
             # Not to a paper matching only in part while others match in full: the list
-            # would open on the close ones, the full matches above it out of sight.
-            if found is not None and (found < self.full or not self.full):
+            # would open on the close ones, the full matches above it out of sight; but to
+            # one asked for by name (a session's, left on it).
+            if found is not None and (found < self.full or not self.full or self._asked_for):
                 position = found
                 if new_query and not self._asked_for:  # the first results, in sight
                     height = self.scrollable_content_region.height  # 0: not laid out
