@@ -86,6 +86,18 @@ def test_money_is_not_math() -> None:
     assert not any(span.math for span in typeset("It costs $5 and $10 a month."))
 
 
+def test_latex_209_font_switches_style_their_group() -> None:
+    """19 papers of the real corpus write them: `{\\bf Re}presentation` was shown as written."""
+    spans = typeset(r"Assessing {\bf Re}presentation, {\em very} {\tt code}, {\bf} {\bfx y}.")
+    assert spans == (
+        Span("Assessing "),
+        Span("Re", bold=True),
+        Span("presentation, "),
+        Span("very", italic=True),
+        Span(" code, {\\bf} {\\bfx y}."),
+    )
+
+
 def test_emphasis_and_bold_become_styles() -> None:
     spans = typeset(r"**M**easuring *gaps* with _care_ and \emph{rigour}, \textbf{fast}.")
     assert spans == (
@@ -197,8 +209,8 @@ def test_any_text_renders_without_losing_characters(text: str) -> None:
 
 # What typesetting may take away from the source, and nothing else: math that was converted
 # (one math span each), the names and braces of the text commands that styled their text
-# (\emph{...}), the backslash of an escaped \% \& \_ \# \{ \} \$ and of a \' or \" that is no
-# accent, an accent's source for its letter, dashes written -- and ---
+# (\emph{...}, {\bf ...}), the backslash of an escaped \% \& \_ \# \{ \} \$ and of a \' or \"
+# that is no accent, an accent's source for its letter, dashes written -- and ---
 # (shown as en and em dashes, except in links, options like --flag and arrows like -->), TeX's
 # quotes `` and '' (shown as curly quotes, except in links), and the * and _ markers that
 # markdown-it consumed as emphasis (so text beside them is styled). PDF-extraction debris is
@@ -206,7 +218,7 @@ def test_any_text_renders_without_losing_characters(text: str) -> None:
 SHOWN_MATH = "\U000f0000"  # a private-use character no test text holds
 STYLING_COMMAND = re.compile(
     r"\\(?:emph|textit|textsl|mathit|textbf|mathbf|text|textrm|textsf|texttt|textsc|textup"
-    r"|textnormal|url|mbox)\s*\{"
+    r"|textnormal|url|mbox)\s*\{|\{\\(?:it|em|sl|bf|rm|sf|tt|sc)(?![A-Za-z])\s*"
 )
 LINK = re.compile(r"(?:https?|ftp)://\S+|www\.\S+")
 # An accent and its letter (outside math and links), shown as the accented letter.

@@ -212,7 +212,7 @@ def _prose(
         if close in (-1, at):  # no closing brace, or nothing to style: shown as written
             spans.append(Span(mark.group(), italic, bold))
             continue
-        name = mark.group("command")
+        name = mark.group("command") or _SWITCHES[mark.group("switch")]
         spans += _prose(text, at, close, italic or name in _ITALIC, bold or name in _BOLD, kept)
         at = close + 1
     if end > at:
@@ -253,8 +253,17 @@ def _merged(spans: list[Span]) -> tuple[Span, ...]:
 _ITALIC = {"emph", "textit", "textsl", "mathit"}
 _BOLD = {"textbf", "mathbf"}
 _PLAIN = {"text", "textrm", "textsf", "texttt", "textsc", "textup", "textnormal", "url", "mbox"}
+# LaTeX 2.09's switches, braced with the text they set: {\bf Re}presentation.
+_SWITCHES = {"it": "emph", "em": "emph", "sl": "emph", "bf": "textbf"} | dict.fromkeys(
+    ("rm", "sf", "tt", "sc"), "text"
+)
 _PROSE_MARK = re.compile(
-    _PLACEHOLDER + r"|\\(?P<command>" + "|".join(sorted(_ITALIC | _BOLD | _PLAIN)) + r")\s*\{"
+    _PLACEHOLDER
+    + r"|\\(?P<command>"
+    + "|".join(sorted(_ITALIC | _BOLD | _PLAIN))
+    + r")\s*\{|\{\\(?P<switch>"
+    + "|".join(_SWITCHES)
+    + r")(?![A-Za-z])\s*"
 )
 _BRACE = re.compile(r"[{}]")
 # A dash is -- or --- alone: not part of a longer rule, an arrow (-->, <--), an HTML comment
