@@ -258,6 +258,23 @@ async def test_a_filter_typed_before_the_screen_is_up_is_not_covered_by_the_feed
         assert app.workspace.filtering.shown_query == "difusion"
 
 
+async def test_a_narrow_header_keeps_what_the_reader_is_doing_and_cuts_the_words_notes(
+    seed_store: PaperStore,
+) -> None:
+    """At 80 columns the end was cut: "2 marked", the order and "raw text" out of sight,
+    behind what the query's words are read as."""
+    app = ReaderApp(Opening(seed_store))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("slash", *"reinforcment lerning tabulr", "enter", "space", "space", "m")
+        await work_done(app)
+        await wait_until(pilot, lambda: "raw text" in app.workspace.sub_title, "the header")
+        await pilot.pause(0.3)  # the header follows once the keys pause
+        shown = title_shown(app)
+        assert shown.endswith("· 2 marked · raw text"), shown
+        assert shown.startswith("⭘ ") and " of 38 papers" in shown and "…" in shown
+        assert len(shown) <= 78
+
+
 async def test_the_header_says_when_a_filter_is_searched_as_words(seed_store) -> None:
     """In full on a screen of 120 columns: the collection's name gives way to it."""
     app = ReaderApp(Opening(seed_store))

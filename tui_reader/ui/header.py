@@ -34,7 +34,7 @@ class HeaderState:
 
 def header_text(state: HeaderState) -> str:
     """The header's text for this state."""
-    return _counted(state) + _asked(state) + _doing(state)
+    return _counted(state) + _asked(state) + header_end(state)
 
 
 def _counted(state: HeaderState) -> str:
@@ -82,8 +82,9 @@ def _asked(state: HeaderState) -> str:
     return told + "".join(f" · {reason}: searched as words" for reason in parsed.misread)
 
 
-def _doing(state: HeaderState) -> str:
-    """The order, the marks, the saving and the rest the reader is doing."""
+def header_end(state: HeaderState) -> str:
+    """The end of the header's text: the order, the marks, the saving and the rest the
+    reader is doing, which a narrow header keeps whole (TitleBar.show)."""
     told = f" · by {label}" if (label := LABELS.get(state.sort)) else ""
     if state.sort == "for you":
         told = f" · {state.for_you or 'for you'}"

@@ -37,7 +37,7 @@ from tui_reader.ui.filter_input import FilterInput
 from tui_reader.ui.filtering import Filtering
 from tui_reader.ui.following import CursorFollower
 from tui_reader.ui.for_you import ForYou
-from tui_reader.ui.header import HeaderState, header_text
+from tui_reader.ui.header import HeaderState, header_end, header_text
 from tui_reader.ui.jumps import Jumps
 from tui_reader.ui.key_labels import key_display
 from tui_reader.ui.library_sync import LibrarySync
@@ -111,6 +111,7 @@ class Workspace(Screen[None]):
         self._debounce = Debounce(self)  # the header and the pane follow once keys pause
         self.key_wait = KeyWait()  # keys_caught_up looks again when told
         self._filter_asked = False  # the filter was focused by a key
+        self._header_end = ""  # the end of the header's text, kept whole when it is cut
         self.title_bar = TitleBar()
         self.filter_input = FilterInput(
             self._filter_changed,
@@ -348,7 +349,7 @@ class Workspace(Screen[None]):
         self._debounce.ask(self._show_title, self.timings.settled_after)
 
     def _show_title(self) -> None:
-        self.title_bar.show(self.title or "", self.sub_title or "")
+        self.title_bar.show(self.title or "", self.sub_title or "", self._header_end)
 
     @property
     def settled(self) -> bool:
@@ -356,7 +357,9 @@ class Workspace(Screen[None]):
         return not self._debounce.pending
 
     def _update_header(self) -> None:
-        self.sub_title = header_text(_header_state(self, self._unindexed, self._caching_index))
+        state = _header_state(self, self._unindexed, self._caching_index)
+        self._header_end = header_end(state)
+        self.sub_title = header_text(state)
 
     # The cursor, and jumps
 
