@@ -37,7 +37,7 @@ class TitleBar(Widget):
         kept = kept if subtitle.endswith(kept) else ""
         shown = (
             Content(for_terminal(title)),
-            Content(for_terminal(subtitle.removesuffix(kept) if kept else subtitle)),
+            Content(for_terminal(subtitle.removesuffix(kept))),
             Content(for_terminal(kept)),
         )
         if shown != (self._title, self._subtitle, self._kept):
