@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pyperclip
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from tests.pilot_helpers import lines, related_shown, type_filter, wait_until, work_done
 from tui_reader.core.config import Config
 from tui_reader.core.library import Library
 from tui_reader.core.opening import Opening
+from tui_reader.core.paper import Paper
 from tui_reader.core.session import Session
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import app as app_module
@@ -37,6 +39,17 @@ def reader(
     library, messages = Library.open(path)
     config = None if read_after is None else Config(read_after=read_after)
     return ReaderApp(Opening(store, messages=messages, session=session), library, config)
+
+
+async def rest_on_the_second_unread(app: ReaderApp, pilot: Pilot[None]) -> Paper:
+    """Under `is:unread`, the list's second paper, once resting on it has read it (the first
+    is not read by the start)."""
+    await type_filter(pilot, "is:unread")
+    await pilot.press("enter", "j")
+    rested = app.workspace.paper_list.current
+    assert rested is not None
+    await wait_until(pilot, lambda: app.library.is_read(rested.id), "paper 2 read")
+    return rested
 
 
 async def test_the_paper_under_the_cursor_at_start_is_not_read(
@@ -243,10 +256,7 @@ async def test_a_paper_tagged_later_is_put_off_unread_as_triage_puts_it_off(
     """Tagged `later` in the list, it was read at once, and left `is:unread` and the digest."""
     app = reader(seed_store, private_library, read_after=QUICK)
     async with app.run_test(size=(100, 30)) as pilot:
-        await type_filter(pilot, "is:unread")
-        rested, unread = seed_store[1], seed_store[2]
-        await pilot.press("enter", "j")
-        await wait_until(pilot, lambda: app.library.is_read(rested.id), "paper 2 read")
+        rested, unread = await rest_on_the_second_unread(app, pilot), seed_store[2]
         await pilot.press("t", *"later", "enter", "j", "t", *"later", "enter")
         await pilot.pause(LONGER)
         assert app.library.tags(rested.id) == app.library.tags(unread.id) == ["later"]
@@ -297,10 +307,7 @@ async def test_papers_read_since_the_search_stay_among_the_unread_when_one_is_bo
     searched again on the bookmark keeps both, and the cursor on its paper."""
     app = reader(seed_store, private_library, read_after=QUICK)
     async with app.run_test(size=(100, 30)) as pilot:
-        await type_filter(pilot, "is:unread")
-        rested, copied = seed_store[1], seed_store[2]
-        await pilot.press("enter", "j")
-        await wait_until(pilot, lambda: app.library.is_read(rested.id), "paper 2 read")
+        rested, copied = await rest_on_the_second_unread(app, pilot), seed_store[2]
         await pilot.press("j", "y")
         await wait_until(pilot, lambda: app.library.is_read(copied.id), "paper 3 read")
         await pilot.press("b")
@@ -320,10 +327,7 @@ async def test_r_marks_a_paper_read_since_the_search_out_of_the_unread(
     again read, which takes it out of the list at once."""
     app = reader(seed_store, private_library, read_after=QUICK)
     async with app.run_test(size=(100, 30)) as pilot:
-        await type_filter(pilot, "is:unread")
-        rested = seed_store[1]
-        await pilot.press("enter", "j")
-        await wait_until(pilot, lambda: app.library.is_read(rested.id), "paper 2 read")
+        rested = await rest_on_the_second_unread(app, pilot)
         await pilot.press("r")
         await work_done(app)
         assert not app.library.is_read(rested.id)

@@ -320,21 +320,30 @@ def test_a_library_given_as_papers_is_said_to_be_one(
     )
 
 
+def refused_as_no_papers(
+    capsys: pytest.CaptureFixture[str], path: Path, text: str, kind: str, lookalike: str
+) -> None:
+    """`path` holding `text` is said to be `kind` in one line; holding papers in seed text
+    whose first line begins as it does (`lookalike`), it is read."""
+    path.write_text(text)
+    said = (
+        f"{path}: {kind}, not papers: tui-reader reads papers in BibTeX, JSON, JSON Lines, CSV"
+        " and text"
+    )
+    assert run(capsys, "list", "--papers", str(path)) == (2, "", f"tui-reader: {said}\n")
+    path.write_text(f"{lookalike}\n\nAn abstract on bandits.\n")
+    status, out, _ = run(capsys, "list", "--papers", str(path))
+    assert status == 0 and "An abstract on bandits" in out
+
+
 @pytest.mark.parametrize("name", ["refs.ris", "refs.txt"])
 def test_ris_references_given_as_papers_are_said_to_be_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
 ) -> None:
     """Read as seed text, each of its lines (`TY  - CPAPER`) was a paper's abstract."""
-    refs = tmp_path / name
-    refs.write_text("\ufeffTY  - JOUR\nTI  - Bandits\nAB  - Bandits with regret.\nER  - \n")
-    said = (
-        f"{refs}: is RIS (references), not papers: tui-reader reads papers in BibTeX, JSON,"
-        " JSON Lines, CSV and text"
-    )
-    assert run(capsys, "list", "--papers", str(refs)) == (2, "", f"tui-reader: {said}\n")
-    refs.write_text("TY  - is how a RIS record begins\n\nAn abstract on what RIS tags say.\n")
-    status, out, _ = run(capsys, "list", "--papers", str(refs))
-    assert status == 0 and "An abstract on what RIS tags say" in out
+    ris = "\ufeffTY  - JOUR\nTI  - Bandits\nAB  - Bandits with regret.\nER  - \n"
+    lookalike = "TY  - is how a RIS record begins"
+    refused_as_no_papers(capsys, tmp_path / name, ris, "is RIS (references)", lookalike)
 
 
 @pytest.mark.parametrize("command", [["export", "--format", "md"], ["digest"]])
@@ -347,16 +356,9 @@ def test_a_reading_list_or_digest_of_ours_given_as_papers_is_said_to_be_so(
     library.save()
     status, text, _ = run(capsys, *command)
     assert status == 0
-    written = tmp_path / "out.md"
-    written.write_text(text)
-    said = (
-        f"{written}: is a reading list or digest tui-reader wrote, not papers: tui-reader "
-        "reads papers in BibTeX, JSON, JSON Lines, CSV and text"
-    )
-    assert run(capsys, "list", "--papers", str(written)) == (2, "", f"tui-reader: {said}\n")
-    written.write_text("Reading list (2 papers) on bandits\n\nAn abstract on bandits.\n")
-    status, out, _ = run(capsys, "list", "--papers", str(written))
-    assert status == 0 and "An abstract on bandits" in out
+    kind = "is a reading list or digest tui-reader wrote"
+    lookalike = "Reading list (2 papers) on bandits"
+    refused_as_no_papers(capsys, tmp_path / "out.md", text, kind, lookalike)
 
 
 @pytest.mark.parametrize(
