@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from textual.notifications import Notification
-from textual.widgets import Input, TextArea
+from textual.widgets import Input, Static, TextArea
 
 from tests.pilot_helpers import work_shown
 from tui_reader.core.library import Library
@@ -289,6 +289,21 @@ async def test_tags_view_filters_renames_and_deletes(seed_store, private_library
         await pilot.press("u")
         await work_shown(pilot)
         assert app.library.tag_counts() == {"other": 1, "to-read": 2}
+
+        # Onto a tag in use: the two were joined without a word.
+        await pilot.press("T", "r", "ctrl+u", *"to-read", "enter", "enter")
+        assert isinstance(app.screen, ConfirmScreen)
+        assert str(app.screen.query(Static)[0].content) == (
+            "#to-read is the tag of 2 papers already. Give it to the 1 paper tagged #other (one "
+            "tag of the two)?"
+        )
+        await pilot.press("n", "escape")
+        assert app.library.tag_counts() == {"other": 1, "to-read": 2}
+        await pilot.press("T", "r", "ctrl+u", *"to-read", "enter", "y")
+        await work_shown(pilot)
+        assert app.library.tag_counts() == {"to-read": 2}
+        told = [n.message for n in app._notifications]
+        assert told[-1] == "Joined #other to #to-read (u undoes)"
 
 
 async def test_everything_is_there_after_a_restart(seed_store, private_library) -> None:

@@ -95,9 +95,23 @@ async def tags_view(screen: WorkspaceParts) -> None:
                 return f"Not a tag: {problem}"
             return "Type a new tag" if normalise_tag(text) == tag else None
 
-        text = await ask(screen, PromptScreen(f"Rename #{tag} to", tag, check=check))
+        counts = library.tag_counts()
+
+        def joining(text: str) -> str | None:
+            new = normalise_tag(text)
+            if new not in counts:
+                return None
+            return (
+                f"#{new} is the tag of {count(counts[new], 'paper')} already. Give it to the "
+                f"{count(counts[tag], 'paper')} tagged #{tag} (one tag of the two)?"
+            )
+
+        prompt = PromptScreen(f"Rename #{tag} to", tag, check=check, confirm=joining)
+        text = await ask(screen, prompt)
         if text is not None and library.rename_tag(tag, text):
-            screen.tell(f"Renamed #{tag} to #{normalise_tag(text)} (u undoes)")
+            new = normalise_tag(text)
+            done = "Joined" if new in counts else "Renamed"
+            screen.tell(f"{done} #{tag} to #{new} (u undoes)")
             screen.library_changed()
     elif action.kind == "delete":
         tagged = count(library.tag_counts().get(tag, 0), "paper")
