@@ -422,7 +422,7 @@ async def test_clearing_the_filter_in_another_order_says_so_before_the_papers_ar
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("s", "s")  # by headline
         await type_filter(pilot, "difusion tabular")  # some match in full, some "close"
-        assert " close) · showing diffusion for difusion · by headline" in app.workspace.sub_title
+        assert " close) · by headline · showing diffusion for difusion" in app.workspace.sub_title
         app.workspace.filter_input.value = ""
         assert app.workspace.sub_title == "38 papers · by headline"
 

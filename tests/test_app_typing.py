@@ -262,7 +262,7 @@ async def test_a_narrow_header_keeps_what_the_reader_is_doing_and_cuts_the_words
     seed_store: PaperStore,
 ) -> None:
     """At 80 columns the end was cut: "2 marked", the order and "raw text" out of sight,
-    behind what the query's words are read as."""
+    behind what the query's words are read as; at 60, also with the order kept."""
     app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("slash", *"reinforcment lerning tabulr", "enter", "space", "space", "m")
@@ -273,6 +273,13 @@ async def test_a_narrow_header_keeps_what_the_reader_is_doing_and_cuts_the_words
         assert shown.endswith("· 2 marked · raw text"), shown
         assert shown.startswith("⭘ ") and " of 38 papers" in shown and "…" in shown
         assert len(shown) <= 78
+        await pilot.resize_terminal(60, 20)
+        await pilot.press("s", "s", "s")  # by recently changed
+        await wait_until(pilot, lambda: "changed" in app.workspace.sub_title, "the order")
+        await pilot.pause(0.3)
+        shown = title_shown(app)
+        assert shown.endswith("· 2 marked · raw text") and " of 38 papers" in shown, shown
+        assert len(shown) <= 58
 
 
 async def test_the_header_says_when_a_filter_is_searched_as_words(seed_store) -> None:

@@ -53,6 +53,6 @@ def test_a_filter_being_typed_the_order_marks_and_saving_follow_the_count() -> N
         raw=True,
     )
     assert header_text(state) == (
-        "1 of 38 papers · is:bookm → is:bookmarked · by headline · 2 marked · saving… · raw text"
+        "1 of 38 papers · by headline · is:bookm → is:bookmarked · 2 marked · saving… · raw text"
     )
     assert header_text(replace(state, save_failing=True)).count("not saved") == 1

@@ -34,7 +34,7 @@ class HeaderState:
 
 def header_text(state: HeaderState) -> str:
     """The header's text for this state."""
-    return _counted(state) + _asked(state) + header_end(state)
+    return _counted(state) + _order(state) + _asked(state) + header_end(state)
 
 
 def _counted(state: HeaderState) -> str:
@@ -82,13 +82,17 @@ def _asked(state: HeaderState) -> str:
     return told + "".join(f" · {reason}: searched as words" for reason in parsed.misread)
 
 
-def header_end(state: HeaderState) -> str:
-    """The end of the header's text: the order, the marks, the saving and the rest the
-    reader is doing, which a narrow header keeps whole (TitleBar.show)."""
-    told = f" · by {label}" if (label := LABELS.get(state.sort)) else ""
+def _order(state: HeaderState) -> str:
+    """The order the list is in, unless relevance: for you, how that is doing."""
     if state.sort == "for you":
-        told = f" · {state.for_you or 'for you'}"
-    told += f" · {state.marked:,} marked" if state.marked else ""
+        return f" · {state.for_you or 'for you'}"
+    return f" · by {label}" if (label := LABELS.get(state.sort)) else ""
+
+
+def header_end(state: HeaderState) -> str:
+    """The end of the header's text: the marks, the saving and the rest the reader is doing,
+    which a narrow header keeps whole (TitleBar.show)."""
+    told = f" · {state.marked:,} marked" if state.marked else ""
     if state.save_failing:
         told += " · not saved"
     elif state.saving:
