@@ -346,7 +346,9 @@ def test_ris_references_given_as_papers_are_said_to_be_so(
     refused_as_no_papers(capsys, tmp_path / name, ris, "is RIS (references)", lookalike)
 
 
-@pytest.mark.parametrize("command", [["export", "--format", "md"], ["digest"]])
+@pytest.mark.parametrize(
+    "command", [["export", "--format", "md"], ["digest"], ["digest", "--format", "text"]]
+)
 def test_a_reading_list_or_digest_of_ours_given_as_papers_is_said_to_be_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
 ) -> None:
@@ -357,8 +359,13 @@ def test_a_reading_list_or_digest_of_ours_given_as_papers_is_said_to_be_so(
     status, text, _ = run(capsys, *command)
     assert status == 0
     kind = "is a reading list or digest tui-reader wrote"
-    lookalike = "Reading list (2 papers) on bandits"
-    refused_as_no_papers(capsys, tmp_path / "out.md", text, kind, lookalike)
+    for lookalike in (
+        "Reading list (2 papers) on bandits",
+        "Reading list (1 paper)",  # a collection's name: ours is a Markdown heading
+        "tui-reader digest: 1 unread paperback novel",
+        "tui-reader digest: 12 unread papers a day",
+    ):
+        refused_as_no_papers(capsys, tmp_path / "out.md", text, kind, lookalike)
 
 
 @pytest.mark.parametrize(

@@ -168,9 +168,11 @@ _OTHERS = "BibTeX, JSON, JSON Lines, CSV and text"
 # RIS's first line: its type tag and a type's code (JOUR, CPAPER), one space before the dash
 # or two as RIS writes it; an abstract that begins "TY  - is how…" is not one.
 _RIS_START = re.compile(rb"TY {1,2}- ?[A-Z0-9]{2,8} *\r?\n")
-# The first line of tui-reader's own reading list (export) or digest, Markdown or text.
+# The first line of tui-reader's own reading list (Markdown) or digest (Markdown or text),
+# whole: a collection named "Reading list (1 paper)" is not one.
 _OWN_LIST_START = re.compile(
-    rb"(?:# )?(?:Reading list \([\d,]+ papers?\) *\r?\n|tui-reader digest: [\d,]+ unread paper)"
+    rb"(?:# Reading list \([\d,]+ papers?\)"
+    rb"|(?:# )?tui-reader digest: [\d,]+ unread papers? in [\d,]+ saved search(?:es)?) *\r?\n"
 )
 
 
