@@ -88,12 +88,12 @@ def test_money_is_not_math() -> None:
 
 def test_latex_209_font_switches_style_their_group() -> None:
     """19 papers of the real corpus write them: `{\\bf Re}presentation` was shown as written."""
-    spans = typeset(r"Assessing {\bf Re}presentation, {\em very} {\tt code}, {\bf} {\bfx y}.")
+    spans = typeset(r"Assessing {\bf Re}presentation, {\em\bf very} {\tt code}, {\bf} {\bfx y}.")
     assert spans == (
         Span("Assessing "),
         Span("Re", bold=True),
         Span("presentation, "),
-        Span("very", italic=True),
+        Span("very", italic=True, bold=True),
         Span(" code, {\\bf} {\\bfx y}."),
     )
 
@@ -218,7 +218,7 @@ def test_any_text_renders_without_losing_characters(text: str) -> None:
 SHOWN_MATH = "\U000f0000"  # a private-use character no test text holds
 STYLING_COMMAND = re.compile(
     r"\\(?:emph|textit|textsl|mathit|textbf|mathbf|text|textrm|textsf|texttt|textsc|textup"
-    r"|textnormal|url|mbox)\s*\{|\{\\(?:it|em|sl|bf|rm|sf|tt|sc)(?![A-Za-z])\s*"
+    r"|textnormal|url|mbox)\s*\{|\{(?:\\(?:it|em|sl|bf|rm|sf|tt|sc)(?![A-Za-z])\s*)+"
 )
 LINK = re.compile(r"(?:https?|ftp)://\S+|www\.\S+")
 # An accent and its letter (outside math and links), shown as the accented letter.

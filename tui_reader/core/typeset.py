@@ -212,12 +212,19 @@ def _prose(
         if close in (-1, at):  # no closing brace, or nothing to style: shown as written
             spans.append(Span(mark.group(), italic, bold))
             continue
-        name = mark.group("command") or _SWITCHES[mark.group("switch")]
-        spans += _prose(text, at, close, italic or name in _ITALIC, bold or name in _BOLD, kept)
+        names = [mark.group("command")] if mark.group("command") else _switched(mark)
+        italic_in = italic or any(name in _ITALIC for name in names)
+        bold_in = bold or any(name in _BOLD for name in names)
+        spans += _prose(text, at, close, italic_in, bold_in, kept)
         at = close + 1
     if end > at:
         spans.append(Span(text[at:end], italic, bold))
     return spans
+
+
+def _switched(mark: re.Match[str]) -> list[str]:
+    """The commands a run of switches stands for: {\\em\\bf x} is \\emph and \\textbf."""
+    return [_SWITCHES[name] for name in re.findall(_SWITCH, mark.group("switches"))]
 
 
 def _closing_brace(text: str, start: int, end: int) -> int:
@@ -253,17 +260,18 @@ def _merged(spans: list[Span]) -> tuple[Span, ...]:
 _ITALIC = {"emph", "textit", "textsl", "mathit"}
 _BOLD = {"textbf", "mathbf"}
 _PLAIN = {"text", "textrm", "textsf", "texttt", "textsc", "textup", "textnormal", "url", "mbox"}
-# LaTeX 2.09's switches, braced with the text they set: {\bf Re}presentation.
+# LaTeX 2.09's switches, braced with the text they set: {\bf Re}presentation, {\em\bf x}.
 _SWITCHES = {"it": "emph", "em": "emph", "sl": "emph", "bf": "textbf"} | dict.fromkeys(
     ("rm", "sf", "tt", "sc"), "text"
 )
+_SWITCH = r"\\(" + "|".join(_SWITCHES) + r")(?![A-Za-z])\s*"
 _PROSE_MARK = re.compile(
     _PLACEHOLDER
     + r"|\\(?P<command>"
     + "|".join(sorted(_ITALIC | _BOLD | _PLAIN))
-    + r")\s*\{|\{\\(?P<switch>"
-    + "|".join(_SWITCHES)
-    + r")(?![A-Za-z])\s*"
+    + r")\s*\{|\{(?P<switches>(?:"
+    + _SWITCH
+    + r")+)"
 )
 _BRACE = re.compile(r"[{}]")
 # A dash is -- or --- alone: not part of a longer rule, an arrow (-->, <--), an HTML comment
