@@ -51,6 +51,26 @@ async def test_i_triages_the_papers_shown_and_escape_leaves_the_list_on_the_last
         assert app.library.is_bookmarked(shown[0].id) and app.library.is_read(shown[0].id)
 
 
+async def test_quitting_in_a_triage_keeps_the_paper_it_reached_for_the_next_start(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    """Ctrl+Q in a triage: the next start opened on the list's first paper, not the one the
+    triage reached, as Escape then q gave."""
+    app = reader(seed_store, private_library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await type_filter(pilot, "reinforcement")
+        await pilot.press("enter", "I")
+        await wait_until(pilot, lambda: isinstance(app.screen, TriageScreen), "triage")
+        triage = app.screen
+        assert isinstance(triage, TriageScreen)
+        await pilot.press("x", "x")
+        reached = triage.triage.current
+        assert reached is not None
+        await app.action_quit()
+    assert app.session().paper_id == reached.id
+
+
 async def test_the_paper_triage_stopped_on_is_not_read_for_being_under_the_cursor(
     seed_store: PaperStore, private_library: Path
 ) -> None:

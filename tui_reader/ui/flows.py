@@ -223,6 +223,7 @@ async def triage(screen: WorkspaceParts) -> None:
         copy_log=screen.copy_log,
         key_wait=screen.key_wait,
         ranking=screen.for_you if screen.sort == "for you" else None,
+        reached=screen.following.left_at,  # the session's paper, a quit in the triage too
     )
     paper_id = await ask(screen, triage)
     walk = triage.triage

@@ -83,6 +83,11 @@ class CursorFollower:
         elif event.paper is None or event.paper.id != self._reading:
             self.stop_reading()
 
+    def left_at(self, paper_id: str) -> None:
+        """The list's paper is this one, as a triage left it (a quit in it too: the session
+        keeps it), until the cursor moves."""
+        self.last_paper_id = paper_id
+
     def opened(self) -> None:
         """The reader opened the paper under the cursor (Enter, a double click)."""
         current = self._paper_list.current

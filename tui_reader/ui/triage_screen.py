@@ -135,13 +135,15 @@ class TriageScreen(ModalScreen[str | None]):
         places: Path | None = None,
         key_wait: KeyWait | None = None,
         ranking: Ranking | None = None,
+        reached: Callable[[str], None] = lambda _: None,
     ) -> None:
         """`papers`: those the filter `query` shows, sorted by `sort`, in that order, of the
         `collection` read (core.session.inputs_of); `sync`: the library's, which saves each
         decision; `places`: where triages are remembered
         (default: beside the session file); `key_wait`: the main screen's, which the keys
         wait on while a flow of this screen (tags, a note) acts on an answer; `ranking`,
-        the order the papers ahead follow as decisions come (the for-you order)."""
+        the order the papers ahead follow as decisions come (the for-you order); `reached`,
+        told the paper reached as the triage closes, also when the reader quits in it."""
         super().__init__()
         self._places = places or places_path()
         self._sync = sync
@@ -162,6 +164,7 @@ class TriageScreen(ModalScreen[str | None]):
         self._place_saved = False
         self._saving = threading.Lock()  # the place at its start, kept in a thread
         self._ranking = ranking
+        self._reached = reached
 
     def compose(self) -> ComposeResult:
         yield self._progress
@@ -359,6 +362,8 @@ class TriageScreen(ModalScreen[str | None]):
 
     def on_unmount(self) -> None:
         self._save_place()  # the reader quit with the triage open
+        if (paper := self.triage.current) is not None:
+            self._reached(paper.id)
 
     def _keep_first_place(self, first: Callable[[], Place]) -> None:
         """Keep where the triage starts, unless its place was kept as it stopped: a reader
