@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from textual import events
+from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, TextArea
 
 from tui_reader.core.config import Config
@@ -24,6 +25,17 @@ def reader(store: PaperStore, path: Path, **config: object) -> ReaderApp:
     library, messages = Library.open(path)
     assert messages == []
     return ReaderApp(Opening(store), library, Config(read_after=0, **config))  # type: ignore[arg-type]
+
+
+async def triage_of(pilot: Pilot[None], query: str) -> TriageScreen:
+    """The triage of the papers `query` shows in full, opened with I once the reader is up."""
+    await ready(pilot)
+    await type_filter(pilot, query)
+    await pilot.press("enter", "I")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, TriageScreen), "triage")
+    triage = pilot.app.screen
+    assert isinstance(triage, TriageScreen)
+    return triage
 
 
 async def test_i_triages_the_papers_shown_and_escape_leaves_the_list_on_the_last(
@@ -58,12 +70,7 @@ async def test_quitting_in_a_triage_keeps_the_paper_it_reached_for_the_next_star
     triage reached, as Escape then q gave."""
     app = reader(seed_store, private_library)
     async with app.run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
-        await type_filter(pilot, "reinforcement")
-        await pilot.press("enter", "I")
-        await wait_until(pilot, lambda: isinstance(app.screen, TriageScreen), "triage")
-        triage = app.screen
-        assert isinstance(triage, TriageScreen)
+        triage = await triage_of(pilot, "reinforcement")
         await pilot.press("x", "x")
         reached = triage.triage.current
         assert reached is not None
@@ -254,12 +261,7 @@ async def test_bar_pipes_the_current_paper_to_a_command(
 async def _triage_two(app: ReaderApp) -> list[str]:
     """Triage the papers matching "reinforcement": keep one, skip one, leave; their ids."""
     async with app.run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
-        await type_filter(pilot, "reinforcement")
-        await pilot.press("enter", "I")
-        await wait_until(pilot, lambda: isinstance(app.screen, TriageScreen), "triage")
-        triage = app.screen
-        assert isinstance(triage, TriageScreen)
+        triage = await triage_of(pilot, "reinforcement")
         decided = [paper.id for paper in triage.triage.papers][:2]
         await pilot.press("enter", "x", "escape")
         await wait_until(pilot, lambda: app.screen is app.workspace, "the list again")
