@@ -296,6 +296,10 @@ def test_bibtex_keeps_the_latex_of_abstracts_and_pairs_every_brace() -> None:
         r"A $100K prize, a $10K program, $x^2$ and \$5.": (
             r"A \$100K prize, a \$10K program, $x^2$ and \$5."
         ),
+        # LaTeX stops at a _ in text: Markdown's emphasis, a name.
+        r"An _emphasis_, a_b and $x_i$ as math, \_ escaped.": (
+            r"An \_emphasis\_, a\_b and $x_i$ as math, \_ escaped."
+        ),
     }
     papers = [
         latex_paper(f"Paper {n}", ("Ada Lovelace",), text) for n, text in enumerate(abstracts)

@@ -34,7 +34,7 @@ _SPECIALS = frozenset("\\%&#_${}~^")
 # An accent command on one letter as pylatexenc writes it: \'e, \H{o}, {\"\i}, \c{c}.
 _ACCENTED = re.compile(r"\{?\\(?P<accent>[`'^\"~=.uvHckrbd])\{?(?P<letter>\\[ij]|[A-Za-z])\}?\}?")
 _LETTER = re.compile(r"\{\\(?:ss|o|O|ae|AE|oe|OE|aa|AA|l|L)\}")
-_ESCAPE_OR_SPECIAL = re.compile(r"\\.|\\\Z|[%&#$]", re.S)
+_ESCAPE_OR_SPECIAL = re.compile(r"\\.|\\\Z|[%&#$_]", re.S)
 _ESCAPED = re.compile(r"\\.", re.S)
 _WORD = re.compile(r"\S+")
 _BRACE = re.compile(r"\\.|[{}]", re.S)  # an escaped character, or a brace
@@ -199,8 +199,9 @@ def _in_sentence_case(words: list[str]) -> bool:
 def bibtex_source(text: str) -> str:
     """An abstract, which is already LaTeX-flavoured (`\\emph{}`, `$x$`, `34.8\\%`), for BibTeX:
     unescaped `%`, `&` and `#` escaped, and a `$` that opens no math (money: "a $10K prize",
-    as the screen reads it, `typeset.math_spans`), and its braces paired; its accents composed
-    (NFC: `ö`, not an `o` and a combining mark)."""
+    as the screen reads it, `typeset.math_spans`) and a `_` out of math (LaTeX stops at it in
+    text: `_emphasis_`, `a_b`), and its braces paired; its accents composed (NFC: `ö`, not an
+    `o` and a combining mark)."""
     text = unicodedata.normalize("NFC", text)
     maths = math_spans(text)
     starts = [start for start, _ in maths]
@@ -209,7 +210,7 @@ def bibtex_source(text: str) -> str:
         token = match.group()
         if token == "\\":  # the text's last character: it would escape the field's end
             return "\\textbackslash{}"
-        if token == "$":
+        if token in "$_":
             at = bisect.bisect_right(starts, match.start()) - 1
             if at >= 0 and match.start() < maths[at][1]:
                 return token
