@@ -4,6 +4,8 @@ read_after, and at once when the reader bookmarks, tags, annotates, copies from 
 R reads every paper shown, and u undoes that."""
 
 import webbrowser
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pyperclip
@@ -20,10 +22,13 @@ from tui_reader.core.session import Session
 from tui_reader.core.store import PaperStore
 from tui_reader.ui import app as app_module
 from tui_reader.ui.app import ReaderApp
+from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.triage_screen import TriageScreen
 
 QUICK = 0.1  # seconds: read_after in these tests
 LONGER = 0.6  # seconds: several times QUICK, for what must not happen
+UNREAD_LM = "is:unread language models"  # more than the screen's rows, some close papers
+CLOSE_TOO = "difusion tabular"  # 1 of 38 papers (+4 close)
 
 
 @pytest.fixture(autouse=True)
@@ -39,6 +44,18 @@ def reader(
     library, messages = Library.open(path)
     config = None if read_after is None else Config(read_after=read_after)
     return ReaderApp(Opening(store, messages=messages, session=session), library, config)
+
+
+@asynccontextmanager
+async def filtered(
+    store: PaperStore, path: Path, query: str
+) -> AsyncIterator[tuple[ReaderApp, Pilot[None], PaperList]]:
+    """A reader over its own library that reads no paper by resting on it (not within a
+    test), `query` typed in its filter: the reader, its pilot and its list."""
+    app = reader(store, path, read_after=60)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await type_filter(pilot, query)
+        yield app, pilot, app.workspace.paper_list
 
 
 async def rest_on_the_second_unread(app: ReaderApp, pilot: Pilot[None]) -> Paper:
@@ -216,10 +233,7 @@ async def test_mark_all_read_all_and_export_take_the_papers_the_header_counts(
     seed_store: PaperStore, private_library: Path
 ) -> None:
     """Not the close papers dimmed after them: `difusion tabular` is 1 of 38 (+4 close)."""
-    app = reader(seed_store, private_library, read_after=60)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await type_filter(pilot, "difusion tabular")
-        paper_list = app.workspace.paper_list
+    async with filtered(seed_store, private_library, CLOSE_TOO) as (app, pilot, paper_list):
         assert (paper_list.full, len(paper_list.papers)) == (1, 5)
         counted = paper_list.papers[0].id
         await pilot.press("enter", "A")
@@ -235,10 +249,7 @@ async def test_mark_all_read_all_and_export_take_the_papers_the_header_counts(
 async def test_keys_for_the_papers_shown_leave_the_close_ones_when_none_matches_in_full(
     seed_store: PaperStore, private_library: Path, key: str
 ) -> None:
-    app = reader(seed_store, private_library, read_after=60)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await type_filter(pilot, "tabular zzqxyw")
-        paper_list = app.workspace.paper_list
+    async with filtered(seed_store, private_library, "tabular zzqxyw") as (app, pilot, paper_list):
         assert paper_list.full == 0 and len(paper_list.papers) > 0
         screen = app.screen
         await pilot.press("enter", key)
@@ -346,10 +357,7 @@ async def test_r_marks_a_paper_read_since_the_search_out_of_the_unread(
 async def test_the_full_matches_marked_read_leave_the_cursor_on_the_first_close_one(
     seed_store: PaperStore, private_library: Path
 ) -> None:
-    app = reader(seed_store, private_library, read_after=60)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await type_filter(pilot, "is:unread language models")
-        paper_list = app.workspace.paper_list
+    async with filtered(seed_store, private_library, UNREAD_LM) as (app, pilot, paper_list):
         assert paper_list.full > 2 and len(paper_list.papers) > paper_list.full + 2
         await pilot.press("enter", "j", "j")
         await pilot.press("R")
@@ -362,10 +370,7 @@ async def test_marked_papers_marked_read_out_of_the_unread_are_no_longer_marked(
     seed_store: PaperStore, private_library: Path
 ) -> None:
     """Their marks stayed, unseen: the next b bookmarked them, not the paper in sight."""
-    app = reader(seed_store, private_library, read_after=60)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await type_filter(pilot, "is:unread language models")
-        paper_list = app.workspace.paper_list
+    async with filtered(seed_store, private_library, UNREAD_LM) as (app, pilot, paper_list):
         marked = [paper.id for paper in paper_list.papers[:2]]
         await pilot.press("enter", "space", "space", "r")
         await work_done(app)
@@ -384,10 +389,7 @@ async def test_undoing_a_bookmark_or_tag_makes_the_paper_it_read_unread_again(
 ) -> None:
     """Read by the bookmark, it stayed read once the bookmark was undone, and left the
     unread at the next search."""
-    app = reader(seed_store, private_library, read_after=60)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await type_filter(pilot, "is:unread language models")
-        paper_list = app.workspace.paper_list
+    async with filtered(seed_store, private_library, UNREAD_LM) as (app, pilot, paper_list):
         await pilot.press("enter", "j")
         paper = paper_list.current
         assert paper is not None
