@@ -15,6 +15,7 @@ import pytest
 from tests.cli_helpers import run, run_process
 from tui_reader.core.library import Library, default_path
 from tui_reader.core.loading import LoadError, check_paths, load_paths
+from tui_reader.core.store import PaperStore
 
 BINARY = "is a binary file, not UTF-8 text"
 
@@ -344,6 +345,38 @@ def test_ris_references_given_as_papers_are_said_to_be_so(
     ris = "\ufeffTY  - JOUR\nTI  - Bandits\nAB  - Bandits with regret.\nER  - \n"
     lookalike = "TY  - is how a RIS record begins"
     refused_as_no_papers(capsys, tmp_path / name, ris, "is RIS (references)", lookalike)
+
+
+def test_csl_json_references_given_as_papers_are_said_to_be_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], seed_store: PaperStore
+) -> None:
+    """Read as a JSON array of papers, a CSL-JSON item's authors were Python's text of each
+    name's object ("'family': 'Zoghi', …"), its venue was lost, and a paper whose abstract
+    held LaTeX had a new id. Ours (of a paper with no author, date or venue), and Zotero's
+    (its fields in another order, tabs), are refused; papers of a field named `type` are read."""
+    library = Library.open(default_path())[0]
+    library.set_bookmarked([seed_store[0].id], True)
+    library.save()
+    ours = tmp_path / "kept.csl.json"
+    assert run(capsys, "export", "--bookmarked", "--format", "csl-json", "-o", str(ours))[0] == 0
+    zotero = tmp_path / "zotero.json"
+    item = {
+        "id": "http://zotero.org/users/local/a1/items/B2", "type": "article-journal",
+        "title": "Bandits", "container-title": "JMLR", "abstract": "Bandits with regret.",
+        "author": [{"family": "Zoghi", "given": "Masrour"}],
+    }  # fmt: skip
+    zotero.write_text(json.dumps([item], indent="\t"))
+    said = (
+        "is CSL-JSON (references), not papers: tui-reader reads papers in BibTeX, JSON, JSON"
+        " Lines, CSV and text"
+    )
+    for path in (ours, zotero):
+        refused = run(capsys, "list", "--papers", str(path))
+        assert refused == (2, "", f"tui-reader: {path}: {said}\n")
+    papers = tmp_path / "papers.json"
+    papers.write_text(json.dumps([{"type": "article", "title": "Bandits", "abstract": "Regret."}]))
+    status, out, _ = run(capsys, "list", "--papers", str(papers))
+    assert status == 0 and "Bandits" in out
 
 
 @pytest.mark.parametrize(

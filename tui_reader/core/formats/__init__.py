@@ -168,6 +168,20 @@ _OTHERS = "BibTeX, JSON, JSON Lines, CSV and text"
 # RIS's first line: its type tag and a type's code (JOUR, CPAPER), one space before the dash
 # or two as RIS writes it; an abstract that begins "TY  - is how…" is not one.
 _RIS_START = re.compile(rb"TY {1,2}- ?[A-Z0-9]{2,8} *\r?\n")
+# CSL-JSON (Zotero's, Pandoc's, our own export's): an array of objects whose type is one of
+# CSL's, with an `id` (its citation key) or fields only CSL names so (a name's parts, a date's,
+# the venue's). Read as papers, its authors were Python's text of each name's object, its
+# venue was lost, and a paper whose abstract held LaTeX (written as Unicode) had a new id.
+_CSL_JSON_START = re.compile(rb"\[\s*\{")
+_CSL_TYPE = re.compile(
+    rb'"type"\s*:\s*"(?:article|article-journal|article-magazine|article-newspaper|bill|book'
+    rb"|broadcast|chapter|classic|collection|dataset|document|entry|entry-dictionary"
+    rb"|entry-encyclopedia|event|figure|graphic|hearing|interview|legal_case|legislation"
+    rb"|manuscript|map|motion_picture|musical_score|pamphlet|paper-conference|patent"
+    rb"|performance|periodical|personal_communication|post|post-weblog|regulation|report"
+    rb'|review|review-book|software|song|speech|standard|thesis|treaty|webpage)"'
+)
+_CSL_FIELD = re.compile(rb'"(?:id|family|literal|date-parts|container-title|citation-key)"\s*:')
 # The first line of tui-reader's own reading list (Markdown) or digest (Markdown or text),
 # whole: a collection named "Reading list (1 paper)" is not one.
 _OWN_LIST_START = re.compile(
@@ -178,14 +192,16 @@ _OWN_LIST_START = re.compile(
 
 def not_papers(head: bytes) -> str | None:
     """What a file's first bytes say it is when it holds no papers of these formats, or None:
-    a tui-reader library (given as papers by a slip), references in RIS (Zotero's, or our
-    own export's), or a reading list or digest of ours, whose lines seed text would read as
+    a tui-reader library (given as papers by a slip), references in RIS or CSL-JSON (Zotero's,
+    or our own export's), or a reading list or digest of ours, whose lines seed text would read as
     abstracts."""
     if begins_as_library(head):
         return "is a tui-reader library, not papers (give it with --library)"
     start = head.removeprefix(b"\xef\xbb\xbf").lstrip()
     if _RIS_START.match(start):
         return f"is RIS (references), not papers: tui-reader reads papers in {_OTHERS}"
+    if _CSL_JSON_START.match(start) and _CSL_TYPE.search(start) and _CSL_FIELD.search(start):
+        return f"is CSL-JSON (references), not papers: tui-reader reads papers in {_OTHERS}"
     if _OWN_LIST_START.match(start):
         return (
             "is a reading list or digest tui-reader wrote, not papers: tui-reader reads "
