@@ -50,6 +50,7 @@ from tui_reader.ui.messages import (
 from tui_reader.ui.notices import tell
 from tui_reader.ui.paper_list import PaperList
 from tui_reader.ui.timings import Timings
+from tui_reader.ui.triage_screen import TriageScreen
 
 if TYPE_CHECKING:  # core.recommend brings Arrow: imported once the order is asked for
     from tui_reader.core.recommend import Recommender
@@ -137,6 +138,13 @@ class ForYou:
     @property
     def _loaded(self) -> bool:
         return self._screen.status != "loading"
+
+    @property
+    def _under_triage(self) -> bool:
+        """A triage is open over the list: it walks its own papers, and the list is sorted
+        again once back from it. Under any other dialog (the feeds panel opened at start) the
+        list is in the order the header names."""
+        return any(isinstance(screen, TriageScreen) for screen in self._screen.app.screen_stack)
 
     @property
     def label(self) -> str:
@@ -359,7 +367,7 @@ class ForYou:
         dialog was to sort it whole). Whether it is sorted now."""
         paper_list = self._screen.paper_list
         self._whole_due = self._active and (self._whole_due or not follows)
-        self._resort_due = self._active and not self._screen.is_active
+        self._resort_due = self._active and self._under_triage
         if not self._active or self._resort_due:
             return False
         follows, self._whole_due = follows and not self._whole_due, False
@@ -377,8 +385,8 @@ class ForYou:
 
     def resumed(self) -> None:
         """The screen is shown again (a dialog closed): the list takes the order that came
-        while it was under the dialog."""
-        if self._resort_due and self._screen.is_active:
+        while it was under a triage."""
+        if self._resort_due and not self._under_triage:
             self._resort()
 
     # Triage in this order
@@ -408,7 +416,7 @@ class ForYou:
         self._reader_moved = self._reader_moved or event.chosen
         if event.chosen:
             self._left = None
-        if self._resort_due and self._screen.is_active:  # back from a dialog
+        if self._resort_due and not self._under_triage:  # back from a triage
             self._resort()
         self._why_line(event.paper)
 
