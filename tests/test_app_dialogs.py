@@ -121,6 +121,23 @@ async def test_the_prompt_says_where_a_bare_name_goes(seed_store: PaperStore, in
         assert str(in_tmp) in hint
 
 
+async def test_the_note_editor_says_u_undoes_the_note_once_it_is_closed(
+    seed_store: PaperStore,
+) -> None:
+    """Its hint said "u undoes it", but u in the editor is a letter of the note."""
+    app = ReaderApp(Opening(seed_store), Library(None))
+    paper = seed_store[0]
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, NoteEditor), "the note editor")
+        hint = str(app.screen.query_one(".dialog-hint", Static).content)
+        assert hint.endswith("u undoes it once closed.")
+        await pilot.press("u", "escape")
+        await wait_until(pilot, lambda: app.library.note(paper.id) == "u", "the note saved")
+        await pilot.press("u")
+        await wait_until(pilot, lambda: app.library.note(paper.id) == "", "the note undone")
+
+
 async def test_old_notices_do_not_show_under_a_dialog(seed_store: PaperStore, in_tmp: Path) -> None:
     app = ReaderApp(Opening(seed_store))
     async with app.run_test(size=(100, 30)) as pilot:

@@ -278,8 +278,9 @@ async def test_tags_view_filters_renames_and_deletes(seed_store, private_library
         await work_shown(pilot)
         assert app.library.tag_counts() == {"other": 1, "to-read": 2}
 
-        await pilot.press("T", "d")
+        await pilot.press("T", "d", "enter")  # only y says yes, as for a file replaced
         assert isinstance(app.screen, ConfirmScreen)
+        assert app.library.tag_counts() == {"other": 1, "to-read": 2}
         await pilot.press("n")
         assert app.library.tag_counts() == {"other": 1, "to-read": 2}
         await pilot.press("T", "d", "y")

@@ -124,7 +124,7 @@ class PromptScreen(ModalScreen[str | None]):
                 if yes:
                     self.dismiss(text)
 
-            self.app.push_screen(ConfirmByY(question), answered)
+            self.app.push_screen(ConfirmScreen(question), answered)
         else:
             self.dismiss(text)
 
@@ -133,14 +133,15 @@ class PromptScreen(ModalScreen[str | None]):
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """A yes/no question: y or Enter says yes, n or Escape says no."""
+    """A yes/no question that only y answers yes, n or Escape no: a question follows a key
+    (an Enter after a file's name, d for a tag), and an Enter typed ahead must not answer it."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmScreen")
     BINDINGS = [
-        Binding("y,enter", "answer(True)", "Yes"),
+        Binding("y", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),
     ]
-    HINT = "y or Enter: yes    n or Escape: no"
+    HINT = "y: yes    n or Escape: no"
 
     def __init__(self, question: str) -> None:
         super().__init__()
@@ -164,14 +165,3 @@ class ConfirmByEnter(ConfirmScreen, inherit_bindings=False):
         Binding("n,escape", "answer(False)", "No"),
     ]
     HINT = "Enter: yes    n or Escape: no"
-
-
-class ConfirmByY(ConfirmScreen, inherit_bindings=False):
-    """A yes/no question that only y answers yes: for one that follows an Enter (a file
-    replaced, after its name was typed), which a second Enter typed ahead answered."""
-
-    BINDINGS = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
-    ]
-    HINT = "y: yes    n or Escape: no"

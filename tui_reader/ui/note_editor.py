@@ -14,7 +14,8 @@ from tui_reader.ui.ordered_keys import OrderedTextArea
 
 
 class NoteEditor(Dialog[str]):
-    """Escape or Ctrl+S saves and closes: nothing typed here is thrown away (u undoes it)."""
+    """Escape or Ctrl+S saves and closes: nothing typed here is thrown away (u undoes it
+    once closed)."""
 
     DEFAULT_CSS = (
         DIALOG_CSS.format(name="NoteEditor")
@@ -43,7 +44,10 @@ class NoteEditor(Dialog[str]):
             yield OrderedTextArea(
                 self._note, soft_wrap=True, show_line_numbers=False, classes="dialog-body"
             )
-            hint = "Escape or Ctrl+S saves and closes; Ctrl+E edits it in $EDITOR; u undoes it."
+            hint = (
+                "Escape or Ctrl+S saves and closes; Ctrl+E edits it in $EDITOR; "
+                "u undoes it once closed."
+            )
             yield Static(Content(hint), classes="dialog-hint")
 
     def on_mount(self) -> None:
