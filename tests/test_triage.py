@@ -74,6 +74,22 @@ def test_each_decision_changes_the_library_as_one_undoable_step() -> None:
     assert triage.progress() == "1 of 5 · 0 kept · 0 skipped · 0 later"
 
 
+@pytest.mark.parametrize("kind", [KEEP, SKIP, "#to-read"])
+def test_a_paper_put_off_before_and_decided_now_is_no_longer_put_off(kind: str) -> None:
+    """Skipped, a #later paper stayed #later: the later feed counted it still, unread or not,
+    and the later papers never ran out. Undone, it is put off again."""
+    shown, library = papers(2), Library(None)
+    later = shown[0].id
+    library.change([later], "later", read=False, add_tags=["later", "idea"])
+    triage = Triage(view(shown), library, None)
+    assert triage.current == shown[0]
+    assert triage.decide(kind)
+    assert "later" not in library.tags(later) and "idea" in library.tags(later)
+    assert library.is_read(later) and library.is_bookmarked(later) == (kind == KEEP)
+    triage.undo()
+    assert sorted(library.tags(later)) == ["idea", "later"] and not library.is_read(later)
+
+
 def test_a_decision_that_changes_nothing_is_still_taken_back() -> None:
     shown, library = papers(2), Library(None)
     library.set_read([shown[0].id, shown[1].id], True)

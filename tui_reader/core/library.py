@@ -147,9 +147,15 @@ class Library:
         bookmarked: bool | None = None,
         read: bool | None = None,
         add_tags: Iterable[str] = (),
+        remove_tags: Iterable[str] = (),
     ) -> bool:
         return self._state.change(
-            paper_ids, description, bookmarked=bookmarked, read=read, add_tags=add_tags
+            paper_ids,
+            description,
+            bookmarked=bookmarked,
+            read=read,
+            add_tags=add_tags,
+            remove_tags=remove_tags,
         )
 
     def change_tags(

@@ -266,11 +266,13 @@ class LibraryState:
         bookmarked: bool | None = None,
         read: bool | None = None,
         add_tags: Iterable[str] = (),
+        remove_tags: Iterable[str] = (),
     ) -> bool:
-        """Set the bookmark and the read state and add tags as one undoable step (a decision
-        in triage); ValueError names a tag that is not valid."""
+        """Set the bookmark and the read state and add and remove tags as one undoable step
+        (a decision in triage); ValueError names a tag to add that is not valid."""
         ids, tags = list(paper_ids), valid_tags(add_tags)
         changes = [(i, f"tag:{tag}", True) for i in ids for tag in tags]
+        changes += [(i, f"tag:{_as_stored(tag)}", False) for i in ids for tag in remove_tags]
         changes += [(i, "bookmarked", bookmarked) for i in ids if bookmarked is not None]
         changes += [(i, "read", read) for i in ids if read is not None]
         return self._apply(description, changes)

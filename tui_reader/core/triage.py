@@ -275,20 +275,23 @@ class Triage:
 
     def decide(self, kind: str) -> bool:
         """Decide on the current paper (KEEP, SKIP, LATER or "#tag"), as one undoable step of
-        the library, and move on; whether the library changed. ValueError for a bad tag."""
+        the library, and move on; whether the library changed. ValueError for a bad tag. A
+        paper put off before (#later) and decided now is no longer put off."""
         paper = self.current
         if paper is None:
             return False
-        ids = [paper.id]
-        what = f"{kind} in triage"
-        if kind == KEEP:
-            changed = self.library.change(ids, what, bookmarked=True, read=True)
-        elif kind == SKIP:
-            changed = self.library.change(ids, what, read=True)
-        elif kind == LATER:
+        ids, what = [paper.id], f"{kind} in triage"
+        if kind == LATER:
             changed = self.library.change(ids, what, read=False, add_tags=[LATER_TAG])
         else:
-            changed = self.library.change(ids, what, add_tags=[kind[1:]], read=True)
+            changed = self.library.change(
+                ids,
+                what,
+                bookmarked=True if kind == KEEP else None,
+                read=True,
+                add_tags=[kind[1:]] if kind.startswith("#") else [],
+                remove_tags=[LATER_TAG],
+            )
         self.steps.append(Step(self.position, changed))
         self.decisions[paper.id] = kind
         self.position += 1
