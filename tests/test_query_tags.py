@@ -45,17 +45,19 @@ def test_a_tag_filter_names_its_tag(library: Library) -> None:
 
 def test_a_state_that_is_not_one_is_searched_as_words_and_says_so() -> None:
     states = "is:bookmarked, is:read, is:unread, is:new, has:note"
-    parsed = parse_query("is:unred !has:notes is:read !is:Bookmarked is:bogus graphs ")
+    parsed = parse_query("is:unred !has:notes is:read !is:Bookmarked is:bogus !is:later graphs ")
     assert parsed.misread == (f"is:bogus is not a state ({states})",)
     assert parsed.mistyped == (
         "is:unred is not a filter: did you mean is:unread?",
         "!has:notes is not a filter: did you mean !has:note?",
+        "!is:later is not a filter: did you mean !#later?",  # the tag of papers put off
     )
     assert len(parsed.states) == 2
     assert [t.alternatives[0].text for t in parsed.terms] == [
         "is:unred",
         "has:notes",
         "is:bogus",
+        "is:later",
         "graphs",
     ]
     assert parse_query("is:b").misread == (), "more keys can make it one"

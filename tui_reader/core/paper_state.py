@@ -8,6 +8,9 @@ from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Protocol
 
+# The tag of a paper put off (triage's l, or tagged so): unread, and no decision made on it.
+LATER_TAG = "later"
+
 
 class PaperState(Protocol):
     def is_bookmarked(self, paper_id: str) -> bool: ...

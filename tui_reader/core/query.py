@@ -30,7 +30,7 @@ from typing import TypeAlias
 
 from tui_reader.core.library import normalise_tag
 from tui_reader.core.metadata_filter import MetadataFilter
-from tui_reader.core.paper_state import PaperState, WithNew
+from tui_reader.core.paper_state import LATER_TAG, PaperState, WithNew
 
 FIELDS = ("title", "author", "venue")
 NOT = "!"  # a term's mark of negation (`!word`), as said of it (`Ranking.corrected`)
@@ -172,10 +172,13 @@ def _state_misread(token: str) -> str | None:
 
 def _state_mistyped(token: str) -> str | None:
     """The state filters a token typed in full is close to (`is:bookm`, `is:unred`,
-    `has:notes`), as a question; None when it is close to none."""
+    `has:notes`), or the tag of papers put off (`is:later`: #later), as a question; None
+    when it is close to none."""
     body = _unknown_state(token)
     if body is None:
         return None
+    if body.partition(":")[2] == LATER_TAG:
+        return f"{token} is not a filter: did you mean {'!' * token.startswith('!')}#{LATER_TAG}?"
     close = [name for name in _STATES if name.startswith(body)]
     close = close or difflib.get_close_matches(body, _STATES, n=1, cutoff=0.8)
     if not close:

@@ -28,6 +28,7 @@ from tui_reader.core.library import Library
 from tui_reader.core.library_file import format_stamp
 from tui_reader.core.locations import session_path
 from tui_reader.core.paper import Paper
+from tui_reader.core.paper_state import LATER_TAG
 from tui_reader.core.store import Numbers, PaperView
 from tui_reader.core.wording import count
 
@@ -36,7 +37,6 @@ MAX_PLACES_BYTES = 50_000_000  # ten filters of a million papers each
 
 KEEP, SKIP, LATER = "kept", "skipped", "later"
 TAGGED = "tagged"  # a quick tag added (the decision is "#tag")
-LATER_TAG = "later"
 
 
 def places_path() -> Path:

@@ -17,9 +17,9 @@ from tui_reader.core.export import (
 from tui_reader.core.export import render as render_export
 from tui_reader.core.library import normalise_tag, tag_problem
 from tui_reader.core.paper import Paper
+from tui_reader.core.paper_state import LATER_TAG
 from tui_reader.core.pipe import FORMATS, pipe_input
 from tui_reader.core.text import strip_controls
-from tui_reader.core.triage import LATER_TAG
 from tui_reader.core.wording import count
 from tui_reader.ui.actions import headline, targeted, targeted_papers, undo
 from tui_reader.ui.asking import ask

@@ -13,12 +13,11 @@ from enum import Enum
 
 import numpy as np
 
-from tui_reader.core.paper_state import PaperState
+from tui_reader.core.paper_state import LATER_TAG, PaperState
 from tui_reader.core.store import Bools, Numbers, PaperStore
 from tui_reader.core.wording import count
 
 NEEDED = 3  # positives and negatives a model needs, each
-LATER = "later"  # triage's "later" tag: no decision
 
 
 class Verdict(Enum):
@@ -32,7 +31,7 @@ def verdict(state: PaperState, paper_id: str, tag: str | None) -> Verdict:
     """What the reader made of this paper, for a model of `tag` (None: of what they keep)."""
     tags = state.tags(paper_id)
     bookmarked = state.is_bookmarked(paper_id)
-    kept = tag in tags if tag else bookmarked or any(t != LATER for t in tags)
+    kept = tag in tags if tag else bookmarked or any(t != LATER_TAG for t in tags)
     if kept:
         return Verdict.KEPT
     if bookmarked:
