@@ -348,6 +348,7 @@ def test_citations_have_their_year_and_references_their_keywords_and_month(
     items = papers(tmp_path)
     state = library(tmp_path, items)
     accepted = items[2]
+    state.change_tags([items[0].id], add=["dueling", "stat.ml"])  # the user's tags go first
     assert citation(accepted, "https://u") == (
         "Ada Lovelace. An accepted idea. ICLR 2025 Poster. https://u"
     )
@@ -356,10 +357,15 @@ def test_citations_have_their_year_and_references_their_keywords_and_month(
     assert re.search(r"\tmonth = mar,\n", bib)  # a macro: every style reads it
     entries = bibtex_entries(bib)
     assert entries[0].fields_dict["month"].value == "mar"
-    assert entries[0].fields_dict["keywords"].value == "cs.LG, stat.ML"
+    assert entries[0].fields_dict["keywords"].value == "dueling, stat.ml, cs.LG"
     assert entries[2].fields_dict["keywords"].value == "bandits, regret"
-    assert rispy.loads(render("ris", items, state))[2]["keywords"] == ["bandits", "regret"]
+    references = rispy.loads(render("ris", items, state))
+    assert [references[n]["keywords"] for n in (0, 2)] == [
+        ["dueling", "stat.ml", "cs.LG"],
+        ["bandits", "regret"],
+    ]
     data = json.loads(render("csl-json", items, state))
+    assert data[0]["keyword"] == "dueling, stat.ml, cs.LG"
     assert (data[2]["keyword"], data[0]["issued"]) == (
         "bandits, regret",
         {"date-parts": [[2025, 3, 4]]},

@@ -98,7 +98,7 @@ def bibtex(papers: Sequence[Paper], state: PaperState, template: str) -> str:
             fields.append(("doi", bibtex_text(paper.doi)))
         if (url := own_link(paper)) and "{" not in url and "}" not in url:
             fields.append(("url", url))
-        if keywords := keywords_of(paper):
+        if keywords := keywords_of(paper, state):
             fields.append(("keywords", bibtex_text(", ".join(keywords))))
         if paper.comments:  # a field styles do not print, as JabRef and Zotero's BibTeX keep
             fields.append(("comment", bibtex_text(paper.comments)))
@@ -172,7 +172,7 @@ def csl_json(papers: Sequence[Paper], state: PaperState, template: str) -> str:
         if url := own_link(paper):
             item["URL"] = url
         item["abstract"] = plain_text(paper.abstract)
-        if keywords := keywords_of(paper):
+        if keywords := keywords_of(paper, state):
             item["keyword"] = ", ".join(keywords)
         if note := state.note(paper.id):
             item["annote"] = note
@@ -212,7 +212,7 @@ def ris(papers: Sequence[Paper], state: PaperState, template: str) -> str:
         if url := own_link(paper):
             fields.append(("UR", url))
         fields.append(("AB", plain_text(paper.abstract)))
-        fields += [("KW", word) for word in keywords_of(paper)]
+        fields += [("KW", word) for word in keywords_of(paper, state)]
         if note := state.note(paper.id):
             fields.append(("N1", note))
         lines += [_ris_line(tag, value) for tag, value in fields if value.strip()]

@@ -214,9 +214,13 @@ def where_in_venue(paper: Paper) -> str:
     return f"{paper.volume}{issue}" + (f":{pages}" if pages else "")
 
 
-def keywords_of(paper: Paper) -> tuple[str, ...]:
-    """The paper's keywords, else its categories (arXiv's)."""
-    return paper.keywords or paper.categories
+def keywords_of(paper: Paper, state: PaperState) -> tuple[str, ...]:
+    """The user's tags of the paper (a reference manager reads keywords as its tags), then
+    its keywords, else its categories (arXiv's); each once, in any case."""
+    first: dict[str, str] = {}
+    for word in [*state.tags(paper.id), *(paper.keywords or paper.categories)]:
+        first.setdefault(word.casefold(), word)
+    return tuple(first.values())
 
 
 def markdown_text(text: str) -> str:
