@@ -4,6 +4,7 @@ and the config's quick tags and commands."""
 import gc
 import json
 import os
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +24,7 @@ from tui_reader.core.triage import (
     Triage,
     filter_key,
     load_places,
+    place_of,
     save_place,
 )
 
@@ -140,6 +142,30 @@ def test_the_place_is_kept_per_filter_and_goes_on_where_it_stopped(tmp_path: Pat
     assert again.current == shown[3]
     assert again.progress() == "2 of 5 · 0 kept · 0 skipped · 1 later"  # the kept one is gone
     assert filter_key("graph neural", "headline") not in load_places(where)
+
+
+def test_a_place_kept_while_other_files_were_read_is_taken_up_when_its_papers_are_read(
+    tmp_path: Path,
+) -> None:
+    """A folder added to the config's paths made a new collection, and every triage began
+    again at "1 of 841 · 0 kept": its place is taken up when every paper it decided is read
+    now (the latest of them), not from a collection without them."""
+    where, shown = tmp_path / "triage.json", papers(6)
+    library = Library.open(tmp_path / "library.json")[0]
+    key = partial(filter_key, "graph", "relevance", library.path)
+    triage = Triage(view(shown[:4]), library, None)
+    triage.decide(KEEP)
+    triage.decide(SKIP)
+    save_place(where, key("first files"), triage.place())
+    library.change(["elsewhere"], "kept", bookmarked=True, read=True)  # a paper of other files
+    save_place(where, key("other files"), Place(["elsewhere"], 1, {"elsewhere": KEEP}))
+    places, grown = load_places(where), {p.id for p in shown}
+    for known, kept_as in ((grown, "first files"), ({"elsewhere"}, "other files")):
+        found = place_of(places, key("with a folder"), library, known.__contains__)
+        assert found == (places[key(kept_as)], key(kept_as))
+    assert place_of(places, key("with a folder"), library) == (None, key("with a folder"))
+    taken_up = Triage(view(shown), library, places[key("first files")])
+    assert taken_up.progress() == "3 of 6 · 1 kept · 1 skipped · 0 later"
 
 
 def test_only_the_latest_filters_are_kept(tmp_path: Path) -> None:

@@ -66,15 +66,34 @@ def _unattributed_key(query: str, sort: str) -> str:
     return f"{' '.join(query.split())}\n{sort}"
 
 
-def place_of(places: dict[str, Place], key: str, library: Library) -> tuple[Place | None, str]:
+def place_of(
+    places: dict[str, Place],
+    key: str,
+    library: Library,
+    known: Callable[[str], bool] = lambda _: False,
+) -> tuple[Place | None, str]:
     """The place kept under `key` (filter_key) and the key it was kept under: its own, else
-    one kept with no library whose every decision the library holds (none made: any)."""
+    one kept with no library whose every decision the library holds (none made: any), else
+    the latest kept of this library, filter and sort while other files were read (a folder
+    added to the config's paths), whose every decision the library holds on a paper read
+    now (`known`)."""
     if (place := places.get(key)) is not None:
         return place, key
     old = "\n".join(key.split("\n")[-2:])  # the filter's words and the sort: no line break
     place = places.get(old)
     if place is not None and all(_holds(library, i, kind) for i, kind in place.decisions.items()):
         return place, old
+    where, _, rest = key.split("\n", 2)
+    others = [
+        (place.at, other, place)
+        for other, place in places.items()
+        if other.split("\n", 2)[::2] == [where, rest]
+        and place.decisions
+        and all(known(i) and _holds(library, i, kind) for i, kind in place.decisions.items())
+    ]
+    if others:
+        _, other, place = max(others, key=lambda found: found[:2])
+        return place, other
     return None, key
 
 

@@ -150,7 +150,9 @@ class TriageScreen(ModalScreen[str | None]):
         self.key_wait = key_wait or KeyWait()
         self.library = library = sync.library
         self._key = filter_key(query, sort, library.path, collection)
-        place, self._kept_as = place_of(load_places(self._places), self._key, library)
+        kept = load_places(self._places)
+        known = papers.store.__contains__
+        place, self._kept_as = place_of(kept, self._key, library, known)
         self.triage = Triage(papers, library, place)
         self._first = place is None  # no place kept for this filter yet
         self._quick_tags = list(quick_tags)[:9]
