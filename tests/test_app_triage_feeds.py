@@ -288,15 +288,20 @@ async def _progress_of_a_triage(app: ReaderApp) -> tuple[str, str]:
 async def test_a_triage_goes_on_in_its_own_library_and_collection_only(
     seed_store: PaperStore, private_library: Path, tmp_path: Path
 ) -> None:
-    await _triage_two(reader(seed_store, private_library))
+    decided = await _triage_two(reader(seed_store, private_library))
     fresh = reader(seed_store, tmp_path / "fresh.json")
     progress, said = await _progress_of_a_triage(fresh)
     assert progress.startswith("1 of ") and "0 kept · 0 skipped" in progress
     assert said == "Nothing to undo in this triage"
+    without = PaperStore([paper for paper in seed_store if paper.id not in decided])
     library, _ = Library.open(private_library)
-    other = ReaderApp(Opening(seed_store, collection="other"), library, Config(read_after=0))
+    other = ReaderApp(Opening(without, collection="other"), library, Config(read_after=0))
     progress, _ = await _progress_of_a_triage(other)
-    assert progress.startswith("1 of "), "another collection: a triage of its own"
+    assert progress.startswith("1 of "), "another collection, without its papers: its own"
+    library, _ = Library.open(private_library)
+    grown = ReaderApp(Opening(seed_store, collection="grown"), library, Config(read_after=0))
+    progress, _ = await _progress_of_a_triage(grown)
+    assert progress.startswith("3 of ") and "1 kept · 1 skipped" in progress, "files added"
     progress, _ = await _progress_of_a_triage(reader(seed_store, private_library))
     assert progress.startswith("3 of ") and "1 kept · 1 skipped" in progress
 
