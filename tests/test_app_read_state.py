@@ -238,7 +238,10 @@ async def test_mark_all_read_all_and_export_take_the_papers_the_header_counts(
         counted = paper_list.papers[0].id
         await pilot.press("enter", "A")
         assert paper_list.marked == {counted}
-        await pilot.press("escape", "R")  # the marks cleared: R reads the papers shown
+        await pilot.press("E")  # the dialog says the papers are the marked ones
+        titles = [str(static.content) for static in app.screen.query(Static)]
+        assert any(title.startswith("Export the 1 marked paper to") for title in titles), titles
+        await pilot.press("escape", "escape", "R")  # the marks cleared: R reads those shown
         assert [paper.id for paper in seed_store if app.library.is_read(paper.id)] == [counted]
         await pilot.press("E")
         titles = [str(static.content) for static in app.screen.query(Static)]

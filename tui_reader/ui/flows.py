@@ -150,8 +150,8 @@ async def export(screen: WorkspaceParts) -> None:
     if not screen.paper_list.marked and (said := screen.paper_list.none_in_full):
         screen.tell(said)
         return
-    papers = targeted_papers(screen) if screen.paper_list.marked else None
-    papers = papers or list(screen.paper_list.shown)
+    marked = targeted_papers(screen) if screen.paper_list.marked else None
+    papers = marked or list(screen.paper_list.shown)
     kinds = ", ".join(row.suffix for row in file_formats())
 
     def check(text: str) -> str | None:
@@ -170,7 +170,8 @@ async def export(screen: WorkspaceParts) -> None:
         path = typed_path(text)
         return f"{path} exists. Replace it?" if path.exists() else None
 
-    title = f"Export {count(len(papers), 'paper')} to a file ({kinds})"
+    which = "marked paper" if marked else "paper"
+    title = f"Export {'the ' * bool(marked)}{count(len(papers), which)} to a file ({kinds})"
     hint = f"In {Path.cwd()} unless the name has a folder. Enter writes, Escape cancels"
     prompt = PromptScreen(title, "reading-list.md", hint, check=check, confirm=replace)
     text = await ask(screen, prompt)
