@@ -13,12 +13,15 @@ import pytest
 from textual.pilot import Pilot
 
 from tests.cli_helpers import run_process
-from tests.pilot_helpers import ready
+from tests.pilot_helpers import ready, wait_until
 from tui_reader.cli.program import main
 from tui_reader.core import loading
 from tui_reader.core.expected_papers import expected_papers
 from tui_reader.core.formats import json_lines, seed_text
 from tui_reader.core.loading import LoadError, load_paths
+from tui_reader.core.opening import Opening
+from tui_reader.core.session import Session
+from tui_reader.core.store import PaperStore
 from tui_reader.ui.app import ReaderApp
 
 GOOD = {"title": "Good", "abstract": "A good abstract."}
@@ -400,6 +403,22 @@ def test_a_lone_surrogate_written_in_json_is_a_replacement_character(tmp_path: P
         assert shown.returncode == 0 and "\ufffd" in shown.stdout, shown.stderr
     shown = run_process("search", "surrogate", str(path))
     assert shown.returncode == 0 and "Surrogate \ufffd title" in shown.stdout
+
+
+async def test_a_query_holding_a_byte_not_utf8_is_searched_not_raised(
+    tmp_path: Path, seed_store: PaperStore
+) -> None:
+    """`search $'caf\\xe9'` (the byte read as a lone surrogate) ended in a traceback, as did
+    the reader at every start once the session kept such a query."""
+    for arguments in (["search", "caf\udce9"], ["list", "--query", "bandit caf\udce9"]):
+        shown = run_process(*arguments)
+        assert shown.returncode == 1 and "Traceback" not in shown.stderr, shown.stderr
+        assert "no paper matches" in shown.stderr
+    app = ReaderApp(Opening(seed_store, session=Session(query="bandit caf\udce9")))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await wait_until(pilot, lambda: app.workspace.shown_query.startswith("bandit"), "searched")
+        assert app.workspace.paper_list.full == 0
 
 
 def test_escapes_in_a_file_name_never_reach_the_terminal(tmp_path: Path) -> None:

@@ -68,7 +68,9 @@ _EXTRA = (
 
 def id_key(paper_id: str) -> int:
     """A paper id's 64-bit key (stable across runs: the cache holds them)."""
-    digest = hashlib.blake2b(paper_id.encode(), digest_size=8).digest()
+    # A lone surrogate (a byte of an argument not UTF-8, a JSON escape) is no id: it keys
+    # as written, never raising.
+    digest = hashlib.blake2b(paper_id.encode("utf-8", "surrogatepass"), digest_size=8).digest()
     return int.from_bytes(digest, "little", signed=True)
 
 
