@@ -13,6 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from tui_reader.cli import program
+from tui_reader.cli.commands import export as export_command
+from tui_reader.core import atomic_file
 from tui_reader.core.flat.build import POOLED_FROM
 from tui_reader.core.library import Library
 from tui_reader.core.loading import PROCESSES_FROM
@@ -120,3 +123,50 @@ def test_the_papers_rows_interrupted_as_they_are_kept_leave_nothing(
     with pytest.raises(KeyboardInterrupt):
         open_recommender(seed_store, library, None, tmp_path / "cache")
     assert list((tmp_path / "cache").iterdir()) == []
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP])
+def test_a_command_told_to_end_says_one_line_and_leaves_nothing_half_written(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    number: signal.Signals,
+) -> None:
+    """SIGTERM or SIGHUP (the terminal closed) as an export was being written ended the
+    command with no line, its file half written left beside the one it replaces."""
+    out = tmp_path / "out.md"
+    out.write_text("kept as it was\n")
+
+    def told_to_end(_descriptor: int) -> None:
+        os.kill(os.getpid(), number)
+        time.sleep(1)  # the handler runs in the meantime
+
+    handlers = {n: signal.getsignal(n) for n in (signal.SIGTERM, signal.SIGHUP)}
+    monkeypatch.setattr(atomic_file.os, "fsync", told_to_end)
+    try:
+        status = program.main(["export", "-o", str(out), "--force"])
+    finally:
+        for n, handler in handlers.items():
+            signal.signal(n, handler)
+    assert (status, capsys.readouterr().err) == (
+        128 + number,
+        f"tui-reader: ended ({number.name})\n",
+    )
+    assert [path.name for path in tmp_path.iterdir() if path.name.startswith(".out")] == []
+    assert out.read_text() == "kept as it was\n"
+
+
+def test_a_command_out_of_memory_says_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under `ulimit -v`, a command ended in a MemoryError's traceback."""
+
+    def no_memory(*_: object) -> str:
+        raise MemoryError
+
+    monkeypatch.setattr(export_command, "render", no_memory)
+    status = program.main(["export", "--format", "md"])
+    assert (status, capsys.readouterr().err) == (
+        1,
+        "tui-reader: out of memory: the command stopped\n",
+    )

@@ -9,6 +9,7 @@ from tui_reader import startup
 from tui_reader.cli.reader import reader_parser, run_reader
 from tui_reader.cli.registry import Command, closest, command_named
 from tui_reader.cli.shared import INTERRUPTED, NoMatch, UsageError, warn
+from tui_reader.cli.signals import Ended, end_commands_on_signals
 from tui_reader.core.config import ConfigError
 from tui_reader.core.export import ExportError
 from tui_reader.core.index_cache import damage_noted
@@ -36,6 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: list[str], command: Command | None) -> int:
     try:
         if command is not None:
+            end_commands_on_signals()
             return command.run(argv[1:])
         _not_a_mistyped_command(argv)
         return run_reader(reader_parser().parse_args(argv))
@@ -66,6 +68,14 @@ def _main(argv: list[str], command: Command | None) -> int:
         stop_pools()
         warn("interrupted")
         return INTERRUPTED
+    except Ended as ended:  # SIGTERM, SIGHUP: as Ctrl-C
+        stop_pools()
+        warn(f"ended ({ended})")
+        return 128 + ended.signum
+    except MemoryError:
+        stop_pools()
+        warn("out of memory: the command stopped")
+        return 1
 
 
 def _not_a_mistyped_command(argv: Sequence[str]) -> None:

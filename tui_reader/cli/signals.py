@@ -1,4 +1,5 @@
-"""The reader's data saved when the terminal closes or the process is told to end."""
+"""The reader's data saved when the terminal closes or the process is told to end; a
+command's work unwound, as Ctrl-C unwinds it."""
 
 import contextlib
 import os
@@ -9,6 +10,25 @@ from collections.abc import Callable
 from tui_reader.core.library import Library, LibraryError
 
 EXIT_GRACE = 3.0  # seconds the reader has to close after SIGTERM or SIGHUP, its data saved
+
+
+class Ended(BaseException):
+    """A command told to end (SIGTERM, SIGHUP): raised where it was, so that what it was
+    writing is removed as it unwinds (a file half written beside the one it replaces)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def end_commands_on_signals() -> None:
+    """Raise Ended in the main thread on SIGTERM or SIGHUP."""
+
+    def end(signum: int, _frame: object) -> None:
+        raise Ended(signum)
+
+    for number in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, end)
 
 
 def save_on_signals(library: Library, exit_app: Callable[[], object]) -> Callable[[], bool]:
