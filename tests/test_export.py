@@ -318,6 +318,29 @@ def test_an_export_never_replaces_the_library_its_files_or_the_papers_read(
     assert "citekey" not in library.read_text()  # no key given before the refusal
 
 
+def test_an_export_never_replaces_papers_read_from_an_entry_named_from_another_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache's entry names its files as they were named when it was made (`../refs.bib`
+    from a folder below): from the folder above, `export -o refs.bib --force` took them for
+    other files and replaced the papers' file, its entries without an abstract lost."""
+    refs = tmp_path / "refs.bib"
+    refs.write_text(
+        "@article{a1, title = {Transduction}, abstract = {Transduction with kernels.}}\n"
+        "@book{b1, title = {A book of no abstract}}\n"
+    )
+    before = refs.read_bytes()
+    (tmp_path / "below").mkdir()
+    monkeypatch.chdir(tmp_path / "below")
+    assert run(capsys, "search", "transduction", "--papers", "../refs.bib")[0] == 0
+    monkeypatch.chdir(tmp_path)
+    status, _, err = run(capsys, "export", "-o", "refs.bib", "--force", "--papers", "refs.bib")
+    assert status == 2 and err.endswith(
+        "tui-reader: refs.bib holds papers read: export to another file\n"
+    )
+    assert refs.read_bytes() == before
+
+
 def test_the_format_of_a_file_is_its_suffix() -> None:
     assert [format_of(Path(name)) for name in ("a.md", "b.BIB", "c.json", "d.csv")] == [
         "md",

@@ -63,7 +63,7 @@ def selected_papers(
         raise NoMatch(left_out or _nothing(arguments, papers, library))
     if left_out:
         warn(left_out)
-    return selected, library, papers.source_files()
+    return selected, library, [*papers.source_files(), *opened.files]
 
 
 def _required(arguments: argparse.Namespace) -> tuple[StateFilter, ...]:

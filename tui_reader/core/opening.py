@@ -120,6 +120,9 @@ class Opening:
     new: int = 0  # papers new to the collection kept (`is:new`), to be told at start
     new_at: float = 0.0  # when they were taken in (0.0: never)
     kept: Path | None = None  # the cache's entry they were read from, checked as the reader runs
+    # The files read, as named now: a cache's entry names its papers' files as they were named
+    # when it was made (`../refs.bib` from another folder), which no export may replace.
+    files: Sequence[Path] = ()
 
 
 def open_papers(
@@ -142,7 +145,8 @@ def open_papers(
     start) is told there and the folder's other files are opened without it."""
     while True:
         try:
-            return _open_papers(paths, files, load_filter, indexed, stream_from, taking_in)
+            opening = _open_papers(paths, files, load_filter, indexed, stream_from, taking_in)
+            return replace(opening, files=tuple(files))
         except LoadError as error:
             if passed_over is None or error.path in paths or len(files) < 2:
                 raise

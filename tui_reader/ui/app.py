@@ -87,6 +87,7 @@ class ReaderApp(App[None]):
             messages=opening.messages,
             session=opening.session,
             collection=opening.collection,
+            opened_files=opening.files,
             timings=timings,
         )
 

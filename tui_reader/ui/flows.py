@@ -164,7 +164,8 @@ async def export(screen: WorkspaceParts) -> None:
             return f"{path} is a folder: name a file"
         if path.exists() and not path.is_file():
             return f"{path} is not a regular file: name another"
-        return kept_file(path, screen.library.own_files(), screen.store.source_files())
+        read = [*screen.store.source_files(), *screen.opened_files]
+        return kept_file(path, screen.library.own_files(), read)
 
     def replace(text: str) -> str | None:
         path = typed_path(text)

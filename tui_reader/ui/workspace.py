@@ -8,6 +8,7 @@ ask and act, and the header's text is a function of what the screen holds (ui/he
 
 from collections.abc import Sequence
 from functools import partial
+from pathlib import Path
 from typing import Literal, TypeAlias
 
 from textual import on
@@ -94,16 +95,19 @@ class Workspace(Screen[None]):
         messages: Sequence[str] = (),
         session: Session | None = None,
         collection: str = "",
+        opened_files: Sequence[Path] = (),
         timings: Timings | None = None,
     ) -> None:
         """`loader`: what brings the papers and their index; `messages`, problems met at
-        start; `session`, where the reader left off; `collection`, what was opened (inputs_of)."""
+        start; `session`, where the reader left off; `collection`, what was opened (inputs_of),
+        `opened_files` its files as named now."""
         super().__init__()
         self.loader, self.store, self.sync = loader, (store := loader.store), sync
         self.library, self.config = sync.library, config
         self.copy_log, self.search_template = copy_log, config.search_url
         self.timings = timings = timings or Timings()
         self._messages, self._restore, self.collection = list(messages), session, collection
+        self.opened_files = opened_files
         self.set_reactive(Workspace.status, "loading" if loader.streaming else "indexing")
         self._index: SearchEngine | None = None
         self._unindexed = False  # the index could not be built

@@ -3,6 +3,7 @@ rooms and the few methods they call, as a protocol, so that those modules need n
 the screen that imports them; and the panes it lays out."""
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Protocol
 
 from textual.binding import Binding
@@ -59,6 +60,7 @@ class WorkspaceParts(Asker, Protocol):
 
     config: Config
     collection: str
+    opened_files: Sequence[Path]
     copy_log: CopyLog
     detail_pane: DetailPane
     filtering: Filtering
