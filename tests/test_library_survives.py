@@ -154,6 +154,32 @@ def test_a_read_only_library_is_never_replaced(tmp_path: Path) -> None:
     assert (told, reading.blocked, reading.tags(A)) == ([], None, ["kept"])
 
 
+def test_a_library_made_writable_again_is_saved_to_with_what_waited(tmp_path: Path) -> None:
+    """A reader that found its library read-only never saved again once it was writable:
+    its changes, kept for the session, were lost at the quit."""
+    path = tmp_path / "library.json"
+    library, _ = Library.open(path)
+    library.change_tags([A], add=["kept"])
+    library.save()
+    path.chmod(0o444)
+    library, _ = Library.open(path)
+    library.change_tags([A], add=["waited"])
+    with pytest.raises(LibraryError, match="read-only"):
+        library.save()
+    path.chmod(0o644)
+    writer, _ = Library.open(path)  # another program's change meanwhile
+    writer.set_bookmarked([B], True)
+    writer.save()
+    library.change_tags([B], add=["then"])
+    assert library.save() == [] and library.blocked is None
+    again, _ = Library.open(path)
+    assert (again.tags(A), again.tags(B), again.is_bookmarked(B)) == (
+        ["kept", "waited"],
+        ["then"],
+        True,
+    )
+
+
 def test_a_library_that_cannot_be_read_is_told_by_a_reading_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -184,10 +210,13 @@ def test_a_damaged_library_another_program_holds_locked_is_left_as_it_is(
     before = path.read_bytes(), path.stat().st_ino
     with filelock.FileLock(f"{path}.lock"):  # another program, mending it or writing
         library, messages = Library.open(path)
-    assert (messages, library.blocked) == ([], f"{path} is locked by another program")
+        assert (messages, library.blocked) == ([], f"{path} is locked by another program")
+        library.change_tags([A], add=["waited"])
+        with pytest.raises(LibraryError, match="locked by another program"):
+            library.save()
     assert (path.read_bytes(), path.stat().st_ino) == before
-    with pytest.raises(LibraryError, match="locked by another program"):
-        library.save()
+    library.save()  # the lock let go: read (and mended) as an opening would, then saved
+    assert Library.open(path)[0].tags(A) == ["kept", "waited"]
 
 
 def test_a_save_costs_one_change_not_the_whole_file(tmp_path: Path) -> None:

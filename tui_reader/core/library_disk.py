@@ -211,6 +211,9 @@ class LibraryDisk:
         self._save_lock = threading.Lock()
         self._seen = _Seen()
         self._blocked: str | None = None  # why nothing may be written, when so
+        # Blocked as it was opened for what may pass (read-only, locked, unreadable): looked
+        # at again at the next save, which goes on once it has.
+        self._passing = False
         self.saving = False
         self.taken_in = 0  # the looks at the files that took in others' changes
 
@@ -240,15 +243,16 @@ class LibraryDisk:
             stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
         )
         if unwritable and not self.read_only:  # a reading alone changes nothing to keep
-            self._blocked = f"{self.path} is read-only"
+            self._blocked, self._passing = f"{self.path} is read-only", True
         try:
             changes, fold = self._refresh_repairing(timeout=LOCK_TIMEOUT)
         except LockTimeout:
-            self._blocked = f"{self.path} is locked by another program"
+            self._blocked, self._passing = f"{self.path} is locked by another program", True
             return []
         except OSError as error:
             unread = error.filename or self.path
             self._blocked = f"{unread} cannot be read: {error.strerror or error}"
+            self._passing = True
             return [self._blocked] if self.read_only else []  # a reading's own problem
         if fold and self._writable:
             try:
@@ -405,6 +409,10 @@ class LibraryDisk:
         """
         if self.path is None:
             return []
+        told: list[str] = []
+        if self._blocked and self._passing and not self.read_only:  # made writable since?
+            self._blocked, self._passing = None, False
+            told = self._load()
         if self._blocked:
             raise LibraryError(self._blocked)
         if self.read_only:
@@ -413,7 +421,7 @@ class LibraryDisk:
             self.saving = True
             try:
                 with _locked(self._file):
-                    return self._write(fold, prepare)
+                    return told + self._write(fold, prepare)
             except LockTimeout:
                 raise LibraryError(
                     f"{self.path} is locked: another program has held {self._file.name}.lock "
