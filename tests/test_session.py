@@ -92,6 +92,33 @@ def test_a_file_that_is_not_a_session_stops_the_reader_and_is_left_as_it_is(
     assert path.read_text(encoding="utf-8") == text
 
 
+@pytest.mark.parametrize("damaged", [b'{"query": "bandit", "sor', b"\x00" * 200])
+def test_a_damaged_session_at_its_own_place_is_set_aside_and_said(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    damaged: bytes,
+) -> None:
+    """Cut short or zeroed where no one named it, the reader's own session stopped it, even
+    with --fresh, saying "name another one" of a file no one had named."""
+    from tui_reader.core.locations import session_path
+    from tui_reader.ui.app import ReaderApp
+
+    monkeypatch.delenv("TUI_READER_SESSION")
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    path = session_path()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(damaged)
+    told: list[str] = []
+    monkeypatch.setattr(ReaderApp, "run", lambda app: told.extend(app.workspace._messages))
+    assert main(["--fresh"]) == 0
+    (aside,) = path.parent.glob("session.json.corrupt-*")
+    assert aside.read_bytes() == damaged
+    assert told == [f"{path} was damaged: set aside as {aside.name}; starting at the top"]
+    assert sessions.load_session(path) == Session(inputs=sessions.load_session(path).inputs)
+    assert capsys.readouterr().err == ""
+
+
 def test_a_file_written_in_the_sessions_place_since_the_start_is_not_replaced(
     tmp_path: Path,
 ) -> None:

@@ -22,11 +22,18 @@ from tui_reader.cli.shared import (
 from tui_reader.cli.signals import save_on_signals
 from tui_reader.core.config import load_config
 from tui_reader.core.loading import check_paths
-from tui_reader.core.locations import cache_folder, config_is_named, config_path, session_path
+from tui_reader.core.locations import (
+    cache_folder,
+    config_is_named,
+    config_path,
+    session_is_named,
+    session_path,
+)
 from tui_reader.core.opening import CacheWriter, Way, open_papers, resolved
 from tui_reader.core.session import (
     SessionError,
     inputs_of,
+    load_own_session,
     load_session,
     restored,
     save_session,
@@ -89,7 +96,10 @@ def _run_reader(arguments: argparse.Namespace) -> int:
     bad_files: list[str] = []  # files of a folder that are not text, or cannot be read
     files = check_paths(paths, origin, bad_files)
     where = session_path()
-    saved = load_session(where)  # before the library: a FIFO or device there stops the reader
+    # Before the library: a FIFO or device there stops the reader.
+    saved, session_told = (
+        (load_session(where), "") if session_is_named() else load_own_session(where)
+    )
     opening = open_papers(
         paths,
         files,
@@ -104,6 +114,7 @@ def _run_reader(arguments: argparse.Namespace) -> int:
     named = arguments.paths or list(config.paths)
     inputs = inputs_of(named or {path.parent for path in paths})
     messages += config_problems
+    messages += [session_told] if session_told else []
     messages += [passed_over(problem) for problem in bad_files]
     messages += [problem[0].upper() + problem[1:] for problem in opening.cache_problems]
     skipped = opening.skipped

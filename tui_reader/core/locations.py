@@ -36,6 +36,12 @@ def config_is_named() -> bool:
     return bool(os.environ.get(CONFIG_VARIABLE))
 
 
+def session_is_named() -> bool:
+    """Whether $TUI_READER_SESSION names the session file (then one not a session is not
+    ours to set aside)."""
+    return bool(os.environ.get(SESSION_VARIABLE))
+
+
 def session_path() -> Path:
     """Where the reader left off: $TUI_READER_SESSION, else session.json in the state folder."""
     return _location(SESSION_VARIABLE, platformdirs.user_state_dir, "session.json")

@@ -19,6 +19,7 @@ from typing import Any
 
 from tui_reader.core.atomic_file import write_atomically
 from tui_reader.core.file_kinds import special_file_problem
+from tui_reader.core.library_file import quarantine
 
 MAX_SESSION_BYTES = 1_000_000  # a session is a few hundred bytes: more is not one
 
@@ -96,6 +97,22 @@ def load_session(path: Path) -> Session:
     defaults = asdict(Session())  # each field's value is of the kind its default is
     kept = {k: v for k, v in data.items() if k in defaults and type(v) is type(defaults[k])}
     return Session(**kept)
+
+
+def load_own_session(path: Path) -> tuple[Session, str]:
+    """The session at its own place (no one named it): one there that is no session file is
+    the reader's own, damaged (a disk's fault), and is set aside as `NAME.corrupt-<time>`
+    for a fresh one, which is said; SessionError for a FIFO, a device or a socket there."""
+    try:
+        return load_session(path), ""
+    except SessionError:
+        if special_file_problem(path):
+            raise
+        try:
+            aside = quarantine(path)
+        except OSError as error:
+            raise SessionError(f"{path}: not a session file, and not set aside: {error}") from None
+    return Session(), f"{path} was damaged: set aside as {aside.name}; starting at the top"
 
 
 def save_session(path: Path, session: Session) -> None:
