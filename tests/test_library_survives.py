@@ -136,6 +136,67 @@ def test_a_symlinked_library_is_written_through_to_its_target(tmp_path: Path) ->
     assert Library.open(target)[0].tags(A) == ["t0", "t1", "t2"]
 
 
+def test_symlinked_journals_are_written_through_never_moved_or_replaced(tmp_path: Path) -> None:
+    """A fold moved the journal's link to the backup's place, and replaced the backup
+    journal's link with a file."""
+    path = tmp_path / "library.json"
+    library, _ = Library.open(path)
+    library.change_tags([A], add=["first"])
+    library.save(fold=True)  # a snapshot and a backup
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    journal, backup_journal = (
+        library_file.journal_path(p) for p in (path, path.with_suffix(".json.bak"))
+    )
+    for link in (journal, backup_journal):
+        (elsewhere / link.name).touch()
+        link.unlink(missing_ok=True)
+        link.symlink_to(elsewhere / link.name)
+    for number in range(3):
+        library.change_tags([A], add=[f"t{number}"])
+        library.save(fold=number == 1)
+    assert all(link.is_symlink() for link in (journal, backup_journal))
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("library.")) == [
+        "library.json", "library.json.bak", "library.json.bak.journal", "library.json.journal",
+        "library.json.lock",
+    ]  # fmt: skip
+    assert Library.open(path)[0].tags(A) == ["first", "t0", "t1", "t2"]
+    path.write_text("{damaged")  # rebuilt from the backup and its journal, through the links
+    assert Library.open(path)[0].tags(A) == ["first", "t0", "t1", "t2"]
+
+
+def test_a_save_failing_half_written_leaves_no_torn_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk left `{"entry":{"` in the journal: every later reading warned of an
+    entry it could not read, a change never acknowledged."""
+    path = tmp_path / "library.json"
+    library, _ = Library.open(path)
+    library.change_tags([A], add=["kept"])
+    library.save()
+    library.change_tags([B], add=["kept"])
+    library.save()
+    journal = library_file.journal_path(path)
+    before = journal.read_bytes()
+    write = os.write
+
+    def disk_full(descriptor: int, data: bytes) -> int:
+        if write(descriptor, bytes(data[:10])):
+            raise OSError(28, "No space left on device")
+        return 0
+
+    monkeypatch.setattr(library_file.os, "write", disk_full)
+    library.change_tags([A], add=["lost"])
+    with pytest.raises(LibraryError, match="No space left"):
+        library.save()
+    monkeypatch.undo()
+    assert journal.read_bytes() == before
+    again, messages = Library.open(path)
+    assert (messages, again.tags(A), again.tags(B)) == ([], ["kept"], ["kept"])
+    library.save()  # the change kept for the session, saved once there is room
+    assert Library.open(path)[0].tags(A) == ["kept", "lost"]
+
+
 def test_a_read_only_library_is_never_replaced(tmp_path: Path) -> None:
     path = tmp_path / "library.json"
     library, _ = Library.open(path)

@@ -486,14 +486,14 @@ class LibraryDisk:
             messages += _replace_backup(file, old_text, readable)
             library_file.write_atomically(file, text, like=_mode_source(file))
             if journal.exists():
-                os.replace(journal, backup_journal)
+                library_file.move_journal(journal, backup_journal)
             else:
-                backup_journal.unlink(missing_ok=True)
+                library_file.empty_journal(backup_journal)
         else:
             library_file.write_atomically(file, text, like=_mode_source(file))
             messages += _replace_backup(file, text, set(contents.entries))
-            backup_journal.unlink(missing_ok=True)
-            journal.unlink(missing_ok=True)
+            library_file.empty_journal(backup_journal)
+            library_file.empty_journal(journal)
         atomic_file.fsync_folder(file.parent)
         self._seen = _Seen(_signature(file), None, 0)
         return messages

@@ -22,6 +22,7 @@ many times slower.
 Reading merges the journal into the snapshot by the rules two writers merge by (library_merge).
 """
 
+import contextlib
 import io
 import json
 import os
@@ -448,9 +449,14 @@ def append(path: Path, lines: Iterable[str], like: Path) -> int:
         torn = size > 0 and os.pread(descriptor, 1, size - 1) != b"\n"
         data = ("\n" if torn else "").encode() + "".join(lines).encode("utf-8")
         view = memoryview(data)
-        while view:
-            view = view[os.write(descriptor, view) :]
-        os.fsync(descriptor)
+        try:
+            while view:
+                view = view[os.write(descriptor, view) :]
+            os.fsync(descriptor)
+        except OSError:  # a full disk: the lines half written go, not read as damage later
+            with contextlib.suppress(OSError):
+                os.ftruncate(descriptor, size)
+            raise
         size = os.fstat(descriptor).st_size
     finally:
         os.close(descriptor)
@@ -460,6 +466,25 @@ def append(path: Path, lines: Iterable[str], like: Path) -> int:
 
 
 # Files beside the library
+
+
+def move_journal(journal: Path, backup_journal: Path) -> None:
+    """The journal becomes the backup's, and none is left. A symbolic link at either place
+    (the user's) is written through, never moved or replaced: the journal's bytes written to
+    the backup's, then the journal emptied."""
+    if not (journal.is_symlink() or backup_journal.is_symlink()):
+        os.replace(journal, backup_journal)
+        return
+    atomic_file.write_atomically(backup_journal, journal.read_bytes(), like=journal)
+    empty_journal(journal)
+
+
+def empty_journal(journal: Path) -> None:
+    """No journal left: removed, or, a symbolic link (the user's), its file emptied."""
+    if not journal.is_symlink():
+        journal.unlink(missing_ok=True)
+    elif journal.exists():
+        os.truncate(journal, 0)
 
 
 def backup_path(path: Path) -> Path:
