@@ -8,6 +8,7 @@ import pytest
 from tests.cli_helpers import run, run_process
 from tests.conftest import SEEDS
 from tui_reader.core.library import Library, default_path
+from tui_reader.core.store import PaperStore
 
 
 def make_binary(tmp_path: Path) -> Path:
@@ -364,6 +365,20 @@ def test_a_misplaced_library_is_said_before_any_paper_file_s_problem(
     status, _, err = run(capsys, *arguments, "--papers", str(papers), "--library", str(tmp_path))
     assert status == 2
     assert err == f"tui-reader: {tmp_path}: is a folder, not a library file\n"
+
+
+def test_an_empty_library_variable_is_no_library_named(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    seed_store: PaperStore,
+) -> None:
+    """`TUI_READER_LIBRARY=` named the default library as a mistyped path, whose folder (not
+    made yet) did not exist; unset, the folder is made."""
+    monkeypatch.setenv("TUI_READER_LIBRARY", "")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert run(capsys, "tag", seed_store[0].id, "x")[::2] == (0, "")
+    assert (tmp_path / "data" / "tui-reader" / "library.json").is_file()
 
 
 @pytest.mark.parametrize("arguments", [["tags"], ["list"], ["tag", "abc", "x"], []])

@@ -267,7 +267,7 @@ def open_library(
     raises LibraryError; by a command that only reads, not at all. A library named (--library,
     $TUI_READER_LIBRARY) in a folder that does not exist is LibraryPathError (a path mistyped
     would read as a library of nothing), and so is a library's backup."""
-    named = path is not None or ENVIRONMENT_VARIABLE in os.environ
+    named = path is not None or bool(os.environ.get(ENVIRONMENT_VARIABLE))
     if path is None:
         path = default_path()
         if not named and not read_only:
