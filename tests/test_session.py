@@ -35,6 +35,26 @@ def test_a_fifo_or_device_as_the_session_file_stops_the_reader(
     assert "/dev/null: is a character device" in capsys.readouterr().err
 
 
+def test_a_folder_as_the_session_stops_the_reader_and_is_never_moved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Named so, the reader started and quit with no line, and kept no session."""
+    from tui_reader.core.locations import session_path
+    from tui_reader.ui.app import ReaderApp
+
+    monkeypatch.setattr(ReaderApp, "run", lambda app: pytest.fail("the reader started"))
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    monkeypatch.setenv("TUI_READER_SESSION", str(folder))
+    assert main([]) == 2
+    assert capsys.readouterr().err == f"tui-reader: {folder}: is a folder, not a session file\n"
+    monkeypatch.delenv("TUI_READER_SESSION")  # at its own place: not set aside either
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    session_path().mkdir(parents=True)
+    assert main([]) == 2 and session_path().is_dir()
+    assert list(session_path().parent.iterdir()) == [session_path()]
+
+
 def test_a_session_saved_over_a_fifo_leaves_it_alone(tmp_path: Path) -> None:
     session = tmp_path / "session.json"
     os.mkfifo(session)

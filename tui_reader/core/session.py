@@ -32,6 +32,8 @@ class SessionError(OSError):
 def _refuse_special_file(path: Path) -> None:
     if problem := special_file_problem(path):
         raise SessionError(f"{path}: {problem}")
+    if path.is_dir():  # it could never be kept there, unsaid
+        raise SessionError(f"{path}: is a folder, not a session file")
 
 
 def _fields(raw: bytes) -> dict[str, Any] | None:
@@ -102,11 +104,12 @@ def load_session(path: Path) -> Session:
 def load_own_session(path: Path) -> tuple[Session, str]:
     """The session at its own place (no one named it): one there that is no session file is
     the reader's own, damaged (a disk's fault), and is set aside as `NAME.corrupt-<time>`
-    for a fresh one, which is said; SessionError for a FIFO, a device or a socket there."""
+    for a fresh one, which is said; SessionError for a FIFO, a device, a socket, a folder or
+    a symbolic link there."""
     try:
         return load_session(path), ""
     except SessionError:
-        if special_file_problem(path):
+        if path.is_symlink() or not path.is_file():  # only a regular file is set aside
             raise
         try:
             aside = quarantine(path)
