@@ -241,7 +241,7 @@ def test_an_overlong_json_line_is_a_skipped_record(tmp_path: Path, monkeypatch) 
     assert [p.headline for p in loaded.papers] == ["Good", "Also good"]
     assert loaded.problems == [
         f"{path}:2: longer than the 0.001 MB a line may take",
-        f"{path}:3: not valid JSON (Unterminated string starting at)",
+        f"{path}:3: not valid JSON (Unterminated string starting at column 14)",
     ]
 
 

@@ -99,8 +99,9 @@ class FormatError(Exception):
 def json_problem(error: ValueError | RecursionError) -> str:
     """What stops `json` reading a text: bad syntax, deep nesting, or a number over the
     digits Python converts (4,300)."""
-    if isinstance(error, json.JSONDecodeError):
-        return f"not valid JSON ({error.msg})"
+    if isinstance(error, json.JSONDecodeError):  # "Invalid control character at": where
+        at = f" column {error.colno}" if error.msg.endswith(" at") else ""
+        return f"not valid JSON ({error.msg}{at})"
     if isinstance(error, RecursionError):
         return "nested too deeply"
     return "a number with too many digits"
