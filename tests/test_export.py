@@ -10,6 +10,7 @@ import pytest
 
 from tests.cli_helpers import run
 from tui_reader.cli.commands.digest import markdown_digest
+from tui_reader.core import export as export_module
 from tui_reader.core.citation_keys import key_base
 from tui_reader.core.export import ExportError, format_of, render, write_export
 from tui_reader.core.headline import headline_source
@@ -339,6 +340,23 @@ def test_an_export_never_replaces_papers_read_from_an_entry_named_from_another_f
         "tui-reader: refs.bib holds papers read: export to another file\n"
     )
     assert refs.read_bytes() == before
+
+
+def test_an_export_that_cannot_be_written_is_a_failure_not_a_mistake(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk gave exit status 2, which README gives to a mistake in the command."""
+
+    def disk_full(path: Path, text: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(export_module, "write_atomically", disk_full)
+    out = tmp_path / "out.md"
+    assert run(capsys, "export", "-o", str(out)) == (
+        1,
+        "",
+        f"tui-reader: {out}: No space left on device\n",
+    )
 
 
 def test_the_format_of_a_file_is_its_suffix() -> None:

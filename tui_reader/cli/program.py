@@ -11,7 +11,7 @@ from tui_reader.cli.registry import Command, closest, command_named
 from tui_reader.cli.shared import INTERRUPTED, NoMatch, UsageError, warn
 from tui_reader.cli.signals import Ended, end_commands_on_signals
 from tui_reader.core.config import ConfigError
-from tui_reader.core.export import ExportError
+from tui_reader.core.export import ExportError, ExportFailed
 from tui_reader.core.index_cache import damage_noted
 from tui_reader.core.library import LibraryError, LibraryPathError
 from tui_reader.core.loading import LoadError
@@ -47,6 +47,9 @@ def _main(argv: list[str], command: Command | None) -> int:
     except UsageError as error:
         print(for_terminal(error.line()), file=sys.stderr)
         return 2
+    except ExportFailed as error:
+        warn(for_terminal(str(error)))
+        return 1
     except (
         LoadError,
         ExportError,

@@ -49,6 +49,11 @@ class ExportError(Exception):
     """The export cannot be written; the message names the file and the problem."""
 
 
+class ExportFailed(ExportError):
+    """The export's file could not be written (a full disk, a folder not writable): a
+    failure, not a mistake in the command."""
+
+
 def reading_list(papers: Sequence[Paper], state: PaperState, template: str) -> str:
     """A Markdown reading list: each paper's link, tags and note."""
     lines = [f"# Reading list ({count(len(papers), 'paper')})", ""]
@@ -203,4 +208,4 @@ def write_export(path: Path, text: str, force: bool = False) -> None:
     try:
         write_atomically(path, text)
     except OSError as error:
-        raise ExportError(f"{path}: {error.strerror or error}") from None
+        raise ExportFailed(f"{path}: {error.strerror or error}") from None
