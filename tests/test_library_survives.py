@@ -165,6 +165,21 @@ def test_symlinked_journals_are_written_through_never_moved_or_replaced(tmp_path
     assert Library.open(path)[0].tags(A) == ["first", "t0", "t1", "t2"]
 
 
+def test_a_folder_at_the_backup_journals_place_is_named(tmp_path: Path) -> None:
+    """A fold said "library.json.journal: Is a directory" of the folder beside it."""
+    path = tmp_path / "library.json"
+    library, _ = Library.open(path)
+    library.change_tags([A], add=["first"])
+    library.save(fold=True)
+    folder = library_file.journal_path(library_file.backup_path(path))
+    folder.mkdir()
+    library.change_tags([A], add=["second"])
+    library.save()
+    with pytest.raises(LibraryError, match=f"^{folder}: is a folder, not a file$"):
+        library.save(fold=True)
+    assert folder.is_dir() and Library.open(path)[0].tags(A) == ["first", "second"]
+
+
 def test_a_save_failing_half_written_leaves_no_torn_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -471,7 +471,10 @@ def append(path: Path, lines: Iterable[str], like: Path) -> int:
 def move_journal(journal: Path, backup_journal: Path) -> None:
     """The journal becomes the backup's, and none is left. A symbolic link at either place
     (the user's) is written through, never moved or replaced: the journal's bytes written to
-    the backup's, then the journal emptied."""
+    the backup's, then the journal emptied. OSError names the backup's journal when it is a
+    folder (the move named the journal)."""
+    if backup_journal.is_dir():
+        raise IsADirectoryError(21, "is a folder, not a file", str(backup_journal))
     if not (journal.is_symlink() or backup_journal.is_symlink()):
         os.replace(journal, backup_journal)
         return
