@@ -55,6 +55,25 @@ def test_a_folder_as_the_session_stops_the_reader_and_is_never_moved(
     assert list(session_path().parent.iterdir()) == [session_path()]
 
 
+def test_a_session_that_cannot_be_saved_is_said_after_the_reader_closes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """On a full disk, where the reader was went unsaid."""
+    from tui_reader.cli import reader
+    from tui_reader.ui.app import ReaderApp
+
+    def disk_full(path: Path, session: Session) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(ReaderApp, "run", lambda app: None)
+    monkeypatch.setattr(reader, "save_session", disk_full)
+    where = os.environ["TUI_READER_SESSION"]
+    assert main([]) == 0
+    assert capsys.readouterr().err == (
+        f"tui-reader: where you left off was not kept: {where}: No space left on device\n"
+    )
+
+
 def test_a_session_saved_over_a_fifo_leaves_it_alone(tmp_path: Path) -> None:
     session = tmp_path / "session.json"
     os.mkfifo(session)

@@ -145,8 +145,9 @@ def _run_reader(arguments: argparse.Namespace) -> int:
         save_session(where, replace(app.session(), inputs=inputs, new_told=seen))
     except SessionError as refused:  # a file not to replace
         warn(for_terminal(str(refused)))
-    except OSError:  # where the reader was is a convenience only
-        pass
+    except OSError as error:  # a convenience only: said, unless the terminal is gone
+        if not signalled:
+            warn(f"where you left off was not kept: {where}: {error.strerror or error}")
     # The app saves after every change in the background; a change made just before quitting
     # may not have reached the file yet.
     if library.has_unsaved_changes:
