@@ -180,17 +180,22 @@ def test_a_folder_at_the_backup_journals_place_is_named(tmp_path: Path) -> None:
     assert folder.is_dir() and Library.open(path)[0].tags(A) == ["first", "second"]
 
 
+def saved_one_by_one(path: Path, *tagged: tuple[str, str]) -> Library:
+    """A library that saved each (paper, tag) in turn: its journal holds them."""
+    library, _ = Library.open(path)
+    for paper_id, tag in tagged:
+        library.change_tags([paper_id], add=[tag])
+        library.save()
+    return library
+
+
 def test_a_save_failing_half_written_leaves_no_torn_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A full disk left `{"entry":{"` in the journal: every later reading warned of an
     entry it could not read, a change never acknowledged."""
     path = tmp_path / "library.json"
-    library, _ = Library.open(path)
-    library.change_tags([A], add=["kept"])
-    library.save()
-    library.change_tags([B], add=["kept"])
-    library.save()
+    library = saved_one_by_one(path, (A, "kept"), (B, "kept"))
     journal = library_file.journal_path(path)
     before = journal.read_bytes()
     write = os.write
@@ -327,11 +332,7 @@ def test_the_journal_is_folded_into_the_snapshot_as_it_grows(
 
 def test_a_torn_journal_line_is_fenced_off_and_the_rest_kept(tmp_path: Path) -> None:
     path = tmp_path / "library.json"
-    library, _ = Library.open(path)
-    library.change_tags([A], add=["first"])
-    library.save()
-    library.change_tags([A], add=["second"])
-    library.save()
+    library = saved_one_by_one(path, (A, "first"), (A, "second"))
     with library_file.journal_path(path).open("ab") as journal:
         journal.write(b'{"v": 1, "id": "aaaa')  # a writer killed mid-line
     library.change_tags([A], add=["third"])
