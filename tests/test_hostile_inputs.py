@@ -410,14 +410,20 @@ async def test_a_query_holding_a_byte_not_utf8_is_searched_not_raised(
 ) -> None:
     """`search $'caf\\xe9'` (the byte read as a lone surrogate) ended in a traceback, as did
     the reader at every start once the session kept such a query."""
-    for arguments in (["search", "caf\udce9"], ["list", "--query", "bandit caf\udce9"]):
+    for arguments in (
+        ["search", "caf\udce9"],
+        ["list", "--query", "bandit caf\udce9"],
+        ["search", '"deep \udce9 learning"'],  # a phrase, and a word's start
+        ["list", "--query", "'caf\udce9"],
+        ["export", "--format", "md", "--query", 'title:"caf\udce9 x"'],
+    ):
         shown = run_process(*arguments)
         assert shown.returncode == 1 and "Traceback" not in shown.stderr, shown.stderr
         assert "no paper matches" in shown.stderr
-    app = ReaderApp(Opening(seed_store, session=Session(query="bandit caf\udce9")))
+    app = ReaderApp(Opening(seed_store, session=Session(query='"bandit caf\udce9"')))
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(pilot)
-        await wait_until(pilot, lambda: app.workspace.shown_query.startswith("bandit"), "searched")
+        await wait_until(pilot, lambda: "bandit" in app.workspace.shown_query, "searched")
         assert app.workspace.paper_list.full == 0
 
 

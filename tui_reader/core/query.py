@@ -31,6 +31,7 @@ from typing import TypeAlias
 from tui_reader.core.library import normalise_tag
 from tui_reader.core.metadata_filter import MetadataFilter
 from tui_reader.core.paper_state import LATER_TAG, PaperState, WithNew
+from tui_reader.core.text import without_surrogates
 
 FIELDS = ("title", "author", "venue")
 NOT = "!"  # a term's mark of negation (`!word`), as said of it (`Ranking.corrected`)
@@ -231,7 +232,8 @@ _Part: TypeAlias = Term | StateFilter | MetadataFilter
 
 def parse_query(query: str) -> Query:
     """The query's terms, state filters and metadata filters. The last word is "being typed"
-    unless a space follows it."""
+    unless a space follows it. A lone surrogate in it is U+FFFD, which no paper holds."""
+    query = without_surrogates(query)
     tokens = _TOKEN.findall(query)
     typing = bool(query) and not query[-1].isspace()
     groups: list[list[_Part]] = []  # parts joined by `|`

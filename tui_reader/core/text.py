@@ -59,6 +59,12 @@ def strip_controls(text: str) -> str:
     return _SURROGATE.sub("\ufffd", _CONTROL.sub("", text))
 
 
+def without_surrogates(text: str) -> str:
+    """Text any encoder takes: a lone surrogate (a byte of an argument that was not UTF-8, a
+    JSON escape) becomes U+FFFD."""
+    return _SURROGATE.sub("\ufffd", text) if not text.isascii() else text
+
+
 def for_terminal(text: str) -> str:
     """Text as it may be written to a terminal or a clipboard, a last defence behind the
     cleaning of each source: no control character but tab and newline."""
