@@ -15,7 +15,6 @@ import pytest
 from tests.cli_helpers import run, run_process
 from tui_reader.core.library import Library, default_path
 from tui_reader.core.loading import LoadError, check_paths, load_paths
-from tui_reader.core.store import PaperStore
 
 BINARY = "is a binary file, not UTF-8 text"
 
@@ -348,17 +347,20 @@ def test_ris_references_given_as_papers_are_said_to_be_so(
 
 
 def test_csl_json_references_given_as_papers_are_said_to_be_so(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], seed_store: PaperStore
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Read as a JSON array of papers, a CSL-JSON item's authors were Python's text of each
     name's object ("'family': 'Zoghi', …"), its venue was lost, and a paper whose abstract
-    held LaTeX had a new id. Ours (of a paper with no author, date or venue), and Zotero's
-    (its fields in another order, tabs), are refused; papers of a field named `type` are read."""
+    held LaTeX had a new id. Ours and Zotero's (its fields in another order, tabs) are
+    refused; papers with an `id` and a `type` CSL names too (OpenAlex's) are read."""
+    papers = tmp_path / "papers.jsonl"
+    papers.write_text('{"title": "Bandits", "abstract": "Regret.", "authors": ["Ada Lovelace"]}\n')
     library = Library.open(default_path())[0]
-    library.set_bookmarked([seed_store[0].id], True)
+    library.set_bookmarked(load_paths([papers]).papers.texts("id"), True)
     library.save()
     ours = tmp_path / "kept.csl.json"
-    assert run(capsys, "export", "--bookmarked", "--format", "csl-json", "-o", str(ours))[0] == 0
+    exported = run(capsys, "export", "--bookmarked", "--papers", str(papers), "-o", str(ours))
+    assert exported[0] == 0
     zotero = tmp_path / "zotero.json"
     item = {
         "id": "http://zotero.org/users/local/a1/items/B2", "type": "article-journal",
@@ -373,9 +375,10 @@ def test_csl_json_references_given_as_papers_are_said_to_be_so(
     for path in (ours, zotero):
         refused = run(capsys, "list", "--papers", str(path))
         assert refused == (2, "", f"tui-reader: {path}: {said}\n")
-    papers = tmp_path / "papers.json"
-    papers.write_text(json.dumps([{"type": "article", "title": "Bandits", "abstract": "Regret."}]))
-    status, out, _ = run(capsys, "list", "--papers", str(papers))
+    openalex = tmp_path / "openalex.json"
+    work = {"id": "https://openalex.org/W2741809807", "type": "article", "title": "Bandits"}
+    openalex.write_text(json.dumps([work | {"abstract": "Regret.", "authors": ["A B"]}]))
+    status, out, _ = run(capsys, "list", "--papers", str(openalex))
     assert status == 0 and "Bandits" in out
 
 

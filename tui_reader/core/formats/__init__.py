@@ -169,9 +169,10 @@ _OTHERS = "BibTeX, JSON, JSON Lines, CSV and text"
 # or two as RIS writes it; an abstract that begins "TY  - is how…" is not one.
 _RIS_START = re.compile(rb"TY {1,2}- ?[A-Z0-9]{2,8} *\r?\n")
 # CSL-JSON (Zotero's, Pandoc's, our own export's): an array of objects whose type is one of
-# CSL's, with an `id` (its citation key) or fields only CSL names so (a name's parts, a date's,
-# the venue's). Read as papers, its authors were Python's text of each name's object, its
-# venue was lost, and a paper whose abstract held LaTeX (written as Unicode) had a new id.
+# CSL's, with fields only CSL names so (a name's parts, a date's, the venue's). Read as papers,
+# its authors were Python's text of each name's object, its venue was lost, and a paper whose
+# abstract held LaTeX (written as Unicode) had a new id. An `id` and a `type` alone are not
+# enough: papers of other programs have them (OpenAlex's: "article").
 _CSL_JSON_START = re.compile(rb"\[\s*\{")
 _CSL_TYPE = re.compile(
     rb'"type"\s*:\s*"(?:article|article-journal|article-magazine|article-newspaper|bill|book'
@@ -181,7 +182,7 @@ _CSL_TYPE = re.compile(
     rb"|performance|periodical|personal_communication|post|post-weblog|regulation|report"
     rb'|review|review-book|software|song|speech|standard|thesis|treaty|webpage)"'
 )
-_CSL_FIELD = re.compile(rb'"(?:id|family|literal|date-parts|container-title|citation-key)"\s*:')
+_CSL_FIELD = re.compile(rb'"(?:family|literal|date-parts|container-title|citation-key)"\s*:')
 # The first line of tui-reader's own reading list (Markdown) or digest (Markdown or text),
 # whole: a collection named "Reading list (1 paper)" is not one.
 _OWN_LIST_START = re.compile(
