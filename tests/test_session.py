@@ -35,6 +35,33 @@ def test_a_fifo_or_device_as_the_session_file_stops_the_reader(
     assert "/dev/null: is a character device" in capsys.readouterr().err
 
 
+def test_a_damaged_session_that_cannot_be_set_aside_is_left_and_the_reader_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In a folder that cannot be written, the reader did not start, --fresh neither."""
+    from tui_reader.core.locations import session_path
+    from tui_reader.ui.app import ReaderApp
+
+    def refused(path: Path) -> Path:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.delenv("TUI_READER_SESSION")
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setattr(sessions, "quarantine", refused)
+    path = session_path()
+    path.parent.mkdir(parents=True)
+    path.write_text('{"quer')
+    told: list[str] = []
+    monkeypatch.setattr(ReaderApp, "run", lambda app: told.extend(app.workspace._messages))
+    assert main(["--fresh"]) == 0
+    assert told == [
+        f"{path} is damaged, and could not be set aside (Permission denied): starting at the "
+        "top, and where you leave off is not kept"
+    ]
+    assert path.read_text() == '{"quer'
+    assert "not a session file: left as it is" in capsys.readouterr().err
+
+
 def test_a_folder_as_the_session_stops_the_reader_and_is_never_moved(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -104,8 +104,9 @@ def load_session(path: Path) -> Session:
 def load_own_session(path: Path) -> tuple[Session, str]:
     """The session at its own place (no one named it): one there that is no session file is
     the reader's own, damaged (a disk's fault), and is set aside as `NAME.corrupt-<time>`
-    for a fresh one, which is said; SessionError for a FIFO, a device, a socket, a folder or
-    a symbolic link there."""
+    for a fresh one, which is said (one that cannot be set aside is left as it is, and no
+    session kept); SessionError for a FIFO, a device, a socket, a folder or a symbolic link
+    there."""
     try:
         return load_session(path), ""
     except SessionError:
@@ -114,7 +115,10 @@ def load_own_session(path: Path) -> tuple[Session, str]:
         try:
             aside = quarantine(path)
         except OSError as error:
-            raise SessionError(f"{path}: not a session file, and not set aside: {error}") from None
+            return Session(), (
+                f"{path} is damaged, and could not be set aside ({error.strerror or error}): "
+                "starting at the top, and where you leave off is not kept"
+            )
     return Session(), f"{path} was damaged: set aside as {aside.name}; starting at the top"
 
 
