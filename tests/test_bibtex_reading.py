@@ -179,6 +179,31 @@ def test_a_zotero_paper_exported_to_bibtex_and_read_back_is_the_same_paper(
     assert r"{\textbackslash}mathcal\{O\}" in exported.read_text(encoding="utf-8")
 
 
+def test_tags_written_as_keywords_are_not_read_back_as_the_papers_keywords(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Read back, the tags a .bib wrote among the keywords were the paper's keywords: a tag
+    removed since came back in every export made from that .bib."""
+    papers = tmp_path / "k.jsonl"
+    record = {"title": "Deep RL", "abstract": "Agents learn.", "keywords": ["RL", "Deep Learning"]}
+    papers.write_text(json.dumps(record) + "\n")
+    (paper,) = load_paths([papers]).papers
+    library = Library.open(tmp_path / "library.json")[0]
+    library.change_tags([paper.id], add=["rl", "mine", "Später"])
+    library.save()
+    given = ["--library", str(tmp_path / "library.json")]
+    bib = tmp_path / "k.bib"
+    assert run(capsys, "export", *given, "--papers", str(papers), "-o", str(bib))[0] == 0
+    (entry,) = bibtexparser.parse_string(bib.read_text(encoding="utf-8")).entries
+    assert entry.fields_dict["keywords"].value == r"mine, rl, sp{\"a}ter, Deep Learning"
+    (again,) = load_paths([bib]).papers
+    assert (again.id, again.keywords) == (paper.id, ("rl", "Deep Learning"))
+    assert run(capsys, "untag", *given, "--papers", str(bib), paper.id, "mine")[0] == 0
+    status, out, _ = run(capsys, "export", *given, "--papers", str(bib), "--format", "bib")
+    (entry,) = bibtexparser.parse_string(out).entries
+    assert status == 0 and entry.fields_dict["keywords"].value == r"rl, sp{\"a}ter, Deep Learning"
+
+
 def test_papers_exported_to_bibtex_and_read_back_keep_their_ids_whatever_their_text_became(
     tmp_path: Path,
 ) -> None:

@@ -26,10 +26,10 @@ from collections.abc import Sequence
 
 from tui_reader.core.bibtex_text import bibtex_source, bibtex_text, bibtex_title
 from tui_reader.core.citation_keys import keys_of
-from tui_reader.core.formats.bibtex import ID_FIELD, id_field
+from tui_reader.core.formats.bibtex import ID_FIELD, TAGS_FIELD, id_field
 from tui_reader.core.latex_text import plain_text, unpaired_braces
 from tui_reader.core.paper import Paper
-from tui_reader.core.paper_state import PaperState
+from tui_reader.core.paper_state import NO_STATE, PaperState
 from tui_reader.core.reference_names import bibtex_authors, csl_name, named, ris_name
 from tui_reader.core.references import (
     Kind,
@@ -98,8 +98,7 @@ def bibtex(papers: Sequence[Paper], state: PaperState, template: str) -> str:
             fields.append(("doi", bibtex_text(paper.doi)))
         if (url := own_link(paper)) and "{" not in url and "}" not in url:
             fields.append(("url", url))
-        if keywords := keywords_of(paper, state):
-            fields.append(("keywords", bibtex_text(", ".join(keywords))))
+        fields += _bibtex_keywords(paper, state)
         if paper.comments:  # a field styles do not print, as JabRef and Zotero's BibTeX keep
             fields.append(("comment", bibtex_text(paper.comments)))
         fields.append(("abstract", abstract := _bibtex_abstract(paper)))
@@ -138,6 +137,18 @@ def _each_once(papers: Sequence[Paper]) -> list[Paper]:
     for paper in papers:
         first.setdefault(paper.id, paper)
     return list(first.values())
+
+
+def _bibtex_keywords(paper: Paper, state: PaperState) -> list[tuple[str, str]]:
+    """The keywords, tags first, and the tags among them on their own (TAGS_FIELD), which a
+    reading tells from the paper's keywords."""
+    if not (keywords := keywords_of(paper, state)):
+        return []
+    own = {word.casefold() for word in keywords_of(paper, NO_STATE)}
+    fields = [("keywords", bibtex_text(", ".join(keywords)))]
+    if added := [word for word in keywords if word.casefold() not in own]:
+        fields.append((TAGS_FIELD, bibtex_text(", ".join(added))))
+    return fields
 
 
 def _venue(paper: Paper, kind: Kind) -> str:

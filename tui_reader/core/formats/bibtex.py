@@ -43,10 +43,13 @@ _DATE = re.compile(r"\d{4}(?:-\d\d){0,2}")
 # a check of it and the abstract as written (`id_field`): read back, the paper keeps it, and
 # what the user made of it.
 ID_FIELD = "tui-reader-id"
+# The tags tui-reader's export added to a paper's keywords (Zotero takes keywords as its tags):
+# read back, they are the library's, not the paper's keywords (a tag removed since stays so).
+TAGS_FIELD = "tui-reader-tags"
 _GIVEN_ID = re.compile(f"([0-9a-f]{{{ID_LENGTH}}})-([0-9a-f]{{8}})")
 _TEXTS = (
     "title", "abstract", "journal", "journaltitle", "booktitle", "howpublished", "keywords",
-    "volume", "number", "pages",
+    "volume", "number", "pages", TAGS_FIELD,
 )  # fmt: skip
 # Stand-ins for braces that are characters while the LaTeX around them is read.
 _BRACES = {"\\{": "\ue000", "\\}": "\ue001"}
@@ -79,6 +82,8 @@ def read_bibtex(text: str) -> Iterator[Record | Problem]:
         if authors and len(authors) < len(names):
             authors.append(ET_AL)
         data: dict[str, Any] = {**fields, "venue": venue, "authors": authors}
+        if tags := fields.get(TAGS_FIELD):
+            data["keywords"] = _without(fields.get("keywords", ""), tags)
         data["venue_kind"] = _VENUE_KINDS.get(entry.entry_type.lower(), "")
         if number := fields.get("number"):  # a journal's issue
             data["issue"] = number
@@ -98,6 +103,12 @@ def read_bibtex(text: str) -> Iterator[Record | Problem]:
                 given_id=given,
             )
         yield result
+
+
+def _without(keywords: str, tags: str) -> str:
+    """The keywords but the tags (each list split at commas, in any case)."""
+    added = {tag.strip().casefold() for tag in tags.split(",")}
+    return ", ".join(w for w in keywords.split(",") if w.strip().casefold() not in added)
 
 
 def id_field(paper_id: str, abstract: str) -> str:
