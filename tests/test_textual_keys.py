@@ -22,7 +22,22 @@ from tui_reader.ui.textual_keys import (
     key_name,
     mounted,
     run_binding,
+    tolerate_input_not_utf8,
 )
+
+
+def test_terminal_input_not_utf8_reads_as_a_replacement_character(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The input thread's decoder (linux_driver) read a Latin-1 byte strictly: typed in a
+    terminal not set to UTF-8, `é` ended the reader in a traceback."""
+    from textual.drivers import linux_driver
+
+    monkeypatch.setattr(linux_driver, "getincrementaldecoder", linux_driver.getincrementaldecoder)
+    tolerate_input_not_utf8()
+    decode = linux_driver.getincrementaldecoder("utf-8")().decode
+    assert decode(b'"caf\xe9"', final=False) + decode(b"\xc3", final=False) == '"caf\ufffd"'
+    assert decode(b"\xa9 ok", final=True) == "\u00e9 ok"  # UTF-8 cut between reads: whole
 
 
 def test_key_names_of_characters() -> None:

@@ -84,6 +84,7 @@ def _run_reader(arguments: argparse.Namespace) -> int:
     startup.set_frame_rate()  # before Textual is imported
     from tui_reader.ui.app import ReaderApp
     from tui_reader.ui.keymap import check_keys, key_conflicts, theme_problem
+    from tui_reader.ui.textual_keys import tolerate_input_not_utf8
 
     config, config_problems = load_config(
         config_path(),
@@ -138,6 +139,7 @@ def _run_reader(arguments: argparse.Namespace) -> int:
     if opening.way in (Way.STREAMED, Way.CACHED_PAPERS):  # indexed while the reader runs
         startup.ready_for_processes()
     app_closed = save_on_signals(library, app.exit)
+    tolerate_input_not_utf8()
     app.run()
     signalled = app_closed()
     try:

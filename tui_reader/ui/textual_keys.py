@@ -2,6 +2,8 @@
 tests/test_textual_keys.py pins what the reader relies on, so a Textual upgrade that changes
 them fails there, not in a key."""
 
+import codecs
+from functools import partial
 from typing import Any
 
 from textual import events
@@ -11,6 +13,18 @@ from textual.keys import _character_to_key, _normalize_key_list
 from textual.scroll_view import ScrollView
 from textual.widget import Widget
 from textual.widgets import Input, TextArea
+
+
+def tolerate_input_not_utf8() -> None:
+    """Read the terminal's input with a byte not UTF-8 (typed in a Latin-1 terminal, pasted)
+    as U+FFFD: Textual's input thread decodes strictly, and such a byte ended the reader in
+    a traceback."""
+    from textual.drivers import linux_driver
+
+    def decoder(encoding: str) -> partial[codecs.IncrementalDecoder]:
+        return partial(codecs.getincrementaldecoder(encoding), errors="replace")
+
+    linux_driver.getincrementaldecoder = decoder  # type: ignore[attr-defined,assignment]
 
 
 def key_name(character: str) -> str:
