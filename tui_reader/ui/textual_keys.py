@@ -18,8 +18,11 @@ from textual.widgets import Input, TextArea
 def tolerate_input_not_utf8() -> None:
     """Read the terminal's input with a byte not UTF-8 (typed in a Latin-1 terminal, pasted)
     as U+FFFD: Textual's input thread decodes strictly, and such a byte ended the reader in
-    a traceback."""
-    from textual.drivers import linux_driver
+    a traceback. (Windows' driver reads keys as characters: nothing to do there.)"""
+    try:
+        from textual.drivers import linux_driver
+    except ImportError:  # no termios: Windows
+        return
 
     def decoder(encoding: str) -> partial[codecs.IncrementalDecoder]:
         return partial(codecs.getincrementaldecoder(encoding), errors="replace")
