@@ -382,7 +382,7 @@ def test_an_empty_library_variable_is_no_library_named(
 
 
 @pytest.mark.parametrize("arguments", [["tags"], ["list"], ["tag", "abc", "x"], []])
-def test_a_library_in_a_folder_that_does_not_exist_or_a_libraries_backup_is_refused(
+def test_a_new_library_in_no_folder_of_a_papers_name_or_a_libraries_backup_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], arguments: list[str]
 ) -> None:
     from tui_reader.ui.app import ReaderApp
@@ -402,4 +402,15 @@ def test_a_library_in_a_folder_that_does_not_exist_or_a_libraries_backup_is_refu
         )
         told = f"{backup}: the backup of {library}: name {library}, or a copy of this"
         assert run(capsys, *arguments, "--library", str(backup)) == (2, "", f"tui-reader: {told}\n")
+        # --library for --papers: a JSON library was made under the papers' name.
+        for name in ("papers.jsonl.gz", "refs.bib", "abstracts.TXT"):
+            told = (
+                f"{tmp_path / name}: no such library, and the name is one of papers: give "
+                "papers with --papers, or name a new library .json"
+            )
+            assert run(capsys, *arguments, "--library", str(tmp_path / name)) == (
+                2,
+                "",
+                f"tui-reader: {told}\n",
+            )
     assert sorted(tmp_path.iterdir()) == files

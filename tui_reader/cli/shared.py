@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import NamedTuple, NoReturn
 
 from tui_reader.core.config import Config, load_config
+from tui_reader.core.formats import paper_suffixes
 from tui_reader.core.library import (
     ENVIRONMENT_VARIABLE,
     Library,
@@ -275,6 +276,11 @@ def open_library(
                 path.parent.mkdir(parents=True, exist_ok=True)
     if named and not path.parent.is_dir():
         raise LibraryPathError(f"{path}: the folder {path.parent} does not exist")
+    if named and not os.path.lexists(path) and _papers_name(path):  # --library for --papers
+        raise LibraryPathError(
+            f"{path}: no such library, and the name is one of papers: give papers with "
+            "--papers, or name a new library .json"
+        )
     # A library's backup named as one: its changes would be a journal its library reads back.
     if path.name.endswith(".bak") and (kept := path.with_name(path.name[:-4])).is_file():
         raise LibraryPathError(f"{path}: the backup of {kept}: name {kept}, or a copy of this")
@@ -284,6 +290,12 @@ def open_library(
     for message in messages:
         warn(message)
     return library, messages
+
+
+def _papers_name(path: Path) -> bool:
+    """Whether a file's name is one of papers (`x.jsonl.gz`, `refs.bib`), never a library's."""
+    name = path.name.lower()
+    return name.endswith(".gz") or name.endswith(tuple(set(paper_suffixes()) - {".json"}))
 
 
 def settings() -> Config:
