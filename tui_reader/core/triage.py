@@ -85,16 +85,16 @@ def place_of(
         return place, old
     where, _, rest = key.split("\n", 2)
     others = [
-        (place.at, other, place)
-        for other, place in places.items()
+        (kept.at, other, kept)
+        for other, kept in places.items()
         if other.split("\n", 2)[::2] == [where, rest]
-        and place.decisions
-        and all(known(i) and _holds(library, i, kind) for i, kind in place.decisions.items())
+        and kept.decisions
+        and all(known(i) and _holds(library, i, kind) for i, kind in kept.decisions.items())
     ]
-    if others:
-        _, other, place = max(others, key=lambda found: found[:2])
-        return place, other
-    return None, key
+    if not others:
+        return None, key
+    _, other, kept = max(others, key=lambda found: found[:2])
+    return kept, other
 
 
 def _holds(library: Library, paper_id: str, kind: str) -> bool:
