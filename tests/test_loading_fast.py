@@ -16,6 +16,11 @@ def test_clean_text_is_told_apart_without_changing_what_clean_gives(text: str) -
     assert clean(text) == squash_whitespace(strip_controls(text))
 
 
+@given(st.text(alphabet=st.sampled_from("a \n\t\x1cé")))
+def test_text_broken_into_lines_is_cleaned_as_any_other(text: str) -> None:
+    assert clean(text) == squash_whitespace(strip_controls(text))
+
+
 def test_what_only_the_standard_json_reads_is_still_read(tmp_path: Path) -> None:
     path = tmp_path / "papers.jsonl"
     lines = [
