@@ -22,6 +22,7 @@ import pickle
 import pstats
 import sys
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -66,7 +67,7 @@ def load(path: Path, steps: Steps) -> PaperStore:
     read = cutting.reader(start)
     pieces = _pieces(path, cutting)
     store = PaperStore()
-    recent: dict[Record, Paper] = {}
+    recent: OrderedDict[Record, Paper] = OrderedDict()
     while (piece := steps.run("cut", next, pieces, None)) is not None:
         if isinstance(piece, tuple):
             sent = steps.run("read", _read_piece, read, *piece, path, NO_FILTER, recent)

@@ -21,7 +21,7 @@ processes. Loading gives a `PaperStore`, or a stream of batches to add to one.
 import contextlib
 import os
 import pickle
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Collection, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -276,11 +276,11 @@ def _built(
         if kind.pieces is None or not kind.pieces.from_any_line:
             raise LoadError(path, f"cannot be read from byte {start} to {end}")
         records = _records_after(path, kind.pieces, text, start, line, end)
-        yield from _batched(_papers(records, path, load_filter, {}))
+        yield from _batched(_papers(records, path, load_filter, OrderedDict()))
     elif kind.pieces is not None and _worth_processes(path):
         yield from _built_apart(path, kind.pieces, text, load_filter)
     else:
-        yield from _batched(_papers(_records(path, kind), path, load_filter, {}))
+        yield from _batched(_papers(_records(path, kind), path, load_filter, OrderedDict()))
 
 
 def _records_after(
@@ -302,7 +302,7 @@ def _papers(
     items: Iterable[Record | Problem],
     path: Path,
     load_filter: LoadFilter,
-    recent: dict[Record, Paper],
+    recent: OrderedDict[Record, Paper],
 ) -> Iterator[Paper | Problem]:
     """The papers of the records `load_filter` admits, and the problems; `recent` holds the
     records read last with their papers, so that one repeated soon after is built once."""
@@ -317,7 +317,7 @@ def _papers(
         paper = recent.get(item)
         if paper is None:
             if len(recent) >= RECENT_RECORDS:  # not all: they would hold every paper
-                del recent[next(iter(recent))]
+                recent.popitem(last=False)  # O(1): a dict's first key is sought past the deleted
             paper = recent[item] = _paper(item, path, stem)
         yield paper
 
@@ -353,7 +353,7 @@ PROCESSES_FROM = 16 * MB  # a smaller file is read in this process: a pool costs
 # mmap threshold and the next ones fragment the heap between the store's chunks.
 _PIECE_BYTES = 400_000
 # In a process of the pool (one file's), as `_papers` takes it.
-_recent_here: dict[Record, Paper] = {}
+_recent_here: OrderedDict[Record, Paper] = OrderedDict()
 Piece = tuple[bytes, str]  # what a process read, pickled, and why it stopped ("")
 
 
@@ -377,7 +377,7 @@ def _built_apart(
     with contextlib.suppress(OSError):  # no semaphores, say: the pieces are read here
         pool = process_pool(processes)
     pending: deque[Future[Piece] | Problem | LoadError] = deque()
-    recent_here: dict[Record, Paper] = {}  # this file's, for the pieces read here
+    recent_here: OrderedDict[Record, Paper] = OrderedDict()  # this file's pieces read here
 
     def read_apart(piece: tuple[bytes, int]) -> Future[Piece]:
         nonlocal pool
@@ -410,7 +410,7 @@ def _built_apart(
         if isinstance(first, Problem):
             yield first
         elif first is not None:
-            for item in _batched(_papers(read(*first), path, load_filter, {})):
+            for item in _batched(_papers(read(*first), path, load_filter, OrderedDict())):
                 yield item
                 submit()  # the first papers are on their way: start the pool
         submit()
@@ -463,7 +463,7 @@ def _read_piece(
     number: int,
     path: Path,
     load_filter: LoadFilter,
-    recent: dict[Record, Paper] | None = None,
+    recent: OrderedDict[Record, Paper] | None = None,
 ) -> Piece:
     """In a process of the pool (or here, with `recent` of this file, when no pool could
     start): the papers of whole records of a file, the first of them on line `number`, and the
