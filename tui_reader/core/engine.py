@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tui_reader.core.query import Query
+from tui_reader.core.search_turns import at_once
 from tui_reader.core.store import Numbers
 
 Scores: TypeAlias = npt.NDArray[np.float64]
@@ -64,6 +65,7 @@ class SearchEngine(Protocol):
         """Up to `count` papers most like paper `number`, most alike first (never itself)."""
         ...
 
-    def warm(self) -> None:
-        """Make ready, ahead of time, what typing a query will need (may take seconds)."""
+    def warm(self, make_way: Callable[[], None] = at_once) -> None:
+        """Make ready, ahead of time, what typing a query will need (may take seconds),
+        calling `make_way` between steps: it returns once they may go on (core.search_turns)."""
         ...

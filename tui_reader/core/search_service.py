@@ -24,6 +24,7 @@ from tui_reader.core.flat.index import FlatIndex
 from tui_reader.core.highlight import Highlight
 from tui_reader.core.paper_state import PaperState, WithNew
 from tui_reader.core.query import NOT, Either, Query, StateFilter, parse_query
+from tui_reader.core.search_turns import SEARCHES
 from tui_reader.core.sorting import Sort, sort_order
 from tui_reader.core.sources.record import split_arxiv_id
 from tui_reader.core.store import Bools, Numbers, PaperStore
@@ -140,9 +141,24 @@ def search_papers(
     engine's `first`); `stop` gives a search up (core.engine.Stopped).
 
     `index` may be None when the query has no search terms (see `needs_index`): every paper
-    is then a candidate for the state filters. Runs in any thread; at 1,000,000 papers a
-    sort by headline or by change takes about a second.
+    is then a candidate for the state filters. Runs in any thread, ahead of work done
+    ahead of time (core.search_turns); at 1,000,000 papers a sort by headline or by change
+    takes about a second.
     """
+    with SEARCHES.running():
+        return _search(index, text, state, order, papers, required, first, stop)
+
+
+def _search(
+    index: SearchEngine | None,
+    text: str,
+    state: PaperState,
+    order: Sort,
+    papers: PaperStore,
+    required: Sequence[StateFilter],
+    first: int | None,
+    stop: Stop | None,
+) -> Results:
     if not required and (named := _paper_named(text, papers)) is not None:
         found = np.array([named], dtype=np.int64)
         return Results(found, 1, np.zeros(1), frozenset(), None, named=True)

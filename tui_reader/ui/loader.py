@@ -23,6 +23,7 @@ from tui_reader.core.paper_columns import PaperColumns
 from tui_reader.core.pools import stop_pools
 from tui_reader.core.scratch import ScratchError
 from tui_reader.core.search_service import build_index, growing_index, index_so_far
+from tui_reader.core.search_turns import SEARCHES
 from tui_reader.core.store import PaperStore
 from tui_reader.core.wording import count
 from tui_reader.ui.messages import (
@@ -168,8 +169,9 @@ class Loader:
         return notices
 
     def warm(self, index: SearchEngine) -> None:
-        """Make the index's tables for typos and related papers, in the background."""
-        in_background("warm", index.warm)
+        """Make the index's tables for typos and related papers, in the background, making
+        way for each search."""
+        in_background("warm", lambda: index.warm(SEARCHES.make_way))
 
     def adopt(self, cached: IndexedPapers) -> SearchEngine | None:
         """Read the papers and their index from the cache entry just saved, by memory map,
@@ -181,7 +183,7 @@ class Loader:
             return None
 
         def warm_and_give_back() -> None:
-            cached.index.warm()
+            cached.index.warm(SEARCHES.make_way)
             startup.give_back_memory()  # what loading took and freed
 
         in_background("warm", warm_and_give_back)

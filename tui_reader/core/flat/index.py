@@ -42,6 +42,7 @@ from tui_reader.core.flat.recent import recently_used
 from tui_reader.core.flat.related import Rarities, related
 from tui_reader.core.flat.words import Array
 from tui_reader.core.query import NOT, Alternative, Query, Term
+from tui_reader.core.search_turns import at_once
 from tui_reader.core.store import Numbers
 
 Floats = npt.NDArray[np.float32]
@@ -164,22 +165,23 @@ class FlatIndex:
     def __len__(self) -> int:
         return self._count
 
-    def warm(self) -> None:
+    def warm(self, make_way: Callable[[], None] = at_once) -> None:
         """Decode the vocabularies and make the bitmaps of the commonest words, ahead of
-        time (0.8 s at a million papers)."""
+        time (0.8 s at a million papers), `make_way` called between steps."""
         self._paper_words()
-        self._words.warm(self._count)
-        self._cased.warm(self._count)
+        self._words.warm(self._count, make_way)
+        self._cased.warm(self._count, make_way)
         self._matcher.warm()
-        self._warm_prefixes()
+        self._warm_prefixes(make_way)
 
-    def _warm_prefixes(self) -> None:
+    def _warm_prefixes(self, make_way: Callable[[], None]) -> None:
         """Make the bitmaps of the rarer words that words of up to WARMED_PREFIX letters
         typed give a value to, where they are read as one (core.flat.vocabulary.UNION_SHARE):
         the first keys of a query ("co": 20 ms at a million papers, most of it writing the
         postings of its rarer words)."""
         for length in range(1, WARMED_PREFIX + 1):
             for stem in self._words.union_beginnings(self._count, length):
+                make_way()
                 typed = Alternative(stem, (stem,), prefix=True)
                 matches, _ = self._matcher.matching(typed, stem, True, False, False)
                 for (_, field), ids in valued(matches, self._weight, "all").items():

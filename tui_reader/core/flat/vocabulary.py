@@ -9,7 +9,7 @@ vocabulary of one part is that part's own, read as it is.
 """
 
 from bisect import bisect_left
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -187,13 +187,15 @@ class Vocabulary:
             bitmap = self._bitmaps[field, word] = np.packbits(having)
         return bitmap
 
-    def warm(self, count: int) -> None:
-        """Decode the words, and make the bitmaps of the commonest words."""
+    def warm(self, count: int, make_way: Callable[[], None]) -> None:
+        """Decode the words, and make the bitmaps of the commonest words, `make_way` called
+        before each."""
         self.words = self.words[:]
         if count < DENSE_FROM:
             return
         for field in self._parts[0][2]:
             for word in np.flatnonzero(self.counts(field) > count // DENSE_SHARE).tolist():
+                make_way()
                 self._bitmap(field, word, count)
 
 
