@@ -330,6 +330,18 @@ def test_oai_harvest_pages_with_resumption_tokens(
     assert "6 of 6" in err
 
 
+def test_an_oai_page_cut_off_keeps_only_the_papers_asked_for(
+    clock: FakeTime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cut = OAI_FIRST[: OAI_FIRST.index(b"<record>", OAI_FIRST.index(b"2401.00009")) + 20]
+    with serving(Script(Reply(cut))) as server:
+        monkeypatch.setenv("TUI_READER_ARXIV_OAI", server.url)
+        assert run_fetch(["arxiv", "--category", "cs.LG", "--since", "2025-06-01"]) == 1
+    records = lines(collection(tmp_path, "arxiv-cs-LG-since-2025-06-01"))
+    # Not Seeing Far (cs.CV) nor An Older Paper (submitted before --since), read before the cut.
+    assert [r["arxiv_id"] for r in records] == ["2506.00001"]
+
+
 def test_oai_harvests_the_set_of_each_archive_once(
     clock: FakeTime, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

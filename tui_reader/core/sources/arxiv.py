@@ -409,6 +409,9 @@ def oai_pages(client: PoliteClient, request: ArxivRequest, cursor: Cursor | None
                 raise
             token = ""
             continue
+        except MalformedPage as error:  # the papers read before the problem, as a page's
+            error.records = [record for record in error.records if _wanted(record, request)]
+            raise
         token = page.token
         if not token:
             index += 1
