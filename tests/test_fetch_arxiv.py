@@ -26,12 +26,12 @@ from tests.fetch_helpers import (
 from tui_reader.cli import program
 from tui_reader.cli.registry import command_named
 from tui_reader.cli.shared import first_day
-from tui_reader.core.segments.added import NEW_FOR
 from tui_reader.core.sources import arxiv, polite
 from tui_reader.core.sources.arxiv import ArxivRequest, parse_atom, search_query
 from tui_reader.core.sources.pages import MalformedPage
 
 run_fetch = command("fetch")
+DAY = 86_400.0  # seconds
 
 
 @pytest.fixture
@@ -535,7 +535,7 @@ def test_a_fetch_brings_the_papers_kept_for_the_reader_up_to_date_and_they_are_n
         monkeypatch.setenv("TUI_READER_ARXIV_OAI", server.url)
         assert run_fetch(fetch) == 0
     assert program.main(["search", "kernel", str(out)]) == 0  # kept
-    later = time.time() + 2 * NEW_FOR  # the next day: the first fetch's papers new no more
+    later = time.time() + 2 * DAY  # the next day: the first fetch's papers new no more
     monkeypatch.setattr(time, "time", lambda: later)
     day = [oai_record("2506.00007", "Kernel Bandits", "cs.LG"), oai_record("2506.00008", "Kernels")]
     with serving(Script(Reply(oai_page(day, token="", cursor=0, size=2)))) as server:
@@ -563,7 +563,7 @@ def test_a_days_fetch_into_a_new_file_is_taken_in_by_the_collections_kept_at_onc
         monkeypatch.setenv("TUI_READER_ARXIV_OAI", server.url)
         assert run_fetch(["arxiv", "--category", "cs.LG", "--since", "2025-06-01"]) == 0
     assert program.main(["search", "kernel"]) == 0  # the fetched collections kept
-    later = time.time() + 2 * NEW_FOR  # the next day: the first fetch's papers new no more
+    later = time.time() + 2 * DAY  # the next day: the first fetch's papers new no more
     monkeypatch.setattr(time, "time", lambda: later)
     day = [oai_record("2506.00007", "Kernel Bandits", "cs.LG"), oai_record("2506.00008", "Kernels")]
     with serving(Script(Reply(oai_page(day, token="", cursor=0, size=2)))) as server:

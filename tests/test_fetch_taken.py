@@ -11,11 +11,11 @@ import pytest
 from tests.cli_helpers import command, run
 from tests.fetch_helpers import FakeTime, Reply, Script, atom_entry, atom_feed, fetch_clock, serving
 from tui_reader.core.loading import load_paths
-from tui_reader.core.segments.added import NEW_FOR
 from tui_reader.core.sources import arxiv
 from tui_reader.core.sources.taken import taken_path
 
 run_fetch = command("fetch")
+DAY = 86_400.0  # seconds
 START = time.time()
 
 
@@ -29,11 +29,15 @@ def collections(tmp_path: Path) -> Path:
 
 
 def fetch_day(
-    monkeypatch: pytest.MonkeyPatch, day: int, papers: dict[int, int], output: Path | None = None
+    monkeypatch: pytest.MonkeyPatch,
+    day: int,
+    papers: dict[int, int],
+    output: Path | None = None,
+    at: float | None = None,
 ) -> None:
-    """The fetch of a day (days apart by more than NEW_FOR): these papers (number: version),
-    two a page."""
-    now = START + day * 2 * NEW_FOR
+    """The fetch of a day (two days apart, or `at` that time): these papers (number:
+    version), two a page."""
+    now = START + day * 2 * DAY if at is None else at
     monkeypatch.setattr(time, "time", lambda: now)
     entries = [atom_entry(f"2501.{n:05d}v{v}", f"Paper {n}") for n, v in papers.items()]
     pages = [atom_feed(entries[at : at + 2], len(entries), at) for at in range(0, len(entries), 2)]
@@ -69,6 +73,36 @@ def test_the_papers_of_the_last_days_fetch_are_new_after_the_cache_is_pruned(
     assert run(capsys, "cache", "prune", "--all")[0] == 0
     assert new_papers(capsys) == ["2501.00004", "2501.00005"]
     assert run(capsys, "list", "--query", "is:new")[1].count("Paper") == 2
+
+
+def local(month: int, day: int, hour: int, minute: int, second: int) -> float:
+    return time.mktime((2026, month, day, hour, minute, second, 0, 0, -1))
+
+
+def test_a_mornings_fetch_less_than_a_day_after_yesterdays_makes_only_its_papers_new(
+    clock: FakeTime, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A cron job at 06:00: yesterday's fetch ended 11 s later than today's."""
+    fetch_day(monkeypatch, 0, {1: 1, 2: 1}, at=local(12, 3, 6, 0, 12))
+    assert run(capsys, "search", "paper")[0] == 0  # the fetched collections kept
+    fetch_day(monkeypatch, 0, {1: 1, 2: 1, 3: 1}, at=local(12, 4, 6, 0, 1))
+    assert new_papers(capsys) == ["2501.00003"]
+    assert run(capsys, "cache", "prune", "--all")[0] == 0  # from the note beside the file
+    assert new_papers(capsys) == ["2501.00003"]
+
+
+def test_the_fetches_of_one_day_are_new_together_until_the_next_days_come(
+    clock: FakeTime, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fetch_day(monkeypatch, 0, {1: 1}, at=local(12, 3, 6, 0, 0))
+    assert run(capsys, "search", "paper")[0] == 0
+    fetch_day(monkeypatch, 0, {1: 1, 2: 1}, at=local(12, 4, 1, 0, 0))
+    fetch_day(monkeypatch, 0, {1: 1, 2: 1, 3: 1}, at=local(12, 4, 23, 0, 0))  # 22 hours on
+    assert new_papers(capsys) == ["2501.00002", "2501.00003"]
+    fetch_day(monkeypatch, 0, {1: 1, 2: 1, 3: 1}, at=local(12, 6, 6, 0, 0))  # nothing new
+    assert new_papers(capsys) == ["2501.00002", "2501.00003"]
+    fetch_day(monkeypatch, 0, {1: 1, 2: 1, 3: 1, 4: 1}, at=local(12, 6, 7, 0, 0))
+    assert new_papers(capsys) == ["2501.00004"]
 
 
 def test_the_days_papers_are_new_when_nothing_kept_them_between_two_fetches(

@@ -313,7 +313,7 @@ def test_the_papers_an_update_took_in_are_new_until_the_next_days_come(
     assert set(searched(capsys, "learning is:new", path)) <= set(new)
     assert set(searched(capsys, "!is:new", path)) == before
     assert searched(capsys, "is:new", path) != []  # opened again: still new
-    later = time.time() + 2 * added.NEW_FOR  # two days on, the next day's papers come
+    later = time.time() + 2 * 86_400.0  # two days on, the next day's papers come
     monkeypatch.setattr(added.time, "time", lambda: later)
     write(path, lines[340:350], "a")
     newest = set(load_paths([path]).papers.texts("id")) - set(grown)

@@ -2,12 +2,13 @@
 
 An entry brought up to date (a day's papers fetched into a collection, a file added) notes
 the papers it did not hold before, by the key of their id, with the time. The papers new are
-those taken in within NEW_FOR of the last ones: a day's fetch and a second one the same day
-are new together, and yesterday's stop being new once today's come. An entry written whole
-(the first time its files are read, small or big) notes only what the fetches into its files
-noted they added (core.sources.taken), so that a cache pruned forgets nothing of it: on first
-sight nothing else is new, every paper was there. An entry written whole in place of others
-(kept by another version of the format, or damaged, or of a filter,
+those taken in on the day (local time) the last ones were: a day's fetch and a second one the
+same day are new together, and yesterday's stop being new once today's come, however few
+seconds less than a day apart two mornings' fetches end (a window of a day read them as one).
+An entry written whole (the first time its files are read, small or big) notes only what the
+fetches into its files noted they added (core.sources.taken), so that a cache pruned forgets
+nothing of it: on first sight nothing else is new, every paper was there. An entry written
+whole in place of others (kept by another version of the format, or damaged, or of a filter,
 core.segments.kept.added_before) carries what they noted, and notes the papers the entry it
 replaces did not hold.
 """
@@ -21,7 +22,6 @@ import numpy.typing as npt
 from tui_reader.core.segments.part import OpenPart
 from tui_reader.core.segments.ranges import Rejected
 
-NEW_FOR = 86_400.0  # seconds
 Added = list[tuple[int, float]]  # (key of a paper's id, when it was taken in)
 Numbers = npt.NDArray[np.int64]
 
@@ -51,16 +51,15 @@ def keys_of(parts: Sequence[OpenPart]) -> Numbers:
 def taken_in(
     before: Added, kept: Sequence[OpenPart], keys: Numbers, now: float | None = None
 ) -> Added:
-    """The papers taken in so far: those noted before that may still be new, and the papers
-    of these keys (of parts just made) that no part kept from before held."""
+    """The papers taken in on the last day: of those noted before and the papers of these
+    keys (of parts just made) that no part kept from before held, taken in now."""
     now = time.time() if now is None else now
     for part in kept:
         held = np.asarray(part.arrays["sorted_keys"])
         if len(held) and len(keys):
             places = np.searchsorted(held, keys).clip(max=len(held) - 1)
             keys = keys[held[places] != keys]
-    recent = [(key, when) for key, when in before if when >= now - NEW_FOR]
-    return recent + [(key, now) for key in keys.tolist()]
+    return of_last_day(before + [(key, now) for key in keys.tolist()])
 
 
 def taken_last(added: Added) -> float:
@@ -68,14 +67,22 @@ def taken_last(added: Added) -> float:
     return max((when for _, when in added), default=0.0)
 
 
+def of_last_day(added: Added) -> Added:
+    """The papers taken in on the day (local time) the last ones were."""
+    if not added:
+        return []
+    last = time.localtime(taken_last(added))
+    midnight = time.mktime((last.tm_year, last.tm_mon, last.tm_mday, 0, 0, 0, 0, 0, -1))
+    return [(key, when) for key, when in added if when >= midnight]
+
+
 def new_keys(added: Added) -> Numbers:
-    """The keys of the papers taken in within NEW_FOR of the last ones."""
-    last = taken_last(added)
-    return np.asarray([key for key, when in added if when >= last - NEW_FOR], dtype=np.int64)
+    """The keys of the papers taken in on the day the last ones were."""
+    return np.asarray([key for key, _ in of_last_day(added)], dtype=np.int64)
 
 
 def new_numbers(added: Added, parts: Sequence[OpenPart]) -> Numbers:
-    """The numbers of the papers taken in within NEW_FOR of the last ones, in order."""
+    """The numbers of the papers taken in on the day the last ones were, in order."""
     if not added:
         return np.zeros(0, dtype=np.int64)
     keys = new_keys(added)

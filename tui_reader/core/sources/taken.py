@@ -3,10 +3,11 @@ for an entry of the cache written on first sight (core.segments.kept.carried), w
 entry kept held before (the cache folder pruned, or nothing opened between two fetches).
 
 The note is JSON: its format and, for each paper new to the file, the key the store gives its
-id (core.paper_columns.id_key) with when it was added; those within NEW_FOR of the last are
-kept. A paper already in the file (a new version of it) is not added. It is written atomically
-while the fetch holds the collection's lock; read only from a regular file, and one that
-cannot be read or says something else is as if nothing were noted.
+id (core.paper_columns.id_key) with when it was added; those of the day the last were added
+are kept (core.segments.added.of_last_day). A paper already in the file (a new version of it)
+is not added. It is written atomically while the fetch holds the collection's lock; read only
+from a regular file, and one that cannot be read or says something else is as if nothing
+were noted.
 """
 
 import contextlib
@@ -22,7 +23,7 @@ from tui_reader.core.formats.json_lines import read_json_line
 from tui_reader.core.formats.records import Record
 from tui_reader.core.paper import paper_id_of
 from tui_reader.core.paper_columns import id_key
-from tui_reader.core.segments.added import NEW_FOR, Added, added_of
+from tui_reader.core.segments.added import Added, added_of, of_last_day
 from tui_reader.core.segments.ranges import Rejected
 
 TAKEN_SUFFIX = ".taken"
@@ -58,13 +59,12 @@ def taken_from(path: Path) -> Added:
 
 
 def note_taken(path: Path, keys: Sequence[int]) -> None:
-    """Note these papers as added now to the collection at `path`, beside those noted within
-    NEW_FOR; a note that cannot be written is left as it is (the fetch goes on)."""
+    """Note these papers as added now to the collection at `path`, beside those noted the
+    same day; a note that cannot be written is left as it is (the fetch goes on)."""
     now = time.time()
     note = taken_path(path)
     if os.path.lexists(note) and not stat.S_ISREG(note.lstat().st_mode):
         return
-    kept = [[key, when] for key, when in taken_from(path) if when >= now - NEW_FOR]
-    taken = kept + [[key, now] for key in keys]
+    taken = of_last_day(taken_from(path) + [(key, now) for key in keys])
     with contextlib.suppress(OSError):
         write_atomically(note, json.dumps({"format": TAKEN_FORMAT, "taken": taken}) + "\n")
