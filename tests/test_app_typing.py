@@ -5,6 +5,7 @@ import threading
 from collections.abc import Iterator
 
 import pytest
+from textual import events
 from textual.widgets import Input
 
 from tests.pilot_helpers import (
@@ -210,6 +211,17 @@ async def test_a_word_typed_after_slash_is_a_new_word(seed_store: PaperStore) ->
         assert filter_input.value == "is:unread regrets"
         await pilot.press("enter", "slash", "space", "x")
         assert filter_input.value == "is:unread regrets x"
+
+
+async def test_text_pasted_over_lines_is_one_query(seed_store: PaperStore) -> None:
+    """A title copied from a PDF comes in lines: Textual's Input kept the first alone."""
+    app = ReaderApp(Opening(seed_store))
+    async with app.run_test(size=(120, 30)) as pilot:
+        filter_input = app.workspace.filter_input
+        await pilot.press("slash", *"is:unread", "enter", "slash")
+        filter_input.post_message(events.Paste("regret  bounds for\r\n\tdueling\nbandits\n"))
+        await pilot.pause()
+        assert filter_input.value == "is:unread regret bounds for dueling bandits"
 
 
 @pytest.mark.parametrize("restored", [None, Session(query="bandit regret", paper_id="x")])

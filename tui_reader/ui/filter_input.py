@@ -3,6 +3,7 @@
 import re
 from collections.abc import Callable, Iterable
 
+from textual import events
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.reactive import Reactive
@@ -95,6 +96,11 @@ class FilterInput(OrderedInput):
 
     def watch_selection(self) -> None:
         self._new_word = False  # moved within the query: what is typed goes where it is
+
+    def _on_paste(self, event: events.Paste) -> None:
+        """Text pasted over lines (a title copied from a PDF) is one query, its words joined
+        by single spaces: Input's own handler, which runs next, keeps the first line alone."""
+        event.text = " ".join(event.text.split())
 
     def insert_text_at_cursor(self, text: str) -> None:
         if self._new_word and text and not text[0].isspace():
