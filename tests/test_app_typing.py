@@ -181,6 +181,8 @@ async def test_up_brings_back_the_filter_escape_cleared(seed_store: PaperStore) 
         assert filter_input.cursor_position == len("bandit regret")
         await pilot.press("escape", "up", "backspace", "escape")  # told once only
         assert len(app._notifications) == 1
+        await pilot.press("up", *"bound")  # brought back to refine, as "/" does: a new word
+        assert filter_input.value == "bandit regre bound"
 
 
 async def test_slash_goes_back_to_the_query_to_refine_it(seed_store: PaperStore) -> None:

@@ -76,9 +76,10 @@ class FilterInput(OrderedInput):
             self.action_leave()
 
     def action_recall(self) -> None:
+        """Bring back the query cleared, to refine it as "/" does."""
         if self._cleared and not self.value:
             self.value = self._cleared
-            self.cursor_position = len(self.value)
+            self.refine()
 
     def action_leave(self) -> None:
         self.screen.focus_next()
