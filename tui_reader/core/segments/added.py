@@ -22,6 +22,7 @@ import numpy.typing as npt
 from tui_reader.core.segments.part import OpenPart
 from tui_reader.core.segments.ranges import Rejected
 
+_YEAR_4000 = 64_060_588_800.0  # seconds since 1970
 Added = list[tuple[int, float]]  # (key of a paper's id, when it was taken in)
 Numbers = npt.NDArray[np.int64]
 
@@ -37,6 +38,7 @@ def added_of(value: object) -> Added:
             or len(item) != 2
             or type(item[0]) is not int
             or not isinstance(item[1], float)
+            or not 0.0 <= item[1] < _YEAR_4000  # NaN too: a time the clock reads as a day
         ):
             raise Rejected(f"not papers taken in: {item!r:.200}")
         added.append((item[0], item[1]))
@@ -59,6 +61,7 @@ def taken_in(
         if len(held) and len(keys):
             places = np.searchsorted(held, keys).clip(max=len(held) - 1)
             keys = keys[held[places] != keys]
+    before = [(key, min(when, now)) for key, when in before]  # a clock set back: taken now
     return of_last_day(before + [(key, now) for key in keys.tolist()])
 
 
@@ -68,12 +71,11 @@ def taken_last(added: Added) -> float:
 
 
 def of_last_day(added: Added) -> Added:
-    """The papers taken in on the day (local time) the last ones were."""
-    if not added:
-        return []
-    last = time.localtime(taken_last(added))
-    midnight = time.mktime((last.tm_year, last.tm_mon, last.tm_mday, 0, 0, 0, 0, 0, -1))
-    return [(key, when) for key, when in added if when >= midnight]
+    """The papers taken in on the day (local time) the last ones were. Each time's day is
+    read, never a midnight's time: where clocks go back at midnight, it comes twice."""
+    days = {when: time.localtime(when)[:3] for when in {when for _, when in added}}
+    last = days[taken_last(added)] if added else None
+    return [(key, when) for key, when in added if days[when] == last]
 
 
 def new_keys(added: Added) -> Numbers:

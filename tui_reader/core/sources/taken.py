@@ -65,6 +65,7 @@ def note_taken(path: Path, keys: Sequence[int]) -> None:
     note = taken_path(path)
     if os.path.lexists(note) and not stat.S_ISREG(note.lstat().st_mode):
         return
-    taken = of_last_day(taken_from(path) + [(key, now) for key in keys])
+    before = [(key, min(when, now)) for key, when in taken_from(path)]  # a clock set back
+    taken = of_last_day(before + [(key, now) for key in keys])
     with contextlib.suppress(OSError):
         write_atomically(note, json.dumps({"format": TAKEN_FORMAT, "taken": taken}) + "\n")
