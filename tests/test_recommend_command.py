@@ -207,3 +207,25 @@ def test_digest_for_you_without_a_model_says_so_and_keeps_the_searchs_order(
     status, out, err = run(capsys, "digest", "--papers", corpus, "--format", "jsonl", "--for-you")
     assert (status, out) == (0, plain)
     assert "no model of your interests yet" in err
+
+
+def test_decisions_on_papers_not_read_are_said_with_how_to_name_their_files(
+    tmp_path: Path, capsys: Capsys
+) -> None:
+    """The reader was given a file (`tui-reader FILE`) the commands were not: `recommend` said
+    no paper was kept, and `digest` and `searches` found nothing, without a word why."""
+    _decide([1, 3, 5, 7], [0, 2, 4, 6, 8])  # on papers of a file named to the reader only
+    library, _ = Library.open(default_path())
+    library.save_search("grippers", "gripper")  # in no bundled abstract
+    library.save()
+    elsewhere = "9 papers of your library are not in the papers read ("
+    status, _, err = run(capsys, "recommend")  # the bundled abstracts
+    assert status == 1
+    assert "no model of your interests yet" in err and elsewhere in err
+    assert err.rstrip().endswith("name their files with --papers")
+    for command in (["digest", "--format", "text"], ["searches"]):
+        status, _, err = run(capsys, *command)
+        assert status == 0 and elsewhere in err, command
+    corpus = str(_corpus(tmp_path))
+    for command in (["recommend"], ["digest"], ["searches"]):
+        assert elsewhere not in run(capsys, *command, "--papers", corpus)[2]

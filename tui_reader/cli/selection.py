@@ -112,14 +112,24 @@ def _left_out(
         and all(tag in library.tags(paper_id) for tag in wanted)
         and (library.is_bookmarked(paper_id) or not arguments.bookmarked)
     ]
+    which = [" ".join(f"#{tag}" for tag in wanted)] if wanted else []
+    which += ["bookmarked"] if arguments.bookmarked else []
+    return _not_read(len(left_out), ", ".join(which), paths)
+
+
+def library_elsewhere(papers: PaperStore, library: Library, paths: list[Path]) -> str:
+    """How many papers of the library are not among the papers read, and how to name them
+    ("" for none): the reader was given files the command was not (`tui-reader FILE`)."""
+    elsewhere = sum(papers.position_of(paper_id) is None for paper_id in library.paper_ids())
+    return _not_read(elsewhere, "of your library", paths)
+
+
+def _not_read(left_out: int, which: str, paths: list[Path]) -> str:
     if not left_out:
         return ""
     named = ", ".join(str(path) for path in paths[:3]) + (", …" if len(paths) > 3 else "")
-    which = [" ".join(f"#{tag}" for tag in wanted)] if wanted else []
-    which += ["bookmarked"] if arguments.bookmarked else []
-    one = len(left_out) == 1
+    one = left_out == 1
     return (
-        f"{count(len(left_out), 'paper')} {', '.join(which)} "
-        f"{'is' if one else 'are'} not in the papers read ({named}): name "
-        f"{'its file' if one else 'their files'} with --papers"
+        f"{count(left_out, 'paper')} {which} {'is' if one else 'are'} not in the papers read"
+        f" ({named}): name {'its file' if one else 'their files'} with --papers"
     )

@@ -12,6 +12,7 @@ from tui_reader.cli.commands.searches import (
     NO_SEARCHES,
     add_searched_options,
     searched_papers,
+    tell_elsewhere,
 )
 from tui_reader.cli.shared import (
     DATES,
@@ -98,6 +99,8 @@ def run(arguments: argparse.Namespace) -> int:
         if since is not None:
             unread = [paper for paper in unread if _published_since(paper, since)]
         digest.append((name, query, unread))
+    if not any(unread for _, _, unread in digest):
+        tell_elsewhere(arguments.papers, papers, library, config)
     if arguments.format == "jsonl":
         for name, query, unread in digest:
             for paper in unread:

@@ -10,6 +10,7 @@ import argparse
 import sys
 
 from tui_reader.cli.papers import print_ranked, read_papers
+from tui_reader.cli.selection import library_elsewhere
 from tui_reader.cli.shared import (
     NoMatch,
     UsageError,
@@ -59,8 +60,9 @@ def run(arguments: argparse.Namespace) -> int:
         raise NoMatch(f"no paper has the tag #{tag}")
     try:
         found = recommender(papers, library, tag, cache_folder())
-    except ColdStart as error:
-        raise NoMatch(str(error)) from None
+    except ColdStart as error:  # the decisions may be on papers not read here
+        elsewhere = library_elsewhere(papers, library, named.paths)
+        raise NoMatch(f"{error}; {elsewhere}" if elsewhere else str(error)) from None
     among = feed_numbers(index, arguments.query, library, papers) if arguments.query else None
     best = found.best(among, arguments.limit)
     if not len(best):

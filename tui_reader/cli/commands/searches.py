@@ -8,6 +8,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from tui_reader.cli.papers import read_papers
+from tui_reader.cli.selection import library_elsewhere
 from tui_reader.cli.shared import (
     add_library_option,
     add_papers_option,
@@ -18,8 +19,10 @@ from tui_reader.cli.shared import (
 )
 from tui_reader.core.config import Config
 from tui_reader.core.feeds import FeedCount, FeedCounter
+from tui_reader.core.library import Library
 from tui_reader.core.opening import Opening
 from tui_reader.core.search_service import needs_index
+from tui_reader.core.store import PaperStore
 from tui_reader.core.text import clean
 
 NO_SEARCHES = "no saved searches yet: S in the reader saves the filter under a name"
@@ -48,12 +51,24 @@ def run(arguments: argparse.Namespace) -> int:
     if not searches:
         warn(NO_SEARCHES)
         return 0
-    opened = searched_papers(arguments.papers, searches.values(), settings())
+    config = settings()
+    opened = searched_papers(arguments.papers, searches.values(), config)
     feeds = FeedCounter().count(searches, opened.index, library, opened.store)
     width = max(len(clean(feed.name)) for feed in feeds)
     for feed in feeds:
         print(_line(feed, width, arguments.format))
+    if not any(feed.total for feed in feeds):
+        tell_elsewhere(arguments.papers, opened.store, library, config)
     return 0
+
+
+def tell_elsewhere(
+    paths: Sequence[Path], papers: PaperStore, library: Library, config: Config
+) -> None:
+    """Said when the saved searches find nothing: the papers of the library that are not
+    among those read (the reader was given other files), and how to name them."""
+    if elsewhere := library_elsewhere(papers, library, papers_or_default(paths, config).paths):
+        warn(elsewhere)
 
 
 def _line(feed: FeedCount, width: int, kind: str) -> str:
