@@ -281,6 +281,27 @@ async def test_a_paper_tagged_later_is_put_off_unread_as_triage_puts_it_off(
         assert app.library.is_read(rested.id)
 
 
+async def test_a_later_paper_bookmarked_is_kept_and_put_off_no_more(
+    seed_store: PaperStore, private_library: Path
+) -> None:
+    """Bookmarked in the list, it stayed #later: the later feed counted it, triage did not
+    count it kept, and exports gave Zotero a `later` tag on a kept paper."""
+    app = reader(seed_store, private_library, read_after=QUICK)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("t", *"later theory", "enter")
+        await work_done(app)
+        first = app.workspace.paper_list.current.id  # type: ignore[union-attr]
+        assert app.library.tags(first) == ["later", "theory"]
+        await pilot.press("b")
+        await work_done(app)
+        assert app.library.is_bookmarked(first)
+        assert app.library.tags(first) == ["theory"]
+        await pilot.press("u")  # one step: the bookmark and the tag back
+        await work_done(app)
+        assert not app.library.is_bookmarked(first)
+        assert sorted(app.library.tags(first)) == ["later", "theory"]
+
+
 @pytest.mark.usefixtures("no_outside_world")
 @pytest.mark.parametrize("keys", USES.values(), ids=USES.keys())
 async def test_a_paper_used_is_read_at_once(
