@@ -83,6 +83,19 @@ def test_of_papers_keyed_at_once_the_later_one_has_the_suffix_in_any_order(
         }
 
 
+@pytest.mark.parametrize(
+    ("title", "word"),
+    [
+        ("$\\mathcal{X}$-Armed Bandits: Optimizing Quantiles", "armed"),
+        ("{VO}$Q$L: Towards Optimal Regret", "voql"),
+        ("$\\tilde{O}(\\sqrt{T})$ Regret for Dueling Bandits", "regret"),
+    ],
+)
+def test_a_key_reads_a_titles_math_as_its_letters(title: str, word: str) -> None:
+    """It took `mathcal` of `$\\mathcal{X}$` (torossian2019mathcal), and `vo` of VOQL."""
+    assert key_base(lovelace("2501.00001", title)) == f"lovelace2025{word}"
+
+
 def test_a_key_skips_stop_words_even_in_a_paper_without_title_or_authors() -> None:
     paper = Paper.from_abstract("A study of the keys of papers.", "c", Path("c.txt"))
     assert key_base(paper) == f"study_{paper.id[:6]}"  # not a_...

@@ -22,7 +22,7 @@ import unicodedata
 from collections.abc import Container, Mapping, Sequence
 from typing import Protocol
 
-from tui_reader.core.latex_text import unicode_text
+from tui_reader.core.latex_text import plain_text
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_state import PaperState
 from tui_reader.core.reference_names import parse_name
@@ -43,7 +43,11 @@ def _ascii_words(text: str) -> list[str]:
 
 
 def _significant(text: str) -> list[str]:
-    return [word for word in _ascii_words(unicode_text(text)) if word not in STOP_WORDS]
+    """The words of a title or name a key may take: math read as its letters (`{VO}$Q$L` is
+    `voql`, not `vo`), a letter alone passed over (`$\\mathcal{X}$-Armed` is `armed`, not
+    `mathcal`), stop words too."""
+    words = _ascii_words(plain_text(text))
+    return [word for word in words if len(word) > 1 and word not in STOP_WORDS]
 
 
 def key_base(paper: Paper) -> str:
