@@ -224,6 +224,10 @@ async def test_text_pasted_over_lines_is_one_query(seed_store: PaperStore) -> No
         filter_input.post_message(events.Paste("regret  bounds for\r\n\tdueling\nbandits\n"))
         await pilot.pause()
         assert filter_input.value == "is:unread regret bounds for dueling bandits"
+        await pilot.press("ctrl+u")  # a word a line's end broke: joined, a compound kept
+        filter_input.post_message(events.Paste("Dueling Ban-\ndits, Bayes-\nOptimal"))
+        await pilot.pause()
+        assert filter_input.value == "Dueling Bandits, Bayes-Optimal"
 
 
 @pytest.mark.parametrize("restored", [None, Session(query="bandit regret", paper_id="x")])

@@ -12,6 +12,13 @@ from tui_reader.core.query import state_completions
 from tui_reader.ui.ordered_keys import OrderedInput
 from tui_reader.ui.tag_editor import TagSuggester
 
+# A hyphen ending a line after a letter, the next line going on in lower case.
+_BROKEN_WORD = re.compile(r"(?<=[^\W\d_])-[ \t]*\r?\n\s*(?=[^\W\d_])")
+
+
+def _joined(broken: re.Match[str]) -> str:
+    return "" if broken.string[broken.end()].islower() else "-"
+
 
 class FilterSuggester(TagSuggester):
     """Completes the word being typed: a `#tag` to a tag in use, `is:b` to the state filter
@@ -100,8 +107,10 @@ class FilterInput(OrderedInput):
 
     def _on_paste(self, event: events.Paste) -> None:
         """Text pasted over lines (a title copied from a PDF) is one query, its words joined
-        by single spaces: Input's own handler, which runs next, keeps the first line alone."""
-        event.text = " ".join(event.text.split())
+        by single spaces (Input's own handler, which runs next, keeps the first line alone),
+        and a word a line's end broke with a hyphen joined again ("Ban-" and "dits": the
+        search finds "self-supervised" as "selfsupervised" too)."""
+        event.text = " ".join(_BROKEN_WORD.sub(_joined, event.text).split())
 
     def insert_text_at_cursor(self, text: str) -> None:
         if self._new_word and text and not text[0].isspace():
