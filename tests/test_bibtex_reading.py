@@ -26,7 +26,7 @@ from tui_reader.core.latex_text import latex_to_unicode
 from tui_reader.core.library import Library
 from tui_reader.core.loading import check_paths, load_paths
 from tui_reader.core.opening import Opening, open_papers
-from tui_reader.core.paper import paper_id
+from tui_reader.core.paper import Paper, paper_id
 from tui_reader.core.paper_state import NO_STATE
 from tui_reader.core.references import citation, headline_text, markdown_link
 from tui_reader.core.search_service import build_index, search_papers
@@ -153,7 +153,7 @@ def test_exported_bibtex_is_valid_and_reads_back_as_the_same_text(tmp_path: Path
         'Erd{\\H o}s, Paul and N{\\"o}ther, Emmy',
     ]
     titles = [entry.fields_dict["title"].value for entry in parsed.entries]
-    assert titles[2] == r"Sets \{a, b\} and 50\% of {R\&D} for $\alpha$-nets"
+    assert titles[2] == r"Sets \{a, b\} and 50\% of {R\&D} for {$\alpha$}-nets"
     again = [record for record in read_bibtex(text) if isinstance(record, Record)]
     assert [record.title for record in again] == TITLES
     assert [record.authors for record in again] == [paper.authors for paper in papers]
@@ -403,3 +403,15 @@ def test_others_anywhere_among_the_authors_is_et_al_after_those_named(tmp_path: 
     (entry,) = bibtexparser.parse_string(render("bib", [listed], library)).entries
     assert entry.fields_dict["author"].value == "Lovelace, Ada and Turing, Alan and others"
     assert len(rispy.loads(render("ris", [listed], library))[0]["authors"]) == 2
+
+
+def test_a_titles_math_and_the_letters_joined_to_it_keep_their_case_and_read_back() -> None:
+    """`{VO}$Q$L`: a style setting titles in sentence case lowered `$Q$` and `L` (VO$q$l)."""
+    paper = Paper.from_abstract(
+        "We study offline learning.", "c", Path("c.bib"), title="{VO}$Q$L: a way to $Q$-learn"
+    )
+    text = render("bib", [paper], Library(None))
+    title = bibtexparser.parse_string(text).entries[0].fields_dict["title"].value
+    assert title == "{VO}{$Q$}{L:} a way to {$Q$}-learn"
+    (record,) = [record for record in read_bibtex(text) if isinstance(record, Record)]
+    assert record.title == "VO$Q$L: a way to $Q$-learn"

@@ -257,7 +257,7 @@ def test_bibtex_of_latex_reads_back_as_the_reference_text() -> None:
     title = entry.fields_dict["title"].value
     # In sentence case: its capitalised words are protected, as proper names.
     assert title == (
-        r"A {Schr{\"o}dinger} bridge: Caf{\'e} bold, {The} {GAN} zoo, 50\% less, $\alpha$-div"
+        r"A {Schr{\"o}dinger} bridge: Caf{\'e} bold, {The} {GAN} zoo, 50\% less, {$\alpha$}-div"
     )
     assert read_latex(title) == UNICODE_TITLE
     authors = entry.fields_dict["author"].value.split(" and ")

@@ -12,7 +12,8 @@ which biber, Pandoc and LaTeX read.
 A title protects its capitalised words rather than the whole title, so that a style can set it
 in sentence case: a word with a capital after its first letter (`GANs`, `ImageNet`, `BERT`)
 always, and any capitalised word past the first of a title written in sentence case (a proper
-name: `Bayesian`, `Schrödinger`), as Better BibTeX does.
+name: `Bayesian`, `Schrödinger`), as Better BibTeX does. Its math is braced, and a word with
+a capital joined to math (`{VO}{$Q$}{L}`): BibTeX changes the case of math's letters too.
 """
 
 import bisect
@@ -114,12 +115,15 @@ def bibtex_title(written: str) -> str:
         prose[start:end] = " " * (end - start)
     words = list(_WORD.finditer("".join(prose)))
     sentence_case = _in_sentence_case([word[0] for word in words[1:]])
+    touching = {end for _, end in maths} | {start for start, _ in maths}
     protected = [
         word.span()
         for number, word in enumerate(words)
-        if _protected(word, number == 0, sentence_case) or word[0].strip(_PUNCTUATION) in kept
+        if _protected(word, number == 0, sentence_case)
+        or word[0].strip(_PUNCTUATION) in kept
+        or _touching_capital(word, touching)
     ]
-    return _encoded(text, maths, protected)
+    return _encoded(text, maths, protected, braced_maths=True)
 
 
 def _braced_words(written: str) -> set[str]:
@@ -144,16 +148,25 @@ def _braced_words(written: str) -> set[str]:
     return words
 
 
-def _encoded(text: str, maths: list[tuple[int, int]], protected: list[tuple[int, int]]) -> str:
-    """The text for BibTeX, its `maths` kept as written, its `protected` words in braces."""
+def _encoded(
+    text: str,
+    maths: list[tuple[int, int]],
+    protected: list[tuple[int, int]],
+    braced_maths: bool = False,
+) -> str:
+    """The text for BibTeX, its `maths` kept as written (in braces too: a title's, whose
+    letters a style sets in sentence case would lower, `$o(n)$`), its `protected` words in
+    braces."""
     pieces, at = [], 0
     for start, end in sorted([*maths, *protected]):
         piece = text[start:end]
         pieces.append(_prose(text[at:start]))
         if (start, end) in protected:
             pieces.append("{" + _prose(piece) + "}")
+        elif unpaired_braces(piece):
+            pieces.append(_prose(piece))
         else:
-            pieces.append(_prose(piece) if unpaired_braces(piece) else piece)
+            pieces.append("{" + piece + "}" if braced_maths else piece)
         at = end
     pieces.append(_prose(text[at:]))
     return _paired("".join(pieces))
@@ -167,6 +180,11 @@ def _protected(word: re.Match[str], first: bool, sentence_case: bool) -> bool:
     return (
         sentence_case and not first and _first_letter(word[0]).isupper() and not _after_colon(word)
     )
+
+
+def _touching_capital(word: re.Match[str], touching: set[int]) -> bool:
+    """Whether a word with a capital is joined to math (`{VO}{$Q$}{L}`; not `-nets`)."""
+    return (word.start() in touching or word.end() in touching) and word[0] != word[0].lower()
 
 
 def _prose(text: str) -> str:

@@ -37,6 +37,7 @@ _DOTLESS = re.compile(
 )
 # TeX's ligatures, which a reader of plain text would see as typed.
 _LIGATURES = re.compile(r"---|--|``|''")
+_COMMAND_END = re.compile(r"\\[A-Za-z@]*\Z")  # a command before a brace, or `\{`
 _LIGATURE_TEXT = {"---": "\u2014", "--": "\u2013", "``": "\u201c", "''": "\u201d"}
 
 
@@ -56,8 +57,17 @@ def unicode_text(text: str, math: bool = False) -> str:
     pieces, at = [], 0
     for start, end in math_spans(text):
         source = text[start:end]
-        pieces += [latex_to_unicode(text[at:start]), math_to_text(source) if math else source]
-        at = end
+        # Braces of math's own (`{$Q$}`: a title's math kept from a style's case changes),
+        # not a command's argument (`\\textbf{$x$}`), go with it.
+        braced = (
+            text[start - 1 : start] == "{"
+            and start > at
+            and text[end : end + 1] == "}"
+            and not _COMMAND_END.search(text, at, start - 1)
+        )
+        prose = text[at : start - 1] if braced else text[at:start]
+        pieces += [latex_to_unicode(prose), math_to_text(source) if math else source]
+        at = end + 1 if braced else end
     pieces.append(latex_to_unicode(text[at:]))
     return "".join(pieces)
 
