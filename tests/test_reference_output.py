@@ -188,7 +188,9 @@ def test_bibtex_writes_escapes_that_bibtex_biber_and_pandoc_read_alike(tmp_path:
     for unread in ("\\textemdash", "\\textendash", '\\"\\i', "\\'\\i", "\\ensuremath{\\mathcal"):
         assert unread not in text
     title = bibtex_entries(text)[0].fields_dict["title"].value
-    assert title == r"Schr{\"o}dinger bridges --- na{\"i}ve bounds of {$\mathcal{O}(n^2)$} for {GANs}"
+    assert title == (
+        r"Schr{\"o}dinger bridges --- na{\"i}ve bounds of {$\mathcal{O}(n^2)$} for {GANs}"
+    )
     assert read_latex(title) == r"Schrödinger bridges — naïve bounds of $\mathcal{O}(n^2)$ for GANs"
 
 
