@@ -88,6 +88,7 @@ def test_of_papers_keyed_at_once_the_later_one_has_the_suffix_in_any_order(
     [
         ("$\\mathcal{X}$-Armed Bandits: Optimizing Quantiles", "armed"),
         ("{VO}$Q$L: Towards Optimal Regret", "voql"),
+        ("{VO}{$Q$}{L:} Towards Optimal Regret", "voql"),  # as our BibTeX writes it
         ("$\\tilde{O}(\\sqrt{T})$ Regret for Dueling Bandits", "regret"),
     ],
 )

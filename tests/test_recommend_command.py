@@ -217,15 +217,25 @@ def test_decisions_on_papers_not_read_are_said_with_how_to_name_their_files(
     _decide([1, 3, 5, 7], [0, 2, 4, 6, 8])  # on papers of a file named to the reader only
     library, _ = Library.open(default_path())
     library.save_search("grippers", "gripper")  # in no bundled abstract
+    others = [paper_id(_abstract(n)) for n in (20, 21)]  # left with nothing: not counted
+    library.set_bookmarked(others, True)
+    library.set_bookmarked(others, False)
+    library.give_citation_keys([(paper_id(_abstract(22)), "robot2025paper")])
     library.save()
     elsewhere = "9 papers of your library are not in the papers read ("
     status, _, err = run(capsys, "recommend")  # the bundled abstracts
     assert status == 1
     assert "no model of your interests yet" in err and elsewhere in err
     assert err.rstrip().endswith("name their files with --papers")
-    for command in (["digest", "--format", "text"], ["searches"]):
+    for command in (["digest", "--search", "grippers"], ["searches"]):
         status, _, err = run(capsys, *command)
         assert status == 0 and elsewhere in err, command
+    library, _ = Library.open(default_path())
+    library.save_search("bandits", "bandit")  # in some
+    library.save()
+    # A search that found papers, none unread since a day to come: no hint, every morning.
+    for command in (["digest", "--since", "2099-01-01"], ["searches"]):
+        assert elsewhere not in run(capsys, *command)[2], command
     corpus = str(_corpus(tmp_path))
     for command in (["recommend"], ["digest"], ["searches"]):
         assert elsewhere not in run(capsys, *command, "--papers", corpus)[2]

@@ -120,8 +120,22 @@ def _left_out(
 def library_elsewhere(papers: PaperStore, library: Library, paths: list[Path]) -> str:
     """How many papers of the library are not among the papers read, and how to name them
     ("" for none): the reader was given files the command was not (`tui-reader FILE`)."""
-    elsewhere = sum(papers.position_of(paper_id) is None for paper_id in library.paper_ids())
+    elsewhere = sum(
+        papers.position_of(paper_id) is None and _holds_any(library, paper_id)
+        for paper_id in library.paper_ids()
+    )
     return _not_read(elsewhere, "of your library", paths)
+
+
+def _holds_any(library: Library, paper_id: str) -> bool:
+    """Whether the paper is bookmarked, read, tagged or annotated: not only given a key, or
+    left with nothing (a bookmark taken off)."""
+    return bool(
+        library.is_bookmarked(paper_id)
+        or library.is_read(paper_id)
+        or library.tags(paper_id)
+        or library.note(paper_id)
+    )
 
 
 def _not_read(left_out: int, which: str, paths: list[Path]) -> str:

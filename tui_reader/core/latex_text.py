@@ -54,22 +54,27 @@ def unicode_text(text: str, math: bool = False) -> str:
     text = written_quotes(
         _DOTLESS.sub(lambda dotless: f"\\{dotless[1]}{{{dotless[2] or dotless[3]}}}", text)
     )
+    pieces = []
+    for prose, source in _prose_and_math(text):
+        pieces += [latex_to_unicode(prose), math_to_text(source) if math and source else source]
+    return "".join(pieces)
+
+
+def _prose_and_math(text: str) -> list[tuple[str, str]]:
+    """The text cut at its `$math$`: each piece of prose with the math after it ("" last).
+    Braces of math's own (`{$Q$}`: a title's math kept from a style's case changes), not a
+    command's argument (`\\textbf{$x$}`) nor escaped (`\\{`), go with it."""
     pieces, at = [], 0
     for start, end in math_spans(text):
-        source = text[start:end]
-        # Braces of math's own (`{$Q$}`: a title's math kept from a style's case changes),
-        # not a command's argument (`\\textbf{$x$}`), go with it.
         braced = (
             text[start - 1 : start] == "{"
             and start > at
             and text[end : end + 1] == "}"
             and not _COMMAND_END.search(text, at, start - 1)
         )
-        prose = text[at : start - 1] if braced else text[at:start]
-        pieces += [latex_to_unicode(prose), math_to_text(source) if math else source]
+        pieces.append((text[at : start - 1] if braced else text[at:start], text[start:end]))
         at = end + 1 if braced else end
-    pieces.append(latex_to_unicode(text[at:]))
-    return "".join(pieces)
+    return [*pieces, (text[at:], "")]
 
 
 def plain_text(text: str) -> str:
@@ -78,11 +83,10 @@ def plain_text(text: str) -> str:
     it (`$x^2 \\leq 1$`: x² ≤ 1; math it cannot read stays as written), TeX's dashes and
     double quotes (`--`, ``` ``x'' ```) as the characters they make, and accents composed
     (NFC: `ö`, not an `o` and a combining mark)."""
-    pieces, at = [], 0
-    for start, end in [*math_spans(text), (len(text), len(text))]:
-        prose = _LIGATURES.sub(lambda tie: _LIGATURE_TEXT[tie[0]], text[at:start])
-        pieces += [unicode_text(prose), math_to_text(text[start:end]) if end > start else ""]
-        at = end
+    pieces = []
+    for prose, source in _prose_and_math(text):
+        prose = _LIGATURES.sub(lambda tie: _LIGATURE_TEXT[tie[0]], prose)
+        pieces += [unicode_text(prose), math_to_text(source) if source else ""]
     return unicodedata.normalize("NFC", "".join(pieces))
 
 

@@ -91,15 +91,17 @@ def run(arguments: argparse.Namespace) -> int:
     since = first_day(arguments.since) if arguments.since else None
     digest: list[tuple[str, str, list[Paper]]] = []
     liked = _for_you(papers, library) if arguments.for_you else None
+    found = False  # by any search: read or not, of any date
     for name, query in searches.items():
         numbers = feed_numbers(index, query, library, papers)
+        found = found or bool(len(numbers))
         if liked is not None:
             numbers = numbers[liked.order(numbers)]
         unread = unread_papers(numbers, library, papers)
         if since is not None:
             unread = [paper for paper in unread if _published_since(paper, since)]
         digest.append((name, query, unread))
-    if not any(unread for _, _, unread in digest):
+    if not found:
         tell_elsewhere(arguments.papers, papers, library, config)
     if arguments.format == "jsonl":
         for name, query, unread in digest:
