@@ -102,6 +102,14 @@ def test_tag_untag_bookmark_and_list_share_the_library(private_library: Path) ->
     assert Library.open(private_library)[0].is_bookmarked(LOAM) is False
 
 
+def test_a_later_paper_bookmarked_by_the_command_is_no_longer_later(
+    private_library: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As the reader's `b` and triage's keep make it: kept is not put off."""
+    assert run(capsys, "tag", LOAM, "later", "theory")[0] == 0
+    assert run(capsys, "bookmark", LOAM) == (0, f"{LOAM}: bookmarked, #theory\n", "")
+
+
 def test_a_tag_typed_with_a_combining_accent_is_the_tag_of_the_accented_letter(
     private_library: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -29,6 +29,7 @@ from tui_reader.core.library_state import (
 )
 from tui_reader.core.locations import LIBRARY_VARIABLE as ENVIRONMENT_VARIABLE
 from tui_reader.core.locations import library_path as default_path
+from tui_reader.core.paper_state import LATER_TAG
 
 __all__ = [
     "ENVIRONMENT_VARIABLE",
@@ -135,6 +136,14 @@ class Library:
 
     def set_bookmarked(self, paper_ids: Iterable[str], value: bool) -> bool:
         return self._state.set_bookmarked(paper_ids, value)
+
+    def bookmark(self, paper_ids: Sequence[str]) -> bool:
+        """Bookmark the papers: kept, so a paper put off (`#later`) is no longer, as a
+        triage's keep makes it; one step, undone whole."""
+        if any(LATER_TAG in self.tags(i) for i in paper_ids):
+            description = "bookmarked, no longer #later"
+            return self.change(paper_ids, description, bookmarked=True, remove_tags=[LATER_TAG])
+        return self.set_bookmarked(paper_ids, True)
 
     def set_note(self, paper_id: str, note: str, started_from: str | None = None) -> bool:
         return self._state.set_note(paper_id, note, started_from)

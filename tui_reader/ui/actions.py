@@ -5,7 +5,6 @@ may be out of sight, and leaves the rest to `Workspace.library_changed` (redraw,
 again, save)."""
 
 from tui_reader.core.paper import Paper
-from tui_reader.core.paper_state import LATER_TAG
 from tui_reader.core.references import headline_text
 from tui_reader.core.sorting import SORTS
 from tui_reader.core.wording import count
@@ -34,16 +33,14 @@ def headline(screen: WorkspaceParts, paper_id: str) -> str:
 
 
 def bookmark(screen: WorkspaceParts) -> None:
-    """Bookmark the papers, or take their bookmarks off; a paper put off (`#later`) and kept
-    is put off no more, as triage's keep does (one step: u gives both back)."""
+    """Bookmark the papers (`Library.bookmark`: no longer `#later`), or take their bookmarks
+    off."""
     targets, library = targeted(screen), screen.library
     value = not all(library.is_bookmarked(i) for i in targets)
-    if value and any(LATER_TAG in library.tags(i) for i in targets):
-        library.change(
-            targets, "bookmarked, no longer #later", bookmarked=True, remove_tags=[LATER_TAG]
-        )
+    if value:
+        library.bookmark(targets)
     else:
-        library.set_bookmarked(targets, value)
+        library.set_bookmarked(targets, False)
     _tell_marked_changed(screen, targets, "bookmarked" if value else "not bookmarked")
     screen.library_changed(used=targets)
 

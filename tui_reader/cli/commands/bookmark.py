@@ -12,5 +12,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(arguments: argparse.Namespace) -> int:
     library, paper_id = paper_to_change(arguments)
-    library.set_bookmarked([paper_id], True)
+    library.bookmark([paper_id])
     return saved(library, paper_id)
