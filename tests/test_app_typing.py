@@ -225,9 +225,9 @@ async def test_text_pasted_over_lines_is_one_query(seed_store: PaperStore) -> No
         await pilot.pause()
         assert filter_input.value == "is:unread regret bounds for dueling bandits"
         await pilot.press("ctrl+u")  # a word a line's end broke: joined, a compound kept
-        filter_input.post_message(events.Paste("Dueling Ban-\ndits, Bayes-\nOptimal"))
+        filter_input.post_message(events.Paste("Dueling Ban-\ndits, Bayes-\nOptimal, end-\n\nnext"))
         await pilot.pause()
-        assert filter_input.value == "Dueling Bandits, Bayes-Optimal"
+        assert filter_input.value == "Dueling Bandits, Bayes-Optimal, end- next"  # not a paragraph
 
 
 @pytest.mark.parametrize("restored", [None, Session(query="bandit regret", paper_id="x")])

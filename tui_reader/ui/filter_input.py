@@ -13,7 +13,7 @@ from tui_reader.ui.ordered_keys import OrderedInput
 from tui_reader.ui.tag_editor import TagSuggester
 
 # A hyphen ending a line after a letter, the next line going on in lower case.
-_BROKEN_WORD = re.compile(r"(?<=[^\W\d_])-[ \t]*\r?\n\s*(?=[^\W\d_])")
+_BROKEN_WORD = re.compile(r"(?<=[^\W\d_])-[ \t]*\r?\n[ \t]*(?=[^\W\d_])")
 
 
 def _joined(broken: re.Match[str]) -> str:
