@@ -61,8 +61,14 @@ def taken_in(
         if len(held) and len(keys):
             places = np.searchsorted(held, keys).clip(max=len(held) - 1)
             keys = keys[held[places] != keys]
-    before = [(key, min(when, now)) for key, when in before]  # a clock set back: taken now
-    return of_last_day(before + [(key, now) for key in keys.tolist()])
+    return taken_now(before, keys.tolist(), now)
+
+
+def taken_now(before: Added, keys: Sequence[int], now: float) -> Added:
+    """The papers taken in on the last day once these are taken in `now`: those noted
+    before, and any noted later than now (a clock set back) read as taken now."""
+    earlier = [(key, min(when, now)) for key, when in before]
+    return of_last_day(earlier + [(key, now) for key in keys])
 
 
 def taken_last(added: Added) -> float:

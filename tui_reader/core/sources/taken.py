@@ -23,7 +23,7 @@ from tui_reader.core.formats.json_lines import read_json_line
 from tui_reader.core.formats.records import Record
 from tui_reader.core.paper import paper_id_of
 from tui_reader.core.paper_columns import id_key
-from tui_reader.core.segments.added import Added, added_of, of_last_day
+from tui_reader.core.segments.added import Added, added_of, taken_now
 from tui_reader.core.segments.ranges import Rejected
 
 TAKEN_SUFFIX = ".taken"
@@ -65,7 +65,6 @@ def note_taken(path: Path, keys: Sequence[int]) -> None:
     note = taken_path(path)
     if os.path.lexists(note) and not stat.S_ISREG(note.lstat().st_mode):
         return
-    before = [(key, min(when, now)) for key, when in taken_from(path)]  # a clock set back
-    taken = of_last_day(before + [(key, now) for key in keys])
+    taken = taken_now(taken_from(path), keys, now)
     with contextlib.suppress(OSError):
         write_atomically(note, json.dumps({"format": TAKEN_FORMAT, "taken": taken}) + "\n")
