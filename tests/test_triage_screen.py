@@ -158,15 +158,16 @@ async def test_quick_tags_from_the_config(
         assert any("No quick tag 3" in n.message for n in app._notifications)
 
 
+@pytest.mark.parametrize("leave", ["escape", "q"])
 async def test_leaving_and_coming_back_goes_on_where_it_stopped(
-    private_library: Path, places: Path, tmp_path: Path
+    private_library: Path, places: Path, tmp_path: Path, leave: str
 ) -> None:
     papers = make_papers(6, tmp_path)
     library, _ = Library.open(private_library)
     app, screen = open_triage(papers, library, places)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("enter", "l", "x")
-        await pilot.press("escape")
+        await pilot.press(leave)
         await work_shown(pilot)
     assert app.reached == [papers[3].id]
     assert load_places(places)[filter_key("proposes", "relevance", private_library)].position == 3

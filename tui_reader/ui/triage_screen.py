@@ -119,6 +119,7 @@ class TriageScreen(ModalScreen[str | None]):
         Binding("j", "scroll(1)", show=False),
         Binding("k", "scroll(-1)", show=False),
         Binding("escape", "leave", "Leave"),
+        Binding("q", "leave", show=False),  # as q closes the pickers and the help
     ]
 
     def __init__(
