@@ -146,6 +146,24 @@ def test_a_new_decision_trains_the_model_again(tmp_path: Path) -> None:
     assert not np.array_equal(after.weights, before.weights)
 
 
+def test_a_skip_weighs_as_much_beside_a_kept_paper_in_a_small_collection_as_in_a_big_one() -> None:
+    """Only the papers decided say what a skip weighs, not the number of papers sampled as weak
+    negatives (all 200 of the small one, 5,000 of the big one); the weak ones weigh as much
+    together in both."""
+    weighed = []
+    for count in (200, 8_000):
+        papers = PaperStore(
+            _paper(n, "bandits" if n % 2 else "robots", BANDITS if n % 2 else ROBOTS)
+            for n in range(count)
+        )
+        rows = features.build(papers)
+        training = model.Training(rows, model.weak_sample(count, "0" * 64))
+        training.learn(np.array([1, 3, 5]), np.array([0, 2, 4, 6, 8, 10]))
+        kept, skip, weak = training.costs[0], training.costs[3], training.costs[9:]
+        weighed.append((round(float(skip / kept), 6), round(float(weak.sum()), 4)))
+    assert weighed[0] == weighed[1]
+
+
 class _Planted:
     """Unpickled, it would leave a file: a kept model must never be unpickled."""
 
