@@ -92,6 +92,22 @@ def test_a_paper_put_off_before_and_decided_now_is_no_longer_put_off(kind: str) 
     assert sorted(library.tags(later)) == ["idea", "later"] and not library.is_read(later)
 
 
+def test_a_bookmarked_paper_skipped_is_no_longer_kept_and_a_quick_tag_keeps_its_bookmark() -> None:
+    """Skipped, a bookmarked paper stayed bookmarked: the triage counted it kept, and the model
+    took it as a paper the reader wants. Undone, it is bookmarked again."""
+    shown, library = papers(3), Library(None)
+    first, second = shown[0].id, shown[1].id
+    library.change([first, second], "kept", bookmarked=True)
+    triage = Triage(view(shown), library, None)
+    assert triage.decide(SKIP) and triage.decide("#idea")
+    assert library.is_read(first) and not library.is_bookmarked(first)
+    assert library.is_bookmarked(second) and library.tags(second) == ["idea"]
+    assert triage.progress() == "3 of 3 · 0 kept · 1 skipped · 0 later · 1 tagged"
+    triage.undo()
+    assert triage.undo() == "skipped in triage"
+    assert library.is_bookmarked(first) and not library.is_read(first)
+
+
 def test_a_decision_that_changes_nothing_is_still_taken_back() -> None:
     shown, library = papers(2), Library(None)
     library.set_read([shown[0].id, shown[1].id], True)

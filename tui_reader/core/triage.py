@@ -295,7 +295,8 @@ class Triage:
     def decide(self, kind: str) -> bool:
         """Decide on the current paper (KEEP, SKIP, LATER or "#tag"), as one undoable step of
         the library, and move on; whether the library changed. ValueError for a bad tag. A
-        paper put off before (#later) and decided now is no longer put off."""
+        paper put off before (#later) and decided now is no longer put off; a bookmarked paper
+        skipped is no longer bookmarked (a quick tag leaves its bookmark)."""
         paper = self.current
         if paper is None:
             return False
@@ -306,7 +307,7 @@ class Triage:
             changed = self.library.change(
                 ids,
                 what,
-                bookmarked=True if kind == KEEP else None,
+                bookmarked={KEEP: True, SKIP: False}.get(kind),
                 read=True,
                 add_tags=[kind[1:]] if kind.startswith("#") else [],
                 remove_tags=[LATER_TAG],
