@@ -228,6 +228,10 @@ async def test_text_pasted_over_lines_is_one_query(seed_store: PaperStore) -> No
         filter_input.post_message(events.Paste("Dueling Ban-\ndits, Bayes-\nOptimal, end-\n\nnext"))
         await pilot.pause()
         assert filter_input.value == "Dueling Bandits, Bayes-Optimal, end- next"  # not a paragraph
+        await pilot.press("ctrl+u")  # a number after the hyphen: a name with its hyphen
+        filter_input.post_message(events.Paste("GPT-\n4 and ResNet-\n50"))
+        await pilot.pause()
+        assert filter_input.value == "GPT-4 and ResNet-50"
 
 
 @pytest.mark.parametrize("restored", [None, Session(query="bandit regret", paper_id="x")])

@@ -12,8 +12,9 @@ from tui_reader.core.query import state_completions
 from tui_reader.ui.ordered_keys import OrderedInput
 from tui_reader.ui.tag_editor import TagSuggester
 
-# A hyphen ending a line after a letter, the next line going on in lower case.
-_BROKEN_WORD = re.compile(r"(?<=[^\W\d_])-[ \t]*\r?\n[ \t]*(?=[^\W\d_])")
+# A hyphen ending a line after a letter, the next line going on with a letter or a digit: the
+# halves of a word (lower case next) are joined, a compound's ("Bayes-Optimal", "GPT-4") keep it.
+_BROKEN_WORD = re.compile(r"(?<=[^\W\d_])-[ \t]*\r?\n[ \t]*(?=[^\W_])")
 
 
 def _joined(broken: re.Match[str]) -> str:
