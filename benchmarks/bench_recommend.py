@@ -15,7 +15,7 @@ recommendations is the share of them from the interest's venues. Three ways on t
 
 Every way is checked to recommend no paper already decided. Needs scikit-learn (for the
 baseline only; tui-reader does not use it). `--seed` draws other readers; with several seeds,
-a table for each and the worst ratio of each interest over them.
+a table for each, and the worst and the mean ratio of each interest over them.
 
 `--follow` has instead each draw's reader (keep/skip) decide 40 more papers of the real
 corpus, one at a time, each the best one not decided, kept when of the interest, each
@@ -264,6 +264,7 @@ def main() -> None:
     took = time.perf_counter() - started
     print(f"{len(papers):,} papers; arxiv-sanity-lite's TF-IDF in {took:.1f} s")
     worst: dict[str, tuple[float, float]] = {}
+    every: dict[str, list[tuple[float, float]]] = {}
     for seed in arguments.seed:
         each = f"{arguments.draws} draws each: mean, min-max"
         print(f"\n`--seed {seed}`: precision of the first {TOP} ({each})\n")
@@ -276,12 +277,14 @@ def main() -> None:
             plain, tagged = ratios(found)
             was = worst.get(name, (plain, tagged))
             worst[name] = min(was[0], plain), min(was[1], tagged)
+            every.setdefault(name, []).append((plain, tagged))
             row = f"| {name} ({size:,}) | {' | '.join(cells)} | {plain:.2f}, {tagged:.2f} |"
             print(row, flush=True)
     if len(arguments.seed) > 1:
-        print("\nthe worst ratio of each interest over the seeds (keep/skip, tag):\n")
+        print("\neach interest's ratio over the seeds, keep/skip and tag: the worst; the mean\n")
         for name, (plain, tagged) in worst.items():
-            print(f"- {name}: {plain:.2f}, {tagged:.2f}")
+            means = [statistics.mean(way) for way in zip(*every[name], strict=True)]
+            print(f"- {name}: {plain:.2f}, {tagged:.2f}; {means[0]:.3f}, {means[1]:.3f}")
 
 
 if __name__ == "__main__":
