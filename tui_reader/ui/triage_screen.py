@@ -3,7 +3,7 @@
 Enter keeps a paper (bookmark, read), x skips it (read), l leaves it for later (#later,
 unread), 1 to 9 add the config's quick tags (and read); each decision is one step of the
 library's undo, and u takes it back and returns to the paper. y, o, t and n work as in the
-list. Escape leaves, giving the paper reached; where a filter's triage stopped is kept for the
+list. Escape or q leaves, with the paper reached; where a filter's triage stopped is kept for the
 next time (core.triage). The next paper is typeset while the reader reads this one, so it is
 on screen in the frame after the key. In the for-you order, the papers after the one on screen
 are sorted again as the model follows each decision, and a line says why the paper on screen
