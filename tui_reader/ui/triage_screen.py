@@ -1,6 +1,6 @@
 """Triage: the papers shown, one at a time in the reading layout, one key per decision.
 
-Enter keeps a paper (bookmark, read), x skips it (read), l leaves it for later (#later,
+Enter keeps a paper (bookmark, read), x skips it (read, no bookmark), l puts it off (#later,
 unread), 1 to 9 add the config's quick tags (and read); each decision is one step of the
 library's undo, and u takes it back and returns to the paper. y, o, t and n work as in the
 list. Escape or q leaves, with the paper reached; where a filter's triage stopped is kept for the
