@@ -30,8 +30,16 @@ def main() -> None:
     parser.add_argument("--added", type=int, default=1000)
     parser.add_argument("--work", type=Path)
     arguments = parser.parse_args()
-    work = arguments.work or Path(tempfile.mkdtemp(prefix="bench-day-for-you-"))
-    work.mkdir(parents=True, exist_ok=True)
+    if arguments.work:
+        arguments.work.mkdir(parents=True, exist_ok=True)
+        run(arguments, arguments.work)
+        return
+    with tempfile.TemporaryDirectory(prefix="bench-day-for-you-") as work:
+        run(arguments, Path(work))
+
+
+def run(arguments: argparse.Namespace, work: Path) -> None:
+    """The two runs, their files in `work`."""
     with gzip.open(arguments.corpus, "rt", encoding="utf-8") as stream:
         lines = stream.readlines()
     kept, day = work / "kept.jsonl", work / "day.jsonl"

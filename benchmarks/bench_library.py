@@ -176,9 +176,14 @@ def main() -> None:
     if arguments.journal:
         journal_case(arguments.papers, arguments.tags)
         return
-    folder = Path(tempfile.mkdtemp(prefix="bench-library-"))
-    path = folder / "library.json"
+    with tempfile.TemporaryDirectory(prefix="bench-library-") as folder:
+        shared_library(arguments, Path(folder) / "library.json")
+    journal = ["--journal", "--papers", str(arguments.papers), "--tags", str(arguments.tags)]
+    subprocess.run([sys.executable, __file__, *journal], check=True)
 
+
+def shared_library(arguments: argparse.Namespace, path: Path) -> None:
+    """A big library's saves, then writers beside an open reader, at `path`."""
     fold = make_library(path, arguments.entries)
     print(f"library of {arguments.entries:,} entries: {path.stat().st_size / 1e6:.1f} MB")
     print(f"a fold (the whole snapshot written): {fold:.2f} s")
@@ -229,8 +234,6 @@ def main() -> None:
     print(f"the reader quit with a change just made in {quit_time * 1000:.0f} ms")
     if messages or lost:
         raise SystemExit(f"problems: {messages} lost {sorted(lost)[:5]}")
-    journal = ["--journal", "--papers", str(arguments.papers), "--tags", str(arguments.tags)]
-    subprocess.run([sys.executable, __file__, *journal], check=True)
 
 
 if __name__ == "__main__":

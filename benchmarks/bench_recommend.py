@@ -113,9 +113,8 @@ def ours(papers: PaperStore, library: Library, tag: str | None, root: Path) -> N
     return recommend.recommender(papers, library, tag, root).best(limit=TOP)
 
 
-def follow(papers: PaperStore, interests: list[str], draws: int, seed: int) -> None:
+def follow(papers: PaperStore, interests: list[str], draws: int, seed: int, root: Path) -> None:
     venues = [venue.split(" ")[0] for venue in papers.texts("venue")]
-    root = Path(tempfile.mkdtemp(prefix="bench-recommend-"))
     digest = papers_digest(papers)  # the weak negatives' sample, as the recommender draws it
     seconds: list[float] = []
     print(f"| interest | kept of {FOLLOWED} | first {TOP} | first {TOP}, a model from nothing |")
@@ -153,13 +152,12 @@ def follow(papers: PaperStore, interests: list[str], draws: int, seed: int) -> N
     print(f"\ndecide, CPU: median {1000 * statistics.median(seconds):.0f} ms")
 
 
-def update(corpus: Path) -> None:
+def update(corpus: Path, root: Path) -> None:
     papers = load_paths([corpus]).papers
     chosen = random.Random(1).sample(range(len(papers)), 370)
     library, _ = Library.open(None)
     library.change([papers.id_of(n) for n in chosen[:30]], "kept", bookmarked=True, read=True)
     library.change([papers.id_of(n) for n in chosen[30:330]], "skipped", read=True)
-    root = Path(tempfile.mkdtemp(prefix="bench-recommend-"))
     started = time.perf_counter()
     found = recommend.recommender(papers, library, None, root)
     took = time.perf_counter() - started
@@ -179,33 +177,34 @@ def update(corpus: Path) -> None:
     )
 
 
-def cold(corpus: Path) -> None:
+def cold(corpus: Path, root: Path) -> None:
     papers = load_paths([corpus]).papers
     library, _ = Library.open(None)
     library.change([papers.id_of(0)], "kept", bookmarked=True, read=True)
-    with tempfile.TemporaryDirectory(prefix="bench-recommend-") as root:
-        cpu, wall = time.process_time(), time.perf_counter()
-        found = recommend.open_recommender(papers, library, None, Path(root))
-        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-        print(f"{len(papers):,} papers, 1 decision: opened in {wall:.2f} s ({cpu:.2f} s CPU):")
-        print(f"  {found.cold_start}")
-        cpu, wall = time.process_time(), time.perf_counter()
-        rows = len(found.rows)
-        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-        print(f"the rows of {rows:,} papers, built once needed: {wall:.1f} s ({cpu:.1f} s CPU)")
+    cpu, wall = time.process_time(), time.perf_counter()
+    found = recommend.open_recommender(papers, library, None, root)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    print(f"{len(papers):,} papers, 1 decision: opened in {wall:.2f} s ({cpu:.2f} s CPU):")
+    print(f"  {found.cold_start}")
+    cpu, wall = time.process_time(), time.perf_counter()
+    rows = len(found.rows)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    print(f"the rows of {rows:,} papers, built once needed: {wall:.1f} s ({cpu:.1f} s CPU)")
 
 
 Precisions = tuple[list[float], list[float], list[float]]  # keep/skip, tag, arxiv-sanity-lite's
 
 
-def measure(papers: PaperStore, matrix: object, name: str, seed: int, draws: int) -> Precisions:
-    """The three ways' precisions on each draw of a reader of this interest."""
+def measure(
+    papers: PaperStore, matrix: object, name: str, seed: int, draws: int, root: Path
+) -> Precisions:
+    """The three ways' precisions on each draw of a reader of this interest (the recommender's
+    cache in `root`)."""
     interest = INTERESTS[name]
     venues = [venue.split(" ")[0] for venue in papers.texts("venue")]
     ids = papers.texts("id")
     inside = [n for n, venue in enumerate(venues) if venue in interest]
     outside = [n for n, venue in enumerate(venues) if venue not in interest]
-    root = Path(tempfile.mkdtemp(prefix="bench-recommend-"))
     found: Precisions = ([], [], [])
     for draw in range(draws):
         rng = random.Random(f"{name} {seed} {draw}")
@@ -247,16 +246,23 @@ def main() -> None:
     parser.add_argument("--follow", action="store_true", help="decisions followed one by one")
     parser.add_argument("--cold", type=Path, metavar="CORPUS", help="time a cold start's open")
     arguments = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-recommend-") as scratch:
+        run(arguments, Path(scratch))
+
+
+def run(arguments: argparse.Namespace, root: Path) -> None:
+    """What the arguments ask for, the recommender's caches in `root` (removed after): one for
+    each seed and interest, as a reader's own."""
     if arguments.update:
-        update(arguments.update)
+        update(arguments.update, root)
         return
     if arguments.cold:
-        cold(arguments.cold)
+        cold(arguments.cold, root)
         return
     papers = load_paths([arguments.corpus]).papers
     if arguments.follow:
         for seed in arguments.seed:
-            follow(papers, arguments.interests, arguments.draws, seed)
+            follow(papers, arguments.interests, arguments.draws, seed, root / str(seed))
         return
     venues = [venue.split(" ")[0] for venue in papers.texts("venue")]
     started = time.perf_counter()
@@ -271,7 +277,7 @@ def main() -> None:
         print("| interest (papers) | keep/skip | tag | arxiv-sanity-lite | ÷ it: keep/skip, tag |")
         print("|---|---|---|---|---|")
         for name in arguments.interests:
-            found = measure(papers, matrix, name, seed, arguments.draws)
+            found = measure(papers, matrix, name, seed, arguments.draws, root / f"{seed} {name}")
             size = sum(venue in INTERESTS[name] for venue in venues)
             cells = [f"{statistics.mean(p):.3f} ({min(p):.2f}-{max(p):.2f})" for p in found]
             plain, tagged = ratios(found)

@@ -74,11 +74,20 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--work", type=Path, help="keep the cache and library here")
     arguments = parser.parse_args()
+    if arguments.work:
+        warm_already = (arguments.work / "cache").is_dir()
+        arguments.work.mkdir(parents=True, exist_ok=True)
+        time_commands(arguments, arguments.work, warm_already)
+        return
+    with tempfile.TemporaryDirectory(prefix="bench-recommend-commands-") as work:
+        time_commands(arguments, Path(work), warm_already=False)
+
+
+def time_commands(arguments: argparse.Namespace, work: Path, warm_already: bool) -> None:
+    """Each command timed as a script runs it, the cache and library in `work` (`warm_already`:
+    the cache was there before)."""
     papers = load_paths([arguments.corpus]).papers
     chosen = random.Random(1).sample(range(len(papers)), KEPT + SKIPPED + 1)
-    work = arguments.work or Path(tempfile.mkdtemp(prefix="bench-recommend-commands-"))
-    warm_already = (work / "cache").is_dir()
-    work.mkdir(parents=True, exist_ok=True)
     library_path = work / "library.json"
     library, ids = decided_library(library_path, [papers.id_of(n) for n in chosen])
     environment = private_environment(work)
