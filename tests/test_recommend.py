@@ -268,6 +268,20 @@ def test_a_decision_undone_puts_the_paper_back_among_the_recommendations(
     assert len(found.decided.kept) == 3
 
 
+def test_a_decision_undone_gives_back_the_model_and_the_order_before_it(tmp_path: Path) -> None:
+    papers, library = _corpus(), _library([1, 3, 5, 7], [0, 2, 4])
+    found = recommend.open_recommender(papers, library, None, tmp_path)
+    before, scores = found.model, found.scores.copy()
+    for undone in range(9, 31, 2):  # more skips undone, one after another, than models kept
+        library.change([f"p{undone:04d}"], "skipped", read=True)
+        found.decide(undone, library)
+        assert found.scores[undone] != scores[undone]
+        library.set_read([f"p{undone:04d}"], False)
+        found.decide(undone, library)
+        assert found.model is before
+        assert found.scores.tolist() == scores.tolist()
+
+
 def test_under_three_of_either_the_recommender_says_how_many_more_and_keeps_the_order(
     tmp_path: Path,
 ) -> None:

@@ -5,9 +5,11 @@ cache for these papers (made from the rows kept of nearly all of them, a day's p
 only theirs made), and the model (`model`) beside them for these decisions: both are data,
 read back only when sound, else built again. A `Recommender` follows each new decision
 (`decide`): the model trained again from the last one's weights on the same rows, every paper
-scored again as one sparse product. Under NEEDED decisions of either kind there is no model:
-`cold_start` says how many more it needs, and `recommender` raises ColdStart; the rows are
-then not read (nor built: tens of seconds at 100,000 papers) until the decisions are enough.
+scored again as one sparse product; decisions undone back to those of one of the last EARLIER
+models take that model again, so an undo gives back the order before. Under NEEDED decisions
+of either kind there is no model: `cold_start` says how many more it needs, and `recommender`
+raises ColdStart; the rows are then not read (nor built: tens of seconds at 100,000 papers)
+until the decisions are enough.
 """
 
 import contextlib
@@ -40,6 +42,7 @@ __all__ = ["NEEDED", "ColdStart", "Recommender", "open_recommender", "recommende
 
 PREFIX = "recommend-v"
 KEPT = 3  # the papers' rows kept for this many sets of papers, the most recently used
+EARLIER = 8  # the last models kept with their scores (4 MB each at a million papers)
 WHY_WORDS = 3
 HEADLINE = 60  # characters of the kept paper's headline in the why line
 
@@ -65,6 +68,7 @@ class Recommender:
         self._training: Training | None = None  # made when first needed
         self.model: Model | None = None
         self.scores: Floats = np.zeros(0, np.float32)
+        self._earlier: dict[str, tuple[Model, Floats]] = {}  # by decisions, the latest last
 
     @property
     def rows(self) -> Features:
@@ -89,6 +93,9 @@ class Recommender:
         if not self.decided.enough():
             self.model, self.scores = None, np.zeros(0, np.float32)
             return
+        if (earlier := self._earlier.get(self.trained_on())) is not None:
+            self.use(*earlier)
+            return
         if self._training is None:
             self._training = Training(self.rows, model.weak_sample(len(self.papers), self._digest))
         self._training.learn(self.decided.positives, self.decided.negatives)
@@ -99,6 +106,10 @@ class Recommender:
         """Score every paper by this model (these are its scores, when given)."""
         self.model = fitted
         self.scores = fitted.scores(self.rows) if scores is None else scores
+        self._earlier.pop(fitted.trained_on, None)
+        self._earlier[fitted.trained_on] = fitted, self.scores
+        if len(self._earlier) > EARLIER:
+            del self._earlier[next(iter(self._earlier))]
 
     def decide(self, number: int, state: PaperState) -> None:
         """Follow what the reader now made of paper `number` (kept, skipped, set aside or
