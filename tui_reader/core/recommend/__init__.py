@@ -141,20 +141,30 @@ class Recommender:
         return ForYouOrder(~self.decided.undecided, self.scores).positions(numbers, len(numbers))
 
     def why(self, number: int, words: int = WHY_WORDS) -> list[str]:
-        """The words, pairs of words or authors of the paper that raise its score most."""
+        """The words, pairs of words or authors of the paper that raise its score most, no
+        two sharing a word ("multi armed", not "armed" too)."""
         if self.model is None:
             return []
         columns, values = self.rows.row(number)
         contributions = values * self.model.weights[columns]
-        # More than asked: a word PDF extraction broke is passed over (`broken_halves`).
-        best = np.argsort(-contributions)[: 3 * words].tolist()
+        # More than asked: some are passed over (a word PDF extraction broke, `broken_halves`;
+        # a LaTeX command's name, `command_names`; a word named already).
+        best = np.argsort(-contributions)[: 5 * words].tolist()
         chosen = [i for i in best if contributions[i] > 0]
         paper = self.papers[number]
-        names = features.names_in(paper.title or paper.headline, paper.abstract, paper.authors)
-        broken = features.broken_halves(paper.abstract, self.rows.vocabulary)
+        title = paper.title or paper.headline
+        names = features.names_in(title, paper.abstract, paper.authors)
+        unseen = features.broken_halves(paper.abstract, self.rows.vocabulary)
+        unseen |= features.command_names(f"{title}\n{paper.abstract}")
         hashed = [int(self.rows.vocabulary[columns[i]]) for i in chosen]
-        named = [names[column] for column in hashed if column in names]
-        return [name for name in named if broken.isdisjoint(name.split())][:words]
+        authors = {author.strip() for author in paper.authors}
+        named: list[str] = []
+        for name in (names[column] for column in hashed if column in names):
+            said = set() if name in authors else set(name.split())
+            if unseen.isdisjoint(said) and len(named) < words:
+                named.append(name)
+                unseen |= said
+        return named
 
     def like(self, number: int) -> int | None:
         """The kept paper most like this one (the largest cosine of their rows), if any."""

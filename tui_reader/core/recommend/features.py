@@ -212,6 +212,18 @@ def broken_halves(text: str, vocabulary: npt.NDArray[np.int32]) -> frozenset[str
     return frozenset(halves - elsewhere)
 
 
+_COMMAND = re.compile(r"\\([^\W\d_]+)")
+
+
+def command_names(text: str) -> frozenset[str]:
+    """The words `text` holds only as the names of LaTeX commands (`\\sqrt`, `\\mathcal`),
+    which the reader sees typeset: no words of the paper's to name."""
+    names = {name.lower() for name in _COMMAND.findall(text)}
+    if not names:
+        return frozenset()
+    return frozenset(names - set(re.split(r"[^\w]+", _COMMAND.sub(" ", text).lower())))
+
+
 def _texts(papers: PaperStore, start: int, stop: int) -> Iterator[tuple[str, str, Sequence[str]]]:
     """Title (else headline), abstract and authors of papers start to stop."""
     titles, headlines = papers.texts("title", start, stop), papers.texts("headline", start, stop)
