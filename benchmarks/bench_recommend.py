@@ -138,7 +138,7 @@ def follow(papers: PaperStore, interests: list[str], draws: int, seed: int, root
                 hits += good
                 library.change([papers.id_of(number)], "decided", bookmarked=good, read=True)
                 started = time.process_time()
-                found.decide(number, library)
+                found.decide([number], library)
                 seconds.append(time.process_time() - started)
             anew = recommend.Recommender(papers, found.rows, found.decided, None, digest)
             anew.train()
@@ -167,7 +167,7 @@ def update(corpus: Path, root: Path) -> None:
         kept = turn % 2 == 0
         library.change([papers.id_of(number)], "decided", bookmarked=kept, read=True)
         started = time.perf_counter()
-        found.decide(number, library)
+        found.decide([number], library)
         best = found.best(limit=TOP)
         seconds.append(time.perf_counter() - started)
         assert number not in best

@@ -307,6 +307,21 @@ async def test_a_skip_undone_in_triage_gives_back_the_order_before_it(
         await wait_until(pilot, lambda: shown_ids(app) == listed, "the list's order before", 30)
 
 
+async def test_many_papers_read_in_one_step_and_undone_give_back_the_order_before(
+    private_library: Path,
+) -> None:
+    bandits, robots, qubits = of("bandits"), of("robots"), of("qubits")
+    app = reader(corpus(), private_library, qubits[:3] + bandits[:3], robots[:3])
+    async with app.run_test(size=(130, 40)) as pilot:
+        await for_you(pilot)
+        listed = shown_ids(app)
+        await pilot.press(*["space"] * 12, "r")  # twelve papers marked, then read: skipped
+        await wait_until(pilot, lambda: shown_ids(app) != listed, "the order to follow", 30)
+        await pilot.press("u")
+        await work_done(app)
+        await wait_until(pilot, lambda: shown_ids(app) == listed, "the order before", 30)
+
+
 async def test_what_the_why_line_names_is_shown_as_written_never_as_markup(
     private_library: Path,
 ) -> None:

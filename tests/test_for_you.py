@@ -100,7 +100,7 @@ def test_a_paper_kept_since_the_model_was_trained_brings_its_like_up_at_once(
     trained = model.scores
     kept_before = float(np.median(trained[keep]))
     library.change(["p0010"], "kept", bookmarked=True, read=True)  # a robot paper
-    model.decide(10, library)
+    model.decide([10], library)
     assert 10 not in model.best().tolist()  # decided now
     robots = np.arange(0, 200, 2)
     rise = model.scores[robots] - trained[robots]

@@ -115,8 +115,9 @@ def test_why_names_no_latex_command_and_no_word_twice(tmp_path: Path) -> None:
     for why in whys:
         words = [word for name in why for word in name.split()]
         assert len(words) == len(set(words)), why
-    assert features.command_names(r"$\sqrt{T}$, $\Alpha$ or alpha") == {"sqrt"}
-    assert features.command_names(r"\emph{sqrt} of $\sqrt{T}$") == {"emph"}
+    text = r"$\sqrt{T}$ \emph{alpha} $\log T$, $\max_i \mathsf{poly}$ $\mathcal{O}(1)$ a\\regret"
+    words = ["sqrt", "emph", "alpha", "log", "max", "poly", "mathcal", "mathsf", "regret"]
+    assert features.unseen(words, text) == {"sqrt", "emph", "mathcal", "mathsf"}
 
 
 def test_a_word_pdf_extraction_broke_at_a_line_end_is_no_word_of_why(tmp_path: Path) -> None:
@@ -263,10 +264,10 @@ def test_each_decision_is_followed_at_once_from_the_last_model(
     for robot, bandit in zip(robots, bandits, strict=True):
         previous = found.model
         library.change([f"p{robot:04d}"], "kept", bookmarked=True, read=True)
-        found.decide(robot, library)
+        found.decide([robot], library)
         assert starts[-1] is previous
         library.change([f"p{bandit:04d}"], "skipped", bookmarked=False, read=True)
-        found.decide(bandit, library)
+        found.decide([bandit], library)
     assert sorted(found.decided.kept) == robots
     assert sorted(found.decided.skipped) == bandits
     best = found.best(limit=20).tolist()
@@ -282,7 +283,7 @@ def test_a_decision_undone_puts_the_paper_back_among_the_recommendations(
     assert 7 not in found.best().tolist()
     library.set_bookmarked(["p0007"], False)
     library.set_read(["p0007"], False)
-    found.decide(7, library)
+    found.decide([7], library)
     assert 7 in found.best().tolist()
     assert len(found.decided.kept) == 3
 
@@ -293,12 +294,27 @@ def test_a_decision_undone_gives_back_the_model_and_the_order_before_it(tmp_path
     before, scores = found.model, found.scores.copy()
     for undone in range(9, 31, 2):  # more skips undone, one after another, than models kept
         library.change([f"p{undone:04d}"], "skipped", read=True)
-        found.decide(undone, library)
+        found.decide([undone], library)
         assert found.scores[undone] != scores[undone]
         library.set_read([f"p{undone:04d}"], False)
-        found.decide(undone, library)
+        found.decide([undone], library)
         assert found.model is before
         assert found.scores.tolist() == scores.tolist()
+
+
+def test_a_step_of_many_papers_undone_gives_back_the_model_before_it(tmp_path: Path) -> None:
+    papers, library = _corpus(), _library([1, 3, 5, 7], [0, 2, 4])
+    found = recommend.open_recommender(papers, library, None, tmp_path)
+    before, scores = found.model, found.scores.copy()
+    marked = list(range(9, 41, 2))  # more papers, read in one step, than models kept
+    ids = [f"p{number:04d}" for number in marked]
+    library.set_read(ids, True)
+    found.decide(marked, library)
+    assert found.model is not before and len(found.decided.skipped) == 3 + len(marked)
+    library.set_read(ids, False)
+    found.decide(marked, library)
+    assert found.model is before
+    assert found.scores.tolist() == scores.tolist()
 
 
 def test_under_three_of_either_the_recommender_says_how_many_more_and_keeps_the_order(
@@ -313,10 +329,10 @@ def test_under_three_of_either_the_recommender_says_how_many_more_and_keeps_the_
     with pytest.raises(ColdStart):
         found.best()
     library.change(["p0005"], "kept", bookmarked=True, read=True)
-    found.decide(5, library)
+    found.decide([5], library)
     assert found.cold_start is not None and "1 more read and not kept" in found.cold_start
     library.change(["p0004"], "skipped", read=True)
-    found.decide(4, library)
+    found.decide([4], library)
     assert found.cold_start is None
     assert all(number % 2 for number in found.best(limit=20).tolist())
 

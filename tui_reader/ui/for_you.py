@@ -269,8 +269,7 @@ class ForYou:
         """The order the recommender gives once it follows the decisions `made`, and its cold
         start's message (in a thread)."""
         with self._lock:
-            for number in _changes(recommender.decided, made):
-                recommender.decide(number, self._library)
+            recommender.decide(_changes(recommender.decided, made), self._library)
             scores = NO_SCORES if recommender.model is None else recommender.scores
             return ForYouOrder(~recommender.decided.undecided, scores), recommender.cold_start or ""
 

@@ -17,7 +17,7 @@ import hashlib
 import os
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
 
@@ -111,11 +111,15 @@ class Recommender:
         if len(self._earlier) > EARLIER:
             del self._earlier[next(iter(self._earlier))]
 
-    def decide(self, number: int, state: PaperState) -> None:
-        """Follow what the reader now made of paper `number` (kept, skipped, set aside or
-        undone, as `state` says): the model learns it and every paper is scored again."""
-        paper_id = self._id_of(number)
-        if self.decided.change(number, paper_id, verdict(state, paper_id, self.tag)):
+    def decide(self, numbers: Iterable[int], state: PaperState) -> None:
+        """Follow what the reader now made of these papers (kept, skipped, set aside or
+        undone, as `state` says; several in one step, or an undo of it): the model learns it
+        once, and every paper is scored again."""
+        changed = False
+        for number in numbers:
+            paper_id = self._id_of(number)
+            changed |= self.decided.change(number, paper_id, verdict(state, paper_id, self.tag))
+        if changed:
             self.train()
 
     def best(self, among: Numbers | None = None, limit: int | None = None) -> Numbers:
@@ -148,22 +152,23 @@ class Recommender:
         columns, values = self.rows.row(number)
         contributions = values * self.model.weights[columns]
         # More than asked: some are passed over (a word PDF extraction broke, `broken_halves`;
-        # a LaTeX command's name, `command_names`; a word named already).
+        # one not seen typeset, `unseen`; a word named already).
         best = np.argsort(-contributions)[: 5 * words].tolist()
         chosen = [i for i in best if contributions[i] > 0]
         paper = self.papers[number]
         title = paper.title or paper.headline
         names = features.names_in(title, paper.abstract, paper.authors)
-        unseen = features.broken_halves(paper.abstract, self.rows.vocabulary)
-        unseen |= features.command_names(f"{title}\n{paper.abstract}")
         hashed = [int(self.rows.vocabulary[columns[i]]) for i in chosen]
         authors = {author.strip() for author in paper.authors}
+        candidates = [names[column] for column in hashed if column in names]
+        said = {name: set() if name in authors else set(name.split()) for name in candidates}
+        passed = features.broken_halves(paper.abstract, self.rows.vocabulary)
+        passed |= features.unseen(set().union(*said.values()), f"{title}\n{paper.abstract}")
         named: list[str] = []
-        for name in (names[column] for column in hashed if column in names):
-            said = set() if name in authors else set(name.split())
-            if unseen.isdisjoint(said) and len(named) < words:
+        for name in candidates:
+            if passed.isdisjoint(said[name]) and len(named) < words:
                 named.append(name)
-                unseen |= said
+                passed |= said[name]
         return named
 
     def like(self, number: int) -> int | None:

@@ -27,8 +27,9 @@ built again: the vocabulary and IDF follow the collection.
 import hashlib
 import json
 import re
+import unicodedata
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,7 @@ from tui_reader.core import wording
 from tui_reader.core.store import PaperStore
 from tui_reader.core.text import without_debris
 from tui_reader.core.topic_words import STOP_WORDS
+from tui_reader.core.typeset import typeset_text
 
 FORMAT = "tui-reader recommend features"
 VERSION = 4  # 4: the IDF and the papers' keys kept, rows made for papers added
@@ -212,16 +214,15 @@ def broken_halves(text: str, vocabulary: npt.NDArray[np.int32]) -> frozenset[str
     return frozenset(halves - elsewhere)
 
 
-_COMMAND = re.compile(r"\\([^\W\d_]+)")
-
-
-def command_names(text: str) -> frozenset[str]:
-    """The words `text` holds only as the names of LaTeX commands (`\\sqrt`, `\\mathcal`),
-    which the reader sees typeset: no words of the paper's to name."""
-    names = {name.lower() for name in _COMMAND.findall(text)}
-    if not names:
-        return frozenset()
-    return frozenset(names - set(re.split(r"[^\w]+", _COMMAND.sub(" ", text).lower())))
+def unseen(words: Iterable[str], text: str) -> frozenset[str]:
+    """Those of `words` (of `text`, as the rows have them) that the reader does not see in it
+    typeset: the names of LaTeX commands (`\\sqrt` shows as √, `\\frac` as a fraction, while
+    `\\log` shows as the word log) written nowhere else as words. Letters of math alphabets
+    read as theirs (`\\mathsf{poly}` shows poly)."""
+    shown = unicodedata.normalize("NFKC", typeset_text(text)).lower()
+    return frozenset(
+        word for word in words if not re.search(rf"(?<![^\W\d_]){re.escape(word)}", shown)
+    )
 
 
 def _texts(papers: PaperStore, start: int, stop: int) -> Iterator[tuple[str, str, Sequence[str]]]:
