@@ -120,6 +120,14 @@ def test_why_names_no_latex_command_and_no_word_twice(tmp_path: Path) -> None:
     assert features.unseen(words, text) == {"sqrt", "emph", "mathcal", "mathsf"}
 
 
+def test_a_pair_named_takes_the_place_of_its_words_named_before_it() -> None:
+    names = ["granger", "causality", "granger causality", "test", "causality test", "sqrt"]
+    said = {name: set(name.split()) for name in names}
+    assert recommend._distinct(names, said, frozenset({"sqrt"}), 3) == ["granger causality", "test"]
+    assert recommend._distinct(names, said, frozenset(), 2) == ["granger causality", "test"]
+    assert recommend._distinct(names[:2], said, frozenset(), 1) == ["granger"]
+
+
 def test_a_word_pdf_extraction_broke_at_a_line_end_is_no_word_of_why(tmp_path: Path) -> None:
     # Half the bandit papers write "exploration" broken, as a PDF's line ended: "explo- ration".
     papers = PaperStore(

@@ -146,7 +146,7 @@ class Recommender:
 
     def why(self, number: int, words: int = WHY_WORDS) -> list[str]:
         """The words, pairs of words or authors of the paper that raise its score most, no
-        two sharing a word ("multi armed", not "armed" too)."""
+        two sharing a word (`_distinct`)."""
         if self.model is None:
             return []
         columns, values = self.rows.row(number)
@@ -162,14 +162,9 @@ class Recommender:
         authors = {author.strip() for author in paper.authors}
         candidates = [names[column] for column in hashed if column in names]
         said = {name: set() if name in authors else set(name.split()) for name in candidates}
-        passed = features.broken_halves(paper.abstract, self.rows.vocabulary)
-        passed |= features.unseen(set().union(*said.values()), f"{title}\n{paper.abstract}")
-        named: list[str] = []
-        for name in candidates:
-            if passed.isdisjoint(said[name]) and len(named) < words:
-                named.append(name)
-                passed |= said[name]
-        return named
+        hidden = features.broken_halves(paper.abstract, self.rows.vocabulary)
+        hidden |= features.unseen(set().union(*said.values()), f"{title}\n{paper.abstract}")
+        return _distinct(candidates, said, hidden, words)
 
     def like(self, number: int) -> int | None:
         """The kept paper most like this one (the largest cosine of their rows), if any."""
@@ -200,6 +195,27 @@ class Recommender:
 
     def _id_of(self, number: int) -> str:
         return self.papers.id_of(number)
+
+
+def _distinct(
+    names: list[str], said: dict[str, set[str]], hidden: frozenset[str], count: int
+) -> list[str]:
+    """The first `count` of these names (best first; `said`: the words of each) that hold no
+    hidden word nor a word of another named: a pair takes the place of its words named before
+    it ("granger causality", not "granger" then "causality")."""
+    named: list[str] = []
+    for name in names:
+        words = said[name]
+        sharing = [other for other in named if said[other] & words]
+        if not hidden.isdisjoint(words):
+            continue
+        if not sharing and len(named) < count:
+            named.append(name)
+        elif sharing and len(words) == 2 and all(len(said[other]) == 1 for other in sharing):
+            named[named.index(sharing[0])] = name
+            for other in sharing[1:]:
+                named.remove(other)
+    return named
 
 
 def open_recommender(
