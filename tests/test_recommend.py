@@ -122,10 +122,14 @@ def test_why_names_no_latex_command_and_no_word_twice(tmp_path: Path) -> None:
 
 def test_a_pair_named_takes_the_place_of_its_words_named_before_it() -> None:
     names = ["granger", "causality", "granger causality", "test", "causality test", "sqrt"]
-    said = {name: set(name.split()) for name in names}
-    assert recommend._distinct(names, said, frozenset({"sqrt"}), 3) == ["granger causality", "test"]
+    names += ["Ann Lee", "test statistics", "data"]
+    said = {name: set(name.split()) for name in names} | {"Ann Lee": set()}  # an author
+    named = ["granger causality", "test", "Ann Lee"]
+    assert recommend._distinct(names, said, frozenset({"sqrt"}), 3) == named
     assert recommend._distinct(names, said, frozenset(), 2) == ["granger causality", "test"]
     assert recommend._distinct(names[:2], said, frozenset(), 1) == ["granger"]
+    # A pair of a word named and another not is passed over: "test", not "test statistics".
+    assert recommend._distinct(names, said, frozenset({"sqrt"}), 4) == [*named, "data"]
 
 
 def test_a_word_pdf_extraction_broke_at_a_line_end_is_no_word_of_why(tmp_path: Path) -> None:

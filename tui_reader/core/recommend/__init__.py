@@ -201,8 +201,8 @@ def _distinct(
     names: list[str], said: dict[str, set[str]], hidden: frozenset[str], count: int
 ) -> list[str]:
     """The first `count` of these names (best first; `said`: the words of each) that hold no
-    hidden word nor a word of another named: a pair takes the place of its words named before
-    it ("granger causality", not "granger" then "causality")."""
+    hidden word nor a word of another named, but for a pair whose two words were named alone
+    before it, which takes their place ("granger causality", not "granger" and "causality")."""
     named: list[str] = []
     for name in names:
         words = said[name]
@@ -211,10 +211,9 @@ def _distinct(
             continue
         if not sharing and len(named) < count:
             named.append(name)
-        elif sharing and len(words) == 2 and all(len(said[other]) == 1 for other in sharing):
+        elif len(sharing) == 2 and all(said[other] < words for other in sharing):  # its words
             named[named.index(sharing[0])] = name
-            for other in sharing[1:]:
-                named.remove(other)
+            named.remove(sharing[1])
     return named
 
 
