@@ -206,9 +206,9 @@ def _distinct(
     named: list[str] = []
     for name in names:
         words = said[name]
-        sharing = [other for other in named if said[other] & words]
         if not hidden.isdisjoint(words):
             continue
+        sharing = [other for other in named if said[other] & words]
         if not sharing and len(named) < count:
             named.append(name)
         elif len(sharing) == 2 and all(said[other] < words for other in sharing):  # its words
