@@ -93,7 +93,8 @@ async def test_cursor_keys_move_and_the_detail_pane_follows(seed_store) -> None:
         await settled(pilot)
         await pilot.press("G")
         assert paper_list.cursor == 37
-        assert detail(app).startswith(seed_store[37].headline)  # one move: at once
+        assert app.workspace.settled  # one move: the pane follows in the next frame, not later
+        await wait_until(pilot, lambda: detail(app).startswith(seed_store[37].headline), "pane")
         assert paper_list.scroll_offset.y > 0
         assert rows(app)[-1].startswith("LaST₀")
         await pilot.press("g")
