@@ -12,6 +12,7 @@ from tui_reader.core.library import Library
 from tui_reader.core.paper import Paper
 from tui_reader.core.paper_columns import columns_of
 from tui_reader.core.recommend import ColdStart, features, model
+from tui_reader.core.recommend.shown import shown
 from tui_reader.core.store import PaperStore
 
 BANDITS = "bandit regret arms exploration exploitation reward horizon optimism confidence"
@@ -117,7 +118,44 @@ def test_why_names_no_latex_command_and_no_word_twice(tmp_path: Path) -> None:
         assert len(words) == len(set(words)), why
     text = r"$\sqrt{T}$ \emph{alpha} $\log T$, $\max_i \mathsf{poly}$ $\mathcal{O}(1)$ a\\regret"
     words = ["sqrt", "emph", "alpha", "log", "max", "poly", "mathcal", "mathsf", "regret"]
-    assert features.unseen(words, text) == {"sqrt", "emph", "mathcal", "mathsf"}
+    assert set(shown(words, "", text)) == {"alpha", "log", "max", "poly", "regret"}
+
+
+def test_why_names_a_pair_only_where_the_paper_writes_its_words_together(
+    tmp_path: Path,
+) -> None:
+    # The rows pair "rl regret" across the title's end, "regret multi" across a sentence's.
+    papers = PaperStore(
+        replace(paper, title=f"Bandit RL {n}", abstract=f"Regret. Multi-armed {paper.abstract}")
+        if n % 2 else paper
+        for n, paper in enumerate(_corpus())
+    )  # fmt: skip
+    found = recommend.recommender(papers, _library([1, 3, 5, 7, 9], [0, 2, 4, 6]), None, tmp_path)
+    named = {name for n in found.best(limit=20).tolist() for name in found.why(n, 10)}
+    assert {"RL", "multi-armed"} <= named
+    assert not {"rl", "rl regret", "regret multi", "bandit rl", "multi armed"} & named
+
+
+def test_a_name_is_written_as_the_paper_writes_it() -> None:
+    title = "Causal Relations in Deep Reinforcement Learning"
+    abstract = (
+        "Reinforcement Learning (RL) has regret. Bounds hold for the Bayesian\n"
+        "view of multi-armed bandits at NeurIPS, and in deep RL; $\\sqrt{T}$ regret bounds."
+    )
+    names = ["learning reinforcement", "reinforcement learning", "rl", "bayesian", "deep rl"]
+    names += ["multi armed", "regret bounds", "bounds bayesian", "neurips", "sqrt", "view multi"]
+    names += ["bayesian view"]
+    assert shown(names, title, abstract) == {
+        "reinforcement learning": "reinforcement learning",
+        "rl": "RL",
+        "bayesian": "bayesian",  # only ever capitalised: a name or not, nothing says
+        "deep rl": "deep RL",
+        "multi armed": "multi-armed",
+        "regret bounds": "regret bounds",
+        "neurips": "NeurIPS",
+        "bayesian view": "bayesian view",  # a line's end is a space
+    }
+    assert shown(["rl"], "DEEP RL", "none") == {"rl": "rl"}  # a title in capitals says nothing
 
 
 def test_a_pair_named_takes_the_place_of_its_words_named_before_it() -> None:
@@ -352,7 +390,11 @@ def test_under_three_of_either_the_recommender_says_how_many_more_and_keeps_the_
 def test_the_why_line_names_the_words_that_weigh_and_the_kept_paper_most_like_it(
     tmp_path: Path,
 ) -> None:
-    papers = _corpus()
+    # The kept paper is named as the list shows it, not its LaTeX.
+    papers = PaperStore(
+        replace(paper, headline=f"A ${n}$-step \\emph{{bandit}}") if n == 3 else paper
+        for n, paper in enumerate(_corpus())
+    )  # fmt: skip
     twin = papers[3]  # kept: the paper below has its words
     like_it = Paper(
         id="p0200", abstract=twin.abstract, collection="c", source=Path("c"), headline="twin",
@@ -363,7 +405,7 @@ def test_the_why_line_names_the_words_that_weigh_and_the_kept_paper_most_like_it
     assert found.like(200) == 3
     line = found.why_line(200)
     assert "\n" not in line
-    assert line.endswith(f"like {twin.headline}")
+    assert line.endswith("like A 3-step bandit")
     assert any(word in line.split("; ")[0] for word in BANDITS.split())
     assert found.like(3) != 3  # a kept paper is not like itself
 

@@ -35,6 +35,8 @@ from tui_reader.core.recommend.decisions import (
 )
 from tui_reader.core.recommend.features import Features, Floats, Rejected
 from tui_reader.core.recommend.model import Model, Training
+from tui_reader.core.recommend.shown import shown
+from tui_reader.core.references import headline_text
 from tui_reader.core.store import Numbers, PaperStore
 from tui_reader.core.writing import writing_prefix
 
@@ -152,7 +154,7 @@ class Recommender:
         columns, values = self.rows.row(number)
         contributions = values * self.model.weights[columns]
         # More than asked: some are passed over (a word PDF extraction broke, `broken_halves`;
-        # one not seen typeset, `unseen`; a word named already).
+        # one the reader does not see, `shown`; a word named already).
         best = np.argsort(-contributions)[: 5 * words].tolist()
         chosen = [i for i in best if contributions[i] > 0]
         paper = self.papers[number]
@@ -161,10 +163,11 @@ class Recommender:
         hashed = [int(self.rows.vocabulary[columns[i]]) for i in chosen]
         authors = {author.strip() for author in paper.authors}
         candidates = [names[column] for column in hashed if column in names]
+        seen = shown(set(candidates) - authors, title, paper.abstract) | {a: a for a in authors}
+        candidates = [name for name in candidates if name in seen]
         said = {name: set() if name in authors else set(name.split()) for name in candidates}
         hidden = features.broken_halves(paper.abstract, self.rows.vocabulary)
-        hidden |= features.unseen(set().union(*said.values()), f"{title}\n{paper.abstract}")
-        return _distinct(candidates, said, hidden, words)
+        return [seen[name] for name in _distinct(candidates, said, hidden, words)]
 
     def like(self, number: int) -> int | None:
         """The kept paper most like this one (the largest cosine of their rows), if any."""
@@ -188,7 +191,7 @@ class Recommender:
         words = self.why(number)
         parts = [f"for its words {', '.join(words)}"] if words else []
         if (like := self.like(number)) is not None:
-            headline = self.papers[like].headline
+            headline = headline_text(self.papers[like])
             cut = headline if len(headline) <= HEADLINE else headline[: HEADLINE - 1] + "…"
             parts.append(f"like {cut}")
         return "; ".join(parts) or "no word of it weighs for or against"

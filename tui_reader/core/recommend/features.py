@@ -27,9 +27,8 @@ built again: the vocabulary and IDF follow the collection.
 import hashlib
 import json
 import re
-import unicodedata
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,7 +40,6 @@ from tui_reader.core import wording
 from tui_reader.core.store import PaperStore
 from tui_reader.core.text import without_debris
 from tui_reader.core.topic_words import STOP_WORDS
-from tui_reader.core.typeset import typeset_text
 
 FORMAT = "tui-reader recommend features"
 VERSION = 4  # 4: the IDF and the papers' keys kept, rows made for papers added
@@ -212,17 +210,6 @@ def broken_halves(text: str, vocabulary: npt.NDArray[np.int32]) -> frozenset[str
     halves = {half for pair, whole in zip(broken, known, strict=True) if whole for half in pair}
     elsewhere = set(re.split(r"[^\w]+", _BROKEN.sub(" ", text.lower())))
     return frozenset(halves - elsewhere)
-
-
-def unseen(words: Iterable[str], text: str) -> frozenset[str]:
-    """Those of `words` (of `text`, as the rows have them) that the reader does not see in it
-    typeset: the names of LaTeX commands (`\\sqrt` shows as √, `\\frac` as a fraction, while
-    `\\log` shows as the word log) written nowhere else as words. Letters of math alphabets
-    read as theirs (`\\mathsf{poly}` shows poly)."""
-    shown = unicodedata.normalize("NFKC", typeset_text(text)).lower()
-    return frozenset(
-        word for word in words if not re.search(rf"(?<![^\W\d_]){re.escape(word)}", shown)
-    )
 
 
 def _texts(papers: PaperStore, start: int, stop: int) -> Iterator[tuple[str, str, Sequence[str]]]:

@@ -1,0 +1,85 @@
+"""The why line's words and pairs of words as the reader sees them in the paper typeset.
+
+The rows' words are in lower case and their pairs skip common English and punctuation, so a
+word or pair of the rows may not be one the reader sees: the name of a LaTeX command (`\\sqrt`
+shows as √, while `\\log` shows as the word log), or two words that follow each other only
+once the words between are left out ("learning reinforcement" across a title's end and the
+abstract's start, "regret bounds" across a sentence's end). `shown` keeps those the typeset
+paper writes, a pair's two words next to each other (parted by spaces or a hyphen, as
+written: "multi-armed"), each word as the paper writes it: in lower case where it is so
+written anywhere, else in its capitals ("RL", "NeurIPS"; not those of a title all in
+capitals). A word only capitalised ("Bayesian", or "Learning" in a title or in "Reinforcement
+Learning (RL)") is written in lower case: nothing tells a name from a word capitalised.
+"""
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import pairwise
+
+from tui_reader.core.typeset import typeset_text
+
+_TOKEN = re.compile(r"[^\W_]+")  # a run of letters and digits
+_BETWEEN = re.compile(r"[\s\-\u2010\u2011]+")  # what may part a pair's two words
+
+
+@dataclass(frozen=True)
+class _Token:
+    form: str  # as written
+    word: str  # in lower case
+    start: int
+    end: int
+
+
+def shown(names: Iterable[str], title: str, abstract: str) -> dict[str, str]:
+    """Each of these words or pairs of words of the paper's rows (in lower case) that the
+    typeset paper writes, as it writes it."""
+    parts = [_Part(title), _Part(abstract)]
+    # A word may run on in the typeset text: "max" in "maxᵢ" (`\\max_i`), read "maxi".
+    forms: dict[str, list[str]] = {}
+    for part in parts[1:] if title.isupper() else parts:  # a title in capitals says nothing
+        for token in part.tokens:
+            forms.setdefault(token.word, []).append(token.form)
+    found: dict[str, str] = {}
+    for name in names:
+        match name.split():
+            case [word]:
+                if any(token.word.startswith(word) for part in parts for token in part.tokens):
+                    found[name] = _written(word, forms)
+            case [first, second]:
+                if gap := _gap(first, second, parts):
+                    glue = " " if gap.isspace() else gap.strip()  # spaces read as one
+                    found[name] = _written(first, forms) + glue + _written(second, forms)
+    return found
+
+
+class _Part:
+    """A title or abstract typeset, and its words."""
+
+    def __init__(self, text: str) -> None:
+        self.text = unicodedata.normalize("NFKC", typeset_text(text))
+        self.tokens = [
+            _Token(match.group(), match.group().lower(), match.start(), match.end())
+            for match in _TOKEN.finditer(self.text)
+        ]
+
+
+def _gap(first: str, second: str, parts: list[_Part]) -> str:
+    """What parts the two words where the paper writes them next to each other, if it does."""
+    for part in parts:
+        for one, other in pairwise(part.tokens):
+            if one.word == first and other.word.startswith(second):
+                gap = part.text[one.end : other.start]
+                if _BETWEEN.fullmatch(gap):
+                    return gap
+    return ""
+
+
+def _written(word: str, forms: dict[str, list[str]]) -> str:
+    """The word (in lower case) as the paper writes it (`shown`)."""
+    written = forms.get(word, [])
+    if word in written:
+        return word
+    capitals = [form for form in written if any(letter.isupper() for letter in form[1:])]
+    return capitals[0] if capitals else word
