@@ -1,11 +1,14 @@
 """`tui-reader recommend`: the undecided papers, best first by what the reader kept."""
 
 import json
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from tests.cli_helpers import run
+from tui_reader.cli import shared
 from tui_reader.core.library import Library, default_path
 from tui_reader.core.paper import paper_id
 
@@ -110,6 +113,14 @@ def test_a_tag_no_paper_has_is_said_as_list_says_it(tmp_path: Path, capsys: Caps
     assert (status, out) == (1, "")
     assert err == "tui-reader: no paper has the tag #nosuch\n"
     assert run(capsys, "list", "--papers", corpus, "--query", "#nosuch")[2] == err
+
+
+def test_a_query_no_paper_matches_is_said_so(tmp_path: Path, capsys: Capsys) -> None:
+    _decide([1, 3, 5, 7], [0, 2, 4, 6])
+    status, out, err = run(
+        capsys, "recommend", "--papers", str(_corpus(tmp_path)), "--query", "zzyzx"
+    )
+    assert (status, out, err) == (1, "", "tui-reader: no paper matches 'zzyzx'\n")
 
 
 def test_a_query_keeps_its_papers_only(tmp_path: Path, capsys: Capsys) -> None:
@@ -226,17 +237,48 @@ def test_decisions_on_papers_not_read_are_said_with_how_to_name_their_files(
     elsewhere = "9 papers of your library are not in the papers read ("
     status, _, err = run(capsys, "recommend")  # the bundled abstracts
     assert status == 1
-    assert "no model of your interests yet" in err and elsewhere in err
-    assert err.rstrip().endswith("name their files with --papers")
+    assert err.startswith(f"tui-reader: {elsewhere}")  # the cause first
+    assert "name their files with --papers; no model of your interests yet" in err
     for command in (["digest", "--search", "grippers"], ["searches"]):
         status, _, err = run(capsys, *command)
         assert status == 0 and elsewhere in err, command
+    status, _, err = run(capsys, "digest", "--search", "grippers", "--for-you")
+    assert status == 0 and err.startswith(f"tui-reader: {elsewhere}") and err.count("\n") == 1
     library, _ = Library.open(default_path())
     library.save_search("bandits", "bandit")  # in some
     library.save()
+    # Without a model, the digest of a search that found papers says why there is none.
+    err = run(capsys, "digest", "--search", "bandits", "--for-you")[2]
+    assert err.startswith(f"tui-reader: {elsewhere}") and "no model" in err
     # A search that found papers, none unread since a day to come: no hint, every morning.
     for command in (["digest", "--since", "2099-01-01"], ["searches"]):
         assert elsewhere not in run(capsys, *command)[2], command
     corpus = str(_corpus(tmp_path))
     for command in (["recommend"], ["digest"], ["searches"]):
         assert elsewhere not in run(capsys, *command, "--papers", corpus)[2]
+
+
+def test_slow_work_is_told_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first run over new papers takes seconds: a terminal hears what is being done, a
+    script or a cron's mail does not, nor does work done within SLOW seconds."""
+    told: list[str] = []
+    heard = threading.Event()
+
+    def warn(message: str) -> None:
+        told.append(message)
+        heard.set()
+
+    monkeypatch.setattr(shared, "warn", warn)
+    monkeypatch.setattr(shared, "SLOW", 0.0)
+    monkeypatch.setattr(shared, "on_terminal", lambda: True)
+    with shared.told_if_slow("indexing"):
+        assert heard.wait(10)
+    assert told == ["indexing…"]
+    monkeypatch.setattr(shared, "SLOW", 60.0)
+    with shared.told_if_slow("quick"):
+        pass
+    monkeypatch.setattr(shared, "SLOW", 0.0)
+    monkeypatch.setattr(shared, "on_terminal", lambda: False)
+    with shared.told_if_slow("piped"):
+        time.sleep(0.2)
+    assert told == ["indexing…"]

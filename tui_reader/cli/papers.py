@@ -7,7 +7,7 @@ written to it."""
 import json
 from collections.abc import Sequence
 
-from tui_reader.cli.shared import NamedPapers, NoMatch, warn
+from tui_reader.cli.shared import NamedPapers, NoMatch, told_if_slow, warn
 from tui_reader.core.loading import NO_FILTER, LoadFilter, NothingAdmitted, check_paths
 from tui_reader.core.opening import Opening, open_papers
 from tui_reader.core.paper import Paper
@@ -49,8 +49,10 @@ def read_papers(
     `load_filter` admits no paper (`asked`: the options as typed, to say so)."""
     bad: list[str] = []
     files = check_paths(named.paths, named.origin, passed_over=bad)
+    work = "reading the papers and indexing them (once: kept in the cache)"
     try:
-        opening = open_papers(named.paths, files, load_filter, indexed=indexed, passed_over=bad)
+        with told_if_slow(work if indexed else "reading the papers"):
+            opening = open_papers(named.paths, files, load_filter, indexed=indexed, passed_over=bad)
     except NothingAdmitted:
         raise NoMatch(f"no paper matches {asked}") from None
     finally:

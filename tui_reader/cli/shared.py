@@ -8,6 +8,7 @@ import contextlib
 import os
 import shlex
 import sys
+import threading
 import unicodedata
 from collections.abc import Iterator, Sequence
 from datetime import date, timedelta
@@ -129,6 +130,30 @@ class NoMatch(Exception):
 def warn(message: str) -> None:
     """One line on stderr, as every problem and remark of the commands is told."""
     print(f"tui-reader: {message}", file=sys.stderr)
+
+
+SLOW = 1.0  # seconds of work a terminal waits in silence
+
+
+def on_terminal() -> bool:
+    return sys.stderr.isatty()
+
+
+@contextlib.contextmanager
+def told_if_slow(what: str) -> Iterator[None]:
+    """Say `what` is being done, on stderr, should it take SLOW seconds or more and stderr be
+    a terminal: a first run over new papers (their index built, their rows for the model)
+    takes seconds, which a script or a cron's mail need not hear of."""
+    if not on_terminal():
+        yield
+        return
+    timer = threading.Timer(SLOW, warn, [f"{what}…"])
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 DATES = "YYYY-MM-DD, YYYY-MM or YYYY, or today or yesterday"  # what date_text takes

@@ -7,20 +7,25 @@ import sys
 import textwrap
 from collections.abc import Sequence
 from datetime import date
+from pathlib import Path
 
+from tui_reader.cli.commands.recommend import LEARNING
 from tui_reader.cli.commands.searches import (
     NO_SEARCHES,
     add_searched_options,
     searched_papers,
     tell_elsewhere,
 )
+from tui_reader.cli.selection import library_elsewhere
 from tui_reader.cli.shared import (
     DATES,
     UsageError,
     date_text,
     first_day,
     open_library,
+    papers_or_default,
     settings,
+    told_if_slow,
     warn,
 )
 from tui_reader.core.feeds import feed_numbers, unread_papers
@@ -90,7 +95,8 @@ def run(arguments: argparse.Namespace) -> int:
     papers, index = opened.store, opened.index
     since = first_day(arguments.since) if arguments.since else None
     digest: list[tuple[str, str, list[Paper]]] = []
-    liked = _for_you(papers, library) if arguments.for_you else None
+    paths = papers_or_default(arguments.papers, config).paths
+    liked = _for_you(papers, library, paths) if arguments.for_you else None
     found = False  # by any search: read or not, of any date
     for name, query in searches.items():
         numbers = feed_numbers(index, query, library, papers)
@@ -101,7 +107,7 @@ def run(arguments: argparse.Namespace) -> int:
         if since is not None:
             unread = [paper for paper in unread if _published_since(paper, since)]
         digest.append((name, query, unread))
-    if not found:
+    if not found and (liked is None or liked.cold_start is None):  # else said with it
         tell_elsewhere(arguments.papers, papers, library, config)
     if arguments.format == "jsonl":
         for name, query, unread in digest:
@@ -115,13 +121,16 @@ def run(arguments: argparse.Namespace) -> int:
     return 0
 
 
-def _for_you(papers: PaperStore, library: Library) -> Recommender:
-    """The model of the reader's keeps and skips; without one (said on stderr) the papers
-    keep the searches' order, the decided after the others, as the reader's for-you order
-    puts them."""
-    found = open_recommender(papers, library, None, cache_folder())
+def _for_you(papers: PaperStore, library: Library, paths: list[Path]) -> Recommender:
+    """The model of the reader's keeps and skips; without one (said on stderr, first the
+    papers of the library not among those read from `paths`) the papers keep the searches'
+    order, the decided after the others, as the reader's for-you order puts them."""
+    with told_if_slow(LEARNING):
+        found = open_recommender(papers, library, None, cache_folder())
     if found.cold_start is not None:
-        warn(f"{found.cold_start}; the papers are in the searches' order, the kept last")
+        elsewhere = library_elsewhere(papers, library, paths)
+        cold = f"{elsewhere}; {found.cold_start}" if elsewhere else found.cold_start
+        warn(f"{cold}; the papers are in the searches' order, the kept last")
     return found
 
 

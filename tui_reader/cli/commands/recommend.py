@@ -22,10 +22,14 @@ from tui_reader.cli.shared import (
     settings,
     tags_given,
     tell_misread,
+    told_if_slow,
 )
 from tui_reader.core.feeds import feed_numbers
 from tui_reader.core.locations import cache_folder
 from tui_reader.core.recommend import ColdStart, recommender
+
+# What a first run over new papers, or after new decisions, does for seconds.
+LEARNING = "learning from your decisions (a first run over these papers: their rows kept)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -59,11 +63,14 @@ def run(arguments: argparse.Namespace) -> int:
     if tag is not None and tag not in library.tag_counts():  # as `list` and `search` say it
         raise NoMatch(f"no paper has the tag #{tag}")
     try:
-        found = recommender(papers, library, tag, cache_folder())
-    except ColdStart as error:  # the decisions may be on papers not read here
+        with told_if_slow(LEARNING):
+            found = recommender(papers, library, tag, cache_folder())
+    except ColdStart as error:  # the decisions may be on papers not read here: said first
         elsewhere = library_elsewhere(papers, library, named.paths)
-        raise NoMatch(f"{error}; {elsewhere}" if elsewhere else str(error)) from None
+        raise NoMatch(f"{elsewhere}; {error}" if elsewhere else str(error)) from None
     among = feed_numbers(index, arguments.query, library, papers) if arguments.query else None
+    if among is not None and not len(among):
+        raise NoMatch(f"no paper matches {arguments.query!r}")
     best = found.best(among, arguments.limit)
     if not len(best):
         matching = f" matching {arguments.query!r}" if arguments.query else ""
