@@ -274,13 +274,19 @@ async def test_triage_walks_in_the_for_you_order_and_a_skip_sends_its_like_back(
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is app.workspace, "the list")
         paper_list = app.workspace.paper_list  # back on the paper triage stopped on
-        await wait_until(pilot, lambda: paper_list.cursor == 1, "the cursor on it")
 
-        def triaged_next() -> bool:
-            return shown_ids(app)[2 : len(walk.papers)] == [p.id for p in walk.papers[2:]]
+        def on_it() -> bool:
+            return paper_list.current is not None and paper_list.current.id == on_screen.id
+
+        await wait_until(pilot, on_it, "the cursor on it")
+
+        def triaged_next() -> bool:  # the list sorted whole, in the triage's order
+            rest = [i for i in shown_ids(app) if i not in ahead[:2]]
+            return rest[: len(walk.papers) - 2] == [p.id for p in walk.papers[2:]]
 
         await wait_until(pilot, triaged_next, "the list to follow", 30)
-        assert shown_ids(app)[:2] == ahead[:2]
+        ids = shown_ids(app)
+        assert on_it() and ids.index(ahead[0]) > ids.index(ahead[1])  # the skip among the decided
 
 
 async def test_an_undo_gives_back_the_order_before_it(private_library: Path) -> None:
@@ -589,13 +595,13 @@ async def test_a_paper_bookmarked_in_the_order_is_read_and_no_model_takes_it_for
         assert (number in decided.kept) is (tag is None)
 
 
-async def test_a_triage_left_shows_its_papers_above_the_one_reached_and_the_best_below(
+async def test_a_triage_left_sorts_the_list_whole_the_cursor_on_the_paper_reached(
     private_library: Path,
 ) -> None:
-    """A triage opened with no model yet, which comes as it goes: back in the list, the
-    papers walked are above the one reached, in the order walked, the cursor on it, and the
-    papers not decided below it best first; none left above it in the order of the list
-    before the triage (the file's)."""
+    """A triage opened with no model yet, which comes as it goes: back in the list, it is
+    sorted whole, the papers not decided best first, those decided (in the triage too) after
+    them, not left at the top, and the cursor is on the paper the triage reached; none left
+    above it in the order of the list before the triage (the file's)."""
     bandits = of("bandits")
     app = reader(corpus(), private_library, bandits[:3], [])
     async with app.run_test(size=(130, 40)) as pilot:
@@ -610,21 +616,29 @@ async def test_a_triage_left_shows_its_papers_above_the_one_reached_and_the_best
             await work_done(app)
         await wait_until(pilot, lambda: not app.workspace.for_you.cold, "a model", 30)
         await work_done(app)
-        walked = [paper.id for paper in walk.papers]
-        reached = walk.position
-        assert walked[reached : reached + 10] != before[reached : reached + 10]
+        reached = walk.current
+        assert reached is not None and reached.id not in walk.decisions
+        decided = {*walk.decisions, *bandits[:3]}
+        assert len(decided) == 17
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is app.workspace, "the list")
         paper_list = app.workspace.paper_list
 
-        def as_walked() -> bool:
-            return shown_ids(app)[: len(walked)] == walked and paper_list.cursor == reached
+        def sorted_whole() -> bool:
+            current = paper_list.current
+            return (
+                set(shown_ids(app)[-17:]) == decided
+                and current is not None
+                and (current.id == reached.id)
+            )
 
-        await wait_until(pilot, as_walked, "the list in the triage's order", 30)
+        await wait_until(pilot, sorted_whole, "the list sorted whole", 30)
         await work_done(app)
         await settled(pilot)
-        assert as_walked()
-        assert [topic_of(i) for i in shown_ids(app)[reached : reached + 10]] == ["bandits"] * 10
+        assert sorted_whole()
+        ids = shown_ids(app)
+        assert paper_list.cursor < 10 and ids[:10] != before[:10]
+        assert [topic_of(i) for i in ids[:10]] == ["bandits"] * 10
 
 
 @pytest.mark.parametrize("decided", [3, 1], ids=["a model", "no model yet"])

@@ -232,7 +232,8 @@ async def triage(screen: WorkspaceParts) -> None:
     # Decided, as r marks one: a paper read before the triage leaves `is:unread` now.
     screen.filtering.marked_read(list(walk.decisions))
     screen.library_changed()
-    if screen.for_you.triage_left(query, walk.numbers[: walk.position + 1]):
+    walked = walk.numbers[: walk.position + 1]
+    if len(walked) and screen.for_you.triage_left(query, int(walked[-1])):
         return
     position = None if paper_id is None else paper_list.position_of(paper_id)
     if position is not None:  # where triage stopped: not read for being there

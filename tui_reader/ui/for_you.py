@@ -1,6 +1,6 @@
-"""The for-you order in the reader: a model of the reader's decisions orders the list best
-first (core.recommend, core.for_you), follows each decision, and says in the detail pane why
-a paper is recommended.
+"""The for-you order in the reader: a model of the reader's decisions orders the list best first
+(core.recommend, core.for_you), follows each decision, and says in the detail pane why a
+paper is recommended.
 
 The recommender is opened in a daemon thread (core.recommend.open_recommender: seconds at
 100,000 papers; a quit never waits for it) once the order is first asked for; asked for (`s`,
@@ -9,12 +9,12 @@ worker have it follow the decisions changed (Recommender.decide: the model train
 its last weights, every paper scored again) and post the order it gives (`ForYouScored`): the
 list is sorted again below the cursor, the papers up to it keeping their places (a model's
 first order sorts it whole, unless the reader moved in it meanwhile), and a triage in this
-order sorts the papers after the one on screen. A model that cannot be made, or fails to
-learn a decision, is told, and the decided papers go last. With a `#tag` (or `!#tag`) in the
-filter, the tag's papers are the ones kept ("like #tag"). Under the decisions a model needs
-the recommender is cold: the pane says how many more it needs (its `cold_start`), and the
-decided papers still go after the others. The recommender is opened once the papers are
-loaded, all of them."""
+order sorts the papers after the one on screen; a triage left sorts the list whole. A model
+that cannot be made, or fails to learn a decision, is told, and the decided papers go last.
+With a `#tag` (or `!#tag`) in the filter, the tag's papers are the ones kept ("like #tag").
+Under the decisions a model needs the recommender is cold: the pane says how many more it
+needs (its `cold_start`), and the decided papers still go after the others. The recommender
+is opened once the papers are loaded, all of them."""
 
 import threading
 from collections.abc import Callable
@@ -120,9 +120,9 @@ class ForYou:
         self._whole_due = False  # and is sorted whole (a model's first order)
         self._reader_moved = False  # in the list, since the order was asked for
         self._pinned = NONE  # the papers that keep their places in the next sort
-        # A triage left in this order: its query, the papers it walked up to the one reached
-        # (its last), which the list shows first until the reader moves or filters again.
-        self._left: tuple[str, Numbers] | None = None
+        # A triage left in this order: its query and the paper reached, which the cursor is
+        # on (if not decided) once the list is sorted whole, until the reader moves or filters.
+        self._left: tuple[str, int] | None = None
         self._explaining: Timer | None = None
         self._fresh: str | None = None  # the paper whose why line the pane has for the order now
         self._library_due = False  # a change to the library waits to be drawn with the order
@@ -370,9 +370,12 @@ class ForYou:
         if not self._active or self._resort_due:
             return False
         follows, self._whole_due = follows and not self._whole_due, False
-        if self._left is not None:
-            walked = self._pinned = self._left[1]
-            paper_list.choose_later(self._store.id_of(int(walked[-1])), asked_for=False)
+        if self._left is not None:  # sorted whole: the papers it decided go with the decided
+            reached, order = self._left[1], self.order
+            decided = (
+                order is not None and reached < len(order.decided) and bool(order.decided[reached])
+            )
+            paper_list.choose_later(None if decided else self._store.id_of(reached), False)
         elif follows and (current := paper_list.current) is not None:
             paper_list.choose_later(current.id, asked_for=False)
             self._pinned = _passed(paper_list.papers, paper_list.cursor)
@@ -390,13 +393,14 @@ class ForYou:
 
     # Triage in this order
 
-    def triage_left(self, query: str, walked: Numbers) -> bool:
-        """A triage of `query`'s papers in this order is left: the list shows the papers it
-        `walked`, in that order, up to the one reached (the last), the cursor on it, and the
-        others in the order now below; whether it will (the list is in this order)."""
-        if not self._active or not len(walked):
+    def triage_left(self, query: str, reached: int) -> bool:
+        """A triage of `query`'s papers in this order is left on the paper `reached`: the list
+        is sorted whole in the order following its decisions, the papers it decided among the
+        decided, the cursor on the paper reached if not decided, else on the best; whether it
+        will (the list is in this order)."""
+        if not self._active:
             return False
-        self._left, self._resort_due = (query, walked), True
+        self._left, self._resort_due = (query, reached), True
         if not self._updating:  # else once the order following the triage's decisions comes
             self._resort()
         return True
