@@ -216,6 +216,20 @@ async def test_like_a_tag_orders_by_the_papers_carrying_it(private_library: Path
         assert not set(shown) & set(robots[:3])  # the filter: not tagged
         assert [topic_of(i) for i in shown[:20]] == ["robots"] * 20
         await wait_until(pilot, lambda: "Like #robotics: " in detail(app), "why, by the tag")
+        # In a triage of this order, a keep gives the tag too: it teaches the tag's model.
+        await pilot.press("enter")  # from the filter to the list
+        triage = await open_triage(pilot, app)
+        assert "Enter keep #robotics" in str(triage.query_one("#triage-keys").render())
+        kept = triage.triage.current
+        assert kept is not None
+        await pilot.press("enter", "x")
+        await work_done(app)
+        assert library.tags(kept.id) == ["robotics"] and library.is_bookmarked(kept.id)
+        skipped = triage.triage.papers[1].id
+        assert library.tags(skipped) == [] and not library.is_bookmarked(skipped)
+        await pilot.press("u", "u")
+        await work_done(app)
+        assert library.tags(kept.id) == [] and not library.is_bookmarked(kept.id)
 
 
 async def test_a_bookmark_sorts_the_papers_below_again_and_the_cursor_stays_on_its_paper(

@@ -292,15 +292,17 @@ class Triage:
         store, numbers, at = self.papers.store, self.numbers.copy(), _now()
         return lambda: Place([store.id_of(n) for n in numbers.tolist()], 0, {}, at)
 
-    def decide(self, kind: str) -> bool:
+    def decide(self, kind: str, kept_tag: str | None = None) -> bool:
         """Decide on the current paper (KEEP, SKIP, LATER or "#tag"), as one undoable step of
         the library, and move on; whether the library changed. ValueError for a bad tag. A
         paper put off before (#later) and decided now is no longer put off; a bookmarked paper
-        skipped is no longer bookmarked (a quick tag leaves its bookmark)."""
+        skipped is no longer bookmarked (a quick tag leaves its bookmark). A keep gives the
+        paper `kept_tag` too (in a "like #tag" order, the tag's papers are the kept ones)."""
         paper = self.current
         if paper is None:
             return False
         ids, what = [paper.id], f"{kind} in triage"
+        given = [kept_tag] if kind == KEEP and kept_tag else []
         if kind == LATER:
             changed = self.library.change(ids, what, read=False, add_tags=[LATER_TAG])
         else:
@@ -309,7 +311,7 @@ class Triage:
                 what,
                 bookmarked={KEEP: True, SKIP: False}.get(kind),
                 read=True,
-                add_tags=[kind[1:]] if kind.startswith("#") else [],
+                add_tags=[kind[1:]] if kind.startswith("#") else given,
                 remove_tags=[LATER_TAG],
             )
         self.steps.append(Step(self.position, changed))

@@ -59,6 +59,7 @@ class Ranking(Protocol):
 
     rescored: Signal[None]  # a new order
     learning: Signal[None]  # a first model is being made
+    tag: str | None  # "like #tag": the tag's papers are the kept ones, and a keep gives it
 
     def changed(self) -> bool:
         """The library changed: a new order will follow (whether one will)."""
@@ -167,6 +168,7 @@ class TriageScreen(ModalScreen[str | None]):
         self._place_saved = False
         self._saving = threading.Lock()  # the place at its start, kept in a thread
         self._ranking = ranking
+        self._kept_tag = ranking.tag if ranking is not None else None
         self._reached = reached
 
     def compose(self) -> ComposeResult:
@@ -175,7 +177,8 @@ class TriageScreen(ModalScreen[str | None]):
             yield self._why
         with VerticalScroll(id="triage-reading"):
             yield self._body
-        keys = "Enter keep · x skip · l later · u undo · y copy link · o open · t tags · n note"
+        keep = f"Enter keep #{self._kept_tag}" if self._kept_tag else "Enter keep"
+        keys = f"{keep} · x skip · l later · u undo · y copy link · o open · t tags · n note"
         tags = "   ".join(f"{n} #{tag}" for n, tag in enumerate(self._quick_tags, 1))
         yield Static(
             Content(f"{keys} · Escape leaves" + (f"\n{tags}" if tags else "")), id="triage-keys"
@@ -268,7 +271,7 @@ class TriageScreen(ModalScreen[str | None]):
         if self.triage.current is None:
             self.notify("Every paper is triaged: Escape leaves", markup=False)
             return
-        if self.triage.decide(kind):
+        if self.triage.decide(kind, self._kept_tag):
             self._changed()
         self._show()
 
