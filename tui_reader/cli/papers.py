@@ -49,7 +49,7 @@ def read_papers(
     `load_filter` admits no paper (`asked`: the options as typed, to say so)."""
     bad: list[str] = []
     files = check_paths(named.paths, named.origin, passed_over=bad)
-    work = "reading the papers and indexing them (once: kept in the cache)"
+    work = "reading the papers (a first run indexes them, and keeps the index in the cache)"
     try:
         with told_if_slow(work if indexed else "reading the papers"):
             opening = open_papers(named.paths, files, load_filter, indexed=indexed, passed_over=bad)

@@ -28,8 +28,8 @@ from tui_reader.core.feeds import feed_numbers
 from tui_reader.core.locations import cache_folder
 from tui_reader.core.recommend import ColdStart, recommender
 
-# What a first run over new papers, or after new decisions, does for seconds.
-LEARNING = "learning from your decisions (a first run over these papers: their rows kept)"
+# What takes seconds: a first run over new papers makes their rows (kept), new decisions train.
+LEARNING = "learning from your decisions"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
