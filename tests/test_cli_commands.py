@@ -1,5 +1,6 @@
 """The commands for scripts: what they say when asked something they cannot do."""
 
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -363,3 +364,18 @@ def test_a_query_beginning_with_a_bar_does_not_loosen_tag_or_bookmarked(capsys) 
     assert run(capsys, "bookmark", LOAM)[0] == 0
     exported = run(capsys, "export", "--bookmarked", "--query", "|bandit", "--format", "json")
     assert bandit not in exported[1]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+def test_output_that_cannot_be_written_is_one_line_and_status_1() -> None:
+    """A full disk (/dev/full) or a closed standard output: before, a traceback."""
+    arguments = [sys.executable, "-m", "tui_reader", "search", "bandit"]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(arguments, stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    told = "tui-reader: the output could not be written: No space left on device\n"
+    assert (done.returncode, done.stderr) == (1, told)
+    closed = subprocess.run(
+        f"{shlex.join(arguments)} >&-", shell=True, stderr=subprocess.PIPE, text=True, timeout=60
+    )
+    told = "tui-reader: the output could not be written: standard output is closed\n"
+    assert (closed.returncode, closed.stderr) == (1, told)

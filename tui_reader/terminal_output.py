@@ -5,9 +5,10 @@ Standard error keeps one sequence of our own: a carriage return and "erase the l
 which `fetch` and `resolve` redraw their progress in place."""
 
 import io
+import os
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import TextIO
 
 from tui_reader.core.text import for_terminal
@@ -15,26 +16,50 @@ from tui_reader.core.text import for_terminal
 REDRAW = "\r\x1b[K"  # back to the line's start, and erase it
 
 
+class OutputFailed(Exception):
+    """What a command printed could not be written (a full disk, standard output closed);
+    the message says why. A reader gone (a broken pipe) is no failure: BrokenPipeError."""
+
+
 class _WithoutControls(io.TextIOBase):
     """A text stream that writes what it is given without its control characters, but for
-    the redrawing of a line (`REDRAW`) when `redraws`."""
+    the redrawing of a line (`REDRAW`) when `redraws`; None: standard output closed."""
 
-    def __init__(self, stream: TextIO, redraws: bool = False) -> None:
+    def __init__(self, stream: TextIO | None, redraws: bool = False) -> None:
         self._stream = stream
         self._redraws = redraws
 
     def write(self, text: str) -> int:
         if self._redraws and REDRAW in text:
-            self._stream.write(REDRAW.join(for_terminal(part) for part in text.split(REDRAW)))
+            shown = REDRAW.join(for_terminal(part) for part in text.split(REDRAW))
         else:
-            self._stream.write(for_terminal(text))
+            shown = for_terminal(text)
+        with self._failing():
+            if self._stream is None:
+                raise OutputFailed("standard output is closed")
+            self._stream.write(shown)
         return len(text)
 
     def flush(self) -> None:
-        self._stream.flush()
+        with self._failing():
+            if self._stream is not None:
+                self._stream.flush()
 
     def isatty(self) -> bool:
-        return self._stream.isatty()
+        return self._stream is not None and self._stream.isatty()
+
+    @contextmanager
+    def _failing(self) -> Iterator[None]:
+        """OutputFailed for a write that failed; what is left of the output is dropped, not
+        written again (and failing again, with a traceback) as the interpreter ends."""
+        try:
+            yield
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            with suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), self._stream.fileno())  # type: ignore[union-attr]
+            raise OutputFailed(error.strerror or str(error)) from error
 
 
 @contextmanager

@@ -19,7 +19,7 @@ from tui_reader.core.pools import stop_pools
 from tui_reader.core.scratch import ScratchError
 from tui_reader.core.session import SessionError
 from tui_reader.core.text import for_terminal
-from tui_reader.terminal_output import output_without_controls
+from tui_reader.terminal_output import OutputFailed, output_without_controls
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -38,7 +38,9 @@ def _main(argv: list[str], command: Command | None) -> int:
     try:
         if command is not None:
             end_commands_on_signals()
-            return command.run(argv[1:])
+            status = command.run(argv[1:])
+            sys.stdout.flush()  # a full disk is told here, not as the interpreter ends
+            return status
         _not_a_mistyped_command(argv)
         return run_reader(reader_parser().parse_args(argv))
     except NoMatch as error:  # as grep and `fzf --filter` say nothing matched
@@ -67,6 +69,9 @@ def _main(argv: list[str], command: Command | None) -> int:
         return 1
     except BrokenPipeError:
         return 0
+    except OutputFailed as error:
+        warn(f"the output could not be written: {error}")
+        return 1
     except KeyboardInterrupt:  # Ctrl-C: what was being written is removed as it unwound
         stop_pools()
         warn("interrupted")
