@@ -249,7 +249,9 @@ def _model_files(root: Path) -> tuple[Path, Path]:
     return manifest, manifest.with_suffix(".npy")
 
 
-@pytest.mark.parametrize("damage", ["pickle", "dtype", "manifest", "foreign", "nan", "scores"])
+@pytest.mark.parametrize(
+    "damage", ["pickle", "dtype", "manifest", "foreign", "nan", "scores", "empty"]
+)
 def test_a_damaged_or_foreign_model_is_rejected_and_trained_again_never_run(
     tmp_path: Path, damage: str
 ) -> None:
@@ -274,6 +276,8 @@ def test_a_damaged_or_foreign_model_is_rejected_and_trained_again_never_run(
         np.save(manifest.with_suffix(".scores.npy"), np.zeros(len(papers), dtype=np.float32))
     elif damage == "foreign":
         manifest.write_text(manifest.read_text().replace(model.FORMAT, "something else"))
+    elif damage == "empty":  # numpy reads no header: EOFError, not OSError
+        weights.write_bytes(b"")
     else:
         np.save(weights, np.full(width, np.nan, dtype=np.float32))
     with pytest.raises(features.Rejected):
@@ -284,15 +288,38 @@ def test_a_damaged_or_foreign_model_is_rejected_and_trained_again_never_run(
     model.load(manifest.parent, manifest.stem, trained_on, width, len(papers))  # kept sound again
 
 
-def test_damaged_rows_are_rejected_and_built_again(tmp_path: Path) -> None:
+@pytest.mark.parametrize("damage", ["shape", "empty", "in range", "flipped", "link", "manifest"])
+def test_damaged_rows_are_rejected_and_built_again(tmp_path: Path, damage: str) -> None:
     papers, library = _corpus(), _library([1, 3, 5], [0, 2, 4])
-    first = recommend.recommender(papers, library, None, tmp_path).best().tolist()
-    (folder,) = tmp_path.glob("recommend-v*")
-    np.save(folder / "starts.npy", np.zeros(3, dtype=np.int64))
+    first = recommend.recommender(papers, library, None, tmp_path / "cache")
+    first_why = [first.why(n) for n in first.best().tolist()]
+    (folder,) = (tmp_path / "cache").glob("recommend-v*")
+    elsewhere = tmp_path / "elsewhere.npy"
+    if damage == "shape":
+        np.save(folder / "starts.npy", np.zeros(3, dtype=np.int64))
+    elif damage == "empty":
+        (folder / "values.npy").write_bytes(b"")
+    elif damage == "in range":  # a sound array of the right shape, of other columns
+        columns = np.load(folder / "columns.npy")
+        np.save(folder / "columns.npy", np.zeros_like(columns))
+    elif damage == "flipped":  # a disk's error: a byte of one value
+        values = bytearray((folder / "values.npy").read_bytes())
+        values[-3] ^= 0x40
+        (folder / "values.npy").write_bytes(bytes(values))
+    elif damage == "link":  # to a sound copy elsewhere: the cache follows no link
+        (folder / "values.npy").rename(elsewhere)
+        (folder / "values.npy").symlink_to(elsewhere)
+    else:
+        (folder / "manifest.json").rename(elsewhere)
+        (folder / "manifest.json").symlink_to(elsewhere)
+    kept = elsewhere.read_bytes() if elsewhere.exists() else b""
     with pytest.raises(features.Rejected):
         features.open_kept(folder, features.papers_digest(papers), len(papers))
-    assert recommend.recommender(papers, library, None, tmp_path).best().tolist() == first
+    again = recommend.recommender(papers, library, None, tmp_path / "cache")
+    assert again.best().tolist() == first.best().tolist()
+    assert [again.why(n) for n in again.best().tolist()] == first_why
     features.open_kept(folder, features.papers_digest(papers), len(papers))
+    assert (elsewhere.read_bytes() if elsewhere.exists() else b"") == kept  # not written
 
 
 def test_each_decision_is_followed_at_once_from_the_last_model(

@@ -315,7 +315,7 @@ def _floats(path: Path, count: int) -> Floats:
     """`count` finite float32 kept in `path`; Rejected otherwise."""
     try:
         floats = np.load(path, allow_pickle=False)
-    except (OSError, ValueError) as error:
+    except (OSError, EOFError, ValueError) as error:  # EOFError: an empty file
         raise Rejected(f"{path}: cannot be read ({error})") from None
     if floats.dtype.str != "<f4" or floats.shape != (count,):
         raise Rejected(f"{path}: not {count} float32")
