@@ -520,3 +520,14 @@ def test_a_days_papers_make_rows_for_themselves_and_the_model_follows(
     again = recommend.recommender(bigger, library, None, tmp_path)  # kept: read back
     assert np.array_equal(again.scores, found.scores)
     assert first.rows.added == 0
+
+
+def test_one_papers_words_are_found_as_the_rows_find_them() -> None:
+    """`names_in` reads one paper's words without Arrow (a millisecond a call), as the rows'
+    build reads many papers' with it."""
+    texts = [paper.abstract for paper in _corpus()][:20]
+    texts += ["Straße café naïve x² a_b 3d d3 ½x 𝔸𝔹 日本語 ＡＢＣ ﬁne O(\\sqrt{T}) pre- training"]
+    texts += ["Granger-causality, the multi-armed bandit's regret: $\\mathcal{O}(1)$; \x1b[2J."]
+    for text in texts:
+        distinct, places, _ = features._tokens([text])
+        assert features._words(text) == [distinct[place] for place in places.tolist()], text

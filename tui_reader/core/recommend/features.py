@@ -179,11 +179,23 @@ def _author_key(author: str) -> str:
     return "\x00author " + " ".join(author.lower().split())
 
 
+_WORD = re.compile(r"[^\W_]+")  # letters and digits, as `_tokens` splits at the rest
+
+
+def _words(text: str) -> list[str]:
+    """The words of one text that count, as `_tokens` finds them (but for a rare letter Python
+    lowers otherwise: İ, a final Σ): Arrow's calls cost a millisecond each, which one paper's
+    few hundred words do not need."""
+    found = _WORD.findall(without_debris(text).lower())
+    return [
+        word for word in found if word[0].isalpha() and len(word) > 1 and word not in STOP_WORDS
+    ]
+
+
 def names_in(title: str, abstract: str, authors: Sequence[str]) -> dict[int, str]:
     """What each column a paper has stands for in it: a word, two words, or an author."""
     names: dict[int, str] = {}
-    distinct, places, _ = _tokens([f"{title}\n{abstract}"])
-    words = [distinct[place] for place in places.tolist()]
+    words = _words(f"{title}\n{abstract}")
     hashes = np.array([_hash(word) for word in words], dtype=np.uint64)
     for column, word in zip(_word_columns(hashes).tolist(), words, strict=True):
         names.setdefault(column, word)
