@@ -144,6 +144,9 @@ def test_digest_text_is_data(capsys: Capsys) -> None:
     status, out, _ = run(capsys, "digest")
     assert status == 0
     assert "Query: `'rm -rf' [/b] reinforcement`" in out
+    save_searches(**{"[x](javascript:alert(1)) <b>": "reinforcement"})  # its name too
+    out = run(capsys, "digest")[1]
+    assert "## \\[x\\](javascript:alert(1)) \\<b\\> (" in out
 
 
 def test_a_digest_names_each_paper_by_its_headline_read_as_unicode() -> None:

@@ -152,7 +152,8 @@ def markdown_digest(
         f"{count(len(feeds), 'saved search', 'saved searches')}"
     ]
     for name, query, unread in feeds:
-        lines += ["", f"## {clean(name)} ({count(len(unread), 'unread paper')})", ""]
+        heading = markdown_text(clean(name))  # a name is as written, never a link nor HTML
+        lines += ["", f"## {heading} ({count(len(unread), 'unread paper')})", ""]
         shown = clean(query).replace("`", "'")
         lines.append(f"Query: `{shown}`")
         for paper in unread:
