@@ -655,6 +655,40 @@ async def test_a_triage_left_sorts_the_list_whole_the_cursor_on_the_paper_reache
         assert [topic_of(i) for i in ids[:10]] == ["bandits"] * 10
 
 
+async def test_a_decision_after_a_triage_left_sorts_only_the_papers_below(
+    private_library: Path,
+) -> None:
+    """The list sorted whole once back from a triage, a bookmark in it sorts the papers
+    below the cursor again, the cursor staying on its paper, as ever: not whole again."""
+    app = reader(corpus(), private_library, of("bandits")[:3], of("robots")[:3])
+    async with app.run_test(size=(130, 40)) as pilot:
+        await for_you(pilot)
+        walk = (await open_triage(pilot, app)).triage
+        for _ in range(4):
+            await pilot.press("enter")
+            await work_done(app)
+        reached = walk.current
+        assert reached is not None
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.workspace, "the list")
+        paper_list = app.workspace.paper_list
+
+        def on_reached() -> bool:
+            return paper_list.current is not None and paper_list.current.id == reached.id
+
+        await wait_until(pilot, on_reached, "the cursor on the paper reached", 30)
+        await work_done(app)
+        await settled(pilot)
+        before = shown_ids(app)
+        place = paper_list.cursor
+        await pilot.press("b")
+        await wait_until(pilot, lambda: shown_ids(app) != before, "the order to follow", 30)
+        await work_done(app)
+        await settled(pilot)
+        assert on_reached() and paper_list.cursor == place
+        assert shown_ids(app)[: place + 1] == before[: place + 1]
+
+
 @pytest.mark.parametrize("decided", [3, 1], ids=["a model", "no model yet"])
 async def test_with_the_feeds_panel_open_at_start_the_order_comes_without_a_key(
     private_library: Path, decided: int

@@ -156,6 +156,14 @@ def test_a_name_is_written_as_the_paper_writes_it() -> None:
         "bayesian view": "bayesian view",  # a line's end is a space
     }
     assert shown(["rl"], "DEEP RL", "none") == {"rl": "rl"}  # a title in capitals says nothing
+    assert shown(["rl"], "DEEP RL IN $\\mathcal{O}(\\sqrt{T})$", "none") == {"rl": "rl"}
+    abstract = "The Kullback--Leibler and Cramér–Rao bounds of input/output maps; regret - bandits."
+    names = ["kullback leibler", "cramér rao", "input output", "regret bandits"]
+    assert shown(names, "", abstract) == {
+        "kullback leibler": "kullback\u2013leibler",  # only capitalised
+        "cramér rao": "cramér\u2013rao",
+        "input output": "input/output",
+    }
 
 
 def test_a_pair_named_takes_the_place_of_its_words_named_before_it() -> None:
@@ -250,7 +258,7 @@ def _model_files(root: Path) -> tuple[Path, Path]:
 
 
 @pytest.mark.parametrize(
-    "damage", ["pickle", "dtype", "manifest", "foreign", "nan", "scores", "empty"]
+    "damage", ["pickle", "dtype", "manifest", "foreign", "nan", "scores", "empty", "link"]
 )
 def test_a_damaged_or_foreign_model_is_rejected_and_trained_again_never_run(
     tmp_path: Path, damage: str
@@ -278,6 +286,9 @@ def test_a_damaged_or_foreign_model_is_rejected_and_trained_again_never_run(
         manifest.write_text(manifest.read_text().replace(model.FORMAT, "something else"))
     elif damage == "empty":  # numpy reads no header: EOFError, not OSError
         weights.write_bytes(b"")
+    elif damage == "link":  # to a sound copy elsewhere: the cache follows no link
+        weights.rename(tmp_path.parent / f"{tmp_path.name}-weights.npy")
+        weights.symlink_to(tmp_path.parent / f"{tmp_path.name}-weights.npy")
     else:
         np.save(weights, np.full(width, np.nan, dtype=np.float32))
     with pytest.raises(features.Rejected):

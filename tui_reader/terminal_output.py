@@ -58,7 +58,12 @@ class _WithoutControls(io.TextIOBase):
             raise
         except OSError as error:
             with suppress(OSError, ValueError):
-                os.dup2(os.open(os.devnull, os.O_WRONLY), self._stream.fileno())  # type: ignore[union-attr]
+                written = self._stream.fileno()  # type: ignore[union-attr]
+                null = os.open(os.devnull, os.O_WRONLY)
+                try:
+                    os.dup2(null, written)
+                finally:
+                    os.close(null)
             raise OutputFailed(error.strerror or str(error)) from error
 
 
@@ -69,7 +74,8 @@ def output_without_controls(standard_output: bool = True) -> Iterator[None]:
     out, err = sys.stdout, sys.stderr
     if standard_output:
         sys.stdout = _WithoutControls(out)
-    sys.stderr = _WithoutControls(err, redraws=True)
+    # Standard error closed: nothing can be said.
+    sys.stderr = _WithoutControls(err, redraws=True) if err is not None else io.StringIO()
     try:
         yield
     finally:

@@ -129,10 +129,12 @@ class NoMatch(Exception):
 
 def warn(message: str) -> None:
     """One line on stderr, as every problem and remark of the commands is told."""
-    print(f"tui-reader: {message}", file=sys.stderr)
+    sys.stderr.write(f"tui-reader: {message}\n")  # one write: a line of another thread waits
 
 
 SLOW = 1.0  # seconds of work a terminal waits in silence
+# What takes seconds: a first run over new papers makes their rows (kept), new decisions train.
+LEARNING = "learning from your decisions"
 
 
 def on_terminal() -> bool:
@@ -154,6 +156,7 @@ def told_if_slow(what: str) -> Iterator[None]:
         yield
     finally:
         timer.cancel()
+        timer.join()  # a line being said is said whole, before anything after the work
 
 
 DATES = "YYYY-MM-DD, YYYY-MM or YYYY, or today or yesterday"  # what date_text takes

@@ -121,7 +121,7 @@ class ForYou:
         self._reader_moved = False  # in the list, since the order was asked for
         self._pinned = NONE  # the papers that keep their places in the next sort
         # A triage left in this order: its query and the paper reached, which the cursor is
-        # on (if not decided) once the list is sorted whole, until the reader moves or filters.
+        # on (if not decided) once the list is sorted whole, the next time it is sorted.
         self._left: tuple[str, int] | None = None
         self._explaining: Timer | None = None
         self._fresh: str | None = None  # the paper whose why line the pane has for the order now
@@ -371,7 +371,7 @@ class ForYou:
             return False
         follows, self._whole_due = follows and not self._whole_due, False
         if self._left is not None:  # sorted whole: the papers it decided go with the decided
-            reached, order = self._left[1], self.order
+            (_, reached), order, self._left = self._left, self.order, None
             decided = (
                 order is not None and reached < len(order.decided) and bool(order.decided[reached])
             )

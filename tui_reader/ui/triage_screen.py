@@ -28,6 +28,7 @@ from textual.widgets import Static
 
 from tui_reader.core.browser import open_in_browser
 from tui_reader.core.paper import Paper
+from tui_reader.core.paper_state import LATER_TAG
 from tui_reader.core.references import headline_text, links_of
 from tui_reader.core.store import Numbers, PaperView
 from tui_reader.core.triage import (
@@ -168,7 +169,8 @@ class TriageScreen(ModalScreen[str | None]):
         self._place_saved = False
         self._saving = threading.Lock()  # the place at its start, kept in a thread
         self._ranking = ranking
-        self._kept_tag = ranking.tag if ranking is not None else None
+        tag = ranking.tag if ranking is not None else None
+        self._kept_tag = None if tag == LATER_TAG else tag  # a keep takes #later off
         self._reached = reached
 
     def compose(self) -> ComposeResult:

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 
-from tui_reader.cli.commands.recommend import LEARNING
 from tui_reader.cli.commands.searches import (
     NO_SEARCHES,
     add_searched_options,
@@ -19,6 +18,7 @@ from tui_reader.cli.commands.searches import (
 from tui_reader.cli.selection import library_elsewhere
 from tui_reader.cli.shared import (
     DATES,
+    LEARNING,
     UsageError,
     date_text,
     first_day,
@@ -95,8 +95,9 @@ def run(arguments: argparse.Namespace) -> int:
     papers, index = opened.store, opened.index
     since = first_day(arguments.since) if arguments.since else None
     digest: list[tuple[str, str, list[Paper]]] = []
-    paths = papers_or_default(arguments.papers, config).paths
-    liked = _for_you(papers, library, paths) if arguments.for_you else None
+    liked = None
+    if arguments.for_you:
+        liked = _for_you(papers, library, papers_or_default(arguments.papers, config).paths)
     found = False  # by any search: read or not, of any date
     for name, query in searches.items():
         numbers = feed_numbers(index, query, library, papers)

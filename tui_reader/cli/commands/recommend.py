@@ -12,6 +12,7 @@ import sys
 from tui_reader.cli.papers import print_ranked, read_papers
 from tui_reader.cli.selection import library_elsewhere
 from tui_reader.cli.shared import (
+    LEARNING,
     NoMatch,
     UsageError,
     add_library_option,
@@ -27,9 +28,6 @@ from tui_reader.cli.shared import (
 from tui_reader.core.feeds import feed_numbers
 from tui_reader.core.locations import cache_folder
 from tui_reader.core.recommend import ColdStart, recommender
-
-# What takes seconds: a first run over new papers makes their rows (kept), new decisions train.
-LEARNING = "learning from your decisions"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,15 +60,15 @@ def run(arguments: argparse.Namespace) -> int:
         tell_misread(asked)
     if tag is not None and tag not in library.tag_counts():  # as `list` and `search` say it
         raise NoMatch(f"no paper has the tag #{tag}")
+    among = feed_numbers(index, arguments.query, library, papers) if arguments.query else None
+    if among is not None and not len(among):  # said before a model is made for nothing
+        raise NoMatch(f"no paper matches {arguments.query!r}")
     try:
         with told_if_slow(LEARNING):
             found = recommender(papers, library, tag, cache_folder())
     except ColdStart as error:  # the decisions may be on papers not read here: said first
         elsewhere = library_elsewhere(papers, library, named.paths)
         raise NoMatch(f"{elsewhere}; {error}" if elsewhere else str(error)) from None
-    among = feed_numbers(index, arguments.query, library, papers) if arguments.query else None
-    if among is not None and not len(among):
-        raise NoMatch(f"no paper matches {arguments.query!r}")
     best = found.best(among, arguments.limit)
     if not len(best):
         matching = f" matching {arguments.query!r}" if arguments.query else ""

@@ -257,7 +257,8 @@ def _rows(folder: Path, papers: PaperStore, digest: str) -> Features:
     taken as they are, features.extended) or built, and kept there (whole or not at all)."""
     try:
         rows = features.open_kept(folder, digest, len(papers))
-        os.utime(folder / features.MANIFEST, follow_symlinks=False)  # used: kept longest
+        with contextlib.suppress(OSError):  # a cache that cannot be written is read still
+            os.utime(folder / features.MANIFEST, follow_symlinks=False)  # used: kept longest
         return rows
     except Rejected:
         pass

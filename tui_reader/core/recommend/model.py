@@ -31,6 +31,7 @@ import hashlib
 import json
 import math
 import os
+import stat
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -314,6 +315,8 @@ def load(folder: Path, name: str, digest: str, width: int, count: int) -> tuple[
 def _floats(path: Path, count: int) -> Floats:
     """`count` finite float32 kept in `path`; Rejected otherwise."""
     try:
+        if not stat.S_ISREG(path.lstat().st_mode):  # a link may lead out, a FIFO waits
+            raise Rejected(f"{path}: not a file of the cache")
         floats = np.load(path, allow_pickle=False)
     except (OSError, EOFError, ValueError) as error:  # EOFError: an empty file
         raise Rejected(f"{path}: cannot be read ({error})") from None

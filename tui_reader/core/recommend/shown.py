@@ -2,14 +2,15 @@
 
 The rows' words are in lower case and their pairs skip common English and punctuation, so a
 word or pair of the rows may not be one the reader sees: the name of a LaTeX command (`\\sqrt`
-shows as √, while `\\log` shows as the word log), or two words that follow each other only
-once the words between are left out ("learning reinforcement" across a title's end and the
+shows as √, while `\\log` shows as the word log), or two words that follow each other only once
+the words between are left out ("learning reinforcement" across a title's end and the
 abstract's start, "regret bounds" across a sentence's end). `shown` keeps those the typeset
-paper writes, a pair's two words next to each other (parted by spaces or a hyphen, as
-written: "multi-armed"), each word as the paper writes it: in lower case where it is so
-written anywhere, else in its capitals ("RL", "NeurIPS"; not those of a title all in
-capitals). A word only capitalised ("Bayesian", or "Learning" in a title or in "Reinforcement
-Learning (RL)") is written in lower case: nothing tells a name from a word capitalised.
+paper writes, a pair's two words next to each other (parted by spaces, or by a hyphen, an en
+dash or a slash as written: "multi-armed", "Kullback--Leibler" typeset), each word as the paper
+writes it: in lower case where it is so written anywhere, else in its capitals ("RL",
+"NeurIPS"; not those of a title all in capitals). A word only capitalised ("Bayesian", or
+"Learning" in a title or in "Reinforcement Learning (RL)") is written in lower case: nothing
+tells a name from a word capitalised.
 """
 
 import re
@@ -21,7 +22,9 @@ from itertools import pairwise
 from tui_reader.core.typeset import typeset_text
 
 _TOKEN = re.compile(r"[^\W_]+")  # a run of letters and digits
-_BETWEEN = re.compile(r"[\s\-\u2010\u2011]+")  # what may part a pair's two words
+# What may part a pair's two words: spaces, or one hyphen, en dash ("Kullback--Leibler"
+# typeset) or slash; a dash between spaces parts clauses.
+_JOINERS = frozenset("-\u2010\u2011\u2013/")
 
 
 @dataclass(frozen=True)
@@ -38,7 +41,8 @@ def shown(names: Iterable[str], title: str, abstract: str) -> dict[str, str]:
     parts = [_Part(title), _Part(abstract)]
     # A word may run on in the typeset text: "max" in "maxᵢ" (`\\max_i`), read "maxi".
     forms: dict[str, list[str]] = {}
-    for part in parts[1:] if title.isupper() else parts:  # a title in capitals says nothing
+    capitals = not any(letter.islower() for letter in parts[0].text)  # a title in capitals
+    for part in parts[1:] if capitals else parts:  # says nothing of how a word is written
         for token in part.tokens:
             forms.setdefault(token.word, []).append(token.form)
     found: dict[str, str] = {}
@@ -48,8 +52,7 @@ def shown(names: Iterable[str], title: str, abstract: str) -> dict[str, str]:
                 if any(token.word.startswith(word) for part in parts for token in part.tokens):
                     found[name] = _written(word, forms)
             case [first, second]:
-                if gap := _gap(first, second, parts):
-                    glue = " " if gap.isspace() else gap.strip()  # spaces read as one
+                if glue := _gap(first, second, parts):
                     found[name] = _written(first, forms) + glue + _written(second, forms)
     return found
 
@@ -66,12 +69,15 @@ class _Part:
 
 
 def _gap(first: str, second: str, parts: list[_Part]) -> str:
-    """What parts the two words where the paper writes them next to each other, if it does."""
+    """What parts the two words where the paper writes them next to each other (spaces read
+    as one), if it does."""
     for part in parts:
         for one, other in pairwise(part.tokens):
             if one.word == first and other.word.startswith(second):
                 gap = part.text[one.end : other.start]
-                if _BETWEEN.fullmatch(gap):
+                if gap.isspace():
+                    return " "
+                if gap in _JOINERS:
                     return gap
     return ""
 
