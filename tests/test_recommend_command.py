@@ -131,7 +131,7 @@ def test_a_query_keeps_its_papers_only(tmp_path: Path, capsys: Capsys) -> None:
     assert out and all("Robots paper" in line for line in out.splitlines())
 
 
-@pytest.mark.parametrize("query", ["(((", " ", "is:bookmarkd", "is:bookm", "year:abc", "zzyzx"])
+@pytest.mark.parametrize("query", ["(((", " ", "", "is:bookmarkd", "is:bookm", "year:abc", "zzyzx"])
 def test_a_query_is_checked_as_search_checks_it(tmp_path: Path, capsys: Capsys, query: str) -> None:
     """`(((` recommended every paper, `is:bookmarkd` ran silently, `is:bookm` found nothing
     with status 1, `year:abc` was searched as words unsaid."""

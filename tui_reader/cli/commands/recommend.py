@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--limit", type=int, default=20, metavar="N", help="default: 20")
     parser.add_argument("--format", choices=("text", "jsonl"), default="text")
-    parser.add_argument("--query", default="", help="only papers matching this filter query")
+    parser.add_argument("--query", help="only papers matching this filter query")
     add_papers_option(parser, "papers to recommend from")
     add_library_option(parser)
 
@@ -51,7 +51,8 @@ def run(arguments: argparse.Namespace) -> int:
     if arguments.limit < 1:
         raise UsageError(f"--limit must be 1 or more, not {arguments.limit}")
     tag = tags_given([arguments.tag], "--tag")[0] if arguments.tag is not None else None
-    asked = checked_query(arguments.query) if arguments.query else None  # as `search` checks it
+    query = arguments.query
+    asked = checked_query(query) if query is not None else None  # as `search` checks it
     named = papers_or_default(arguments.papers, settings())
     library, _ = open_library(arguments.library, read_only=True)  # a misplaced one said first
     opened = read_papers(named, indexed=True)  # from the cache once written: read at once
@@ -60,9 +61,9 @@ def run(arguments: argparse.Namespace) -> int:
         tell_misread(asked)
     if tag is not None and tag not in library.tag_counts():  # as `list` and `search` say it
         raise NoMatch(f"no paper has the tag #{tag}")
-    among = feed_numbers(index, arguments.query, library, papers) if arguments.query else None
+    among = feed_numbers(index, query, library, papers) if query is not None else None
     if among is not None and not len(among):  # said before a model is made for nothing
-        raise NoMatch(f"no paper matches {arguments.query!r}")
+        raise NoMatch(f"no paper matches {query!r}")
     try:
         with told_if_slow(LEARNING):
             found = recommender(papers, library, tag, cache_folder())
@@ -71,7 +72,7 @@ def run(arguments: argparse.Namespace) -> int:
         raise NoMatch(f"{elsewhere}; {error}" if elsewhere else str(error)) from None
     best = found.best(among, arguments.limit)
     if not len(best):
-        matching = f" matching {arguments.query!r}" if arguments.query else ""
+        matching = f" matching {query!r}" if query is not None else ""
         raise NoMatch(f"no paper{matching} is left undecided to recommend")
     for rank, number in enumerate(best.tolist(), 1):
         why = found.why(number) if arguments.format == "jsonl" else None
