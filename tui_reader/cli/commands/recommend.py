@@ -7,7 +7,6 @@ decisions it needs) or no paper is left to recommend; 2 for a mistake in the opt
 """
 
 import argparse
-import sys
 
 from tui_reader.cli.papers import print_ranked, read_papers
 from tui_reader.cli.selection import library_elsewhere
@@ -77,5 +76,4 @@ def run(arguments: argparse.Namespace) -> int:
     for rank, number in enumerate(best.tolist(), 1):
         why = found.why(number) if arguments.format == "jsonl" else None
         print_ranked(rank, papers[number], float(found.scores[number]), arguments.format, why)
-    sys.stdout.flush()
     return 0

@@ -139,7 +139,7 @@ def altered(folder: Path, kept: object) -> list[str]:
     found = []
     for name, digest in kept.items():
         try:
-            _own_file(folder, folder / f"{name}.npy", name)
+            own_file(folder, folder / f"{name}.npy", name)
             if digest_of(folder / f"{name}.npy") != digest:
                 found.append(str(name))
         except (Rejected, OSError):
@@ -157,7 +157,7 @@ def put_in_place(written: Path, final: Path) -> None:
     os.replace(written, final)
 
 
-def _own_file(folder: Path, path: Path, name: str) -> None:
+def own_file(folder: Path, path: Path, name: str) -> None:
     """Rejected unless the path is a regular file: a link may lead out of the cache, and
     opening a FIFO waits for a writer forever."""
     try:
@@ -192,7 +192,7 @@ def mapped(folder: Path, name: str, described: object) -> Array:
     ..., "shape": [...]}); Rejected when it is not a file of the folder's own, cannot be read,
     or is another array. Nothing is unpickled: no code runs."""
     path = folder / f"{name}.npy"
-    _own_file(folder, path, name)
+    own_file(folder, path, name)
     try:
         array: Array = np.load(path, mmap_mode="r", allow_pickle=False)
     except (OSError, EOFError, ValueError) as error:  # missing, cut short, pickled objects
@@ -234,7 +234,7 @@ def read_manifest(
     name, version = kind
     if folder.is_symlink():
         raise Rejected(f"{folder}: a link, not the cache's own folder")
-    _own_file(folder, folder / MANIFEST, MANIFEST)
+    own_file(folder, folder / MANIFEST, MANIFEST)
     try:
         with (folder / MANIFEST).open("rb") as stream:
             manifest = json.loads(stream.read(limit + 1)[:limit])

@@ -30,7 +30,6 @@ built again: the vocabulary and IDF follow the collection.
 import hashlib
 import json
 import re
-import stat
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -506,12 +505,19 @@ def open_last(folder: Path) -> Features | None:
         return None
 
 
-def read_manifest(path: Path) -> dict[str, object]:
-    """A manifest of ours: a JSON object of a bounded size in a regular file (a link may lead
-    out of the cache); Rejected otherwise."""
+def own_file(path: Path) -> None:
+    """Rejected unless the path is a regular file of the cache (core.flat.disk.own_file)."""
     try:
-        if not stat.S_ISREG(path.lstat().st_mode):
-            raise Rejected(f"{path}: not a file of the cache")
+        disk.own_file(path.parent, path, path.name)
+    except disk.Rejected as error:
+        raise Rejected(str(error)) from None
+
+
+def read_manifest(path: Path) -> dict[str, object]:
+    """A manifest of ours: a JSON object of a bounded size in a regular file (`own_file`);
+    Rejected otherwise."""
+    own_file(path)
+    try:
         with path.open("rb") as file:
             raw = file.read(MANIFEST_LIMIT + 1)
         manifest = json.loads(raw) if len(raw) <= MANIFEST_LIMIT else None

@@ -31,7 +31,6 @@ import hashlib
 import json
 import math
 import os
-import stat
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -40,7 +39,13 @@ from typing import IO
 
 import numpy as np
 
-from tui_reader.core.recommend.features import Features, Floats, Rejected, read_manifest
+from tui_reader.core.recommend.features import (
+    Features,
+    Floats,
+    Rejected,
+    own_file,
+    read_manifest,
+)
 from tui_reader.core.store import Numbers
 
 FORMAT = "tui-reader recommend model"
@@ -314,9 +319,8 @@ def load(folder: Path, name: str, digest: str, width: int, count: int) -> tuple[
 
 def _floats(path: Path, count: int) -> Floats:
     """`count` finite float32 kept in `path`; Rejected otherwise."""
+    own_file(path)
     try:
-        if not stat.S_ISREG(path.lstat().st_mode):  # a link may lead out, a FIFO waits
-            raise Rejected(f"{path}: not a file of the cache")
         floats = np.load(path, allow_pickle=False)
     except (OSError, EOFError, ValueError) as error:  # EOFError: an empty file
         raise Rejected(f"{path}: cannot be read ({error})") from None
