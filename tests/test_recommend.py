@@ -1,5 +1,6 @@
 """For you: a model of the reader's keeps and skips orders the papers not yet decided."""
 
+import json
 import pickle
 from dataclasses import replace
 from pathlib import Path
@@ -27,7 +28,7 @@ def _paper(number: int, topic: str, words: str) -> Paper:
     title = f"{topic} {' '.join(chosen[:2])} {number}"
     return Paper(
         id=f"p{number:04d}", abstract=abstract, collection="c", source=Path("c"), headline=title,
-        title=title, authors=(f"Author {number % 7}",),
+        title=title, authors=(f"Author {topic[0]}{number % 7}",),  # of one topic
     )  # fmt: skip
 
 
@@ -299,7 +300,9 @@ def test_a_damaged_or_foreign_model_is_rejected_and_trained_again_never_run(
     model.load(manifest.parent, manifest.stem, trained_on, width, len(papers))  # kept sound again
 
 
-@pytest.mark.parametrize("damage", ["shape", "empty", "in range", "flipped", "link", "manifest"])
+@pytest.mark.parametrize(
+    "damage", ["shape", "empty", "in range", "flipped", "link", "manifest", "authors"]
+)
 def test_damaged_rows_are_rejected_and_built_again(tmp_path: Path, damage: str) -> None:
     papers, library = _corpus(), _library([1, 3, 5], [0, 2, 4])
     first = recommend.recommender(papers, library, None, tmp_path / "cache")
@@ -320,6 +323,10 @@ def test_damaged_rows_are_rejected_and_built_again(tmp_path: Path, damage: str) 
     elif damage == "link":  # to a sound copy elsewhere: the cache follows no link
         (folder / "values.npy").rename(elsewhere)
         (folder / "values.npy").symlink_to(elsewhere)
+    elif damage == "authors":  # more authors than the vocabulary has places
+        manifest = json.loads((folder / "manifest.json").read_text())
+        manifest["authors"] = len(np.load(folder / "vocabulary.npy")) + 1
+        (folder / "manifest.json").write_text(json.dumps(manifest))
     else:
         (folder / "manifest.json").rename(elsewhere)
         (folder / "manifest.json").symlink_to(elsewhere)
@@ -475,6 +482,30 @@ def test_common_english_words_are_no_columns(tmp_path: Path) -> None:
     held = {names[int(rows.vocabulary[column])] for column in columns.tolist()}
     assert "zebra" in held
     assert not held & {"whereas", "amongst", "zebra whereas", "whereas amongst"}
+
+
+def test_a_rows_authors_weigh_half_its_words_however_long_its_abstract() -> None:
+    long = [replace(p, abstract=f"{p.abstract} {FILLER * 30}") if n == 3 else p
+            for n, p in enumerate(_corpus())]  # fmt: skip
+    anonymous = replace(long[5], id="p9999", authors=())
+    papers = PaperStore([*long, anonymous])
+    rows = features.build(papers)
+    assert rows.authors == 14  # each topic's 7, the vocabulary's last places
+    authors_from = len(rows.vocabulary) - rows.authors
+    lengths = []
+    for number in (1, 3, 200):
+        columns, values = rows.row(number)
+        by_author = columns >= authors_from
+        lengths.append(
+            [float(np.linalg.norm(values[~by_author])), float(np.linalg.norm(values[by_author]))]
+        )
+    whole = np.hypot(1.0, features.AUTHOR_WEIGHT)
+    assert np.allclose(lengths[0], [1 / whole, features.AUTHOR_WEIGHT / whole])
+    assert np.allclose(lengths[1], lengths[0])  # the long abstract's authors weigh as much
+    assert np.allclose(lengths[2], [1 / whole, 0.0])  # no authors: words as long as with them
+    made = features.extended(PaperStore([*papers, replace(long[3], id="p9998")]), rows)
+    assert made is not None and made.authors == rows.authors
+    _same_rows(made, rows, [(201, 3)])
 
 
 def _same_rows(

@@ -1,5 +1,6 @@
 """What the recommendations learn from: each paper's words, pairs of words and authors as
-TF-IDF, one sparse row a paper, over a vocabulary of the VOCABULARY commonest of them.
+TF-IDF, one sparse row a paper, over a vocabulary of the VOCABULARY commonest words and pairs
+and the AUTHORS commonest authors.
 
 A word is a run of letters and digits beginning with a letter, of two characters or more, in
 lower case, in the text as written before PDF extraction broke it (`text.without_debris`);
@@ -10,12 +11,16 @@ stands for is found again from the paper's own text (`names_in`). As arxiv-sanit
 its 20,000 commonest terms, only the VOCABULARY columns found most often (in two papers or
 more) count: a word of a few papers lets a model learn the few papers it was shown by heart
 rather than what they are about. A value is the sublinear term frequency (1 + log tf) times
-the smoothed inverse document frequency, and each row has length 1.
+the smoothed inverse document frequency. A row's words and pairs are made of length 1 and its
+authors of length AUTHOR_WEIGHT, apart, and the whole row then divided by the length it would
+have with both (so a row with authors has length 1): an author's few columns weigh as much
+as the words together would at AUTHOR_WEIGHT 1, however many words the abstract has.
 
 The rows are kept in the cache as `.npy` arrays (CSR: `starts`, `columns` as places in the
 vocabulary, `values`; `vocabulary`, the hashed column of each place, `idf`, its weight, and
 `keys`, the key of each paper's id) beside a JSON manifest naming the format, its VERSION, a
-digest of the papers' ids in order, how many rows were made since the last whole build and
+digest of the papers' ids in order, how many of the vocabulary's places are authors (the
+last), how many rows were made since the last whole build and
 each array's CRC-32, taken as it is written (core.flat.disk.save_array) and checked at each
 open (0.1 s at a million papers, their files in memory): rows of other words or weights would
 be learnt from. They are opened by memory map, never unpickled, from regular files of the
@@ -46,12 +51,16 @@ from tui_reader.core.text import without_debris
 from tui_reader.core.topic_words import STOP_WORDS
 
 FORMAT = "tui-reader recommend features"
-VERSION = 5  # 4: the IDF and the papers' keys kept, rows made for papers added; 5: digests
+VERSION = 6  # 4: the IDF and the papers' keys kept, rows made for papers added; 5: digests;
+# 6: the authors a block of their own, weighed apart from the words
 # Bits of a hashed column: at 18, each of the 20,000 columns kept mixed a common pair with some
 # ten rare ones, and the simulated readers' precision fell by one or two hundredths.
 BITS = 24
 FEATURES = 1 << BITS
-VOCABULARY = 20_000  # columns a row keeps: arxiv-sanity-lite's max_features
+VOCABULARY = 20_000  # words and pairs a row keeps: arxiv-sanity-lite's max_features
+# Authors a row keeps (the places of the vocabulary stay under 65,536, a row's column a uint16)
+AUTHORS = 40_000
+AUTHOR_WEIGHT = 0.5  # the length of a row's authors, its words' being 1 (benchmarks/RESULTS.md)
 AGAIN = 0.1  # rows made for papers added since the last whole build, of all, built whole past it
 CHUNK = 10_000  # papers hashed at once: bounds the memory a build takes
 SCORED_AT_ONCE = 1 << 18  # values of the rows scored at once: a megabyte of products
@@ -73,7 +82,8 @@ class Rejected(Exception):
 @dataclass(frozen=True)
 class Features:
     """One row per paper (CSR): row n's columns are `columns[starts[n]:starts[n + 1]]`, each a
-    place in `vocabulary`, which holds the hashed column it stands for."""
+    place in `vocabulary`, which holds the hashed column it stands for: words and pairs, then
+    the last `authors` places, authors."""
 
     starts: npt.NDArray[np.int64]
     columns: npt.NDArray[np.uint16]
@@ -82,6 +92,7 @@ class Features:
     idf: Floats | None = None  # each place's weight; None: not known (rows not kept)
     keys: npt.NDArray[np.int64] | None = None  # the key of each paper's id
     added: int = 0  # rows made for papers added since the last whole build
+    authors: int = 0  # the vocabulary's last places that are authors
 
     def __len__(self) -> int:
         return len(self.starts) - 1
@@ -238,8 +249,9 @@ def _texts(papers: PaperStore, start: int, stop: int) -> Iterator[tuple[str, str
 
 def _chunk_counts(
     papers: PaperStore, start: int, stop: int
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """The (paper, column) keys of papers start to stop, sorted, and how often each occurs."""
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The (paper, column) keys of papers start to stop, sorted, how often each occurs, and
+    the columns of their authors."""
     texts, authors, author_owners = [], [], []
     for local, (title, abstract, names) in enumerate(_texts(papers, start, stop)):
         texts.append(f"{title}\n{abstract}")
@@ -249,16 +261,13 @@ def _chunk_counts(
     distinct, places, owner = _tokens(texts)
     flat = np.array([_hash(word) for word in distinct], dtype=np.uint64)[places]
     same = owner[:-1] == owner[1:]
+    by_author = _word_columns(np.array(authors, dtype=np.uint64))
     columns = np.concatenate(
-        [
-            _word_columns(flat),
-            _pair_columns(flat[:-1][same], flat[1:][same]),
-            _word_columns(np.array(authors, dtype=np.uint64)),
-        ]
+        [_word_columns(flat), _pair_columns(flat[:-1][same], flat[1:][same]), by_author]
     )
     rows = np.concatenate([owner, owner[:-1][same], np.array(author_owners, dtype=np.int64)])
     keys, counts = np.unique(rows * FEATURES + columns, return_counts=True)
-    return keys, counts
+    return keys, counts, by_author
 
 
 # A chunk's papers' numbers of entries, and the entries' columns and counts.
@@ -272,16 +281,18 @@ def build(papers: PaperStore) -> Features:
     total = len(papers)
     documents = np.zeros(FEATURES, dtype=np.int32)  # papers holding each column
     occurrences = np.zeros(FEATURES, dtype=np.int64)
+    authored = np.zeros(FEATURES, dtype=bool)
     parts: list[Counted | None] = []
     for start in range(0, total, CHUNK):
         stop = min(start + CHUNK, total)
-        keys, counts = _chunk_counts(papers, start, stop)
+        keys, counts, by_author = _chunk_counts(papers, start, stop)
+        authored[by_author] = True
         columns = (keys % FEATURES).astype(np.int32)
         documents += np.bincount(columns, minlength=FEATURES).astype(np.int32)
         occurrences += np.bincount(columns, counts, FEATURES).astype(np.int64)
         lengths = np.bincount(keys // FEATURES, minlength=stop - start)
         parts.append((lengths, columns, np.minimum(counts, 65535).astype(np.uint16)))
-    vocabulary = _vocabulary(documents, occurrences)
+    vocabulary, authors = _vocabulary(documents, occurrences, authored)
     place = np.full(FEATURES, -1, dtype=np.int32)
     place[vocabulary] = np.arange(len(vocabulary))
     idf = (np.log((1.0 + total) / (1.0 + documents[vocabulary])) + 1.0).astype(np.float32)
@@ -293,6 +304,7 @@ def build(papers: PaperStore) -> Features:
         vocabulary,
         idf,
         np.array(papers.number_column("keys", total), dtype=np.int64),
+        authors=authors,
     )
     first = 0
     for number, part in enumerate(parts):
@@ -318,7 +330,7 @@ def extended(papers: PaperStore, kept: Features) -> Features | None:
     added = kept.added + len(new)
     if added > AGAIN * total:
         return None
-    made = _rows_of(papers, new, kept.vocabulary, kept.idf)
+    made = _rows_of(papers, new, kept.vocabulary, kept.idf, kept.authors)
     lengths = np.zeros(total, dtype=np.int64)
     lengths[found] = np.diff(kept.starts)[source[found]]
     lengths[new] = np.diff(made.starts)
@@ -332,6 +344,7 @@ def extended(papers: PaperStore, kept: Features) -> Features | None:
         kept.idf,
         keys,
         added,
+        kept.authors,
     )
     for first in range(0, total, CHUNK * 10):
         numbers = np.arange(first, min(first + CHUNK * 10, total))
@@ -362,8 +375,10 @@ def _rows_of(
     numbers: npt.NDArray[np.int64],
     vocabulary: npt.NDArray[np.int32],
     idf: Floats,
+    authors: int,
 ) -> Features:
-    """The rows of these papers (in their order) by a vocabulary and its IDF."""
+    """The rows of these papers (in their order) by a vocabulary (its last `authors` places
+    authors) and its IDF."""
     place = np.full(FEATURES, -1, dtype=np.int32)
     place[vocabulary] = np.arange(len(vocabulary))
     runs = np.split(numbers, np.flatnonzero(np.diff(numbers) != 1) + 1) if len(numbers) else []
@@ -371,7 +386,7 @@ def _rows_of(
     for run in runs:
         for start in range(int(run[0]), int(run[-1]) + 1, CHUNK):
             stop = min(start + CHUNK, int(run[-1]) + 1)
-            keys, counts = _chunk_counts(papers, start, stop)
+            keys, counts, _ = _chunk_counts(papers, start, stop)
             columns = (keys % FEATURES).astype(np.int32)
             lengths = np.bincount(keys // FEATURES, minlength=stop - start)
             parts.append((lengths, columns, np.minimum(counts, 65535).astype(np.uint16)))
@@ -381,6 +396,7 @@ def _rows_of(
         np.empty(size, dtype=np.uint16),
         np.empty(size, dtype=np.float32),
         vocabulary,
+        authors=authors,
     )
     first = 0
     for part in parts:
@@ -397,8 +413,12 @@ def _weigh(
     kept = found >= 0
     owners = np.repeat(np.arange(len(lengths)), lengths)[kept]
     values = (1.0 + np.log(counts[kept])).astype(np.float32) * idf[found[kept]]
-    norms = np.sqrt(np.bincount(owners, values.astype(np.float64) ** 2, len(lengths)))
-    values /= np.maximum(norms, 1e-12).astype(np.float32)[owners]
+    # Words and pairs in the first places of a row, authors in the next: each part's length
+    by_author = (found[kept] >= len(rows.vocabulary) - rows.authors).astype(np.int64)
+    parts = owners * 2 + by_author
+    norms = np.sqrt(np.bincount(parts, values.astype(np.float64) ** 2, 2 * len(lengths)))
+    lengths_to_be = np.array([1.0, AUTHOR_WEIGHT]) / np.hypot(1.0, AUTHOR_WEIGHT)
+    values *= (lengths_to_be[by_author] / np.maximum(norms[parts], 1e-12)).astype(np.float32)
     at = int(rows.starts[first])
     rows.columns[at : at + len(values)] = found[kept]
     rows.values[at : at + len(values)] = values
@@ -408,14 +428,20 @@ def _weigh(
 
 
 def _vocabulary(
-    documents: npt.NDArray[np.int32], occurrences: npt.NDArray[np.int64]
-) -> npt.NDArray[np.int32]:
-    """The VOCABULARY columns found most often (ties: the lower column first) among those
-    in two papers or more, in column order."""
-    shared = np.flatnonzero(documents >= 2)
-    commonest = shared[np.lexsort((shared, -occurrences[shared]))[:VOCABULARY]]
-    chosen: npt.NDArray[np.int32] = np.sort(commonest).astype(np.int32)
-    return chosen
+    documents: npt.NDArray[np.int32],
+    occurrences: npt.NDArray[np.int64],
+    authored: npt.NDArray[np.bool_],
+) -> tuple[npt.NDArray[np.int32], int]:
+    """The VOCABULARY words and pairs found most often (ties: the lower column first) among
+    those in two papers or more, in column order, then the AUTHORS authors so found; and how
+    many authors. A column an author shares with a word (hashed alike) is an author's."""
+    shared = documents >= 2
+    chosen = []
+    for among, most in ((shared & ~authored, VOCABULARY), (shared & authored, AUTHORS)):
+        found = np.flatnonzero(among)
+        chosen.append(np.sort(found[np.lexsort((found, -occurrences[found]))[:most]]))
+    vocabulary: npt.NDArray[np.int32] = np.concatenate(chosen).astype(np.int32)
+    return vocabulary, len(chosen[1])
 
 
 def papers_digest(papers: PaperStore) -> str:
@@ -443,7 +469,8 @@ def save(folder: Path, features: Features, digest: str) -> None:
         digests[name] = disk.save_array(folder / f"{name}.npy", array)
         shapes[name] = {"dtype": array.dtype.str, "shape": list(array.shape)}
     manifest = {"format": FORMAT, "version": VERSION, "features": FEATURES, "papers": digest}
-    manifest |= {"count": len(features), "added": features.added, "digests": digests}
+    manifest |= {"count": len(features), "added": features.added, "authors": features.authors}
+    manifest |= {"digests": digests}
     (folder / MANIFEST).write_text(json.dumps(manifest | {"arrays": shapes}))
 
 
@@ -490,7 +517,10 @@ def open_kept(folder: Path, digest: str, count: int) -> Features:
     idf, keys, added = arrays["idf"], arrays["keys"], manifest.get("added")
     if len(idf) != len(vocabulary) or len(keys) != count or type(added) is not int:
         raise Rejected(f"{folder}: the IDF or the papers' keys are not those of the rows")
-    return Features(starts, columns, values, vocabulary, idf, keys, added)
+    authors = manifest.get("authors")
+    if type(authors) is not int or not 0 <= authors <= len(vocabulary):
+        raise Rejected(f"{folder}: the authors are not places of the vocabulary")
+    return Features(starts, columns, values, vocabulary, idf, keys, added, authors)
 
 
 def open_last(folder: Path) -> Features | None:
