@@ -12,6 +12,8 @@ recommendations is the share of them from the interest's venues. Three ways on t
 - arxiv-sanity-lite: TF-IDF of title and abstract (1-2 grams, 20,000 features, sublinear tf,
   English stop words, min_df 5, max_df 0.1, as its compute.py), LinearSVC C=0.01 with balanced
   classes, the 30 against every other paper; ranked among the papers the reader did not decide.
+  `--baseline-authors`: the authors' names added to the text of each paper, as the
+  compute.py of arxiv-sanity-lite's repository does (the issue's baseline has none).
 
 Every way is checked to recommend no paper already decided. Needs scikit-learn (for the
 baseline only; tui-reader does not use it). `--seed` draws other readers; with several seeds,
@@ -72,13 +74,16 @@ FOLLOWED = 40  # decisions followed one at a time (--follow)
 TAG = "interest"
 
 
-def arxiv_sanity(papers: PaperStore) -> object:
+def arxiv_sanity(papers: PaperStore, authors: bool = False) -> object:
     from sklearn.feature_extraction.text import TfidfVectorizer  # the baseline's alone
 
     texts = [
         f"{title} {abstract}"
         for title, abstract in zip(papers.texts("title"), papers.texts("abstract"), strict=True)
     ]
+    if authors:
+        named = papers.author_lists(0, len(papers))
+        texts = [f"{text} {' '.join(names)}" for text, names in zip(texts, named, strict=True)]
     vectorizer = TfidfVectorizer(
         strip_accents="unicode",
         lowercase=True,
@@ -245,6 +250,7 @@ def main() -> None:
     parser.add_argument("--update", type=Path, metavar="CORPUS", help="time decisions over it")
     parser.add_argument("--follow", action="store_true", help="decisions followed one by one")
     parser.add_argument("--cold", type=Path, metavar="CORPUS", help="time a cold start's open")
+    parser.add_argument("--baseline-authors", action="store_true", help="authors in its TF-IDF")
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-recommend-") as scratch:
         run(arguments, Path(scratch))
@@ -266,9 +272,10 @@ def run(arguments: argparse.Namespace, root: Path) -> None:
         return
     venues = [venue.split(" ")[0] for venue in papers.texts("venue")]
     started = time.perf_counter()
-    matrix = arxiv_sanity(papers)
+    matrix = arxiv_sanity(papers, arguments.baseline_authors)
     took = time.perf_counter() - started
-    print(f"{len(papers):,} papers; arxiv-sanity-lite's TF-IDF in {took:.1f} s")
+    of = "title, abstract and authors" if arguments.baseline_authors else "title and abstract"
+    print(f"{len(papers):,} papers; arxiv-sanity-lite's TF-IDF of {of} in {took:.1f} s")
     worst: dict[str, tuple[float, float]] = {}
     every: dict[str, list[tuple[float, float]]] = {}
     for seed in arguments.seed:

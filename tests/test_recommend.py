@@ -453,6 +453,10 @@ def test_the_why_line_names_the_words_that_weigh_and_the_kept_paper_most_like_it
     assert line.endswith("like A 3-step bandit")
     assert any(word in line.split("; ")[0] for word in BANDITS.split())
     assert found.like(3) != 3  # a kept paper is not like itself
+    by_kept_author = next(n for n in found.best().tolist() if "Author b" in found.why_line(n))
+    author = papers[by_kept_author].authors[0]
+    assert f"; by {author}; like " in found.why_line(by_kept_author)
+    assert author not in found.why_line(by_kept_author).split("; ")[0]  # not a word
 
 
 def test_the_why_line_cuts_a_long_headline_of_the_kept_paper(tmp_path: Path) -> None:

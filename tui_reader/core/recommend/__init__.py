@@ -184,12 +184,16 @@ class Recommender:
         return int(kept[best]) if similar[best] > 0 else None
 
     def why_line(self, number: int) -> str:
-        """Why the paper is recommended, in one line: the words that weigh most, and the kept
-        paper most like it."""
+        """Why the paper is recommended, in one line: the words and authors that weigh most,
+        and the kept paper most like it."""
         if self.model is None:
             return cold_start(self.decided, self.tag)
-        words = self.why(number)
+        named = self.why(number)
+        authors = {author.strip() for author in self.papers[number].authors}
+        words = [name for name in named if name not in authors]
+        by = [name for name in named if name in authors]
         parts = [f"for its words {', '.join(words)}"] if words else []
+        parts += [f"by {', '.join(by)}"] if by else []
         if (like := self.like(number)) is not None:
             headline = headline_text(self.papers[like])
             cut = headline if len(headline) <= HEADLINE else headline[: HEADLINE - 1] + "…"
