@@ -122,6 +122,24 @@ def test_why_names_no_latex_command_and_no_word_twice(tmp_path: Path) -> None:
     assert set(shown(words, "", text)) == {"alpha", "log", "max", "poly", "regret"}
 
 
+def test_a_word_written_as_an_authors_name_is_named_once(tmp_path: Path) -> None:
+    papers = PaperStore(
+        replace(paper, title=f"{paper.title} by OpenAI", authors=("OpenAI",))
+        if n % 2 else paper
+        for n, paper in enumerate(_corpus())
+    )  # fmt: skip
+    found = recommend.recommender(papers, _library([1, 3, 5, 7], [0, 2, 4, 6]), None, tmp_path)
+    assert found.model is not None
+    names = features.names_in(papers[9].title, papers[9].abstract, papers[9].authors)
+    openai = [column for column, name in names.items() if name.lower() == "openai"]
+    assert len(openai) == 2  # the word and the author
+    weights = np.zeros_like(found.model.weights)  # only they weigh
+    weights[np.isin(found.rows.vocabulary, openai)] = 1.0
+    found.model = replace(found.model, weights=weights)
+    assert found.why(9) == ["OpenAI"]
+    assert found.why_line(9).startswith("by OpenAI; like ")
+
+
 def test_why_names_a_pair_only_where_the_paper_writes_its_words_together(
     tmp_path: Path,
 ) -> None:
@@ -495,6 +513,11 @@ def test_a_rows_authors_weigh_half_its_words_however_long_its_abstract() -> None
     papers = PaperStore([*long, anonymous])
     rows = features.build(papers)
     assert rows.authors == 14  # each topic's 7, the vocabulary's last places
+    # An author's column is no word's: "Regret" the author is not "regret" the word.
+    assert all(column >= features.FEATURES for column in rows.vocabulary[-14:].tolist())
+    assert all(column < features.FEATURES for column in rows.vocabulary[:-14].tolist())
+    names = features.names_in("regret", "regret bounds", ["Regret"])
+    assert sorted(names.values()).count("regret") == 1 and "Regret" in names.values()
     authors_from = len(rows.vocabulary) - rows.authors
     lengths = []
     for number in (1, 3, 200):
@@ -560,6 +583,7 @@ def test_a_days_papers_make_rows_for_themselves_and_the_model_follows(
     bigger = PaperStore([*_corpus(), *(_paper(n, "bandits", BANDITS) for n in range(200, 210))])
     found = recommend.recommender(bigger, library, None, tmp_path)
     assert found.rows.added == 10 and len(tmp_path.glob("recommend-v*").__next__().name) > 0
+    assert found.rows.authors == first.rows.authors == 14  # as kept: the day's rows weighed alike
     best = found.best(limit=20).tolist()
     assert all(number % 2 or number >= 200 for number in best)  # bandits, the day's too
     assert set(range(200, 210)) & set(best)

@@ -167,7 +167,10 @@ class Recommender:
         candidates = [name for name in candidates if name in seen]
         said = {name: set() if name in authors else set(name.split()) for name in candidates}
         hidden = features.broken_halves(paper.abstract, self.rows.vocabulary)
-        return [seen[name] for name in _distinct(candidates, said, hidden, words)]
+        # A word written as an author's name ("OpenAI" by OpenAI) is named once.
+        return list(
+            dict.fromkeys(seen[name] for name in _distinct(candidates, said, hidden, words))
+        )
 
     def like(self, number: int) -> int | None:
         """The kept paper most like this one (the largest cosine of their rows), if any."""

@@ -5,16 +5,18 @@ and the AUTHORS commonest authors.
 A word is a run of letters and digits beginning with a letter, of two characters or more, in
 lower case, in the text as written before PDF extraction broke it (`text.without_debris`);
 common English words are left out, and a pair is two words that follow each other
-once those are left out (as scikit-learn's vectorizer pairs them). Each word, pair and author
-is hashed (CRC-32, the same in every process) into one of FEATURES columns; what a column
-stands for is found again from the paper's own text (`names_in`). As arxiv-sanity-lite keeps
-its 20,000 commonest terms, only the VOCABULARY columns found most often (in two papers or
-more) count: a word of a few papers lets a model learn the few papers it was shown by heart
-rather than what they are about. A value is the sublinear term frequency (1 + log tf) times
-the smoothed inverse document frequency. A row's words and pairs are made of length 1 and its
-authors of length AUTHOR_WEIGHT, apart, and the whole row then divided by the length it would
-have with both (so a row with authors has length 1): an author's few columns weigh as much
-as the words together would at AUTHOR_WEIGHT 1, however many words the abstract has.
+once those are left out (as scikit-learn's vectorizer pairs them). Each word and pair is
+hashed (CRC-32, the same in every process) into one of FEATURES columns, and each author into
+one of FEATURES columns of their own, after them (no word shares an author's column); what a
+column stands for is found again from the paper's own text (`names_in`). As arxiv-sanity-lite
+keeps its 20,000 commonest terms, only the VOCABULARY words and pairs found most often and the
+AUTHORS authors named on most papers count, each in two papers or more: a word of a few papers
+lets a model learn the few papers it was shown by heart rather than what they are about. A
+value is the sublinear term frequency (1 + log tf) times the smoothed inverse document
+frequency. A row's words and pairs are made of length 1 and its authors of length
+AUTHOR_WEIGHT, apart, and the whole row then divided by the length both would have (a row
+with both has length 1, one with words alone 0.82): an author's few columns weigh as much
+beside a long abstract as beside a short one.
 
 The rows are kept in the cache as `.npy` arrays (CSR: `starts`, `columns` as places in the
 vocabulary, `values`; `vocabulary`, the hashed column of each place, `idf`, its weight, and
@@ -51,16 +53,17 @@ from tui_reader.core.text import without_debris
 from tui_reader.core.topic_words import STOP_WORDS
 
 FORMAT = "tui-reader recommend features"
-VERSION = 6  # 4: the IDF and the papers' keys kept, rows made for papers added; 5: digests;
-# 6: the authors a block of their own, weighed apart from the words
+VERSION = 7  # 4: the IDF and the papers' keys kept, rows made for papers added; 5: digests;
+# 6: the authors weighed apart from the words; 7: the authors in columns of their own
 # Bits of a hashed column: at 18, each of the 20,000 columns kept mixed a common pair with some
 # ten rare ones, and the simulated readers' precision fell by one or two hundredths.
 BITS = 24
 FEATURES = 1 << BITS
+COLUMNS = 2 * FEATURES  # the words' and pairs' FEATURES, then the authors' as many
 VOCABULARY = 20_000  # words and pairs a row keeps: arxiv-sanity-lite's max_features
 # Authors a row keeps (the places of the vocabulary stay under 65,536, a row's column a uint16)
 AUTHORS = 40_000
-AUTHOR_WEIGHT = 0.5  # the length of a row's authors, its words' being 1 (benchmarks/RESULTS.md)
+AUTHOR_WEIGHT = 0.7  # the length of a row's authors, its words' being 1 (benchmarks/RESULTS.md)
 AGAIN = 0.1  # rows made for papers added since the last whole build, of all, built whole past it
 CHUNK = 10_000  # papers hashed at once: bounds the memory a build takes
 SCORED_AT_ONCE = 1 << 18  # values of the rows scored at once: a megabyte of products
@@ -185,8 +188,10 @@ def _pair_columns(
     return columns
 
 
-def _author_key(author: str) -> str:
-    return "\x00author " + " ".join(author.lower().split())
+def _author_columns(authors: Sequence[str]) -> npt.NDArray[np.int64]:
+    """The columns of these authors (no word's or pair's)."""
+    keys = np.array([_hash(" ".join(author.lower().split())) for author in authors], np.uint64)
+    return _word_columns(keys) + FEATURES
 
 
 _WORD = re.compile(r"[^\W_]+")  # letters and digits, as `_tokens` splits at the rest
@@ -213,8 +218,7 @@ def names_in(title: str, abstract: str, authors: Sequence[str]) -> dict[int, str
     for column, first, second in zip(pairs, words, words[1:], strict=False):
         names.setdefault(column, f"{first} {second}")
     named = [author.strip() for author in authors if author.strip()]
-    keys = np.array([_hash(_author_key(author)) for author in named], dtype=np.uint64)
-    for column, author in zip(_word_columns(keys).tolist(), named, strict=True):
+    for column, author in zip(_author_columns(named).tolist(), named, strict=True):
         names.setdefault(column, author)
     return names
 
@@ -249,25 +253,27 @@ def _texts(papers: PaperStore, start: int, stop: int) -> Iterator[tuple[str, str
 
 def _chunk_counts(
     papers: PaperStore, start: int, stop: int
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """The (paper, column) keys of papers start to stop, sorted, how often each occurs, and
-    the columns of their authors."""
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The (paper, column) keys of papers start to stop, sorted, and how often each occurs."""
     texts, authors, author_owners = [], [], []
     for local, (title, abstract, names) in enumerate(_texts(papers, start, stop)):
         texts.append(f"{title}\n{abstract}")
-        named = [_hash(_author_key(name)) for name in names if name.strip()]
+        named = [name for name in names if name.strip()]
         authors += named
         author_owners += [local] * len(named)
     distinct, places, owner = _tokens(texts)
     flat = np.array([_hash(word) for word in distinct], dtype=np.uint64)[places]
     same = owner[:-1] == owner[1:]
-    by_author = _word_columns(np.array(authors, dtype=np.uint64))
     columns = np.concatenate(
-        [_word_columns(flat), _pair_columns(flat[:-1][same], flat[1:][same]), by_author]
+        [
+            _word_columns(flat),
+            _pair_columns(flat[:-1][same], flat[1:][same]),
+            _author_columns(authors),
+        ]
     )
     rows = np.concatenate([owner, owner[:-1][same], np.array(author_owners, dtype=np.int64)])
-    keys, counts = np.unique(rows * FEATURES + columns, return_counts=True)
-    return keys, counts, by_author
+    keys, counts = np.unique(rows * COLUMNS + columns, return_counts=True)
+    return keys, counts
 
 
 # A chunk's papers' numbers of entries, and the entries' columns and counts.
@@ -279,21 +285,20 @@ def build(papers: PaperStore) -> Features:
     first (6 bytes each: 1 GB at a million papers) to know the vocabulary, then each chunk's
     are weighed into the rows and let go."""
     total = len(papers)
-    documents = np.zeros(FEATURES, dtype=np.int32)  # papers holding each column
-    occurrences = np.zeros(FEATURES, dtype=np.int64)
-    authored = np.zeros(FEATURES, dtype=bool)
+    documents = np.zeros(COLUMNS, dtype=np.int32)  # papers holding each column
+    occurrences = np.zeros(FEATURES, dtype=np.int64)  # of each word and pair
     parts: list[Counted | None] = []
     for start in range(0, total, CHUNK):
         stop = min(start + CHUNK, total)
-        keys, counts, by_author = _chunk_counts(papers, start, stop)
-        authored[by_author] = True
-        columns = (keys % FEATURES).astype(np.int32)
-        documents += np.bincount(columns, minlength=FEATURES).astype(np.int32)
-        occurrences += np.bincount(columns, counts, FEATURES).astype(np.int64)
-        lengths = np.bincount(keys // FEATURES, minlength=stop - start)
+        keys, counts = _chunk_counts(papers, start, stop)
+        columns = (keys % COLUMNS).astype(np.int32)
+        documents += np.bincount(columns, minlength=COLUMNS).astype(np.int32)
+        words = columns < FEATURES
+        occurrences += np.bincount(columns[words], counts[words], FEATURES).astype(np.int64)
+        lengths = np.bincount(keys // COLUMNS, minlength=stop - start)
         parts.append((lengths, columns, np.minimum(counts, 65535).astype(np.uint16)))
-    vocabulary, authors = _vocabulary(documents, occurrences, authored)
-    place = np.full(FEATURES, -1, dtype=np.int32)
+    vocabulary, authors = _vocabulary(documents, occurrences)
+    place = np.full(COLUMNS, -1, dtype=np.int32)
     place[vocabulary] = np.arange(len(vocabulary))
     idf = (np.log((1.0 + total) / (1.0 + documents[vocabulary])) + 1.0).astype(np.float32)
     size = sum(int(np.count_nonzero(place[part[1]] >= 0)) for part in parts if part)
@@ -379,16 +384,16 @@ def _rows_of(
 ) -> Features:
     """The rows of these papers (in their order) by a vocabulary (its last `authors` places
     authors) and its IDF."""
-    place = np.full(FEATURES, -1, dtype=np.int32)
+    place = np.full(COLUMNS, -1, dtype=np.int32)
     place[vocabulary] = np.arange(len(vocabulary))
     runs = np.split(numbers, np.flatnonzero(np.diff(numbers) != 1) + 1) if len(numbers) else []
     parts: list[Counted] = []
     for run in runs:
         for start in range(int(run[0]), int(run[-1]) + 1, CHUNK):
             stop = min(start + CHUNK, int(run[-1]) + 1)
-            keys, counts, _ = _chunk_counts(papers, start, stop)
-            columns = (keys % FEATURES).astype(np.int32)
-            lengths = np.bincount(keys // FEATURES, minlength=stop - start)
+            keys, counts = _chunk_counts(papers, start, stop)
+            columns = (keys % COLUMNS).astype(np.int32)
+            lengths = np.bincount(keys // COLUMNS, minlength=stop - start)
             parts.append((lengths, columns, np.minimum(counts, 65535).astype(np.uint16)))
     size = sum(int(np.count_nonzero(place[part[1]] >= 0)) for part in parts)
     rows = Features(
@@ -428,18 +433,18 @@ def _weigh(
 
 
 def _vocabulary(
-    documents: npt.NDArray[np.int32],
-    occurrences: npt.NDArray[np.int64],
-    authored: npt.NDArray[np.bool_],
+    documents: npt.NDArray[np.int32], occurrences: npt.NDArray[np.int64]
 ) -> tuple[npt.NDArray[np.int32], int]:
-    """The VOCABULARY words and pairs found most often (ties: the lower column first) among
-    those in two papers or more, in column order, then the AUTHORS authors so found; and how
-    many authors. A column an author shares with a word (hashed alike) is an author's."""
-    shared = documents >= 2
-    chosen = []
-    for among, most in ((shared & ~authored, VOCABULARY), (shared & authored, AUTHORS)):
-        found = np.flatnonzero(among)
-        chosen.append(np.sort(found[np.lexsort((found, -occurrences[found]))[:most]]))
+    """The VOCABULARY words and pairs found most often, then the AUTHORS authors named on
+    most papers, each among those in two papers or more (ties: the lower column first), in
+    column order; and how many authors."""
+    words = np.flatnonzero(documents[:FEATURES] >= 2)
+    authors = np.flatnonzero(documents[FEATURES:] >= 2)
+    chosen = [
+        np.sort(words[np.lexsort((words, -occurrences[words]))[:VOCABULARY]]),
+        np.sort(authors[np.lexsort((authors, -documents[FEATURES:][authors]))[:AUTHORS]])
+        + FEATURES,
+    ]
     vocabulary: npt.NDArray[np.int32] = np.concatenate(chosen).astype(np.int32)
     return vocabulary, len(chosen[1])
 
@@ -510,7 +515,7 @@ def open_kept(folder: Path, digest: str, count: int) -> Features:
         raise Rejected(f"{folder}: the rows are not those of {wording.count(count, 'paper')}")
     if starts[-1] != nonzero or np.any(np.diff(starts) < 0):
         raise Rejected(f"{folder}: the rows do not add up")
-    if len(vocabulary) and (int(vocabulary.min()) < 0 or int(vocabulary.max()) >= FEATURES):
+    if len(vocabulary) and (int(vocabulary.min()) < 0 or int(vocabulary.max()) >= COLUMNS):
         raise Rejected(f"{folder}: a word of the vocabulary out of range")
     if nonzero and int(columns.max()) >= len(vocabulary):
         raise Rejected(f"{folder}: a column out of the vocabulary")
@@ -520,6 +525,9 @@ def open_kept(folder: Path, digest: str, count: int) -> Features:
     authors = manifest.get("authors")
     if type(authors) is not int or not 0 <= authors <= len(vocabulary):
         raise Rejected(f"{folder}: the authors are not places of the vocabulary")
+    split = len(vocabulary) - authors
+    if np.any(vocabulary[:split] >= FEATURES) or np.any(vocabulary[split:] < FEATURES):
+        raise Rejected(f"{folder}: the authors are not the vocabulary's last places")
     return Features(starts, columns, values, vocabulary, idf, keys, added, authors)
 
 
