@@ -418,7 +418,7 @@ def _weigh(
     kept = found >= 0
     owners = np.repeat(np.arange(len(lengths)), lengths)[kept]
     values = (1.0 + np.log(counts[kept])).astype(np.float32) * idf[found[kept]]
-    # Words and pairs in the first places of a row, authors in the next: each part's length
+    # Words and pairs are the vocabulary's first places, authors its last: each part a length
     by_author = (found[kept] >= len(rows.vocabulary) - rows.authors).astype(np.int64)
     parts = owners * 2 + by_author
     norms = np.sqrt(np.bincount(parts, values.astype(np.float64) ** 2, 2 * len(lengths)))
